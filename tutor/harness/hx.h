@@ -1,0 +1,207 @@
+/* hx.h — the hidden harness's core: options, the report, CUDA error capture,
+ * the timing loop and the input generator that every family shares.
+ *
+ * A harness binary is the core (hx_core.cu, hx_report.cu, hx_time.cu) plus one
+ * family (hx_fam_*.cu) plus the student's object.  The family object is the
+ * only one that references the student's entry point, so each family links
+ * against exactly one `lab_*` symbol.  Nothing here is visible to the student's
+ * translation unit: the harness's own symbols live in namespace hx or are
+ * static, and the symbol check rejects student objects that define them.
+ */
+#ifndef HX_H
+#define HX_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../status.h"
+
+namespace hx {
+
+enum { SCHEMA = 1, MAX_TESTS = 64, MAX_PERF = 8, MAX_MSGS = 16 };
+
+enum mode { MODE_CHECK, MODE_SANITIZE, MODE_PROFILE };
+
+/* One timed configuration from the catalog: a size and an input kind. */
+struct perf_case {
+    char label[32];
+    unsigned long long n;
+    char input[16];             /* "" or a family-specific kind ("ripple") */
+};
+
+struct opts {
+    const char *lab;
+    const char *family;
+    const char *json_path;
+    uint64_t seed;
+    enum mode mode;
+    unsigned long long sizes[MAX_TESTS];
+    int nsizes;
+    struct perf_case perf[MAX_PERF];
+    int nperf;
+    int integrand;              /* trapezoid: which lab_f the kernel was built with */
+    double budget_ms;           /* GPU time to spend per timed kernel and case */
+    int min_samples, max_samples;
+    unsigned long long profile_n;
+};
+
+struct test {
+    char name[48];
+    unsigned long long n;
+    char expected[64];
+    char got[64];
+    int pass;
+    char message[240];
+};
+
+struct timing {
+    int samples;
+    double median_ms, min_ms, max_ms;
+};
+
+struct perf {
+    struct perf_case c;
+    double bytes;               /* bytes that must move: each input read once, outputs written once */
+    struct timing t;            /* the student's kernel */
+    struct timing ref;          /* the reference (CUB or the family's own) on the same data */
+    double gbps;                /* bytes / median, 0 when the family is compute bound */
+    double pct_peak;            /* gbps / measured peak, 0 when not applicable */
+    double rate;                /* items per second, in units of 1e9 */
+    const char *rate_unit;      /* "Gelem/s", "Gtrap/s", "Gnum/s" */
+    double ratio;               /* reference median / student median: > 1 is faster than the reference */
+    int implausible;
+};
+
+struct device {
+    char name[256];
+    int cc_major, cc_minor, sms;
+    size_t l2_bytes, mem_bytes;
+    double theoretical_gbps;    /* from the memory clock and bus width */
+    double read_gbps;           /* measured: a streaming read kernel */
+    double copy_gbps;           /* measured: a streaming copy, read + write */
+};
+
+struct report {
+    enum status status;
+    uint64_t seed;
+    struct device dev;
+    int have_dev;
+    struct test tests[MAX_TESTS];
+    int ntests;
+    unsigned long long first_failing_n;     /* 0: none */
+    struct perf perf[MAX_PERF];
+    int nperf;
+    const char *reference;
+    char messages[MAX_MSGS][320];
+    int nmsgs;
+    double elapsed_s;
+};
+
+/* Everything a family needs while it runs. */
+struct ctx {
+    const struct opts *o;
+    struct report *r;
+    cudaStream_t s;
+    cudaEvent_t ev0, ev1;
+    void *flush;                /* written before every timed sample to evict the L2 */
+    size_t flush_bytes;
+    int student_ran;            /* CUDA errors after this are the kernel's, not ours */
+    int flush_round;
+};
+
+/* A family: how to run one correctness trial and one timed case.  Each
+ * function returns 0 when it ran (pass or fail is in the record) and -1 after
+ * a CUDA error, which check() has already recorded. */
+struct family {
+    const char *name;
+    const char *reference;
+    int peak_is_copy;           /* mixed read/write traffic: compare with the copy peak */
+    int compute_bound;          /* no GB/s: report items per second only */
+    int (*setup)(struct ctx *c, unsigned long long max_n);
+    int (*trial)(struct ctx *c, unsigned long long n, int trial, struct test *t);
+    int (*timed)(struct ctx *c, const struct perf_case *pc, struct perf *p);
+    int (*profile)(struct ctx *c, unsigned long long n);
+    void (*teardown)(struct ctx *c);
+};
+
+extern const struct family family_impl;
+
+/* ---- CUDA errors ------------------------------------------------------ */
+
+/* Records the first failing CUDA call (name, file, line, CUDA's message) and
+ * returns -1; returns 0 for cudaSuccess. */
+int check(cudaError_t e, const char *call, const char *file, int line);
+
+#define HX_CHECK(call) do { if (hx::check((call), #call, __FILE__, __LINE__)) return -1; } while (0)
+#define HX_TRY(call) do { if (hx::check((call), #call, __FILE__, __LINE__)) goto out; } while (0)
+
+/* The recorded error, or NULL when none happened. */
+const char *error_text(void);
+
+/* ---- messages and progress -------------------------------------------- */
+
+void note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void stage(const char *name, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- timing ------------------------------------------------------------- */
+
+/* One timed kernel: prepare runs before the L2 flush (poison, mutate input),
+ * call is the only thing between the two events, verify reads the result. */
+struct timed {
+    int (*prepare)(void *arg, int sample);
+    int (*call)(void *arg);
+    /* 1: right; 0: wrong (message in msg); -1: CUDA error. */
+    int (*verify)(void *arg, int sample, char *msg, size_t len);
+    void *arg;
+};
+
+/* Warms up, then times max(min_samples, budget/estimate) samples, each after
+ * an L2 flush and followed by a synchronisation and a verification.  Returns 0,
+ * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
+int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len);
+
+/* Evicts the L2 by writing a buffer twice its size on the stream. */
+int flush_l2(struct ctx *c);
+
+/* Fills the perf record's derived figures from its timings and the device. */
+void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, double items);
+
+/* Runs fn(i) for i in [0, n) split across the host's cores and returns the sum
+ * of the per-chunk results (the CPU references are sums). */
+double host_parallel_sum(unsigned long long n, double (*chunk)(unsigned long long lo, unsigned long long hi, const void *arg), const void *arg);
+
+/* ---- inputs ------------------------------------------------------------- */
+
+/* A counter-based generator: the value at index i depends only on the seed,
+ * the trial's salt and i, so the device fills the input and the host computes
+ * the reference without either copying it. */
+__host__ __device__ static inline uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+__host__ __device__ static inline uint64_t draw(uint64_t seed, uint64_t salt, uint64_t i)
+{
+    return mix(seed ^ mix(salt * 0x2545f4914f6cdd1dull + i));
+}
+
+/* A uniform integer in [0, range) from 32 random bits, without a division. */
+__host__ __device__ static inline uint32_t below(uint64_t bits, uint32_t range)
+{
+    return (uint32_t)(((bits >> 32) * (uint64_t)range) >> 32);
+}
+
+/* A uniform double in [0, 1). */
+__host__ __device__ static inline double unit(uint64_t bits)
+{
+    return (double)(bits >> 11) * (1.0 / 9007199254740992.0);
+}
+
+} /* namespace hx */
+
+#endif /* HX_H */

@@ -1,0 +1,354 @@
+/* hx_core.cu — the harness's main: reads the options the tutor passes, sets up
+ * the device, runs the family's correctness trials and then its timed cases,
+ * and writes the report.  The process exits 0 whenever it wrote a report; the
+ * verdict is in the report, never in the exit code. */
+#include <chrono>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hx.h"
+
+namespace hx {
+
+int report_write(const struct opts *o, const struct report *r);
+
+static const char usage_text[] =
+    "usage: labNN --json PATH [--lab NN] [--seed S] [--mode check|sanitize|profile]\n"
+    "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]... [--integrand K]\n"
+    "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
+    "The tutor builds and runs this program; see docs/harness.md.\n";
+
+static int parse_sizes(struct opts *o, char *list)
+{
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        char *end;
+        unsigned long long n = strtoull(tok, &end, 10);
+        if (*end || n == 0 || n > (1ull << 28) || o->nsizes >= MAX_TESTS)
+            return -1;
+        o->sizes[o->nsizes++] = n;
+    }
+    return 0;
+}
+
+static int parse_perf(struct opts *o, char *spec)
+{
+    struct perf_case *pc;
+    char *label = strtok(spec, ":"), *num = strtok(NULL, ":"), *input = strtok(NULL, ":"), *end;
+
+    if (!label || !num || o->nperf >= MAX_PERF)
+        return -1;
+    pc = &o->perf[o->nperf++];
+    snprintf(pc->label, sizeof pc->label, "%s", label);
+    snprintf(pc->input, sizeof pc->input, "%s", input ? input : "");
+    pc->n = strtoull(num, &end, 10);
+    return (*end || pc->n == 0 || pc->n > (1ull << 28)) ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+    o->seed = (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
+    o->budget_ms = 200;
+    o->min_samples = 10;
+    o->max_samples = 1000;
+    o->profile_n = 1ull << 24;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return -1;
+        i++;
+        if (!strcmp(a, "--json"))
+            o->json_path = v;
+        else if (!strcmp(a, "--lab"))
+            o->lab = v;
+        else if (!strcmp(a, "--family"))
+            o->family = v;
+        else if (!strcmp(a, "--seed"))
+            o->seed = strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--mode")) {
+            if (!strcmp(v, "check")) o->mode = MODE_CHECK;
+            else if (!strcmp(v, "sanitize")) o->mode = MODE_SANITIZE;
+            else if (!strcmp(v, "profile")) o->mode = MODE_PROFILE;
+            else return -1;
+        } else if (!strcmp(a, "--sizes")) {
+            if (parse_sizes(o, v)) return -1;
+        } else if (!strcmp(a, "--perf")) {
+            if (parse_perf(o, v)) return -1;
+        } else if (!strcmp(a, "--integrand"))
+            o->integrand = atoi(v);
+        else if (!strcmp(a, "--budget-ms"))
+            o->budget_ms = atof(v);
+        else if (!strcmp(a, "--min-samples"))
+            o->min_samples = atoi(v);
+        else if (!strcmp(a, "--max-samples"))
+            o->max_samples = atoi(v);
+        else if (!strcmp(a, "--profile-n"))
+            o->profile_n = strtoull(v, NULL, 10);
+        else
+            return -1;
+    }
+    if (o->min_samples < 1 || o->max_samples < o->min_samples)
+        return -1;
+    return 0;
+}
+
+/* ---- device and peak bandwidth ------------------------------------------ */
+
+static int device_describe(struct device *d)
+{
+    cudaDeviceProp p;
+    int dev, clock_khz = 0, bus_bits = 0, l2 = 0;
+
+    HX_CHECK(cudaGetDevice(&dev));
+    HX_CHECK(cudaGetDeviceProperties(&p, dev));
+    HX_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
+    HX_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    HX_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sms = p.multiProcessorCount;
+    d->l2_bytes = (size_t)l2;
+    d->mem_bytes = p.totalGlobalMem;
+    /* Double data rate: two transfers per clock on every bit of the bus. */
+    d->theoretical_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    return 0;
+}
+
+__global__ void peak_read(const int4 *in, size_t n4, int *sink)
+{
+    int acc = 0;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += stride) {
+        int4 v = in[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    /* A store the compiler cannot prove dead keeps every load alive. */
+    if (acc == 0x7fedcba9)
+        *sink = acc;
+}
+
+__global__ void peak_copy(const int4 *in, int4 *out, size_t n4)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n4; i += stride)
+        out[i] = in[i];
+}
+
+struct peak_arg {
+    struct ctx *c;
+    int4 *buf;
+    size_t n4;
+    int copy;
+    int grid;
+};
+
+static int peak_prepare(void *, int) { return 0; }
+static int peak_verify(void *, int, char *, size_t) { return 1; }
+
+static int peak_call(void *arg)
+{
+    struct peak_arg *a = (struct peak_arg *)arg;
+    if (a->copy)
+        peak_copy<<<a->grid, 256, 0, a->c->s>>>(a->buf, a->buf + a->n4 / 2, a->n4 / 2);
+    else
+        peak_read<<<a->grid, 256, 0, a->c->s>>>(a->buf, a->n4, (int *)a->c->flush);
+    return 0;
+}
+
+/* Measures what this GPU's memory actually delivers, in this process, so that
+ * "% of peak" compares like with like on any GPU. */
+static int peak_measure(struct ctx *c)
+{
+    struct device *d = &c->r->dev;
+    size_t bytes = (size_t)1 << 30;
+    struct peak_arg a = {c, NULL, bytes / sizeof(int4), 0, d->sms * 8};
+    struct timed t = {peak_prepare, peak_call, peak_verify, &a};
+    struct timing tm;
+    char msg[8];
+    int saved_student = c->student_ran, rc = -1;
+
+    if (d->mem_bytes < 4 * bytes)
+        bytes /= 4;
+    a.n4 = bytes / sizeof(int4);
+    HX_TRY(cudaMalloc(&a.buf, bytes));
+    HX_TRY(cudaMemsetAsync(a.buf, 0x5a, bytes, c->s));
+    stage("peak", 1, 2, "streaming read of %zu MiB", bytes >> 20);
+    if (measure(c, &t, &tm, msg, sizeof msg))
+        goto out;
+    d->read_gbps = bytes / (tm.median_ms * 1e-3) / 1e9;
+    a.copy = 1;
+    stage("peak", 2, 2, "streaming copy of %zu MiB", bytes >> 21);
+    if (measure(c, &t, &tm, msg, sizeof msg))
+        goto out;
+    d->copy_gbps = bytes / (tm.median_ms * 1e-3) / 1e9;
+    rc = 0;
+out:
+    c->student_ran = saved_student;
+    if (a.buf)
+        cudaFree(a.buf);
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static void sort_sizes(struct opts *o)
+{
+    for (int i = 1; i < o->nsizes; i++)
+        for (int j = i; j > 0 && o->sizes[j - 1] > o->sizes[j]; j--) {
+            unsigned long long t = o->sizes[j];
+            o->sizes[j] = o->sizes[j - 1];
+            o->sizes[j - 1] = t;
+        }
+}
+
+static unsigned long long largest(const struct opts *o)
+{
+    unsigned long long m = 1;
+    for (int i = 0; i < o->nsizes; i++)
+        m = o->sizes[i] > m ? o->sizes[i] : m;
+    if (o->mode == MODE_CHECK)
+        for (int i = 0; i < o->nperf; i++)
+            m = o->perf[i].n > m ? o->perf[i].n : m;
+    if (o->mode == MODE_PROFILE && o->profile_n > m)
+        m = o->profile_n;
+    return m;
+}
+
+static int run_trials(struct ctx *c)
+{
+    struct report *r = c->r;
+    for (int i = 0; i < c->o->nsizes; i++) {
+        struct test *t = &r->tests[r->ntests++];
+        unsigned long long n = c->o->sizes[i];
+        stage("correctness", i + 1, c->o->nsizes, "n=%llu", n);
+        snprintf(t->name, sizeof t->name, "n=%llu", n);
+        t->n = n;
+        t->pass = 1;
+        if (family_impl.trial(c, n, i, t))
+            return -1;
+        if (!t->pass && !r->first_failing_n)
+            r->first_failing_n = n;
+    }
+    return 0;
+}
+
+static int run_timed(struct ctx *c)
+{
+    struct report *r = c->r;
+    if (!family_impl.compute_bound && peak_measure(c))
+        return -1;
+    for (int i = 0; i < c->o->nperf; i++) {
+        struct perf *p = &r->perf[r->nperf];
+        stage("timing", i + 1, c->o->nperf, "%s", c->o->perf[i].label);
+        memset(p, 0, sizeof *p);
+        p->c = c->o->perf[i];
+        struct test *t = &r->tests[r->ntests];
+        memset(t, 0, sizeof *t);
+        snprintf(t->name, sizeof t->name, "timed %s", p->c.label);
+        t->n = p->c.n;
+        t->pass = 1;
+        if (family_impl.timed(c, &p->c, p))
+            return -1;
+        /* Every timed call is verified: a wrong result there is a failure like
+         * any other, recorded as a test. */
+        if (!t->pass) {
+            r->ntests++;
+            return 0;
+        }
+        r->nperf++;
+        if (p->implausible)
+            note(r, "%s: %.0f GB/s is faster than the streaming peak measured in this run "
+                    "(%.0f GB/s): the timing did not see the work", p->c.label, p->gbps,
+                 family_impl.peak_is_copy ? r->dev.copy_gbps : r->dev.read_gbps);
+    }
+    return 0;
+}
+
+static int any_failed(const struct report *r)
+{
+    for (int i = 0; i < r->ntests; i++)
+        if (!r->tests[i].pass)
+            return 1;
+    return 0;
+}
+
+static enum status run(struct ctx *c)
+{
+    struct report *r = c->r;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+
+    if (e != cudaSuccess || count == 0) {
+        note(r, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return STATUS_NO_GPU;
+    }
+    if (device_describe(&r->dev))
+        return STATUS_INTERNAL_ERROR;
+    r->have_dev = 1;
+    if (check(cudaStreamCreate(&c->s), "cudaStreamCreate", __FILE__, __LINE__) ||
+        check(cudaEventCreate(&c->ev0), "cudaEventCreate", __FILE__, __LINE__) ||
+        check(cudaEventCreate(&c->ev1), "cudaEventCreate", __FILE__, __LINE__))
+        return STATUS_INTERNAL_ERROR;
+    c->flush_bytes = 2 * (r->dev.l2_bytes ? r->dev.l2_bytes : (64u << 20));
+    if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
+        family_impl.setup(c, largest(c->o)))
+        return STATUS_INTERNAL_ERROR;
+
+    if (c->o->mode == MODE_PROFILE)
+        return family_impl.profile(c, c->o->profile_n) ? STATUS_RUNTIME_ERROR : STATUS_PASS;
+    if (run_trials(c))
+        return STATUS_RUNTIME_ERROR;
+    if (any_failed(r))
+        return STATUS_FAIL;
+    if (c->o->mode == MODE_CHECK && c->o->nperf > 0) {
+        if (run_timed(c))
+            return STATUS_RUNTIME_ERROR;
+        if (any_failed(r))
+            return STATUS_FAIL;
+    }
+    return STATUS_PASS;
+}
+
+} /* namespace hx */
+
+int main(int argc, char **argv)
+{
+    static hx::opts o;
+    static hx::report r;
+    hx::ctx c = {};
+    auto t0 = std::chrono::steady_clock::now();
+
+    if (hx::parse_args(argc, argv, &o) || !o.json_path) {
+        fputs(hx::usage_text, stderr);
+        return 2;
+    }
+    c.o = &o;
+    c.r = &r;
+    r.seed = o.seed;
+    r.reference = hx::family_impl.reference;
+    hx::sort_sizes(&o);
+    fprintf(stderr, "seed %llu\n", (unsigned long long)o.seed);
+
+    if (o.family && strcmp(o.family, hx::family_impl.name)) {
+        hx::note(&r, "this harness runs family %s, not %s", hx::family_impl.name, o.family);
+        r.status = STATUS_INTERNAL_ERROR;
+    } else {
+        r.status = hx::run(&c);
+    }
+    /* A CUDA error ends the run; whose it was depends on whether the student's
+     * code had run yet. */
+    if (hx::error_text()) {
+        if (r.status == STATUS_RUNTIME_ERROR && !c.student_ran)
+            r.status = STATUS_INTERNAL_ERROR;
+        hx::note(&r, "%s", hx::error_text());
+    }
+    r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (hx::report_write(&o, &r))
+        return 4;
+    /* After a sticky error the context is gone; tearing down would only fail. */
+    if (!hx::error_text() && r.have_dev)
+        hx::family_impl.teardown(&c);
+    return 0;
+}

@@ -1,0 +1,390 @@
+/* hx_reduce.cuh — the reduce_int and reduce_float families: one template,
+ * instantiated once per element type by hx_fam_reduce_int.cu and
+ * hx_fam_reduce_float.cu, so that each family object references only its own
+ * lab entry point.
+ *
+ * Inputs are generated on the device from (seed, salt, index) and the CPU
+ * reference sums the same values on the host.  Integers: values in [-R, R]
+ * with R * n < 2^31, so no partial sum can overflow in any order.  Floats:
+ * positive values of a random scale with a random offset on a random sixteenth
+ * of the array, so "sum 99% and scale up" misses by far more than the
+ * tolerance; |got - exact| <= 2^-11 * sum |x| covers any summation tree whose
+ * longest chain has up to 8192 additions (docs/harness.md).
+ */
+#ifndef HX_REDUCE_CUH
+#define HX_REDUCE_CUH
+
+#include <cub/device/device_reduce.cuh>
+#include <limits.h>
+#include <math.h>
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <string.h>
+#include <type_traits>
+
+#include "../lab.h"
+#include "hx.h"
+
+namespace hx {
+
+/* Everything that determines one input array. */
+struct gen {
+    uint64_t seed, salt;
+    unsigned long long n;
+    int range;                          /* int: values in [-range, range] */
+    double scale, delta;                /* float: base scale, segment offset */
+    unsigned long long seg_lo, seg_hi;  /* float: the offset segment */
+};
+
+template <typename T> struct elem;
+
+template <> struct elem<int> {
+    static constexpr const char *rate_unit = "Gint/s";
+    static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
+    {
+        gen g = {seed, salt, n, 0, 0, 0, 0, 0};
+        unsigned long long r = (unsigned long long)INT_MAX / n;
+        g.range = (int)(r < (1u << 20) ? r : (1u << 20));
+        return g;
+    }
+    __host__ __device__ static int value(const gen &g, unsigned long long i)
+    {
+        return (int)below(draw(g.seed, g.salt, i), 2u * g.range + 1) - g.range;
+    }
+    static void call(const int *in, unsigned n, int *out, void *scratch, cudaStream_t s)
+    {
+        lab_reduce_int(in, n, out, scratch, s);
+    }
+    /* A poison that can never equal the expected sum. */
+    static int poison(double expected) { return (int)expected ^ 0x5a5a5a5a; }
+    static int right(double expected, double, int got) { return (double)got == expected; }
+    static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.0f", v); }
+};
+
+template <> struct elem<float> {
+    static constexpr const char *rate_unit = "Gfloat/s";
+    static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
+    {
+        gen g = {seed, salt, n, 0, 0, 0, 0, 0};
+        uint64_t b = draw(seed, salt, ~0ull);
+        g.scale = ldexp(1.0, (int)below(b, 13) - 6);
+        b = mix(b);
+        g.delta = g.scale * (4.0 + 4.0 * unit(b)) * ((b & 1) ? -1.0 : 1.0);
+        unsigned long long len = n / 16 ? n / 16 : 1;
+        g.seg_lo = below(mix(b), (uint32_t)(n - len + 1));
+        g.seg_hi = g.seg_lo + len;
+        return g;
+    }
+    __host__ __device__ static float value(const gen &g, unsigned long long i)
+    {
+        double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
+        if (i >= g.seg_lo && i < g.seg_hi)
+            v += g.delta;
+        return (float)v;
+    }
+    static void call(const float *in, unsigned n, float *out, void *scratch, cudaStream_t s)
+    {
+        lab_reduce_float(in, n, out, scratch, s);
+    }
+    static float poison(double)
+    {
+        uint32_t bits = 0x7fc0dead;     /* a quiet NaN: never within tolerance */
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    static int right(double expected, double abs_sum, float got)
+    {
+        return fabs((double)got - expected) <= ldexp(abs_sum, -11);
+    }
+    static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.9g", v); }
+};
+
+template <typename T>
+__global__ void fill(gen g, T *out)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
+        out[i] = elem<T>::value(g, i);
+}
+
+/* Counts elements that differ from what fill() wrote; remembers the first. */
+template <typename T>
+__global__ void compare(gen g, const T *in, unsigned long long *bad, unsigned long long *first)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride) {
+        T want = elem<T>::value(g, i);
+        /* Bitwise, so that a NaN written over the input is caught too. */
+        uint32_t a, b;
+        memcpy(&a, &want, sizeof a);
+        memcpy(&b, &in[i], sizeof b);
+        if (a != b) {
+            atomicAdd(bad, 1ull);
+            atomicMin(first, (unsigned long long)i);
+        }
+    }
+}
+
+template <typename T> struct reduce_family {
+    struct sums { double sum, abs_sum; };
+
+    T *d_in, *d_out;
+    void *d_scratch, *d_cub;
+    size_t scratch_bytes, cub_bytes;
+    unsigned long long *d_bad;          /* [0] count, [1] first index */
+    int grid;
+
+    /* ---- the CPU reference ---- */
+
+    static double chunk_sum(unsigned long long lo, unsigned long long hi, const void *arg)
+    {
+        const gen *g = (const gen *)arg;
+        double s = 0;
+        for (unsigned long long i = lo; i < hi; i++)
+            s += (double)elem<T>::value(*g, i);
+        return s;
+    }
+    static double chunk_abs(unsigned long long lo, unsigned long long hi, const void *arg)
+    {
+        const gen *g = (const gen *)arg;
+        double s = 0;
+        for (unsigned long long i = lo; i < hi; i++)
+            s += fabs((double)elem<T>::value(*g, i));
+        return s;
+    }
+    static sums reference(const gen &g)
+    {
+        sums r = {host_parallel_sum(g.n, chunk_sum, &g), 0};
+        /* Only the float tolerance needs sum |x|. */
+        if (!std::is_integral<T>::value)
+            r.abs_sum = host_parallel_sum(g.n, chunk_abs, &g);
+        return r;
+    }
+
+    int generate(struct ctx *c, const gen &g)
+    {
+        fill<T><<<grid, 256, 0, c->s>>>(g, d_in);
+        HX_CHECK(cudaGetLastError());
+        return 0;
+    }
+
+    /* Poisons the output and the scratch: a kernel that skips a write, or
+     * reads scratch it never wrote, sees garbage. */
+    int poison(struct ctx *c, unsigned long long n, double expected)
+    {
+        static T p;     /* static: the async copy reads it after we return */
+        p = elem<T>::poison(expected);
+        HX_CHECK(cudaMemcpyAsync(d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
+        size_t sb = LAB_SCRATCH_BYTES(n);
+        HX_CHECK(cudaMemsetAsync(d_scratch, 0xab, sb < scratch_bytes ? sb : scratch_bytes, c->s));
+        return 0;
+    }
+
+    /* Returns the number of input elements that changed, or -1. */
+    long long changed(struct ctx *c, const gen &g, unsigned long long *first)
+    {
+        unsigned long long h[2] = {0, ~0ull};
+        HX_CHECK(cudaMemcpyAsync(d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
+        compare<T><<<grid, 256, 0, c->s>>>(g, d_in, d_bad, d_bad + 1);
+        HX_CHECK(cudaGetLastError());
+        HX_CHECK(cudaMemcpyAsync(h, d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
+        HX_CHECK(cudaStreamSynchronize(c->s));
+        *first = h[1];
+        return (long long)h[0];
+    }
+
+    int setup(struct ctx *c, unsigned long long max_n)
+    {
+        scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+        grid = c->r->dev.sms * 8;
+        HX_CHECK(cudaMalloc(&d_in, max_n * sizeof(T)));
+        HX_CHECK(cudaMalloc(&d_out, 256));
+        HX_CHECK(cudaMalloc(&d_scratch, scratch_bytes));
+        HX_CHECK(cudaMalloc(&d_bad, 2 * sizeof(unsigned long long)));
+        HX_CHECK(cub::DeviceReduce::Sum(NULL, cub_bytes, d_in, d_out, (int)max_n, c->s));
+        HX_CHECK(cudaMalloc(&d_cub, cub_bytes));
+        return 0;
+    }
+
+    void teardown(struct ctx *)
+    {
+        cudaFree(d_in);
+        cudaFree(d_out);
+        cudaFree(d_scratch);
+        cudaFree(d_bad);
+        cudaFree(d_cub);
+    }
+
+    int trial(struct ctx *c, unsigned long long n, int k, struct test *t)
+    {
+        gen g = elem<T>::make(c->o->seed, 1 + k, n);
+        sums want = reference(g);
+        T got;
+        unsigned long long first;
+
+        if (generate(c, g) || poison(c, n, want.sum))
+            return -1;
+        c->student_ran = 1;
+        elem<T>::call(d_in, (unsigned)n, d_out, d_scratch, c->s);
+        HX_CHECK(cudaGetLastError());
+        HX_CHECK(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, c->s));
+        HX_CHECK(cudaStreamSynchronize(c->s));
+
+        elem<T>::show(t->expected, sizeof t->expected, want.sum);
+        elem<T>::show(t->got, sizeof t->got, (double)got);
+        if (!elem<T>::right(want.sum, want.abs_sum, got)) {
+            T p = elem<T>::poison(want.sum);
+            if (!memcmp(&p, &got, sizeof got))
+                test_fail(t, "d_out was never written: it still holds the poison value");
+            else
+                test_fail(t, "wrong sum: off by %.9g", (double)got - want.sum);
+            return 0;
+        }
+        long long bad = changed(c, g, &first);
+        if (bad < 0)
+            return -1;
+        if (bad > 0)
+            test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu",
+                      bad, first);
+        return 0;
+    }
+
+    /* ---- timing ---- */
+
+    struct run {
+        reduce_family *f;
+        struct ctx *c;
+        gen g;
+        sums want;
+        int reference;          /* 1: time CUB instead of the student */
+        unsigned long long idx; /* the element changed for this sample */
+        T old_v, new_v;
+    };
+
+    /* Each sample changes one element at a random place, so a result
+     * remembered from an earlier call is wrong. */
+    static int prepare(void *arg, int k)
+    {
+        run *r = (run *)arg;
+        gen other = r->g;
+        other.salt += 0x5eed;
+        r->idx = below(draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k), (uint32_t)r->g.n);
+        r->old_v = elem<T>::value(r->g, r->idx);
+        r->new_v = elem<T>::value(other, (r->idx + k + 1) % r->g.n);
+        if (r->new_v == r->old_v)     /* stay inside [-range, range] */
+            r->new_v = r->old_v > 0 ? r->old_v - (T)1 : r->old_v + (T)1;
+        static T v;
+        v = r->new_v;
+        HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
+        return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v);
+    }
+
+    static int call(void *arg)
+    {
+        run *r = (run *)arg;
+        if (r->reference)
+            HX_CHECK(cub::DeviceReduce::Sum(r->f->d_cub, r->f->cub_bytes, r->f->d_in, r->f->d_out,
+                                            (int)r->g.n, r->c->s));
+        else
+            elem<T>::call(r->f->d_in, (unsigned)r->g.n, r->f->d_out, r->f->d_scratch, r->c->s);
+        return 0;
+    }
+
+    static int verify(void *arg, int k, char *msg, size_t len)
+    {
+        run *r = (run *)arg;
+        double want = r->want.sum - (double)r->old_v + (double)r->new_v;
+        double abs_sum = r->want.abs_sum - fabs((double)r->old_v) + fabs((double)r->new_v);
+        T got, old_v = r->old_v;
+        HX_CHECK(cudaMemcpy(&got, r->f->d_out, sizeof got, cudaMemcpyDeviceToHost));
+        HX_CHECK(cudaMemcpy(r->f->d_in + r->idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
+        if (elem<T>::right(want, abs_sum, got))
+            return 1;
+        char e[64], g[64];
+        elem<T>::show(e, sizeof e, want);
+        elem<T>::show(g, sizeof g, (double)got);
+        snprintf(msg, len, "%s sample %d (one element changed since the last call): expected %s, got %s",
+                 r->reference ? "the reference" : "timed", k, e, g);
+        return 0;
+    }
+
+    int timed(struct ctx *c, const struct perf_case *pc, struct perf *p, const struct family *fam)
+    {
+        struct test *t = &c->r->tests[c->r->ntests];
+        run r = {this, c, elem<T>::make(c->o->seed, 1000 + c->r->nperf, pc->n), {0, 0}, 0, 0, 0, 0};
+        struct timed tm = {prepare, call, verify, &r};
+        unsigned long long first;
+        int rc;
+
+        r.want = reference(r.g);
+        if (generate(c, r.g))
+            return -1;
+        rc = measure(c, &tm, &p->t, t->message, sizeof t->message);
+        if (rc == 0) {
+            r.reference = 1;
+            rc = measure(c, &tm, &p->ref, t->message, sizeof t->message);
+            if (rc == 1) {
+                /* The reference is trusted: if it disagrees, the harness is wrong. */
+                note(c->r, "internal: %s", t->message);
+                return -1;
+            }
+        }
+        if (rc < 0)
+            return -1;
+        if (rc == 1) {
+            t->pass = 0;
+            return 0;
+        }
+        long long bad = changed(c, r.g, &first);
+        if (bad < 0)
+            return -1;
+        if (bad > 0) {
+            test_fail(t, "the input was modified while timing: %lld element(s) differ", bad);
+            return 0;
+        }
+        p->bytes = (double)pc->n * sizeof(T);
+        p->rate_unit = elem<T>::rate_unit;
+        perf_finish(c, fam, p, (double)pc->n);
+        return 0;
+    }
+
+    int profile(struct ctx *c, unsigned long long n)
+    {
+        gen g = elem<T>::make(c->o->seed, 4242, n);
+        if (generate(c, g) || poison(c, n, 0))
+            return -1;
+        HX_CHECK(cudaStreamSynchronize(c->s));
+        c->student_ran = 1;
+        /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
+        nvtxRangePushA("student");
+        elem<T>::call(d_in, (unsigned)n, d_out, d_scratch, c->s);
+        HX_CHECK(cudaGetLastError());
+        HX_CHECK(cudaStreamSynchronize(c->s));
+        nvtxRangePop();
+        return 0;
+    }
+};
+
+} /* namespace hx */
+
+/* Defines hx::family_impl for element type T under the family name NAME. */
+#define HX_REDUCE_FAMILY(T, NAME)                                                              \
+    namespace hx {                                                                             \
+    static reduce_family<T> fam;                                                               \
+    static int fam_setup(struct ctx *c, unsigned long long n) { return fam.setup(c, n); }      \
+    static int fam_trial(struct ctx *c, unsigned long long n, int k, struct test *t)          \
+    {                                                                                          \
+        return fam.trial(c, n, k, t);                                                          \
+    }                                                                                          \
+    static int fam_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)           \
+    {                                                                                          \
+        return fam.timed(c, pc, p, &family_impl);                                              \
+    }                                                                                          \
+    static int fam_profile(struct ctx *c, unsigned long long n) { return fam.profile(c, n); }  \
+    static void fam_teardown(struct ctx *c) { fam.teardown(c); }                               \
+    const struct family family_impl = {NAME, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
+                                       fam_trial, fam_timed, fam_profile, fam_teardown};       \
+    }
+
+#endif /* HX_REDUCE_CUH */

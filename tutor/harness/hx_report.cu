@@ -1,0 +1,162 @@
+/* hx_report.cu — writes the harness's one JSON object (schema in
+ * docs/harness.md).  Written to a temporary file and renamed, so a reader
+ * never sees half a report: a missing file means the run died. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hx.h"
+
+namespace hx {
+
+static const char *const status_json[] = {
+#define STATUS_JSON_(e, json, code, meaning) json,
+    STATUS_TABLE(STATUS_JSON_)
+#undef STATUS_JSON_
+};
+
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* JSON has no NaN or infinity: a figure that is not finite becomes null. */
+static void put_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
+}
+
+static void put_timing(FILE *f, const char *key, const struct timing *t)
+{
+    fprintf(f, "\"%s\": {\"samples\": %d, \"median_ms\": ", key, t->samples);
+    put_num(f, t->median_ms);
+    fputs(", \"min_ms\": ", f);
+    put_num(f, t->min_ms);
+    fputs(", \"max_ms\": ", f);
+    put_num(f, t->max_ms);
+    fputc('}', f);
+}
+
+static void put_device(FILE *f, const struct device *d)
+{
+    fputs("\"device\": {\"name\": ", f);
+    put_str(f, d->name);
+    fprintf(f, ", \"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"mem_bytes\": %zu, "
+               "\"theoretical_gbps\": ", d->cc_major, d->cc_minor, d->sms, d->l2_bytes, d->mem_bytes);
+    put_num(f, d->theoretical_gbps);
+    fputs(", \"read_gbps\": ", f);
+    put_num(f, d->read_gbps);
+    fputs(", \"copy_gbps\": ", f);
+    put_num(f, d->copy_gbps);
+    fputs("}", f);
+}
+
+static void put_test(FILE *f, const struct test *t)
+{
+    fputs("    {\"name\": ", f);
+    put_str(f, t->name);
+    fprintf(f, ", \"n\": %llu, \"expected\": ", t->n);
+    put_str(f, t->expected);
+    fputs(", \"got\": ", f);
+    put_str(f, t->got);
+    fprintf(f, ", \"pass\": %s, \"message\": ", t->pass ? "true" : "false");
+    put_str(f, t->message);
+    fputc('}', f);
+}
+
+static void put_perf(FILE *f, const struct perf *p, const char *reference)
+{
+    fputs("    {\"label\": ", f);
+    put_str(f, p->c.label);
+    fputs(", \"input\": ", f);
+    put_str(f, p->c.input[0] ? p->c.input : "default");
+    fprintf(f, ", \"n\": %llu, \"bytes\": %.0f, ", p->c.n, p->bytes);
+    put_timing(f, "time", &p->t);
+    fputs(", \"gbps\": ", f);
+    put_num(f, p->gbps > 0 ? p->gbps : NAN);
+    fputs(", \"pct_peak\": ", f);
+    put_num(f, p->pct_peak > 0 ? p->pct_peak : NAN);
+    fputs(", \"rate\": ", f);
+    put_num(f, p->rate);
+    fputs(", \"rate_unit\": ", f);
+    put_str(f, p->rate_unit ? p->rate_unit : "");
+    fputs(", \"reference\": {\"name\": ", f);
+    put_str(f, reference ? reference : "");
+    fputs(", ", f);
+    put_timing(f, "time", &p->ref);
+    fputs("}, \"ratio\": ", f);
+    put_num(f, p->ratio);
+    fprintf(f, ", \"implausible\": %s}", p->implausible ? "true" : "false");
+}
+
+int report_write(const struct opts *o, const struct report *r)
+{
+    char tmp[4096];
+    FILE *f;
+
+    if (!o->json_path)
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp", o->json_path);
+    if (!(f = fopen(tmp, "w"))) {
+        perror(tmp);
+        return -1;
+    }
+    fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"cudatutor-harness\",\n  \"lab\": ", SCHEMA);
+    put_str(f, o->lab ? o->lab : "");
+    fputs(",\n  \"family\": ", f);
+    put_str(f, family_impl.name);
+    fprintf(f, ",\n  \"status\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  ",
+            status_json[r->status], (unsigned long long)r->seed,
+            o->mode == MODE_CHECK ? "check" : o->mode == MODE_SANITIZE ? "sanitize" : "profile");
+    if (r->have_dev)
+        put_device(f, &r->dev);
+    else
+        fputs("\"device\": null", f);
+    if (!strcmp(family_impl.name, "trapezoid"))
+        fprintf(f, ",\n  \"integrand\": %d", o->integrand);
+    fputs(",\n  \"tests\": [\n", f);
+    for (int i = 0; i < r->ntests; i++) {
+        put_test(f, &r->tests[i]);
+        fputs(i + 1 < r->ntests ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n  \"first_failing_n\": ", f);
+    if (r->first_failing_n)
+        fprintf(f, "%llu", r->first_failing_n);
+    else
+        fputs("null", f);
+    fputs(",\n  \"perf\": [\n", f);
+    for (int i = 0; i < r->nperf; i++) {
+        put_perf(f, &r->perf[i], r->reference);
+        fputs(i + 1 < r->nperf ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n  \"messages\": [", f);
+    for (int i = 0; i < r->nmsgs; i++) {
+        fputs(i ? ", " : "", f);
+        put_str(f, r->messages[i]);
+    }
+    fprintf(f, "],\n  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
+    if (fclose(f) != 0 || rename(tmp, o->json_path) != 0) {
+        perror(o->json_path);
+        return -1;
+    }
+    return 0;
+}
+
+} /* namespace hx */

@@ -1,0 +1,158 @@
+/* hx_time.cu — CUDA error capture, progress lines, the timing loop and the
+ * derived performance figures, shared by every family. */
+#include <algorithm>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+#include "hx.h"
+
+namespace hx {
+
+static char err_text[512];
+
+int check(cudaError_t e, const char *call, const char *file, int line)
+{
+    if (e == cudaSuccess)
+        return 0;
+    if (!err_text[0]) {
+        const char *base = strrchr(file, '/');
+        snprintf(err_text, sizeof err_text, "%s: %s (%s, at %s:%d)", cudaGetErrorName(e),
+                 cudaGetErrorString(e), call, base ? base + 1 : file, line);
+    }
+    return -1;
+}
+
+const char *error_text(void)
+{
+    return err_text[0] ? err_text : NULL;
+}
+
+void note(struct report *r, const char *fmt, ...)
+{
+    if (r->nmsgs >= MAX_MSGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->messages[r->nmsgs++], sizeof r->messages[0], fmt, ap);
+    va_end(ap);
+}
+
+void stage(const char *name, int i, int count, const char *fmt, ...)
+{
+    char detail[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    /* The tutor reads these lines from the child's stderr to show progress
+     * and to say where a run that timed out was. */
+    fprintf(stderr, "@stage %s %d/%d %s\n", name, i, count, detail);
+    fflush(stderr);
+}
+
+void test_fail(struct test *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->message, sizeof t->message, fmt, ap);
+    va_end(ap);
+    t->pass = 0;
+}
+
+int flush_l2(struct ctx *c)
+{
+    /* A different byte each round, so the writes cannot be elided. */
+    HX_CHECK(cudaMemsetAsync(c->flush, c->flush_round++ & 0xff, c->flush_bytes, c->s));
+    return 0;
+}
+
+/* Runs one sample: prepare, flush, events around the call, synchronise,
+ * verify.  Returns the verify result (1 right, 0 wrong, -1 CUDA error). */
+static int sample(struct ctx *c, const struct timed *t, int k, float *ms, char *msg, size_t len)
+{
+    if (t->prepare(t->arg, k) || flush_l2(c))
+        return -1;
+    HX_CHECK(cudaEventRecord(c->ev0, c->s));
+    c->student_ran = 1;
+    if (t->call(t->arg))
+        return -1;
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaEventRecord(c->ev1, c->s));
+    HX_CHECK(cudaEventSynchronize(c->ev1));
+    HX_CHECK(cudaEventElapsedTime(ms, c->ev0, c->ev1));
+    return t->verify(t->arg, k, msg, len);
+}
+
+int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len)
+{
+    const struct opts *o = c->o;
+    std::vector<float> ms;
+    float est = 0;
+    int rc;
+
+    /* Two warm-up calls: module load and first-touch costs stay out. */
+    for (int k = 0; k < 2; k++)
+        if ((rc = sample(c, t, k, &est, msg, len)) != 1)
+            return rc < 0 ? -1 : 1;
+
+    int count = o->min_samples;
+    if (est > 0 && o->budget_ms / est > count)
+        count = (int)(o->budget_ms / est);
+    count = std::min(count, o->max_samples);
+
+    ms.resize(count);
+    for (int k = 0; k < count; k++)
+        if ((rc = sample(c, t, k + 2, &ms[k], msg, len)) != 1)
+            return rc < 0 ? -1 : 1;
+
+    std::sort(ms.begin(), ms.end());
+    out->samples = count;
+    out->min_ms = ms.front();
+    out->max_ms = ms.back();
+    out->median_ms = count % 2 ? ms[count / 2] : 0.5 * (ms[count / 2 - 1] + ms[count / 2]);
+    return 0;
+}
+
+void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, double items)
+{
+    const struct device *d = &c->r->dev;
+    double sec = p->t.median_ms * 1e-3;
+    double peak = f->peak_is_copy ? d->copy_gbps : d->read_gbps;
+
+    p->rate = sec > 0 ? items / sec / 1e9 : 0;
+    p->ratio = p->t.median_ms > 0 ? p->ref.median_ms / p->t.median_ms : 0;
+    if (f->compute_bound)
+        return;
+    p->gbps = sec > 0 ? p->bytes / sec / 1e9 : 0;
+    p->pct_peak = peak > 0 ? 100.0 * p->gbps / peak : 0;
+    /* The streaming kernel is as fast as this memory goes; more than 10% above
+     * it means the timing did not see the work (another stream, a cache). */
+    p->implausible = peak > 0 && p->gbps > 1.10 * peak;
+}
+
+double host_parallel_sum(unsigned long long n,
+                         double (*chunk)(unsigned long long, unsigned long long, const void *),
+                         const void *arg)
+{
+    unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    if (n < (1ull << 20))
+        workers = 1;
+    std::vector<double> part(workers, 0.0);
+    std::vector<std::thread> pool;
+    unsigned long long step = (n + workers - 1) / workers;
+    for (unsigned w = 0; w < workers; w++) {
+        unsigned long long lo = std::min(n, w * step), hi = std::min(n, lo + step);
+        pool.emplace_back([&part, w, lo, hi, chunk, arg] { part[w] = chunk(lo, hi, arg); });
+    }
+    double sum = 0;
+    for (unsigned w = 0; w < workers; w++) {
+        pool[w].join();
+        sum += part[w];
+    }
+    return sum;
+}
+
+} /* namespace hx */
