@@ -1,0 +1,127 @@
+/* catalog.h — data/labs.json, the one catalog that drives the menu, the
+ * harness sizes, the targets, the hints, the technique checks and the symbol
+ * rules.  Loaded and validated once; every other module reads it from here. */
+#ifndef CATALOG_H
+#define CATALOG_H
+
+#include <stddef.h>
+
+#define CATALOG_SCHEMA 1
+#define CATALOG_HINTS 3
+
+/* The harness families the C code knows: JSON name, entry point, and the
+ * harness object that implements it.  A new family needs a row here and a
+ * tutor/harness/hx_fam_<name>.cu; a new lab of an existing family does not. */
+#define FAMILY_TABLE(X)                                           \
+    X(FAMILY_REDUCE_INT,   "reduce_int",   "lab_reduce_int")      \
+    X(FAMILY_REDUCE_FLOAT, "reduce_float", "lab_reduce_float")    \
+    X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
+    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")
+
+enum family_id {
+#define FAMILY_ENUM_(e, name, entry) e,
+    FAMILY_TABLE(FAMILY_ENUM_)
+#undef FAMILY_ENUM_
+    FAMILY_COUNT
+};
+
+/* Target metrics: what a perf entry's figure is compared with. */
+#define METRIC_TABLE(X)                                                    \
+    X(METRIC_RATIO,    "ratio",    "x the reference")                     \
+    X(METRIC_PCT_PEAK, "pct_peak", "% of the measured peak bandwidth")    \
+    X(METRIC_GBPS,     "gbps",     "GB/s")                                \
+    X(METRIC_RATE,     "rate",     "G items/s")
+
+enum metric {
+#define METRIC_ENUM_(e, name, unit) e,
+    METRIC_TABLE(METRIC_ENUM_)
+#undef METRIC_ENUM_
+    METRIC_COUNT
+};
+
+struct perf_spec {
+    char *label;
+    unsigned long long n;
+    char *input;                /* "" for the family's default input */
+};
+
+struct family_spec {
+    enum family_id id;
+    const char *name;           /* from FAMILY_TABLE */
+    const char *entry;
+    char *reference;
+    int timeout_s;
+    unsigned long long *sizes;
+    int nsizes;
+    unsigned long long *sanitize_sizes;
+    int nsanitize;
+    struct perf_spec *perf;
+    int nperf;
+};
+
+struct technique {
+    char *name;
+    char **ptx_any;             /* found when the PTX contains any of these */
+    int nptx;
+    char *why;
+};
+
+struct target {
+    enum metric metric;
+    char *case_label;           /* which perf entry, by label */
+    double min;
+    int provisional;            /* not yet calibrated on a GPU */
+};
+
+struct lab {
+    char *id;                   /* "01" */
+    char *slug;
+    char *title;
+    char *summary;
+    char *dir;                  /* "labs/01-interleaved-addressing" */
+    char *solution_dir;         /* "solutions/01-interleaved-addressing" */
+    const struct family_spec *family;
+    struct target target;
+    struct technique *tech;
+    int ntech;
+    char *hints[CATALOG_HINTS];
+};
+
+struct symbol_rule {
+    char *pattern;              /* fnmatch(3) pattern */
+    char *rule;
+};
+
+struct catalog {
+    struct family_spec *families;
+    int nfamilies;
+    struct lab *labs;
+    int nlabs;
+    char **allow;               /* undefined host symbols a kernel may use */
+    int nallow;
+    struct symbol_rule *deny;   /* why a symbol is not allowed */
+    int ndeny;
+    struct symbol_rule *deny_defined;   /* symbols a kernel may not define */
+    int ndeny_defined;
+};
+
+/* Parses and validates catalog text.  On error returns -1 and writes one line
+ * "NAME: labs[3].family: unknown family \"x\"" into err. */
+int catalog_parse(struct catalog *cat, const char *text, const char *name, char *err, size_t errlen);
+
+/* Reads and parses a file; errors as above (a missing file names its path). */
+int catalog_load(struct catalog *cat, const char *path, const char *name, char *err, size_t errlen);
+
+void catalog_free(struct catalog *cat);
+
+/* Finds a lab by id ("1", "01") or slug; NULL when there is none. */
+const struct lab *catalog_find(const struct catalog *cat, const char *key);
+
+/* The lab after this one, or NULL for the last. */
+const struct lab *catalog_next(const struct catalog *cat, const struct lab *lab);
+
+const char *family_name(enum family_id id);
+const char *metric_name(enum metric m);
+const char *metric_unit(enum metric m);
+
+#endif /* CATALOG_H */

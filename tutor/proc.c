@@ -1,0 +1,191 @@
+/* proc.c — see proc.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define LINE_MAX_BYTES 1024
+
+struct collector {
+    const struct proc_spec *spec;
+    struct proc_result *res;
+    size_t cap;
+    char line[LINE_MAX_BYTES];
+    size_t line_len;
+};
+
+static void collect(struct collector *c, const char *buf, size_t n)
+{
+    struct proc_result *r = c->res;
+    size_t keep = r->output_len < c->cap ? c->cap - r->output_len : 0;
+    if (keep > n)
+        keep = n;
+    memcpy(r->output + r->output_len, buf, keep);
+    r->output_len += keep;
+    r->output[r->output_len] = '\0';
+    r->dropped += n - keep;
+
+    /* Lines are delivered even past the cap: progress must keep flowing
+     * while a flood of output is being thrown away. */
+    for (size_t i = 0; i < n && c->spec->on_line; i++) {
+        if (buf[i] == '\n' || c->line_len == LINE_MAX_BYTES - 1) {
+            c->line[c->line_len] = '\0';
+            c->spec->on_line(c->spec->ud, c->line);
+            c->line_len = 0;
+            if (buf[i] == '\n')
+                continue;
+        }
+        c->line[c->line_len++] = buf[i];
+    }
+}
+
+static void child_exec(const struct proc_spec *spec, int out_fd, int err_fd)
+{
+    setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, STDIN_FILENO);
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(out_fd, STDERR_FILENO);
+    if (spec->cwd && chdir(spec->cwd) != 0) {
+        int e = errno;
+        (void)!write(err_fd, &e, sizeof e);
+        _exit(127);
+    }
+    execvp(spec->argv[0], spec->argv);
+    int e = errno;
+    (void)!write(err_fd, &e, sizeof e);
+    _exit(127);
+}
+
+/* Reads until EOF or the deadline; returns 1 when the deadline passed. */
+static int pump(struct collector *c, int fd, double deadline)
+{
+    char buf[8192];
+    for (;;) {
+        int wait_ms = -1;
+        if (deadline > 0) {
+            double left = deadline - util_now();
+            if (left <= 0)
+                return 1;
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, wait_ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            return 0;
+        if (pr == 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        collect(c, buf, (size_t)n);
+    }
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *res)
+{
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, rc = -1, status = 0;
+    struct collector c = {spec, res, spec->output_cap ? spec->output_cap : (1u << 20), {0}, 0};
+    double t0 = util_now();
+    pid_t pid;
+
+    memset(res, 0, sizeof *res);
+    if (!(res->output = malloc(c.cap + 1))) {
+        util_copy(res->error, sizeof res->error, "out of memory");
+        return -1;
+    }
+    res->output[0] = '\0';
+    if (pipe(out) != 0 || pipe(err) != 0 || fcntl(err[1], F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl(out[0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(err[0], F_SETFD, FD_CLOEXEC) != 0) {
+        snprintf(res->error, sizeof res->error, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    fflush(NULL);
+    if ((pid = fork()) < 0) {
+        snprintf(res->error, sizeof res->error, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0)
+        child_exec(spec, out[1], err[1]);
+    /* Also from the parent: the child may not have run setpgid yet when we
+     * need to signal its group. */
+    setpgid(pid, pid);
+    close(out[1]);
+    close(err[1]);
+    out[1] = err[1] = -1;
+
+    int exec_errno = 0;
+    ssize_t got = read(err[0], &exec_errno, sizeof exec_errno);
+    res->started = got != (ssize_t)sizeof exec_errno;
+    if (!res->started)
+        snprintf(res->error, sizeof res->error, "cannot run %s: %s", spec->argv[0],
+                 strerror(exec_errno));
+
+    double deadline = spec->timeout_s > 0 ? t0 + spec->timeout_s : 0;
+    if (pump(&c, out[0], deadline)) {
+        res->timed_out = 1;
+        kill(-pid, SIGKILL);
+        /* A grandchild that left the group could keep the pipe open: read
+         * what is left for a moment, then stop listening. */
+        pump(&c, out[0], util_now() + 1.0);
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    kill(-pid, SIGKILL);        /* nothing of the group outlives the call */
+    if (c.line_len && spec->on_line) {
+        c.line[c.line_len] = '\0';
+        spec->on_line(spec->ud, c.line);
+    }
+    if (WIFEXITED(status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = 1;
+        res->signal = WTERMSIG(status);
+    }
+    res->seconds = util_now() - t0;
+    rc = 0;
+out:
+    for (int i = 0; i < 2; i++) {
+        if (out[i] >= 0)
+            close(out[i]);
+        if (err[i] >= 0)
+            close(err[i]);
+    }
+    return rc;
+}
+
+void proc_result_free(struct proc_result *res)
+{
+    free(res->output);
+    res->output = NULL;
+}
+
+void proc_describe(const struct proc_result *res, char *buf, size_t len)
+{
+    if (!res->started)
+        snprintf(buf, len, "%s", res->error);
+    else if (res->timed_out)
+        snprintf(buf, len, "timed out after %.0f s", res->seconds);
+    else if (res->signaled)
+        snprintf(buf, len, "killed by signal %d (%s)", res->signal, strsignal(res->signal));
+    else
+        snprintf(buf, len, "exit %d", res->exit_code);
+}

@@ -1,0 +1,40 @@
+/* proc.h — runs a child program in its own process group with a wall-clock
+ * limit, collecting its output (capped) and feeding complete lines to a
+ * callback as they arrive.  Whatever the child does — hang, crash, flood its
+ * output, fork — the call returns and no process of the group survives it. */
+#ifndef PROC_H
+#define PROC_H
+
+#include <stddef.h>
+
+struct proc_spec {
+    char *const *argv;
+    const char *cwd;                    /* NULL: the current directory */
+    double timeout_s;                   /* 0: no limit */
+    size_t output_cap;                  /* bytes of output kept; later bytes are counted */
+    void (*on_line)(void *ud, const char *line);
+    void *ud;
+};
+
+struct proc_result {
+    int started;                        /* 0: the program could not be executed */
+    int exited, exit_code;              /* normal exit */
+    int signaled, signal;               /* killed by a signal (also after a timeout) */
+    int timed_out;
+    char *output;                       /* stdout and stderr interleaved, NUL-terminated */
+    size_t output_len;
+    size_t dropped;                     /* bytes beyond output_cap */
+    double seconds;
+    char error[160];                    /* why it did not start */
+};
+
+/* Runs the child to completion.  Returns 0 when it ran (whatever its exit),
+ * -1 when no process could be created (error in res->error). */
+int proc_run(const struct proc_spec *spec, struct proc_result *res);
+
+void proc_result_free(struct proc_result *res);
+
+/* "exit 3", "signal 11 (Segmentation fault)", "timed out after 20 s". */
+void proc_describe(const struct proc_result *res, char *buf, size_t len);
+
+#endif /* PROC_H */

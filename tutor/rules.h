@@ -1,0 +1,34 @@
+/* rules.h — the static checks a kernel passes before it may run: its object's
+ * host symbols against the catalog's allow-list, its source against forbidden
+ * libraries, and its PTX against the techniques its lab teaches. */
+#ifndef RULES_H
+#define RULES_H
+
+#include "catalog.h"
+
+struct violation {
+    char *symbol;
+    char *rule;
+};
+
+struct rules_report {
+    struct violation *v;
+    int nv;
+    int entry_defined;          /* the lab's entry point is defined with C linkage */
+};
+
+/* Checks `nm -P` output of the kernel's object.  Returns 0 (violations, if
+ * any, in rep) or -1 when out of memory. */
+int rules_check_symbols(const struct catalog *cat, const char *entry, const char *nm_output,
+                        struct rules_report *rep);
+
+/* Checks the kernel's source for includes of libraries that would do the
+ * lab's work (CUB, Thrust).  Appends to rep. */
+int rules_check_source(const char *source, struct rules_report *rep);
+
+/* found[i] = 1 when the PTX holds technique i of the lab. */
+void rules_check_ptx(const struct lab *lab, const char *ptx, int *found);
+
+void rules_report_free(struct rules_report *rep);
+
+#endif /* RULES_H */
