@@ -1,7 +1,6 @@
 /* catalog.c — parsing and validation of data/labs.json (see catalog.h).
  * Every error names the file and the JSON path of the offending value, so an
  * instructor who adds a lab finds the mistake without reading C. */
-#define _POSIX_C_SOURCE 200809L
 #include "catalog.h"
 
 #include <cjson/cJSON.h>

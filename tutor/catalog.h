@@ -27,7 +27,7 @@ enum family_id {
 
 /* Target metrics: what a perf entry's figure is compared with. */
 #define METRIC_TABLE(X)                                                    \
-    X(METRIC_RATIO,    "ratio",    "x the reference")                     \
+    X(METRIC_RATIO,    "ratio",    "x the reference")                   \
     X(METRIC_PCT_PEAK, "pct_peak", "% of the measured peak bandwidth")    \
     X(METRIC_GBPS,     "gbps",     "GB/s")                                \
     X(METRIC_RATE,     "rate",     "G items/s")

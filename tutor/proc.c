@@ -1,5 +1,4 @@
 /* proc.c — see proc.h. */
-#define _POSIX_C_SOURCE 200809L
 #include "proc.h"
 
 #include <errno.h>

@@ -1,6 +1,5 @@
 /* result.c — see result.h.  Lenient about missing keys (a bare harness report
  * has no compile section), strict about types. */
-#define _XOPEN_SOURCE 700
 #include "result.h"
 
 #include <cjson/cJSON.h>
@@ -226,10 +225,9 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     parse_sanitizer(root, r);
     parse_messages(root, r);
     r->output = str(root, "output");
-    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing"))) {
-        r->run_s = num(v, "run_s", 0);
+    r->run_s = num(root, "run_s", 0);
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing")))
         r->total_s = num(v, "total_s", 0);
-    }
     cJSON_Delete(root);
     return 0;
 }

@@ -1,5 +1,4 @@
 /* rules.c — see rules.h. */
-#define _XOPEN_SOURCE 700
 #include "rules.h"
 
 #include <ctype.h>

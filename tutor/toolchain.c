@@ -1,6 +1,5 @@
 /* toolchain.c — see toolchain.h.  Search orders follow what CUDA users
  * expect: $NVCC, then PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
-#define _XOPEN_SOURCE 700
 #include "toolchain.h"
 
 #include <errno.h>

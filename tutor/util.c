@@ -1,5 +1,4 @@
 /* util.c — see util.h. */
-#define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
 #include <errno.h>

@@ -246,7 +246,7 @@ static int run_timed(struct ctx *c)
         p->c = c->o->perf[i];
         struct test *t = &r->tests[r->ntests];
         memset(t, 0, sizeof *t);
-        snprintf(t->name, sizeof t->name, "timed %s", p->c.label);
+        snprintf(t->name, sizeof t->name, "timed %s", c->o->perf[i].label);
         t->n = p->c.n;
         t->pass = 1;
         if (family_impl.timed(c, &p->c, p))
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
     r.seed = o.seed;
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);
-    fprintf(stderr, "seed %llu\n", (unsigned long long)o.seed);
+    fprintf(stderr, "@seed %llu\n", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
         hx::note(&r, "this harness runs family %s, not %s", hx::family_impl.name, o.family);

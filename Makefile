@@ -1,0 +1,150 @@
+# CUDA reduction workbook.
+#
+#   make run      install missing Debian packages, build, open the tutor
+#   make test     install missing Debian packages, build, run every test
+#   make install  PREFIX=/usr/local DESTDIR=  (the tutor, the harness, lab.h)
+#
+# V=1 shows the commands.  CFLAGS/LDFLAGS/NVCCFLAGS given on the command line
+# are appended after ours.  CUDA_ARCH=sm_XX overrides the detected GPU.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib/cudatutor
+SHAREDIR ?= $(PREFIX)/share/cudatutor
+DESTDIR ?=
+
+BIN := cudatutor
+BUILD := build
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# ---- CUDA --------------------------------------------------------------------
+# nvcc from PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin.
+NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),\
+             $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),\
+             $(wildcard /usr/local/cuda/bin/nvcc))
+# The GPU's compute capability when there is one (9.0 -> sm_90), else Hopper.
+CUDA_ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+                   | head -n1 | tr -d ' .' | grep -E '^[0-9]+$$' | sed 's/^/sm_/'),sm_90)
+
+# ---- C -----------------------------------------------------------------------
+PKGS := ncursesw libcjson
+PKG_CFLAGS := $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+override CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=700 \
+    -Itutor $(PKG_CFLAGS) -MMD -MP \
+    -DCUDATUTOR_ARCH='"$(CUDA_ARCH)"' -DCUDATUTOR_NVCC='"$(NVCC)"' \
+    -DCUDATUTOR_LIBDIR='"$(LIBDIR)"' -DCUDATUTOR_SHAREDIR='"$(SHAREDIR)"' $(CFLAGS)
+override LDFLAGS := $(LDFLAGS)
+override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wall,-Wextra \
+    -MMD -MP $(NVCCFLAGS)
+
+# Everything but the UI and main links into the unit tests.
+CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
+            tutor/result.c tutor/verdict.c tutor/check.c tutor/cli.c
+UI_SRC := tutor/ui.c
+MAIN_SRC := tutor/main.c
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+
+HX_CORE := hx_core hx_time hx_report
+HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
+HX_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
+
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+# Debian packages the build and the tests need, by the file that proves each.
+DEB_PKGS := pkg-config:/usr/bin/pkg-config libncurses-dev:/usr/include/ncursesw/curses.h \
+            libcjson-dev:/usr/include/cjson/cJSON.h tmux:/usr/bin/tmux jq:/usr/bin/jq \
+            libxml2-utils:/usr/bin/xmllint bubblewrap:/usr/bin/bwrap zip:/usr/bin/zip \
+            unzip:/usr/bin/unzip binutils:/usr/bin/nm
+
+.PHONY: all run test check-nvcc deps harness install uninstall clean
+.DELETE_ON_ERROR:
+
+all: $(BIN) harness
+
+run: deps all
+	$(Q)./$(BIN)
+
+test: deps all $(TEST_BIN)
+	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
+
+# Installs what is missing with apt-get (as root, or through sudo); otherwise
+# stops and prints the exact command.
+deps:
+	$(Q)missing=""; \
+	for pair in $(DEB_PKGS); do \
+	  [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo"; \
+	  else echo "Missing packages. Run:  sudo apt-get install -y$$missing" >&2; exit 1; fi; \
+	  $$sudo apt-get install -y -q$$missing >/dev/null || \
+	  { $$sudo apt-get update -q >/dev/null && $$sudo apt-get install -y -q$$missing >/dev/null; } || \
+	  { echo "apt-get failed. Run:  sudo apt-get install -y$$missing" >&2; exit 1; }; \
+	fi
+
+check-nvcc:
+	$(Q)[ -n "$(NVCC)" ] && [ -x "$(NVCC)" ] || { \
+	  echo "nvcc not found (searched PATH, \$$CUDA_HOME/bin, /usr/local/cuda/bin)." >&2; \
+	  echo "Install the CUDA Toolkit, or run: make NVCC=/path/to/nvcc" >&2; exit 1; }
+
+$(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/%.o: %.c | check-pkgs
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+# The arch the harness was built for is part of its identity.
+$(BUILD)/harness/arch.stamp: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)echo "$(CUDA_ARCH)" | cmp -s - $@ || echo "$(CUDA_ARCH)" > $@
+
+harness: $(HX_OBJ)
+
+$(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/harness/arch.stamp | check-nvcc
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS)
+
+check-pkgs:
+	$(Q)pkg-config --exists $(PKGS) || { \
+	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev)" >&2; \
+	  exit 1; }
+
+install: all
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/harness $(DESTDIR)$(SHAREDIR)/tutor
+	$(Q)install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
+	$(Q)install -m 644 $(HX_OBJ) $(DESTDIR)$(LIBDIR)/harness/
+	$(Q)install -m 644 tutor/lab.h tutor/status.h $(DESTDIR)$(SHAREDIR)/tutor/
+	@echo "installed $(BIN) in $(DESTDIR)$(BINDIR)"
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/$(BIN)
+	$(Q)rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(SHAREDIR)
+
+clean:
+	$(Q)rm -rf $(BUILD) $(BIN)
+
+.PHONY: FORCE check-pkgs
+FORCE:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
