@@ -244,8 +244,8 @@ static void mp_describe(const struct mp_wrong *w, char *buf, size_t len)
 }
 
 /* Checks a whole result on the host, split across cores: counts the wrong
- * numbers and remembers the first.  Number `over` (if < count) was last
- * computed from the limbs over_a/over_b instead of the generator's. */
+ * numbers and remembers the first.  Number `over` was last computed from
+ * changed limbs: its expected sum is over_r and over_c. */
 struct mp_all {
     const mgen *g;
     const uint32_t *r, *carry;
@@ -547,9 +547,8 @@ static int mp_check_all(struct mrun *r, char *msg, size_t len)
     mp_same(i, want, want_c, &mf.buf_r[i * LIMBS], mf.buf_c[i], &w);
     char how[200];
     mp_describe(&w, how, sizeof how);
-    snprintf(msg, len, "%s: %.0f of %llu numbers wrong after the last timed call; the first, "
-                       "number %llu: %s", r->reference ? "the reference" : "timed", bad,
-             r->g.count, i, how);
+    snprintf(msg, len, "%s: %.0f of %llu numbers wrong after the last call; number %llu: %s",
+             r->reference ? "the reference" : "timed", bad, r->g.count, i, how);
     return 0;
 }
 
