@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# tests/bank.sh — the bank of known-bad kernels in tests/bank/ must each get
+# the verdict written on its first line ("// bank: lab=NN expect=STATUS").
+# Without a GPU only the verdicts a CPU can reach are checked: rejections,
+# and that everything else compiles; the rest is skipped, visibly.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+results=${GPU_RESULTS:-$TMP}
+mkdir -p "$results"
+gpu=0
+have_gpu && gpu=1
+right=0 total=0
+for f in tests/bank/*.cu; do
+    name=$(basename "$f" .cu)
+    meta=$(head -n1 "$f")
+    lab=$(sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<<"$meta")
+    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$meta")
+    if [ -z "$lab" ] || [ -z "$want" ]; then
+        not_ok "bank $name declares lab and expected verdict" "first line: $meta"
+        continue
+    fi
+    if [ $gpu = 0 ] && [ "$want" != rejected ]; then
+        "$TUTOR" check "$lab" --file "$f" --build-only --json > "$TMP/b.json"
+        check "bank $name compiles and follows the rules" test "$(jq -r .status "$TMP/b.json")" = no_gpu
+        skip "bank $name is judged $want" "$NO_GPU_REASON"
+        continue
+    fi
+    # Races are what the sanitizer is for; elsewhere it would only cost time.
+    opts="--no-sanitize --quick"
+    grep -q 'racecheck\|sanitizer' <<<"$(sed -n 2p "$f")" && opts="--quick"
+    # shellcheck disable=SC2086
+    "$TUTOR" check "$lab" --file "$f" $opts --timeout-scale 0.25 --json > "$results/bank-$name.json"
+    got=$(jq -r .status "$results/bank-$name.json")
+    total=$((total + 1))
+    if [ "$got" = "$want" ]; then
+        right=$((right + 1))
+        ok "bank $name is judged $want"
+    else
+        not_ok "bank $name is judged $want" "got $got: $(jq -r .summary "$results/bank-$name.json")"
+    fi
+done
+echo "# bank: $right of $total judged right"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# tests/cli.sh — the command line: help, list, show, hint, usage errors, and
+# check verdicts that need no GPU (compile errors, rejections, no device).
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+out=$("$TUTOR" --help); rc=$?
+check "help exits 0 and lists the commands" test $rc -eq 0 -a -n "$(grep -E '^  check ' <<<"$out")"
+
+out=$("$TUTOR" list)
+ids=$(awk '{print $1}' <<<"$out" | tr '\n' ' ')
+check "list shows the ten labs in order" test "$ids" = "01 02 03 04 05 06 07 08 09 10 "
+check "list --json has ten labs with families" \
+    test "$("$TUTOR" list --json | jq -r '[.[].family] | unique | join(",")')" = "mpadd,reduce_float,reduce_int,trapezoid"
+
+out=$("$TUTOR" check 2>&1); rc=$?
+check "check without a lab is a usage error" test $rc -eq 2 -a -n "$(grep 'which lab' <<<"$out")"
+out=$("$TUTOR" check 42 2>&1); rc=$?
+check "check of an unknown lab names it" test $rc -eq 2 -a -n "$(grep 'no lab "42"' <<<"$out")"
+out=$("$TUTOR" frobnicate 2>&1); rc=$?
+check "an unknown command is a usage error" test $rc -eq 2 -a -n "$(grep 'unknown command' <<<"$out")"
+out=$("$TUTOR" check 01 --seed nope 2>&1); rc=$?
+check "a bad seed is a usage error" test $rc -eq 2
+
+out=$("$TUTOR" show 01)
+check "show prints the lesson" test "$(head -n1 <<<"$out")" = "$(head -n1 labs/01-*/README.md)"
+want=$(jq -r '.labs[1].hints[1]' data/labs.json)
+check "hint 02 2 prints the second hint" test "$("$TUTOR" hint 02 2 --json | jq -r .text)" = "$want"
+
+out=$(cd /tmp && "$TUTOR" list 2>&1); rc=$?
+check "outside a workbook: a clear error" test $rc -eq 2 -a -n "$(grep 'not inside a workbook' <<<"$out")"
+
+# A broken catalog is refused with the JSON path of the problem.
+mkdir -p "$TMP/wb/data"
+jq '.labs[3].family = "x"' data/labs.json > "$TMP/wb/data/labs.json"
+out=$("$TUTOR" --root "$TMP/wb" list 2>&1); rc=$?
+check "a bad catalog names file, path and value" \
+    test $rc -ne 0 -a "$out" = 'cudatutor: data/labs.json: labs[3].family: unknown family "x"'
+
+# ---- checks that need no GPU --------------------------------------------
+cat > "$TMP/syntax.cu" <<'CU'
+#include "lab.h"
+extern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)
+{
+    int x = ;
+}
+CU
+"$TUTOR" check 01 --file "$TMP/syntax.cu" --json > "$TMP/syntax.json"; rc=$?
+check "a syntax error is compile_error, exit 1" \
+    test $rc -eq 1 -a "$(jq -r .status "$TMP/syntax.json")" = compile_error
+check "the diagnostic points at the student's line" \
+    test "$(jq -r '.compile.diagnostics[0].line' "$TMP/syntax.json")" = 4
+check "the diagnostic names the student's file" \
+    test "$(jq -r '.compile.diagnostics[0].file' "$TMP/syntax.json")" = "$TMP/syntax.cu"
+
+cat > "$TMP/noentry.cu" <<'CU'
+#include <cuda_runtime.h>
+void lab_reduce_int(const int *, unsigned, int *, void *, cudaStream_t) {}
+CU
+"$TUTOR" check 01 --file "$TMP/noentry.cu" --json > "$TMP/noentry.json"; rc=$?
+check "an entry point without extern \"C\" is explained" \
+    test "$(jq -r '.compile.diagnostics[0].message' "$TMP/noentry.json")" = \
+         'lab_reduce_int is not defined: the file must define it with extern "C"'
+
+"$TUTOR" check 01 --file tests/bank/host_sum.cu --json > "$TMP/host.json"; rc=$?
+check "a host-side sum is rejected, naming cudaMemcpy and the rule" \
+    test $rc -eq 1 -a "$(jq -r '.status + " " + ([.symbols.violations[].symbol] | join(","))' "$TMP/host.json" \
+         | grep -c 'rejected .*cudaMemcpy')" = 1
+
+"$TUTOR" check 01 --file "$TMP/missing.cu" --json > "$TMP/missing.json"; rc=$?
+check "a missing kernel file is a compile_error" \
+    test $rc -eq 1 -a "$(jq -r .status "$TMP/missing.json")" = compile_error
+
+if have_gpu; then
+    skip "check without a GPU says so and exits 3" "a CUDA device is present"
+else
+    out=$("$TUTOR" check 01); rc=$?
+    check "check without a GPU says so and exits 3" \
+        test $rc -eq 3 -a -n "$(grep -F 'compiled; not run: no CUDA device' <<<"$out")"
+    check "check --json without a GPU: status no_gpu, techniques judged" \
+        test "$("$TUTOR" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
+fi

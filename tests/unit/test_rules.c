@@ -1,0 +1,130 @@
+/* test_rules.c — the symbol, source and PTX checks on synthetic input. */
+#include <stdlib.h>
+
+#include "catalog.h"
+#include "rules.h"
+#include "tap.h"
+
+static struct catalog cat;
+
+static void load(void)
+{
+    char err[256];
+    if (!cat.nlabs && catalog_load(&cat, "data/labs.json", "data/labs.json", err, sizeof err))
+        printf("# %s\n", err);
+}
+
+static int has(const struct rules_report *rep, const char *sym, const char *rule_part)
+{
+    for (int i = 0; i < rep->nv; i++)
+        if (!strcmp(rep->v[i].symbol, sym) && strstr(rep->v[i].rule, rule_part))
+            return 1;
+    return 0;
+}
+
+static void clean_object_passes(void)
+{
+    struct rules_report rep = {0};
+    load();
+    const char *nm = "lab_reduce_int T 82 140\n_Z5kernelPKiPij t 6f4 2d\n"
+                     "__cudaRegisterFunction U\ncudaMemsetAsync U\natexit U\n"
+                     "_ZN4dim3C1Ejjj W 0 31\nDW.ref.__gxx_personality_v0 V 0 8\n";
+    EXPECT(rules_check_symbols(&cat, "lab_reduce_int", nm, &rep) == 0);
+    EXPECT(rep.nv == 0);
+    EXPECT(rep.entry_defined == 1);
+    rules_report_free(&rep);
+}
+
+static void memcpy_rejected_with_rule(void)
+{
+    struct rules_report rep = {0};
+    load();
+    EXPECT(rules_check_symbols(&cat, "lab_reduce_int", "lab_reduce_int T 0 1\ncudaMemcpy U\n", &rep) == 0);
+    EXPECT(rep.nv == 1);
+    EXPECT(has(&rep, "cudaMemcpy", "no host<->device copies"));
+    rules_report_free(&rep);
+}
+
+static void forbidden_calls_each_named(void)
+{
+    static const char *const syms[][2] = {
+        {"cudaMalloc", "no allocation"}, {"cudaStreamCreate", "stream"},
+        {"cudaDeviceSynchronize", "no host synchronisation"}, {"fopen", "no files"},
+        {"system", "no processes"}, {"socket", "no network"}, {"dlopen", "libraries"}, {"dlsym", "no dynamic loading"},
+        {"cudaGraphLaunch", "no graphs"}, {"cudaEventRecord", "timing"},
+    };
+    load();
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        struct rules_report rep = {0};
+        char nm[128];
+        snprintf(nm, sizeof nm, "lab_reduce_int T 0 1\n%s U\n", syms[i][0]);
+        EXPECT(rules_check_symbols(&cat, "lab_reduce_int", nm, &rep) == 0);
+        EXPECT(has(&rep, syms[i][0], syms[i][1]));
+        rules_report_free(&rep);
+    }
+}
+
+static void unknown_symbol_not_on_allow_list(void)
+{
+    struct rules_report rep = {0};
+    load();
+    EXPECT(rules_check_symbols(&cat, "lab_reduce_int", "lab_reduce_int T 0 1\nfrobnicate U\n", &rep) == 0);
+    EXPECT(has(&rep, "frobnicate", "not on the allow-list"));
+    rules_report_free(&rep);
+}
+
+static void defining_runtime_symbols_rejected(void)
+{
+    struct rules_report rep = {0};
+    load();
+    const char *nm = "lab_reduce_int T 0 1\ncudaEventElapsedTime T 10 20\n"
+                     "_ZN3cub6DeviceReduceE W 0 1\n_Znwm T 0 1\n_ZN2hx4mainE T 0 1\n";
+    EXPECT(rules_check_symbols(&cat, "lab_reduce_int", nm, &rep) == 0);
+    EXPECT(has(&rep, "cudaEventElapsedTime", "defines only its entry point"));
+    EXPECT(has(&rep, "_ZN3cub6DeviceReduceE", "CUB"));
+    EXPECT(has(&rep, "_Znwm", "operator new"));
+    EXPECT(has(&rep, "_ZN2hx4mainE", "harness"));
+    rules_report_free(&rep);
+}
+
+static void missing_entry_noticed(void)
+{
+    struct rules_report rep = {0};
+    load();
+    EXPECT(rules_check_symbols(&cat, "lab_reduce_float", "lab_reduce_int T 0 1\n", &rep) == 0);
+    EXPECT(rep.entry_defined == 0);
+    rules_report_free(&rep);
+}
+
+static void cub_include_rejected(void)
+{
+    struct rules_report rep = {0};
+    EXPECT(rules_check_source("#include \"lab.h\"\n  #  include <cub/cub.cuh>\nint x;\n", &rep) == 0);
+    EXPECT(rep.nv == 1 && has(&rep, "#include cub/cub.cuh", "CUB"));
+    rules_report_free(&rep);
+    EXPECT(rules_check_source("#include <thrust/reduce.h>\n", &rep) == 0);
+    EXPECT(rep.nv == 1 && has(&rep, "#include thrust/reduce.h", "Thrust"));
+    rules_report_free(&rep);
+    EXPECT(rules_check_source("// we do not #include <cub/cub.cuh>\n", &rep) == 0);
+    EXPECT(rep.nv == 0);
+    rules_report_free(&rep);
+}
+
+static void ptx_techniques(void)
+{
+    load();
+    const struct lab *l08 = catalog_find(&cat, "08");
+    int found[8];
+    EXPECT(l08 && l08->ntech == 2);
+    if (!l08)
+        return;
+    rules_check_ptx(l08, "\tshfl.sync.down.b32 %r1, %r2, 16, 31, -1;\n\tred.global.add.f32 [%rd1], %f1;\n", found);
+    EXPECT(found[0] && found[1]);
+    /* Mentions in comments do not count. */
+    rules_check_ptx(l08, "// shfl.sync would go here\n\tadd.f32 %f1, %f2, %f3; // red.global.add\n", found);
+    EXPECT(!found[0] && !found[1]);
+}
+
+TAP_MAIN(T(clean_object_passes), T(memcpy_rejected_with_rule), T(forbidden_calls_each_named),
+         T(unknown_symbol_not_on_allow_list), T(defining_runtime_symbols_rejected),
+         T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques))
