@@ -61,11 +61,11 @@ HX_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o) $(HX_FAMILIES:%=$(BUILD)/harness/hx_
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-# Debian packages the build and the tests need, by the file that proves each.
-DEB_PKGS := pkg-config:/usr/bin/pkg-config libncurses-dev:/usr/include/ncursesw/curses.h \
-            libcjson-dev:/usr/include/cjson/cJSON.h tmux:/usr/bin/tmux jq:/usr/bin/jq \
-            libxml2-utils:/usr/bin/xmllint bubblewrap:/usr/bin/bwrap zip:/usr/bin/zip \
-            unzip:/usr/bin/unzip binutils:/usr/bin/nm
+# Debian packages the build and the tests need, each with how to tell it is
+# there: a pkg-config module (pc:) or a program on PATH (bin:).
+DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson \
+            tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
+            zip:bin:zip unzip:bin:unzip binutils:bin:nm
 
 .PHONY: all run test check-nvcc deps harness install uninstall clean
 .DELETE_ON_ERROR:
@@ -82,8 +82,12 @@ test: deps all $(TEST_BIN)
 # stops and prints the exact command.
 deps:
 	$(Q)missing=""; \
-	for pair in $(DEB_PKGS); do \
-	  [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; \
+	for spec in $(DEB_PKGS); do \
+	  pkg=$${spec%%:*}; kind=$${spec#*:}; what=$${kind#*:}; kind=$${kind%%:*}; \
+	  case $$kind in \
+	    pc) pkg-config --exists "$$what" 2>/dev/null || missing="$$missing $$pkg" ;; \
+	    bin) command -v "$$what" >/dev/null || missing="$$missing $$pkg" ;; \
+	  esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \

@@ -39,9 +39,10 @@ run_one() {
 for t in build/tests/test_*; do
     [ -x "$t" ] && run_one "$(basename "$t")" "$t"
 done
-for t in tests/*.sh; do
-    case $t in tests/run.sh|tests/lib.sh) continue ;; esac
-    run_one "$(basename "$t" .sh)" bash "$t"
+# The quick CPU tests first, the GPU's verdicts next, the slow bank last.
+order="tests/cli.sh tests/labs.sh tests/gpu.sh tests/bank.sh"
+for t in $order $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)); do
+    [ -f "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"
 done
 
 [ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]} (full output in $log)"
