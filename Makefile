@@ -106,7 +106,7 @@ check-nvcc:
 
 $(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 	@echo "  LD      $@"
-	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS)
+	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -pthread
 
 $(BUILD)/%.o: %.c | check-pkgs
 	@mkdir -p $(dir $@)
@@ -127,7 +127,7 @@ $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/harness/arch.stamp | check-nvc
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \

@@ -12,6 +12,7 @@ struct app {
     struct toolchain tc;
     int color;              /* the user allows colour (no NO_COLOR, no --no-color) */
     int unlock_all;         /* every lab open, for self-study */
+    const char *progress_path;  /* --progress; NULL: $CUDATUTOR_PROGRESS or the root's */
 };
 
 #endif /* APP_H */

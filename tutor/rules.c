@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-static int add(struct rules_report *rep, const char *symbol, const char *rule)
+static int add_v(struct rules_report *rep, const char *symbol, const char *rule, int generic)
 {
     struct violation *nv = realloc(rep->v, (size_t)(rep->nv + 1) * sizeof *nv);
     if (!nv)
@@ -19,8 +19,25 @@ static int add(struct rules_report *rep, const char *symbol, const char *rule)
     nv[rep->nv].rule = strdup(rule);
     if (!nv[rep->nv].symbol || !nv[rep->nv].rule)
         return -1;
+    nv[rep->nv].generic = generic;
     rep->nv++;
     return 0;
+}
+
+static int add(struct rules_report *rep, const char *symbol, const char *rule)
+{
+    return add_v(rep, symbol, rule, 0);
+}
+
+void rules_sort(struct rules_report *rep)
+{
+    /* A stable insertion sort: the lists are a handful long. */
+    for (int i = 1; i < rep->nv; i++)
+        for (int j = i; j > 0 && rep->v[j - 1].generic && !rep->v[j].generic; j--) {
+            struct violation t = rep->v[j];
+            rep->v[j] = rep->v[j - 1];
+            rep->v[j - 1] = t;
+        }
 }
 
 static const char *match_rule(const struct symbol_rule *rules, int n, const char *sym)
@@ -45,8 +62,8 @@ static int check_undefined(const struct catalog *cat, const char *sym, struct ru
     if (allowed(cat, sym))
         return 0;
     const char *rule = match_rule(cat->deny, cat->ndeny, sym);
-    return add(rep, sym, rule ? rule : "not on the allow-list of host calls a kernel file may "
-                                       "make (host_symbols.allow in data/labs.json)");
+    return add_v(rep, sym, rule ? rule : "not on the allow-list of host calls a kernel file may "
+                                         "make (host_symbols.allow in data/labs.json)", !rule);
 }
 
 /* Defined globals: a kernel could replace the harness's own functions (or the
@@ -69,7 +86,7 @@ static int check_defined(const struct catalog *cat, const char *entry, const cha
     char msg[200];
     snprintf(msg, sizeof msg, "a kernel file defines only its entry point (%s) with C linkage: "
                               "make other functions static, or drop their extern \"C\"", entry);
-    return add(rep, sym, msg);
+    return add_v(rep, sym, msg, 1);
 }
 
 int rules_check_symbols(const struct catalog *cat, const char *entry, const char *nm_output,

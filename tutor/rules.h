@@ -9,6 +9,7 @@
 struct violation {
     char *symbol;
     char *rule;
+    int generic;                /* no specific rule named it: listed after those that did */
 };
 
 struct rules_report {
@@ -25,6 +26,10 @@ int rules_check_symbols(const struct catalog *cat, const char *entry, const char
 /* Checks the kernel's source for includes of libraries that would do the
  * lab's work (CUB, Thrust).  Appends to rep. */
 int rules_check_source(const char *source, struct rules_report *rep);
+
+/* Orders the violations so that those a specific rule names come first:
+ * "cudaMemcpy: no copies" says more than "InitializeInjection: not allowed". */
+void rules_sort(struct rules_report *rep);
 
 /* found[i] = 1 when the PTX holds technique i of the lab. */
 void rules_check_ptx(const struct lab *lab, const char *ptx, int *found);

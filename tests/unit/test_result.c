@@ -10,6 +10,7 @@
 static int load(const char *status, struct result *r)
 {
     char path[256], err[256];
+    memset(r, 0, sizeof *r);
     snprintf(path, sizeof path, "tests/fixtures/%s.json", status);
     char *text = util_read_file(path, NULL);
     if (!text) {
