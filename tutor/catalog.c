@@ -243,6 +243,29 @@ static int parse_techniques(struct parser *p, const cJSON *lab, const char *base
     return 0;
 }
 
+/* Optional: the profiler counters a lesson's claim rests on. */
+static int parse_counters(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(lab, "counters"), *v;
+    char path[64];
+    int i = 0;
+    snprintf(path, sizeof path, "%s.counters", base);
+    if (!arr)
+        return 0;
+    if (!cJSON_IsArray(arr))
+        return fail(p, path, "must be an array of ncu metric names");
+    l->ncounters = cJSON_GetArraySize(arr);
+    if (!(l->counters = calloc((size_t)l->ncounters + 1, sizeof *l->counters)))
+        return fail(p, path, "out of memory");
+    cJSON_ArrayForEach(v, arr) {
+        if (!cJSON_IsString(v) || !v->valuestring[0] || strpbrk(v->valuestring, ", "))
+            return fail(p, path, "item %d must be one metric name", i);
+        if (!(l->counters[i++] = strdup(v->valuestring)))
+            return fail(p, path, "out of memory");
+    }
+    return 0;
+}
+
 static int parse_target(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(lab, "target"), *prov;
@@ -332,6 +355,7 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
         goto out;
     }
     if (parse_target(p, v, base, l) || parse_techniques(p, v, base, l) ||
+        parse_counters(p, v, base, l) ||
         get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
         goto out;
     if (cJSON_GetArraySize(hints) != CATALOG_HINTS) {
@@ -499,6 +523,9 @@ void catalog_free(struct catalog *cat)
             free(l->tech[j].ptx_any);
         }
         free(l->tech);
+        for (int j = 0; l->counters && j < l->ncounters; j++)
+            free(l->counters[j]);
+        free(l->counters);
         for (int j = 0; j < CATALOG_HINTS; j++)
             free(l->hints[j]);
     }

@@ -84,6 +84,8 @@ struct lab {
     struct target target;
     struct technique *tech;
     int ntech;
+    char **counters;            /* ncu metrics the lesson is about (optional) */
+    int ncounters;
     char *hints[CATALOG_HINTS];
 };
 

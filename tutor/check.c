@@ -622,6 +622,156 @@ static int stage_sanitize(struct run *r)
     return 0;
 }
 
+/* ---- profiler counters ------------------------------------------------- */
+
+/* Always read: the kernel time as the profiler sees it, and DRAM throughput. */
+static const char *const base_counters[] = {"gpu__time_duration.sum",
+                                            "dram__throughput.avg.pct_of_peak_sustained_elapsed"};
+
+/* Splits one CSV line of ncu's raw page into at most max fields (quotes
+ * removed, in place). */
+static int csv_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; *p && n < max;) {
+        if (*p == '"') {
+            char *end = strchr(++p, '"');
+            f[n++] = p;
+            if (!end)
+                break;
+            *end = '\0';
+            p = end + 1;
+        } else {
+            f[n++] = p;
+            p += strcspn(p, ",");
+            if (*p)
+                *p++ = '\0';
+            else
+                break;
+            continue;
+        }
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+/* Sums each metric over the kernels the student's call launched; ratios and
+ * percentages are averaged instead (a sum of percentages means nothing). */
+static void parse_ncu(cJSON *metrics, const char *csv, const char *const *names, int nnames, int *kernels)
+{
+    char *copy = strdup(csv), *save = NULL;
+    int col[64], ncol = 0, header = 0;
+    double sum[64] = {0};
+    *kernels = 0;
+    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        char *f[256];
+        if (line[0] != '"')
+            continue;
+        int n = csv_fields(line, f, 256);
+        if (!header) {
+            for (int m = 0; m < nnames && m < 64; m++) {
+                col[m] = -1;
+                for (int i = 0; i < n; i++)
+                    if (!strcmp(f[i], names[m]))
+                        col[m] = i;
+            }
+            ncol = nnames < 64 ? nnames : 64;
+            header = 1;
+            continue;
+        }
+        if (header == 1) {          /* the units row */
+            header = 2;
+            continue;
+        }
+        (*kernels)++;
+        for (int m = 0; m < ncol; m++)
+            if (col[m] >= 0 && col[m] < n)
+                sum[m] += strtod(f[col[m]], NULL);
+    }
+    for (int m = 0; m < ncol && *kernels; m++) {
+        if (col[m] < 0)
+            continue;
+        int mean = strstr(names[m], ".ratio") || strstr(names[m], ".pct");
+        cJSON_AddNumberToObject(metrics, names[m], mean ? sum[m] / *kernels : sum[m]);
+    }
+    free(copy);
+}
+
+static int stage_counters(struct run *r)
+{
+    const char *names[64];
+    int nnames = 0, kernels = 0, a = 0, skip = 0;
+    char *metrics = NULL, *log = util_format("%s/ncu.csv", r->dir), *json = util_format("%s/profile.json", r->dir);
+    cJSON *c = cJSON_AddObjectToObject(r->root, "counters");
+    struct proc_result pr = {0};
+    char **hx = NULL, *argv[128] = {0}, *logopt = NULL;
+    /* Profile the size the target is judged at. */
+    unsigned long long n = r->lab->family->perf[r->lab->family->nperf - 1].n;
+
+    for (int i = 0; i < r->lab->family->nperf; i++)
+        if (!strcmp(r->lab->family->perf[i].label, r->lab->target.case_label))
+            n = r->lab->family->perf[i].n;
+    if (!r->tc->ncu) {
+        cJSON_AddStringToObject(c, "note", "ncu not found: no counters");
+        goto out;
+    }
+    for (size_t i = 0; i < sizeof base_counters / sizeof base_counters[0]; i++)
+        names[nnames++] = base_counters[i];
+    for (int i = 0; i < r->lab->ncounters && nnames < 64; i++)
+        names[nnames++] = r->lab->counters[i];
+    size_t len = 1;
+    for (int i = 0; i < nnames; i++)
+        len += strlen(names[i]) + 1;
+    if (!log || !json || !(metrics = calloc(len, 1)))
+        goto out;
+    for (int i = 0; i < nnames; i++) {
+        strcat(metrics, i ? "," : "");
+        strcat(metrics, names[i]);
+    }
+    hx = harness_argv(r, json, "profile", &n, 1, 0);
+    if (!hx || !(logopt = util_format("%llu", n)))
+        goto out;
+    progress(r, "counters", 0, 0, "ncu");
+    for (; r->o->wrap && r->o->wrap[skip]; skip++)
+        argv[a++] = hx[skip];
+    unlink(log);
+    char *fixed[] = {r->tc->ncu, "--nvtx", "--nvtx-include", "student/", "--clock-control", "none",
+                     "--cache-control", "all", "--csv", "--page", "raw", "--log-file", log,
+                     "--metrics", metrics, NULL};
+    for (int i = 0; fixed[i]; i++)
+        argv[a++] = fixed[i];
+    for (int i = skip; hx[i] && a < 120; i++)
+        argv[a++] = hx[i];
+    argv[a++] = "--profile-n";
+    argv[a++] = logopt;
+    struct proc_spec spec = {argv, r->dir, timeout_for(r) * 4, OUTPUT_KEEP * 8, NULL, NULL};
+    if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0) {
+        char why[160];
+        proc_describe(&pr, why, sizeof why);
+        cJSON_AddStringToObject(c, "note", why);
+        message(r, "ncu could not read the counters (%s)", why);
+        goto out;
+    }
+    char *csv = util_read_file(log, NULL);
+    cJSON_AddStringToObject(c, "tool", "ncu");
+    cJSON_AddNumberToObject(c, "n", (double)n);
+    cJSON *m = cJSON_AddObjectToObject(c, "metrics");
+    if (csv)
+        parse_ncu(m, csv, names, nnames, &kernels);
+    cJSON_AddNumberToObject(c, "kernels", kernels);
+    cJSON_AddNumberToObject(c, "seconds", pr.seconds);
+    free(csv);
+out:
+    proc_result_free(&pr);
+    free_argv(hx);
+    free(metrics);
+    free(logopt);
+    free(log);
+    free(json);
+    return 0;
+}
+
 /* ---- target and summary ------------------------------------------------- */
 
 static double perf_metric(const cJSON *p, enum metric m)
@@ -829,6 +979,8 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         goto done;
     if (get_status(&r) == STATUS_PASS)
         stage_sanitize(&r);
+    if (get_status(&r) == STATUS_PASS && opts->counters)
+        stage_counters(&r);
     if (get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL)
         stage_target(&r);
 

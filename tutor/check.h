@@ -23,6 +23,7 @@ struct check_opts {
     int have_seed;                  /* 0: a fresh random seed */
     int sanitize;                   /* run compute-sanitizer when it is installed */
     int quick;                      /* time only the target's case */
+    int counters;                   /* read the lesson's profiler counters with ncu */
     int build_only;                 /* stop after compile, rules and link */
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */

@@ -30,7 +30,7 @@ static int cmd_hint(struct app *app, int argc, char **argv);
 static const struct command commands[] = {
     {"list", cmd_list, "list [--json]", "the ten labs, their families and targets"},
     {"check", cmd_check,
-     "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize]\n"
+     "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
      "         [--build-only] [--timeout-scale X] [--work-dir DIR]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
@@ -152,6 +152,8 @@ static int cmd_check(struct app *app, int argc, char **argv)
             o.quick = 1;
         else if (!strcmp(a, "--no-sanitize"))
             o.sanitize = 0;
+        else if (!strcmp(a, "--counters"))
+            o.counters = 1;
         else if (!strcmp(a, "--build-only"))
             o.build_only = 1;
         else if (!strcmp(a, "--file") && v)

@@ -159,6 +159,22 @@ static void parse_sanitizer(const cJSON *root, struct result *r)
     }
 }
 
+static void parse_counters(const cJSON *root, struct result *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters"), *v;
+    const cJSON *m = c ? cJSON_GetObjectItemCaseSensitive(c, "metrics") : NULL;
+    int i = 0;
+    r->counters_note = c ? str(c, "note") : strdup("");
+    r->ncounters = cJSON_IsObject(m) ? cJSON_GetArraySize(m) : 0;
+    r->counter_names = calloc((size_t)r->ncounters + 1, sizeof *r->counter_names);
+    r->counter_values = calloc((size_t)r->ncounters + 1, sizeof *r->counter_values);
+    const cJSON *items = r->ncounters ? m : NULL;
+    cJSON_ArrayForEach(v, items) {
+        r->counter_names[i] = strdup(v->string);
+        r->counter_values[i++] = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    }
+}
+
 static void parse_messages(const cJSON *root, struct result *r)
 {
     const cJSON *a = arr(root, "messages", &r->nmsgs), *v;
@@ -223,6 +239,7 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     parse_compile(root, r);
     parse_rules(root, r);
     parse_sanitizer(root, r);
+    parse_counters(root, r);
     parse_messages(root, r);
     r->output = str(root, "output");
     r->run_s = num(root, "run_s", 0);
@@ -283,6 +300,9 @@ void result_free(struct result *r)
         free(r->san[i].report);
     }
     free(r->san);
+    free_strv(r->counter_names, r->ncounters);
+    free(r->counter_values);
+    free(r->counters_note);
     free(r->output);
     free_strv(r->messages, r->nmsgs);
     memset(r, 0, sizeof *r);

@@ -81,6 +81,10 @@ struct result {
     char *sanitizer_note;
     struct rsan *san;
     int nsan;
+    char **counter_names;           /* ncu metrics, when they were read */
+    double *counter_values;
+    int ncounters;
+    char *counters_note;
     char *output;
     char **messages;
     int nmsgs;

@@ -103,6 +103,10 @@ void verdict_print(FILE *f, const struct result *r, int color)
     print_tests(f, r, color);
     print_perf(f, r);
     print_checks(f, r, color);
+    for (int i = 0; i < r->ncounters; i++)
+        fprintf(f, "  %-12s %-58s %14.6g\n", i ? "" : "counters", r->counter_names[i], r->counter_values[i]);
+    if (r->counters_note && r->counters_note[0])
+        fprintf(f, "  %-12s %s\n", "counters", r->counters_note);
     if (r->have_target) {
         const struct rperf *tp = result_target_perf(r);
         fprintf(f, "  %-12s %s at %s >= %g: %s%s%s\n", "target", r->target_metric, r->target_case,
