@@ -47,7 +47,7 @@ override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wa
 
 # Everything but the UI and main links into the unit tests.
 CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
-            tutor/result.c tutor/verdict.c tutor/check.c tutor/cli.c
+            tutor/result.c tutor/verdict.c tutor/check.c tutor/ladder.c tutor/cli.c
 UI_SRC := tutor/ui.c
 MAIN_SRC := tutor/main.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -67,7 +67,7 @@ DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
 
-.PHONY: all run test check-nvcc deps harness install uninstall clean
+.PHONY: all run test check-nvcc deps harness install uninstall clean ladder
 .DELETE_ON_ERROR:
 
 all: $(BIN) harness
@@ -77,6 +77,10 @@ run: deps all
 
 test: deps all $(TEST_BIN)
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
+
+# The performance table of every reference solution, measured on this GPU.
+ladder: all
+	$(Q)./$(BIN) ladder --out docs/ladder.md
 
 # Installs what is missing with apt-get (as root, or through sudo); otherwise
 # stops and prints the exact command.

@@ -80,3 +80,10 @@ else
     check "check --json without a GPU: status no_gpu, techniques judged" \
         test "$("$TUTOR" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
 fi
+
+if have_gpu; then
+    skip "ladder without a GPU writes nothing and exits 3" "a CUDA device is present"
+else
+    "$TUTOR" ladder --out "$TMP/ladder.md" > /dev/null 2>&1; rc=$?
+    check "ladder without a GPU writes nothing and exits 3" test $rc -eq 3 -a ! -e "$TMP/ladder.md"
+fi

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "ladder.h"
 #include "result.h"
 #include "util.h"
 #include "verdict.h"
@@ -26,6 +27,7 @@ static int cmd_list(struct app *app, int argc, char **argv);
 static int cmd_check(struct app *app, int argc, char **argv);
 static int cmd_show(struct app *app, int argc, char **argv);
 static int cmd_hint(struct app *app, int argc, char **argv);
+static int cmd_ladder(struct app *app, int argc, char **argv);
 
 static const struct command commands[] = {
     {"list", cmd_list, "list [--json]", "the ten labs, their families and targets"},
@@ -35,6 +37,8 @@ static const struct command commands[] = {
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
     {"hint", cmd_hint, "hint NN [K] [--json]", "print hint K (1-3) of the lab"},
+    {"ladder", cmd_ladder, "ladder [--out PATH]",
+     "time every reference solution and write the performance table (docs/ladder.md)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -287,6 +291,28 @@ static int cmd_hint(struct app *app, int argc, char **argv)
     free(s);
     cJSON_Delete(o);
     return s ? EXIT_OK : EXIT_INTERNAL;
+}
+
+/* ---- ladder ------------------------------------------------------------- */
+
+static int cmd_ladder(struct app *app, int argc, char **argv)
+{
+    const char *out = NULL;
+    char err[512] = "";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else
+            return fprintf(stderr, "cudatutor ladder: unknown option %s\n", argv[i]), usage_of("ladder", stderr);
+    }
+    int rc = ladder_run(app, out, stdout, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "cudatutor ladder: %s\n", err);
+        return rc == -2 ? EXIT_NO_GPU : EXIT_INTERNAL;
+    }
+    if (out)
+        printf("wrote %s\n", out);
+    return rc ? EXIT_VERDICT : EXIT_OK;
 }
 
 int cli_run(struct app *app, int argc, char **argv)
