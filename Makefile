@@ -117,14 +117,18 @@ $(BUILD)/%.o: %.c | check-pkgs
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-# The arch the harness was built for is part of its identity.
-$(BUILD)/harness/arch.stamp: FORCE
+# What is baked into the objects (the GPU arch, the install paths, nvcc) is
+# part of their identity: a change rebuilds what depends on it.
+$(BUILD)/config.stamp: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)echo "$(CUDA_ARCH)" | cmp -s - $@ || echo "$(CUDA_ARCH)" > $@
+	$(Q)echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" | cmp -s - $@ || \
+	  echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" > $@
+
+$(BUILD)/tutor/toolchain.o: $(BUILD)/config.stamp
 
 harness: $(HX_OBJ)
 
-$(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/harness/arch.stamp | check-nvcc
+$(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 

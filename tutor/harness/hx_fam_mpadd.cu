@@ -240,7 +240,7 @@ static void mp_describe(const struct mp_wrong *w, char *buf, size_t len)
     else
         snprintf(carry, sizeof carry, "carry_out expected %u, got %u%s", w->want_c, w->got_c,
                  w->got_c == POISON ? " (the poison: never written)" : "");
-    snprintf(buf, len, "%s; %s", limb, carry);
+    snprintf(buf, len, "%.100s; %.90s", limb, carry);
 }
 
 /* Checks a whole result on the host, split across cores: counts the wrong
@@ -547,7 +547,7 @@ static int mp_check_all(struct mrun *r, char *msg, size_t len)
     mp_same(i, want, want_c, &mf.buf_r[i * LIMBS], mf.buf_c[i], &w);
     char how[200];
     mp_describe(&w, how, sizeof how);
-    snprintf(msg, len, "%s: %.0f of %llu numbers wrong after the last call; number %llu: %s",
+    snprintf(msg, len, "%s: %.0f of %llu numbers wrong after the last call; number %llu: %.120s",
              r->reference ? "the reference" : "timed", bad, r->g.count, i, how);
     return 0;
 }
