@@ -25,6 +25,10 @@
 #define OUTPUT_KEEP 8192
 #define SANITIZER_EXIT 86
 
+/* What --build-only leaves in the work folder for --run-only. */
+#define BUILD_JSON "build.json"
+#define BUILT_NOTE "built; not run (--build-only)"
+
 /* Everything one check carries from stage to stage. */
 struct run {
     const struct toolchain *tc;
@@ -878,6 +882,102 @@ static void summarize(struct run *r)
 
 /* ---- the check ---------------------------------------------------------- */
 
+/* FNV-1a of the kernel file, so that --run-only never runs a build of other
+ * contents.  NULL when the file cannot be read. */
+static char *source_hash(const char *path)
+{
+    size_t len = 0;
+    char *text = util_read_file(path, &len);
+    unsigned long long h = 0xcbf29ce484222325ull;
+    if (!text)
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    free(text);
+    return util_format("%016llx", h);
+}
+
+/* --run-only: the build.json that --build-only wrote in the work folder, if
+ * it was made of this lab, this file and these contents (and this seed, which
+ * picks lab 09's integrand at compile time).  NULL with a message in err. */
+static cJSON *load_build(struct run *r, const char *file, char *err, size_t errlen)
+{
+    char *path = util_format("%s/%s", r->dir, BUILD_JSON);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    char *hash = source_hash(r->src);
+    cJSON *b = text ? cJSON_Parse(text) : NULL;
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(b, "lab");
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "file");
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(b, "source_hash");
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
+
+    if (!text)
+        snprintf(err, errlen, "no build in %s: run check %s --build-only with the same --work-dir first",
+                 r->dir, r->lab->id);
+    else if (!b || !cJSON_IsString(lab) || !cJSON_IsString(f) || !cJSON_IsNumber(seed))
+        snprintf(err, errlen, "%s is not a build that --build-only wrote", path);
+    else if (strcmp(lab->valuestring, r->lab->id))
+        snprintf(err, errlen, "the build in %s is of lab %s, not %s", r->dir, lab->valuestring, r->lab->id);
+    else if (strcmp(f->valuestring, file))
+        snprintf(err, errlen, "the build in %s is of %s, not %s", r->dir, f->valuestring, file);
+    else if (!hash || !cJSON_IsString(h) || strcmp(h->valuestring, hash))
+        snprintf(err, errlen, "%s changed since it was built: build again", file);
+    else if (r->o->have_seed && (unsigned long long)seed->valuedouble != r->o->seed)
+        snprintf(err, errlen, "the build in %s was made for seed %.0f: build again, or leave out --seed",
+                 r->dir, seed->valuedouble);
+    else
+        err[0] = '\0';
+    if (err[0]) {
+        cJSON_Delete(b);
+        b = NULL;
+    }
+    free(path);
+    free(text);
+    free(hash);
+    return b;
+}
+
+/* --run-only: takes the compile, rules and technique sections of the build,
+ * and its verdict when the build already decided one (a compile error, a
+ * rejection).  Returns 0 when the harness should run. */
+static int stage_resume(struct run *r, cJSON *build)
+{
+    static const char *const keys[] = {"compile", "symbols", "techniques", NULL};
+    const cJSON *m, *st = cJSON_GetObjectItemCaseSensitive(build, "status");
+    int s = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
+
+    for (int i = 0; keys[i]; i++) {
+        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(build, keys[i]);
+        if (v)
+            cJSON_AddItemToObject(r->root, keys[i], v);
+    }
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(build, "messages"))
+        if (cJSON_IsString(m) && strcmp(m->valuestring, BUILT_NOTE))
+            message(r, "%s", m->valuestring);
+    if (s != STATUS_NO_GPU) {
+        set_status(r, s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s);
+        return 1;
+    }
+    if (!util_is_file(r->bin)) {
+        message(r, "the build left no %s: build again", r->bin);
+        return 1;
+    }
+    return 0;
+}
+
+/* --build-only: keeps the report for --run-only. */
+static void save_build(struct run *r)
+{
+    char *path = util_format("%s/%s", r->dir, BUILD_JSON);
+    char *text = cJSON_Print(r->root);
+    if (!path || !text || util_write_file(path, text, strlen(text))) {
+        set_status(r, STATUS_INTERNAL_ERROR);
+        message(r, "cannot write %s", path ? path : BUILD_JSON);
+    }
+    free(path);
+    free(text);
+}
+
 static int prepare(struct run *r, char *err, size_t errlen)
 {
     const char *base;
@@ -910,10 +1010,17 @@ static int prepare(struct run *r, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create %s: %s", r->keep, strerror(errno));
         return -1;
     }
-    /* Stale outputs must never pass for this run's. */
-    unlink(r->obj);
-    unlink(r->bin);
-    unlink(r->ptx);
+    /* Stale outputs must never pass for this run's; --run-only runs the
+     * build's own, which load_build vouches for. */
+    if (!r->o->run_only) {
+        char *build = util_format("%s/%s", r->dir, BUILD_JSON);
+        if (build)
+            unlink(build);
+        free(build);
+        unlink(r->obj);
+        unlink(r->bin);
+        unlink(r->ptx);
+    }
     return 0;
 oom:
     snprintf(err, errlen, "out of memory");
@@ -924,6 +1031,8 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
                  const struct check_opts *opts, char *err, size_t errlen)
 {
     struct run r = {tc, cat, lab, opts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, "", util_now()};
+    cJSON *build = NULL;
+    const char *file;
     int stop;
 
     if (!tc->nvcc) {
@@ -936,7 +1045,14 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
             snprintf(err, errlen, "out of memory");
         goto fail;
     }
-    r.seed = opts->have_seed ? opts->seed : check_new_seed();
+    size_t rl = strlen(tc->root);
+    file = !strncmp(r.src, tc->root, rl) && r.src[rl] == '/' ? r.src + rl + 1 : r.src;
+    if (opts->run_only && !(build = load_build(&r, file, err, errlen)))
+        goto fail;
+    if (build)
+        r.seed = (unsigned long long)cJSON_GetObjectItemCaseSensitive(build, "seed")->valuedouble;
+    else
+        r.seed = opts->have_seed ? opts->seed : check_new_seed();
     r.integrand = lab->family->id == FAMILY_TRAPEZOID ? (int)(r.seed % TRAPEZOID_INTEGRANDS) : 0;
     cJSON_AddNumberToObject(r.root, "schema", RESULT_SCHEMA);
     cJSON_AddStringToObject(r.root, "tool", "cudatutor");
@@ -944,10 +1060,21 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
     cJSON_AddStringToObject(r.root, "family", lab->family->name);
     cJSON_AddStringToObject(r.root, "status", "internal_error");
     cJSON_AddNumberToObject(r.root, "seed", (double)r.seed);
-    size_t rl = strlen(tc->root);
-    cJSON_AddStringToObject(r.root, "file", !strncmp(r.src, tc->root, rl) && r.src[rl] == '/'
-                                                ? r.src + rl + 1 : r.src);
+    cJSON_AddStringToObject(r.root, "file", file);
     cJSON_AddArrayToObject(r.root, "messages");
+    if (opts->build_only || build) {
+        char *hash = source_hash(r.src);
+        if (hash)
+            cJSON_AddStringToObject(r.root, "source_hash", hash);
+        free(hash);
+    }
+    if (build) {
+        stop = stage_resume(&r, build);
+        cJSON_Delete(build);
+        if (stop)
+            goto done;
+        goto run;
+    }
 
     if (!util_is_file(r.src)) {
         set_status(&r, STATUS_COMPILE_ERROR);
@@ -971,9 +1098,10 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
     }
     if (opts->build_only) {
         set_status(&r, STATUS_NO_GPU);
-        message(&r, "built; not run (--build-only)");
+        message(&r, BUILT_NOTE);
         goto done;
     }
+run:
     stage_run(&r);
     if (get_status(&r) == STATUS_NO_GPU)
         goto done;
@@ -998,6 +1126,8 @@ done:
     }
     cJSON *timing = cJSON_AddObjectToObject(r.root, "timing");
     cJSON_AddNumberToObject(timing, "total_s", util_now() - r.t0);
+    if (opts->build_only)
+        save_build(&r);
     summarize(&r);
     progress(&r, "done", 0, 0, status_name(get_status(&r)));
     goto out;

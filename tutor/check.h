@@ -24,7 +24,10 @@ struct check_opts {
     int sanitize;                   /* run compute-sanitizer when it is installed */
     int quick;                      /* time only the target's case */
     int counters;                   /* read the lesson's profiler counters with ncu */
-    int build_only;                 /* stop after compile, rules and link */
+    int build_only;                 /* stop after compile, rules and link; keep the
+                                       build in work_dir/build.json */
+    int run_only;                   /* start from the build --build-only left in
+                                       work_dir: no compile, same seed */
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
     const char *work_dir;           /* NULL: build/check/NN under the workbook */

@@ -33,7 +33,7 @@ static const struct command commands[] = {
     {"list", cmd_list, "list [--json]", "the ten labs, their families and targets"},
     {"check", cmd_check,
      "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
-     "         [--build-only] [--timeout-scale X] [--work-dir DIR]",
+     "         [--build-only | --run-only] [--timeout-scale X] [--work-dir DIR] [--wrap PROGRAM]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
     {"hint", cmd_hint, "hint NN [K] [--json]", "print hint K (1-3) of the lab"},
@@ -142,6 +142,7 @@ static void show_progress(void *ud, const char *stage, int i, int n, const char 
 static int cmd_check(struct app *app, int argc, char **argv)
 {
     struct check_opts o = {0};
+    char *wrap[2] = {NULL, NULL};
     const char *key = NULL, *out = NULL;
     int json = 0;
     char err[512] = "";
@@ -160,6 +161,10 @@ static int cmd_check(struct app *app, int argc, char **argv)
             o.counters = 1;
         else if (!strcmp(a, "--build-only"))
             o.build_only = 1;
+        else if (!strcmp(a, "--run-only"))
+            o.run_only = 1;
+        else if (!strcmp(a, "--wrap") && v)
+            wrap[0] = (char *)v, o.wrap = wrap, i++;
         else if (!strcmp(a, "--file") && v)
             o.file = v, i++;
         else if (!strcmp(a, "--out") && v)
@@ -183,6 +188,8 @@ static int cmd_check(struct app *app, int argc, char **argv)
         else
             return fprintf(stderr, "cudatutor check: unknown or incomplete option %s\n", a), usage_of("check", stderr);
     }
+    if (o.build_only && o.run_only)
+        return fprintf(stderr, "cudatutor check: --build-only and --run-only exclude each other\n"), EXIT_USAGE;
     const struct lab *lab = lab_arg(app, "check", key);
     if (!lab)
         return EXIT_USAGE;
