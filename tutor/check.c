@@ -569,15 +569,27 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
     cJSON_AddBoolToObject(e, "clean", clean);
     cJSON_AddStringToObject(e, "report", excerpt ? excerpt : "");
     cJSON_AddItemToArray(list, e);
+    /* The harness under the tool writes its own report: a kernel that went
+     * wrong there (instrumentation changes timing, which races feel) fails
+     * even when the tool itself saw nothing. */
+    char *text = util_read_file(j->json, NULL);
+    cJSON *h = text ? cJSON_Parse(text) : NULL;
+    const cJSON *st = h ? cJSON_GetObjectItemCaseSensitive(h, "status") : NULL;
+    const char *hs = cJSON_IsString(st) ? st->valuestring : NULL;
     if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
         dirty = 1;
-        message(r, "%s found problems: see the sanitizer report", j->tool);
+        message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
+    } else if (hs && strcmp(hs, "pass") && strcmp(hs, "no_gpu")) {
+        dirty = 1;
+        message(r, "under %s the kernel's run ended in %s", j->tool, hs);
     } else if (!clean) {
         char why[160];
         proc_describe(&j->pr, why, sizeof why);
         message(r, "%s could not judge the kernel (%s)", j->tool, why);
         dirty = j->pr.timed_out;
     }
+    cJSON_Delete(h);
+    free(text);
     free(excerpt);
     return dirty;
 }

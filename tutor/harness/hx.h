@@ -19,7 +19,7 @@
 
 namespace hx {
 
-enum { SCHEMA = 1, MAX_TESTS = 64, MAX_PERF = 8, MAX_MSGS = 16 };
+enum { SCHEMA = 1, MAX_SIZES = 64, MAX_PERF = 8, MAX_TESTS = MAX_SIZES + MAX_PERF, MAX_MSGS = 16 };
 
 enum mode { MODE_CHECK, MODE_SANITIZE, MODE_PROFILE };
 
@@ -36,7 +36,7 @@ struct opts {
     const char *json_path;
     uint64_t seed;
     enum mode mode;
-    unsigned long long sizes[MAX_TESTS];
+    unsigned long long sizes[MAX_SIZES];
     int nsizes;
     struct perf_case perf[MAX_PERF];
     int nperf;
@@ -68,7 +68,7 @@ struct perf {
     double gbps;                /* bytes / median, 0 when the family is compute bound */
     double pct_peak;            /* gbps / measured peak, 0 when not applicable */
     double rate;                /* items per second, in units of 1e9 */
-    const char *rate_unit;      /* "Gelem/s", "Gtrap/s", "Gnum/s" */
+    const char *rate_unit;      /* "Gint/s", "Gfloat/s", "Gtrap/s", "Gnum/s" */
     double ratio;               /* reference median / student median: > 1 is faster than the reference */
     int implausible;
 };
@@ -188,6 +188,16 @@ __host__ __device__ static inline uint64_t mix(uint64_t x)
 __host__ __device__ static inline uint64_t draw(uint64_t seed, uint64_t salt, uint64_t i)
 {
     return mix(seed ^ mix(salt * 0x2545f4914f6cdd1dull + i));
+}
+
+/* The salt of a timed case's inputs, from its label: the same case gets the
+ * same inputs for a seed whichever other cases run with it (--quick). */
+static inline uint64_t case_salt(const struct perf_case *pc)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = pc->label; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return 1000 + (h & 0xffffff);
 }
 
 /* A uniform integer in [0, range) from 32 random bits, without a division. */

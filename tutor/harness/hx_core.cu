@@ -14,7 +14,7 @@ namespace hx {
 int report_write(const struct opts *o, const struct report *r);
 
 static const char usage_text[] =
-    "usage: labNN --json PATH [--lab NN] [--seed S] [--mode check|sanitize|profile]\n"
+    "usage: labNN --json PATH [--lab NN] [--family F] [--seed S] [--mode check|sanitize|profile]\n"
     "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]... [--integrand K]\n"
     "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
@@ -24,7 +24,7 @@ static int parse_sizes(struct opts *o, char *list)
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         char *end;
         unsigned long long n = strtoull(tok, &end, 10);
-        if (*end || n == 0 || n > (1ull << 28) || o->nsizes >= MAX_TESTS)
+        if (*end || n == 0 || n > (1ull << 28) || o->nsizes >= MAX_SIZES)
             return -1;
         o->sizes[o->nsizes++] = n;
     }
@@ -64,8 +64,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->lab = v;
         else if (!strcmp(a, "--family"))
             o->family = v;
-        else if (!strcmp(a, "--seed"))
-            o->seed = strtoull(v, NULL, 0);
+        else if (!strcmp(a, "--seed")) {
+            char *end;
+            o->seed = strtoull(v, &end, 0);
+            if (*end || !*v)
+                return -1;
+        }
         else if (!strcmp(a, "--mode")) {
             if (!strcmp(v, "check")) o->mode = MODE_CHECK;
             else if (!strcmp(v, "sanitize")) o->mode = MODE_SANITIZE;
@@ -226,8 +230,12 @@ static int run_trials(struct ctx *c)
         snprintf(t->name, sizeof t->name, "n=%llu", n);
         t->n = n;
         t->pass = 1;
-        if (family_impl.trial(c, n, i, t))
+        if (family_impl.trial(c, n, i, t)) {
+            /* A trial a CUDA error cut short did not pass. */
+            test_fail(t, "did not finish: %s", error_text() ? error_text() : "a CUDA error");
+            r->first_failing_n = r->first_failing_n ? r->first_failing_n : n;
             return -1;
+        }
         if (!t->pass && !r->first_failing_n)
             r->first_failing_n = n;
     }
@@ -249,8 +257,11 @@ static int run_timed(struct ctx *c)
         snprintf(t->name, sizeof t->name, "timed %s", c->o->perf[i].label);
         t->n = p->c.n;
         t->pass = 1;
-        if (family_impl.timed(c, &p->c, p))
+        if (family_impl.timed(c, &p->c, p)) {
+            test_fail(t, "did not finish: %s", error_text() ? error_text() : "a CUDA error");
+            r->ntests++;
             return -1;
+        }
         /* Every timed call is verified: a wrong result there is a failure like
          * any other, recorded as a test. */
         if (!t->pass) {

@@ -579,7 +579,7 @@ static int mp_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     memset(&r, 0, sizeof r);
     r.c = c;
     r.g.seed = c->o->seed;
-    r.g.salt = 1000 + (uint64_t)c->r->nperf;
+    r.g.salt = case_salt(pc);
     r.g.count = pc->n;
     r.g.kind = kind;
     r.other = r.g;

@@ -358,7 +358,7 @@ static int trap_verify(void *arg, int k, char *msg, size_t len)
 static int trap_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 {
     struct test *t = &c->r->tests[c->r->ntests];
-    struct trun r = {c, (unsigned)pc->n, 1000 + (uint64_t)c->r->nperf, 0, {0, 0}};
+    struct trun r = {c, (unsigned)pc->n, case_salt(pc), 0, {0, 0}};
     struct timed tm = {trap_prepare, trap_call, trap_verify, &r};
 
     int rc = measure(c, &tm, &p->t, t->message, sizeof t->message);

@@ -312,7 +312,7 @@ template <typename T> struct reduce_family {
     int timed(struct ctx *c, const struct perf_case *pc, struct perf *p, const struct family *fam)
     {
         struct test *t = &c->r->tests[c->r->ntests];
-        run r = {this, c, elem<T>::make(c->o->seed, 1000 + c->r->nperf, pc->n), {0, 0}, 0, 0, 0, 0};
+        run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0};
         struct timed tm = {prepare, call, verify, &r};
         unsigned long long first;
         int rc;

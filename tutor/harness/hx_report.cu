@@ -61,10 +61,11 @@ static void put_device(FILE *f, const struct device *d)
     fprintf(f, ", \"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"mem_bytes\": %zu, "
                "\"theoretical_gbps\": ", d->cc_major, d->cc_minor, d->sms, d->l2_bytes, d->mem_bytes);
     put_num(f, d->theoretical_gbps);
+    /* Not measured (a compute-bound family, or a run that stopped early): null. */
     fputs(", \"read_gbps\": ", f);
-    put_num(f, d->read_gbps);
+    put_num(f, d->read_gbps > 0 ? d->read_gbps : NAN);
     fputs(", \"copy_gbps\": ", f);
-    put_num(f, d->copy_gbps);
+    put_num(f, d->copy_gbps > 0 ? d->copy_gbps : NAN);
     fputs("}", f);
 }
 
