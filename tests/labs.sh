@@ -33,3 +33,7 @@ check "labs/ holds only lab folders" test -z "$stray"
 check "lab.h and check.c agree on the number of integrands" \
     test "$(grep -oE 'LAB_INTEGRAND_COUNT [0-9]+' tutor/lab.h | awk '{print $2}')" = \
          "$(grep -oE 'TRAPEZOID_INTEGRANDS [0-9]+' tutor/check.c | awk '{print $2}')"
+check "lab.h and the catalog agree on the contract version" \
+    test "$(grep -oE 'LAB_CONTRACT_VERSION [0-9]+' tutor/lab.h | awk '{print $2}')" = \
+         "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')" -a \
+         "$(jq .contract data/labs.json)" = "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')"

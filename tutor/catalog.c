@@ -449,6 +449,14 @@ int catalog_parse(struct catalog *cat, const char *text, const char *name, char 
         fail(&p, "schema", "version %d; this tutor reads version %d", (int)schema, CATALOG_SCHEMA);
         goto out;
     }
+    double contract;
+    if (get_number(&p, root, "", "contract", 0, 1e9, &contract))
+        goto out;
+    if ((int)contract != CATALOG_CONTRACT) {
+        fail(&p, "contract", "the labs are written for lab.h contract %d; this tutor provides %d",
+             (int)contract, CATALOG_CONTRACT);
+        goto out;
+    }
     if (parse_families(&p, root, cat) || parse_symbols(&p, root, cat) ||
         get_array(&p, root, "", "labs", 1, &labs))
         goto out;

@@ -8,7 +8,7 @@
 
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \
-    "{\"schema\": 1, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
+    "{\"schema\": 1, \"contract\": 1, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
     " \"sizes\": [1, 2], \"sanitize_sizes\": [1], \"perf\": [{\"label\": \"2^20\", \"n\": 1048576}]}}," \
     " \"host_symbols\": {\"allow\": [\"cudaLaunchKernel\"], \"deny\": [], \"deny_defined\": []}," \
     " \"labs\": [{\"id\": \"%s\", \"slug\": \"one\", \"title\": \"One\", \"summary\": \"s\"," \
@@ -115,6 +115,14 @@ static void newer_schema_refused(void)
     EXPECT(strstr(err, "t.json: schema: version 2; this tutor reads version 1") != NULL);
 }
 
+static void other_contract_refused(void)
+{
+    struct catalog cat;
+    char err[256];
+    EXPECT(catalog_parse(&cat, "{\"schema\": 1, \"contract\": 2}", "t.json", err, sizeof err) == -1);
+    EXPECT(strstr(err, "t.json: contract: the labs are written for lab.h contract 2") != NULL);
+}
+
 static void missing_file(void)
 {
     struct catalog cat;
@@ -137,4 +145,4 @@ static void size_out_of_range(void)
 
 TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
-         T(newer_schema_refused), T(missing_file), T(size_out_of_range))
+         T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range))
