@@ -47,8 +47,11 @@ override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wa
 
 # Everything but the UI and main links into the unit tests.
 CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
-            tutor/result.c tutor/verdict.c tutor/check.c tutor/ladder.c tutor/cli.c
-UI_SRC := tutor/ui.c
+            tutor/result.c tutor/verdict.c tutor/check.c tutor/ladder.c tutor/cli.c \
+            tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
+            tutor/sheet.c tutor/cli_study.c
+UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
+          tutor/ui_ask.c tutor/ui_check.c tutor/ui_actions.c
 MAIN_SRC := tutor/main.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)

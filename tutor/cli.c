@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli_study.h"
 #include "ladder.h"
 #include "result.h"
 #include "util.h"
@@ -23,20 +24,24 @@ struct command {
     const char *summary;
 };
 
-static int cmd_list(struct app *app, int argc, char **argv);
 static int cmd_check(struct app *app, int argc, char **argv);
 static int cmd_show(struct app *app, int argc, char **argv);
-static int cmd_hint(struct app *app, int argc, char **argv);
 static int cmd_ladder(struct app *app, int argc, char **argv);
 
 static const struct command commands[] = {
-    {"list", cmd_list, "list [--json]", "the ten labs, their families and targets"},
+    {"list", cmd_list, "list [--json]", "the ten labs: state, best GB/s, target"},
     {"check", cmd_check,
      "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
      "         [--build-only | --run-only] [--timeout-scale X] [--work-dir DIR] [--wrap PROGRAM]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
-    {"hint", cmd_hint, "hint NN [K] [--json]", "print hint K (1-3) of the lab"},
+    {"hint", cmd_hint, "hint NN [K] [--json]",
+     "print the lab's next hint, or hint K (1-3); hints used are recorded"},
+    {"progress", cmd_progress, "progress [--json]", "what you have passed, your best times, hints used"},
+    {"reset", cmd_reset, "reset NN [--yes] [--json]",
+     "put the lab's stub back (your kernel.cu is kept as kernel.cu.bak-TIME)"},
+    {"solution", cmd_solution, "solution NN [--json]",
+     "print the lab's reference solution (once the lab has passed, or with --unlock-all)"},
     {"ladder", cmd_ladder, "ladder [--out PATH]",
      "time every reference solution and write the performance table (docs/ladder.md)"},
 };
@@ -44,7 +49,7 @@ static const struct command commands[] = {
 
 void cli_usage(FILE *f)
 {
-    fputs("usage: cudatutor [--root DIR] [--no-color] [--unlock-all] [COMMAND [ARGS]]\n"
+    fputs("usage: cudatutor [--root DIR] [--progress PATH] [--no-color] [--unlock-all] [COMMAND [ARGS]]\n"
           "With no command, opens the tutor (a terminal UI).  Commands:\n", f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -60,7 +65,7 @@ static int want_help(int argc, char **argv)
     return 0;
 }
 
-static int usage_of(const char *name, FILE *f)
+int cli_usage_of(const char *name, FILE *f)
 {
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(commands[i].name, name))
@@ -68,7 +73,7 @@ static int usage_of(const char *name, FILE *f)
     return f == stdout ? EXIT_OK : EXIT_USAGE;
 }
 
-static const struct lab *lab_arg(struct app *app, const char *cmd, const char *key)
+const struct lab *cli_lab_arg(struct app *app, const char *cmd, const char *key)
 {
     const struct lab *lab = key ? catalog_find(&app->cat, key) : NULL;
     if (!key)
@@ -76,51 +81,6 @@ static const struct lab *lab_arg(struct app *app, const char *cmd, const char *k
     else if (!lab)
         fprintf(stderr, "cudatutor %s: no lab \"%s\" (cudatutor list shows them)\n", cmd, key);
     return lab;
-}
-
-/* ---- list --------------------------------------------------------------- */
-
-static int cmd_list(struct app *app, int argc, char **argv)
-{
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else
-            return fprintf(stderr, "cudatutor list: unknown option %s\n", argv[i]), usage_of("list", stderr);
-    }
-    if (!json) {
-        for (int i = 0; i < app->cat.nlabs; i++) {
-            const struct lab *l = &app->cat.labs[i];
-            printf("%s  %-46s %-13s target %g %s at %s\n", l->id, l->title, l->family->name,
-                   l->target.metric == METRIC_PCT_PEAK ? 100 * l->target.min : l->target.min,
-                   metric_unit(l->target.metric), l->target.case_label);
-        }
-        return EXIT_OK;
-    }
-    cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; arr && i < app->cat.nlabs; i++) {
-        const struct lab *l = &app->cat.labs[i];
-        cJSON *o = cJSON_CreateObject(), *t;
-        cJSON_AddStringToObject(o, "id", l->id);
-        cJSON_AddStringToObject(o, "slug", l->slug);
-        cJSON_AddStringToObject(o, "title", l->title);
-        cJSON_AddStringToObject(o, "family", l->family->name);
-        cJSON_AddStringToObject(o, "dir", l->dir);
-        cJSON_AddStringToObject(o, "summary", l->summary);
-        t = cJSON_AddObjectToObject(o, "target");
-        cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));
-        cJSON_AddStringToObject(t, "case", l->target.case_label);
-        cJSON_AddNumberToObject(t, "min", l->target.min);
-        cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
-        cJSON_AddItemToArray(arr, o);
-    }
-    char *s = arr ? cJSON_Print(arr) : NULL;
-    if (s)
-        puts(s);
-    free(s);
-    cJSON_Delete(arr);
-    return s ? EXIT_OK : EXIT_INTERNAL;
 }
 
 /* ---- check -------------------------------------------------------------- */
@@ -186,11 +146,11 @@ static int cmd_check(struct app *app, int argc, char **argv)
         } else if (a[0] != '-' && !key)
             key = a;
         else
-            return fprintf(stderr, "cudatutor check: unknown or incomplete option %s\n", a), usage_of("check", stderr);
+            return fprintf(stderr, "cudatutor check: unknown or incomplete option %s\n", a), cli_usage_of("check", stderr);
     }
     if (o.build_only && o.run_only)
         return fprintf(stderr, "cudatutor check: --build-only and --run-only exclude each other\n"), EXIT_USAGE;
-    const struct lab *lab = lab_arg(app, "check", key);
+    const struct lab *lab = cli_lab_arg(app, "check", key);
     if (!lab)
         return EXIT_USAGE;
     if (!json && isatty(STDERR_FILENO))
@@ -220,13 +180,16 @@ static int cmd_check(struct app *app, int argc, char **argv)
         puts(text);
     else
         verdict_print(stdout, &res, app->color && isatty(STDOUT_FILENO));
+    /* Progress is about the student's own kernel.cu, checked in full. */
+    if (!o.file && !o.build_only && !o.run_only)
+        cli_record_check(app, &res);
     int code = status_exit_code(res.status);
     result_free(&res);
     free(text);
     return code;
 }
 
-/* ---- show and hint ------------------------------------------------------ */
+/* ---- show --------------------------------------------------------------- */
 
 static int cmd_show(struct app *app, int argc, char **argv)
 {
@@ -238,9 +201,9 @@ static int cmd_show(struct app *app, int argc, char **argv)
         else if (argv[i][0] != '-' && !key)
             key = argv[i];
         else
-            return fprintf(stderr, "cudatutor show: unknown option %s\n", argv[i]), usage_of("show", stderr);
+            return fprintf(stderr, "cudatutor show: unknown option %s\n", argv[i]), cli_usage_of("show", stderr);
     }
-    const struct lab *lab = lab_arg(app, "show", key);
+    const struct lab *lab = cli_lab_arg(app, "show", key);
     if (!lab)
         return EXIT_USAGE;
     char *path = util_format("%s/%s/README.md", app->root, lab->dir);
@@ -267,39 +230,6 @@ static int cmd_show(struct app *app, int argc, char **argv)
     return EXIT_OK;
 }
 
-static int cmd_hint(struct app *app, int argc, char **argv)
-{
-    const char *key = NULL;
-    int json = 0, k = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] != '-' && !key)
-            key = argv[i];
-        else if (argv[i][0] != '-' && key && atoi(argv[i]) >= 1 && atoi(argv[i]) <= CATALOG_HINTS)
-            k = atoi(argv[i]);
-        else
-            return fprintf(stderr, "cudatutor hint: bad argument %s\n", argv[i]), usage_of("hint", stderr);
-    }
-    const struct lab *lab = lab_arg(app, "hint", key);
-    if (!lab)
-        return EXIT_USAGE;
-    if (!json) {
-        printf("hint %d of %d for lab %s: %s\n", k, CATALOG_HINTS, lab->id, lab->hints[k - 1]);
-        return EXIT_OK;
-    }
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "id", lab->id);
-    cJSON_AddNumberToObject(o, "hint", k);
-    cJSON_AddNumberToObject(o, "of", CATALOG_HINTS);
-    cJSON_AddStringToObject(o, "text", lab->hints[k - 1]);
-    char *s = cJSON_Print(o);
-    puts(s ? s : "null");
-    free(s);
-    cJSON_Delete(o);
-    return s ? EXIT_OK : EXIT_INTERNAL;
-}
-
 /* ---- ladder ------------------------------------------------------------- */
 
 static int cmd_ladder(struct app *app, int argc, char **argv)
@@ -310,7 +240,7 @@ static int cmd_ladder(struct app *app, int argc, char **argv)
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
         else
-            return fprintf(stderr, "cudatutor ladder: unknown option %s\n", argv[i]), usage_of("ladder", stderr);
+            return fprintf(stderr, "cudatutor ladder: unknown option %s\n", argv[i]), cli_usage_of("ladder", stderr);
     }
     int rc = ladder_run(app, out, stdout, err, sizeof err);
     if (rc < 0) {
@@ -328,7 +258,7 @@ int cli_run(struct app *app, int argc, char **argv)
         if (strcmp(commands[i].name, argv[0]))
             continue;
         if (want_help(argc, argv))
-            return usage_of(argv[0], stdout);
+            return cli_usage_of(argv[0], stdout);
         return commands[i].fn(app, argc, argv);
     }
     return -1;

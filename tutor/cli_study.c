@@ -1,0 +1,404 @@
+/* cli_study.c — see cli_study.h.  Reading progress never fails a command
+ * that can do without it (list still lists); writing it never hides the
+ * answer the student asked for (hint still prints the hint).  Problems with
+ * progress.json go to stderr, so --json output stays parseable. */
+#include "cli_study.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "progress.h"
+#include "util.h"
+#include "workspace.h"
+
+/* Prints a cJSON value to stdout and frees it; returns the exit code. */
+static int put_json(cJSON *o)
+{
+    char *s = o ? cJSON_Print(o) : NULL;
+    if (s)
+        puts(s);
+    free(s);
+    cJSON_Delete(o);
+    return s ? EXIT_OK : EXIT_INTERNAL;
+}
+
+/* Loads progress, reporting a moved-aside file.  Returns 0, or -1 after
+ * printing why (p is then empty and usable). */
+static int load(struct app *app, const char *cmd, struct progress *p)
+{
+    char note[768] = "", err[768] = "";
+    char *path = progress_path(app->root, app->progress_path);
+    int rc = path ? progress_load(path, p, note, sizeof note, err, sizeof err) : PROGRESS_ERROR;
+    if (!path)
+        util_copy(err, sizeof err, "out of memory");
+    free(path);
+    if (rc == PROGRESS_OK && note[0])
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
+    if (rc != PROGRESS_OK) {
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        progress_init(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs a progress update, reporting problems; returns 0 when it was written. */
+static int update(struct app *app, const char *cmd, progress_fn fn, void *ud, struct progress *out)
+{
+    char note[768] = "", err[768] = "";
+    char *path = progress_path(app->root, app->progress_path);
+    int rc = path ? progress_update(path, fn, ud, out, note, sizeof note, err, sizeof err) : PROGRESS_ERROR;
+    if (!path)
+        util_copy(err, sizeof err, "out of memory");
+    free(path);
+    if (note[0] && rc == PROGRESS_OK)
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
+    if (rc != PROGRESS_OK)
+        fprintf(stderr, "cudatutor %s: progress not recorded: %s\n", cmd, err);
+    return rc == PROGRESS_OK ? 0 : -1;
+}
+
+static int lab_index(const struct app *app, const struct lab *lab)
+{
+    return (int)(lab - app->cat.labs);
+}
+
+/* ---- list --------------------------------------------------------------- */
+
+int cmd_list(struct app *app, int argc, char **argv)
+{
+    struct progress p;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else
+            return fprintf(stderr, "cudatutor list: unknown option %s\n", argv[i]), cli_usage_of("list", stderr);
+    }
+    load(app, "list", &p);
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    for (int i = 0; i < app->cat.nlabs; i++) {
+        const struct lab *l = &app->cat.labs[i];
+        const struct progress_lab *pl = progress_find(&p, l->id);
+        enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
+        double best = pl && pl->best.have && pl->best.gbps >= 0 ? pl->best.gbps : -1;
+        double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * l->target.min : l->target.min;
+        if (!json) {
+            char gb[24] = "-";
+            if (best >= 0)
+                snprintf(gb, sizeof gb, "%.0f GB/s", best);
+            else if (pl && pl->best.have)
+                snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
+            printf("%s  %-46s %-9s %10s  target %g %s at %s\n", l->id, l->title, lab_state_label(st), gb, tmin,
+                   metric_unit(l->target.metric), l->target.case_label);
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject(), *t;
+        cJSON_AddStringToObject(o, "id", l->id);
+        cJSON_AddStringToObject(o, "slug", l->slug);
+        cJSON_AddStringToObject(o, "title", l->title);
+        cJSON_AddStringToObject(o, "family", l->family->name);
+        cJSON_AddStringToObject(o, "dir", l->dir);
+        cJSON_AddStringToObject(o, "summary", l->summary);
+        t = cJSON_AddObjectToObject(o, "target");
+        cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));
+        cJSON_AddStringToObject(t, "case", l->target.case_label);
+        cJSON_AddNumberToObject(t, "min", l->target.min);
+        cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
+        cJSON_AddStringToObject(o, "state", lab_state_name(st));
+        if (best >= 0)
+            cJSON_AddNumberToObject(o, "best_gbps", best);
+        else
+            cJSON_AddNullToObject(o, "best_gbps");
+        if (pl && pl->best.have)
+            cJSON_AddNumberToObject(o, "best_ratio", pl->best.ratio);
+        else
+            cJSON_AddNullToObject(o, "best_ratio");
+        cJSON_AddNumberToObject(o, "attempts", pl ? pl->attempts : 0);
+        cJSON_AddNumberToObject(o, "hints_used", pl ? pl->hints_used : 0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    progress_free(&p);
+    return json ? put_json(arr) : EXIT_OK;
+}
+
+/* ---- hint --------------------------------------------------------------- */
+
+struct hint_req {
+    const char *id;
+    int k;              /* 0: the next one */
+    int shown;          /* out: the hint shown */
+};
+
+static int record_hint(struct progress *p, void *ud)
+{
+    struct hint_req *h = ud;
+    const struct progress_lab *l = progress_find(p, h->id);
+    int used = l ? l->hints_used : 0;
+    h->shown = h->k ? h->k : used < CATALOG_HINTS ? used + 1 : CATALOG_HINTS;
+    progress_record_hint(p, h->id, h->shown);
+    return 0;
+}
+
+int cmd_hint(struct app *app, int argc, char **argv)
+{
+    const char *key = NULL;
+    int json = 0, k = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] != '-' && !key)
+            key = argv[i];
+        else if (argv[i][0] != '-' && key && !k && atoi(argv[i]) >= 1 && atoi(argv[i]) <= CATALOG_HINTS)
+            k = atoi(argv[i]);
+        else
+            return fprintf(stderr, "cudatutor hint: bad argument %s\n", argv[i]), cli_usage_of("hint", stderr);
+    }
+    const struct lab *lab = cli_lab_arg(app, "hint", key);
+    if (!lab)
+        return EXIT_USAGE;
+    struct hint_req h = {lab->id, k, 0};
+    if (update(app, "hint", record_hint, &h, NULL) != 0) {
+        /* Nothing recorded: still answer, with the hint the file would have given. */
+        struct progress p;
+        load(app, "hint", &p);
+        record_hint(&p, &h);
+        progress_free(&p);
+    }
+    if (!json) {
+        printf("hint %d of %d for lab %s: %s\n", h.shown, CATALOG_HINTS, lab->id, lab->hints[h.shown - 1]);
+        return EXIT_OK;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", lab->id);
+    cJSON_AddNumberToObject(o, "hint", h.shown);
+    cJSON_AddNumberToObject(o, "of", CATALOG_HINTS);
+    cJSON_AddStringToObject(o, "text", lab->hints[h.shown - 1]);
+    return put_json(o);
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static void progress_line(const struct app *app, const struct progress *p, int i)
+{
+    const struct lab *l = &app->cat.labs[i];
+    const struct progress_lab *pl = progress_find(p, l->id);
+    char best[48] = "-";
+    if (pl && pl->best.have && pl->best.gbps >= 0)
+        snprintf(best, sizeof best, "%.0f GB/s, %.2fx ref", pl->best.gbps, pl->best.ratio);
+    else if (pl && pl->best.have)
+        snprintf(best, sizeof best, "%.4g %s, %.2fx ref", pl->best.rate, pl->best.rate_unit, pl->best.ratio);
+    printf("%-3s  %-9s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
+           lab_state_label(progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
+           pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
+           pl && pl->last_status[0] ? pl->last_status : "-");
+}
+
+int cmd_progress(struct app *app, int argc, char **argv)
+{
+    struct progress p;
+    int json = 0, rc = EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else
+            return fprintf(stderr, "cudatutor progress: unknown option %s\n", argv[i]),
+                   cli_usage_of("progress", stderr);
+    }
+    if (load(app, "progress", &p) != 0)
+        return EXIT_INTERNAL;
+    char *path = progress_path(app->root, app->progress_path);
+    if (!json) {
+        int passed = 0;
+        for (int i = 0; i < app->cat.nlabs; i++)
+            passed += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
+        printf("%s: %d of %d labs passed\n", path ? path : "progress.json", passed, app->cat.nlabs);
+        printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
+               "first pass", "last");
+        for (int i = 0; i < app->cat.nlabs; i++)
+            progress_line(app, &p, i);
+        goto out;
+    }
+    /* The stored records, with every lab present and its state as shown. */
+    char *text = progress_format(&p);
+    cJSON *root = text ? cJSON_Parse(text) : NULL, *labs = cJSON_GetObjectItemCaseSensitive(root, "labs");
+    free(text);
+    if (!root || !labs) {
+        cJSON_Delete(root);
+        rc = EXIT_INTERNAL;
+        goto out;
+    }
+    cJSON_AddStringToObject(root, "path", path ? path : "");
+    for (int i = 0; i < app->cat.nlabs; i++) {
+        const char *id = app->cat.labs[i].id;
+        cJSON *o = cJSON_GetObjectItemCaseSensitive(labs, id);
+        if (!o) {
+            o = cJSON_AddObjectToObject(labs, id);
+            cJSON_AddNumberToObject(o, "attempts", 0);
+            cJSON_AddNullToObject(o, "first_pass");
+            cJSON_AddNullToObject(o, "best");
+            cJSON_AddNullToObject(o, "last");
+            cJSON_AddNumberToObject(o, "hints_used", 0);
+            cJSON_AddNullToObject(o, "gpu");
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
+        cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(&p, &app->cat, i, app->unlock_all)));
+    }
+    rc = put_json(root);
+out:
+    free(path);
+    progress_free(&p);
+    return rc;
+}
+
+/* ---- reset -------------------------------------------------------------- */
+
+/* Asks on the terminal; 1 for yes. */
+static int confirm(const char *question)
+{
+    char line[32];
+    fprintf(stderr, "%s [y/N] ", question);
+    fflush(stderr);
+    if (!fgets(line, sizeof line, stdin))
+        return 0;
+    return line[0] == 'y' || line[0] == 'Y';
+}
+
+int cmd_reset(struct app *app, int argc, char **argv)
+{
+    const char *key = NULL;
+    int yes = 0, json = 0;
+    char backup[1024], err[768], q[256];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y"))
+            yes = 1;
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] != '-' && !key)
+            key = argv[i];
+        else
+            return fprintf(stderr, "cudatutor reset: bad argument %s\n", argv[i]), cli_usage_of("reset", stderr);
+    }
+    const struct lab *lab = cli_lab_arg(app, "reset", key);
+    if (!lab)
+        return EXIT_USAGE;
+    if (!yes) {
+        if (!isatty(STDIN_FILENO)) {
+            fprintf(stderr, "cudatutor reset: this replaces %s/kernel.cu with the stub; add --yes to confirm\n",
+                    lab->dir);
+            return EXIT_USAGE;
+        }
+        snprintf(q, sizeof q, "Replace %s/kernel.cu with the stub (your file is kept as a backup)?", lab->dir);
+        if (!confirm(q)) {
+            fprintf(stderr, "cudatutor reset: nothing changed\n");
+            return EXIT_OK;
+        }
+    }
+    if (workspace_reset(app->root, lab, backup, sizeof backup, err, sizeof err) != 0) {
+        fprintf(stderr, "cudatutor reset: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", lab->id);
+        cJSON_AddStringToObject(o, "kernel", lab->dir);
+        if (backup[0])
+            cJSON_AddStringToObject(o, "backup", backup);
+        else
+            cJSON_AddNullToObject(o, "backup");
+        return put_json(o);
+    }
+    printf("lab %s: %s/kernel.cu is the stub again", lab->id, lab->dir);
+    if (backup[0])
+        printf("; your file is kept as %s\n", backup);
+    else
+        printf(" (it already was; no backup needed)\n");
+    return EXIT_OK;
+}
+
+/* ---- solution ----------------------------------------------------------- */
+
+int cmd_solution(struct app *app, int argc, char **argv)
+{
+    const char *key = NULL;
+    int json = 0;
+    char err[768];
+    struct progress p;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] != '-' && !key)
+            key = argv[i];
+        else
+            return fprintf(stderr, "cudatutor solution: bad argument %s\n", argv[i]),
+                   cli_usage_of("solution", stderr);
+    }
+    const struct lab *lab = cli_lab_arg(app, "solution", key);
+    if (!lab)
+        return EXIT_USAGE;
+    load(app, "solution", &p);
+    enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
+    progress_free(&p);
+    if (st < LAB_PASSED && !app->unlock_all) {
+        fprintf(stderr, "cudatutor solution: lab %s has not passed yet; its solution opens when it does "
+                        "(or run with --unlock-all)\n", lab->id);
+        return EXIT_VERDICT;
+    }
+    char *text = workspace_solution(app->root, lab, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "cudatutor solution: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (!json) {
+        fputs(text, stdout);
+        free(text);
+        return EXIT_OK;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", lab->id);
+    cJSON_AddStringToObject(o, "path", lab->solution_dir);
+    cJSON_AddStringToObject(o, "text", text);
+    free(text);
+    return put_json(o);
+}
+
+/* ---- recording a check -------------------------------------------------- */
+
+struct check_rec {
+    const struct result *r;
+    char when[32];
+};
+
+static int record_check(struct progress *p, void *ud)
+{
+    struct check_rec *c = ud;
+    progress_record_check(p, c->r, c->when);
+    return 0;
+}
+
+void cli_record_check(struct app *app, const struct result *r)
+{
+    const struct lab *lab = catalog_find(&app->cat, r->lab);
+    struct check_rec c = {r, ""};
+    struct progress before, after;
+    if (!lab)
+        return;
+    progress_now(c.when, sizeof c.when);
+    load(app, "check", &before);
+    if (update(app, "check", record_check, &c, &after) != 0) {
+        progress_free(&before);
+        return;
+    }
+    int i = lab_index(app, lab);
+    enum lab_state was = progress_state(&before, &app->cat, i, 0), now = progress_state(&after, &app->cat, i, 0);
+    if (now > was && now >= LAB_PASSED)
+        fprintf(stderr, "progress: lab %s %s\n", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
+    if (i + 1 < app->cat.nlabs && progress_state(&before, &app->cat, i + 1, 0) == LAB_LOCKED &&
+        progress_state(&after, &app->cat, i + 1, 0) != LAB_LOCKED)
+        fprintf(stderr, "progress: lab %s is open\n", app->cat.labs[i + 1].id);
+    progress_free(&before);
+    progress_free(&after);
+}

@@ -1,0 +1,455 @@
+/* sheet.c — see sheet.h.  Section order follows a check's stages, so the
+ * first thing that went wrong is the first thing a student reads. */
+#include "sheet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+#define MAX_FAILED_SHOWN 8
+#define MAX_LOG_LINES 20
+
+static void heading(struct doc *d, const char *title)
+{
+    doc_newline(d);
+    doc_newline(d);
+    doc_add(d, DOC_H2, title);
+}
+
+/* A paragraph of Markdown-ish text flowed under a prefix. */
+static void para(struct doc *d, const char *text, enum doc_style base, int width, const char *prefix)
+{
+    struct doc_para p = {0};
+    lesson_inline(&p, text, strlen(text), base);
+    if (p.len)
+        doc_flow(d, &p, width, prefix, DOC_DIM);
+    doc_para_free(&p);
+}
+
+static enum doc_style status_style(enum status s)
+{
+    return s == STATUS_PASS ? DOC_GOOD : s == STATUS_NO_GPU ? DOC_WARN : DOC_BAD;
+}
+
+/* Line n (1-based) of src, without its newline; len 0 when there is none. */
+static const char *source_line(const char *src, int n, size_t *len)
+{
+    for (int i = 1; src && *src; i++) {
+        const char *eol = strchr(src, '\n');
+        if (i == n) {
+            *len = eol ? (size_t)(eol - src) : strlen(src);
+            return src;
+        }
+        if (!eol)
+            break;
+        src = eol + 1;
+    }
+    *len = 0;
+    return NULL;
+}
+
+static void quote_line(struct doc *d, const char *src, int n, enum doc_style st)
+{
+    size_t len;
+    const char *l = source_line(src, n, &len);
+    if (!l)
+        return;
+    doc_newline(d);
+    doc_addf(d, DOC_DIM, "  %5d │ ", n);
+    /* Tabs would break the column count. */
+    for (size_t i = 0; i < len; i++)
+        doc_addn(d, st, l[i] == '\t' ? "    " : l + i, l[i] == '\t' ? 4 : 1);
+}
+
+static void compile_section(struct doc *d, const struct result *r, const char *src, int width)
+{
+    if (r->status != STATUS_COMPILE_ERROR && !r->ndiags)
+        return;
+    heading(d, "Compile");
+    for (int i = 0; i < r->ndiags; i++) {
+        const struct rdiag *g = &r->diags[i];
+        int is_error = strncmp(g->severity, "warning", 7) != 0;
+        doc_newline(d);
+        doc_add(d, DOC_TEXT, "  ");
+        doc_addf(d, DOC_STRONG, "%s:%d", g->file, g->line);
+        doc_add(d, DOC_TEXT, ": ");
+        doc_add(d, is_error ? DOC_BAD : DOC_WARN, g->severity);
+        doc_add(d, DOC_TEXT, ": ");
+        doc_add(d, DOC_TEXT, g->message);
+        if (src && !strcmp(g->file, r->file) && g->line > 0) {
+            quote_line(d, src, g->line - 1, DOC_DIM);
+            quote_line(d, src, g->line, DOC_MARK);
+            quote_line(d, src, g->line + 1, DOC_DIM);
+        }
+    }
+    if (!r->ndiags && r->compile_log[0]) {
+        int n = 0;
+        for (const char *l = r->compile_log; *l && n < MAX_LOG_LINES; n++) {
+            const char *eol = strchr(l, '\n');
+            size_t len = eol ? (size_t)(eol - l) : strlen(l);
+            doc_newline(d);
+            doc_add(d, DOC_TEXT, "  ");
+            doc_addn(d, DOC_DIM, l, len);
+            l += len + (eol ? 1 : 0);
+        }
+    }
+    (void)width;
+}
+
+static void rules_section(struct doc *d, const struct result *r, int width)
+{
+    if (!r->nviol)
+        return;
+    heading(d, "Rules");
+    for (int i = 0; i < r->nviol; i++) {
+        doc_newline(d);
+        doc_add(d, DOC_TEXT, "  ");
+        doc_add(d, DOC_BAD, r->viol_symbols[i]);
+        para(d, r->viol_rules[i], DOC_TEXT, width, "      ");
+    }
+}
+
+static void tests_section(struct doc *d, const struct result *r, int width)
+{
+    int passed = 0, shown = 0;
+    if (!r->ntests)
+        return;
+    for (int i = 0; i < r->ntests; i++)
+        passed += r->tests[i].pass;
+    heading(d, "Correctness");
+    doc_newline(d);
+    doc_addf(d, passed == r->ntests ? DOC_GOOD : DOC_BAD, "  %d/%d sizes passed", passed, r->ntests);
+    if (r->first_failing_n) {
+        doc_add(d, DOC_TEXT, "; smallest failing n = ");
+        doc_addf(d, DOC_STRONG, "%llu", r->first_failing_n);
+    } else if (passed == r->ntests) {
+        doc_addf(d, DOC_DIM, " (n = %llu to %llu)", r->tests[0].n, r->tests[r->ntests - 1].n);
+    }
+    for (int i = 0; i < r->ntests && shown < MAX_FAILED_SHOWN; i++) {
+        const struct rtest *t = &r->tests[i];
+        if (t->pass)
+            continue;
+        shown++;
+        doc_newline(d);
+        doc_add(d, DOC_BAD, "  ✗ ");
+        doc_addf(d, DOC_STRONG, "%-12s", t->name);
+        if (t->expected[0]) {
+            doc_add(d, DOC_TEXT, " expected ");
+            doc_add(d, DOC_GOOD, t->expected);
+            doc_add(d, DOC_TEXT, ", got ");
+            doc_add(d, DOC_BAD, t->got);
+        }
+        if (t->message[0])
+            para(d, t->message, DOC_TEXT, width, "      ");
+    }
+    if (passed + shown < r->ntests) {
+        doc_newline(d);
+        doc_addf(d, DOC_DIM, "    ... and %d more failing sizes", r->ntests - passed - shown);
+    }
+}
+
+static void perf_section(struct doc *d, const struct result *r)
+{
+    const struct rperf *tp = result_target_perf(r);
+    if (!r->nperf)
+        return;
+    heading(d, "Timing");
+    doc_newline(d);
+    doc_addf(d, DOC_DIM, "  %-8s %10s %10s %8s %8s", "case", "ms", "GB/s", "% peak", "× ref");
+    for (int i = 0; i < r->nperf; i++) {
+        const struct rperf *p = &r->perf[i];
+        doc_newline(d);
+        doc_addf(d, DOC_TEXT, "  %-8s %10.3f ", p->label, p->median_ms);
+        if (p->gbps >= 0)
+            doc_addf(d, DOC_STRONG, "%10.0f", p->gbps);
+        else
+            doc_addf(d, DOC_STRONG, "%10.4g", p->rate);
+        if (p->pct_peak >= 0)
+            doc_addf(d, DOC_TEXT, " %7.0f%%", p->pct_peak);
+        else
+            doc_addf(d, DOC_DIM, " %8s", p->rate_unit);
+        doc_addf(d, DOC_STRONG, " %7.2fx", p->ratio);
+        if (p == tp)
+            doc_add(d, DOC_DIM, "  ← target");
+        if (p->implausible)
+            doc_add(d, DOC_WARN, "  implausible: faster than the measured peak");
+    }
+    doc_newline(d);
+    doc_addf(d, DOC_DIM, "  median of %d runs (%d at the target); × ref = %s's time / yours",
+             r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the reference");
+}
+
+static void target_section(struct doc *d, const struct result *r)
+{
+    const struct rperf *tp = result_target_perf(r);
+    int pct = !strcmp(r->target_metric ? r->target_metric : "", "pct_peak");
+    if (!r->have_target || r->status != STATUS_PASS)
+        return;
+    heading(d, "Target");
+    doc_newline(d);
+    if (pct)
+        doc_addf(d, DOC_TEXT, "  %.0f%% of the measured peak at %s: ", 100 * r->target_min, r->target_case);
+    else
+        doc_addf(d, DOC_TEXT, "  %s ≥ %g at %s: ", r->target_metric, r->target_min, r->target_case);
+    if (!tp)
+        doc_add(d, DOC_WARN, "not measured");
+    else if (r->target_met)
+        doc_add(d, DOC_GOOD, "met");
+    else
+        doc_add(d, DOC_WARN, "not met yet");
+    if (tp)
+        doc_addf(d, DOC_TEXT, pct ? " (%.0f%%)" : " (%.3g)", pct ? 100 * r->target_value : r->target_value);
+}
+
+static void checks_section(struct doc *d, const struct result *r, int width)
+{
+    if (r->ntech) {
+        heading(d, "Technique");
+        for (int i = 0; i < r->ntech; i++) {
+            doc_newline(d);
+            doc_add(d, r->tech[i].found ? DOC_GOOD : DOC_BAD, r->tech[i].found ? "  ✓ " : "  ✗ ");
+            doc_add(d, DOC_STRONG, r->tech[i].name);
+            doc_add(d, r->tech[i].found ? DOC_GOOD : DOC_BAD, r->tech[i].found ? ": found" : ": missing");
+            if (!r->tech[i].found && r->tech[i].why[0])
+                para(d, r->tech[i].why, DOC_TEXT, width, "      ");
+        }
+    }
+    if (r->sanitizer_ran) {
+        heading(d, "Race check");
+        for (int i = 0; i < r->nsan; i++) {
+            doc_newline(d);
+            doc_add(d, r->san[i].clean ? DOC_GOOD : DOC_BAD, r->san[i].clean ? "  ✓ " : "  ✗ ");
+            doc_addf(d, DOC_STRONG, "%-10s", r->san[i].tool);
+            doc_add(d, r->san[i].clean ? DOC_GOOD : DOC_BAD, r->san[i].clean ? " clean" : " found problems");
+            if (!r->san[i].clean && r->san[i].report[0]) {
+                doc_newline(d);
+                doc_add(d, DOC_DIM, r->san[i].report);
+            }
+        }
+    } else if (r->sanitizer_note && r->sanitizer_note[0]) {
+        heading(d, "Race check");
+        para(d, r->sanitizer_note, DOC_DIM, width, "  ");
+    }
+}
+
+static void notes_section(struct doc *d, const struct result *r, int width)
+{
+    if (r->nmsgs) {
+        heading(d, "Notes");
+        for (int i = 0; i < r->nmsgs; i++)
+            para(d, r->messages[i], DOC_TEXT, width, "  • ");
+    }
+    if (r->output[0] &&
+        (r->status == STATUS_FAIL || r->status == STATUS_RUNTIME_ERROR || r->status == STATUS_TIMEOUT)) {
+        heading(d, "Output of the run");
+        doc_newline(d);
+        doc_add(d, DOC_BLOCK, r->output);
+    }
+}
+
+void sheet_result(struct doc *d, const struct result *r, const char *src, int width)
+{
+    char upper[32];
+    size_t i;
+    const char *name = status_name(r->status);
+    for (i = 0; name[i] && i + 1 < sizeof upper; i++)
+        upper[i] = name[i] == '_' ? ' ' : (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+    upper[i] = '\0';
+
+    doc_newline(d);
+    doc_addf(d, status_style(r->status), " %s ", upper);
+    doc_add(d, DOC_TEXT, "  ");
+    doc_add(d, DOC_STRONG, status_meaning(r->status));
+    doc_newline(d);
+    if (strcmp(r->summary, status_meaning(r->status)))
+        para(d, r->summary, DOC_TEXT, width, "  ");
+    if (r->status == STATUS_NO_GPU)
+        para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
+                "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
+             DOC_TEXT, width, "  ");
+    doc_newline(d);
+    doc_newline(d);
+    doc_add(d, DOC_DIM, "  lab ");
+    doc_addf(d, DOC_TEXT, "%s (%s)", r->lab, r->family);
+    doc_add(d, DOC_DIM, "   file ");
+    doc_add(d, DOC_TEXT, r->file);
+    doc_add(d, DOC_DIM, "   seed ");
+    doc_addf(d, DOC_TEXT, "%llu", r->seed);
+    if (r->have_device) {
+        doc_newline(d);
+        doc_add(d, DOC_DIM, "  device ");
+        doc_addf(d, DOC_TEXT, "%s (sm %s)", r->device_name, r->device_cc);
+        if (r->read_gbps > 0) {     /* measured only when there is timing to compare */
+            doc_add(d, DOC_DIM, "   measured peak ");
+            doc_addf(d, DOC_TEXT, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+        }
+    }
+    compile_section(d, r, src, width);
+    rules_section(d, r, width);
+    tests_section(d, r, width);
+    perf_section(d, r);
+    target_section(d, r);
+    checks_section(d, r, width);
+    notes_section(d, r, width);
+    if (r->total_s > 0) {
+        doc_newline(d);
+        doc_newline(d);
+        doc_addf(d, DOC_DIM, "  took %.1f s (compile %.1f s, run %.1f s, race check %.1f s)", r->total_s,
+                 r->compile_s, r->run_s, r->sanitize_s);
+    }
+}
+
+void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
+{
+    char prefix[16];
+    if (shown > CATALOG_HINTS)
+        shown = CATALOG_HINTS;
+    doc_newline(d);
+    doc_addf(d, DOC_H1, "Hints for lab %s: %s", lab->id, lab->title);
+    for (int k = 1; k <= shown; k++) {
+        doc_newline(d);
+        doc_newline(d);
+        doc_addf(d, DOC_H2, "Hint %d of %d", k, CATALOG_HINTS);
+        if (k == shown)
+            doc_add(d, DOC_WARN, "  (new)");
+        doc_newline(d);
+        snprintf(prefix, sizeof prefix, "  ");
+        para(d, lab->hints[k - 1], DOC_TEXT, width, prefix);
+    }
+    doc_newline(d);
+    doc_newline(d);
+    if (shown < CATALOG_HINTS)
+        doc_add(d, DOC_DIM, "Press h again for the next hint; each one goes into your progress.");
+    else
+        doc_add(d, DOC_DIM, "That was the last hint.  The lesson's Pitfalls section may help too.");
+}
+
+/* ---- the chart ---------------------------------------------------------- */
+
+static void bar(struct doc *d, double value, double ref, double scale, int cells)
+{
+    int fill2 = scale > 0 ? (int)(2 * cells * value / scale + 0.5) : 0;
+    int mark = scale > 0 && ref > 0 ? (int)(cells * ref / scale) : -1;
+    if (fill2 > 2 * cells)
+        fill2 = 2 * cells;
+    if (mark >= cells)
+        mark = cells - 1;
+    for (int i = 0; i < cells; i++) {
+        if (i == mark)
+            doc_add(d, DOC_REF, "│");
+        else if (2 * i + 2 <= fill2)
+            doc_add(d, DOC_BAR, "█");
+        else if (2 * i + 1 == fill2)
+            doc_add(d, DOC_BAR, "▌");
+        else
+            doc_add(d, DOC_DIM, "·");
+    }
+}
+
+static void ladder_table(struct doc *d, const struct catalog *cat, const struct progress *p)
+{
+    const struct progress_lab *first = NULL, *prev = NULL;
+    heading(d, "The ladder");
+    doc_newline(d);
+    doc_addf(d, DOC_DIM, "  %-3s %-30s %9s %7s %7s %7s %7s %7s", "lab", "kernel", "ms", "GB/s", "% peak", "× ref",
+             "step", "total");
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct progress_lab *l = progress_find(p, cat->labs[i].id);
+        if (!l || !l->best.have)
+            continue;
+        const struct progress_best *b = &l->best;
+        /* Speed-ups compare like with like: the same case and size. */
+        int comparable = first && !strcmp(first->best.case_label, b->case_label) && first->best.n == b->n;
+        doc_newline(d);
+        doc_addf(d, DOC_TEXT, "  %-3s ", l->id);
+        doc_addcell(d, DOC_TEXT, cat->labs[i].title, 30);
+        doc_addf(d, DOC_TEXT, " %9.3f", b->ms);
+        if (b->gbps >= 0)
+            doc_addf(d, DOC_STRONG, " %7.0f %6.0f%%", b->gbps, b->pct_peak);
+        else
+            doc_addf(d, DOC_DIM, " %7s %7s", "-", "-");
+        doc_addf(d, DOC_STRONG, " %6.2fx", b->ratio);
+        if (comparable && prev && !strcmp(prev->best.case_label, b->case_label) && prev->best.n == b->n)
+            doc_addf(d, DOC_TEXT, " %6.2fx", prev->best.ms / b->ms);
+        else
+            doc_addf(d, DOC_DIM, " %7s", "");
+        if (comparable)
+            doc_addf(d, DOC_TEXT, " %6.2fx", first->best.ms / b->ms);
+        if (!first)
+            first = l;
+        prev = l;
+    }
+}
+
+void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress *p, int width)
+{
+    double scale = 0;
+    const char *gpu = "";
+    int any = 0, name_w = 28, num_w = 24;
+    int cells = width - 2 - 3 - name_w - 1 - num_w;
+    if (cells < 10)
+        cells = 10;
+
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct progress_lab *l = progress_find(p, cat->labs[i].id);
+        if (!l || !l->best.have)
+            continue;
+        any = 1;
+        if (l->gpu[0])
+            gpu = l->gpu;
+        if (l->best.peak_gbps > scale)
+            scale = l->best.peak_gbps;
+        if (l->best.gbps > scale)
+            scale = l->best.gbps;
+        if (l->best.ref_gbps > scale)
+            scale = l->best.ref_gbps;
+    }
+    doc_newline(d);
+    doc_add(d, DOC_H1, "Your ladder: the best pass of each lab");
+    if (!any) {
+        doc_newline(d);
+        doc_newline(d);
+        para(d, "No timed passes yet.  Pass a lab on a machine with a GPU and its bandwidth appears here, "
+                "against the peak the harness measures and against CUB.", DOC_TEXT, width, "");
+        return;
+    }
+    doc_newline(d);
+    doc_add(d, DOC_DIM, "GPU ");
+    doc_add(d, DOC_TEXT, gpu[0] ? gpu : "unknown");
+    doc_addf(d, DOC_DIM, ".  A full bar is the measured peak, %.0f GB/s; ", scale);
+    doc_add(d, DOC_REF, "│");
+    doc_add(d, DOC_DIM, " marks the reference (CUB).");
+    doc_newline(d);
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct lab *lab = &cat->labs[i];
+        const struct progress_lab *l = progress_find(p, lab->id);
+        enum lab_state st = progress_state(p, cat, i, 0);
+        doc_newline(d);
+        doc_addf(d, DOC_TEXT, "  %s ", lab->id);
+        doc_addcell(d, st == LAB_LOCKED ? DOC_DIM : DOC_TEXT, lab->title, name_w);
+        doc_add(d, DOC_TEXT, " ");
+        if (!l || !l->best.have) {
+            doc_add(d, DOC_DIM, st == LAB_LOCKED ? "locked" : "no timed pass yet");
+            continue;
+        }
+        const struct progress_best *b = &l->best;
+        if (b->gbps < 0) {
+            doc_addf(d, DOC_TEXT, "compute bound: %.4g %s, ", b->rate, b->rate_unit);
+            doc_addf(d, DOC_STRONG, "%.2fx", b->ratio);
+            doc_add(d, DOC_TEXT, " the reference");
+            continue;
+        }
+        bar(d, b->gbps, b->ref_gbps, scale, cells);
+        doc_addf(d, DOC_STRONG, " %5.0f", b->gbps);
+        doc_add(d, DOC_DIM, " GB/s ");
+        doc_addf(d, DOC_STRONG, "%5.2fx", b->ratio);
+        doc_add(d, l->on_target ? DOC_GOOD : DOC_WARN, l->on_target ? " ★" : " ✓");
+    }
+    ladder_table(d, cat, p);
+    doc_newline(d);
+    doc_newline(d);
+    doc_add(d, DOC_DIM, "★ on target   ✓ passed, target not met yet   step: against the lab above   "
+                        "total: against the first");
+}

@@ -1,0 +1,198 @@
+/* workspace.c — see workspace.h. */
+#include "workspace.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "util.h"
+
+#define STUB_MAX (4u << 20)
+
+char *workspace_kernel(const char *root, const struct lab *lab)
+{
+    return util_format("%s/%s/kernel.cu", root, lab->dir);
+}
+
+char *workspace_solution(const char *root, const struct lab *lab, char *err, size_t errlen)
+{
+    char *path = util_format("%s/%s/kernel.cu", root, lab->solution_dir);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    if (!text)
+        snprintf(err, errlen, "cannot read %s/kernel.cu: %s", lab->solution_dir,
+                 path ? strerror(errno) : "out of memory");
+    free(path);
+    return text;
+}
+
+/* The first line of text, for an error message. */
+static void first_line(char *dst, size_t len, const char *text)
+{
+    size_t n = strcspn(text, "\n");
+    snprintf(dst, len, "%.*s", (int)(n < 200 ? n : 200), text);
+}
+
+/* The stub as committed: `git show HEAD:./labs/NN-slug/kernel.cu`. */
+static char *stub_from_git(const char *root, const struct lab *lab, char *err, size_t errlen)
+{
+    char *git = util_which("git"), *spec_arg = util_format("HEAD:./%s/kernel.cu", lab->dir), *stub = NULL;
+    struct proc_result res = {0};
+
+    if (!git) {
+        snprintf(err, errlen, "git is not installed: the pristine stub comes from the workbook's git history "
+                              "(install git, or copy the stub back by hand)");
+        goto out;
+    }
+    if (!spec_arg) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    char *argv[] = {git, "--no-pager", "show", spec_arg, NULL};
+    struct proc_spec spec = {.argv = argv, .cwd = root, .timeout_s = 30, .output_cap = STUB_MAX};
+    if (proc_run(&spec, &res) != 0) {
+        snprintf(err, errlen, "cannot run git: %s", res.error);
+        goto out;
+    }
+    if (!res.exited || res.exit_code != 0 || res.dropped) {
+        char why[256];
+        first_line(why, sizeof why, res.output ? res.output : "");
+        snprintf(err, errlen, "git cannot give the stub of lab %s (is the workbook a git checkout?): %s", lab->id,
+                 why[0] ? why : "no output");
+        goto out;
+    }
+    stub = res.output;
+    res.output = NULL;
+out:
+    proc_result_free(&res);
+    free(spec_arg);
+    free(git);
+    return stub;
+}
+
+/* A backup name that is not taken yet: kernel.cu.bak-20251122-065012[-N]. */
+static char *backup_name(const char *kernel)
+{
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    char *name = util_format("%s.bak-%s", kernel, stamp);
+    for (int i = 2; name && access(name, F_OK) == 0 && i < 100; i++) {
+        free(name);
+        name = util_format("%s.bak-%s-%d", kernel, stamp, i);
+    }
+    return name;
+}
+
+int workspace_reset(const char *root, const struct lab *lab, char *backup, size_t backuplen, char *err,
+                    size_t errlen)
+{
+    char *kernel = workspace_kernel(root, lab), *stub = NULL, *mine = NULL, *bak = NULL;
+    int rc = -1;
+
+    if (backuplen)
+        backup[0] = '\0';
+    if (!kernel || !(stub = stub_from_git(root, lab, err, errlen)))
+        goto out;
+    mine = util_read_file(kernel, NULL);
+    if (mine && strcmp(mine, stub)) {
+        if (!(bak = backup_name(kernel)) || util_write_file(bak, mine, strlen(mine)) != 0) {
+            snprintf(err, errlen, "cannot back up %s: %s (nothing was changed)", kernel,
+                     bak ? strerror(errno) : "out of memory");
+            goto out;
+        }
+        snprintf(backup, backuplen, "%s", bak);
+    }
+    if (util_write_file(kernel, stub, strlen(stub)) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", kernel, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(kernel);
+    free(stub);
+    free(mine);
+    free(bak);
+    return rc;
+}
+
+/* Editors known to take "+LINE" before the file. */
+static int takes_plus_line(const char *editor)
+{
+    static const char *const known[] = {"vi", "vim", "nvim", "view", "nano", "pico", "emacs",
+                                        "emacsclient", "micro", "kak", "joe", "mg", "ne", "jed"};
+    size_t n = strcspn(editor, " \t");
+    const char *base = editor;
+    for (size_t i = 0; i < n; i++)
+        if (editor[i] == '/')
+            base = editor + i + 1;
+    n -= (size_t)(base - editor);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strlen(known[i]) == n && !strncmp(base, known[i], n))
+            return 1;
+    return 0;
+}
+
+int workspace_edit(const char *path, int line, char *err, size_t errlen)
+{
+    const char *ed = getenv("VISUAL");
+    char plus[24] = "", *cmd = NULL;
+    struct sigaction ign = {0}, old_int, old_quit;
+    int status = 0, rc = -1;
+    pid_t pid;
+
+    if (!ed || !*ed)
+        ed = getenv("EDITOR");
+    if (!ed || !*ed)
+        ed = "vi";
+    if (line > 0 && takes_plus_line(ed))
+        snprintf(plus, sizeof plus, "+%d", line);
+    /* $EDITOR may carry arguments ("code -w"): the shell splits it, as git
+     * and crontab do. */
+    if (!(cmd = util_format("%s \"$@\"", ed))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    char *argv[] = {"/bin/sh", "-c", cmd, (char *)ed, plus[0] ? plus : (char *)path, plus[0] ? (char *)path : NULL,
+                    NULL};
+
+    /* ^C in the editor is the editor's business, not a reason to quit. */
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    fflush(NULL);
+    if ((pid = fork()) < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGWINCH, SIG_DFL);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        snprintf(err, errlen, "cannot run the editor \"%s\" (set $VISUAL or $EDITOR)", ed);
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        snprintf(err, errlen, "the editor \"%s\" ended with %s %d", ed, WIFEXITED(status) ? "status" : "signal",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    else
+        rc = 0;
+out:
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    free(cmd);
+    return rc;
+}

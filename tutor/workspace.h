@@ -1,0 +1,32 @@
+/* workspace.h — the student's files in a lab folder: where the kernel is,
+ * putting the pristine stub back (from the workbook's git history, after a
+ * timestamped backup of the student's work), reading the reference solution,
+ * and opening the kernel in the student's editor.  No curses: the UI ends
+ * its screen around workspace_edit. */
+#ifndef WORKSPACE_H
+#define WORKSPACE_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+
+/* ROOT/labs/NN-slug/kernel.cu (heap; NULL when out of memory). */
+char *workspace_kernel(const char *root, const struct lab *lab);
+
+/* Puts the stub of git's HEAD back in place of the lab's kernel.cu.  The
+ * student's file, when it exists and differs from the stub, is first copied
+ * to kernel.cu.bak-YYYYmmdd-HHMMSS; its path goes into backup ("" when no
+ * backup was needed).  Returns 0, or -1 with a message in err (no git, not a
+ * git checkout, cannot write) and the student's file untouched. */
+int workspace_reset(const char *root, const struct lab *lab, char *backup, size_t backuplen, char *err,
+                    size_t errlen);
+
+/* The reference solution's text (heap), or NULL with a message in err. */
+char *workspace_solution(const char *root, const struct lab *lab, char *err, size_t errlen);
+
+/* Runs $VISUAL, else $EDITOR, else vi on path, at line when line > 0, in the
+ * foreground of the terminal; returns when the editor exits.  The caller
+ * must have given up the screen.  Returns 0, or -1 with a message in err. */
+int workspace_edit(const char *path, int line, char *err, size_t errlen);
+
+#endif /* WORKSPACE_H */
