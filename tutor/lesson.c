@@ -98,10 +98,11 @@ void lesson_inline(struct doc_para *p, const char *t, size_t len, enum doc_style
             lesson_inline(p, t + i + 2, close - i - 2, base == DOC_TEXT ? DOC_STRONG : base);
             run = i = close + 2;
         } else if ((c == '*' || c == '_') && i + 1 < len && t[i + 1] != ' ' && t[i + 1] != c &&
-                   (c == '*' || i == 0 || !isalnum((unsigned char)t[i - 1])) &&
+                   (i == 0 || !isalnum((unsigned char)t[i - 1])) &&
                    (close = find_close(t, len, i + 1, c == '*' ? "*" : "_", 1)) &&
-                   (c == '*' || close + 1 >= len || !isalnum((unsigned char)t[close + 1]))) {
-            /* _x_ only at word boundaries, so lab_reduce_int stays a name. */
+                   (close + 1 >= len || !isalnum((unsigned char)t[close + 1]))) {
+            /* Emphasis only at word boundaries, so lab_reduce_int stays a
+             * name and 2*s*t stays arithmetic. */
             FLUSH_();
             lesson_inline(p, t + i + 1, close - i - 1, base == DOC_TEXT ? DOC_EM : base);
             run = i = close + 1;

@@ -157,7 +157,10 @@ static void perf_section(struct doc *d, const struct result *r)
         return;
     heading(d, "Timing");
     doc_newline(d);
-    doc_addf(d, DOC_DIM, "  %-8s %10s %10s %8s %8s", "case", "ms", "GB/s", "% peak", "× ref");
+    if (r->perf[0].gbps >= 0)
+        doc_addf(d, DOC_DIM, "  %-8s %10s %10s %8s %8s", "case", "ms", "GB/s", "% peak", "× ref");
+    else    /* compute bound: a rate instead of a bandwidth */
+        doc_addf(d, DOC_DIM, "  %-8s %10s %10s %8s %8s", "case", "ms", "rate", "", "× ref");
     for (int i = 0; i < r->nperf; i++) {
         const struct rperf *p = &r->perf[i];
         doc_newline(d);
@@ -192,7 +195,8 @@ static void target_section(struct doc *d, const struct result *r)
     if (pct)
         doc_addf(d, DOC_TEXT, "  %.0f%% of the measured peak at %s: ", 100 * r->target_min, r->target_case);
     else
-        doc_addf(d, DOC_TEXT, "  %s ≥ %g at %s: ", r->target_metric, r->target_min, r->target_case);
+        doc_addf(d, DOC_TEXT, "  %s ≥ %g%s at %s: ", !strcmp(r->target_metric, "ratio") ? "speed" : r->target_metric,
+                 r->target_min, !strcmp(r->target_metric, "ratio") ? "× the reference" : "", r->target_case);
     if (!tp)
         doc_add(d, DOC_WARN, "not measured");
     else if (r->target_met)

@@ -28,7 +28,7 @@ struct watch {
     const char *name;           /* the basename, inside path */
     int fd;                     /* inotify, or -1 */
     struct stamp seen;          /* as last reported (or at start) */
-    struct stamp polled;        /* as at the last poll */
+    struct stamp last;          /* as at the last look */
     double changed_at;          /* the last sign of a change; 0: none pending */
     double next_poll;
 };
@@ -67,7 +67,7 @@ struct watch *watch_open(const char *path, int force_poll, char *err, size_t err
     if (slash)
         *(slash == dir ? slash + 1 : slash) = '\0';
     w->fd = -1;
-    w->seen = w->polled = stamp_of(path);
+    w->seen = w->last = stamp_of(path);
     if (!force_poll && (w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0 &&
         inotify_add_watch(w->fd, slash ? dir : ".",
                           IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB) < 0) {
@@ -130,24 +130,33 @@ static int drain(struct watch *w)
 
 int watch_check(struct watch *w, double now)
 {
-    int sign = 0;
+    int look = 0;
     if (w->fd >= 0) {
-        sign = drain(w);
+        look = drain(w);
     } else if (now >= w->next_poll) {
-        struct stamp s = stamp_of(w->path);
         w->next_poll = now + WATCH_POLL_S;
-        sign = !stamp_same(&s, &w->polled);
-        w->polled = s;
+        look = 1;
     }
-    if (sign)
-        w->changed_at = now;
+    if (look) {
+        struct stamp s = stamp_of(w->path);
+        if (!stamp_same(&s, &w->last)) {
+            w->last = s;
+            w->changed_at = now;
+        }
+    }
     if (w->changed_at <= 0 || now - w->changed_at < WATCH_DEBOUNCE_S)
         return 0;
-    /* Quiet long enough; report only a real change. */
-    w->changed_at = 0;
+    /* Quiet as far as we have looked; one more look decides, since a poll
+     * can miss writes that happened between two looks. */
     struct stamp s = stamp_of(w->path);
-    if (stamp_same(&s, &w->seen))
+    if (!stamp_same(&s, &w->last)) {
+        w->last = s;
+        w->changed_at = now;
         return 0;
+    }
+    w->changed_at = 0;
+    if (stamp_same(&s, &w->seen))
+        return 0;       /* changed and changed back, or touched: nothing new */
     w->seen = s;
     return 1;
 }

@@ -1,0 +1,245 @@
+/* test_sheet.c — the generated pages: a results page for the recorded
+ * verdict of every status says what the status promises (expected and got,
+ * the smallest failing n, timing against the reference, the target, the
+ * student's line under a compile error), hints escalate, and the chart
+ * draws the student's own ladder from progress. */
+#include <stdlib.h>
+
+#include "progress.h"
+#include "sheet.h"
+#include "tap.h"
+#include "util.h"
+
+#define WIDTH 98
+
+static int fixture(const char *status, struct result *r)
+{
+    char path[128], err[256];
+    snprintf(path, sizeof path, "tests/fixtures/%s.json", status);
+    char *text = util_read_file(path, NULL);
+    int rc = text ? result_parse(text, r, err, sizeof err) : -1;
+    if (rc)
+        printf("#   cannot use %s\n", path);
+    free(text);
+    return rc;
+}
+
+/* The doc as one string, lines joined by \n. */
+static char *flat(const struct doc *d)
+{
+    size_t n = 1;
+    for (int i = 0; i < d->nlines; i++)
+        n += d->lines[i].len + 1;
+    char *s = malloc(n), *p = s;
+    for (int i = 0; s && i < d->nlines; i++) {
+        memcpy(p, d->lines[i].text, d->lines[i].len);
+        p += d->lines[i].len;
+        *p++ = '\n';
+    }
+    if (s)
+        *p = '\0';
+    return s;
+}
+
+static int has(const char *text, const char *what)
+{
+    if (strstr(text, what))
+        return 1;
+    printf("#   missing \"%s\"\n", what);
+    return 0;
+}
+
+/* Prose fits; quoted output, reports and code may not. */
+static void fits(const struct doc *d, int width)
+{
+    for (int i = 0; i < d->nlines; i++) {
+        const struct doc_line *l = &d->lines[i];
+        if (l->len && l->style[0] != DOC_BLOCK && l->style[0] != DOC_DIM &&
+            doc_width(l->text, l->len) > width) {
+            printf("#   too wide: \"%s\"\n", l->text);
+            EXPECT(0);
+        }
+    }
+}
+
+static char *page(const char *status, const char *src)
+{
+    struct result r;
+    struct doc d;
+    if (fixture(status, &r))
+        return NULL;
+    doc_init(&d);
+    sheet_result(&d, &r, src, WIDTH);
+    fits(&d, WIDTH);
+    char *s = flat(&d);
+    doc_free(&d);
+    result_free(&r);
+    return s;
+}
+
+static void every_status_has_a_page(void)
+{
+    for (int st = 0; st < STATUS_COUNT; st++) {
+        char *s = page(status_name((enum status)st), NULL);
+        EXPECT(s != NULL);
+        if (s)
+            EXPECT(has(s, status_meaning((enum status)st)));
+        free(s);
+    }
+}
+
+static void pass_shows_timing_and_target(void)
+{
+    char *s = page("pass", NULL);
+    if (!s)
+        return;
+    EXPECT(has(s, " PASS "));
+    EXPECT(has(s, "32/32 sizes passed"));
+    EXPECT(has(s, "Timing"));
+    EXPECT(has(s, "2^28"));
+    EXPECT(has(s, "← target"));
+    EXPECT(has(s, "GB/s"));
+    EXPECT(has(s, ": met"));
+    EXPECT(has(s, "racecheck"));
+    EXPECT(has(s, "block barrier: found"));
+    free(s);
+}
+
+static void fail_shows_expected_got_and_smallest_n(void)
+{
+    struct result r;
+    char *s = page("fail", NULL);
+    if (!s || fixture("fail", &r)) {
+        free(s);
+        return;
+    }
+    char want[160];
+    snprintf(want, sizeof want, "smallest failing n = %llu", r.first_failing_n);
+    EXPECT(has(s, " FAIL "));
+    EXPECT(has(s, want));
+    for (int i = 0; i < r.ntests; i++)
+        if (!r.tests[i].pass) {
+            snprintf(want, sizeof want, "expected %s, got %s", r.tests[i].expected, r.tests[i].got);
+            EXPECT(has(s, want));
+            break;
+        }
+    EXPECT(!strstr(s, "Timing"));
+    result_free(&r);
+    free(s);
+}
+
+static void compile_error_quotes_the_students_line(void)
+{
+    struct result r;
+    struct doc d;
+    if (fixture("compile_error", &r))
+        return;
+    /* A source whose diagnostic line is recognisable. */
+    char src[4096] = "";
+    for (int i = 1; i <= r.diags[0].line + 2 && i < 60; i++) {
+        char l[64];
+        snprintf(l, sizeof l, i == r.diags[0].line ? "    bad_line_%d();\n" : "    line_%d();\n", i);
+        strcat(src, l);
+    }
+    doc_init(&d);
+    sheet_result(&d, &r, src, WIDTH);
+    int marked = -1;
+    for (int i = 0; i < d.nlines; i++) {
+        const char *p = strstr(d.lines[i].text, "bad_line_");
+        if (p && d.lines[i].style[p - d.lines[i].text] == DOC_MARK)
+            marked = i;
+    }
+    EXPECT(marked > 0);
+    char want[32];
+    snprintf(want, sizeof want, "%d │", r.diags[0].line);
+    EXPECT(marked > 0 && strstr(d.lines[marked].text, want));
+    char *s = flat(&d);
+    EXPECT(has(s, r.diags[0].message));
+    free(s);
+    doc_free(&d);
+    result_free(&r);
+}
+
+static void no_gpu_says_nothing_ran(void)
+{
+    char *s = page("no_gpu", NULL);
+    if (!s)
+        return;
+    EXPECT(has(s, " NO GPU "));
+    EXPECT(has(s, "no CUDA device"));
+    EXPECT(has(s, "nothing was run or timed"));
+    EXPECT(!strstr(s, "Correctness") && !strstr(s, "Timing"));
+    free(s);
+}
+
+static void rejected_names_the_symbol(void)
+{
+    struct result r;
+    char *s = page("rejected", NULL);
+    if (s && !fixture("rejected", &r)) {
+        EXPECT(r.nviol > 0 && has(s, r.viol_symbols[0]));
+        result_free(&r);
+    }
+    free(s);
+}
+
+static void hints_escalate(void)
+{
+    struct lab lab = {.id = "01", .title = "T", .hints = {"first `a`", "second", "third"}};
+    struct doc d;
+    doc_init(&d);
+    sheet_hints(&d, &lab, 2, 60);
+    char *s = flat(&d);
+    EXPECT(has(s, "Hint 1 of 3") && has(s, "first a") && has(s, "Hint 2 of 3  (new)"));
+    EXPECT(!strstr(s, "third"));
+    EXPECT(has(s, "Press h again"));
+    free(s);
+    doc_free(&d);
+    doc_init(&d);
+    sheet_hints(&d, &lab, 3, 60);
+    s = flat(&d);
+    EXPECT(has(s, "third") && has(s, "the last hint"));
+    free(s);
+    doc_free(&d);
+}
+
+static void the_chart_draws_the_students_ladder(void)
+{
+    struct lab labs[3] = {{.id = "01", .title = "Interleaved addressing"},
+                          {.id = "02", .title = "Strided index"},
+                          {.id = "03", .title = "Sequential addressing"}};
+    struct catalog cat = {.labs = labs, .nlabs = 3};
+    struct progress p;
+    struct result r;
+    struct doc d;
+    progress_init(&p);
+    doc_init(&d);
+    sheet_chart(&d, &cat, &p, WIDTH);
+    char *s = flat(&d);
+    EXPECT(has(s, "No timed passes yet"));
+    free(s);
+    doc_free(&d);
+    if (fixture("pass", &r))
+        return;
+    progress_record_check(&p, &r, "t");
+    doc_init(&d);
+    sheet_chart(&d, &cat, &p, WIDTH);
+    fits(&d, WIDTH);
+    s = flat(&d);
+    char want[64];
+    snprintf(want, sizeof want, "%5.0f GB/s", progress_find(&p, "01")->best.gbps);
+    EXPECT(has(s, want));
+    EXPECT(has(s, r.device_name));
+    EXPECT(has(s, "█") && has(s, "│"));
+    EXPECT(has(s, "The ladder"));
+    EXPECT(has(s, "no timed pass yet"));
+    EXPECT(has(s, "locked"));
+    free(s);
+    doc_free(&d);
+    result_free(&r);
+    progress_free(&p);
+}
+
+TAP_MAIN(T(every_status_has_a_page), T(pass_shows_timing_and_target), T(fail_shows_expected_got_and_smallest_n),
+         T(compile_error_quotes_the_students_line), T(no_gpu_says_nothing_ran), T(rejected_names_the_symbol),
+         T(hints_escalate), T(the_chart_draws_the_students_ladder))
