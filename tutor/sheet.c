@@ -63,6 +63,19 @@ static void quote_line(struct doc *d, const char *src, int n, enum doc_style st)
         doc_addn(d, st, l[i] == '\t' ? "    " : l + i, l[i] == '\t' ? 4 : 1);
 }
 
+int sheet_same_file(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la < lb) {
+        const char *t = a;
+        a = b, b = t;
+        la = strlen(a), lb = strlen(b);
+    }
+    /* nvcc names the file as given to it, often absolute; the verdict names
+     * it relative to the workbook. */
+    return lb && !strcmp(a + la - lb, b) && (la == lb || a[la - lb - 1] == '/');
+}
+
 static void compile_section(struct doc *d, const struct result *r, const char *src, int width)
 {
     if (r->status != STATUS_COMPILE_ERROR && !r->ndiags)
@@ -71,14 +84,17 @@ static void compile_section(struct doc *d, const struct result *r, const char *s
     for (int i = 0; i < r->ndiags; i++) {
         const struct rdiag *g = &r->diags[i];
         int is_error = strncmp(g->severity, "warning", 7) != 0;
-        doc_newline(d);
-        doc_add(d, DOC_TEXT, "  ");
-        doc_addf(d, DOC_STRONG, "%s:%d", g->file, g->line);
-        doc_add(d, DOC_TEXT, ": ");
-        doc_add(d, is_error ? DOC_BAD : DOC_WARN, g->severity);
-        doc_add(d, DOC_TEXT, ": ");
-        doc_add(d, DOC_TEXT, g->message);
-        if (src && !strcmp(g->file, r->file) && g->line > 0) {
+        char where[600];
+        struct doc_para p = {0};
+        snprintf(where, sizeof where, "%s:%d", g->file, g->line);
+        doc_para_add(&p, DOC_STRONG, where, strlen(where));
+        doc_para_add(&p, DOC_TEXT, ": ", 2);
+        doc_para_add(&p, is_error ? DOC_BAD : DOC_WARN, g->severity, strlen(g->severity));
+        doc_para_add(&p, DOC_TEXT, ": ", 2);
+        doc_para_add(&p, DOC_TEXT, g->message, strlen(g->message));
+        doc_flow(d, &p, width, "  ", DOC_TEXT);
+        doc_para_free(&p);
+        if (src && sheet_same_file(g->file, r->file) && g->line > 0) {
             quote_line(d, src, g->line - 1, DOC_DIM);
             quote_line(d, src, g->line, DOC_MARK);
             quote_line(d, src, g->line + 1, DOC_DIM);
@@ -95,7 +111,6 @@ static void compile_section(struct doc *d, const struct result *r, const char *s
             l += len + (eol ? 1 : 0);
         }
     }
-    (void)width;
 }
 
 static void rules_section(struct doc *d, const struct result *r, int width)

@@ -15,6 +15,10 @@
  * line. */
 void sheet_result(struct doc *d, const struct result *r, const char *src, int width);
 
+/* Whether two names of a file agree: equal, or one is the other with more
+ * leading folders (nvcc names files as given; verdicts relative to the root). */
+int sheet_same_file(const char *a, const char *b);
+
 /* Hints 1..shown of the lab, the last one marked new. */
 void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width);
 

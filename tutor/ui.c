@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,6 +28,9 @@
  * Nothing else is safe to do inside a handler. */
 static volatile sig_atomic_t got_signal;
 
+/* The signal mask the program came with: the one waits run under. */
+static sigset_t wait_mask;
+
 static void on_signal(int sig)
 {
     got_signal = sig;
@@ -35,22 +39,47 @@ static void on_signal(int sig)
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
 
-static void signals_install(struct sigaction *old)
+/* Installs the handlers and blocks them, with SIGWINCH, outside the waits;
+ * old_mask gets the mask to restore. */
+static void signals_install(struct sigaction *old, sigset_t *old_mask)
 {
     struct sigaction sa;
+    sigset_t block;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;            /* no SA_RESTART: poll(2) must wake up */
-    for (size_t i = 0; i < NCAUGHT; i++)
+    sigemptyset(&block);
+    sigaddset(&block, SIGWINCH);
+    for (size_t i = 0; i < NCAUGHT; i++) {
         sigaction(caught[i], &sa, &old[i]);
+        sigaddset(&block, caught[i]);
+    }
     signal(SIGPIPE, SIG_IGN);
+    sigprocmask(SIG_BLOCK, &block, old_mask);
+    wait_mask = *old_mask;
 }
 
-static void signals_restore(const struct sigaction *old)
+static void signals_restore(const struct sigaction *old, const sigset_t *old_mask)
 {
+    sigprocmask(SIG_SETMASK, old_mask, NULL);
     for (size_t i = 0; i < NCAUGHT; i++)
         sigaction(caught[i], &old[i], NULL);
+}
+
+/* pselect(2) only delivers a signal when it returns EINTR; when input was
+ * ready as well, the signal stays pending and blocked.  Deliver it now. */
+static void deliver_pending(void)
+{
+    sigset_t pend;
+    while (sigpending(&pend) == 0 && !got_signal) {
+        int any = sigismember(&pend, SIGWINCH);
+        for (size_t i = 0; i < NCAUGHT; i++)
+            any |= sigismember(&pend, caught[i]);
+        if (!any)
+            return;
+        sigsuspend(&wait_mask);     /* returns once a handler has run */
+    }
 }
 
 /* ---- the view stack and messages ---------------------------------------- */
@@ -235,26 +264,39 @@ static void watch_tick(struct ui *ui)
     }
 }
 
-/* Sleeps until a key, the check's output, the watched file or a timer. */
+/* Sleeps until a key, the check's output, the watched file, a timer or a
+ * signal.  Signals are blocked except inside pselect(2), so a resize or a ^C
+ * that lands between two waits is not lost: it wakes the next wait at once
+ * (curses then reports the resize as KEY_RESIZE). */
 static void wait_events(struct ui *ui, int with_keys)
 {
-    struct pollfd fds[3];
-    int n = 0, timeout = -1, jfd = ui_check_fd(ui), wfd = ui->watch ? watch_fd(ui->watch) : -1;
-    if (with_keys)
-        fds[n++] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
-    if (jfd >= 0) {
-        fds[n++] = (struct pollfd){jfd, POLLIN, 0};
+    fd_set rd;
+    int top = -1, timeout = -1, jfd = ui_check_fd(ui), wfd = ui->watch ? watch_fd(ui->watch) : -1;
+    int fds[3] = {with_keys ? STDIN_FILENO : -1, jfd, wfd};
+
+    FD_ZERO(&rd);
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0) {
+            FD_SET(fds[i], &rd);
+            top = fds[i] > top ? fds[i] : top;
+        }
+    if (jfd >= 0)
         timeout = JOB_TICK_MS;
-    }
-    if (wfd >= 0)
-        fds[n++] = (struct pollfd){wfd, POLLIN, 0};
     if (ui->watch) {
         int t = watch_timeout_ms(ui->watch, util_now());
         if (t >= 0 && (timeout < 0 || t < timeout))
             timeout = t;
     }
-    if (n || timeout >= 0)
-        poll(fds, (nfds_t)n, timeout);
+    struct timespec ts = {timeout / 1000, (timeout % 1000) * 1000000L};
+    if (top >= 0 || timeout >= 0)
+        pselect(top + 1, &rd, NULL, NULL, timeout >= 0 ? &ts : NULL, &wait_mask);
+    deliver_pending();
+    /* A terminal that went away reads as ready forever: treat it as a hangup. */
+    if (with_keys && FD_ISSET(STDIN_FILENO, &rd)) {
+        struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+        if (poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+            got_signal = SIGHUP;
+    }
     if (ui->job) {
         ui_check_poll(ui);
         ui->dirty = 1;          /* the clock on the check screen moves */
@@ -356,6 +398,7 @@ int ui_run(struct app *app, const struct ui_opts *opts)
 {
     struct ui ui;
     struct sigaction old[NCAUGHT];
+    sigset_t old_mask;
     FILE *devnull[2] = {NULL, NULL};
     SCREEN *scr = NULL;
     char err[512] = "";
@@ -370,7 +413,7 @@ int ui_run(struct app *app, const struct ui_opts *opts)
     ui.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     progress_open(&ui);
     got_signal = 0;
-    signals_install(old);
+    signals_install(old, &old_mask);
     if (!(scr = screen_open(&ui, devnull))) {
         snprintf(err, sizeof err, "cannot start the screen (is TERM=%s right?)", getenv("TERM") ? getenv("TERM") : "");
         rc = EXIT_INTERNAL;
@@ -407,7 +450,7 @@ out:
     for (int i = 0; i < 2; i++)
         if (devnull[i])
             fclose(devnull[i]);
-    signals_restore(old);
+    signals_restore(old, &old_mask);
     if (err[0])
         fprintf(stderr, "cudatutor: %s\n", err);
     if ((opts->dump || getenv("CUDATUTOR_TIMING")) && ui.first_frame_ms >= 0)

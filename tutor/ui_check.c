@@ -83,6 +83,9 @@ static void child_run(struct ui *ui, int lab, int fd)
 
     /* Its own group, the default signals, and no terminal: nothing the check
      * does may reach the screen or be stopped by the tutor's ^C handling. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
@@ -198,7 +201,7 @@ static struct view *result_view(struct ui *ui, struct result *r)
     struct view *v = ui_pager_new(VIEW_RESULT, rp->title, result_build, rp, result_page_free);
     /* e jumps to the first error in the student's own file. */
     for (int i = 0; v && i < r->ndiags && !v->edit_line; i++)
-        if (!strcmp(r->diags[i].file, r->file))
+        if (sheet_same_file(r->diags[i].file, r->file))
             v->edit_line = r->diags[i].line;
     return v;
 }

@@ -173,6 +173,9 @@ int workspace_edit(const char *path, int line, char *err, size_t errlen)
         goto out;
     }
     if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);      /* the tutor blocks some outside its waits */
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);

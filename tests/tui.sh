@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# tests/tui.sh — the screens, driven by keys in a 100x30 tmux terminal with
+# LANG and TERM pinned, read back with capture-pane: start, navigation,
+# lesson scrolling and search, a check without a GPU, the results screen of
+# every recorded verdict, hints, the reset question (n and y), the chart,
+# watch mode, a too-small terminal, NO_COLOR, the ASCII fallback, quitting
+# (q and ^C) with the terminal restored, and the time to the first frame.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+if ! command -v tmux >/dev/null; then
+    skip "screen tests" "tmux is not installed (make deps installs it)"
+    exit 0
+fi
+
+SOCK="cudatutor-tui-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'stop; rm -rf "$TMP"' EXIT
+
+PROG="$TMP/progress.json"
+WB="$TMP/wb"
+
+# A throwaway workbook under git, so reset, edit and watch touch nothing real.
+make_workbook() {
+    mkdir -p "$WB/tutor"
+    cp -r data labs solutions "$WB/"
+    cp tutor/lab.h tutor/status.h "$WB/tutor/"
+    (cd "$WB" && git init -q && git add -A &&
+     git -c user.name=test -c user.email=test@example.org commit -q -m stubs) >/dev/null 2>&1
+}
+
+# start [ENV=VALUE...] [-- ARGS...]: a fresh 100x30 terminal running the tutor;
+# after it exits the pane shows EXIT=<code>.
+start() {
+    local envs=() args=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+    [ "${1:-}" = -- ] && shift
+    args=("$@")
+    stop
+    local cmd
+    cmd=$(printf '%q ' env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color NO_COLOR=1 \
+          CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "${envs[@]}" \
+          "$TUTOR" "${args[@]}")
+    local try
+    for try in 1 2 3; do
+        tm new-session -d -x 100 -y 30 "$cmd; echo EXIT=\$?; sleep 600" 2>/dev/null && return 0
+        stop
+    done
+    echo "# tmux would not start a session"
+}
+
+# stop: ends the tmux server and waits until it is gone, so the next one
+# cannot meet it on the socket.
+stop() {
+    tm kill-server 2>/dev/null
+    local t=0
+    while tm ls >/dev/null 2>&1 && [ $t -lt 100 ]; do sleep 0.02; t=$((t + 1)); done
+}
+
+screen() { tm capture-pane -p 2>/dev/null; }
+keys() { tm send-keys "$@"; }
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT (a fixed string).
+wait_for() {
+    local text=$1 limit=${2:-5} t=0
+    while [ "$t" -lt $((limit * 20)) ]; do
+        screen | grep -qF -- "$text" && return 0
+        sleep 0.05; t=$((t + 1))
+    done
+    return 1
+}
+
+# expect NAME TEXT [SECONDS]: a TAP line for "the screen shows TEXT".
+expect() {
+    if wait_for "$2" "${3:-5}"; then ok "$1"; else not_ok "$1" "no \"$2\" on the screen:" "$(screen)"; fi
+}
+# expect_line NAME REGEX: some line of the screen matches REGEX.
+expect_line() {
+    if screen | grep -qE -- "$2"; then ok "$1"; else not_ok "$1" "no line matches /$2/:" "$(screen)"; fi
+}
+expect_no() {
+    if screen | grep -qF -- "$2"; then not_ok "$1" "\"$2\" should not be on the screen:" "$(screen)"; else ok "$1"; fi
+}
+
+lesson_title() { jq -r ".labs[$1].title" data/labs.json; }
+
+# ---- start and navigation ----------------------------------------------
+rm -f "$PROG"
+t0=$(date +%s%N)
+start
+wait_for "CUDA reduction workbook" 5
+t1=$(date +%s%N)
+echo "# first frame in tmux after $(( (t1 - t0) / 1000000 )) ms (including starting tmux)"
+expect "start: the title bar" "CUDA reduction workbook"
+expect_line "start: lab 01 selected and open" "^▸ 01 ○ $(lesson_title 0) +open$"
+expect_line "start: lab 02 locked" "^  02 · $(lesson_title 1) +locked$"
+expect_line "start: lab 10 locked" "^  10 · .* +locked$"
+expect_line "start: the lesson of lab 01 below" "^ Lesson 01: $(lesson_title 0) +[0-9]+%$"
+expect_line "start: the status line names the keys" "^j/k lab  Enter lesson  c check .* q quit"
+expect "start: 0 of 10 passed" "0 of 10 passed"
+
+keys j j
+expect_line "j j selects lab 03" "^▸ 03 · $(lesson_title 2) +locked$"
+expect "the lesson follows the selection" "Lesson 03: $(lesson_title 2)"
+keys k
+expect_line "k goes back to lab 02" "^▸ 02 "
+keys Up Up
+expect_line "arrows move too, and stop at the top" "^▸ 01 "
+
+# ---- the lesson --------------------------------------------------------
+expect "the lesson starts at its title" "Lab 01 — Interleaved addressing"
+keys NPage
+wait_for "%" 2
+if screen | grep -qF "Lab 01 — Interleaved addressing"; then
+    not_ok "PgDn scrolls the lesson" "$(screen)"
+else
+    ok "PgDn scrolls the lesson"
+fi
+keys PPage
+expect "PgUp scrolls back" "Lab 01 — Interleaved addressing"
+keys Enter
+expect "Enter opens the lesson full screen" " Lesson 01: Interleaved addressing"
+expect_line "the reader shows where it is" "^ Lesson 01: .* 1-28 of [0-9]+ ?$"
+expect_line "headings lose their #" "^ The contract$"
+expect_line "lists get bullets" "^ • Put all GPU work on the stream s"
+keys / r a c e c h e c k Enter
+expect_line "/ searches the lesson" "^ .*racecheck"
+keys q
+expect "q goes back to the main screen" "CUDA reduction workbook"
+
+# ---- help, chart, locked labs, solution --------------------------------
+keys '?'
+expect "? shows the keys" "this help"
+expect "the help is the keymap" "watch mode on/off"
+keys q
+keys g
+expect "g shows the chart" "Your ladder"
+expect "the chart without timed passes says so" "No timed passes yet"
+keys q
+keys s
+expect "s before a pass is refused" "opens once the lab has passed"
+keys j c
+expect "c on a locked lab is refused" "lab 02 is locked: pass lab 01 first"
+keys k
+
+# ---- hints -------------------------------------------------------------
+hint1=$(jq -r '.labs[0].hints[0]' data/labs.json | cut -c1-40 | tr -d '`')
+keys h
+expect "h shows the first hint" "Hint 1 of 3  (new)"
+expect "the hint's text" "$hint1"
+check "the hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 1
+keys h
+expect "h again escalates" "Hint 2 of 3  (new)"
+check "the second hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 2
+keys q
+
+# ---- a too small terminal, and back -------------------------------------
+tm resize-window -x 70 -y 20
+expect "too small: a clear message" "needs 80x24"
+expect "too small: the size it has" "this terminal is 70x20"
+tm resize-window -x 100 -y 30
+expect "resized back: the main screen" "CUDA reduction workbook"
+
+# ---- quitting ----------------------------------------------------------
+keys q
+expect "q quits with 0" "EXIT=0"
+start
+wait_for "CUDA reduction workbook"
+keys C-c
+expect "^C quits, restoring the terminal (exit 130)" "EXIT=130"
+check "^C leaves no screen behind" test -z "$(screen | grep -F 'CUDA reduction workbook')"
+
+# ---- the first frame ---------------------------------------------------
+ms=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump 2>&1 >/dev/null | sed -n 's/.*first frame after \([0-9.]*\) ms/\1/p')
+echo "# first frame after $ms ms (from main, off-screen)"
+check "first frame within 100 ms of start ($ms ms)" awk -v m="${ms:-999}" 'BEGIN { exit !(m <= 100) }'
+
+# ---- NO_COLOR, --no-color, colour, ASCII -------------------------------
+colors() { tm capture-pane -p -e | grep -cE $'\e\\[[0-9;]*(3[0-7]|38;5;[0-9]+)m'; }
+start NO_COLOR=
+wait_for "CUDA reduction workbook"
+keys Enter
+wait_for "1-28 of"
+check "with colour allowed, the lesson has colours" test "$(colors)" -gt 0
+start
+wait_for "CUDA reduction workbook"
+keys Enter
+wait_for "1-28 of"
+check "NO_COLOR: no colours at all" test "$(colors)" -eq 0
+start NO_COLOR= -- --no-color
+wait_for "CUDA reduction workbook"
+keys Enter
+wait_for "1-28 of"
+check "--no-color: no colours at all" test "$(colors)" -eq 0
+start LANG=C LC_ALL=C
+wait_for "CUDA reduction workbook"
+expect_line "LANG=C: ASCII marks" "^> 01 o $(lesson_title 0) +open$"
+check "LANG=C: nothing but ASCII on the screen" test -z "$(screen | LC_ALL=C grep -n '[^ -~]')"
+expect "LANG=C: the lesson's dashes become --" "Lab 01 -- Interleaved addressing"
+
+# ---- the results screen of every recorded verdict ---------------------
+for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/status.h); do
+    f=tests/fixtures/$status.json
+    if [ ! -f "$f" ]; then
+        skip "results screen: $status" "no recorded verdict tests/fixtures/$status.json"
+        continue
+    fi
+    meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[0-9]*, *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
+    start -- view-result "$f"
+    expect "results screen: $status says \"$meaning\"" "$meaning"
+    case $status in
+        pass) expect "results screen: pass shows the target case" "← target"
+              expect "results screen: pass shows the race check" "racecheck  clean" ;;
+        fail) expect "results screen: fail names the smallest failing n" \
+                     "smallest failing n = $(jq -r .first_failing_n "$f")"
+              t=$(jq -r '[.tests[] | select(.pass | not)][0] | "expected \(.expected), got \(.got)"' "$f")
+              expect "results screen: fail shows expected and got" "$t" ;;
+        compile_error) expect "results screen: compile_error names file and line" \
+                              "$(jq -r '.compile.diagnostics[0] | "\(.file):\(.line)"' "$f")" ;;
+        rejected) expect "results screen: rejected names the symbol" \
+                         "$(jq -r '.symbols.violations[0].symbol' "$f")" ;;
+        no_gpu) expect "results screen: no_gpu says nothing ran" "nothing was run or timed" ;;
+        timeout|runtime_error|internal_error)
+            expect "results screen: $status shows the summary" "$(jq -r .summary "$f" | cut -c1-40)" ;;
+    esac
+done
+
+make_workbook
+
+# A compile error in the student's own file: the line is quoted.
+if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
+    k=$WB/labs/01-interleaved-addressing/kernel.cu
+    cp "$k" "$TMP/stub.cu"
+    printf '\nstatic int broken = not_a_name;\n' >> "$k"
+    line=$(wc -l < "$k")
+    "$TUTOR" --root "$WB" check 01 --out "$TMP/ce.json" > /dev/null 2>&1
+    cp "$TMP/stub.cu" "$k"
+    printf '\nstatic int broken = not_a_name;\n' >> "$k"
+    start -- --root "$WB" view-result "$TMP/ce.json"
+    expect "compile error: the student's line is quoted" "$line │ static int broken = not_a_name;"
+    cp "$TMP/stub.cu" "$k"
+else
+    skip "compile error: the student's line is quoted" "no nvcc"
+fi
+
+# ---- a check on this machine -------------------------------------------
+if have_gpu; then
+    skip "c without a GPU: the no-GPU verdict" "a CUDA device is present"
+else
+    rm -f "$PROG"
+    start -- --root "$WB"
+    wait_for "CUDA reduction workbook"
+    keys c
+    expect "c shows the check's stages" "compile" 5
+    expect "c without a GPU: the no-GPU verdict" "compiled; not run: no CUDA device" 120
+    expect "c without a GPU: says nothing ran" "nothing was run or timed"
+    check "the check is recorded as an attempt" \
+        test "$(jq -r '.labs["01"].attempts, .labs["01"].last.status' "$PROG" | tr '\n' ' ')" = "1 no_gpu "
+    keys q
+    expect "no pass without a GPU: lab 01 still open" "0 of 10 passed"
+fi
+
+# ---- watch mode --------------------------------------------------------
+if have_gpu; then
+    skip "watch mode re-checks on save" "a CUDA device is present (the check would take long)"
+else
+    rm -f "$PROG"
+    start -- --root "$WB"
+    wait_for "CUDA reduction workbook"
+    keys w
+    expect "w turns watch mode on" "watch mode on (inotify)"
+    expect "the title says so" "watch on"
+    sleep 0.2
+    echo "// saved" >> "$WB/labs/01-interleaved-addressing/kernel.cu"
+    expect "a save starts a check by itself" "compiled; not run: no CUDA device" 120
+    check "the watched check is recorded" test "$(jq -r '.labs["01"].attempts' "$PROG")" = 1
+    keys q w
+    expect "w again turns it off" "watch mode off"
+    (cd "$WB" && git checkout -q -- labs)
+fi
+
+# ---- reset: the question, n and y --------------------------------------
+k=$WB/labs/01-interleaved-addressing/kernel.cu
+echo "// my work" >> "$k"
+start -- --root "$WB"
+wait_for "CUDA reduction workbook"
+keys r
+expect "r asks first" "Reset labs/01-interleaved-addressing/kernel.cu to the stub?"
+expect "r offers y and n" "y yes      n no"
+keys x
+expect "other keys do not answer" "y yes      n no"
+keys n
+expect "n: nothing changed" "nothing changed"
+check "n: the student's file is untouched" grep -q "// my work" "$k"
+check "n: no backup" test -z "$(ls "$WB/labs/01-interleaved-addressing" | grep bak)"
+keys r
+wait_for "y yes"
+keys y
+expect "y: the stub is back, the backup named" "your file is kept as kernel.cu.bak-"
+check "y: kernel.cu is the stub of git's HEAD" \
+    cmp -s "$k" <(cd "$WB" && git show HEAD:labs/01-interleaved-addressing/kernel.cu)
+check "y: the backup holds the student's work" grep -q "// my work" "$WB"/labs/01-interleaved-addressing/kernel.cu.bak-*
+
+# ---- edit --------------------------------------------------------------
+cat > "$TMP/editor.sh" <<'SH'
+#!/bin/sh
+echo "// edited" >> "$1"
+SH
+chmod +x "$TMP/editor.sh"
+start VISUAL="$TMP/editor.sh" -- --root "$WB"
+wait_for "CUDA reduction workbook"
+keys e
+expect "e runs the editor and comes back" "back from the editor"
+check "e: the editor got the lab's kernel.cu" grep -q "// edited" "$k"
+expect "e: the screen is restored" "CUDA reduction workbook"
