@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# tests/progress.sh — progress from the command line: where progress.json
+# lives (flag, environment, workbook), what list, hint, check, progress and
+# solution read and record, the lock rule and --unlock-all, reset with its
+# confirmation and backup, and a corrupt or newer file reported, not lost.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+P="$TMP/p.json"
+export CUDATUTOR_PROGRESS="$P"
+state() { "$TUTOR" "$@" list --json | jq -r 'map(.id + "=" + .state) | join(" ")'; }
+
+# ---- an empty start ----------------------------------------------------
+check "no progress yet: 01 open, the rest locked" \
+    test "$(state)" = "01=open 02=locked 03=locked 04=locked 05=locked 06=locked 07=locked 08=locked 09=locked 10=locked"
+check "--unlock-all opens every lab" test "$(state --unlock-all | grep -o locked | wc -l)" = 0
+check "list still starts each line with the id" \
+    test "$("$TUTOR" list | awk '{print $1}' | tr '\n' ' ')" = "01 02 03 04 05 06 07 08 09 10 "
+check "list shows the state" test -n "$("$TUTOR" list | grep -E '^02 .* locked ')"
+check "reading progress creates no file" test ! -e "$P"
+out=$("$TUTOR" progress)
+check "progress: 0 of 10 passed" test -n "$(grep -F "$P: 0 of 10 labs passed" <<<"$out")"
+check "progress --json: every lab with its state" \
+    test "$("$TUTOR" progress --json | jq -r '[.labs[] | .state] | length')" = 10
+
+# ---- hints -------------------------------------------------------------
+h() { "$TUTOR" hint "$@" --json | jq -r .hint; }
+check "hint 01: the first" test "$(h 01)" = 1
+check "hint 01 again: the second" test "$(h 01)" = 2
+check "hints used are recorded" test "$(jq -r '.labs["01"].hints_used' "$P")" = 2
+check "hint 01 3: the third, recorded" test "$(h 01 3)-$(jq -r '.labs["01"].hints_used' "$P")" = 3-3
+check "after the last, hint 01 stays at the last" test "$(h 01)" = 3
+check "hint 01 1 shows an earlier one without lowering the count" \
+    test "$(h 01 1)-$(jq -r '.labs["01"].hints_used' "$P")" = 1-3
+check "the file is schema 1" test "$(jq -r .schema "$P")" = 1
+
+# ---- checks ------------------------------------------------------------
+if have_gpu; then
+    skip "check records an attempt" "a CUDA device is present (tests/gpu.sh covers passes)"
+else
+    "$TUTOR" check 01 --json > /dev/null 2>&1
+    check "check records an attempt and the last verdict" \
+        test "$(jq -r '.labs["01"] | "\(.attempts) \(.last.status) \(.state)"' "$P")" = "1 no_gpu open"
+    check "the last verdict has a time" \
+        test -n "$(jq -r '.labs["01"].last.time' "$P" | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$')"
+    "$TUTOR" check 01 --file solutions/01-interleaved-addressing/kernel.cu --json > /dev/null 2>&1
+    "$TUTOR" check 01 --build-only --json > /dev/null 2>&1
+    check "checks of other files, or builds only, are not recorded" \
+        test "$(jq -r '.labs["01"].attempts' "$P")" = 1
+fi
+
+# ---- a pass opens the next lab; the solution opens -----------------------
+jq '.labs["01"] += {state: "on_target", first_pass: "2026-01-01T00:00:00Z",
+     best: {case: "2^28", n: 268435456, ms: 2.259, gbps: 475.3, pct_peak: 15.6, ratio: 0.155,
+            rate: 118.8, rate_unit: "Gint/s", peak_gbps: 3056, ref_gbps: 3066, ref_name: "CUB"}}' \
+    "$P" > "$TMP/q.json" && mv "$TMP/q.json" "$P"
+check "a passed lab opens the next" test "$(state | cut -d' ' -f1-3)" = "01=on_target 02=open 03=locked"
+check "list shows the best GB/s" test -n "$("$TUTOR" list | grep -E '^01 .*on target +475 GB/s')"
+check "list --json has the best GB/s" test "$("$TUTOR" list --json | jq -r '.[0].best_gbps')" = 475.3
+out=$("$TUTOR" solution 01); rc=$?
+check "solution of a passed lab prints it" \
+    test $rc -eq 0 -a "$out" = "$(cat solutions/01-interleaved-addressing/kernel.cu)"
+out=$("$TUTOR" solution 02 2>&1); rc=$?
+check "solution of an unpassed lab is refused (exit 1)" test $rc -eq 1 -a -n "$(grep 'has not passed yet' <<<"$out")"
+check "--unlock-all shows any solution" test "$("$TUTOR" --unlock-all solution 02 --json | jq -r .id)" = 02
+out=$("$TUTOR" progress)
+check "progress: 1 of 10 passed, with the best" test -n "$(grep -F '1 of 10 labs passed' <<<"$out")" -a \
+    -n "$(grep -E '^01 +on target .*475 GB/s' <<<"$out")"
+
+# ---- where the file is -------------------------------------------------
+"$TUTOR" --progress "$TMP/flag.json" hint 05 > /dev/null
+check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jq -r '.labs["05"]' "$P")" = null
+mkdir -p "$TMP/wb"
+cp -r data labs solutions "$TMP/wb/"
+(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$TMP/wb" hint 03 > /dev/null)
+check "by default progress.json is in the workbook" test -f "$TMP/wb/progress.json"
+
+# ---- corrupt and newer files -------------------------------------------
+printf '{"schema": 1, "labs": {"01": {"att' > "$P"
+out=$("$TUTOR" progress 2>&1); rc=$?
+check "a corrupt file is reported" test $rc -eq 0 -a -n "$(grep 'was not valid progress' <<<"$out")"
+check "a corrupt file is kept aside, byte for byte" \
+    test "$(cat "$P".corrupt-* 2>/dev/null)" = '{"schema": 1, "labs": {"01": {"att'
+check "and not replaced behind the student's back" test ! -e "$P"
+
+echo '{"schema": 9, "labs": {}, "new": "things"}' > "$P"
+before=$(cat "$P")
+out=$("$TUTOR" progress 2>&1); rc=$?
+check "a newer schema is refused (exit 4) with a clear message" \
+    test $rc -eq 4 -a -n "$(grep 'newer cudatutor (schema 9' <<<"$out")"
+out=$("$TUTOR" hint 01 2>&1); rc=$?
+check "hint still answers, saying it was not recorded" \
+    test $rc -eq 0 -a -n "$(grep 'hint 1 of 3' <<<"$out")" -a -n "$(grep 'not recorded' <<<"$out")"
+check "the newer file is left untouched" test "$(cat "$P")" = "$before"
+rm -f "$P"
+
+# ---- reset ---------------------------------------------------------------
+WB=$TMP/wb
+(cd "$WB" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm stubs) \
+    > /dev/null 2>&1
+k=$WB/labs/02-strided-index/kernel.cu
+echo "// my work" >> "$k"
+out=$("$TUTOR" --root "$WB" reset 02 < /dev/null 2>&1); rc=$?
+check "reset without a terminal or --yes is refused" test $rc -eq 2 -a -n "$(grep -- '--yes' <<<"$out")"
+check "refused: the file is untouched" grep -q "// my work" "$k"
+is_stub() { cmp -s "$k" <(cd "$WB" && git show HEAD:labs/02-strided-index/kernel.cu); }
+out=$("$TUTOR" --root "$WB" reset 02 --yes); rc=$?
+check "reset --yes exits 0" test $rc -eq 0
+check "reset --yes puts the stub back" is_stub
+check "reset keeps the student's file as kernel.cu.bak-TIME" \
+    grep -q "// my work" "$WB"/labs/02-strided-index/kernel.cu.bak-*
+check "reset says where the backup is" test -n "$(grep 'kernel.cu.bak-' <<<"$out")"
+out=$("$TUTOR" --root "$WB" reset 02 --yes --json)
+check "reset of a pristine stub needs no backup" test "$(jq -r .backup <<<"$out")" = null
+rm -rf "$WB/.git"
+out=$("$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
+check "reset outside git says why (exit 4)" test $rc -eq 4 -a -n "$(grep 'git checkout' <<<"$out")"
+mkdir -p "$TMP/nogit"
+ln -sf "$(command -v jq)" "$TMP/nogit/jq"
+out=$(PATH="$TMP/nogit" "$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
+check "reset without git installed refuses clearly" test $rc -eq 4 -a -n "$(grep 'git is not installed' <<<"$out")"
+
+# ---- help ----------------------------------------------------------------
+for c in list show check hint progress reset solution; do
+    out=$("$TUTOR" "$c" --help); rc=$?
+    check "$c --help" test $rc -eq 0 -a -n "$(grep "^usage: cudatutor $c" <<<"$out")"
+done
+check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -F 'view-result FILE')"
