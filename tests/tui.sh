@@ -170,6 +170,11 @@ keys C-c
 expect "^C quits, restoring the terminal (exit 130)" "EXIT=130"
 check "^C leaves no screen behind" test -z "$(screen | grep -F 'CUDA reduction workbook')"
 
+start
+wait_for "CUDA reduction workbook"
+kill -TERM "$(tm list-panes -F '#{pane_pid}' | xargs pgrep -P | head -1)" 2>/dev/null
+expect "SIGTERM quits, restoring the terminal (exit 143)" "EXIT=143"
+
 # ---- the first frame ---------------------------------------------------
 ms=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump 2>&1 >/dev/null | sed -n 's/.*first frame after \([0-9.]*\) ms/\1/p')
 echo "# first frame after $ms ms (from main, off-screen)"
@@ -192,6 +197,12 @@ wait_for "CUDA reduction workbook"
 keys Enter
 wait_for "1-28 of"
 check "--no-color: no colours at all" test "$(colors)" -eq 0
+start NO_COLOR= TERM=vt100
+wait_for "CUDA reduction workbook"
+keys Enter
+wait_for "1-28 of"
+check "a monochrome terminal (vt100): no colours, the lesson still shown" \
+    test "$(colors)" -eq 0 -a -n "$(screen | grep -F 'Lab 01 — Interleaved addressing')"
 start LANG=C LC_ALL=C
 wait_for "CUDA reduction workbook"
 expect_line "LANG=C: ASCII marks" "^> 01 o $(lesson_title 0) +open$"

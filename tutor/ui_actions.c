@@ -293,4 +293,6 @@ void ui_watch_follow(struct ui *ui)
     ui->watch = NULL;
     if (ui_state(ui, ui->sel) != LAB_LOCKED)
         watch_start(ui, 1);
+    else
+        ui_message(ui, DOC_DIM, "watch mode off: lab %s is locked", ui_lab(ui)->id);
 }

@@ -81,7 +81,8 @@ static void main_draw(struct view *v, struct ui *ui)
 
     for (int i = 0; i < cat->nlabs; i++)
         passed += ui_state(ui, i) >= LAB_PASSED;
-    snprintf(right, sizeof right, "%s%d of %d passed ", ui->watch ? "watch on  " : "", passed, cat->nlabs);
+    snprintf(right, sizeof right, "%s%s%d of %d passed ", ui->prog_ok ? "" : "progress not recorded  ",
+             ui->watch ? "watch on  " : "", passed, cat->nlabs);
     ui_bar(ui, 0, " CUDA reduction workbook", right, A_REVERSE | A_BOLD);
     for (int i = 0; i < cat->nlabs; i++)
         draw_lab(ui, 1 + i, i);
