@@ -1096,11 +1096,12 @@ readonly GRADESCOPE_JQ='
 # shellcheck disable=SC2016
 readonly JUNIT_JQ='
 def x: tostring | gsub("[\u0000-\u0008\u000b\u000c\u000e-\u001f]"; "") | @html;
+def secs: (. // 0) * 1000 | round / 1000;
 def kind: if .status == "pass" then "pass"
           elif .graded | not then (if .status == "internal_error" then "error" else "skipped" end)
           else "failure" end;
 def case($s):
-    "    <testcase classname=\"\($s.student | x)\" name=\"\(.lab | x) \(.title | x)\" time=\"\(.seconds // 0)\">\n"
+    "    <testcase classname=\"\($s.student | x)\" name=\"\(.lab | x) \(.title | x)\" time=\"\(.seconds | secs)\">\n"
     + (kind as $k
        | if $k == "failure" then "      <failure type=\"\(.status | x)\" message=\"\(.summary | x)\">\(.text | x)</failure>\n"
          elif $k == "error" then "      <error type=\"\(.status | x)\" message=\"\(.summary | x)\">\(.text | x)</error>\n"
@@ -1114,7 +1115,7 @@ def suite:
       + " failures=\"\([.labs[] | select(kind == "failure")] | length)\""
       + " errors=\"\([.labs[] | select(kind == "error")] | length)\""
       + " skipped=\"\([.labs[] | select(kind == "skipped")] | length)\""
-      + " time=\"\([.labs[].seconds // 0] | add // 0)\">\n"
+      + " time=\"\([.labs[].seconds // 0] | add // 0 | secs)\">\n"
       + "    <properties>\n"
       + "      <property name=\"score\" value=\"\(.score)\"/>\n"
       + "      <property name=\"max_score\" value=\"\(.max_score)\"/>\n"

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# tests/grade.sh — the instructor's grader on the CPU: intake of folders and
+# archives (malformed ones refused), compile errors and rejections scored,
+# no_gpu left ungraded, the reports well-formed (results.json keys, JUnit
+# against tests/grade/junit.xsd, CSV parsed), shards + merge equal to one
+# run, resume, exit codes, the sandbox's isolation, and the two check
+# options grade.sh is built on (--build-only/--run-only and --wrap).
+# On a GPU machine the runnable kernels pass instead of being no_gpu.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+set -o pipefail
+
+GRADE="$ROOT/grade.sh"
+XSD="$ROOT/tests/grade/junit.xsd"
+L1=$(lab_dir 01)
+L2=$(lab_dir 02)
+SOL1="$ROOT/solutions/$L1/kernel.cu"
+gpu=0
+have_gpu && gpu=1
+# shellcheck disable=SC2054  # 01,02 is one argument
+OPTS=(--labs 01,02 --seed 4242 --no-sanitize -j 2 -q)
+
+# status OUT STUDENT LAB: a lab's status in a student's report.
+status() { jq -r --arg l "$3" '.labs[] | select(.lab == $l) | .status' "$1/students/$2/report.json" 2>/dev/null; }
+# normalized FILE: a student report without what differs between runs.
+normalized() { jq -S 'del(.grader.graded_at) | .labs |= map(del(.seconds))' "$1"; }
+
+# ---- submissions -------------------------------------------------------------
+
+S="$TMP/subs"
+mkdir -p "$S" "$TMP/mk"
+# alice: a folder; lab 01 right, lab 02 does not compile.
+mkdir -p "$S/alice/labs/$L1" "$S/alice/labs/$L2"
+cp "$SOL1" "$S/alice/labs/$L1/kernel.cu"
+cp tests/grade/syntax_error.cu "$S/alice/labs/$L2/kernel.cu"
+# bob: a .tar.gz of his workbook folder; lab 01 sums on the host (rejected).
+mkdir -p "$TMP/mk/bob/labs/$L1"
+cp tests/bank/host_sum.cu "$TMP/mk/bob/labs/$L1/kernel.cu"
+tar czf "$S/bob.tar.gz" -C "$TMP/mk" bob
+# carol: a .zip with the lab folders at the top; lab 02 is the stub as given.
+mkdir -p "$TMP/mk/carol/$L1" "$TMP/mk/carol/$L2"
+cp "$SOL1" "$TMP/mk/carol/$L1/kernel.cu"
+cp "labs/$L2/kernel.cu" "$TMP/mk/carol/$L2/kernel.cu"
+(cd "$TMP/mk/carol" && zip -qr "$S/carol.zip" .)
+
+# Malformed ones, each refused with its reason.
+M="$TMP/bad"
+mkdir -p "$M" "$TMP/mk/t/labs/$L1"
+cp "$SOL1" "$TMP/mk/t/labs/$L1/kernel.cu"
+echo evil > "$TMP/mk/evil.cu"
+(cd "$TMP/mk/t" && tar czPf "$M/traversal.tar.gz" labs ../evil.cu)
+(cd "$TMP/mk/t" && zip -qr "$M/zipslip.zip" labs ../evil.cu)
+mkdir -p "$TMP/mk/s/labs/$L1"
+ln -s "$SOL1" "$TMP/mk/s/labs/$L1/kernel.cu"
+tar czf "$M/symlink.tar.gz" -C "$TMP/mk/s" labs
+mkdir -p "$M/linked/labs/$L1"
+ln -s "$SOL1" "$M/linked/labs/$L1/kernel.cu"
+mkdir -p "$TMP/mk/b/labs/$L1"
+cp "$SOL1" "$TMP/mk/b/labs/$L1/kernel.cu"
+head -c $((70 << 20)) /dev/zero > "$TMP/mk/b/zeros"
+tar czf "$M/bomb.tar.gz" -C "$TMP/mk/b" labs zeros
+rm -f "$TMP/mk/b/zeros"
+mkdir -p "$TMP/mk/many"
+for i in $(seq 40); do : > "$TMP/mk/many/f$i"; done
+tar czf "$M/many.tar.gz" -C "$TMP/mk" many
+echo "this is not an archive" > "$M/notarchive.zip"
+echo "neither is this" > "$M/fake.tar.gz"
+mkdir -p "$M/huge/labs/$L1"
+head -c 300000 /dev/zero | tr '\0' '/' > "$M/huge/labs/$L1/kernel.cu"
+
+# ---- usage and exit codes ----------------------------------------------------
+
+"$GRADE" --help > "$TMP/help" 2>&1; rc=$?
+check "--help exits 0 and documents the exit codes" test $rc = 0 -a -n "$(grep -i 'exit codes' "$TMP/help")"
+"$GRADE" > /dev/null 2>&1; rc=$?
+check "no submissions is a usage error (2)" test $rc = 2
+"$GRADE" --frobnicate "$S/alice" > /dev/null 2>&1; rc=$?
+check "an unknown option is a usage error (2)" test $rc = 2
+"$GRADE" --shard 2/2 "$S/alice" > /dev/null 2>&1; rc=$?
+check "--shard 2/2 is a usage error (2)" test $rc = 2
+"$GRADE" -o "$TMP/o-x" "$S/alice" "$TMP/nonexistent" > /dev/null 2>&1; rc=$?
+check "a missing submission path is a usage error (2)" test $rc = 2
+mkdir -p "$TMP/dup"
+cp -r "$S/alice" "$TMP/dup/alice"
+cp "$S/carol.zip" "$TMP/dup/alice.zip"
+out=$("$GRADE" -o "$TMP/o-dup" "$TMP/dup/alice" "$TMP/dup/alice.zip" 2>&1); rc=$?
+check "two submissions with one student id: usage error naming it" \
+    test $rc = 2 -a -n "$(grep 'same student id: alice' <<<"$out")"
+out=$(CUDATUTOR_HARNESS_DIR="$TMP/nowhere" "$GRADE" -o "$TMP/o-int" "$S/alice" 2>&1); rc=$?
+check "no harness objects: internal error (4) that says run make" test $rc = 4 -a -n "$(grep 'run make' <<<"$out")"
+jq '.fail_credit = 2' data/rubric.json > "$TMP/bad-rubric.json"
+out=$("$GRADE" -o "$TMP/o-rub" --rubric "$TMP/bad-rubric.json" "$S/alice" 2>&1); rc=$?
+check "a rubric out of range is a usage error that names the key" test $rc = 2 -a -n "$(grep fail_credit <<<"$out")"
+
+# ---- one class ---------------------------------------------------------------
+
+O1="$TMP/o1"
+"$GRADE" "${OPTS[@]}" -o "$O1" "$S"/* "$M"/* > "$TMP/o1.log" 2>&1; rc=$?
+if [ $gpu = 1 ]; then
+    check "a class with every lab graded exits 0" test $rc = 0
+    check "a right kernel passes" test "$(status "$O1" alice 01)" = pass
+else
+    check "a class with labs not run for want of a GPU exits 3" test $rc = 3
+    check "a runnable kernel without a GPU is no_gpu" test "$(status "$O1" alice 01)" = no_gpu
+    check "no_gpu is not graded: no score, not in graded_max_score" \
+        test "$(jq -c '[.labs[0].graded, .labs[0].score, .graded_max_score, .max_score, .labs_not_graded]' \
+                "$O1/students/alice/report.json")" = '[false,null,8,16,1]'
+fi
+check "a compile error is graded zero" \
+    test "$(jq -c '.labs[1] | [.status, .graded, .score]' "$O1/students/alice/report.json")" = '["compile_error",true,0]'
+check "the compile error points at the student's line, without the grader's paths" \
+    test -n "$(jq -r '.labs[1].text' "$O1/students/alice/report.json" | grep -F "labs/$L2/kernel.cu:7:")" \
+         -a -z "$(jq -r '.labs[1].text' "$O1/students/alice/report.json" | grep -F "$O1")"
+check "a rejected kernel is graded zero and names the symbol" \
+    test "$(jq -r '.labs[0] | "\(.status) \(.score) \(.text | test("cudaMemcpy"))"' "$O1/students/bob/report.json")" = "rejected 0 true"
+check "a .tar.gz with the workbook one folder down is taken in" \
+    test "$(jq -r '.labs["01"].from' "$O1/students/bob/intake.json")" = "bob/labs/$L1/kernel.cu"
+check "a lab missing from the submission is graded zero" \
+    test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/bob/report.json")" = '["missing",0]'
+check "a .zip with the lab folders at the top is taken in" \
+    test "$(jq -r '.labs["01"].state' "$O1/students/carol/intake.json")" = ok
+check "an untouched stub is graded zero without being built" \
+    test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/carol/report.json")" = '["unchanged",0]' \
+         -a ! -e "$O1/students/carol/labs/02.json"
+
+refused() { jq -r '.refused // (.labs | to_entries[0].value.why) // ""' "$O1/students/$1/intake.json"; }
+check "an archive member outside the folder refuses the archive" test -n "$(refused traversal | grep 'escapes the folder')"
+check "a zip slip refuses the zip" test -n "$(refused zipslip | grep 'escapes the folder')"
+check "a kernel.cu that is a link in an archive is refused" test -n "$(refused symlink | grep 'is a link')"
+check "a kernel.cu that is a symbolic link in a folder is refused" test -n "$(refused linked | grep 'symbolic link')"
+check "a gzip bomb is refused" test -n "$(refused bomb | grep 'archive bomb')"
+check "not a zip is refused" test -n "$(refused notarchive | grep 'not a zip')"
+check "not a gzip is refused" test -n "$(refused fake | grep 'not a gzip')"
+check "an oversize kernel.cu is refused" test -n "$(refused huge | grep 'the limit is 256 KiB')"
+check "refused submissions are graded zero, never built" \
+    test "$(jq -s '[.[] | select(.refused != null) | .score] | add' "$O1"/students/{traversal,zipslip,bomb,notarchive,fake}/report.json)" = 0
+check "the evil member was never written" test ! -e "$O1/evil.cu" -a ! -e "$O1/work/evil.cu" -a ! -e "$TMP/evil.cu"
+"$GRADE" "${OPTS[@]}" --max-members 20 -o "$TMP/o-many" "$M/many.tar.gz" > /dev/null 2>&1
+check "an archive with too many members is refused" \
+    test -n "$(jq -r .refused "$TMP/o-many/students/many/report.json" | grep 'members (the limit is 20)')"
+
+# ---- the reports -------------------------------------------------------------
+
+for f in "$O1"/students/*/results.json; do
+    jq -e '
+        (.score | type == "number") and (.tests | type == "array" and length > 0)
+        and (.output | type == "string") and (.visibility | IN("visible", "hidden", "after_due_date", "after_published"))
+        and ([.tests[] | (.name | type == "string") and (.output | type == "string")
+              and (.visibility | IN("visible", "hidden", "after_due_date", "after_published"))
+              and (if has("score") then (.score | type == "number") and (.max_score | type == "number")
+                                        and (.status | IN("passed", "failed")) and .score <= .max_score
+                   else (has("max_score") or has("status")) | not end)] | all)
+        and .score == ([.tests[].score // 0] | add)' "$f" > /dev/null || { not_ok "results.json $f has the Gradescope keys" "$(cat "$f")"; continue; }
+done
+ok "every results.json has Gradescope's keys (score, tests with name, status, score, max_score, visibility, output)"
+check "results.json never shows the seed or the program's output in a test's text" \
+    test -z "$(jq -r '.tests[].output' "$O1"/students/*/results.json | grep -E 'seed|^@stage')"
+if xmllint --noout --schema "$XSD" "$O1/junit.xml" "$O1"/students/*/junit.xml > "$TMP/xsd.log" 2>&1; then
+    ok "junit.xml (class and per student) validates against tests/grade/junit.xsd"
+else
+    not_ok "junit.xml (class and per student) validates against tests/grade/junit.xsd" "$(tail -5 "$TMP/xsd.log")"
+fi
+check "JUnit: a compile error is a failure, no_gpu a skip" \
+    test "$(xmllint --xpath 'string(//testsuite[@name="alice"]/testcase[2]/failure/@type)' "$O1/junit.xml")" = compile_error \
+         -a "$(xmllint --xpath 'count(//testsuite[@name="alice"]/testcase[1]/skipped)' "$O1/junit.xml")" = $((1 - gpu))
+if command -v python3 > /dev/null; then
+    csv=$(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+a = [r for r in rows if r["student"] == "alice"][0]
+print(len(rows), ",".join(list(rows[0].keys())[:6]), a["score"], repr(a["01"]), a["status_02"])' "$O1/grades.csv")
+    want="12 student,submission,score,max_score,graded_max_score,labs_not_graded 0 '' compile_error"
+    [ $gpu = 1 ] && want=$(sed "s/ '' / '$(jq -r '.labs[0].score' "$O1/students/alice/report.json")' /; s/ 0 / $(jq -r .score "$O1/students/alice/report.json") /" <<<"$want")
+    check "grades.csv parses as CSV: a row per student, empty cells for labs not graded" test "$csv" = "$want"
+else
+    skip "grades.csv parses as CSV" "python3 not installed"
+fi
+check "the summary table lists every student" test "$(grep -cE '^(alice|bob|carol|traversal) ' "$O1/summary.txt")" = 4
+
+# ---- roster ------------------------------------------------------------------
+
+"$GRADE" "${OPTS[@]}" --roster tests/grade/roster.csv -o "$TMP/o-roster" "$S"/* > /dev/null 2>&1
+check "a roster CSV (quotes, CRLF) renames the students" \
+    test "$(cd "$TMP/o-roster/students" && echo *)" = "s1001 s1002 s1003"
+
+# ---- shards, merge, resume ---------------------------------------------------
+
+"$GRADE" "${OPTS[@]}" --shard 0/2 -o "$TMP/s0" "$S"/* "$M"/* > /dev/null 2>&1
+"$GRADE" "${OPTS[@]}" --shard 1/2 -o "$TMP/s1" "$S"/* "$M"/* > /dev/null 2>&1
+n0=$(find "$TMP/s0/students" -mindepth 1 -maxdepth 1 -type d | wc -l)
+n1=$(find "$TMP/s1/students" -mindepth 1 -maxdepth 1 -type d | wc -l)
+check "two shards split the class" test $((n0 + n1)) = 12 -a "$n0" = 6 -a "$n1" = 6
+"$GRADE" --merge -q -o "$TMP/merged" "$TMP/s0" "$TMP/s1" > /dev/null 2>&1; rc=$?
+check "merge exits like the single run" test $rc = $((gpu ? 0 : 3))
+check "shards + merge: grades.csv equals the single run's" cmp -s "$O1/grades.csv" "$TMP/merged/grades.csv"
+same=1
+for f in "$O1"/students/*/report.json; do
+    id=$(basename "$(dirname "$f")")
+    [ "$(normalized "$f")" = "$(normalized "$TMP/merged/students/$id/report.json")" ] || same=0
+done
+check "shards + merge: every student report equals the single run's" test $same = 1
+check "shards + merge: junit.xml equals the single run's (times aside)" \
+    test "$(sed 's/ time="[^"]*"//' "$O1/junit.xml")" = "$(sed 's/ time="[^"]*"//' "$TMP/merged/junit.xml")"
+
+before=$(jq -r .grader.graded_at "$O1/students/alice/report.json")
+rm -rf "$O1/students/bob"
+"$GRADE" "${OPTS[@]}" -o "$O1" "$S"/* "$M"/* > "$TMP/resume.log" 2>&1
+check "resume grades only the students not finished" \
+    test -f "$O1/students/bob/report.json" -a "$(jq -r .grader.graded_at "$O1/students/alice/report.json")" = "$before" \
+         -a "$(jq -c .graded_now "$O1/run.json")" = '["bob"]'
+"$GRADE" "${OPTS[@]}" --force -o "$O1" "$S/alice" > /dev/null 2>&1
+check "--force grades a finished student again" test "$(jq -c .graded_now "$O1/run.json")" = '["alice"]'
+exec 7> "$O1/.grader/lock"
+flock -n 7
+"$GRADE" "${OPTS[@]}" -o "$O1" "$S/alice" > /dev/null 2>&1; rc=$?
+check "a second grade.sh on the same output folder is refused (2)" test $rc = 2
+exec 7>&-
+
+jq '.labs["02"].correctness = 20' data/rubric.json > "$TMP/rubric2.json"
+"$GRADE" --rescore -q --rubric "$TMP/rubric2.json" -o "$O1" > /dev/null 2>&1
+check "--rescore applies a changed rubric to the saved verdicts" \
+    test "$(jq .max_score "$O1/students/alice/report.json")" = 30
+
+# ---- the sandbox -------------------------------------------------------------
+
+sandbox=$(jq -r .sandbox "$O1/run.json")
+if [ "$sandbox" = none ]; then
+    for t in "writes only its work folder" "has no network" "has a private /tmp" "cannot see the workbook" \
+             "limits processes" "dies with its parent"; do
+        skip "the sandbox $t" "bubblewrap does not work here: $(jq -r .sandbox_notes "$O1/run.json")"
+    done
+else
+    W="$O1/.grader/probe-work"
+    mkdir -p "$W"
+    [ "$sandbox" != bwrap-nobody ] || chown 65534:65534 "$W"
+    touch /tmp/grade-test-marker.$$
+    # shellcheck disable=SC2016
+    got=$(cd "$W" && "$O1/.grader/run-wrapper" /bin/bash -c '
+        echo x > here && echo work-ok
+        (echo x > "$1/escaped") 2>/dev/null || echo out-ro
+        (echo x > "$1/../escaped") 2>/dev/null || echo parent-ro
+        (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null || echo no-tcp
+        [ "$(grep -c : /proc/net/dev)" -le 1 ] && echo only-lo
+        [ -e /tmp/grade-test-marker.'$$' ] || echo tmp-private
+        [ -e "$2/solutions" ] || echo solutions-hidden
+        [ -e "$3" ] || echo submissions-hidden
+        ulimit -u' probe "$O1" "$ROOT" "$S/alice" 2>&1)
+    rm -f /tmp/grade-test-marker.$$
+    check "the sandbox writes only its work folder" \
+        test -n "$(grep -x work-ok <<<"$got")" -a -n "$(grep -x out-ro <<<"$got")" -a ! -e "$O1/escaped"
+    check "the sandbox has no network" test -n "$(grep -x no-tcp <<<"$got")" -a -n "$(grep -x only-lo <<<"$got")"
+    check "the sandbox has a private /tmp" test -n "$(grep -x tmp-private <<<"$got")"
+    check "the sandbox cannot see the workbook's solutions or the submissions" \
+        test -n "$(grep -x solutions-hidden <<<"$got")" -a -n "$(grep -x submissions-hidden <<<"$got")"
+    check "the sandbox limits processes (ulimit -u)" test "$(tail -n1 <<<"$got")" != unlimited
+    # Killed the way the tutor kills a run that is out of time.
+    ( (cd "$W" && exec timeout --foreground -s KILL 2 "$O1/.grader/run-wrapper" /bin/sh -c 'sleep 4242 & sleep 4243') ) > /dev/null 2>&1
+    sleep 0.5
+    left=$(grep -l 'sleep.424[23]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l)
+    check "the sandbox dies with its parent (nothing left running)" test "$left" = 0
+fi
+PATH_NO_BWRAP="$TMP/fakebin:$PATH"
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' > "$TMP/fakebin/bwrap"
+chmod +x "$TMP/fakebin/bwrap"
+out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" --sandbox bwrap -o "$TMP/o-nobw" "$S/alice" 2>&1); rc=$?
+check "--sandbox bwrap where bubblewrap cannot work exits 5" test $rc = 5 -a -n "$(grep 'does not work here' <<<"$out")"
+out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" -o "$TMP/o-nobw2" "$S/alice" 2>&1); rc=$?
+check "without a working bubblewrap: a loud warning, and grading goes on" \
+    test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw2" alice 02)" = compile_error
+
+# ---- check --build-only / --run-only / --wrap ---------------------------------
+
+WD="$TMP/split"
+"$TUTOR" check 01 --file "$SOL1" --build-only --work-dir "$WD" --json > "$TMP/b.json"; rc=$?
+check "check --build-only leaves build.json and the binary" \
+    test "$(jq -r .status "$TMP/b.json")" = no_gpu -a -f "$WD/build.json" -a -x "$WD/lab01"
+stamp=$(stat -c %Y.%s "$WD/kernel.o")
+sleep 1
+printf '#!/bin/sh\necho "$@" >> "%s"\nexec "$@"\n' "$TMP/wrap.log" > "$TMP/wrap.sh"
+chmod +x "$TMP/wrap.sh"
+"$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$WD" --wrap "$TMP/wrap.sh" --no-sanitize --json > "$TMP/r.json"; rc=$?
+check "check --run-only runs the build without compiling again" \
+    test "$(stat -c %Y.%s "$WD/kernel.o")" = "$stamp" -a "$(jq -r .compile.ok "$TMP/r.json")" = true \
+         -a "$(jq -r '.techniques[0].found' "$TMP/r.json")" = true
+check "check --run-only keeps the build's seed" test "$(jq .seed "$TMP/r.json")" = "$(jq .seed "$TMP/b.json")"
+check "check --wrap runs the harness through the wrapper" test -n "$(grep -F "$WD/lab01 --json" "$TMP/wrap.log")"
+if [ $gpu = 1 ]; then
+    check "check --run-only gives the verdict" test "$(jq -r .status "$TMP/r.json")" = pass
+else
+    check "check --run-only gives the verdict" test "$(jq -r .status "$TMP/r.json")" = no_gpu -a $rc = 3
+fi
+out=$("$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$TMP/none" 2>&1); rc=$?
+check "check --run-only without a build is refused (4) and says why" test $rc = 4 -a -n "$(grep 'no build in' <<<"$out")"
+out=$("$TUTOR" check 02 --file "$SOL1" --run-only --work-dir "$WD" 2>&1); rc=$?
+check "check --run-only of another lab's build is refused" test $rc = 4 -a -n "$(grep 'is of lab 01, not 02' <<<"$out")"
+cp "$SOL1" "$TMP/k.cu"
+out=$("$TUTOR" check 01 --file "$TMP/k.cu" --run-only --work-dir "$WD" 2>&1); rc=$?
+check "check --run-only of another file's build is refused" test $rc = 4 -a -n "$(grep 'is of' <<<"$out")"
+"$TUTOR" check 01 --file "$TMP/k.cu" --build-only --work-dir "$TMP/split2" --json > /dev/null
+echo "// changed" >> "$TMP/k.cu"
+out=$("$TUTOR" check 01 --file "$TMP/k.cu" --run-only --work-dir "$TMP/split2" 2>&1); rc=$?
+check "check --run-only of a file changed since its build is refused" test $rc = 4 -a -n "$(grep 'changed since' <<<"$out")"
+"$TUTOR" check 01 --file tests/bank/host_sum.cu --build-only --work-dir "$TMP/split3" --json > /dev/null
+"$TUTOR" check 01 --file tests/bank/host_sum.cu --run-only --work-dir "$TMP/split3" --json > "$TMP/r3.json"; rc=$?
+check "check --run-only of a rejected build is rejected" test $rc = 1 -a "$(jq -r .status "$TMP/r3.json")" = rejected
+"$TUTOR" check 01 --build-only --run-only > /dev/null 2>&1; rc=$?
+check "check --build-only --run-only is a usage error" test $rc = 2
+
+# ---- self-test ---------------------------------------------------------------
+
+out=$("$GRADE" --selftest --labs 01 --no-sanitize -j 2 -o "$TMP/selftest" 2>&1); rc=$?
+right=$(sed -n 's/^selftest: \([0-9]*\) judged right, \([0-9]*\) wrong.*/\1 \2/p' <<<"$out")
+if [ $gpu = 1 ]; then
+    check "selftest (lab 01): every bank kernel and the solution judged right" test $rc = 0 -a "${right#* }" = 0
+else
+    check "selftest (lab 01) on the CPU: the rejections judged right, the rest not run (3)" \
+        test $rc = 3 -a "${right#* }" = 0 -a "${right% *}" -ge 7
+fi
+echo "# $(tail -n1 <<<"$out")"
