@@ -2,10 +2,10 @@
  * than crash: a screen with its last lines missing beats no screen. */
 #include "doc.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 

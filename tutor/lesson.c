@@ -14,7 +14,6 @@ struct block {
     char prefix[32];            /* "  • ", "1. ", "│ " or "" */
     enum doc_style prefix_style;
     enum doc_style base;
-    int content_col;            /* where a list item's text starts in the source */
     int open;
 };
 
@@ -149,15 +148,13 @@ static void flush(struct state *s)
     b->open = 0;
 }
 
-static void block_start(struct state *s, const char *prefix, enum doc_style pst, enum doc_style base,
-                        int content_col)
+static void block_start(struct state *s, const char *prefix, enum doc_style pst, enum doc_style base)
 {
     flush(s);
     struct block *b = &s->b;
     snprintf(b->prefix, sizeof b->prefix, "%s", prefix);
     b->prefix_style = pst;
     b->base = base;
-    b->content_col = content_col;
     b->open = 1;
 }
 
@@ -247,7 +244,7 @@ static void line(struct state *s, const char *l, const char *end)
             const char *h = skip_spaces(p + level, end), *he = end;
             while (he > h && (he[-1] == '#' || he[-1] == ' '))
                 he--;
-            block_start(s, "", DOC_TEXT, level == 1 ? DOC_H1 : level == 2 ? DOC_H2 : DOC_H3, 0);
+            block_start(s, "", DOC_TEXT, level == 1 ? DOC_H1 : level == 2 ? DOC_H2 : DOC_H3);
             block_add(s, h, (size_t)(he - h));
             flush(s);
             s->list_col = -1;
@@ -278,7 +275,7 @@ static void line(struct state *s, const char *l, const char *end)
         if (!s->b.open || s->b.base != DOC_QUOTE) {
             flush(s);
             gap(s);
-            block_start(s, "│ ", DOC_DIM, DOC_QUOTE, 0);
+            block_start(s, "│ ", DOC_DIM, DOC_QUOTE);
         }
         block_add(s, q, (size_t)(end - q));
         return;
@@ -295,7 +292,7 @@ static void line(struct state *s, const char *l, const char *end)
         if (s->list_col < 0)
             gap(s);
         s->need_gap = 0;
-        block_start(s, prefix, DOC_DIM, DOC_TEXT, ind + m);
+        block_start(s, prefix, DOC_DIM, DOC_TEXT);
         s->list_col = ind + m;
         block_add(s, p + m, len - (size_t)m);
         return;
@@ -310,13 +307,13 @@ static void line(struct state *s, const char *l, const char *end)
         char prefix[32];
         snprintf(prefix, sizeof prefix, "%*s", s->list_col < 16 ? s->list_col : 16, "");
         gap(s);
-        block_start(s, prefix, DOC_TEXT, DOC_TEXT, s->list_col);
+        block_start(s, prefix, DOC_TEXT, DOC_TEXT);
         block_add(s, p, len);
         return;
     }
     s->list_col = -1;
     gap(s);
-    block_start(s, "", DOC_TEXT, DOC_TEXT, 0);
+    block_start(s, "", DOC_TEXT, DOC_TEXT);
     block_add(s, p, len);
 }
 

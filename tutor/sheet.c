@@ -322,7 +322,6 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
 
 void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
 {
-    char prefix[16];
     if (shown > CATALOG_HINTS)
         shown = CATALOG_HINTS;
     doc_newline(d);
@@ -334,8 +333,7 @@ void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
         if (k == shown)
             doc_add(d, DOC_WARN, "  (new)");
         doc_newline(d);
-        snprintf(prefix, sizeof prefix, "  ");
-        para(d, lab->hints[k - 1], DOC_TEXT, width, prefix);
+        para(d, lab->hints[k - 1], DOC_TEXT, width, "  ");
     }
     doc_newline(d);
     doc_newline(d);

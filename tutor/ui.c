@@ -258,7 +258,8 @@ static void watch_tick(struct ui *ui)
 {
     if (ui->watch && watch_check(ui->watch, util_now()))
         ui->watch_pending = 1;
-    if (ui->watch_pending && !ui->job) {
+    /* A save while a question is open waits for the answer. */
+    if (ui->watch_pending && !ui->job && ui->top->kind != VIEW_ASK) {
         ui->watch_pending = 0;
         ui_check_start(ui, ui->watch_lab);
     }
@@ -419,7 +420,7 @@ int ui_run(struct app *app, const struct ui_opts *opts)
         rc = EXIT_INTERNAL;
         goto out;
     }
-    ui_push(&ui, ui_main_new(&ui));
+    ui_push(&ui, ui_main_new());
     if (!ui.top) {
         snprintf(err, sizeof err, "out of memory");
         rc = EXIT_INTERNAL;

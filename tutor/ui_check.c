@@ -37,10 +37,6 @@ struct check_job {
     double started;
 };
 
-struct check_view {
-    struct view v;
-};
-
 static const char *const spinner[] = {"|", "/", "-", "\\"};
 
 /* ---- the child ---------------------------------------------------------- */
@@ -344,7 +340,7 @@ static const struct view_ops check_ops = {check_draw, check_key, NULL, check_fre
 void ui_check_start(struct ui *ui, int lab)
 {
     struct check_job *j = NULL;
-    struct check_view *cv = NULL;
+    struct view *cv = NULL;
     int fds[2] = {-1, -1};
 
     if (ui->job) {
@@ -378,10 +374,10 @@ void ui_check_start(struct ui *ui, int lab)
     setpgid(j->pid, j->pid);
     close(fds[1]);
     ui->job = j;
-    cv->v.ops = &check_ops;
-    cv->v.kind = VIEW_CHECK;
-    cv->v.keys = "q cancel";
-    ui_push(ui, &cv->v);
+    cv->ops = &check_ops;
+    cv->kind = VIEW_CHECK;
+    cv->keys = "q cancel";
+    ui_push(ui, cv);
     return;
 fail:
     ui_message(ui, DOC_BAD, "cannot start a check: %s", strerror(errno));

@@ -153,10 +153,9 @@ static void main_free(struct view *v)
 
 static const struct view_ops main_ops = {main_draw, main_key, main_search, main_free};
 
-struct view *ui_main_new(struct ui *ui)
+struct view *ui_main_new(void)
 {
     struct main_view *m = calloc(1, sizeof *m);
-    (void)ui;
     if (!m)
         return NULL;
     m->v.ops = &main_ops;

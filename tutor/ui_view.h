@@ -88,19 +88,25 @@ struct ui {
 };
 
 /* ---- ui.c: the view stack and the actions ----------------------------- */
+/* Puts v on top (NULL, from a failed constructor, is ignored). */
 void ui_push(struct ui *ui, struct view *v);
 /* Pushes v, first popping the top when it is of v's kind (a new verdict
  * replaces the old one instead of piling up). */
 void ui_replace(struct ui *ui, struct view *v);
+/* Frees the top view; the main screen at the bottom is never popped. */
 void ui_pop(struct ui *ui);
+/* Sets the status line's message until the next key. */
 void ui_message(struct ui *ui, enum doc_style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Carries out the actions named by flags. */
 void ui_perform(struct ui *ui, int flags);
+/* The selected lab, and the state of lab i as the menu shows it. */
 const struct lab *ui_lab(const struct ui *ui);
 enum lab_state ui_state(const struct ui *ui, int i);
 
 /* ---- ui_draw.c: painting ------------------------------------------------ */
+/* Decides colour or monochrome and sets up the colour pairs. */
 void ui_draw_init(struct ui *ui);
+/* The curses attributes of a document style on this terminal. */
 attr_t ui_attr(const struct ui *ui, enum doc_style st);
 /* A glyph in UTF-8, or its ASCII stand-in on other terminals. */
 const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
@@ -111,12 +117,15 @@ int ui_put(struct ui *ui, int y, int x, int cols, enum doc_style st, const char 
 void ui_put_line(struct ui *ui, int y, int x, int cols, const struct doc_line *l, const char *needle);
 /* A full-width bar (title or separator) with text on the left and right. */
 void ui_bar(struct ui *ui, int y, const char *left, const char *right, attr_t attr);
+/* The bottom line: the search prompt, a message, or the view's keys. */
 void ui_draw_status(struct ui *ui);
+/* The whole screen, when it is below UI_MIN_COLS x UI_MIN_ROWS. */
 void ui_draw_too_small(struct ui *ui);
 /* Prints the screen as text on f (the dump mode). */
 void ui_dump(FILE *f);
 
 /* ---- ui_input.c: keys --------------------------------------------------- */
+/* The action bound to a key, or ACT_NONE. */
 enum ui_action ui_key_action(int ch);
 /* The flag a key raises when the top view passes it on. */
 int ui_action_flag(enum ui_action act);
@@ -128,14 +137,16 @@ void ui_help_build(struct doc *d, int width);
 int ui_keys_parse(const char *script, int *out, int max, char *err, size_t errlen);
 
 /* ---- screens ------------------------------------------------------------ */
-struct view *ui_main_new(struct ui *ui);
+struct view *ui_main_new(void);
 /* The main screen's lesson position, for the full-screen reader to start at. */
 int ui_main_scroll(const struct view *v);
 typedef void (*pager_build_fn)(struct doc *d, struct ui *ui, void *ctx, int width);
 struct view *ui_pager_new(enum view_kind kind, const char *title, pager_build_fn build, void *ctx,
                           void (*ctx_free)(void *ctx));
+/* Starts a page at line (the reader opens where the main screen was). */
 void ui_pager_scroll_to(struct view *v, int line);
-/* A y/n question over the current screen; yes runs on y. */
+/* A y/n question over the current screen; yes runs on y.  ctx is a plain
+ * malloc'd block, freed with the question. */
 struct view *ui_ask_new(const char *question, void (*yes)(struct ui *ui, void *ctx), void *ctx);
 
 /* ---- ui_check.c: running a check off the UI's back ---------------------- */
@@ -145,6 +156,7 @@ void ui_check_start(struct ui *ui, int lab);
 int ui_check_fd(const struct ui *ui);
 /* Reads what the child said; when it is done, shows the results. */
 void ui_check_poll(struct ui *ui);
+/* Kills the running check, if any, and drops its screen. */
 void ui_check_cancel(struct ui *ui);
 /* Shows a saved verdict (the results screen for a file). */
 int ui_result_open(struct ui *ui, const char *path, char *err, size_t errlen);
