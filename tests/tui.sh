@@ -262,7 +262,9 @@ else
     start -- --root "$WB"
     wait_for "CUDA reduction workbook"
     keys c
-    expect "c shows the check's stages" "compile" 5
+    expect "c shows the check screen" "Checking lab 01: $(lesson_title 0)" 5
+    expect_line "the check screen lists the stages" "^ +(▸|✓) +compile"
+    expect "the check screen says how to cancel" "q cancels the check"
     expect "c without a GPU: the no-GPU verdict" "compiled; not run: no CUDA device" 120
     expect "c without a GPU: says nothing ran" "nothing was run or timed"
     check "the check is recorded as an attempt" \

@@ -19,8 +19,15 @@
 #include "util.h"
 #include "workspace.h"
 
-/* The stages a check goes through, in order, as check.c names them. */
-static const char *const stages[] = {"compile", "rules", "link", "correctness", "timing", "peak", "sanitize"};
+/* The stages a check goes through, in order: as check.c names them, and as
+ * the screen shows them. */
+static const struct {
+    const char *name, *label;
+} stages[] = {
+    {"compile", "compile"},       {"rules", "rules of lab.h"}, {"link", "link"},
+    {"correctness", "correctness"}, {"timing", "timing"},     {"peak", "peak bandwidth"},
+    {"sanitize", "race check"},
+};
 #define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
 
 struct check_job {
@@ -135,7 +142,7 @@ static void progress_line(struct check_job *j, char *line)
     if (k < 5 || strcmp(f[0], "P"))
         return;
     for (int s = 0; s < NSTAGES; s++)
-        if (!strcmp(stages[s], f[1]))
+        if (!strcmp(stages[s].name, f[1]))
             j->stage = s;
     j->i = atoi(f[2]);
     j->n = atoi(f[3]);
@@ -304,14 +311,14 @@ static void check_draw(struct view *v, struct ui *ui)
     for (int s = 0; s < NSTAGES; s++, y++) {
         const char *mark = s < j->stage ? ui_glyph(ui, "✓", "+") : s == j->stage ? ui_glyph(ui, "▸", ">") : " ";
         ui_put(ui, y, 2, 2, s < j->stage ? DOC_GOOD : DOC_STRONG, mark);
-        ui_put(ui, y, 5, 14, s <= j->stage ? DOC_STRONG : DOC_DIM, stages[s]);
+        ui_put(ui, y, 5, 16, s <= j->stage ? DOC_STRONG : DOC_DIM, stages[s].label);
         if (s == j->stage) {
             char what[200];
             if (j->n > 0)
                 snprintf(what, sizeof what, "%d/%d  %s", j->i, j->n, j->detail);
             else
                 snprintf(what, sizeof what, "%s", j->detail);
-            ui_put(ui, y, 19, ui->cols - 20, DOC_TEXT, what);
+            ui_put(ui, y, 22, ui->cols - 23, DOC_TEXT, what);
         }
     }
     ui_put(ui, y + 1, 2, ui->cols - 4, DOC_DIM,
