@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "util.h"
 
 #define MAX_FAILED_SHOWN 8
 #define MAX_LOG_LINES 20
@@ -365,13 +366,15 @@ static void bar(struct doc *d, double value, double ref, double scale, int cells
     }
 }
 
-static void ladder_table(struct doc *d, const struct catalog *cat, const struct progress *p)
+static void ladder_table(struct doc *d, const struct catalog *cat, const struct progress *p, int width)
 {
     const struct progress_lab *first = NULL, *prev = NULL;
+    int name_w = width - 56 < 12 ? 12 : width - 56 > 30 ? 30 : width - 56;  /* the rest is 56 columns */
     heading(d, "The ladder");
     doc_newline(d);
-    doc_addf(d, DOC_DIM, "  %-3s %-30s %9s %7s %7s %7s %7s %7s", "lab", "kernel", "ms", "GB/s", "% peak", "× ref",
-             "step", "total");
+    doc_addf(d, DOC_DIM, "  %-3s ", "lab");
+    doc_addcell(d, DOC_DIM, "kernel", name_w);
+    doc_addf(d, DOC_DIM, " %9s %7s %7s %7s %7s %7s", "ms", "GB/s", "% peak", "× ref", "step", "total");
     for (int i = 0; i < cat->nlabs; i++) {
         const struct progress_lab *l = progress_find(p, cat->labs[i].id);
         if (!l || !l->best.have)
@@ -381,7 +384,7 @@ static void ladder_table(struct doc *d, const struct catalog *cat, const struct 
         int comparable = first && !strcmp(first->best.case_label, b->case_label) && first->best.n == b->n;
         doc_newline(d);
         doc_addf(d, DOC_TEXT, "  %-3s ", l->id);
-        doc_addcell(d, DOC_TEXT, cat->labs[i].title, 30);
+        doc_addcell(d, DOC_TEXT, cat->labs[i].title, name_w);
         doc_addf(d, DOC_TEXT, " %9.3f", b->ms);
         if (b->gbps >= 0)
             doc_addf(d, DOC_STRONG, " %7.0f %6.0f%%", b->gbps, b->pct_peak);
@@ -402,7 +405,7 @@ static void ladder_table(struct doc *d, const struct catalog *cat, const struct 
 
 void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress *p, int width)
 {
-    double scale = 0;
+    double scale = 0, peak = 0;
     const char *gpu = "";
     int any = 0, name_w = 28, num_w = 24;
     int cells = width - 2 - 3 - name_w - 1 - num_w;
@@ -416,6 +419,8 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         any = 1;
         if (l->gpu[0])
             gpu = l->gpu;
+        if (l->best.peak_gbps > peak)
+            peak = l->best.peak_gbps;
         if (l->best.peak_gbps > scale)
             scale = l->best.peak_gbps;
         if (l->best.gbps > scale)
@@ -432,23 +437,22 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
                 "against the peak the harness measures and against CUB.", DOC_TEXT, width, "");
         return;
     }
-    doc_newline(d);
-    doc_add(d, DOC_DIM, "GPU ");
-    doc_add(d, DOC_TEXT, gpu[0] ? gpu : "unknown");
-    doc_addf(d, DOC_DIM, ".  A full bar is the measured peak, %.0f GB/s; ", scale);
-    doc_add(d, DOC_REF, "│");
-    doc_add(d, DOC_DIM, " marks the reference (CUB).");
+    char *about = util_format("On the %s.  A full bar is %.0f GB/s (the measured peak: %.0f GB/s); "
+                              "│ marks the reference (CUB).", gpu[0] ? gpu : "GPU", scale, peak);
+    if (about)
+        para(d, about, DOC_DIM, width, "");
+    free(about);
     doc_newline(d);
     for (int i = 0; i < cat->nlabs; i++) {
         const struct lab *lab = &cat->labs[i];
         const struct progress_lab *l = progress_find(p, lab->id);
-        enum lab_state st = progress_state(p, cat, i, 0);
+        int timed = l && l->best.have;
         doc_newline(d);
         doc_addf(d, DOC_TEXT, "  %s ", lab->id);
-        doc_addcell(d, st == LAB_LOCKED ? DOC_DIM : DOC_TEXT, lab->title, name_w);
+        doc_addcell(d, timed ? DOC_TEXT : DOC_DIM, lab->title, name_w);
         doc_add(d, DOC_TEXT, " ");
-        if (!l || !l->best.have) {
-            doc_add(d, DOC_DIM, st == LAB_LOCKED ? "locked" : "no timed pass yet");
+        if (!timed) {
+            doc_add(d, DOC_DIM, "no timed pass yet");
             continue;
         }
         const struct progress_best *b = &l->best;
@@ -464,9 +468,9 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         doc_addf(d, DOC_STRONG, "%5.2fx", b->ratio);
         doc_add(d, l->on_target ? DOC_GOOD : DOC_WARN, l->on_target ? " ★" : " ✓");
     }
-    ladder_table(d, cat, p);
+    ladder_table(d, cat, p, width);
     doc_newline(d);
     doc_newline(d);
-    doc_add(d, DOC_DIM, "★ on target   ✓ passed, target not met yet   step: against the lab above   "
-                        "total: against the first");
+    para(d, "★ on target   ✓ passed, target not met yet   step: the speed-up over the lab above   "
+            "total: over the first", DOC_DIM, width, "");
 }

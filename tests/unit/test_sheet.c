@@ -233,7 +233,6 @@ static void the_chart_draws_the_students_ladder(void)
     EXPECT(has(s, "█") && has(s, "│"));
     EXPECT(has(s, "The ladder"));
     EXPECT(has(s, "no timed pass yet"));
-    EXPECT(has(s, "locked"));
     free(s);
     doc_free(&d);
     result_free(&r);
