@@ -231,6 +231,11 @@ load_catalog() {
         '[.[] | . + {timeout_s: ($cat[0].families[.family].timeout_s // 60)}]' \
         "$STATE/catalog.json" > "$STATE/catalog.tmp" && mv "$STATE/catalog.tmp" "$STATE/catalog.json"
     mapfile -t ALL_LABS < <(jq -r '.[].id' "$STATE/catalog.json")
+    local lid field value
+    while IFS=$'\t' read -r lid field value; do
+        LAB_FIELDS["$lid/$field"]=$value
+    done < <(jq -r '.[] | .id as $id | (["dir", .dir], ["timeout_s", (.timeout_s | tostring)], ["title", .title])
+                    | [$id] + . | @tsv' "$STATE/catalog.json")
     LABS=()
     if [ -z "$LABS_OPT" ]; then
         LABS=("${ALL_LABS[@]}")
@@ -246,9 +251,10 @@ load_catalog() {
     done
 }
 
-# lab_field ID FIELD: one field of a lab in the catalog.
+# lab_field ID FIELD: one field of a lab in the catalog (dir, timeout_s, title).
+declare -A LAB_FIELDS=()
 lab_field() {
-    jq -r --arg id "$1" --arg f "$2" '.[] | select(.id == $id) | .[$f]' "$STATE/catalog.json"
+    printf '%s\n' "${LAB_FIELDS[$1/$2]}"
 }
 
 # load_rubric: checks the rubric's shape; exit 2 with the problem.
@@ -967,11 +973,16 @@ build_pool() {
 # gpu_worker GPU: runs jobs one at a time on one GPU, as their builds finish,
 # and finishes each student whose labs are all done.
 gpu_worker() {
-    local gpu=$1 k id lab wd
+    local gpu=$1 k id lab wd waited
     while k=$(claim_job); do
         IFS=$'\t' read -r id lab < <(sed -n "${k}p" "$STATE/jobs.tsv")
         wd="$WORK/$id/$lab"
-        while [ ! -f "$wd/.built" ]; do sleep 0.2; done
+        waited=0
+        while [ ! -f "$wd/.built" ] && [ "$waited" -lt 6500 ]; do
+            sleep 0.2
+            waited=$((waited + 1))
+        done
+        [ -f "$wd/.built" ] || echo 124 > "$wd/.built"
         run_one "$id" "$lab" "$gpu" || echo "grade.sh: run_one $id $lab failed" >> "$STATE/errors"
         echo "R $id $lab" >> "$STATE/events"
         maybe_finish "$id"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tests/device/grade-class.sh — grade.sh's timing on a GPU machine: a class
+# of STUDENTS (default 30) made of copies of mixed submissions — reference
+# solutions, bad kernels from tests/bank (racy, wrong, crashing, rejected,
+# escaping), stubs with a comment added (they run and fail) and kernels
+# that do not compile — for all ten labs, handed in as folders, .tar.gz and
+# .zip; then grades them and prints the wall time, the time per
+# student-lab, where the time went and the verdicts.
+#
+# Usage (from the workbook root, after make):
+#     OUT=/some/dir bash tests/device/grade-class.sh [STUDENTS] [-- GRADE.SH OPTIONS]
+# e.g. ... grade-class.sh 30 -- --no-sanitize     (the cost of the race checks)
+# HUNG=0 leaves out the one kernel that never ends (it costs its time limit,
+# 60 s of one GPU).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+OUT=${OUT:-/tmp/cudatutor-grade-class}
+N=${1:-30}
+[ $# -eq 0 ] || shift
+[ "${1:-}" != -- ] || shift
+HUNG=${HUNG:-1}
+SUBS="$OUT/subs"
+rm -rf "$OUT"
+mkdir -p "$SUBS" "$OUT/mk"
+
+mapfile -t LABS < <(./cudatutor list --json | jq -r '.[] | .id + "\t" + .dir')
+# bank_for LAB INDEX: the INDEX-th bank kernel of LAB (cycling) that ends by
+# itself, or nothing.
+bank_for() {
+    local -a files
+    mapfile -t files < <(grep -l "^// bank: lab=$1 " tests/bank/*.cu | xargs -r grep -L 'expect=timeout' | sort)
+    if [ ${#files[@]} -gt 0 ]; then
+        echo "${files[$(( $2 % ${#files[@]} ))]}"
+    fi
+}
+
+declare -A mix=()
+for k in $(seq 0 $((N - 1))); do
+    id=$(printf 'student%02d' "$k")
+    root="$OUT/mk/$id"
+    for i in "${!LABS[@]}"; do
+        IFS=$'\t' read -r lab dir <<< "${LABS[$i]}"
+        mkdir -p "$root/$dir"
+        r=$(( (k * 7 + i * 3) % 10 ))
+        src=""
+        kind=solution
+        if [ "$HUNG" = 1 ] && [ "$k" = 0 ] && [ "$lab" = 03 ]; then
+            src=tests/bank/infinite_loop.cu kind=hung
+        elif [ "$r" -ge 6 ] && [ "$r" -le 7 ]; then
+            src=$(bank_for "$lab" "$k")
+            [ -z "$src" ] || kind=bank
+        fi
+        if [ "$r" = 8 ]; then
+            cp "$dir/kernel.cu" "$root/$dir/kernel.cu"
+            echo "// $id was here" >> "$root/$dir/kernel.cu"
+            kind=stub
+        elif [ "$r" = 9 ]; then
+            printf '#include "lab.h"\nthis does not compile;\n' > "$root/$dir/kernel.cu"
+            kind=syntax
+        elif [ -n "$src" ]; then
+            cp "$src" "$root/$dir/kernel.cu"
+        else
+            cp "solutions/$(basename "$dir")/kernel.cu" "$root/$dir/kernel.cu"
+        fi
+        mix[$kind]=$(( ${mix[$kind]:-0} + 1 ))
+    done
+    case $((k % 3)) in
+        0) mv "$root" "$SUBS/$id" ;;
+        1) tar czf "$SUBS/$id.tar.gz" -C "$OUT/mk" "$id" ;;
+        2) (cd "$root" && zip -qr "$SUBS/$id.zip" .) ;;
+    esac
+done
+rm -rf "$OUT/mk"
+echo "class: $N students x ${#LABS[@]} labs; kernels: $(for k in "${!mix[@]}"; do printf '%s %s, ' "$k" "${mix[$k]}"; done)"
+nvidia-smi --query-gpu=index,name --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' || echo "gpu: none"
+echo "cpus: $(nproc)"
+
+t0=$(date +%s.%N)
+rc=0
+./grade.sh --out "$OUT/grades" -j "$(nproc)" "$@" "$SUBS"/* > "$OUT/grade.log" 2>&1 || rc=$?
+t1=$(date +%s.%N)
+tail -n 6 "$OUT/grade.log"
+wall=$(echo "$t1 - $t0" | bc)
+labs=$(jq -s '[.[].labs[]] | length' "$OUT"/grades/students/*/report.json)
+echo "grade.sh exit $rc; sandbox $(jq -r .sandbox "$OUT/grades/run.json")"
+printf 'wall %.1f s for %d students (%d student-labs): %.2f s per student-lab, %.1f s per student\n' \
+    "$wall" "$N" "$labs" "$(echo "$wall / $labs" | bc -l)" "$(echo "$wall / $N" | bc -l)"
+jq -rs '[.[].labs[]] as $l
+        | "verdicts: " + ([$l[].status] | group_by(.) | map("\(.[0]) \(length)") | join(", ")),
+          "time in checks (sum over labs): \([$l[].seconds // 0] | add | . * 10 | round / 10) s; slowest: "
+          + ([$l[] | select(.seconds != null)] | sort_by(-.seconds) | .[:3] | map("\(.lab) \(.status) \(.seconds | . * 10 | round / 10) s") | join(", "))' \
+    "$OUT"/grades/students/*/report.json
+jq -rs '[.[].labs[] | select(.status == "pass")] | group_by(.lab)
+        | map("lab \(.[0].lab): \(length) pass, \([.[] | select(.target.met == true)] | length) on target, mean \(([.[].seconds] | add / length) | . * 10 | round / 10) s")
+        | .[]' "$OUT"/grades/students/*/report.json
