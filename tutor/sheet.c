@@ -137,10 +137,14 @@ static void tests_section(struct doc *d, const struct result *r, int width)
     heading(d, "Correctness");
     doc_newline(d);
     doc_addf(d, passed == r->ntests ? DOC_GOOD : DOC_BAD, "  %d/%d sizes passed", passed, r->ntests);
+    /* After a crash or the time limit, the list is what ran before it. */
+    int stopped = r->status == STATUS_RUNTIME_ERROR || r->status == STATUS_TIMEOUT;
+    if (stopped)
+        doc_add(d, DOC_TEXT, " before the run stopped");
     if (r->first_failing_n) {
         doc_add(d, DOC_TEXT, "; smallest failing n = ");
         doc_addf(d, DOC_STRONG, "%llu", r->first_failing_n);
-    } else if (passed == r->ntests) {
+    } else if (passed == r->ntests && !stopped) {
         doc_addf(d, DOC_DIM, " (n = %llu to %llu)", r->tests[0].n, r->tests[r->ntests - 1].n);
     }
     for (int i = 0; i < r->ntests && shown < MAX_FAILED_SHOWN; i++) {
