@@ -17,7 +17,6 @@
 #include "sheet.h"
 #include "ui_view.h"
 #include "util.h"
-#include "workspace.h"
 
 /* The stages a check goes through, in order: as check.c names them, and as
  * the screen shows them. */
