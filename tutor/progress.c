@@ -242,9 +242,10 @@ char *progress_format(const struct progress *p)
         goto out;
     if (p->nlabs && !(sorted = malloc((size_t)p->nlabs * sizeof *sorted)))
         goto out;
-    if (p->nlabs)
+    if (p->nlabs) {
         memcpy(sorted, p->labs, (size_t)p->nlabs * sizeof *sorted);
-    qsort(sorted, (size_t)p->nlabs, sizeof *sorted, by_id);
+        qsort(sorted, (size_t)p->nlabs, sizeof *sorted, by_id);
+    }
     for (int i = 0; i < p->nlabs; i++)
         format_lab(labs, &sorted[i]);
     text = cJSON_Print(root);
