@@ -175,6 +175,28 @@ wait_for "CUDA reduction workbook"
 kill -TERM "$(tm list-panes -F '#{pane_pid}' | xargs pgrep -P | head -1)" 2>/dev/null
 expect "SIGTERM quits, restoring the terminal (exit 143)" "EXIT=143"
 
+# ---- --unlock-all, and progress.json in trouble ---------------------------
+start -- --unlock-all
+wait_for "CUDA reduction workbook"
+expect_line "--unlock-all: every lab open" "^  10 ○ .* +open$"
+keys j h
+expect "Q quits from any screen" "Hint 1 of 3"
+keys Q
+expect "Q quits with 0" "EXIT=0"
+printf '{"schema": 1, "labs": {' > "$PROG"
+start
+expect "a corrupt progress.json is reported" "was not valid progress"
+expect "and where it was kept" "progress.json.corrupt-"
+check "the corrupt file is kept" test -n "$(ls "$PROG".corrupt-* 2>/dev/null)"
+echo '{"schema": 7, "labs": {}}' > "$PROG"
+start
+expect "a newer progress.json is refused with a clear message" "written by a newer cudatutor (schema 7"
+expect "the title says progress is not recorded" "progress not recorded"
+keys h
+expect "hints still work, unrecorded" "hint not recorded"
+check "the newer file is left alone" test "$(cat "$PROG")" = '{"schema": 7, "labs": {}}'
+rm -f "$PROG" "$PROG".corrupt-*
+
 # ---- the first frame ---------------------------------------------------
 ms=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump 2>&1 >/dev/null | sed -n 's/.*first frame after \([0-9.]*\) ms/\1/p')
 echo "# first frame after $ms ms (from main, off-screen)"

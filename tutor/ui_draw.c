@@ -149,9 +149,27 @@ void ui_draw_status(struct ui *ui)
         return;
     }
     curs_set(0);
-    if (ui->msg[0])
+    if (ui->msg[0] && doc_width(ui->msg, strlen(ui->msg)) > ui->cols) {
+        /* A long message (a path, an error) takes up to three lines, over
+         * the bottom of the screen, until the next key. */
+        struct doc d;
+        struct doc_para p = {0};
+        doc_init(&d);
+        doc_para_add(&p, ui->msg_style, ui->msg, strlen(ui->msg));
+        doc_flow(&d, &p, ui->cols, "", DOC_TEXT);
+        doc_para_free(&p);
+        if (!ui->utf8)
+            doc_ascii(&d);
+        int n = d.nlines < 3 ? d.nlines : 3;
+        for (int i = 0; i < n; i++) {
+            move(y - n + 1 + i, 0);
+            clrtoeol();
+            ui_put_line(ui, y - n + 1 + i, 0, ui->cols, &d.lines[i], NULL);
+        }
+        doc_free(&d);
+    } else if (ui->msg[0]) {
         ui_put(ui, y, 0, ui->cols, ui->msg_style, ui->msg);
-    else if (ui->top && ui->top->keys)
+    } else if (ui->top && ui->top->keys)
         ui_put(ui, y, 0, ui->cols, DOC_DIM, ui->top->keys);
 }
 
