@@ -4,7 +4,6 @@
  * return.  Every path out of ui_run restores the terminal. */
 #include "ui.h"
 
-#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -48,7 +47,7 @@ static void signals_install(struct sigaction *old, sigset_t *old_mask)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;            /* no SA_RESTART: poll(2) must wake up */
+    sa.sa_flags = 0;            /* no SA_RESTART: a wait it interrupts must return */
     sigemptyset(&block);
     sigaddset(&block, SIGWINCH);
     for (size_t i = 0; i < NCAUGHT; i++) {
@@ -73,9 +72,10 @@ static void deliver_pending(void)
 {
     sigset_t pend;
     while (sigpending(&pend) == 0 && !got_signal) {
-        int any = sigismember(&pend, SIGWINCH);
+        /* Only what the wait mask lets through, or sigsuspend would sleep. */
+        int any = sigismember(&pend, SIGWINCH) && !sigismember(&wait_mask, SIGWINCH);
         for (size_t i = 0; i < NCAUGHT; i++)
-            any |= sigismember(&pend, caught[i]);
+            any |= sigismember(&pend, caught[i]) && !sigismember(&wait_mask, caught[i]);
         if (!any)
             return;
         sigsuspend(&wait_mask);     /* returns once a handler has run */
