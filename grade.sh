@@ -747,7 +747,7 @@ write_wrappers() {
             fi
             echo 'dir=$(pwd -P)'
             echo 'ulimit -c 0'
-            if [ "$kind" = run ]; then echo 'ulimit -f 131072'; else echo 'ulimit -f 1048576'; fi
+            if [ "$kind" = run ]; then echo 'ulimit -f 65536'; else echo 'ulimit -f 524288'; fi
             printf 'procs=$(ps -L -u %s --no-headers 2>/dev/null | wc -l) || procs=0\n' "$uid"
             printf 'ulimit -u $((procs + %s)) 2>/dev/null || true\n' "$MAX_PROCS"
             echo 'extra=()'
@@ -787,6 +787,7 @@ own_for_sandbox() {
 probe_sandbox() {
     local mode=$1 pd="$STATE/probe-$1" marker got
     PROBE_WHY=""
+    PROBE_FACTS=""
     rm -rf "$pd"
     mkdir -p "$pd/run" "$pd/wb/data" "$pd/wb/tutor" "$pd/build"
     write_wrappers "$mode" "$pd"
@@ -800,7 +801,7 @@ probe_sandbox() {
     marker=$(mktemp "${TMPDIR:-/tmp}/grade-probe.XXXXXX")
     rm -f "$OUT/probe-escape"
     # shellcheck disable=SC2016
-    (cd "$pd/run" && timeout 60 "$pd/run-wrapper" /bin/sh -c '
+    (cd "$pd/run" && exec 8>&- && timeout 60 "$pd/run-wrapper" /bin/sh -c '
         r=""
         echo ok > inside.txt && r="$r work-writable"
         [ "$(grep -c ":" /proc/net/dev)" -le 1 ] && r="$r no-network"
@@ -810,7 +811,7 @@ probe_sandbox() {
         echo "$r" > probe.txt' probe "$OUT" "$marker" "$PRISTINE") > "$pd/run.log" 2>&1 || true
     rm -f "$marker"
     got=$(cat "$pd/run/probe.txt" 2>/dev/null || true)
-    local want
+    local want facts=$got
     for want in work-writable no-network output-read-only private-tmp workbook-hidden; do
         [[ " $got " == *" $want "* ]] || PROBE_WHY="$PROBE_WHY ${want}:no"
     done
@@ -829,6 +830,7 @@ probe_sandbox() {
         PROBE_WHY="a build in the sandbox failed ($got): $(tail -n 3 "$pd/build.log" | tr '\n' ' ')"
         return 1
     fi
+    PROBE_FACTS=${facts# }
     rm -rf "$pd"
     return 0
 }
@@ -874,7 +876,8 @@ choose_sandbox() {
         } >&2
     fi
     write_wrappers "$SANDBOX" "$STATE"
-    [ "$SANDBOX" = none ] || say "sandbox: $SANDBOX (no network, read-only system, private /tmp, work folder only)"
+    [ "$SANDBOX" != none ] || PROBE_FACTS=""
+    [ "$SANDBOX" = none ] || say "sandbox: $SANDBOX (checked: $PROBE_FACTS)"
 }
 
 # ---- GPUs --------------------------------------------------------------------
@@ -1259,14 +1262,33 @@ progress_line() {
         "$s" "$NSTUDENTS" "$b" "$NJOBS" "$r" "$NJOBS" $(( $(date +%s) - T0 ))
 }
 
-# on_interrupt: stops the workers this script started; the output folder
-# keeps every finished student for the next run.
+# descendants PID: the processes PID started, and theirs, by parent id.
+descendants() {
+    ps -eo pid=,ppid= 2>/dev/null | awk -v root="$1" '
+        { parent[$1] = $2 }
+        END {
+            for (p in parent) {
+                q = p
+                while ((q in parent) && q != root && q > 1) q = parent[q]
+                if (q == root && p != root) print p
+            }
+        }'
+}
+
+# on_interrupt: stops the workers this script started and everything they
+# started (builds, checks, harnesses); the output folder keeps every
+# finished student for the next run.
 on_interrupt() {
     trap - INT TERM
     local pid
+    local -a all=()
     for pid in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do
-        kill -TERM "$pid" 2>/dev/null || true
+        mapfile -t -O "${#all[@]}" all < <(descendants "$pid")
+        all+=("$pid")
     done
+    [ ${#all[@]} -eq 0 ] || kill -TERM "${all[@]}" 2>/dev/null || true
+    sleep 1
+    [ ${#all[@]} -eq 0 ] || kill -KILL "${all[@]}" 2>/dev/null || true
     wait 2>/dev/null || true
     echo "" >&2
     echo "grade.sh: interrupted; run the same command again to resume (finished students are kept)" >&2
@@ -1352,8 +1374,8 @@ write_run_json() {
         --arg sha "$RUBRIC_SHA" --arg workbook "$PRISTINE" --arg started "$(date -u -d "@$T0" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg seconds "$(( $(date +%s) - T0 ))" --arg shard "${SHARD:-}" --arg gpus "${GPUS[*]}" \
         --arg labs "${LABS[*]}" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
-        --arg seed "$SEED" --argjson graded "$(printf '%s\n' ${GRADED_IDS[@]+"${GRADED_IDS[@]}"} | jq -R . | jq -s 'map(select(. != ""))')" \
-        '{schema: 1, sandbox: $sandbox, sandbox_notes: $notes, rubric: $rubric, rubric_sha256: $sha,
+        --arg seed "$SEED" --arg checks "${PROBE_FACTS:-}" --argjson graded "$(printf '%s\n' ${GRADED_IDS[@]+"${GRADED_IDS[@]}"} | jq -R . | jq -s 'map(select(. != ""))')" \
+        '{schema: 1, sandbox: $sandbox, sandbox_checks: ($checks | split(" ") | map(select(. != ""))), sandbox_notes: $notes, rubric: $rubric, rubric_sha256: $sha,
           workbook: $workbook, started: $started, seconds: ($seconds | tonumber), shard: $shard,
           gpus: $gpus, labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
           timeout_scale: ($scale | tonumber), fixed_seed: (if $seed == "" then null else ($seed | tonumber) end),
@@ -1492,6 +1514,7 @@ do_selftest() {
         ldir=$(lab_field "$lab" dir)
         mkdir -p "$subs/bank-$name/$ldir"
         cp "$f" "$subs/bank-$name/$ldir/kernel.cu"
+        [ -z "$escape" ] || rm -f "$(realpath -m -- "$WORK/bank-$name/$lab/$escape")"
         printf 'bank-%s\t%s\t%s\t%s\n' "$name" "$lab" "$want" "$escape" >> "$STATE/expect.tsv"
     done
     SUBMISSIONS=("$subs"/*)
@@ -1502,7 +1525,7 @@ do_selftest() {
     write_run_json
     write_class_reports
 
-    local right=0 wrong=0 notrun=0 got verdict id gotfile
+    local right=0 wrong=0 notrun=0 got verdict id gotfile outlen
     printf '%-28s %-4s %-15s %-15s %s\n' submission lab expected got verdict
     while IFS=$'\t' read -r id lab want escape; do
         gotfile="$STUDENTS/$id/report.json"
@@ -1514,7 +1537,10 @@ do_selftest() {
         else
             verdict=WRONG
         fi
-        if [ -n "$escape" ] && [ -e "$(realpath -m -- "$WORK/$id/$lab/$escape")" ]; then
+        outlen=$(jq -r '.output // "" | length' "$STUDENTS/$id/labs/$lab.json" 2>/dev/null || echo 0)
+        if [ "$outlen" -gt 9000 ]; then
+            verdict="WRONG: $outlen bytes of output kept (the cap is 8 KiB)"
+        elif [ -n "$escape" ] && [ -e "$(realpath -m -- "$WORK/$id/$lab/$escape")" ]; then
             verdict="WRONG: $escape was created outside the work folder"
         elif [ -n "$escape" ] && [ "$got" != no_gpu ]; then
             verdict="$verdict; $escape not created"
@@ -1526,7 +1552,7 @@ do_selftest() {
         esac
         printf '%-28s %-4s %-15s %-15s %s\n' "$id" "$lab" "$want" "$got" "$verdict"
     done < "$STATE/expect.tsv"
-    echo "selftest: $right judged right, $wrong wrong, $notrun not run; sandbox: $SANDBOX; reports in $OUT"
+    echo "selftest: $right judged right, $wrong wrong, $notrun not run; sandbox: $SANDBOX${PROBE_FACTS:+ (checked: $PROBE_FACTS)}; reports in $OUT"
     [ "$KEEP_WORK" = 1 ] || rm -rf "$WORK"
     if [ "$wrong" -gt 0 ]; then exit "$EXIT_WRONG"; fi
     if [ "$notrun" -gt 0 ]; then exit "$EXIT_NO_GPU"; fi

@@ -211,6 +211,29 @@ check "resume grades only the students not finished" \
          -a "$(jq -c .graded_now "$O1/run.json")" = '["bob"]'
 "$GRADE" "${OPTS[@]}" --force -o "$O1" "$S/alice" > /dev/null 2>&1
 check "--force grades a finished student again" test "$(jq -c .graded_now "$O1/run.json")" = '["alice"]'
+# Interrupted (as Slurm or a shutdown does, with TERM) once a student is
+# finished: exit 130, the finished kept, and the same command resumes.
+mkdir -p "$TMP/class"
+for i in 1 2 3 4 5 6; do cp -r "$S/alice" "$TMP/class/st$i"; done
+"$GRADE" "${OPTS[@]}" -j 1 -o "$TMP/o-term" "$TMP/class"/* > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+    grep -q '^S ' "$TMP/o-term/.grader/events" 2>/dev/null && break
+    sleep 0.1
+done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"; rc=$?
+mapfile -t done_before < <(cd "$TMP/o-term/students" && ls -d st* 2>/dev/null)
+if [ ${#done_before[@]} -lt 6 ]; then
+    check "TERM stops grading with exit 130, finished students kept" test $rc = 130 -a ${#done_before[@]} -ge 1
+else
+    skip "TERM stops grading with exit 130, finished students kept" "every student was done before the signal"
+fi
+"$GRADE" "${OPTS[@]}" -j 1 -o "$TMP/o-term" "$TMP/class"/* > /dev/null 2>&1
+again=$(jq -r '.graded_now | join(" ")' "$TMP/o-term/run.json")
+check "running the same command again grades only the rest" \
+    test "$(find "$TMP/o-term/students" -name report.json | wc -l)" = 6 -a -z "$(for d in "${done_before[@]}"; do grep -w "$d" <<<"$again"; done)"
+
 exec 7> "$O1/.grader/lock"
 flock -n 7
 "$GRADE" "${OPTS[@]}" -o "$O1" "$S/alice" > /dev/null 2>&1; rc=$?
