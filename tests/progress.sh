@@ -8,6 +8,12 @@ cd "$ROOT"
 
 P="$TMP/p.json"
 export CUDATUTOR_PROGRESS="$P"
+# Checks run in a copy of the workbook, with a build folder of their own.
+WB=$TMP/wb
+mkdir -p "$WB/tutor"
+cp -r data labs solutions "$WB/"
+cp tutor/lab.h tutor/status.h "$WB/tutor/"
+export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 state() { "$TUTOR" "$@" list --json | jq -r 'map(.id + "=" + .state) | join(" ")'; }
 
 # ---- an empty start ----------------------------------------------------
@@ -38,13 +44,13 @@ check "the file is schema 1" test "$(jq -r .schema "$P")" = 1
 if have_gpu; then
     skip "check records an attempt" "a CUDA device is present (tests/gpu.sh covers passes)"
 else
-    "$TUTOR" check 01 --json > /dev/null 2>&1
+    "$TUTOR" --root "$WB" check 01 --json > /dev/null 2>&1
     check "check records an attempt and the last verdict" \
         test "$(jq -r '.labs["01"] | "\(.attempts) \(.last.status) \(.state)"' "$P")" = "1 no_gpu open"
     check "the last verdict has a time" \
         test -n "$(jq -r '.labs["01"].last.time' "$P" | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$')"
-    "$TUTOR" check 01 --file solutions/01-interleaved-addressing/kernel.cu --json > /dev/null 2>&1
-    "$TUTOR" check 01 --build-only --json > /dev/null 2>&1
+    "$TUTOR" --root "$WB" check 01 --file solutions/01-interleaved-addressing/kernel.cu --json > /dev/null 2>&1
+    "$TUTOR" --root "$WB" check 01 --build-only --json > /dev/null 2>&1
     check "checks of other files, or builds only, are not recorded" \
         test "$(jq -r '.labs["01"].attempts' "$P")" = 1
 fi
@@ -70,10 +76,9 @@ check "progress: 1 of 10 passed, with the best" test -n "$(grep -F '1 of 10 labs
 # ---- where the file is -------------------------------------------------
 "$TUTOR" --progress "$TMP/flag.json" hint 05 > /dev/null
 check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jq -r '.labs["05"]' "$P")" = null
-mkdir -p "$TMP/wb"
-cp -r data labs solutions "$TMP/wb/"
-(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$TMP/wb" hint 03 > /dev/null)
-check "by default progress.json is in the workbook" test -f "$TMP/wb/progress.json"
+(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" hint 03 > /dev/null)
+check "by default progress.json is in the workbook" test -f "$WB/progress.json"
+rm -f "$WB/progress.json"
 
 # ---- corrupt and newer files -------------------------------------------
 printf '{"schema": 1, "labs": {"01": {"att' > "$P"
@@ -95,7 +100,6 @@ check "the newer file is left untouched" test "$(cat "$P")" = "$before"
 rm -f "$P"
 
 # ---- reset ---------------------------------------------------------------
-WB=$TMP/wb
 (cd "$WB" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm stubs) \
     > /dev/null 2>&1
 k=$WB/labs/02-strided-index/kernel.cu
