@@ -28,6 +28,8 @@ NO_GPU_REASON="skipped: no CUDA device"
 # A scratch folder removed when the script ends.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# Tests never touch the workbook's own progress.json.
+export CUDATUTOR_PROGRESS="$TMP/progress.json"
 
 # lab_dir NN: the lab's folder name (labs/NN-slug).
 lab_dir() { (cd "$ROOT/labs" && ls -d "$1"-*) ; }

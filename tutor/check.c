@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -41,6 +42,7 @@ struct run {
     int integrand;
     char last_stage[160];
     double t0;
+    int lock_fd;            /* held on the work folder for the whole check */
 };
 
 unsigned long long check_new_seed(void)
@@ -1022,6 +1024,15 @@ static int prepare(struct run *r, char *err, size_t errlen)
         snprintf(err, errlen, "cannot create %s: %s", r->keep, strerror(errno));
         return -1;
     }
+    /* Two checks of one lab (the tutor and a terminal, say) share this
+     * folder: the second waits for the first instead of mixing its files. */
+    char *lock = util_format("%s/.lock", r->dir);
+    r->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+    free(lock);
+    if (r->lock_fd < 0 || flock(r->lock_fd, LOCK_EX) != 0) {
+        snprintf(err, errlen, "cannot lock %s: %s", r->dir, strerror(errno));
+        return -1;
+    }
     /* Stale outputs must never pass for this run's; --run-only runs the
      * build's own, which load_build vouches for. */
     if (!r->o->run_only) {
@@ -1042,7 +1053,7 @@ oom:
 cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
                  const struct check_opts *opts, char *err, size_t errlen)
 {
-    struct run r = {tc, cat, lab, opts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, "", util_now()};
+    struct run r = {tc, cat, lab, opts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, "", util_now(), -1};
     cJSON *build = NULL;
     const char *file;
     int stop;
@@ -1147,6 +1158,8 @@ fail:
     cJSON_Delete(r.root);
     r.root = NULL;
 out:
+    if (r.lock_fd >= 0)
+        close(r.lock_fd);
     free(r.dir);
     free(r.src);
     free(r.obj);
