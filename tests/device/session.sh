@@ -30,6 +30,12 @@ tail -n 12 "$OUT/tests.log" | grep -E 'passed|failed' | tail -n 8 >> "$OUT/summa
 cp build/tests/log "$OUT/tests-full.log"
 tar czf "$OUT/res.tgz" -C "$OUT" res && rm -rf "$OUT/res"
 
+if [ "${LADDER:-1}" = 1 ]; then
+    ./cudatutor ladder --out "$OUT/ladder.md" > "$OUT/ladder.log" 2>&1
+    echo "ladder: exit $? after $(( $(date +%s) - t0 )) s"
+    rm -f "$OUT/ladder.log"
+fi
+
 printf '\n%-4s %-6s %s\n' lab status "solution at the target case"
 for f in $(tar tzf "$OUT/res.tgz" | grep solution-); do
     tar xzf "$OUT/res.tgz" -O "$f" | jq -r '[.lab, .status, .summary] | @tsv'
