@@ -132,6 +132,7 @@ $(BUILD)/tutor/toolchain.o: $(BUILD)/config.stamp
 harness: $(HX_OBJ)
 
 $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
+	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
