@@ -669,6 +669,11 @@ under_hidden() {
 sandbox_args() {
     local h d sized="" nvcc toolkit
     bwrap --help 2>&1 | grep -q -- '--size' && sized=1
+    # The device nodes must exist before they can be bound: nvidia-uvm
+    # appears only once something has used CUDA since boot.
+    if command -v nvidia-modprobe >/dev/null && [ -e /dev/nvidiactl ]; then
+        nvidia-modprobe -u -c=0 >/dev/null 2>&1 || true
+    fi
     BW_HEAD=(--ro-bind / / --dev /dev)
     for d in /dev/nvidia*; do
         [ -e "$d" ] && BW_HEAD+=(--dev-bind "$d" "$d")
@@ -830,9 +835,38 @@ probe_sandbox() {
         PROBE_WHY="a build in the sandbox failed ($got): $(tail -n 3 "$pd/build.log" | tr '\n' ' ')"
         return 1
     fi
+    # Where there is a GPU, the harness must see it from inside the sandbox
+    # as well as from outside: the stub runs (and fails) instead of finding
+    # no device.
+    if [ "$mode" != none ] && [ -n "${GPUS[0]:-}" ]; then
+        local inside outside
+        inside=$(probe_gpu "$pd" --wrap "$pd/run-wrapper")
+        if [ "$inside" = no_gpu ] || [ "$inside" = none ] || [ "$inside" = internal_error ]; then
+            outside=$(probe_gpu "$pd")
+            if [ "$outside" != "$inside" ]; then
+                PROBE_WHY="the GPU cannot be used in the sandbox ($inside, outside $outside): $(jq -r \
+                    '.messages // [] | join("; ")' "$pd/build/run.json" 2>/dev/null)"
+                return 1
+            fi
+        else
+            facts="$facts gpu-usable"
+        fi
+    fi
     PROBE_FACTS=${facts# }
     rm -rf "$pd"
     return 0
+}
+
+# probe_gpu DIR [--wrap WRAPPER]: the status of the probe's stub run on the
+# first GPU, through WRAPPER if given.
+probe_gpu() {
+    local pd=$1
+    shift
+    rm -f "$pd/build/run.json"
+    (cd "$pd/build" && exec 8>&- && CUDA_VISIBLE_DEVICES=${GPUS[0]} timeout 300 "$TUTOR" --root "$pd/wb" \
+        check "${ALL_LABS[0]}" --run-only --work-dir "$pd/build" --no-sanitize --quick --json \
+        --out "$pd/build/run.json" "$@") > /dev/null 2>> "$pd/gpu.log" || true
+    jq -r .status "$pd/build/run.json" 2>/dev/null || echo none
 }
 
 # choose_sandbox: SANDBOX, the strongest mode that works (--sandbox asks),
@@ -1406,8 +1440,8 @@ do_grade() {
     load_catalog
     load_rubric
     collect_submissions
-    choose_sandbox
     detect_gpus
+    choose_sandbox
     grade_submissions
     write_run_json
     local code=0
@@ -1519,8 +1553,8 @@ do_selftest() {
     done
     SUBMISSIONS=("$subs"/*)
     collect_submissions
-    choose_sandbox
     detect_gpus
+    choose_sandbox
     grade_submissions
     write_run_json
     write_class_reports
