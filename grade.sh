@@ -1065,13 +1065,17 @@ def perf($rep):
       end;
 def clean: if type == "string" then gsub("[^[:space:]:\"]*/work/[^/[:space:]]+/wb/"; "") else . end;
 def text($e; $rep):
-    [ "\($e.status | meaning)" + (if $rep.summary then ": " + $rep.summary else "" end) ]
-    + (if $e.intake.why then [$e.intake.why] else [] end)
+    [ if ($e.graded | not) then ($e.status | meaning) + (if $rep.summary then ": " + $rep.summary else "" end)
+      elif $rep.summary then $rep.summary
+      else ($e.status | meaning) end ]
+    + (if $e.intake.why and $e.intake.why != ($e.status | meaning) then [$e.intake.why] else [] end)
     + (if $e.graded then ["score \($e.score) of \($e.max_score): correctness \($e.correctness.score) of \($e.correctness.max), performance \($e.performance.score) of \($e.performance.max)" + (if $e.performance.why then " (" + $e.performance.why + ")" else "" end)] else [] end)
     + [($rep.compile.diagnostics // [])[:5][] | "\(.file):\(.line): \(.severity): \(.message)"]
     + [($rep.symbols.violations // [])[:5][] | "uses \(.symbol): \(.rule)"]
     + (if $e.status == "pass" or $e.status == "fail"
        then [($rep.techniques // [])[] | select(.found == false) | "technique missing: \(.name): \(.why)"] else [] end)
+    + [($rep.sanitizer.tools // [])[] | select(.clean == false)
+       | "\(.tool):\n" + ((.report // "") | split("\n") | map(select(. != "")) | .[:6] | join("\n"))]
     + ([($rep.tests // [])[] | select(.pass == false)][:1]
        | map("\(.name): expected \(.expected // "?"), got \(.got // "?")" + (if .message then ": " + .message else "" end)));
 def lab_entry($id):

@@ -248,6 +248,44 @@ jq '.labs["02"].correctness = 20' data/rubric.json > "$TMP/rubric2.json"
 check "--rescore applies a changed rubric to the saved verdicts" \
     test "$(jq .max_score "$O1/students/alice/report.json")" = 30
 
+# ---- scoring the verdicts a GPU gives (from saved reports, by --rescore) ---------
+
+R="$TMP/o-score"
+mkdir -p "$R/students"
+# verdict ID STATUS [JQ]: student ID with one lab 01 verdict of STATUS.
+verdict() {
+    mkdir -p "$R/students/$1/labs"
+    jq -n --arg s "$2" '{submission: "x", kind: "folder", refused: null,
+        labs: {"01": {state: "ok", from: "labs/01/kernel.cu", bytes: 1, why: null}}}' > "$R/students/$1/intake.json"
+    jq -n --arg s "$2" '{schema: 1, lab: "01", status: $s, summary: $s, seed: 1,
+        tests: [range(32) | {name: "n=\(.)", pass: true}],
+        target: {metric: "ratio", case: "2^28", min: 0.2, value: 0.3, met: true},
+        perf: [{label: "2^28", implausible: false}]} | '"${3:-.}" > "$R/students/$1/labs/01.json"
+}
+verdict met pass
+verdict below pass '.target.value = 0.15 | .target.met = false'
+verdict slow pass '.target.value = 0.08 | .target.met = false'
+verdict cheat pass '.target.value = 9 | .target.met = false | .perf[0].implausible = true'
+verdict racy fail
+verdict wrong fail '.tests[:8] |= map(.pass = false)'
+verdict hung timeout
+verdict crash runtime_error
+verdict cheats rejected
+"$GRADE" --rescore -q -o "$R" > /dev/null 2>&1
+score() { jq -r .score "$R/students/$1/report.json"; }
+check "rubric: a pass on target earns every point (6 + 2)" test "$(score met)" = 8
+check "rubric: a pass at 3/4 of the target earns half the performance points" test "$(score below)" = 7
+check "rubric: a pass under half the target earns no performance points" test "$(score slow)" = 6
+check "rubric: an implausible timing earns no performance points" test "$(score cheat)" = 6
+check "rubric: a fail with every size right (a race) earns fail_credit x correctness" test "$(score racy)" = 3
+check "rubric: a fail earns fail_credit x the share of sizes passed" test "$(score wrong)" = 2.25
+check "rubric: timeout, runtime_error and rejected earn nothing" \
+    test "$(score hung)$(score crash)$(score cheats)" = 000
+jq '.rejected_penalty = 1 | .fail_credit = 0' data/rubric.json > "$TMP/rubric-strict.json"
+"$GRADE" --rescore -q --rubric "$TMP/rubric-strict.json" -o "$R" > /dev/null 2>&1
+check "rubric: fail_credit 0 gives a fail nothing; the penalty never takes a total below 0" \
+    test "$(score racy)$(score cheats)" = 00
+
 # ---- the sandbox -------------------------------------------------------------
 
 sandbox=$(jq -r .sandbox "$O1/run.json")
