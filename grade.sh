@@ -51,6 +51,7 @@ RUBRIC=""
 WORKBOOK=""
 KEEP_WORK=0
 GPUS_OPT=""
+RUNS_PER_GPU=1
 QUIET=0
 HIDE_EXTRA=()
 SUBMISSIONS=()
@@ -89,6 +90,8 @@ Options:
                          loud warning; bwrap: bubblewrap or exit 5; none
       --hide PATH        also hide PATH from the sandbox (repeatable)
       --gpus LIST        GPUs to use, e.g. 0,1 (default: every visible one)
+      --runs-per-gpu N   runs at once on each GPU (default 1; more is faster,
+                         but timings then share the GPU)
       --rubric FILE      the rubric (default: the workbook's data/rubric.json)
       --workbook DIR     the pristine workbook (default: this script's folder)
       --keep-work        keep the per-student build folders
@@ -168,6 +171,7 @@ parse_args() {
                     shift ;;
             --hide) need_value "$1" "${2:-}"; HIDE_EXTRA+=("$2"); shift ;;
             --gpus) need_value "$1" "${2:-}"; GPUS_OPT=$2; shift ;;
+            --runs-per-gpu) need_value "$1" "${2:-}"; positive_int "$1" "$2"; RUNS_PER_GPU=$2; shift ;;
             --rubric) need_value "$1" "${2:-}"; RUBRIC=$2; shift ;;
             --workbook) need_value "$1" "${2:-}"; WORKBOOK=$2; shift ;;
             --keep-work) KEEP_WORK=1 ;;
@@ -752,7 +756,7 @@ write_wrappers() {
             fi
             echo 'dir=$(pwd -P)'
             echo 'ulimit -c 0'
-            if [ "$kind" = run ]; then echo 'ulimit -f 65536'; else echo 'ulimit -f 524288'; fi
+            if [ "$kind" = run ]; then echo 'ulimit -f 262144'; else echo 'ulimit -f 524288'; fi
             printf 'procs=$(ps -L -u %s --no-headers 2>/dev/null | wc -l) || procs=0\n' "$uid"
             printf 'ulimit -u $((procs + %s)) 2>/dev/null || true\n' "$MAX_PROCS"
             echo 'extra=()'
@@ -1369,16 +1373,18 @@ grade_submissions() {
         [ "$(cat "$WORK/$id/.njobs")" != 0 ] || maybe_finish "$id"
     done
     [ "$NJOBS" -gt 0 ] || return 0
-    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), ${#GPUS[@]} GPU worker(s)"
+    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), $(( ${#GPUS[@]} * RUNS_PER_GPU )) GPU worker(s)"
 
     BG_PIDS=()
     trap on_interrupt INT TERM
     build_pool &
     BG_PIDS+=($!)
-    local g
+    local g _slot
     for g in "${GPUS[@]}"; do
-        gpu_worker "$g" &
-        BG_PIDS+=($!)
+        for _slot in $(seq "$RUNS_PER_GPU"); do
+            gpu_worker "$g" &
+            BG_PIDS+=($!)
+        done
     done
     local tty=0
     [ "$QUIET" = 0 ] && [ -t 1 ] && tty=1
@@ -1411,11 +1417,11 @@ write_run_json() {
     jq -n --arg sandbox "$SANDBOX" --arg notes "${SANDBOX_NOTES:-}" --arg rubric "$RUBRIC" \
         --arg sha "$RUBRIC_SHA" --arg workbook "$PRISTINE" --arg started "$(date -u -d "@$T0" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg seconds "$(( $(date +%s) - T0 ))" --arg shard "${SHARD:-}" --arg gpus "${GPUS[*]}" \
-        --arg labs "${LABS[*]}" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
+        --arg labs "${LABS[*]}" --arg slots "$RUNS_PER_GPU" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
         --arg seed "$SEED" --arg checks "${PROBE_FACTS:-}" --argjson graded "$(printf '%s\n' ${GRADED_IDS[@]+"${GRADED_IDS[@]}"} | jq -R . | jq -s 'map(select(. != ""))')" \
         '{schema: 1, sandbox: $sandbox, sandbox_checks: ($checks | split(" ") | map(select(. != ""))), sandbox_notes: $notes, rubric: $rubric, rubric_sha256: $sha,
           workbook: $workbook, started: $started, seconds: ($seconds | tonumber), shard: $shard,
-          gpus: $gpus, labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
+          gpus: $gpus, runs_per_gpu: ($slots | tonumber), labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
           timeout_scale: ($scale | tonumber), fixed_seed: (if $seed == "" then null else ($seed | tonumber) end),
           graded_now: $graded}' > "$OUT/run.json"
 }
