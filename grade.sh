@@ -705,6 +705,17 @@ sandbox_args() {
             BW_HEAD+=(--ro-bind "$d" "$d")
         fi
     done
+    # Libraries and programs the grader's own environment finds in places
+    # the sandbox hides or replaces (a private sysroot under /tmp, say).
+    local -a dirs=()
+    IFS=: read -r -a dirs <<< "${LD_LIBRARY_PATH:-}:$PATH"
+    for d in "${dirs[@]}"; do
+        [ -n "$d" ] && [ -d "$d" ] || continue
+        case $d in
+            /tmp/*|/dev/shm/*) BW_HEAD+=(--ro-bind "$d" "$d") ;;
+            *) if under_hidden "$d"; then BW_HEAD+=(--ro-bind "$d" "$d"); fi ;;
+        esac
+    done
     BW_TAIL+=(--unshare-ipc --unshare-pid --unshare-net --unshare-uts --unshare-cgroup-try
               --hostname grader --die-with-parent --new-session --clearenv)
 }

@@ -674,6 +674,18 @@ static int csv_fields(char *line, char **f, int max)
     return n;
 }
 
+/* ncu groups digits ("2,258,624"): drop the separators before converting. */
+static double ncu_number(const char *text)
+{
+    char buf[64];
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < sizeof buf; p++)
+        if (*p != ',')
+            buf[k++] = *p;
+    buf[k] = '\0';
+    return strtod(buf, NULL);
+}
+
 /* Sums each metric over the kernels the student's call launched; ratios and
  * percentages are averaged instead (a sum of percentages means nothing). */
 static void parse_ncu(cJSON *metrics, const char *csv, const char *const *names, int nnames, int *kernels)
@@ -705,7 +717,7 @@ static void parse_ncu(cJSON *metrics, const char *csv, const char *const *names,
         (*kernels)++;
         for (int m = 0; m < ncol; m++)
             if (col[m] >= 0 && col[m] < n)
-                sum[m] += strtod(f[col[m]], NULL);
+                sum[m] += ncu_number(f[col[m]]);
     }
     for (int m = 0; m < ncol && *kernels; m++) {
         if (col[m] < 0)
@@ -755,7 +767,8 @@ static int stage_counters(struct run *r)
         argv[a++] = hx[skip];
     unlink(log);
     char *fixed[] = {r->tc->ncu, "--nvtx", "--nvtx-include", "student/", "--clock-control", "none",
-                     "--cache-control", "all", "--csv", "--page", "raw", "--log-file", log,
+                     "--cache-control", "all", "--csv", "--page", "raw", "--print-units", "base",
+                     "--log-file", log,
                      "--metrics", metrics, NULL};
     for (int i = 0; fixed[i]; i++)
         argv[a++] = fixed[i];

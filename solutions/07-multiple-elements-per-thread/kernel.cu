@@ -10,7 +10,7 @@
  */
 #include "lab.h"
 
-#define THREADS 256                   /* threads per block */
+#define THREADS 1024                  /* threads per block: 2 blocks fill an SM */
 #define WARPS (THREADS / 32)
 #define UNROLL 4                      /* int4 loads in flight per thread */
 #define FALLBACK_BLOCKS 1024          /* if the device queries fail */

@@ -8,7 +8,7 @@
  */
 #include "lab.h"
 
-#define BLOCK 256
+#define BLOCK 1024
 #define WARPS (BLOCK / 32)
 #define UNROLL 4
 #define FULL_MASK 0xffffffffu

@@ -46,7 +46,7 @@ for mode in "--no-sanitize" ""; do
     $T check 07 --file "$(sol 07)" $mode --json > "$OUT/timing/e2v.json"
     t1=$(date +%s.%N)
     printf 'check 07 %-14s wall %.2f s (compile %.2f, harness %.2f, sanitizer %s)\n' "${mode:-(full)}" \
-        "$(echo "$t1 - $t0" | bc)" "$(j .compile.seconds "$OUT/timing/e2v.json")" \
+        "$(python3 -c "print($t1 - $t0)")" "$(j .compile.seconds "$OUT/timing/e2v.json")" \
         "$(j .harness_s "$OUT/timing/e2v.json")" "$(j '.sanitizer.seconds // "-"' "$OUT/timing/e2v.json")"
 done
 for lab in 01 04 07 08 09 10; do
