@@ -28,6 +28,7 @@
 
 /* What --build-only leaves in the work folder for --run-only. */
 #define BUILD_JSON "build.json"
+#define CORRECTNESS_JSON "correctness.json"
 #define BUILT_NOTE "built; not run (--build-only)"
 
 /* Everything one check carries from stage to stage. */
@@ -378,6 +379,10 @@ static char **harness_argv(struct run *r, const char *json, const char *mode,
     }
     argv[a++] = strdup("--sizes");
     argv[a++] = list;
+    if (r->o->time_budget_ms > 0) {
+        argv[a++] = strdup("--budget-ms");
+        argv[a++] = util_format("%d", r->o->time_budget_ms);
+    }
     for (int i = 0; with_perf && i < f->nperf && a < 60; i++) {
         if (r->o->quick && strcmp(f->perf[i].label, r->lab->target.case_label))
             continue;
@@ -402,6 +407,16 @@ static void merge_report(struct run *r, cJSON *h)
 {
     static const char *const keys[] = {"status", "seed", "device", "integrand", "tests",
                                        "first_failing_n", "perf", "mode", NULL};
+    /* The timing half adds its tests (a wrong timed result) to those of
+     * the correctness half instead of replacing them. */
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(r->root, "tests"), *t;
+    if (r->o->phase == CHECK_TIMING && cJSON_IsArray(old)) {
+        cJSON *add = cJSON_DetachItemFromObjectCaseSensitive(h, "tests");
+        while (add && (t = cJSON_DetachItemFromArray(add, 0)))
+            cJSON_AddItemToArray(old, t);
+        cJSON_Delete(add);
+        cJSON_DeleteItemFromObjectCaseSensitive(h, "first_failing_n");
+    }
     for (int i = 0; keys[i]; i++) {
         cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
         if (!v)
@@ -434,7 +449,12 @@ static int stage_run(struct run *r)
     if (!json)
         goto out;
     unlink(json);
-    argv = harness_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
+    /* Each half of a split run does only its own part. */
+    if (r->o->phase == CHECK_TIMING)
+        argv = harness_argv(r, json, "check", NULL, 0, 1);
+    else
+        argv = harness_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes,
+                            r->o->phase != CHECK_CORRECTNESS);
     if (!argv)
         goto out;
     progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
@@ -1050,9 +1070,13 @@ static int prepare(struct run *r, char *err, size_t errlen)
      * build's own, which load_build vouches for. */
     if (!r->o->run_only) {
         char *build = util_format("%s/%s", r->dir, BUILD_JSON);
+        char *corr = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
         if (build)
             unlink(build);
+        if (corr)
+            unlink(corr);
         free(build);
+        free(corr);
         unlink(r->obj);
         unlink(r->bin);
         unlink(r->ptx);
@@ -1061,6 +1085,48 @@ static int prepare(struct run *r, char *err, size_t errlen)
 oom:
     snprintf(err, errlen, "out of memory");
     return -1;
+}
+
+/* The timing half starts from the correctness half's report: the same
+ * build, seed and file, or it refuses.  Returns 0 when timing should run, 1
+ * when the correctness verdict stands as the final one, -1 on error. */
+static int load_correctness(struct run *r, char *err, size_t errlen)
+{
+    char *path = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    cJSON *c = text ? cJSON_Parse(text) : NULL;
+    const cJSON *seed = c ? cJSON_GetObjectItemCaseSensitive(c, "seed") : NULL;
+    const cJSON *st = c ? cJSON_GetObjectItemCaseSensitive(c, "status") : NULL;
+    int rc = -1;
+
+    if (!c || !cJSON_IsString(st) || !cJSON_IsNumber(seed)) {
+        snprintf(err, errlen, "no correctness report in %s: run check --phase correctness first",
+                 r->dir);
+    } else if ((unsigned long long)seed->valuedouble != r->seed) {
+        snprintf(err, errlen, "%s is of another run (seed %llu, not %llu)", path,
+                 (unsigned long long)seed->valuedouble, r->seed);
+    } else {
+        cJSON_Delete(r->root);
+        r->root = c;
+        c = NULL;
+        cJSON_DeleteItemFromObjectCaseSensitive(r->root, "timing");
+        cJSON_DeleteItemFromObjectCaseSensitive(r->root, "summary");
+        rc = strcmp(st->valuestring, "pass") ? 1 : 0;
+    }
+    cJSON_Delete(c);
+    free(text);
+    free(path);
+    return rc;
+}
+
+static void save_correctness(struct run *r)
+{
+    char *path = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
+    char *text = cJSON_PrintUnformatted(r->root);
+    if (!path || !text || util_write_file(path, text, strlen(text)))
+        message(r, "cannot write %s", path ? path : CORRECTNESS_JSON);
+    free(text);
+    free(path);
 }
 
 cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
@@ -1138,14 +1204,21 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         goto done;
     }
 run:
+    if (opts->phase == CHECK_TIMING) {
+        if ((stop = load_correctness(&r, err, errlen)) < 0)
+            goto fail;
+        if (stop)
+            goto done;
+    }
     stage_run(&r);
     if (get_status(&r) == STATUS_NO_GPU)
         goto done;
-    if (get_status(&r) == STATUS_PASS)
+    if (get_status(&r) == STATUS_PASS && opts->phase != CHECK_TIMING)
         stage_sanitize(&r);
-    if (get_status(&r) == STATUS_PASS && opts->counters)
+    if (get_status(&r) == STATUS_PASS && opts->counters && opts->phase != CHECK_CORRECTNESS)
         stage_counters(&r);
-    if (get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL)
+    if ((get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL) &&
+        opts->phase != CHECK_CORRECTNESS)
         stage_target(&r);
 
 done:
@@ -1164,6 +1237,8 @@ done:
     cJSON_AddNumberToObject(timing, "total_s", util_now() - r.t0);
     if (opts->build_only)
         save_build(&r);
+    if (opts->phase == CHECK_CORRECTNESS)
+        save_correctness(&r);
     summarize(&r);
     progress(&r, "done", 0, 0, status_name(get_status(&r)));
     goto out;
