@@ -52,6 +52,8 @@ WORKBOOK=""
 KEEP_WORK=0
 GPUS_OPT=""
 RUNS_PER_GPU=1
+CHECK_RUNS=""
+TIME_BUDGET=100
 QUIET=0
 HIDE_EXTRA=()
 SUBMISSIONS=()
@@ -90,8 +92,12 @@ Options:
                          loud warning; bwrap: bubblewrap or exit 5; none
       --hide PATH        also hide PATH from the sandbox (repeatable)
       --gpus LIST        GPUs to use, e.g. 0,1 (default: every visible one)
-      --runs-per-gpu N   runs at once on each GPU (default 1; more is faster,
-                         but timings then share the GPU)
+      --runs-per-gpu N   timed runs at once on each GPU (default 1; more is
+                         faster, but timings then share the GPU)
+      --check-runs N     correctness and race-check runs at once on each GPU
+                         (default: half the CPUs, at most 8); they share it,
+                         and all finish before any timing starts
+      --time-budget MS   GPU time per timed kernel and case (default 100)
       --rubric FILE      the rubric (default: the workbook's data/rubric.json)
       --workbook DIR     the pristine workbook (default: this script's folder)
       --keep-work        keep the per-student build folders
@@ -172,6 +178,8 @@ parse_args() {
             --hide) need_value "$1" "${2:-}"; HIDE_EXTRA+=("$2"); shift ;;
             --gpus) need_value "$1" "${2:-}"; GPUS_OPT=$2; shift ;;
             --runs-per-gpu) need_value "$1" "${2:-}"; positive_int "$1" "$2"; RUNS_PER_GPU=$2; shift ;;
+            --check-runs) need_value "$1" "${2:-}"; positive_int "$1" "$2"; CHECK_RUNS=$2; shift ;;
+            --time-budget) need_value "$1" "${2:-}"; positive_int "$1" "$2"; TIME_BUDGET=$2; shift ;;
             --rubric) need_value "$1" "${2:-}"; RUBRIC=$2; shift ;;
             --workbook) need_value "$1" "${2:-}"; WORKBOOK=$2; shift ;;
             --keep-work) KEEP_WORK=1 ;;
@@ -948,7 +956,7 @@ detect_gpus() {
 
 # run_opts: the options of every run.
 run_opts() {
-    RUN_OPTS=(--timeout-scale "$TIMEOUT_SCALE")
+    RUN_OPTS=(--timeout-scale "$TIMEOUT_SCALE" --time-budget "$TIME_BUDGET")
     [ "$QUICK" = 0 ] || RUN_OPTS+=(--quick)
     [ "$SANITIZE" = 1 ] || RUN_OPTS+=(--no-sanitize)
     SEED_OPTS=()
@@ -980,13 +988,16 @@ verdict_or_error() {
     fi
 }
 
-# run_one ID LAB GPU: runs one built kernel (the harness in the sandbox)
-# and leaves final.json, the lab's verdict, in its work folder.
-run_one() {
-    local id=$1 lab=$2 gpu=$3 wd="$WORK/$1/$2" wb="$WORK/$1/wb" rc=0 status limit
+# run_phase ID LAB GPU PHASE: one half of a built kernel's run (the harness
+# in the sandbox).  correctness: the sizes and the race checks, which may
+# share the GPU; timing: the timed cases, with the GPU to itself.  Leaves
+# final.json, the lab's verdict, once there is one, and .timing when the
+# kernel passed the first half and waits for the second.
+run_phase() {
+    local id=$1 lab=$2 gpu=$3 phase=$4 wd="$WORK/$1/$2" wb="$WORK/$1/wb" rc=0 status limit
     local -a env=()
     status=$(jq -r '.status // ""' "$wd/build-report.json" 2>/dev/null || true)
-    if [ "$status" != no_gpu ]; then
+    if [ "$phase" = correctness ] && [ "$status" != no_gpu ]; then
         verdict_or_error "$wd/build-report.json" "$lab" "the build ended without a verdict (exit $(cat "$wd/.built"))" \
             "$wd/build.log" > "$wd/final.tmp"
         mv "$wd/final.tmp" "$wd/final.json"
@@ -994,21 +1005,27 @@ run_one() {
     fi
     limit=$(awk -v t="$(lab_field "$lab" timeout_s)" -v s="$TIMEOUT_SCALE" 'BEGIN { printf "%d", 5 * t * s + 120 }')
     [ -z "$gpu" ] || env=(CUDA_VISIBLE_DEVICES="$gpu")
+    rm -f "$wd/report.json"
     (cd "$wd" && env ${env[@]+"${env[@]}"} CUDATUTOR_PROGRESS="$wd/progress.json" timeout -k 10 "$limit" \
-        "$TUTOR" --root "$wb" check "$lab" --run-only --work-dir "$wd" --json --out "$wd/report.json" \
-        --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) > /dev/null 2> "$wd/run.log" 8>&- || rc=$?
+        "$TUTOR" --root "$wb" check "$lab" --run-only --phase "$phase" --work-dir "$wd" --json --out "$wd/report.json" \
+        --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) > /dev/null 2>> "$wd/run.log" 8>&- || rc=$?
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         echo "grade.sh: the tutor did not finish within $limit s and was stopped" >> "$wd/run.log"
         rm -f "$wd/report.json"
+    fi
+    if [ "$phase" = correctness ] && [ "$(jq -r '.status // ""' "$wd/report.json" 2>/dev/null)" = pass ]; then
+        : > "$wd/.timing"
+        return
     fi
     verdict_or_error "$wd/report.json" "$lab" "the check ended without a verdict (exit $rc)" "$wd/run.log" > "$wd/final.tmp"
     mv "$wd/final.tmp" "$wd/final.json"
 }
 
-# claim_job: the next job's line number in jobs.tsv, or failure when none.
+# claim_job QUEUE: the next job's line number in jobs.tsv from the named
+# queue (each phase has its own), or failure when none is left.
 claim_job() {
-    local n
-    n=$( (flock -x 9; n=$(cat "$STATE/queue"); echo $((n + 1)) > "$STATE/queue"; echo $((n + 1))) 9> "$STATE/queue.lock")
+    local n q="$STATE/queue-$1"
+    n=$( (flock -x 9; n=$(cat "$q" 2>/dev/null || echo 0); echo $((n + 1)) > "$q"; echo $((n + 1))) 9> "$q.lock")
     [ "$n" -le "$NJOBS" ] && echo "$n"
 }
 
@@ -1022,11 +1039,11 @@ build_pool() {
     wait
 }
 
-# gpu_worker GPU: runs jobs one at a time on one GPU, as their builds finish,
-# and finishes each student whose labs are all done.
-gpu_worker() {
+# check_worker GPU: the first half of every job on one GPU, as builds finish;
+# several of these share a GPU.
+check_worker() {
     local gpu=$1 k id lab wd waited
-    while k=$(claim_job); do
+    while k=$(claim_job correctness); do
         IFS=$'\t' read -r id lab < <(sed -n "${k}p" "$STATE/jobs.tsv")
         wd="$WORK/$id/$lab"
         waited=0
@@ -1035,7 +1052,26 @@ gpu_worker() {
             waited=$((waited + 1))
         done
         [ -f "$wd/.built" ] || echo 124 > "$wd/.built"
-        run_one "$id" "$lab" "$gpu" || echo "grade.sh: run_one $id $lab failed" >> "$STATE/errors"
+        run_phase "$id" "$lab" "$gpu" correctness || echo "grade.sh: run $id $lab failed" >> "$STATE/errors"
+        echo "C $id $lab" >> "$STATE/events"
+        [ -f "$wd/.timing" ] || maybe_finish "$id"
+    done
+}
+
+# time_worker GPU: once every first half is done (nothing else then runs on
+# the GPUs), times the kernels that passed, one at a time per slot.
+time_worker() {
+    local gpu=$1 k id lab wd
+    # The events log, not the work folders: a finished student's folder is
+    # removed as soon as its last verdict is in.
+    until [ "$(grep -c '^C ' "$STATE/events" 2>/dev/null || true)" -ge "$NJOBS" ]; do
+        sleep 0.3
+    done
+    while k=$(claim_job timing); do
+        IFS=$'\t' read -r id lab < <(sed -n "${k}p" "$STATE/jobs.tsv")
+        wd="$WORK/$id/$lab"
+        [ -f "$wd/.timing" ] || continue
+        run_phase "$id" "$lab" "$gpu" timing || echo "grade.sh: timing $id $lab failed" >> "$STATE/errors"
         echo "R $id $lab" >> "$STATE/events"
         maybe_finish "$id"
     done
@@ -1307,12 +1343,13 @@ exit_status() {
 
 # progress_line: one line on the terminal while grading.
 progress_line() {
-    local b r s
+    local b c r s
     b=$(grep -c '^B ' "$STATE/events" || true)
+    c=$(grep -c '^C ' "$STATE/events" || true)
     r=$(grep -c '^R ' "$STATE/events" || true)
     s=$(grep -c '^S ' "$STATE/events" || true)
-    printf '\r\033[K[grade] %d/%d students  built %d/%d  run %d/%d  %ds' \
-        "$s" "$NSTUDENTS" "$b" "$NJOBS" "$r" "$NJOBS" $(( $(date +%s) - T0 ))
+    printf '\r\033[K[grade] %d/%d students  built %d/%d  checked %d/%d  timed %d  %ds' \
+        "$s" "$NSTUDENTS" "$b" "$NJOBS" "$c" "$NJOBS" "$r" $(( $(date +%s) - T0 ))
 }
 
 # descendants PID: the processes PID started, and theirs, by parent id.
@@ -1356,7 +1393,7 @@ grade_submissions() {
     run_opts
     : > "$STATE/jobs.tsv"
     : > "$STATE/errors"
-    echo 0 > "$STATE/queue"
+    rm -f "$STATE"/queue-*
     GRADED_IDS=()
     NSTUDENTS=0
     for i in "${!SUB_IDS[@]}"; do
@@ -1384,7 +1421,8 @@ grade_submissions() {
         [ "$(cat "$WORK/$id/.njobs")" != 0 ] || maybe_finish "$id"
     done
     [ "$NJOBS" -gt 0 ] || return 0
-    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), $(( ${#GPUS[@]} * RUNS_PER_GPU )) GPU worker(s)"
+    local checks=${CHECK_RUNS:-$(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))}
+    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), per GPU $checks check run(s) at once, then $RUNS_PER_GPU timed"
 
     BG_PIDS=()
     trap on_interrupt INT TERM
@@ -1392,8 +1430,12 @@ grade_submissions() {
     BG_PIDS+=($!)
     local g _slot
     for g in "${GPUS[@]}"; do
+        for _slot in $(seq "$checks"); do
+            check_worker "$g" &
+            BG_PIDS+=($!)
+        done
         for _slot in $(seq "$RUNS_PER_GPU"); do
-            gpu_worker "$g" &
+            time_worker "$g" &
             BG_PIDS+=($!)
         done
     done
