@@ -78,14 +78,26 @@ echo "cpus: $(nproc)"
 
 t0=$(date +%s.%N)
 rc=0
+# A line every 20 s: builds, first halves and timings done, students
+# finished (from grade.sh's events log), so a run cut short still tells.
+( while sleep 20; do
+      ev="$OUT/grades/.grader/events"
+      [ -f "$ev" ] || continue
+      printf '%4.0f s: built %s, checked %s, timed %s, students %s\n' \
+          "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" \
+          "$(grep -c '^B ' "$ev")" "$(grep -c '^C ' "$ev")" "$(grep -c '^R ' "$ev")" "$(grep -c '^S ' "$ev")"
+  done ) &
+monitor=$!
 ./grade.sh --out "$OUT/grades" -j "$(nproc)" "$@" "$SUBS"/* > "$OUT/grade.log" 2>&1 || rc=$?
+kill "$monitor" 2>/dev/null || true
 t1=$(date +%s.%N)
 tail -n 6 "$OUT/grade.log"
-wall=$(echo "$t1 - $t0" | bc)
+wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 labs=$(jq -s '[.[].labs[]] | length' "$OUT"/grades/students/*/report.json)
 echo "grade.sh exit $rc; sandbox $(jq -r .sandbox "$OUT/grades/run.json")"
 printf 'wall %.1f s for %d students (%d student-labs): %.2f s per student-lab, %.1f s per student\n' \
-    "$wall" "$N" "$labs" "$(echo "$wall / $labs" | bc -l)" "$(echo "$wall / $N" | bc -l)"
+    "$wall" "$N" "$labs" "$(awk -v w="$wall" -v l="$labs" 'BEGIN { print w / l }')" \
+    "$(awk -v w="$wall" -v n="$N" 'BEGIN { print w / n }')"
 jq -rs '[.[].labs[]] as $l
         | "verdicts: " + ([$l[].status] | group_by(.) | map("\(.[0]) \(length)") | join(", ")),
           "time in checks (sum over labs): \([$l[].seconds // 0] | add | . * 10 | round / 10) s; slowest: "
