@@ -111,7 +111,9 @@ static void write_calibration(FILE *f, struct rung *rungs, int n)
     fputs("## Targets\n\n"
           "A lab's target is 80% of what its solution measures here, on the metric and case\n"
           "the catalog names (data/labs.json, `target`).  To calibrate another GPU, run\n"
-          "`make ladder` there and copy the suggested column into the catalog.\n\n"
+          "`make ladder` there and copy the suggested column into the catalog.  Lab 09's\n"
+          "ratio depends on the integrand the seed picks (x² gives the highest): calibrate\n"
+          "it on the lowest of the four, over several seeds.\n\n"
           "| lab | metric | case | solution | suggested (80%) | catalog |\n"
           "|-----|--------|------|-----:|-----:|-----:|\n", f);
     for (int i = 0; i < n; i++) {
