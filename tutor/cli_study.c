@@ -367,28 +367,16 @@ int cmd_solution(struct app *app, int argc, char **argv)
 
 /* ---- recording a check -------------------------------------------------- */
 
-struct check_rec {
-    const struct result *r;
-    char when[32];
-};
-
-static int record_check(struct progress *p, void *ud)
-{
-    struct check_rec *c = ud;
-    progress_record_check(p, c->r, c->when);
-    return 0;
-}
-
 void cli_record_check(struct app *app, const struct result *r)
 {
     const struct lab *lab = catalog_find(&app->cat, r->lab);
-    struct check_rec c = {r, ""};
+    struct progress_check c = {r, ""};
     struct progress before, after;
     if (!lab)
         return;
     progress_now(c.when, sizeof c.when);
     load(app, "check", &before);
-    if (update(app, "check", record_check, &c, &after) != 0) {
+    if (update(app, "check", progress_check_fn, &c, &after) != 0) {
         progress_free(&before);
         return;
     }

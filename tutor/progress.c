@@ -457,6 +457,13 @@ void progress_record_check(struct progress *p, const struct result *r, const cha
     record_best(l, r);
 }
 
+int progress_check_fn(struct progress *p, void *ud)
+{
+    const struct progress_check *c = ud;
+    progress_record_check(p, c->r, c->when);
+    return 0;
+}
+
 int progress_record_hint(struct progress *p, const char *id, int k)
 {
     struct progress_lab *l = progress_lab(p, id, 1);

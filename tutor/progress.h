@@ -112,6 +112,14 @@ const struct progress_lab *progress_find(const struct progress *p, const char *i
  * the GPU. */
 void progress_record_check(struct progress *p, const struct result *r, const char *when);
 
+/* progress_update's callback for one check: ud is a struct progress_check,
+ * with `when` filled by progress_now.  Shared by the tutor and the CLI. */
+struct progress_check {
+    const struct result *r;
+    char when[32];
+};
+int progress_check_fn(struct progress *p, void *ud);
+
 /* Records that hints 1..k of lab id were shown; returns hints used after. */
 int progress_record_hint(struct progress *p, const char *id, int k);
 

@@ -41,22 +41,10 @@ static int *box_int(int v)
 
 /* ---- recording ---------------------------------------------------------- */
 
-struct check_rec {
-    const struct result *r;
-    char when[32];
-};
-
-static int record_check(struct progress *p, void *ud)
-{
-    struct check_rec *c = ud;
-    progress_record_check(p, c->r, c->when);
-    return 0;
-}
-
 void ui_record(struct ui *ui, const struct result *r)
 {
     const struct lab *lab = catalog_find(&ui->app->cat, r->lab);
-    struct check_rec c = {r, ""};
+    struct progress_check c = {r, ""};
     struct progress after;
     char note[768] = "", err[768] = "";
 
@@ -67,7 +55,7 @@ void ui_record(struct ui *ui, const struct result *r)
         return;
     }
     progress_now(c.when, sizeof c.when);
-    if (progress_update(ui->prog_path, record_check, &c, &after, note, sizeof note, err, sizeof err) != 0) {
+    if (progress_update(ui->prog_path, progress_check_fn, &c, &after, note, sizeof note, err, sizeof err) != 0) {
         ui_message(ui, DOC_BAD, "progress not recorded: %s", err);
         return;
     }
