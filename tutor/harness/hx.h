@@ -155,12 +155,22 @@ struct timed {
     /* 1: right; 0: wrong (message in msg); -1: CUDA error. */
     int (*verify)(void *arg, int sample, char *msg, size_t len);
     void *arg;
+    int *reference;             /* set to 1 to time the reference instead */
+    /* Optional, after the last sample of each kernel: a check of the whole
+     * output; returns like verify. */
+    int (*after)(void *arg, char *msg, size_t len);
 };
 
 /* Warms up, then times max(min_samples, budget/estimate) samples, each after
  * an L2 flush and followed by a synchronisation and a verification.  Returns 0,
  * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
 int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len);
+
+/* Times the student's kernel, then the reference on the same data (after
+ * setting *t->reference).  A wrong student result fails rec (rec->pass = 0)
+ * and returns 1; a wrong reference is the harness's fault: noted as
+ * "internal:" and -1, like a CUDA error.  Returns 0 when both were right. */
+int measure_both(struct ctx *c, const struct timed *t, struct perf *p, struct test *rec);
 
 /* Evicts the L2 by writing a buffer twice its size on the stream. */
 int flush_l2(struct ctx *c);

@@ -168,7 +168,7 @@ static int peak_measure(struct ctx *c)
     struct device *d = &c->r->dev;
     size_t bytes = (size_t)1 << 30;
     struct peak_arg a = {c, NULL, bytes / sizeof(int4), 0, d->sms * 8};
-    struct timed t = {peak_prepare, peak_call, peak_verify, &a};
+    struct timed t = {peak_prepare, peak_call, peak_verify, &a, NULL, NULL};
     struct timing tm;
     char msg[8];
     int saved_student = c->student_ran, rc = -1;

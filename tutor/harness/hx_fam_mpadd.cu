@@ -552,6 +552,11 @@ static int mp_check_all(struct mrun *r, char *msg, size_t len)
     return 0;
 }
 
+static int mp_after(void *arg, char *msg, size_t len)
+{
+    return mp_check_all((struct mrun *)arg, msg, len);
+}
+
 static int mp_kind_of(const char *s)
 {
     if (!s[0] || !strcmp(s, "random"))
@@ -584,30 +589,12 @@ static int mp_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     r.g.kind = kind;
     r.other = r.g;
     r.other.salt += 0x5eed;
-    struct timed tm = {mp_prepare, mp_call, mp_verify, &r};
+    struct timed tm = {mp_prepare, mp_call, mp_verify, &r, &r.reference, mp_after};
 
     if (generate(c, r.g))
         return -1;
-    rc = measure(c, &tm, &p->t, t->message, sizeof t->message);
-    if (rc == 0)
-        rc = mp_check_all(&r, t->message, sizeof t->message) == 1 ? 0 : 1;
-    if (rc == 0) {
-        r.reference = 1;
-        rc = measure(c, &tm, &p->ref, t->message, sizeof t->message);
-        if (rc == 0)
-            rc = mp_check_all(&r, t->message, sizeof t->message) == 1 ? 0 : 1;
-        if (rc == 1) {
-            /* The reference is trusted: if it disagrees, the harness is wrong. */
-            note(c->r, "internal: %s", t->message);
-            return -1;
-        }
-    }
-    if (rc < 0)
-        return -1;
-    if (rc == 1) {
-        t->pass = 0;
-        return 0;
-    }
+    if ((rc = measure_both(c, &tm, p, t)) != 0)
+        return rc < 0 ? -1 : 0;
     long long bad = changed(c, r.g, &first);
     if (bad < 0)
         return -1;

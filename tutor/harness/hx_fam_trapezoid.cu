@@ -359,24 +359,11 @@ static int trap_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 {
     struct test *t = &c->r->tests[c->r->ntests];
     struct trun r = {c, (unsigned)pc->n, case_salt(pc), 0, {0, 0}};
-    struct timed tm = {trap_prepare, trap_call, trap_verify, &r};
+    struct timed tm = {trap_prepare, trap_call, trap_verify, &r, &r.reference, NULL};
 
-    int rc = measure(c, &tm, &p->t, t->message, sizeof t->message);
-    if (rc == 0) {
-        r.reference = 1;
-        rc = measure(c, &tm, &p->ref, t->message, sizeof t->message);
-        if (rc == 1) {
-            /* The reference is trusted: if it disagrees, the harness is wrong. */
-            note(c->r, "internal: %s", t->message);
-            return -1;
-        }
-    }
-    if (rc < 0)
-        return -1;
-    if (rc == 1) {
-        t->pass = 0;
-        return 0;
-    }
+    int rc = measure_both(c, &tm, p, t);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     p->bytes = 0;               /* compute bound: nothing to stream */
     p->rate_unit = "Gtrap/s";
     perf_finish(c, &family_impl, p, (double)pc->n);

@@ -313,29 +313,15 @@ template <typename T> struct reduce_family {
     {
         struct test *t = &c->r->tests[c->r->ntests];
         run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0};
-        struct timed tm = {prepare, call, verify, &r};
+        struct timed tm = {prepare, call, verify, &r, &r.reference, NULL};
         unsigned long long first;
         int rc;
 
         r.want = reference(r.g);
         if (generate(c, r.g))
             return -1;
-        rc = measure(c, &tm, &p->t, t->message, sizeof t->message);
-        if (rc == 0) {
-            r.reference = 1;
-            rc = measure(c, &tm, &p->ref, t->message, sizeof t->message);
-            if (rc == 1) {
-                /* The reference is trusted: if it disagrees, the harness is wrong. */
-                note(c->r, "internal: %s", t->message);
-                return -1;
-            }
-        }
-        if (rc < 0)
-            return -1;
-        if (rc == 1) {
-            t->pass = 0;
-            return 0;
-        }
+        if ((rc = measure_both(c, &tm, p, t)) != 0)
+            return rc < 0 ? -1 : 0;
         long long bad = changed(c, r.g, &first);
         if (bad < 0)
             return -1;
