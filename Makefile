@@ -49,7 +49,7 @@ override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wa
 CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
             tutor/result.c tutor/verdict.c tutor/check.c tutor/ladder.c tutor/cli.c \
             tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
-            tutor/sheet.c tutor/cli_study.c
+            tutor/sheet.c tutor/cli_study.c tutor/ncu.c
 UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
           tutor/ui_ask.c tutor/ui_check.c tutor/ui_actions.c
 MAIN_SRC := tutor/main.c
@@ -57,7 +57,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
-HX_CORE := hx_core hx_time hx_report
+HX_CORE := hx_core hx_time hx_report hx_lock
 HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
 HX_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 

@@ -51,7 +51,6 @@ RUBRIC=""
 WORKBOOK=""
 KEEP_WORK=0
 GPUS_OPT=""
-RUNS_PER_GPU=1
 CHECK_RUNS=""
 TIME_BUDGET=100
 QUIET=0
@@ -92,11 +91,9 @@ Options:
                          loud warning; bwrap: bubblewrap or exit 5; none
       --hide PATH        also hide PATH from the sandbox (repeatable)
       --gpus LIST        GPUs to use, e.g. 0,1 (default: every visible one)
-      --runs-per-gpu N   timed runs at once on each GPU (default 1; more is
-                         faster, but timings then share the GPU)
-      --check-runs N     correctness and race-check runs at once on each GPU
-                         (default: half the CPUs, at most 8); they share it,
-                         and all finish before any timing starts
+      --check-runs N     runs at once on each GPU (default: half the CPUs, at
+                         most 8); their trials and race checks share the GPU,
+                         their timed sections take turns with it alone
       --time-budget MS   GPU time per timed kernel and case (default 100)
       --rubric FILE      the rubric (default: the workbook's data/rubric.json)
       --workbook DIR     the pristine workbook (default: this script's folder)
@@ -177,7 +174,6 @@ parse_args() {
                     shift ;;
             --hide) need_value "$1" "${2:-}"; HIDE_EXTRA+=("$2"); shift ;;
             --gpus) need_value "$1" "${2:-}"; GPUS_OPT=$2; shift ;;
-            --runs-per-gpu) need_value "$1" "${2:-}"; positive_int "$1" "$2"; RUNS_PER_GPU=$2; shift ;;
             --check-runs) need_value "$1" "${2:-}"; positive_int "$1" "$2"; CHECK_RUNS=$2; shift ;;
             --time-budget) need_value "$1" "${2:-}"; positive_int "$1" "$2"; TIME_BUDGET=$2; shift ;;
             --rubric) need_value "$1" "${2:-}"; RUBRIC=$2; shift ;;
@@ -790,7 +786,10 @@ write_wrappers() {
                 printf 'head=('; printf '%q ' ${prefix[@]+"${prefix[@]}"} bwrap "${BW_HEAD[@]}"; printf ')\n'
                 printf 'tail=('; printf '%q ' "${BW_TAIL[@]}" "${setenv[@]}"; printf ')\n'
                 if [ "$kind" = run ]; then
-                    echo 'exec "${head[@]}" --bind "$dir" "$dir" "${tail[@]}" ${extra[@]+"${extra[@]}"} --chdir "$dir" -- "$@"'
+                    echo '# The GPU lock files: the harness shares the GPU through them.'
+                    echo 'locks=()'
+                    printf 'for f in %q/*.lock; do [ ! -f "$f" ] || locks+=(--bind "$f" "$f"); done\n' "$STATE/gpu-locks"
+                    echo 'exec "${head[@]}" --bind "$dir" "$dir" ${locks[@]+"${locks[@]}"} "${tail[@]}" ${extra[@]+"${extra[@]}"} --chdir "$dir" -- "$@"'
                 else
                     echo 'exec "${head[@]}" --ro-bind "$wb" "$wb" --bind "$dir" "$dir" "${tail[@]}" ${extra[@]+"${extra[@]}"} --chdir "$dir" -- "$@"'
                 fi
@@ -988,41 +987,44 @@ verdict_or_error() {
     fi
 }
 
-# run_phase ID LAB GPU PHASE: one half of a built kernel's run (the harness
-# in the sandbox).  correctness: the sizes and the race checks, which may
-# share the GPU; timing: the timed cases, with the GPU to itself.  Leaves
-# final.json, the lab's verdict, once there is one, and .timing when the
-# kernel passed the first half and waits for the second.
-run_phase() {
-    local id=$1 lab=$2 gpu=$3 phase=$4 wd="$WORK/$1/$2" wb="$WORK/$1/wb" rc=0 status limit
+# gpu_lock GPU: the lock file through which the runs on GPU share it.
+gpu_lock() {
+    echo "$STATE/gpu-locks/gpu-${1:-any}.lock"
+}
+
+# run_one ID LAB GPU: a built kernel's run, the harness in the sandbox.  Its
+# trials and race checks share the GPU with the other runs; its timed
+# section has the GPU to itself, through the GPU's lock file (the harness
+# waits for it; docs/harness.md).  Leaves final.json, the lab's verdict.
+run_one() {
+    local id=$1 lab=$2 gpu=$3 wd="$WORK/$1/$2" wb="$WORK/$1/wb" rc=0 status limit
     local -a env=()
     status=$(jq -r '.status // ""' "$wd/build-report.json" 2>/dev/null || true)
-    if [ "$phase" = correctness ] && [ "$status" != no_gpu ]; then
+    if [ "$status" != no_gpu ]; then
         verdict_or_error "$wd/build-report.json" "$lab" "the build ended without a verdict (exit $(cat "$wd/.built"))" \
             "$wd/build.log" > "$wd/final.tmp"
         mv "$wd/final.tmp" "$wd/final.json"
         return
     fi
-    limit=$(awk -v t="$(lab_field "$lab" timeout_s)" -v s="$TIMEOUT_SCALE" 'BEGIN { printf "%d", 5 * t * s + 120 }')
+    # The catalog's limit for the harness, three for the race checkers, and
+    # the waits for the GPU that the check forgives (at most 250 s).
+    limit=$(awk -v t="$(lab_field "$lab" timeout_s)" -v s="$TIMEOUT_SCALE" 'BEGIN { printf "%d", 5 * t * s + 370 }')
     [ -z "$gpu" ] || env=(CUDA_VISIBLE_DEVICES="$gpu")
     rm -f "$wd/report.json"
     (cd "$wd" && env ${env[@]+"${env[@]}"} CUDATUTOR_PROGRESS="$wd/progress.json" timeout -k 10 "$limit" \
-        "$TUTOR" --root "$wb" check "$lab" --run-only --phase "$phase" --work-dir "$wd" --json --out "$wd/report.json" \
-        --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) > /dev/null 2>> "$wd/run.log" 8>&- || rc=$?
+        "$TUTOR" --root "$wb" check "$lab" --run-only --work-dir "$wd" --json --out "$wd/report.json" \
+        --gpu-lock "$(gpu_lock "$gpu")" --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) \
+        > /dev/null 2>> "$wd/run.log" 8>&- || rc=$?
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         echo "grade.sh: the tutor did not finish within $limit s and was stopped" >> "$wd/run.log"
         rm -f "$wd/report.json"
-    fi
-    if [ "$phase" = correctness ] && [ "$(jq -r '.status // ""' "$wd/report.json" 2>/dev/null)" = pass ]; then
-        : > "$wd/.timing"
-        return
     fi
     verdict_or_error "$wd/report.json" "$lab" "the check ended without a verdict (exit $rc)" "$wd/run.log" > "$wd/final.tmp"
     mv "$wd/final.tmp" "$wd/final.json"
 }
 
 # claim_job QUEUE: the next job's line number in jobs.tsv from the named
-# queue (each phase has its own), or failure when none is left.
+# queue, or failure when none is left.
 claim_job() {
     local n q="$STATE/queue-$1"
     n=$( (flock -x 9; n=$(cat "$q" 2>/dev/null || echo 0); echo $((n + 1)) > "$q"; echo $((n + 1))) 9> "$q.lock")
@@ -1039,11 +1041,11 @@ build_pool() {
     wait
 }
 
-# check_worker GPU: the first half of every job on one GPU, as builds finish;
-# several of these share a GPU.
+# check_worker GPU: runs jobs on one GPU as their builds finish; several of
+# these share a GPU.
 check_worker() {
     local gpu=$1 k id lab wd waited
-    while k=$(claim_job correctness); do
+    while k=$(claim_job run); do
         IFS=$'\t' read -r id lab < <(sed -n "${k}p" "$STATE/jobs.tsv")
         wd="$WORK/$id/$lab"
         waited=0
@@ -1052,27 +1054,8 @@ check_worker() {
             waited=$((waited + 1))
         done
         [ -f "$wd/.built" ] || echo 124 > "$wd/.built"
-        run_phase "$id" "$lab" "$gpu" correctness || echo "grade.sh: run $id $lab failed" >> "$STATE/errors"
+        run_one "$id" "$lab" "$gpu" || echo "grade.sh: run $id $lab failed" >> "$STATE/errors"
         echo "C $id $lab" >> "$STATE/events"
-        [ -f "$wd/.timing" ] || maybe_finish "$id"
-    done
-}
-
-# time_worker GPU: once every first half is done (nothing else then runs on
-# the GPUs), times the kernels that passed, one at a time per slot.
-time_worker() {
-    local gpu=$1 k id lab wd
-    # The events log, not the work folders: a finished student's folder is
-    # removed as soon as its last verdict is in.
-    until [ "$(grep -c '^C ' "$STATE/events" 2>/dev/null || true)" -ge "$NJOBS" ]; do
-        sleep 0.3
-    done
-    while k=$(claim_job timing); do
-        IFS=$'\t' read -r id lab < <(sed -n "${k}p" "$STATE/jobs.tsv")
-        wd="$WORK/$id/$lab"
-        [ -f "$wd/.timing" ] || continue
-        run_phase "$id" "$lab" "$gpu" timing || echo "grade.sh: timing $id $lab failed" >> "$STATE/errors"
-        echo "R $id $lab" >> "$STATE/events"
         maybe_finish "$id"
     done
 }
@@ -1343,13 +1326,12 @@ exit_status() {
 
 # progress_line: one line on the terminal while grading.
 progress_line() {
-    local b c r s
+    local b c s
     b=$(grep -c '^B ' "$STATE/events" || true)
     c=$(grep -c '^C ' "$STATE/events" || true)
-    r=$(grep -c '^R ' "$STATE/events" || true)
     s=$(grep -c '^S ' "$STATE/events" || true)
-    printf '\r\033[K[grade] %d/%d students  built %d/%d  checked %d/%d  timed %d  %ds' \
-        "$s" "$NSTUDENTS" "$b" "$NJOBS" "$c" "$NJOBS" "$r" $(( $(date +%s) - T0 ))
+    printf '\r\033[K[grade] %d/%d students  built %d/%d  checked %d/%d  %ds' \
+        "$s" "$NSTUDENTS" "$b" "$NJOBS" "$c" "$NJOBS" $(( $(date +%s) - T0 ))
 }
 
 # descendants PID: the processes PID started, and theirs, by parent id.
@@ -1421,8 +1403,14 @@ grade_submissions() {
         [ "$(cat "$WORK/$id/.njobs")" != 0 ] || maybe_finish "$id"
     done
     [ "$NJOBS" -gt 0 ] || return 0
-    local checks=${CHECK_RUNS:-$(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))}
-    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), per GPU $checks check run(s) at once, then $RUNS_PER_GPU timed"
+    CHECK_RUNS=${CHECK_RUNS:-$(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))}
+    local checks=$CHECK_RUNS
+    mkdir -p "$STATE/gpu-locks"
+    for g in "${GPUS[@]}"; do
+        : >> "$(gpu_lock "$g")"
+        chmod 666 "$(gpu_lock "$g")"
+    done
+    say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), $checks run(s) at once per GPU, timed one at a time"
 
     BG_PIDS=()
     trap on_interrupt INT TERM
@@ -1432,10 +1420,6 @@ grade_submissions() {
     for g in "${GPUS[@]}"; do
         for _slot in $(seq "$checks"); do
             check_worker "$g" &
-            BG_PIDS+=($!)
-        done
-        for _slot in $(seq "$RUNS_PER_GPU"); do
-            time_worker "$g" &
             BG_PIDS+=($!)
         done
     done
@@ -1470,11 +1454,11 @@ write_run_json() {
     jq -n --arg sandbox "$SANDBOX" --arg notes "${SANDBOX_NOTES:-}" --arg rubric "$RUBRIC" \
         --arg sha "$RUBRIC_SHA" --arg workbook "$PRISTINE" --arg started "$(date -u -d "@$T0" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg seconds "$(( $(date +%s) - T0 ))" --arg shard "${SHARD:-}" --arg gpus "${GPUS[*]}" \
-        --arg labs "${LABS[*]}" --arg slots "$RUNS_PER_GPU" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
+        --arg labs "${LABS[*]}" --arg slots "${CHECK_RUNS:-0}" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
         --arg seed "$SEED" --arg checks "${PROBE_FACTS:-}" --argjson graded "$(printf '%s\n' ${GRADED_IDS[@]+"${GRADED_IDS[@]}"} | jq -R . | jq -s 'map(select(. != ""))')" \
         '{schema: 1, sandbox: $sandbox, sandbox_checks: ($checks | split(" ") | map(select(. != ""))), sandbox_notes: $notes, rubric: $rubric, rubric_sha256: $sha,
           workbook: $workbook, started: $started, seconds: ($seconds | tonumber), shard: $shard,
-          gpus: $gpus, runs_per_gpu: ($slots | tonumber), labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
+          gpus: $gpus, check_runs: ($slots | tonumber), labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
           timeout_scale: ($scale | tonumber), fixed_seed: (if $seed == "" then null else ($seed | tonumber) end),
           graded_now: $graded}' > "$OUT/run.json"
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "ncu.h"
 #include "proc.h"
 #include "result.h"
 #include "rules.h"
@@ -31,6 +33,22 @@
 #define CORRECTNESS_JSON "correctness.json"
 #define BUILT_NOTE "built; not run (--build-only)"
 
+/* How long a harness may wait for the GPU before it goes on regardless
+ * (--gpu-lock-wait), and the most waiting a check forgives a child: a run
+ * may wait twice (trials, then timing), and a kernel that prints the wait
+ * line itself gains no more than this. */
+#define GPU_WAIT_S 120
+#define GRACE_MAX_S (2 * GPU_WAIT_S + 10)
+
+/* Time a child spent waiting for the GPU, from its "@gpu wait" and
+ * "@gpu go" lines: it does not count against the kernel's time limit. */
+struct waits {
+    double start;           /* when the open wait began; 0: none open */
+    double total;
+};
+
+struct san_job;
+
 /* Everything one check carries from stage to stage. */
 struct run {
     const struct toolchain *tc;
@@ -44,6 +62,11 @@ struct run {
     char last_stage[160];
     double t0;
     int lock_fd;            /* held on the work folder for the whole check */
+    char *gpu_lock;         /* the file the harness runs share the GPU through */
+    struct waits hx_waits;  /* the harness's waits for the GPU */
+    struct san_job *san;    /* the race checkers, once started */
+    double san_t0;
+    atomic_int san_cancel;
 };
 
 unsigned long long check_new_seed(void)
@@ -140,7 +163,7 @@ static void parse_diagnostics(cJSON *list, const char *log)
 
 static int run_tool(struct run *r, char *const *argv, double timeout, struct proc_result *pr)
 {
-    struct proc_spec spec = {argv, NULL, timeout, 64 * 1024, NULL, NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = timeout, .output_cap = 64 * 1024};
     (void)r;
     return proc_run(&spec, pr);
 }
@@ -267,9 +290,10 @@ out:
 static int stage_link(struct run *r)
 {
     char arch[32];
-    const char *parts[] = {"hx_core.o", "hx_time.o", "hx_report.o", NULL};
+    const char *parts[] = {"hx_core.o", "hx_time.o", "hx_report.o", "hx_lock.o", NULL};
     char *fam = util_format("%s/hx_fam_%s.o", r->tc->harness_dir, r->lab->family->name);
-    char *objs[3] = {0};
+    enum { NPARTS = 4 };
+    char *objs[NPARTS] = {0};
     struct proc_result pr = {0};
     int rc = -1;
 
@@ -277,13 +301,13 @@ static int stage_link(struct run *r)
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
     for (int i = 0; parts[i]; i++)
         objs[i] = util_format("%s/%s", r->tc->harness_dir, parts[i]);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NPARTS; i++)
         if (!objs[i] || !util_is_file(objs[i]) || !fam || !util_is_file(fam)) {
             message(r, "the harness is not built (%s is missing): run make",
                     fam && !util_is_file(fam) ? fam : objs[i] ? objs[i] : "?");
             goto out;
         }
-    char *argv[] = {r->tc->nvcc, arch, "-o", r->bin, r->obj, fam, objs[0], objs[1], objs[2], NULL};
+    char *argv[] = {r->tc->nvcc, arch, "-o", r->bin, r->obj, fam, objs[0], objs[1], objs[2], objs[3], NULL};
     if (run_tool(r, argv, COMPILE_TIMEOUT_S, &pr)) {
         message(r, "%s", pr.error);
         goto out;
@@ -301,7 +325,7 @@ static int stage_link(struct run *r)
         rc = 1;
     }
 out:
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NPARTS; i++)
         free(objs[i]);
     free(fam);
     proc_result_free(&pr);
@@ -310,12 +334,41 @@ out:
 
 /* ---- run ---------------------------------------------------------------- */
 
-/* "@stage correctness 3/32 n=31" from the harness becomes a progress call. */
+static void waits_line(struct waits *w, const char *line)
+{
+    if (!strcmp(line, "@gpu wait") && !w->start)
+        w->start = util_now();
+    else if (!strcmp(line, "@gpu go") && w->start) {
+        w->total += util_now() - w->start;
+        w->start = 0;
+    }
+}
+
+static double waits_grace(const struct waits *w)
+{
+    double g = w->total + (w->start ? util_now() - w->start : 0);
+    return g < GRACE_MAX_S ? g : GRACE_MAX_S;
+}
+
+static void san_begin(struct run *r);
+
+static double run_grace(void *ud)
+{
+    return waits_grace(&((struct run *)ud)->hx_waits);
+}
+
+/* "@stage correctness 3/32 n=31" from the harness becomes a progress call;
+ * "@gpu ..." lines are its waits; "@passed correctness" starts the race
+ * checkers, whose trials then wait for the timing to finish. */
 static void on_line(void *ud, const char *line)
 {
     struct run *r = ud;
     char name[32];
     int i = 0, n = 0, off = 0;
+    if (!strncmp(line, "@gpu ", 5))
+        waits_line(&r->hx_waits, line);
+    if (!strcmp(line, "@passed correctness"))
+        san_begin(r);
     if (strncmp(line, "@stage ", 7))
         return;
     if (sscanf(line + 7, "%31s %d/%d %n", name, &i, &n, &off) < 3)
@@ -379,6 +432,10 @@ static char **harness_argv(struct run *r, const char *json, const char *mode,
     }
     argv[a++] = strdup("--sizes");
     argv[a++] = list;
+    argv[a++] = strdup("--gpu-lock");
+    argv[a++] = strdup(r->gpu_lock);
+    argv[a++] = strdup("--gpu-lock-wait");
+    argv[a++] = util_format("%d", GPU_WAIT_S);
     if (r->o->time_budget_ms > 0) {
         argv[a++] = strdup("--budget-ms");
         argv[a++] = util_format("%d", r->o->time_budget_ms);
@@ -406,7 +463,7 @@ static void free_argv(char **argv)
 static void merge_report(struct run *r, cJSON *h)
 {
     static const char *const keys[] = {"status", "seed", "device", "integrand", "tests",
-                                       "first_failing_n", "perf", "mode", NULL};
+                                       "first_failing_n", "perf", "mode", "phases", NULL};
     /* The timing half adds its tests (a wrong timed result) to those of
      * the correctness half instead of replacing them. */
     cJSON *old = cJSON_GetObjectItemCaseSensitive(r->root, "tests"), *t;
@@ -459,7 +516,7 @@ static int stage_run(struct run *r)
         goto out;
     progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
     r->last_stage[0] = '\0';
-    struct proc_spec spec = {argv, r->dir, timeout_for(r), OUTPUT_KEEP * 8, on_line, r};
+    struct proc_spec spec = {argv, r->dir, timeout_for(r), OUTPUT_KEEP * 8, on_line, r, run_grace, NULL};
     if (proc_run(&spec, &pr)) {
         message(r, "%s", pr.error);
         goto out;
@@ -527,6 +584,9 @@ static char *sanitizer_excerpt(const char *out, int *hazards)
     return s;
 }
 
+static const char *const san_tools[] = {"racecheck", "synccheck", "memcheck"};
+enum { SAN_TOOLS = sizeof san_tools / sizeof san_tools[0] };
+
 /* One compute-sanitizer tool run over the harness in sanitize mode. */
 struct san_job {
     const char *tool;
@@ -535,9 +595,21 @@ struct san_job {
     char *argv[96];
     struct proc_spec spec;
     struct proc_result pr;
-    int rc;
+    struct waits waits;
+    int rc, started;
     pthread_t thread;
 };
+
+static void san_line(void *ud, const char *line)
+{
+    if (!strncmp(line, "@gpu ", 5))
+        waits_line(&((struct san_job *)ud)->waits, line);
+}
+
+static double san_grace(void *ud)
+{
+    return waits_grace(&((struct san_job *)ud)->waits);
+}
 
 static void *san_thread(void *arg)
 {
@@ -572,7 +644,8 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
     j->argv[a++] = "20";
     for (int i = skip; j->hx[i] && a < 94; i++)
         j->argv[a++] = j->hx[i];
-    j->spec = (struct proc_spec){j->argv, r->dir, timeout_for(r) * 3, OUTPUT_KEEP * 8, NULL, NULL};
+    j->spec = (struct proc_spec){j->argv, r->dir, timeout_for(r) * 3, OUTPUT_KEEP * 8,
+                                 san_line, j, san_grace, &r->san_cancel};
     return 0;
 }
 
@@ -589,6 +662,7 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "tool", j->tool);
     cJSON_AddBoolToObject(e, "clean", clean);
+    cJSON_AddNumberToObject(e, "seconds", j->pr.seconds);
     cJSON_AddStringToObject(e, "report", excerpt ? excerpt : "");
     cJSON_AddItemToArray(list, e);
     /* The harness under the tool writes its own report: a kernel that went
@@ -616,47 +690,76 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
     return dirty;
 }
 
-/* The three tools run at once: they check a small size, so the GPU has room,
- * and a student waits for the slowest instead of the sum. */
+/* Starts the three tools at once, each in a thread: they check small sizes,
+ * so the GPU has room, and a student waits for the slowest instead of the
+ * sum.  Called when the harness says its trials passed, so they overlap its
+ * timing (their own trials wait for the timed section to end); does nothing
+ * when they run already or are not wanted. */
+static void san_begin(struct run *r)
+{
+    if (r->san || !r->o->sanitize || !r->tc->sanitizer || r->o->phase == CHECK_TIMING)
+        return;
+    if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
+        return;
+    r->san_t0 = util_now();
+    atomic_store(&r->san_cancel, 0);
+    for (int t = 0; t < SAN_TOOLS; t++)
+        if (san_prepare(r, &r->san[t], san_tools[t]) == 0)
+            r->san[t].started = pthread_create(&r->san[t].thread, NULL, san_thread, &r->san[t]) == 0;
+}
+
+/* Waits for the tools; with `record`, their findings go into the report
+ * (and fail the kernel when there are any), otherwise they are stopped
+ * first and forgotten: a kernel that failed already needs no race report. */
+static void san_end(struct run *r, int record)
+{
+    cJSON *list = NULL;
+    int dirty = 0;
+    if (!r->san)
+        return;
+    if (!record)
+        atomic_store(&r->san_cancel, 1);
+    else {
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
+        cJSON_AddBoolToObject(san, "ran", 1);
+        list = cJSON_AddArrayToObject(san, "tools");
+    }
+    for (int t = 0; t < SAN_TOOLS; t++) {
+        struct san_job *j = &r->san[t];
+        if (j->started)
+            pthread_join(j->thread, NULL);
+        if (record && !j->started)
+            message(r, "%s could not start", san_tools[t]);
+        if (record && j->started)
+            dirty |= san_record(r, list, j);
+        proc_result_free(&j->pr);
+        free_argv(j->hx);
+        free(j->json);
+        free(j->code);
+    }
+    if (record)
+        cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->root, "sanitizer"), "seconds",
+                                util_now() - r->san_t0);
+    free(r->san);
+    r->san = NULL;
+    if (dirty)
+        set_status(r, STATUS_FAIL);
+}
+
+/* The race checkers' verdict on a kernel that passed its trials. */
 static int stage_sanitize(struct run *r)
 {
-    static const char *const tools[] = {"racecheck", "synccheck", "memcheck"};
-    enum { NTOOLS = sizeof tools / sizeof tools[0] };
-    struct san_job jobs[NTOOLS];
-    cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
-    cJSON *list;
-    double t0 = util_now();
-    int dirty = 0, started[NTOOLS] = {0};
-
     if (!r->o->sanitize || !r->tc->sanitizer) {
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
         cJSON_AddBoolToObject(san, "ran", 0);
         cJSON_AddStringToObject(san, "note", !r->o->sanitize
                                                  ? "skipped (--no-sanitize)"
                                                  : "compute-sanitizer not found: races were not checked");
         return 0;
     }
-    cJSON_AddBoolToObject(san, "ran", 1);
-    list = cJSON_AddArrayToObject(san, "tools");
     progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
-    memset(jobs, 0, sizeof jobs);
-    for (int t = 0; t < NTOOLS; t++)
-        if (san_prepare(r, &jobs[t], tools[t]) == 0)
-            started[t] = pthread_create(&jobs[t].thread, NULL, san_thread, &jobs[t]) == 0;
-    for (int t = 0; t < NTOOLS; t++) {
-        if (started[t])
-            pthread_join(jobs[t].thread, NULL);
-        else
-            message(r, "%s could not start", tools[t]);
-        if (started[t])
-            dirty |= san_record(r, list, &jobs[t]);
-        proc_result_free(&jobs[t].pr);
-        free_argv(jobs[t].hx);
-        free(jobs[t].json);
-        free(jobs[t].code);
-    }
-    cJSON_AddNumberToObject(san, "seconds", util_now() - t0);
-    if (dirty)
-        set_status(r, STATUS_FAIL);
+    san_begin(r);       /* not yet begun when the run had nothing to time */
+    san_end(r, 1);
     return 0;
 }
 
@@ -665,88 +768,6 @@ static int stage_sanitize(struct run *r)
 /* Always read: the kernel time as the profiler sees it, and DRAM throughput. */
 static const char *const base_counters[] = {"gpu__time_duration.sum",
                                             "dram__throughput.avg.pct_of_peak_sustained_elapsed"};
-
-/* Splits one CSV line of ncu's raw page into at most max fields (quotes
- * removed, in place). */
-static int csv_fields(char *line, char **f, int max)
-{
-    int n = 0;
-    for (char *p = line; *p && n < max;) {
-        if (*p == '"') {
-            char *end = strchr(++p, '"');
-            f[n++] = p;
-            if (!end)
-                break;
-            *end = '\0';
-            p = end + 1;
-        } else {
-            f[n++] = p;
-            p += strcspn(p, ",");
-            if (*p)
-                *p++ = '\0';
-            else
-                break;
-            continue;
-        }
-        if (*p == ',')
-            p++;
-    }
-    return n;
-}
-
-/* ncu groups digits ("2,258,624"): drop the separators before converting. */
-static double ncu_number(const char *text)
-{
-    char buf[64];
-    size_t k = 0;
-    for (const char *p = text; *p && k + 1 < sizeof buf; p++)
-        if (*p != ',')
-            buf[k++] = *p;
-    buf[k] = '\0';
-    return strtod(buf, NULL);
-}
-
-/* Sums each metric over the kernels the student's call launched; ratios and
- * percentages are averaged instead (a sum of percentages means nothing). */
-static void parse_ncu(cJSON *metrics, const char *csv, const char *const *names, int nnames, int *kernels)
-{
-    char *copy = strdup(csv), *save = NULL;
-    int col[64], ncol = 0, header = 0;
-    double sum[64] = {0};
-    *kernels = 0;
-    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-        char *f[256];
-        if (line[0] != '"')
-            continue;
-        int n = csv_fields(line, f, 256);
-        if (!header) {
-            for (int m = 0; m < nnames && m < 64; m++) {
-                col[m] = -1;
-                for (int i = 0; i < n; i++)
-                    if (!strcmp(f[i], names[m]))
-                        col[m] = i;
-            }
-            ncol = nnames < 64 ? nnames : 64;
-            header = 1;
-            continue;
-        }
-        if (header == 1) {          /* the units row */
-            header = 2;
-            continue;
-        }
-        (*kernels)++;
-        for (int m = 0; m < ncol; m++)
-            if (col[m] >= 0 && col[m] < n)
-                sum[m] += ncu_number(f[col[m]]);
-    }
-    for (int m = 0; m < ncol && *kernels; m++) {
-        if (col[m] < 0)
-            continue;
-        int mean = strstr(names[m], ".ratio") || strstr(names[m], ".pct");
-        cJSON_AddNumberToObject(metrics, names[m], mean ? sum[m] / *kernels : sum[m]);
-    }
-    free(copy);
-}
 
 static int stage_counters(struct run *r)
 {
@@ -783,6 +804,7 @@ static int stage_counters(struct run *r)
     if (!hx || !(logopt = util_format("%llu", n)))
         goto out;
     progress(r, "counters", 0, 0, "ncu");
+    r->hx_waits = (struct waits){0, 0};
     for (; r->o->wrap && r->o->wrap[skip]; skip++)
         argv[a++] = hx[skip];
     unlink(log);
@@ -796,7 +818,7 @@ static int stage_counters(struct run *r)
         argv[a++] = hx[i];
     argv[a++] = "--profile-n";
     argv[a++] = logopt;
-    struct proc_spec spec = {argv, r->dir, timeout_for(r) * 4, OUTPUT_KEEP * 8, NULL, NULL};
+    struct proc_spec spec = {argv, r->dir, timeout_for(r) * 4, OUTPUT_KEEP * 8, on_line, r, run_grace, NULL};
     if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0) {
         char why[160];
         proc_describe(&pr, why, sizeof why);
@@ -808,8 +830,15 @@ static int stage_counters(struct run *r)
     cJSON_AddStringToObject(c, "tool", "ncu");
     cJSON_AddNumberToObject(c, "n", (double)n);
     cJSON *m = cJSON_AddObjectToObject(c, "metrics");
-    if (csv)
-        parse_ncu(m, csv, names, nnames, &kernels);
+    if (csv) {
+        double values[64];
+        int found[64];
+        kernels = ncu_parse(csv, names, nnames, values, found);
+        kernels = kernels > 0 ? kernels : 0;
+        for (int i = 0; i < nnames; i++)
+            if (found[i])
+                cJSON_AddNumberToObject(m, names[i], values[i]);
+    }
     cJSON_AddNumberToObject(c, "kernels", kernels);
     cJSON_AddNumberToObject(c, "seconds", pr.seconds);
     free(csv);
@@ -1037,6 +1066,11 @@ static int prepare(struct run *r, char *err, size_t errlen)
     r->src = r->o->file ? strdup(r->o->file) : util_format("%s/%s/kernel.cu", r->tc->root, r->lab->dir);
     if (!r->dir || !r->src)
         goto oom;
+    /* One lock for every check of this workbook, whatever its work folder:
+     * a check in the tutor and one in a terminal do not time at once. */
+    r->gpu_lock = r->o->gpu_lock ? strdup(r->o->gpu_lock) : util_format("%s/check/gpu.lock", r->tc->build_dir);
+    if (!r->gpu_lock)
+        goto oom;
     r->keep = util_format("%s/keep", r->dir);
     r->obj = util_format("%s/kernel.o", r->dir);
     r->bin = util_format("%s/lab%s", r->dir, r->lab->id);
@@ -1132,7 +1166,7 @@ static void save_correctness(struct run *r)
 cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
                  const struct check_opts *opts, char *err, size_t errlen)
 {
-    struct run r = {tc, cat, lab, opts, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, "", util_now(), -1};
+    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1};
     cJSON *build = NULL;
     const char *file;
     int stop;
@@ -1215,6 +1249,7 @@ run:
         goto done;
     if (get_status(&r) == STATUS_PASS && opts->phase != CHECK_TIMING)
         stage_sanitize(&r);
+    san_end(&r, 0);
     if (get_status(&r) == STATUS_PASS && opts->counters && opts->phase != CHECK_CORRECTNESS)
         stage_counters(&r);
     if ((get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL) &&
@@ -1246,6 +1281,8 @@ fail:
     cJSON_Delete(r.root);
     r.root = NULL;
 out:
+    san_end(&r, 0);
+    free(r.gpu_lock);
     if (r.lock_fd >= 0)
         close(r.lock_fd);
     free(r.dir);

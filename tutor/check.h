@@ -39,6 +39,8 @@ struct check_opts {
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
     const char *work_dir;           /* NULL: build/check/NN under the workbook */
+    const char *gpu_lock;           /* the file runs on one GPU share it through
+                                       (docs/harness.md); NULL: build/check/gpu.lock */
     check_progress_fn progress;
     void *ud;
 };

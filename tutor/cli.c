@@ -33,7 +33,7 @@ static const struct command commands[] = {
     {"check", cmd_check,
      "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
      "         [--build-only | --run-only] [--timeout-scale X] [--work-dir DIR] [--wrap PROGRAM]\n"
-     "         [--phase correctness|timing] [--time-budget MS]",
+     "         [--phase correctness|timing] [--time-budget MS] [--gpu-lock FILE]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
     {"hint", cmd_hint, "hint NN [K] [--json]",
@@ -132,6 +132,8 @@ static int cmd_check(struct app *app, int argc, char **argv)
             out = v, i++;
         else if (!strcmp(a, "--work-dir") && v)
             o.work_dir = v, i++;
+        else if (!strcmp(a, "--gpu-lock") && v)
+            o.gpu_lock = v, i++;
         else if (!strcmp(a, "--seed") && v) {
             char *end;
             o.seed = strtoull(v, &end, 0);

@@ -73,31 +73,52 @@ static void child_exec(const struct proc_spec *spec, int out_fd, int err_fd)
     _exit(127);
 }
 
-/* Reads until EOF or the deadline; returns 1 when the deadline passed. */
-static int pump(struct collector *c, int fd, double deadline)
+enum { PUMP_EOF, PUMP_TIMEOUT, PUMP_CANCEL };
+
+/* Whether the run must stop now, and how long it may still wait if not. */
+static int must_stop(const struct proc_spec *spec, double t0, double until, int *wait_ms)
+{
+    double deadline = until;
+    if (until <= 0 && spec->timeout_s > 0)
+        deadline = t0 + spec->timeout_s + (spec->grace ? spec->grace(spec->ud) : 0);
+    if (until <= 0 && spec->cancel && atomic_load(spec->cancel))
+        return PUMP_CANCEL;
+    *wait_ms = -1;
+    if (deadline > 0) {
+        double left = deadline - util_now();
+        if (left <= 0)
+            return PUMP_TIMEOUT;
+        *wait_ms = (int)(left * 1000) + 1;
+    }
+    /* Grace and cancellation change while we wait: look again soon. */
+    if (until <= 0 && (spec->grace || spec->cancel) && (*wait_ms < 0 || *wait_ms > 100))
+        *wait_ms = 100;
+    return PUMP_EOF;
+}
+
+/* Reads until EOF (PUMP_EOF), the deadline (PUMP_TIMEOUT) or a cancel
+ * (PUMP_CANCEL).  The deadline is `until` when positive, else the spec's
+ * limit from t0 plus its grace. */
+static int pump(struct collector *c, int fd, double t0, double until)
 {
     char buf[8192];
     for (;;) {
-        int wait_ms = -1;
-        if (deadline > 0) {
-            double left = deadline - util_now();
-            if (left <= 0)
-                return 1;
-            wait_ms = (int)(left * 1000) + 1;
-        }
+        int wait_ms, stop = must_stop(c->spec, t0, until, &wait_ms);
+        if (stop != PUMP_EOF)
+            return stop;
         struct pollfd pfd = {fd, POLLIN, 0};
         int pr = poll(&pfd, 1, wait_ms);
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr < 0)
-            return 0;
+            return PUMP_EOF;
         if (pr == 0)
             continue;
         ssize_t n = read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return 0;
+            return PUMP_EOF;
         collect(c, buf, (size_t)n);
     }
 }
@@ -141,13 +162,14 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
         snprintf(res->error, sizeof res->error, "cannot run %s: %s", spec->argv[0],
                  strerror(exec_errno));
 
-    double deadline = spec->timeout_s > 0 ? t0 + spec->timeout_s : 0;
-    if (pump(&c, out[0], deadline)) {
-        res->timed_out = 1;
+    int how = pump(&c, out[0], t0, 0);
+    if (how != PUMP_EOF) {
+        res->timed_out = how == PUMP_TIMEOUT;
+        res->cancelled = how == PUMP_CANCEL;
         kill(-pid, SIGKILL);
         /* A grandchild that left the group could keep the pipe open: read
          * what is left for a moment, then stop listening. */
-        pump(&c, out[0], util_now() + 1.0);
+        pump(&c, out[0], t0, util_now() + 1.0);
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
@@ -187,6 +209,8 @@ void proc_describe(const struct proc_result *res, char *buf, size_t len)
         snprintf(buf, len, "%s", res->error);
     else if (res->timed_out)
         snprintf(buf, len, "timed out after %.0f s", res->seconds);
+    else if (res->cancelled)
+        snprintf(buf, len, "stopped after %.1f s: no longer needed", res->seconds);
     else if (res->signaled)
         snprintf(buf, len, "killed by signal %d (%s)", res->signal, strsignal(res->signal));
     else

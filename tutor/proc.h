@@ -5,6 +5,7 @@
 #ifndef PROC_H
 #define PROC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 struct proc_spec {
@@ -14,6 +15,12 @@ struct proc_spec {
     size_t output_cap;                  /* bytes of output kept; later bytes are counted */
     void (*on_line)(void *ud, const char *line);
     void *ud;
+    /* Optional: seconds to add to timeout_s as of now, for time the child
+     * spent waiting on something it does not control (the GPU); asked at
+     * least every 100 ms, in the calling thread. */
+    double (*grace)(void *ud);
+    /* Optional: set non-zero from another thread to stop the child early. */
+    const atomic_int *cancel;
 };
 
 struct proc_result {
@@ -21,6 +28,7 @@ struct proc_result {
     int exited, exit_code;              /* normal exit */
     int signaled, signal;               /* killed by a signal (also after a timeout) */
     int timed_out;
+    int cancelled;                      /* stopped through spec->cancel */
     char *output;                       /* stdout and stderr interleaved, NUL-terminated */
     size_t output_len;
     size_t dropped;                     /* bytes beyond output_cap */

@@ -83,9 +83,9 @@ rc=0
 ( while sleep 20; do
       ev="$OUT/grades/.grader/events"
       [ -f "$ev" ] || continue
-      printf '%4.0f s: built %s, checked %s, timed %s, students %s\n' \
+      printf '%4.0f s: built %s, checked %s, students %s\n' \
           "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" \
-          "$(grep -c '^B ' "$ev")" "$(grep -c '^C ' "$ev")" "$(grep -c '^R ' "$ev")" "$(grep -c '^S ' "$ev")"
+          "$(grep -c '^B ' "$ev")" "$(grep -c '^C ' "$ev")" "$(grep -c '^S ' "$ev")"
   done ) &
 monitor=$!
 ./grade.sh --out "$OUT/grades" -j "$(nproc)" "$@" "$SUBS"/* > "$OUT/grade.log" 2>&1 || rc=$?
@@ -104,5 +104,16 @@ jq -rs '[.[].labs[]] as $l
           + ([$l[] | select(.seconds != null)] | sort_by(-.seconds) | .[:3] | map("\(.lab) \(.status) \(.seconds | . * 10 | round / 10) s") | join(", "))' \
     "$OUT"/grades/students/*/report.json
 jq -rs '[.[].labs[] | select(.status == "pass")] | group_by(.lab)
-        | map("lab \(.[0].lab): \(length) pass, \([.[] | select(.target.met == true)] | length) on target, mean \(([.[].seconds] | add / length) | . * 10 | round / 10) s")
+        | map("lab \(.[0].lab): \(length) pass, \([.[] | select(.target.met == true)] | length) on target, mean \(([.[].seconds] | add / length) | . * 10 | round / 10) s, "
+              + "target value \([.[].target.value // empty] | min | . * 1000 | round / 1000)..\([.[].target.value // empty] | max | . * 1000 | round / 1000)")
         | .[]' "$OUT"/grades/students/*/report.json
+# Where a passing run's time went (the harness's own phases), and how long
+# runs waited for the GPU.
+jq -rs '[.[] | select(.status == "pass" and .phases != null)] as $p | ($p | length) as $n
+        | if $n == 0 then "phases: none recorded" else
+          "phases of \($n) passing runs, mean s: init \([$p[].phases.init_s] | add / $n | . * 100 | round / 100), "
+          + "trials \([$p[].phases.correctness_s] | add / $n | . * 100 | round / 100), "
+          + "waiting for the GPU \([$p[].phases.gpu_wait_s] | add / $n | . * 100 | round / 100), "
+          + "timed \([$p[].phases.timing_s] | add / $n | . * 100 | round / 100); "
+          + "race checks \([$p[].sanitizer.seconds // 0] | add / $n | . * 100 | round / 100)" end' \
+    "$OUT"/grades/students/*/labs/*.json

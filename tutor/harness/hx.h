@@ -11,6 +11,7 @@
 #ifndef HX_H
 #define HX_H
 
+#include <chrono>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,8 @@ struct opts {
     double budget_ms;           /* GPU time to spend per timed kernel and case */
     int min_samples, max_samples;
     unsigned long long profile_n;
+    const char *gpu_lock;       /* NULL, or the GPU lock file (hx_lock.cu) */
+    double gpu_lock_wait_s;     /* the longest wait for it before going on regardless */
 };
 
 struct test {
@@ -96,6 +99,9 @@ struct report {
     char messages[MAX_MSGS][320];
     int nmsgs;
     double elapsed_s;
+    /* Where the seconds went: set-up (process, context, allocations), the
+     * correctness trials, the wait for the GPU lock, the timed cases. */
+    double init_s, correctness_s, wait_s, timing_s;
 };
 
 /* Everything a family needs while it runs. */
@@ -108,6 +114,8 @@ struct ctx {
     size_t flush_bytes;
     int student_ran;            /* CUDA errors after this are the kernel's, not ours */
     int flush_round;
+    std::chrono::steady_clock::time_point t0;   /* when main began */
+    int lock_fd;                /* the GPU lock (hx_lock.cu), or -1 */
 };
 
 /* A family: how to run one correctness trial and one timed case.  Each
@@ -144,6 +152,19 @@ const char *error_text(void);
 void note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void stage(const char *name, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- sharing the GPU (hx_lock.cu) ------------------------------------ */
+
+/* Opens o->gpu_lock, if any; without one every call below does nothing. */
+int gpu_lock_open(struct ctx *c);
+/* Waits (at most o->gpu_lock_wait_s) until no timed section runs, and holds
+ * the GPU shared; -1 when the wait ran out (the caller goes on regardless). */
+int gpu_share(struct ctx *c);
+/* Waits (at most o->gpu_lock_wait_s) until nothing else runs on the GPU and
+ * holds it alone; -1 when the wait ran out (the caller times anyway). */
+int gpu_own(struct ctx *c);
+/* Lets go of whichever hold gpu_share or gpu_own took. */
+void gpu_release(struct ctx *c);
 
 /* ---- timing ------------------------------------------------------------- */
 

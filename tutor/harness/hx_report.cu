@@ -152,7 +152,9 @@ int report_write(const struct opts *o, const struct report *r)
         fputs(i ? ", " : "", f);
         put_str(f, r->messages[i]);
     }
-    fprintf(f, "],\n  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
+    fprintf(f, "],\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
+               "\"timing_s\": %.3f},\n", r->init_s, r->correctness_s, r->wait_s, r->timing_s);
+    fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
     if (fclose(f) != 0 || rename(tmp, o->json_path) != 0) {
         perror(o->json_path);
         return -1;
