@@ -78,7 +78,7 @@ all: $(BIN) harness
 run: deps all
 	$(Q)./$(BIN)
 
-test: deps all $(TEST_BIN)
+test: deps all $(TEST_BIN) $(BUILD)/tests/lockprobe
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
 # The performance table of every reference solution, measured on this GPU.
@@ -135,6 +135,12 @@ $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+# The GPU lock's protocol, tested without a GPU (tests/lock.sh).
+$(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(BUILD)/harness/hx_time.o | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $^
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

@@ -30,7 +30,6 @@
 
 /* What --build-only leaves in the work folder for --run-only. */
 #define BUILD_JSON "build.json"
-#define CORRECTNESS_JSON "correctness.json"
 #define BUILT_NOTE "built; not run (--build-only)"
 
 /* How long a harness may wait for the GPU before it goes on regardless
@@ -464,16 +463,6 @@ static void merge_report(struct run *r, cJSON *h)
 {
     static const char *const keys[] = {"status", "seed", "device", "integrand", "tests",
                                        "first_failing_n", "perf", "mode", "phases", NULL};
-    /* The timing half adds its tests (a wrong timed result) to those of
-     * the correctness half instead of replacing them. */
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(r->root, "tests"), *t;
-    if (r->o->phase == CHECK_TIMING && cJSON_IsArray(old)) {
-        cJSON *add = cJSON_DetachItemFromObjectCaseSensitive(h, "tests");
-        while (add && (t = cJSON_DetachItemFromArray(add, 0)))
-            cJSON_AddItemToArray(old, t);
-        cJSON_Delete(add);
-        cJSON_DeleteItemFromObjectCaseSensitive(h, "first_failing_n");
-    }
     for (int i = 0; keys[i]; i++) {
         cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
         if (!v)
@@ -506,12 +495,7 @@ static int stage_run(struct run *r)
     if (!json)
         goto out;
     unlink(json);
-    /* Each half of a split run does only its own part. */
-    if (r->o->phase == CHECK_TIMING)
-        argv = harness_argv(r, json, "check", NULL, 0, 1);
-    else
-        argv = harness_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes,
-                            r->o->phase != CHECK_CORRECTNESS);
+    argv = harness_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
     if (!argv)
         goto out;
     progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
@@ -697,7 +681,7 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
  * when they run already or are not wanted. */
 static void san_begin(struct run *r)
 {
-    if (r->san || !r->o->sanitize || !r->tc->sanitizer || r->o->phase == CHECK_TIMING)
+    if (r->san || !r->o->sanitize || !r->tc->sanitizer)
         return;
     if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
         return;
@@ -1104,13 +1088,9 @@ static int prepare(struct run *r, char *err, size_t errlen)
      * build's own, which load_build vouches for. */
     if (!r->o->run_only) {
         char *build = util_format("%s/%s", r->dir, BUILD_JSON);
-        char *corr = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
         if (build)
             unlink(build);
-        if (corr)
-            unlink(corr);
         free(build);
-        free(corr);
         unlink(r->obj);
         unlink(r->bin);
         unlink(r->ptx);
@@ -1119,48 +1099,6 @@ static int prepare(struct run *r, char *err, size_t errlen)
 oom:
     snprintf(err, errlen, "out of memory");
     return -1;
-}
-
-/* The timing half starts from the correctness half's report: the same
- * build, seed and file, or it refuses.  Returns 0 when timing should run, 1
- * when the correctness verdict stands as the final one, -1 on error. */
-static int load_correctness(struct run *r, char *err, size_t errlen)
-{
-    char *path = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
-    char *text = path ? util_read_file(path, NULL) : NULL;
-    cJSON *c = text ? cJSON_Parse(text) : NULL;
-    const cJSON *seed = c ? cJSON_GetObjectItemCaseSensitive(c, "seed") : NULL;
-    const cJSON *st = c ? cJSON_GetObjectItemCaseSensitive(c, "status") : NULL;
-    int rc = -1;
-
-    if (!c || !cJSON_IsString(st) || !cJSON_IsNumber(seed)) {
-        snprintf(err, errlen, "no correctness report in %s: run check --phase correctness first",
-                 r->dir);
-    } else if ((unsigned long long)seed->valuedouble != r->seed) {
-        snprintf(err, errlen, "%s is of another run (seed %llu, not %llu)", path,
-                 (unsigned long long)seed->valuedouble, r->seed);
-    } else {
-        cJSON_Delete(r->root);
-        r->root = c;
-        c = NULL;
-        cJSON_DeleteItemFromObjectCaseSensitive(r->root, "timing");
-        cJSON_DeleteItemFromObjectCaseSensitive(r->root, "summary");
-        rc = strcmp(st->valuestring, "pass") ? 1 : 0;
-    }
-    cJSON_Delete(c);
-    free(text);
-    free(path);
-    return rc;
-}
-
-static void save_correctness(struct run *r)
-{
-    char *path = util_format("%s/%s", r->dir, CORRECTNESS_JSON);
-    char *text = cJSON_PrintUnformatted(r->root);
-    if (!path || !text || util_write_file(path, text, strlen(text)))
-        message(r, "cannot write %s", path ? path : CORRECTNESS_JSON);
-    free(text);
-    free(path);
 }
 
 cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
@@ -1238,22 +1176,15 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         goto done;
     }
 run:
-    if (opts->phase == CHECK_TIMING) {
-        if ((stop = load_correctness(&r, err, errlen)) < 0)
-            goto fail;
-        if (stop)
-            goto done;
-    }
     stage_run(&r);
     if (get_status(&r) == STATUS_NO_GPU)
         goto done;
-    if (get_status(&r) == STATUS_PASS && opts->phase != CHECK_TIMING)
+    if (get_status(&r) == STATUS_PASS)
         stage_sanitize(&r);
     san_end(&r, 0);
-    if (get_status(&r) == STATUS_PASS && opts->counters && opts->phase != CHECK_CORRECTNESS)
+    if (get_status(&r) == STATUS_PASS && opts->counters)
         stage_counters(&r);
-    if ((get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL) &&
-        opts->phase != CHECK_CORRECTNESS)
+    if (get_status(&r) == STATUS_PASS || get_status(&r) == STATUS_FAIL)
         stage_target(&r);
 
 done:
@@ -1272,8 +1203,6 @@ done:
     cJSON_AddNumberToObject(timing, "total_s", util_now() - r.t0);
     if (opts->build_only)
         save_build(&r);
-    if (opts->phase == CHECK_CORRECTNESS)
-        save_correctness(&r);
     summarize(&r);
     progress(&r, "done", 0, 0, status_name(get_status(&r)));
     goto out;

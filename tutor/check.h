@@ -17,12 +17,6 @@
  * "peak", "sanitize" or "done"; i of n where that means something. */
 typedef void (*check_progress_fn)(void *ud, const char *stage, int i, int n, const char *detail);
 
-/* A grader runs the half that needs the GPU to itself (timing) apart from
- * the half that does not (correctness and race checks, which can share it):
- * PHASE_CORRECTNESS leaves correctness.json in the work folder and
- * PHASE_TIMING (with run_only) starts from it and adds the timings. */
-enum check_phase { CHECK_ALL, CHECK_CORRECTNESS, CHECK_TIMING };
-
 struct check_opts {
     const char *file;               /* NULL: the lab's own kernel.cu */
     unsigned long long seed;
@@ -30,7 +24,6 @@ struct check_opts {
     int sanitize;                   /* run compute-sanitizer when it is installed */
     int quick;                      /* time only the target's case */
     int counters;                   /* read the lesson's profiler counters with ncu */
-    enum check_phase phase;         /* all, or one half of a run split for a grader */
     int time_budget_ms;             /* GPU time per timed kernel and case; 0: the harness's */
     int build_only;                 /* stop after compile, rules and link; keep the
                                        build in work_dir/build.json */

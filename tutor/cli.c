@@ -33,7 +33,7 @@ static const struct command commands[] = {
     {"check", cmd_check,
      "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
      "         [--build-only | --run-only] [--timeout-scale X] [--work-dir DIR] [--wrap PROGRAM]\n"
-     "         [--phase correctness|timing] [--time-budget MS] [--gpu-lock FILE]",
+     "         [--time-budget MS] [--gpu-lock FILE]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
     {"hint", cmd_hint, "hint NN [K] [--json]",
@@ -146,14 +146,6 @@ static int cmd_check(struct app *app, int argc, char **argv)
             i++;
             if (o.timeout_scale <= 0)
                 return fprintf(stderr, "cudatutor check: --timeout-scale takes a positive number\n"), EXIT_USAGE;
-        } else if (!strcmp(a, "--phase") && v) {
-            if (!strcmp(v, "correctness"))
-                o.phase = CHECK_CORRECTNESS;
-            else if (!strcmp(v, "timing"))
-                o.phase = CHECK_TIMING;
-            else
-                return fprintf(stderr, "cudatutor check: --phase is correctness or timing\n"), EXIT_USAGE;
-            i++;
         } else if (!strcmp(a, "--time-budget") && v) {
             o.time_budget_ms = atoi(v);
             i++;
@@ -166,10 +158,6 @@ static int cmd_check(struct app *app, int argc, char **argv)
     }
     if (o.build_only && o.run_only)
         return fprintf(stderr, "cudatutor check: --build-only and --run-only exclude each other\n"), EXIT_USAGE;
-    if (o.phase == CHECK_TIMING && !o.run_only)
-        return fprintf(stderr, "cudatutor check: --phase timing needs --run-only (it times a build)\n"), EXIT_USAGE;
-    if (o.phase != CHECK_ALL && o.build_only)
-        return fprintf(stderr, "cudatutor check: --phase and --build-only exclude each other\n"), EXIT_USAGE;
     const struct lab *lab = cli_lab_arg(app, "check", key);
     if (!lab)
         return EXIT_USAGE;

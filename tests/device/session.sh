@@ -14,6 +14,7 @@ for t in nvcc compute-sanitizer ncu nm jq tmux; do printf '%s: %s\n' "$t" "$(com
     | tee -a "$OUT/gpu.txt"
 
 tests=$(ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/tests/\1|')
+tests="$tests build/tests/lockprobe"
 # shellcheck disable=SC2086
 if ! make -j16 all $tests > "$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"

@@ -1,5 +1,6 @@
 /* test_proc.c — the child runner: output, exit codes, signals, timeouts that
  * kill the whole group, an output flood capped, lines delivered. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 static int run(const char *script, double timeout, size_t cap, struct proc_result *r)
 {
     char *argv[] = {"sh", "-c", (char *)script, NULL};
-    struct proc_spec spec = {argv, NULL, timeout, cap, NULL, NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = timeout, .output_cap = cap};
     return proc_run(&spec, r);
 }
 
@@ -87,7 +88,7 @@ static void lines_delivered_past_cap(void)
 {
     struct proc_result r;
     char *argv[] = {"sh", "-c", "for i in 1 2 3 4 5; do echo \"@stage x $i/5 padding-padding\"; done", NULL};
-    struct proc_spec spec = {argv, NULL, 10, 16, count_line, NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10, .output_cap = 16, .on_line = count_line};
     lines_seen = 0;
     EXPECT(proc_run(&spec, &r) == 0);
     EXPECT(lines_seen == 5);
@@ -98,12 +99,74 @@ static void missing_program(void)
 {
     struct proc_result r;
     char *argv[] = {"/nonexistent/prog", NULL};
-    struct proc_spec spec = {argv, NULL, 10, 0, NULL, NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10};
     EXPECT(proc_run(&spec, &r) == 0);
     EXPECT(!r.started);
     EXPECT(strstr(r.error, "cannot run /nonexistent/prog") != NULL);
     proc_result_free(&r);
 }
 
+/* The child announces a wait; the grace it is given covers the time. */
+static double waited_since;
+static void note_wait(void *ud, const char *line)
+{
+    (void)ud;
+    if (!strcmp(line, "@gpu wait"))
+        waited_since = util_now();
+}
+static double grace_of_wait(void *ud)
+{
+    (void)ud;
+    return waited_since ? util_now() - waited_since : 0;
+}
+
+static void grace_extends_the_limit(void)
+{
+    struct proc_result r;
+    char *argv[] = {"sh", "-c", "echo '@gpu wait'; sleep 1.2; echo done", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 0.6, .on_line = note_wait, .grace = grace_of_wait};
+    waited_since = 0;
+    EXPECT(proc_run(&spec, &r) == 0);
+    EXPECT(!r.timed_out && r.exited && r.exit_code == 0);
+    EXPECT(strstr(r.output, "done") != NULL);
+    proc_result_free(&r);
+    /* Without the wait line there is no grace: the same child times out. */
+    char *quiet[] = {"sh", "-c", "sleep 1.2; echo done", NULL};
+    spec.argv = quiet;
+    waited_since = 0;
+    EXPECT(proc_run(&spec, &r) == 0);
+    EXPECT(r.timed_out);
+    proc_result_free(&r);
+}
+
+static atomic_int stop_flag;
+static void *set_stop(void *arg)
+{
+    (void)arg;
+    usleep(200 * 1000);
+    atomic_store(&stop_flag, 1);
+    return NULL;
+}
+
+static void cancel_stops_the_child(void)
+{
+    struct proc_result r;
+    char why[128];
+    pthread_t t;
+    char *argv[] = {"sh", "-c", "sleep 30 & sleep 30", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 20, .cancel = &stop_flag};
+    atomic_store(&stop_flag, 0);
+    pthread_create(&t, NULL, set_stop, NULL);
+    double t0 = util_now();
+    EXPECT(proc_run(&spec, &r) == 0);
+    pthread_join(t, NULL);
+    EXPECT(r.cancelled && !r.timed_out);
+    EXPECT(util_now() - t0 < 5);
+    proc_describe(&r, why, sizeof why);
+    EXPECT(strstr(why, "no longer needed") != NULL);
+    proc_result_free(&r);
+}
+
 TAP_MAIN(T(output_and_exit_code), T(signal_reported), T(timeout_kills_the_group), T(flood_capped),
-         T(lines_delivered_past_cap), T(missing_program))
+         T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit),
+         T(cancel_stops_the_child))
