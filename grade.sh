@@ -4,9 +4,9 @@
 #
 # A submission is a workbook folder, or a .tar.gz/.tgz/.tar/.zip of one.
 # Only each lab's kernel.cu is taken from it, into a fresh copy of the
-# pristine workbook; kernels are compiled in parallel and run one at a time
-# per GPU, each with a fresh secret seed, inside a bubblewrap sandbox where
-# one works; data/rubric.json turns the verdicts into points; the reports go
+# pristine workbook; kernels are compiled in parallel and run several at a
+# time per GPU (their timed sections one at a time, through a lock file),
+# each with a fresh secret seed, inside a bubblewrap sandbox where one works; data/rubric.json turns the verdicts into points; the reports go
 # to the output folder.  docs/instructor-guide.md is the manual.
 #
 #   grade.sh [options] SUBMISSION...      grade (finished students are skipped)
