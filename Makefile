@@ -140,7 +140,7 @@ $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(BUILD)/harness/hx_time.o | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $^
+	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $(filter %.cu %.o,$^)
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

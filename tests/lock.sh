@@ -52,6 +52,17 @@ else
         "s1 $(got s1)-$(released s1), o1 $(got o1)-$(released o1), s2 $(got s2)-$(released s2)"
 fi
 
+# Timed sections that queue go back to back, before sharers that came
+# while they waited.
+probe s1 share 1200; sleep 0.3; probe o1 own 300; sleep 0.2; probe o2 own 300; sleep 0.2
+probe s2 share 100; wait
+if after o1 s1 && after s2 o1 && after s2 o2; then
+    ok "queued timed sections go back to back, then the sharers"
+else
+    not_ok "queued timed sections go back to back, then the sharers" \
+        "s1 $(got s1)-$(released s1), o1 $(got o1)-$(released o1), o2 $(got o2)-$(released o2), s2 $(got s2)-$(released s2)"
+fi
+
 # A holder that dies (killed, not let go) frees the GPU at once.
 "$PROBE" "$LOCK" own 30000 20 > "$TMP/dead" 2>/dev/null & victim=$!
 sleep 0.3

@@ -435,6 +435,10 @@ static char **harness_argv(struct run *r, const char *json, const char *mode,
     argv[a++] = strdup(r->gpu_lock);
     argv[a++] = strdup("--gpu-lock-wait");
     argv[a++] = util_format("%d", GPU_WAIT_S);
+    /* A lock given from outside is a grader's: many runs at once, and even
+     * their start-ups must stay out of each other's timed sections. */
+    argv[a++] = strdup("--gpu-lock-init");
+    argv[a++] = strdup(r->o->gpu_lock ? "1" : "0");
     if (r->o->time_budget_ms > 0) {
         argv[a++] = strdup("--budget-ms");
         argv[a++] = util_format("%d", r->o->time_budget_ms);

@@ -33,7 +33,10 @@ struct check_opts {
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
     const char *work_dir;           /* NULL: build/check/NN under the workbook */
     const char *gpu_lock;           /* the file runs on one GPU share it through
-                                       (docs/harness.md); NULL: build/check/gpu.lock */
+                                       (docs/harness.md); given, each run holds it
+                                       from start to end (a grader's many runs);
+                                       NULL: build/check/gpu.lock, held only
+                                       around trials and timing */
     check_progress_fn progress;
     void *ud;
 };

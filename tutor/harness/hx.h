@@ -47,6 +47,7 @@ struct opts {
     unsigned long long profile_n;
     const char *gpu_lock;       /* NULL, or the GPU lock file (hx_lock.cu) */
     double gpu_lock_wait_s;     /* the longest wait for it before going on regardless */
+    int gpu_lock_init;          /* hold it shared from before the first CUDA call */
 };
 
 struct test {
@@ -104,6 +105,8 @@ struct report {
     double init_s, correctness_s, wait_s, timing_s;
 };
 
+enum lock_state { LOCK_NONE, LOCK_SHARED, LOCK_OWNED };
+
 /* Everything a family needs while it runs. */
 struct ctx {
     const struct opts *o;
@@ -116,6 +119,7 @@ struct ctx {
     int flush_round;
     std::chrono::steady_clock::time_point t0;   /* when main began */
     int lock_fd;                /* the GPU lock (hx_lock.cu), or -1 */
+    enum lock_state lock_state;
 };
 
 /* A family: how to run one correctness trial and one timed case.  Each
@@ -158,10 +162,12 @@ void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(print
 /* Opens o->gpu_lock, if any; without one every call below does nothing. */
 int gpu_lock_open(struct ctx *c);
 /* Waits (at most o->gpu_lock_wait_s) until no timed section runs, and holds
- * the GPU shared; -1 when the wait ran out (the caller goes on regardless). */
+ * the GPU shared (nothing to do when it does already); -1 when the wait ran
+ * out (the caller goes on regardless). */
 int gpu_share(struct ctx *c);
-/* Waits (at most o->gpu_lock_wait_s) until nothing else runs on the GPU and
- * holds it alone; -1 when the wait ran out (the caller times anyway). */
+/* Lets go of a shared hold, waits (at most o->gpu_lock_wait_s) until nothing
+ * else runs on the GPU and holds it alone; -1 when the wait ran out (the
+ * caller times anyway). */
 int gpu_own(struct ctx *c);
 /* Lets go of whichever hold gpu_share or gpu_own took. */
 void gpu_release(struct ctx *c);

@@ -17,7 +17,7 @@ static const char usage_text[] =
     "usage: labNN --json PATH [--lab NN] [--family F] [--seed S] [--mode check|sanitize|profile]\n"
     "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]... [--integrand K]\n"
     "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
-    "             [--gpu-lock PATH [--gpu-lock-wait S]]\n"
+    "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -95,6 +95,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->gpu_lock = v;
         else if (!strcmp(a, "--gpu-lock-wait"))
             o->gpu_lock_wait_s = atof(v);
+        else if (!strcmp(a, "--gpu-lock-init"))
+            o->gpu_lock_init = atoi(v);
         else
             return -1;
     }
@@ -325,19 +327,25 @@ static enum status run(struct ctx *c)
         family_impl.setup(c, largest(c->o)))
         return STATUS_INTERNAL_ERROR;
 
-    r->init_s = seconds_since(c->t0);
+    r->init_s = seconds_since(c->t0) - r->wait_s;
+    /* Back to shared after a timed section when the run holds the lock to
+     * its end: tearing down touches the GPU too. */
+    const int keep = c->o->gpu_lock_init;
     if (c->o->mode == MODE_PROFILE) {
         /* ncu replays the kernel and times it: it needs the GPU alone. */
         gpu_own(c);
         int failed = family_impl.profile(c, c->o->profile_n);
         gpu_release(c);
+        if (keep)
+            gpu_share(c);
         return failed ? STATUS_RUNTIME_ERROR : STATUS_PASS;
     }
     gpu_share(c);
     auto t = std::chrono::steady_clock::now();
     int failed = run_trials(c);
     r->correctness_s = seconds_since(t);
-    gpu_release(c);
+    if (!keep)
+        gpu_release(c);
     if (failed)
         return STATUS_RUNTIME_ERROR;
     if (any_failed(r))
@@ -352,6 +360,8 @@ static enum status run(struct ctx *c)
         failed = run_timed(c);
         r->timing_s = seconds_since(t);
         gpu_release(c);
+        if (keep)
+            gpu_share(c);
         if (failed)
             return STATUS_RUNTIME_ERROR;
         if (any_failed(r))
@@ -369,6 +379,13 @@ int main(int argc, char **argv)
     hx::ctx c = {};
     auto t0 = std::chrono::steady_clock::now();
 
+    /* One hardware queue per context instead of eight: the harness and the
+     * lab contract use a single stream, so nothing is lost, and creating
+     * the context, which the driver serialises across processes, gets about
+     * three times cheaper (0.07 s instead of 0.2 s on an H100): that is most
+     * of what a grader's many short runs wait for.  Read at the first CUDA
+     * call, so it must be set before any; a setting from outside wins. */
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
     if (hx::parse_args(argc, argv, &o) || !o.json_path) {
         fputs(hx::usage_text, stderr);
         return 2;
@@ -377,6 +394,8 @@ int main(int argc, char **argv)
     c.r = &r;
     c.t0 = t0;
     hx::gpu_lock_open(&c);
+    if (o.gpu_lock_init)
+        hx::gpu_share(&c);
     r.seed = o.seed;
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);

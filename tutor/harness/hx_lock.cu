@@ -8,9 +8,16 @@
  * The protocol (docs/harness.md, "The GPU lock") uses two one-byte
  * open-file-description locks on one file, which the kernel drops when a
  * process dies however it dies:
- *   byte 0, the gate: held briefly by whoever is queueing for byte 1, so that
- *           a waiting timer is not starved by a stream of sharers;
+ *   byte 0, the queue: held shared by every timed section that waits, and
+ *           tested (never held) by sharers, who do not start while it is
+ *           taken; so waiting timers are not starved by a stream of
+ *           sharers, and they go back to back, each draining the sharers
+ *           once for the lot;
  *   byte 1, the GPU: shared by trials, exclusive for a timed section.
+ * With --gpu-lock-init (a grader's many runs) a run holds the GPU shared
+ * from before its first CUDA call to its exit, except while it times: then
+ * even context creation and teardown, which do touch the GPU, stay out of
+ * other runs' timed sections.
  * Waits poll instead of blocking, so every wait has a deadline, and they are
  * announced on stderr ("@gpu wait", "@gpu go") so that the tutor does not
  * count them against the kernel's time limit. */
@@ -24,7 +31,7 @@
 
 namespace hx {
 
-enum { GATE = 0, GPU = 1 };
+enum { QUEUE = 0, GPU = 1 };
 
 static double now_s(void)
 {
@@ -61,6 +68,7 @@ static void announce(const char *what)
 int gpu_lock_open(struct ctx *c)
 {
     c->lock_fd = -1;
+    c->lock_state = LOCK_NONE;
     if (!c->o->gpu_lock)
         return 0;
     c->lock_fd = open(c->o->gpu_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -73,18 +81,25 @@ int gpu_lock_open(struct ctx *c)
 
 int gpu_share(struct ctx *c)
 {
-    if (c->lock_fd < 0)
+    if (c->lock_fd < 0 || c->lock_state == LOCK_SHARED)
         return 0;
+    gpu_release(c);
     double t0 = now_s(), until = t0 + c->o->gpu_lock_wait_s;
-    int ok;
+    int ok = 0;
     announce("wait");
-    ok = take(c->lock_fd, F_WRLCK, GATE, until) == 0;
-    if (ok) {
-        ok = take(c->lock_fd, F_RDLCK, GPU, until) == 0;
-        range(c->lock_fd, F_UNLCK, GATE);
+    while (!ok && now_s() < until) {
+        /* No timed section waiting (the queue byte is free), and none
+         * running (the GPU byte can be shared). */
+        if (range(c->lock_fd, F_WRLCK, QUEUE) == 0) {
+            range(c->lock_fd, F_UNLCK, QUEUE);
+            ok = range(c->lock_fd, F_RDLCK, GPU) == 0;
+        }
+        if (!ok)
+            usleep(1000);
     }
     announce("go");
     c->r->wait_s += now_s() - t0;
+    c->lock_state = ok ? LOCK_SHARED : LOCK_NONE;
     /* Trials do not depend on time: running them beside a timer costs that
      * timer a few samples, not this kernel its verdict. */
     if (!ok)
@@ -97,23 +112,26 @@ int gpu_own(struct ctx *c)
 {
     if (c->lock_fd < 0)
         return 0;
+    gpu_release(c);     /* a read lock is not upgraded: two would deadlock */
     double t0 = now_s(), until = t0 + c->o->gpu_lock_wait_s;
     int ok = 0;
     announce("wait");
     while (!ok && now_s() < until) {
-        /* First with the gate, so no new sharer gets in; after a second
-         * of that (a long trial, or one that hangs until its time limit),
-         * let the others through and only watch for a gap, then try again. */
-        double t = now_s() + 1.0 < until ? now_s() + 1.0 : until;
-        if (take(c->lock_fd, F_WRLCK, GATE, t) == 0) {
+        /* Queued: no new sharer starts, so the running ones drain, and the
+         * timed sections waiting behind this one follow it back to back.
+         * After 5 s of that (a trial that hangs until its time limit, say)
+         * step out of the queue for 2 s and let the others work. */
+        double t = now_s() + 5.0 < until ? now_s() + 5.0 : until;
+        if (take(c->lock_fd, F_RDLCK, QUEUE, t) == 0) {
             ok = take(c->lock_fd, F_WRLCK, GPU, t) == 0;
-            range(c->lock_fd, F_UNLCK, GATE);
+            range(c->lock_fd, F_UNLCK, QUEUE);
         }
         if (!ok)
-            ok = take(c->lock_fd, F_WRLCK, GPU, now_s() + 4.0 < until ? now_s() + 4.0 : until) == 0;
+            ok = take(c->lock_fd, F_WRLCK, GPU, now_s() + 2.0 < until ? now_s() + 2.0 : until) == 0;
     }
     announce("go");
     c->r->wait_s += now_s() - t0;
+    c->lock_state = ok ? LOCK_OWNED : LOCK_NONE;
     if (!ok)
         note(c->r, "the GPU was still busy after %.0f s of waiting: timed anyway, the figures "
                    "may be low", c->o->gpu_lock_wait_s);
@@ -122,8 +140,9 @@ int gpu_own(struct ctx *c)
 
 void gpu_release(struct ctx *c)
 {
-    if (c->lock_fd >= 0)
+    if (c->lock_fd >= 0 && c->lock_state != LOCK_NONE)
         range(c->lock_fd, F_UNLCK, GPU);
+    c->lock_state = LOCK_NONE;
 }
 
 } /* namespace hx */
