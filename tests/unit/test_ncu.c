@@ -46,6 +46,15 @@ static int parse(const char *csv, const char *const *names, int n, double *v, in
     return ncu_parse(csv, names, n, v, found);
 }
 
+/* parse() on a fixture's text; -2 when the fixture is missing. */
+static int parse_fixture(const char *name, const char *const *names, int n, double *v, int *found)
+{
+    char *csv = fixture(name);
+    int k = csv ? parse(csv, names, n, v, found) : -2;
+    free(csv);
+    return k;
+}
+
 /* The expected numbers below come from the fixtures, read with Python's csv
  * module (digit groups removed; means weighted by gpu__time_duration.sum). */
 
@@ -54,16 +63,11 @@ static void lab07_one_kernel(void)
     const char *names[] = {TIME, DRAM, WARPS, RATIO};
     double v[N(names)];
     int f[N(names)];
-    char *csv = fixture("lab07-h100");
-    EXPECT(csv != NULL);
-    if (!csv)
-        return;
-    EXPECT(parse(csv, names, N(names), v, f) == 1);
+    EXPECT(parse_fixture("lab07-h100", names, N(names), v, f) == 1);
     EXPECT(f[0] == 1 && v[0] == 343616);                    /* "343,616" */
     EXPECT(f[1] == 1 && near(v[1], 93.41));                 /* after the NVTX column */
     EXPECT(f[2] == 1 && v[2] == 100);                       /* column 269 of 271 */
     EXPECT(f[3] == 0 && v[3] == 0);                         /* not profiled in lab07 */
-    free(csv);
 }
 
 static void lab01_four_kernels(void)
@@ -71,18 +75,13 @@ static void lab01_four_kernels(void)
     const char *names[] = {TIME, DRAM, RATIO, DIVERGENT, WARPS};
     double v[N(names)];
     int f[N(names)];
-    char *csv = fixture("lab01-h100");
-    EXPECT(csv != NULL);
-    if (!csv)
-        return;
-    EXPECT(parse(csv, names, N(names), v, f) == 4);
+    EXPECT(parse_fixture("lab01-h100", names, N(names), v, f) == 4);
     EXPECT(f[0] == 1 && v[0] == 2229952 + 20896 + 3680 + 3296);
     /* Time-weighted: 14.50, 12.00, 0.57, 0.04 (unweighted 6.7775). */
     EXPECT(f[1] == 1 && near(v[1], 14.433049449381352));
     EXPECT(f[2] == 1 && near(v[2], 31.72));                 /* column 283 of 284 */
     EXPECT(f[3] == 1 && v[3] == 0);                         /* column 282, all "0" */
     EXPECT(f[4] == 1 && v[4] == 400);
-    free(csv);
 }
 
 static void lab02_bank_conflicts(void)
@@ -90,17 +89,12 @@ static void lab02_bank_conflicts(void)
     const char *names[] = {LD, ST, DRAM, RATIO, DIVERGENT};
     double v[N(names)];
     int f[N(names)];
-    char *csv = fixture("lab02-h100");
-    EXPECT(csv != NULL);
-    if (!csv)
-        return;
-    EXPECT(parse(csv, names, N(names), v, f) == 4);
+    EXPECT(parse_fixture("lab02-h100", names, N(names), v, f) == 4);
     EXPECT(f[0] == 1 && v[0] == 65482513 + 509482 + 3840 + 30);
     EXPECT(f[1] == 1 && v[1] == 32384646 + 245830 + 1920 + 15);
     EXPECT(f[2] == 1 && near(v[2], 21.953061870999722));   /* unweighted 10.0425 */
     EXPECT(f[3] == 1 && near(v[3], 31.5));                  /* column 279 of 280 */
     EXPECT(f[4] == 0 && v[4] == 0);
-    free(csv);
 }
 
 /* lab02 with CRLF line ends and no line end after its last kernel (whose
