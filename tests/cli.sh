@@ -71,6 +71,27 @@ check "a host-side sum is rejected, naming cudaMemcpy and the rule" \
 check "a missing kernel file is a compile_error" \
     test $rc -eq 1 -a "$(jq -r .status "$TMP/missing.json")" = compile_error
 
+# The trials have their own limit (the catalog's trials_timeout_s, scaled):
+# a harness stuck in them is stopped then, not at the whole run's limit.
+# A wrapper in place of the harness plays the stuck run, GPU or not.
+sol01="$ROOT/solutions/$(lab_dir 01)/kernel.cu"
+printf '#!/bin/sh\necho "@stage correctness 3/32 n=31" >&2\nexec sleep 60\n' > "$TMP/stuck-in-trials"
+printf '#!/bin/sh\n{ echo "@stage correctness 32/32 n=16777259"; echo "@passed correctness"; echo "@stage timing 1/1 2^28"; } >&2\nexec sleep 60\n' \
+    > "$TMP/stuck-in-timing"
+chmod +x "$TMP/stuck-in-trials" "$TMP/stuck-in-timing"
+"$TUTOR" check 01 --file "$sol01" --json --no-sanitize --timeout-scale 0.05 --wrap "$TMP/stuck-in-trials" \
+    > "$TMP/stuck1.json"
+check "a run stuck in its trials stops at the trials' limit, and says so" \
+    test "$(jq -r '.status + " " + (.run_s < 2 | tostring) + " " + (.messages[0] | sub("after [0-9]+ s"; "after N s"))' \
+            "$TMP/stuck1.json")" = \
+         "timeout true timed out after N s: the correctness trials ran past their 0.5 s limit during correctness 3/32 n=31: the whole process group was killed"
+"$TUTOR" check 01 --file "$sol01" --json --no-sanitize --timeout-scale 0.05 --wrap "$TMP/stuck-in-timing" \
+    > "$TMP/stuck2.json"
+check "past its trials a run has the whole limit" \
+    test "$(jq -r '.status + " " + (.run_s > 2.9 | tostring) + " " + (.messages[0] | sub("after [0-9]+ s"; "after N s"))' \
+            "$TMP/stuck2.json")" = \
+         "timeout true timed out after N s during timing 1/1 2^28: the whole process group was killed"
+
 if have_gpu; then
     skip "check without a GPU says so and exits 3" "a CUDA device is present"
 else

@@ -179,7 +179,7 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         return fail(p, "families", "out of memory");
     cJSON_ArrayForEach(fam, fams) {
         char base[96];
-        double timeout;
+        double timeout, trials;
         struct family_spec *f = &cat->families[i++];
         int id;
         snprintf(base, sizeof base, "families.%s", fam->string);
@@ -192,13 +192,17 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         f->entry = family_entries[id];
         if (get_string(p, fam, base, "reference", 0, &f->reference) ||
             get_number(p, fam, base, "timeout_s", 1, 3600, &timeout) ||
+            get_number(p, fam, base, "trials_timeout_s", 1, 3600, &trials) ||
             get_sizes(p, fam, base, "sizes", &f->sizes, &f->nsizes) ||
             get_sizes(p, fam, base, "sanitize_sizes", &f->sanitize_sizes, &f->nsanitize) ||
             parse_perf(p, fam, base, f))
             return -1;
         if (f->nsizes > 64)
             return fail(p, base, "sizes: at most 64");
+        if (trials > timeout)
+            return fail(p, base, "trials_timeout_s: %g is longer than timeout_s (%g)", trials, timeout);
         f->timeout_s = (int)timeout;
+        f->trials_timeout_s = (int)trials;
     }
     return 0;
 }

@@ -53,7 +53,8 @@ struct family_spec {
     const char *name;           /* from FAMILY_TABLE */
     const char *entry;
     char *reference;
-    int timeout_s;
+    int timeout_s;              /* the whole harness run */
+    int trials_timeout_s;       /* its correctness trials, from the first to the last */
     unsigned long long *sizes;
     int nsizes;
     unsigned long long *sanitize_sizes;

@@ -63,6 +63,9 @@ struct run {
     int lock_fd;            /* held on the work folder for the whole check */
     char *gpu_lock;         /* the file the harness runs share the GPU through */
     struct waits hx_waits;  /* the harness's waits for the GPU */
+    double trials_t0;       /* when the harness began its trials; 0: not yet */
+    double trials_w0;       /* its waits for the GPU by then */
+    int trials_done;        /* it said "@passed correctness" */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;
@@ -356,9 +359,27 @@ static double run_grace(void *ud)
     return waits_grace(&((struct run *)ud)->hx_waits);
 }
 
+static double trials_limit(const struct run *r)
+{
+    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
+    return r->lab->family->trials_timeout_s * scale;
+}
+
+/* While the trials run they have their own, shorter limit (the catalog's
+ * trials_timeout_s): a kernel that never ends is stopped after it, not
+ * after the whole run's limit — in a grader it holds the GPU meanwhile, and
+ * no other run can time a kernel beside it. */
+static double run_cutoff(void *ud)
+{
+    const struct run *r = ud;
+    if (!r->trials_t0 || r->trials_done)
+        return 0;
+    return r->trials_t0 + trials_limit(r) + waits_grace(&r->hx_waits) - r->trials_w0;
+}
+
 /* "@stage correctness 3/32 n=31" from the harness becomes a progress call;
- * "@gpu ..." lines are its waits; "@passed correctness" starts the race
- * checkers, whose trials then wait for the timing to finish. */
+ * "@gpu ..." lines are its waits; "@passed correctness" ends the trials and
+ * starts the race checkers, whose trials then wait for the timing to finish. */
 static void on_line(void *ud, const char *line)
 {
     struct run *r = ud;
@@ -366,12 +387,18 @@ static void on_line(void *ud, const char *line)
     int i = 0, n = 0, off = 0;
     if (!strncmp(line, "@gpu ", 5))
         waits_line(&r->hx_waits, line);
-    if (!strcmp(line, "@passed correctness"))
+    if (!strcmp(line, "@passed correctness")) {
+        r->trials_done = 1;
         san_begin(r);
+    }
     if (strncmp(line, "@stage ", 7))
         return;
     if (sscanf(line + 7, "%31s %d/%d %n", name, &i, &n, &off) < 3)
         return;
+    if (!strcmp(name, "correctness") && !r->trials_t0) {
+        r->trials_t0 = util_now();
+        r->trials_w0 = waits_grace(&r->hx_waits);
+    }
     util_copy(r->last_stage, sizeof r->last_stage, line + 7);
     progress(r, name, i, n, line + 7 + off);
 }
@@ -504,7 +531,9 @@ static int stage_run(struct run *r)
         goto out;
     progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
     r->last_stage[0] = '\0';
-    struct proc_spec spec = {argv, r->dir, timeout_for(r), OUTPUT_KEEP * 8, on_line, r, run_grace, NULL};
+    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = timeout_for(r),
+                             .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
+                             .grace = run_grace, .cutoff = run_cutoff};
     if (proc_run(&spec, &pr)) {
         message(r, "%s", pr.error);
         goto out;
@@ -524,7 +553,13 @@ static int stage_run(struct run *r)
     cJSON *h = text ? cJSON_Parse(text) : NULL;
     free(text);
     rc = 0;
-    if (pr.timed_out) {
+    double cut = run_cutoff(r);
+    if (pr.timed_out && cut > 0 && util_now() >= cut) {
+        set_status(r, STATUS_TIMEOUT);
+        message(r, "timed out after %.0f s: the correctness trials ran past their %g s limit "
+                   "during %s: the whole process group was killed",
+                pr.seconds, trials_limit(r), r->last_stage);
+    } else if (pr.timed_out) {
         set_status(r, STATUS_TIMEOUT);
         message(r, "timed out after %.0f s%s%s: the whole process group was killed",
                 pr.seconds, r->last_stage[0] ? " during " : "", r->last_stage);

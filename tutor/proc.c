@@ -81,6 +81,11 @@ static int must_stop(const struct proc_spec *spec, double t0, double until, int 
     double deadline = until;
     if (until <= 0 && spec->timeout_s > 0)
         deadline = t0 + spec->timeout_s + (spec->grace ? spec->grace(spec->ud) : 0);
+    if (until <= 0 && spec->cutoff) {
+        double cut = spec->cutoff(spec->ud);
+        if (cut > 0 && (deadline <= 0 || cut < deadline))
+            deadline = cut;
+    }
     if (until <= 0 && spec->cancel && atomic_load(spec->cancel))
         return PUMP_CANCEL;
     *wait_ms = -1;
@@ -90,8 +95,8 @@ static int must_stop(const struct proc_spec *spec, double t0, double until, int 
             return PUMP_TIMEOUT;
         *wait_ms = (int)(left * 1000) + 1;
     }
-    /* Grace and cancellation change while we wait: look again soon. */
-    if (until <= 0 && (spec->grace || spec->cancel) && (*wait_ms < 0 || *wait_ms > 100))
+    /* Grace, cutoff and cancellation change while we wait: look again soon. */
+    if (until <= 0 && (spec->grace || spec->cutoff || spec->cancel) && (*wait_ms < 0 || *wait_ms > 100))
         *wait_ms = 100;
     return PUMP_EOF;
 }

@@ -21,6 +21,10 @@ struct proc_spec {
     double (*grace)(void *ud);
     /* Optional: set non-zero from another thread to stop the child early. */
     const atomic_int *cancel;
+    /* Optional: an absolute time (util_now's clock) by which the child must
+     * have ended, or 0 for none: a shorter limit on one phase of its run.
+     * Asked like grace; a child stopped by it is timed_out too. */
+    double (*cutoff)(void *ud);
 };
 
 struct proc_result {

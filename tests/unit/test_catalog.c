@@ -9,6 +9,7 @@
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \
     "{\"schema\": 1, \"contract\": 1, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
+    " \"trials_timeout_s\": 5," \
     " \"sizes\": [1, 2], \"sanitize_sizes\": [1], \"perf\": [{\"label\": \"2^20\", \"n\": 1048576}]}}," \
     " \"host_symbols\": {\"allow\": [\"cudaLaunchKernel\"], \"deny\": [], \"deny_defined\": []}," \
     " \"labs\": [{\"id\": \"%s\", \"slug\": \"one\", \"title\": \"One\", \"summary\": \"s\"," \
@@ -143,6 +144,19 @@ static void size_out_of_range(void)
     free(text);
 }
 
+static void trials_limit_within_run_limit(void)
+{
+    struct catalog cat;
+    char err[256];
+    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
+    char *p = strstr(text, "\"timeout_s\": 10,");
+    memcpy(p, "\"timeout_s\":  3,", 16);
+    EXPECT(catalog_parse(&cat, text, "t.json", err, sizeof err) == -1);
+    EXPECT(strstr(err, "families.reduce_int: trials_timeout_s: 5 is longer than timeout_s (3)") != NULL);
+    free(text);
+}
+
 TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
-         T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range))
+         T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
+         T(trials_limit_within_run_limit))

@@ -139,6 +139,45 @@ static void grace_extends_the_limit(void)
     proc_result_free(&r);
 }
 
+/* A phase with its own, shorter limit: it ends the child at the cutoff,
+ * long before timeout_s; once the phase is over the cutoff is gone. */
+static double phase_until;
+static void note_phase(void *ud, const char *line)
+{
+    (void)ud;
+    if (!strcmp(line, "@phase start"))
+        phase_until = util_now() + 0.4;
+    else if (!strcmp(line, "@phase end"))
+        phase_until = 0;
+}
+static double phase_cutoff(void *ud)
+{
+    (void)ud;
+    return phase_until;
+}
+
+static void cutoff_ends_a_phase(void)
+{
+    struct proc_result r;
+    char *argv[] = {"sh", "-c", "echo '@phase start'; sleep 3; echo done", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 20, .on_line = note_phase, .cutoff = phase_cutoff};
+    phase_until = 0;
+    double t0 = util_now();
+    EXPECT(proc_run(&spec, &r) == 0);
+    EXPECT(r.timed_out && !r.exited);
+    EXPECT(util_now() - t0 < 2);
+    EXPECT(strstr(r.output, "done") == NULL);
+    proc_result_free(&r);
+    /* The phase ends in time: the rest of the run has the whole limit. */
+    char *ends[] = {"sh", "-c", "echo '@phase start'; echo '@phase end'; sleep 0.8; echo done", NULL};
+    spec.argv = ends;
+    phase_until = 0;
+    EXPECT(proc_run(&spec, &r) == 0);
+    EXPECT(!r.timed_out && r.exited && r.exit_code == 0);
+    EXPECT(strstr(r.output, "done") != NULL);
+    proc_result_free(&r);
+}
+
 static atomic_int stop_flag;
 static void *set_stop(void *arg)
 {
@@ -168,5 +207,5 @@ static void cancel_stops_the_child(void)
 }
 
 TAP_MAIN(T(output_and_exit_code), T(signal_reported), T(timeout_kills_the_group), T(flood_capped),
-         T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit),
+         T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit), T(cutoff_ends_a_phase),
          T(cancel_stops_the_child))
