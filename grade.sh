@@ -966,7 +966,9 @@ run_opts() {
 # build-report.json and .built (the exit code) in its work folder.
 build_one() {
     local id=$1 lab=$2 wd="$WORK/$1/$2" wb="$WORK/$1/wb" rc=0
-    (cd "$wd" && CUDATUTOR_PROGRESS="$wd/progress.json" timeout -k 10 600 "$STATE/build-sandbox" "$wb" -- \
+    # Niced: the builds run far ahead of the GPU runs, which must not wait
+    # for a CPU (a run's trials hold the GPU shared while they last).
+    (cd "$wd" && CUDATUTOR_PROGRESS="$wd/progress.json" nice -n 10 timeout -k 10 600 "$STATE/build-sandbox" "$wb" -- \
         "$TUTOR" --root "$wb" check "$lab" --build-only --work-dir "$wd" --json --out "$wd/build-report.json" \
         ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) > "$wd/build.log" 2>&1 8>&- || rc=$?
     echo "$rc" > "$wd/.built.tmp"

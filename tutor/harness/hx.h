@@ -135,6 +135,10 @@ struct family {
     int (*timed)(struct ctx *c, const struct perf_case *pc, struct perf *p);
     int (*profile)(struct ctx *c, unsigned long long n);
     void (*teardown)(struct ctx *c);
+    /* Optional: the host-side work of the timed cases (their CPU references),
+     * done ahead on a second thread while the run waits to have the GPU
+     * alone, so that the GPU is not held idle for it.  Host memory only. */
+    void (*expect)(struct ctx *c);
 };
 
 extern const struct family family_impl;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
 
 #include "hx.h"
 
@@ -180,11 +181,12 @@ static int peak_measure(struct ctx *c)
     struct timing tm;
     char msg[8];
     int saved_student = c->student_ran, rc = -1;
-    /* A streaming kernel over 1 GiB varies little: 50 ms of samples is
-     * plenty, and every check pays for it. */
+    /* A streaming kernel over 1 GiB varies little: 20 ms of samples (about
+     * 55 of them on an H100) is plenty, and every check pays for it with
+     * the GPU held alone. */
     struct opts quick = *c->o;
     const struct opts *saved_opts = c->o;
-    quick.budget_ms = quick.budget_ms < 50 ? quick.budget_ms : 50;
+    quick.budget_ms = quick.budget_ms < 20 ? quick.budget_ms : 20;
     c->o = &quick;
 
     if (d->mem_bytes < 4 * bytes)
@@ -305,6 +307,20 @@ static double seconds_since(std::chrono::steady_clock::time_point t)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+/* Takes the GPU alone for the timed section, working out the timed cases'
+ * CPU references meanwhile: in a grader the wait is seconds long, and the
+ * GPU is not held idle while the host sums. */
+static void own_for_timing(struct ctx *c)
+{
+    if (!family_impl.expect) {
+        gpu_own(c);
+        return;
+    }
+    std::thread ahead(family_impl.expect, c);
+    gpu_own(c);
+    ahead.join();
+}
+
 static enum status run(struct ctx *c)
 {
     struct report *r = c->r;
@@ -355,7 +371,7 @@ static enum status run(struct ctx *c)
          * wait for the timed section below to finish. */
         fputs("@passed correctness\n", stderr);
         fflush(stderr);
-        gpu_own(c);
+        own_for_timing(c);
         t = std::chrono::steady_clock::now();
         failed = run_timed(c);
         r->timing_s = seconds_since(t);

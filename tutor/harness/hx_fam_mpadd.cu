@@ -627,6 +627,6 @@ static int mp_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {"mpadd", "harness vote + shuffle carry loop", 1, 0, mp_setup,
-                                   mp_trial, mp_timed, mp_profile, mp_teardown};
+                                   mp_trial, mp_timed, mp_profile, mp_teardown, NULL};
 
 } /* namespace hx */
