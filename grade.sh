@@ -53,6 +53,8 @@ KEEP_WORK=0
 GPUS_OPT=""
 CHECK_RUNS=""
 TIME_BUDGET=100
+CALIBRATE=1
+declare -A TARGET_MIN=()        # "GPU/LAB" -> the threshold calibrate lowered it to
 QUIET=0
 HIDE_EXTRA=()
 SUBMISSIONS=()
@@ -95,6 +97,11 @@ Options:
                          most 8); their trials and race checks share the GPU,
                          their timed sections take turns with it alone
       --time-budget MS   GPU time per timed kernel and case (default 100)
+      --no-calibrate     judge targets by the catalog's thresholds as they
+                         are (default: run the reference solutions on each
+                         GPU first, and lower a lab's threshold where its
+                         solution measures more than 5% under the catalog's
+                         figure; OUT/calibration.json)
       --rubric FILE      the rubric (default: the workbook's data/rubric.json)
       --workbook DIR     the pristine workbook (default: this script's folder)
       --keep-work        keep the per-student build folders
@@ -176,6 +183,7 @@ parse_args() {
             --gpus) need_value "$1" "${2:-}"; GPUS_OPT=$2; shift ;;
             --check-runs) need_value "$1" "${2:-}"; positive_int "$1" "$2"; CHECK_RUNS=$2; shift ;;
             --time-budget) need_value "$1" "${2:-}"; positive_int "$1" "$2"; TIME_BUDGET=$2; shift ;;
+            --no-calibrate) CALIBRATE=0 ;;
             --rubric) need_value "$1" "${2:-}"; RUBRIC=$2; shift ;;
             --workbook) need_value "$1" "${2:-}"; WORKBOOK=$2; shift ;;
             --keep-work) KEEP_WORK=1 ;;
@@ -951,6 +959,142 @@ detect_gpus() {
     [ ${#GPUS[@]} -gt 0 ] || GPUS=("")
 }
 
+# ---- calibration: the targets on these GPUs ----------------------------------
+
+# The jq program that turns one GPU's calibration runs into thresholds:
+# $runs (lab id -> the check reports of its solution) and $catalog in.
+# shellcheck disable=SC2016
+readonly CALIBRATE_JQ='
+def sig3: if . <= 0 then . else pow(10; (log10 | floor) - 2) as $u
+          | if $u < 1 then (. / $u | floor) / (1 / $u | round) else (. / $u | floor) * $u end end;
+[ $catalog[0][] | .id as $id | .target as $t | ($runs[$id] // []) as $reps
+  | [$reps[] | select(.status == "pass") | .target.value | numbers] as $v
+  | { key: $id,
+      value: ({metric: $t.metric, case: $t.case, catalog_min: $t.min, catalog_solution: ($t.solution // null),
+               runs: ($reps | length), passed: ($v | length)}
+              + if ($v | length) == 0 or ($v | length) < ($reps | length) then
+                    {solution_here: null, min: $t.min,
+                     why: "its solution did not pass here (\([$reps[].status] | unique | join(", ")))"}
+                elif ($t.solution // 0) <= 0 then
+                    {solution_here: ($v | min), min: $t.min, why: "the catalog records no figure for its solution"}
+                elif ($v | min) < 0.95 * $t.solution then
+                    {solution_here: ($v | min), min: ($t.min * ($v | min) / $t.solution | sig3), lowered: true}
+                else {solution_here: ($v | min), min: $t.min} end) } ]
+| from_entries'
+
+# gpu_name GPU: the model of one grading GPU ("" when none can be named).
+gpu_name() {
+    command -v nvidia-smi >/dev/null || return 0
+    nvidia-smi --query-gpu=name --format=csv,noheader ${1:+-i "$1"} 2>/dev/null | head -n1
+}
+
+# calibrate: TARGET_MIN["GPU/LAB"], the threshold a lab's target is judged by
+# on a grading GPU.  The catalog's thresholds were set on one GPU at 80% of
+# what the reference solutions measured there (target.solution,
+# docs/ladder.md), and a ratio to CUB does not carry over to every GPU: on
+# an H200 lab 01's solution measures 0.111x CUB, under its 0.12x target.
+# So the solutions run on each grading GPU first (lab 09's once per
+# integrand: its ratio depends on which one the seed picks), and where the
+# lowest of a lab's measures is more than 5% under its catalog figure, the
+# threshold is lowered in proportion; it is never raised.  Kept in
+# OUT/calibration.json and reused while the GPU model is the same, so a
+# resumed grading judges like the first part (--force measures again).
+calibrate() {
+    TARGET_MIN=()
+    [ "$CALIBRATE" = 1 ] && [ -n "$(gpu_name "${GPUS[0]}")" ] || return 0
+    local cal="$OUT/calibration.json" dir="$STATE/calibration" g name lab k seed wd slug
+    local -a todo=()
+    [ -f "$cal" ] || echo '{"schema": 1, "gpus": {}}' > "$cal"
+    for g in "${GPUS[@]}"; do
+        name=$(gpu_name "$g")
+        if [ "$FORCE" = 1 ] || ! jq -e --arg g "${g:-any}" --arg n "$name" '.gpus[$g].name == $n' "$cal" >/dev/null 2>&1; then
+            todo+=("$g")
+        fi
+    done
+    if [ ${#todo[@]} -gt 0 ]; then
+        say "calibrating the targets: the reference solutions on GPU ${todo[*]}"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        # Builds: one per lab, four for lab 09 (seed mod 4 picks the integrand).
+        : > "$dir/builds.tsv"
+        for lab in "${LABS[@]}"; do
+            slug=$(basename -- "$(lab_field "$lab" dir)")
+            [ -f "$PRISTINE/solutions/$slug/kernel.cu" ] || continue
+            for k in $( [ "$(jq -r --arg id "$lab" '.[] | select(.id == $id) | .family' "$STATE/catalog.json")" = trapezoid ] &&
+                        echo 0 1 2 3 || echo 0); do
+                seed=$(( (RANDOM * 32768 + RANDOM) * 4 + k ))
+                wd="$dir/build/$lab-$k"
+                mkdir -p "$wd"
+                printf '%s\t%s\t%s\n' "$lab" "$k" "$slug" >> "$dir/builds.tsv"
+                (cd "$wd" && CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" --root "$PRISTINE" \
+                    check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --build-only --work-dir "$wd" \
+                    --seed "$seed" --json --out "$wd/build-report.json") > "$wd/build.log" 2>&1 8>&- &
+            done
+        done
+        wait
+        for g in "${todo[@]}"; do
+            calibrate_gpu "$g" &
+        done
+        wait
+        for g in "${todo[@]}"; do
+            name=$(gpu_name "$g")
+            jq -s --arg g "${g:-any}" --arg n "$name" --arg at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+                --slurpfile catalog "$STATE/catalog.json" "
+                    (map({key: .lab, value: [.]}) | group_by(.key) | map({key: .[0].key, value: [.[].value[]]}) | from_entries) as \$runs
+                    | {name: \$n, measured: \$at, labs: ($CALIBRATE_JQ
+                       | with_entries(select(.value.runs > 0)))}" \
+                "$dir/runs-${g:-any}"/*.json > "$dir/gpu.json" 2> "$dir/jq.err" ||
+                die_internal "the calibration's reports do not parse: $(cat "$dir/jq.err")"
+            jq --arg g "${g:-any}" --slurpfile one "$dir/gpu.json" '.gpus[$g] = $one[0]' "$cal" > "$cal.tmp"
+            mv "$cal.tmp" "$cal"
+        done
+    fi
+    local id min line
+    for g in "${GPUS[@]}"; do
+        while IFS=$'\t' read -r id min; do
+            TARGET_MIN["$g/$id"]=$min
+        done < <(jq -r --arg g "${g:-any}" '.gpus[$g].labs // {} | to_entries[] | select(.value.lowered) | [.key, .value.min] | @tsv' "$cal")
+        while IFS= read -r line; do
+            say "$line"
+        done < <(jq -r --arg g "${g:-any}" '.gpus[$g] as $c | ($c.labs // {}) as $l
+            | ([$l | to_entries[] | select(.value.lowered)
+                | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here) here, \(.value.catalog_solution) in the catalog)"]) as $low
+            | ([$l | to_entries[] | select(.value.why) | "lab \(.key): \(.value.why); its catalog target stands"]) as $odd
+            | "targets on GPU \($g) (\($c.name)): " + (if ($low | length) == 0 then "as in the catalog (every solution within 5% of its figure)"
+                                                     else "lowered for " + ($low | join(", ")) end),
+              $odd[]' "$cal")
+    done
+}
+
+# calibrate_gpu GPU: the calibration builds run on one GPU, CHECK_RUNS at a
+# time through its lock; each report lands in STATE/calibration/runs-GPU/.
+calibrate_gpu() {
+    local g=$1 lab k slug
+    mkdir -p "$STATE/calibration/runs-${g:-any}"
+    while IFS=$'\t' read -r lab k slug; do
+        while [ "$(jobs -rp | wc -l)" -ge "${CHECK_RUNS:-8}" ]; do wait -n || true; done
+        calibrate_run "$g" "$lab" "$k" &
+    done < "$STATE/calibration/builds.tsv"
+    wait
+}
+
+# calibrate_run GPU LAB K: one solution's run from its build, outside the
+# sandbox (the instructor's own code), timed like a student's.
+calibrate_run() {
+    local g=$1 lab=$2 k=$3 dir="$STATE/calibration"
+    local wd="$dir/gpu-${g:-any}/$lab-$k" out="$dir/runs-${g:-any}/$lab-$k.json"
+    rm -rf "$wd"
+    mkdir -p "$(dirname "$wd")"
+    cp -r "$dir/build/$lab-$k" "$wd"
+    local -a env=()
+    [ -z "$g" ] || env=(CUDA_VISIBLE_DEVICES="$g")
+    (cd "$wd" && env ${env[@]+"${env[@]}"} CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" \
+        --root "$PRISTINE" check "$lab" --run-only --work-dir "$wd" --no-sanitize --quick \
+        --time-budget "$TIME_BUDGET" --gpu-lock "$(gpu_lock "$g")" --json --out "$out") \
+        > "$wd/run.log" 2>&1 8>&- || true
+    [ -s "$out" ] || jq -n --arg lab "$lab" '{lab: $lab, status: "internal_error"}' > "$out"
+}
+
 # ---- building and running ----------------------------------------------------
 
 # run_opts: the options of every run.
@@ -994,6 +1138,18 @@ gpu_lock() {
     echo "$STATE/gpu-locks/gpu-${1:-any}.lock"
 }
 
+# setup_gpu_runs: CHECK_RUNS (default half the CPUs, 1 to 8) and a lock file
+# per GPU that the sandbox user can lock too.
+setup_gpu_runs() {
+    local g
+    CHECK_RUNS=${CHECK_RUNS:-$(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))}
+    mkdir -p "$STATE/gpu-locks"
+    for g in "${GPUS[@]}"; do
+        : >> "$(gpu_lock "$g")"
+        chmod 666 "$(gpu_lock "$g")"
+    done
+}
+
 # run_one ID LAB GPU: a built kernel's run, the harness in the sandbox.  Its
 # trials and race checks share the GPU with the other runs; its timed
 # section has the GPU to itself, through the GPU's lock file (the harness
@@ -1012,10 +1168,13 @@ run_one() {
     # the waits for the GPU that the check forgives (at most 250 s).
     limit=$(awk -v t="$(lab_field "$lab" timeout_s)" -v s="$TIMEOUT_SCALE" 'BEGIN { printf "%d", 5 * t * s + 370 }')
     [ -z "$gpu" ] || env=(CUDA_VISIBLE_DEVICES="$gpu")
+    local -a target=()
+    [ -z "${TARGET_MIN["$gpu/$lab"]:-}" ] || target=(--target-min "${TARGET_MIN["$gpu/$lab"]}")
     rm -f "$wd/report.json"
     (cd "$wd" && env ${env[@]+"${env[@]}"} CUDATUTOR_PROGRESS="$wd/progress.json" timeout -k 10 "$limit" \
         "$TUTOR" --root "$wb" check "$lab" --run-only --work-dir "$wd" --json --out "$wd/report.json" \
-        --gpu-lock "$(gpu_lock "$gpu")" --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) \
+        --gpu-lock "$(gpu_lock "$gpu")" --wrap "$STATE/run-wrapper" "${RUN_OPTS[@]}" ${target[@]+"${target[@]}"} \
+        ${SEED_OPTS[@]+"${SEED_OPTS[@]}"}) \
         > /dev/null 2>> "$wd/run.log" 8>&- || rc=$?
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         echo "grade.sh: the tutor did not finish within $limit s and was stopped" >> "$wd/run.log"
@@ -1088,16 +1247,17 @@ def meaning: {
     internal_error: "not graded: the grader failed on this lab (your instructor will look)",
     missing: "no kernel.cu for this lab in the submission", unchanged: "kernel.cu is the stub as handed out",
     refused: "refused when the submission was taken in" }[.] // .;
+def cal($t): if $t.catalog_min then " (lowered for this GPU from the catalog\u0027s \($t.catalog_min))" else "" end;
 def perf($rep):
     ($rep.target // null) as $t
     | ($rubric.performance.partial_from // 0.5) as $f
     | if $t == null then {credit: 0, why: "not timed"}
       elif ([($rep.perf // [])[] | select(.label == $t.case) | .implausible == true] | any)
         then {credit: 0, why: "the timing was implausible (faster than the measured peak)"}
-      elif $t.met == true then {credit: 1, why: "\($t.metric) \($t.value | r2) at \($t.case): target \($t.min) met"}
+      elif $t.met == true then {credit: 1, why: "\($t.metric) \($t.value | r2) at \($t.case): target \($t.min)\(cal($t)) met"}
       elif ($t.value | type) != "number" or ($t.min // 0) <= 0 then {credit: 0, why: "not timed"}
       else {credit: (if $f >= 1 then 0 else (($t.value / $t.min - $f) / (1 - $f)) | clamp01 end),
-            why: "\($t.metric) \($t.value | r2) at \($t.case): target \($t.min) not met (credit from \($f) x the target)"}
+            why: "\($t.metric) \($t.value | r2) at \($t.case): target \($t.min)\(cal($t)) not met (credit from \($f) x the target)"}
       end;
 def clean: if type == "string" then gsub("[^[:space:]:\"]*/work/[^/[:space:]]+/wb/"; "") else . end;
 def text($e; $rep):
@@ -1405,13 +1565,7 @@ grade_submissions() {
         [ "$(cat "$WORK/$id/.njobs")" != 0 ] || maybe_finish "$id"
     done
     [ "$NJOBS" -gt 0 ] || return 0
-    CHECK_RUNS=${CHECK_RUNS:-$(( $(nproc) / 2 > 8 ? 8 : ($(nproc) / 2 < 1 ? 1 : $(nproc) / 2) ))}
     local checks=$CHECK_RUNS
-    mkdir -p "$STATE/gpu-locks"
-    for g in "${GPUS[@]}"; do
-        : >> "$(gpu_lock "$g")"
-        chmod 666 "$(gpu_lock "$g")"
-    done
     say "grading $NSTUDENTS student(s): $NJOBS kernel(s) to build (-j $JOBS), $checks run(s) at once per GPU, timed one at a time"
 
     BG_PIDS=()
@@ -1456,12 +1610,12 @@ write_run_json() {
     jq -n --arg sandbox "$SANDBOX" --arg notes "${SANDBOX_NOTES:-}" --arg rubric "$RUBRIC" \
         --arg sha "$RUBRIC_SHA" --arg workbook "$PRISTINE" --arg started "$(date -u -d "@$T0" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg seconds "$(( $(date +%s) - T0 ))" --arg shard "${SHARD:-}" --arg gpus "${GPUS[*]}" \
-        --arg labs "${LABS[*]}" --arg slots "${CHECK_RUNS:-0}" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" \
+        --arg labs "${LABS[*]}" --arg slots "${CHECK_RUNS:-0}" --arg quick "$QUICK" --arg sanitize "$SANITIZE" --arg scale "$TIMEOUT_SCALE" --arg calibrate "$CALIBRATE" \
         --arg seed "$SEED" --arg checks "${PROBE_FACTS:-}" --argjson graded "$(printf '%s\n' ${GRADED_IDS[@]+"${GRADED_IDS[@]}"} | jq -R . | jq -s 'map(select(. != ""))')" \
         '{schema: 1, sandbox: $sandbox, sandbox_checks: ($checks | split(" ") | map(select(. != ""))), sandbox_notes: $notes, rubric: $rubric, rubric_sha256: $sha,
           workbook: $workbook, started: $started, seconds: ($seconds | tonumber), shard: $shard,
           gpus: $gpus, check_runs: ($slots | tonumber), labs: ($labs | split(" ")), quick: ($quick == "1"), sanitize: ($sanitize == "1"),
-          timeout_scale: ($scale | tonumber), fixed_seed: (if $seed == "" then null else ($seed | tonumber) end),
+          timeout_scale: ($scale | tonumber), calibrate: ($calibrate == "1"), fixed_seed: (if $seed == "" then null else ($seed | tonumber) end),
           graded_now: $graded}' > "$OUT/run.json"
 }
 
@@ -1490,7 +1644,9 @@ do_grade() {
     load_rubric
     collect_submissions
     detect_gpus
+    setup_gpu_runs
     choose_sandbox
+    calibrate
     grade_submissions
     write_run_json
     local code=0
@@ -1564,6 +1720,7 @@ do_rescore() {
 # kernel with an "// escape: PATH" line must also have left nothing at PATH
 # (relative to its work folder).
 do_selftest() {
+    CALIBRATE=0         # it judges verdicts, not targets
     setup_workbook
     if [ ! -d "$PRISTINE/tests/bank" ] || [ ! -d "$PRISTINE/solutions" ]; then
         die_usage "--selftest needs the workbook's solutions/ and tests/bank/"
@@ -1603,6 +1760,7 @@ do_selftest() {
     SUBMISSIONS=("$subs"/*)
     collect_submissions
     detect_gpus
+    setup_gpu_runs
     choose_sandbox
     grade_submissions
     write_run_json

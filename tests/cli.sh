@@ -92,6 +92,28 @@ check "past its trials a run has the whole limit" \
             "$TMP/stuck2.json")" = \
          "timeout true timed out after N s during timing 1/1 2^28: the whole process group was killed"
 
+# --target-min: the threshold a grader calibrated for its GPU replaces the
+# catalog's; the report keeps both.  A stand-in harness reports a passing
+# run at 0.10x CUB (lab 01's catalog target is 0.12x).
+cat > "$TMP/fake-harness" <<'EOF'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+printf '%s' '{"schema": 1, "status": "pass", "tests": [{"name": "n=1", "n": 1, "pass": true}],
+  "perf": [{"label": "2^28", "n": 268435456, "bytes": 1073741824, "gbps": 300, "pct_peak": 10,
+            "time": {"samples": 10, "median_ms": 3.5, "min_ms": 3.5, "max_ms": 3.6},
+            "ratio": 0.10, "implausible": false}], "messages": []}' > "$out"
+EOF
+chmod +x "$TMP/fake-harness"
+"$TUTOR" check 01 --file "$sol01" --json --no-sanitize --quick --wrap "$TMP/fake-harness" > "$TMP/tmin1.json"
+"$TUTOR" check 01 --file "$sol01" --json --no-sanitize --quick --wrap "$TMP/fake-harness" --target-min 0.09 \
+    > "$TMP/tmin2.json"
+check "the catalog's target judges a run by default" \
+    test "$(jq -c '.target | [.min, .met, .catalog_min]' "$TMP/tmin1.json")" = "[0.12,false,null]"
+check "--target-min replaces it and the report keeps the catalog's" \
+    test "$(jq -c '.target | [.min, .met, .catalog_min]' "$TMP/tmin2.json")" = "[0.09,true,0.12]"
+"$TUTOR" check 01 --target-min 0 > /dev/null 2>&1; rc=$?
+check "--target-min 0 is a usage error" test $rc -eq 2
+
 if have_gpu; then
     skip "check without a GPU says so and exits 3" "a CUDA device is present"
 else

@@ -3,8 +3,9 @@
 # archives (malformed ones refused), compile errors and rejections scored,
 # no_gpu left ungraded, the reports well-formed (results.json keys, JUnit
 # against tests/grade/junit.xsd, CSV parsed), shards + merge equal to one
-# run, resume, exit codes, the sandbox's isolation, and the two check
-# options grade.sh is built on (--build-only/--run-only and --wrap).
+# run, resume, exit codes, the sandbox's isolation, the calibration of the
+# targets (on a GPU), and the two check options grade.sh is built on
+# (--build-only/--run-only and --wrap).
 # On a GPU machine the runnable kernels pass instead of being no_gpu.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +20,7 @@ SOL1="$ROOT/solutions/$L1/kernel.cu"
 gpu=0
 have_gpu && gpu=1
 # shellcheck disable=SC2054  # 01,02 is one argument
-OPTS=(--labs 01,02 --seed 4242 --no-sanitize -j 2 -q)
+OPTS=(--labs 01,02 --seed 4242 --no-sanitize --no-calibrate -j 2 -q)
 
 # status OUT STUDENT LAB: a lab's status in a student's report.
 status() { jq -r --arg l "$3" '.labs[] | select(.lab == $l) | .status' "$1/students/$2/report.json" 2>/dev/null; }
@@ -371,6 +372,34 @@ check "check --run-only of a file changed since its build is refused" test $rc =
 check "check --run-only of a rejected build is rejected" test $rc = 1 -a "$(jq -r .status "$TMP/r3.json")" = rejected
 "$TUTOR" check 01 --build-only --run-only > /dev/null 2>&1; rc=$?
 check "check --build-only --run-only is a usage error" test $rc = 2
+
+# ---- calibration of the targets ------------------------------------------------
+
+C1="$TMP/cal1"
+"$GRADE" --labs 01 --no-sanitize -j 2 -q -o "$C1" "$S/alice" > "$TMP/cal1.log" 2>&1; rc=$?
+if [ $gpu = 1 ]; then
+    g=$(jq -r '.gpus | keys[0]' "$C1/calibration.json" 2>/dev/null)
+    check "calibration: lab 01's solution measured on this GPU, the threshold never above the catalog's" \
+        test "$(jq -r --arg g "$g" '.gpus[$g] | (.name != "") and (.labs["01"].solution_here > 0)
+                                   and (.labs["01"].min <= .labs["01"].catalog_min)' "$C1/calibration.json")" = true
+    # The file is reused while the GPU is the same: a threshold planted in it
+    # (raised here, so that the solution misses it) is what judges the run.
+    C2="$TMP/cal2"
+    mkdir -p "$C2"
+    jq --arg g "$g" '.gpus[$g].labs["01"] += {min: 0.5, lowered: true}' "$C1/calibration.json" > "$C2/calibration.json"
+    cp "$C2/calibration.json" "$TMP/cal2-before.json"
+    "$GRADE" --labs 01 --no-sanitize -j 2 -q -o "$C2" "$S/alice" > "$TMP/cal2.log" 2>&1
+    check "calibration: a saved calibration for this GPU is reused, not measured again" \
+        cmp -s "$C2/calibration.json" "$TMP/cal2-before.json"
+    check "calibration: the run is judged by its threshold, and the report names the catalog's" \
+        test "$(jq -c '.labs[0] | [.target.min, .target.catalog_min, .target.met]' "$C2/students/alice/report.json")" = \
+             '[0.5,0.12,false]'
+    check "calibration: the performance points say the threshold was changed for this GPU" \
+        test -n "$(jq -r '.labs[0].performance.why' "$C2/students/alice/report.json" | grep -F "lowered for this GPU from the catalog's 0.12")"
+else
+    check "calibration: without a GPU nothing is measured and nothing written" \
+        test $rc = 3 -a ! -e "$C1/calibration.json" -a -z "$(grep -i calibrat "$TMP/cal1.log")"
+fi
 
 # ---- self-test ---------------------------------------------------------------
 

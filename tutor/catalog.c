@@ -299,6 +299,9 @@ static int parse_target(struct parser *p, const cJSON *lab, const char *base, st
     }
     prov = cJSON_GetObjectItemCaseSensitive(t, "provisional");
     l->target.provisional = cJSON_IsTrue(prov);
+    if (cJSON_GetObjectItemCaseSensitive(t, "solution") &&
+        get_number(p, t, path, "solution", 1e-9, 1e9, &l->target.solution))
+        goto out;
     rc = 0;
 out:
     free(metric);

@@ -75,6 +75,8 @@ struct target {
     char *case_label;           /* which perf entry, by label */
     double min;
     int provisional;            /* not yet calibrated on a GPU */
+    double solution;            /* what the reference solution measured when min was
+                                 * set (docs/ladder.md); 0: not recorded */
 };
 
 struct lab {

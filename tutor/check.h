@@ -31,6 +31,8 @@ struct check_opts {
                                        work_dir: no compile, same seed */
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
+    double target_min;              /* the target's threshold on this GPU (a grader's
+                                       calibration); 0: the catalog's */
     const char *work_dir;           /* NULL: build/check/NN under the workbook */
     const char *gpu_lock;           /* the file runs on one GPU share it through
                                        (docs/harness.md); given, each run holds it

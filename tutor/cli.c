@@ -33,7 +33,7 @@ static const struct command commands[] = {
     {"check", cmd_check,
      "check NN [--file F] [--json] [--out PATH] [--seed S] [--quick] [--no-sanitize] [--counters]\n"
      "         [--build-only | --run-only] [--timeout-scale X] [--work-dir DIR] [--wrap PROGRAM]\n"
-     "         [--time-budget MS] [--gpu-lock FILE]",
+     "         [--time-budget MS] [--gpu-lock FILE] [--target-min X]",
      "compile the lab's kernel, run the hidden harness, print the verdict"},
     {"show", cmd_show, "show NN [--json]", "print the lab's lesson (its README.md)"},
     {"hint", cmd_hint, "hint NN [K] [--json]",
@@ -146,6 +146,11 @@ static int cmd_check(struct app *app, int argc, char **argv)
             i++;
             if (o.timeout_scale <= 0)
                 return fprintf(stderr, "cudatutor check: --timeout-scale takes a positive number\n"), EXIT_USAGE;
+        } else if (!strcmp(a, "--target-min") && v) {
+            o.target_min = atof(v);
+            i++;
+            if (o.target_min <= 0)
+                return fprintf(stderr, "cudatutor check: --target-min takes a positive number\n"), EXIT_USAGE;
         } else if (!strcmp(a, "--time-budget") && v) {
             o.time_budget_ms = atoi(v);
             i++;

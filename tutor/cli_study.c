@@ -108,6 +108,8 @@ int cmd_list(struct app *app, int argc, char **argv)
         cJSON_AddStringToObject(t, "case", l->target.case_label);
         cJSON_AddNumberToObject(t, "min", l->target.min);
         cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
+        if (l->target.solution > 0)
+            cJSON_AddNumberToObject(t, "solution", l->target.solution);
         cJSON_AddStringToObject(o, "state", lab_state_name(st));
         if (best >= 0)
             cJSON_AddNumberToObject(o, "best_gbps", best);

@@ -110,8 +110,11 @@ static void write_calibration(FILE *f, struct rung *rungs, int n)
 {
     fputs("## Targets\n\n"
           "A lab's target is 80% of what its solution measures here, on the metric and case\n"
-          "the catalog names (data/labs.json, `target`).  To calibrate another GPU, run\n"
-          "`make ladder` there and copy the suggested column into the catalog.  Lab 09's\n"
+          "the catalog names (data/labs.json, `target`; the solution's figure is kept there\n"
+          "as `target.solution`).  grade.sh measures the solutions on its own GPUs and lowers\n"
+          "a target where the solution falls more than 5% short of that figure\n"
+          "(docs/instructor-guide.md).  To calibrate the catalog itself for another GPU, run\n"
+          "`make ladder` there and copy the solution and suggested columns into it.  Lab 09's\n"
           "ratio depends on the integrand the seed picks (x² gives the highest): calibrate\n"
           "it on the lowest of the four, over several seeds.\n\n"
           "| lab | metric | case | solution | suggested (80%) | catalog |\n"

@@ -46,6 +46,8 @@ static void real_catalog_loads(void)
             EXPECT(cat.labs[i].hints[h] && strlen(cat.labs[i].hints[h]) > 20);
         EXPECT(cat.labs[i].family != NULL);
         EXPECT(cat.labs[i].target.min > 0);
+        /* The solution's own figure, from which grade.sh calibrates. */
+        EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min);
     }
     EXPECT(catalog_find(&cat, "1") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
