@@ -1060,8 +1060,10 @@ calibrate() {
             | ([$l | to_entries[] | select(.value.lowered)
                 | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here) here, \(.value.catalog_solution) in the catalog)"]) as $low
             | ([$l | to_entries[] | select(.value.why) | "lab \(.key): \(.value.why); its catalog target stands"]) as $odd
-            | "targets on GPU \($g) (\($c.name)): " + (if ($low | length) == 0 then "as in the catalog (every solution within 5% of its figure)"
-                                                     else "lowered for " + ($low | join(", ")) end),
+            | "targets on GPU \($g) (\($c.name)): "
+              + if ($low | length) > 0 then "lowered for " + ($low | join(", "))
+                elif ($odd | length) > 0 then "as in the catalog"
+                else "as in the catalog (every solution within 5% of its figure)" end,
               $odd[]' "$cal")
     done
 }
@@ -1073,15 +1075,15 @@ calibrate_gpu() {
     mkdir -p "$STATE/calibration/runs-${g:-any}"
     while IFS=$'\t' read -r lab k slug; do
         while [ "$(jobs -rp | wc -l)" -ge "${CHECK_RUNS:-8}" ]; do wait -n || true; done
-        calibrate_run "$g" "$lab" "$k" &
+        calibrate_run "$g" "$lab" "$k" "$slug" &
     done < "$STATE/calibration/builds.tsv"
     wait
 }
 
-# calibrate_run GPU LAB K: one solution's run from its build, outside the
-# sandbox (the instructor's own code), timed like a student's.
+# calibrate_run GPU LAB K SLUG: one solution's run from its build, outside
+# the sandbox (the instructor's own code), timed like a student's.
 calibrate_run() {
-    local g=$1 lab=$2 k=$3 dir="$STATE/calibration"
+    local g=$1 lab=$2 k=$3 slug=$4 dir="$STATE/calibration"
     local wd="$dir/gpu-${g:-any}/$lab-$k" out="$dir/runs-${g:-any}/$lab-$k.json"
     rm -rf "$wd"
     mkdir -p "$(dirname "$wd")"
@@ -1089,7 +1091,8 @@ calibrate_run() {
     local -a env=()
     [ -z "$g" ] || env=(CUDA_VISIBLE_DEVICES="$g")
     (cd "$wd" && env ${env[@]+"${env[@]}"} CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" \
-        --root "$PRISTINE" check "$lab" --run-only --work-dir "$wd" --no-sanitize --quick \
+        --root "$PRISTINE" check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --run-only \
+        --work-dir "$wd" --no-sanitize --quick \
         --time-budget "$TIME_BUDGET" --gpu-lock "$(gpu_lock "$g")" --json --out "$out") \
         > "$wd/run.log" 2>&1 8>&- || true
     [ -s "$out" ] || jq -n --arg lab "$lab" '{lab: $lab, status: "internal_error"}' > "$out"
