@@ -1058,7 +1058,7 @@ calibrate() {
             say "$line"
         done < <(jq -r --arg g "${g:-any}" '.gpus[$g] as $c | ($c.labs // {}) as $l
             | ([$l | to_entries[] | select(.value.lowered)
-                | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here) here, \(.value.catalog_solution) in the catalog)"]) as $low
+                | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here * 1000 | round / 1000) here, \(.value.catalog_solution) in the catalog)"]) as $low
             | ([$l | to_entries[] | select(.value.why) | "lab \(.key): \(.value.why); its catalog target stands"]) as $odd
             | "targets on GPU \($g) (\($c.name)): "
               + if ($low | length) > 0 then "lowered for " + ($low | join(", "))
