@@ -961,26 +961,28 @@ detect_gpus() {
 
 # ---- calibration: the targets on these GPUs ----------------------------------
 
-# The jq program that turns one GPU's calibration runs into thresholds:
-# $runs (lab id -> the check reports of its solution) and $catalog in.
+# The jq program that turns one GPU's calibration runs (the check reports
+# of the solutions, slurped) into its entry of calibration.json; $catalog,
+# $name (the GPU's) and $at in.
 # shellcheck disable=SC2016
 readonly CALIBRATE_JQ='
 def sig3: if . <= 0 then . else pow(10; (log10 | floor) - 2) as $u
           | if $u < 1 then (. / $u | floor) / (1 / $u | round) else (. / $u | floor) * $u end end;
-[ $catalog[0][] | .id as $id | .target as $t | ($runs[$id] // []) as $reps
-  | [$reps[] | select(.status == "pass") | .target.value | numbers] as $v
-  | { key: $id,
-      value: ({metric: $t.metric, case: $t.case, catalog_min: $t.min, catalog_solution: ($t.solution // null),
-               runs: ($reps | length), passed: ($v | length)}
-              + if ($v | length) == 0 or ($v | length) < ($reps | length) then
-                    {solution_here: null, min: $t.min,
-                     why: "its solution did not pass here (\([$reps[].status] | unique | join(", ")))"}
-                elif ($t.solution // 0) <= 0 then
-                    {solution_here: ($v | min), min: $t.min, why: "the catalog records no figure for its solution"}
-                elif ($v | min) < 0.95 * $t.solution then
-                    {solution_here: ($v | min), min: ($t.min * ($v | min) / $t.solution | sig3), lowered: true}
-                else {solution_here: ($v | min), min: $t.min} end) } ]
-| from_entries'
+(group_by(.lab) | map({key: .[0].lab, value: .}) | from_entries) as $runs
+| {name: $name, measured: $at, labs: ([
+    $catalog[0][] | select($runs[.id]) | .id as $id | .target as $t | $runs[$id] as $reps
+    | [$reps[] | select(.status == "pass") | .target.value | numbers] as $v
+    | { key: $id,
+        value: ({metric: $t.metric, case: $t.case, catalog_min: $t.min, catalog_solution: ($t.solution // null),
+                 runs: ($reps | length), passed: ($v | length)}
+                + if ($v | length) < ($reps | length) then
+                      {solution_here: null, min: $t.min,
+                       why: "its solution did not pass here (\([$reps[].status] | unique | join(", ")))"}
+                  elif ($t.solution // 0) <= 0 then
+                      {solution_here: ($v | min), min: $t.min, why: "the catalog records no figure for its solution"}
+                  elif ($v | min) < 0.95 * $t.solution then
+                      {solution_here: ($v | min), min: ($t.min * ($v | min) / $t.solution | sig3), lowered: true}
+                  else {solution_here: ($v | min), min: $t.min} end) } ] | from_entries)}'
 
 # gpu_name GPU: the model of one grading GPU ("" when none can be named).
 gpu_name() {
@@ -992,80 +994,107 @@ gpu_name() {
 # on a grading GPU.  The catalog's thresholds were set on one GPU at 80% of
 # what the reference solutions measured there (target.solution,
 # docs/ladder.md), and a ratio to CUB does not carry over to every GPU: on
-# an H200 lab 01's solution measures 0.111x CUB, under its 0.12x target.
-# So the solutions run on each grading GPU first (lab 09's once per
-# integrand: its ratio depends on which one the seed picks), and where the
-# lowest of a lab's measures is more than 5% under its catalog figure, the
-# threshold is lowered in proportion; it is never raised.  Kept in
-# OUT/calibration.json and reused while the GPU model is the same, so a
-# resumed grading judges like the first part (--force measures again).
+# an H200 lab 01's solution measures 0.109-0.111x CUB, under its 0.12x
+# target.  So the solutions run on each grading GPU first (lab 09's once
+# per integrand: its ratio depends on which one the seed picks), and where
+# the lowest of a lab's measures is more than 5% under its catalog figure,
+# the threshold is lowered in proportion; it is never raised.  Kept in
+# OUT/calibration.json and reused while the GPU model and the catalog's
+# targets are the same, so a resumed grading judges like the first part
+# (--force measures again).
 calibrate() {
     TARGET_MIN=()
     [ "$CALIBRATE" = 1 ] && [ -n "$(gpu_name "${GPUS[0]}")" ] || return 0
-    local cal="$OUT/calibration.json" dir="$STATE/calibration" g name lab k seed wd slug
+    local cal="$OUT/calibration.json" g
     local -a todo=()
     [ -f "$cal" ] || echo '{"schema": 1, "gpus": {}}' > "$cal"
     for g in "${GPUS[@]}"; do
-        name=$(gpu_name "$g")
-        if [ "$FORCE" = 1 ] || ! jq -e --arg g "${g:-any}" --arg n "$name" '.gpus[$g].name == $n' "$cal" >/dev/null 2>&1; then
-            todo+=("$g")
-        fi
+        [ "$FORCE" = 0 ] && calibration_current "$g" || todo+=("$g")
     done
     if [ ${#todo[@]} -gt 0 ]; then
         say "calibrating the targets: the reference solutions on GPU ${todo[*]}"
-        rm -rf "$dir"
-        mkdir -p "$dir"
-        # Builds: one per lab, four for lab 09 (seed mod 4 picks the integrand).
-        : > "$dir/builds.tsv"
-        for lab in "${LABS[@]}"; do
-            slug=$(basename -- "$(lab_field "$lab" dir)")
-            [ -f "$PRISTINE/solutions/$slug/kernel.cu" ] || continue
-            for k in $( [ "$(jq -r --arg id "$lab" '.[] | select(.id == $id) | .family' "$STATE/catalog.json")" = trapezoid ] &&
-                        echo 0 1 2 3 || echo 0); do
-                seed=$(( (RANDOM * 32768 + RANDOM) * 4 + k ))
-                wd="$dir/build/$lab-$k"
-                mkdir -p "$wd"
-                printf '%s\t%s\t%s\n' "$lab" "$k" "$slug" >> "$dir/builds.tsv"
-                (cd "$wd" && CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" --root "$PRISTINE" \
-                    check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --build-only --work-dir "$wd" \
-                    --seed "$seed" --json --out "$wd/build-report.json") > "$wd/build.log" 2>&1 8>&- &
-            done
-        done
-        wait
+        calibrate_build
         for g in "${todo[@]}"; do
             calibrate_gpu "$g" &
         done
         wait
         for g in "${todo[@]}"; do
-            name=$(gpu_name "$g")
-            jq -s --arg g "${g:-any}" --arg n "$name" --arg at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-                --slurpfile catalog "$STATE/catalog.json" "
-                    (map({key: .lab, value: [.]}) | group_by(.key) | map({key: .[0].key, value: [.[].value[]]}) | from_entries) as \$runs
-                    | {name: \$n, measured: \$at, labs: ($CALIBRATE_JQ
-                       | with_entries(select(.value.runs > 0)))}" \
-                "$dir/runs-${g:-any}"/*.json > "$dir/gpu.json" 2> "$dir/jq.err" ||
-                die_internal "the calibration's reports do not parse: $(cat "$dir/jq.err")"
-            jq --arg g "${g:-any}" --slurpfile one "$dir/gpu.json" '.gpus[$g] = $one[0]' "$cal" > "$cal.tmp"
-            mv "$cal.tmp" "$cal"
+            calibrate_record "$g"
         done
     fi
-    local id min line
     for g in "${GPUS[@]}"; do
-        while IFS=$'\t' read -r id min; do
-            TARGET_MIN["$g/$id"]=$min
-        done < <(jq -r --arg g "${g:-any}" '.gpus[$g].labs // {} | to_entries[] | select(.value.lowered) | [.key, .value.min] | @tsv' "$cal")
-        while IFS= read -r line; do
-            say "$line"
-        done < <(jq -r --arg g "${g:-any}" '.gpus[$g] as $c | ($c.labs // {}) as $l
-            | ([$l | to_entries[] | select(.value.lowered)
-                | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here * 1000 | round / 1000) here, \(.value.catalog_solution) in the catalog)"]) as $low
-            | ([$l | to_entries[] | select(.value.why) | "lab \(.key): \(.value.why); its catalog target stands"]) as $odd
-            | "targets on GPU \($g) (\($c.name)): "
-              + if ($low | length) > 0 then "lowered for " + ($low | join(", "))
-                elif ($odd | length) > 0 then "as in the catalog"
-                else "as in the catalog (every solution within 5% of its figure)" end,
-              $odd[]' "$cal")
+        calibrate_load "$g"
     done
+}
+
+# calibration_current GPU: whether calibration.json holds this GPU's model
+# with every lab graded now, measured against the catalog's present targets.
+calibration_current() {
+    jq -e --arg g "${1:-any}" --arg n "$(gpu_name "$1")" --arg labs "${LABS[*]}" \
+        --slurpfile catalog "$STATE/catalog.json" '
+        .gpus[$g] as $c
+        | $c.name == $n
+          and ([$catalog[0][] | select(.id as $id | $labs | split(" ") | index($id))
+                | . as $l | $c.labs[$l.id] as $e
+                | $e != null and $e.catalog_min == $l.target.min and $e.catalog_solution == ($l.target.solution // null)]
+               | all)' "$OUT/calibration.json" >/dev/null 2>&1
+}
+
+# calibrate_build: the solutions' builds in STATE/calibration/build/, one per
+# lab and four for lab 09 (seed mod 4 picks its integrand), listed in
+# builds.tsv (lab, k, slug).
+calibrate_build() {
+    local dir="$STATE/calibration" lab k seed wd slug family
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    : > "$dir/builds.tsv"
+    for lab in "${LABS[@]}"; do
+        slug=$(basename -- "$(lab_field "$lab" dir)")
+        [ -f "$PRISTINE/solutions/$slug/kernel.cu" ] || continue
+        family=$(jq -r --arg id "$lab" '.[] | select(.id == $id) | .family' "$STATE/catalog.json")
+        for k in $([ "$family" = trapezoid ] && echo 0 1 2 3 || echo 0); do
+            seed=$(( (RANDOM * 32768 + RANDOM) * 4 + k ))
+            wd="$dir/build/$lab-$k"
+            mkdir -p "$wd"
+            printf '%s\t%s\t%s\n' "$lab" "$k" "$slug" >> "$dir/builds.tsv"
+            (cd "$wd" && CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" --root "$PRISTINE" \
+                check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --build-only --work-dir "$wd" \
+                --seed "$seed" --json --out "$wd/build-report.json") > "$wd/build.log" 2>&1 8>&- &
+        done
+    done
+    wait
+}
+
+# calibrate_record GPU: the GPU's runs into its entry of calibration.json.
+calibrate_record() {
+    local g=$1 dir="$STATE/calibration" cal="$OUT/calibration.json"
+    jq -s --arg name "$(gpu_name "$g")" --arg at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+        --slurpfile catalog "$STATE/catalog.json" "$CALIBRATE_JQ" "$dir/runs-${g:-any}"/*.json \
+        > "$dir/gpu.json" 2> "$dir/jq.err" ||
+        die_internal "the calibration's reports do not parse: $(cat "$dir/jq.err")"
+    jq --arg g "${g:-any}" --slurpfile one "$dir/gpu.json" '.gpus[$g] = $one[0]' "$cal" > "$cal.tmp"
+    mv "$cal.tmp" "$cal"
+}
+
+# calibrate_load GPU: TARGET_MIN for the GPU from calibration.json, and a
+# line on what it changed.
+calibrate_load() {
+    local g=$1 id min line
+    while IFS=$'\t' read -r id min; do
+        TARGET_MIN["$g/$id"]=$min
+    done < <(jq -r --arg g "${g:-any}" '.gpus[$g].labs // {} | to_entries[] | select(.value.lowered) | [.key, .value.min] | @tsv' \
+                "$OUT/calibration.json")
+    while IFS= read -r line; do
+        say "$line"
+    done < <(jq -r --arg g "${g:-any}" '.gpus[$g] as $c | ($c.labs // {}) as $l
+        | ([$l | to_entries[] | select(.value.lowered)
+            | "\(.key) \(.value.catalog_min) -> \(.value.min) (its solution: \(.value.solution_here * 1000 | round / 1000) here, \(.value.catalog_solution) in the catalog)"]) as $low
+        | ([$l | to_entries[] | select(.value.why) | "lab \(.key): \(.value.why); its catalog target stands"]) as $odd
+        | "targets on GPU \($g) (\($c.name)): "
+          + if ($low | length) > 0 then "lowered for " + ($low | join(", "))
+            elif ($odd | length) > 0 then "as in the catalog"
+            else "as in the catalog (every solution within 5% of its figure)" end,
+          $odd[]' "$OUT/calibration.json")
 }
 
 # calibrate_gpu GPU: the calibration builds run on one GPU, CHECK_RUNS at a
