@@ -134,28 +134,33 @@ static void missing_file(void)
     EXPECT_STR(err, "nowhere.json: No such file or directory");
 }
 
-static void size_out_of_range(void)
+/* Parses MINI with its first `from` overwritten by `to` (the same length);
+ * returns catalog_parse's result, the message in err. */
+static int parse_edited(const char *from, const char *to, char *err, size_t len)
 {
     struct catalog cat;
-    char err[256];
     char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
-    char *p = strstr(text, "[1, 2]");
-    memcpy(p, "[0, 2]", 6);
-    EXPECT(catalog_parse(&cat, text, "t.json", err, sizeof err) == -1);
-    EXPECT(strstr(err, "families.reduce_int.sizes[0]: must be an integer from 1 to 2^28") != NULL);
+    char *p = strstr(text, from);
+    memcpy(p, to, strlen(to));
+    int rc = catalog_parse(&cat, text, "t.json", err, len);
+    if (rc == 0)
+        catalog_free(&cat);
     free(text);
+    return rc;
+}
+
+static void size_out_of_range(void)
+{
+    char err[256];
+    EXPECT(parse_edited("[1, 2]", "[0, 2]", err, sizeof err) == -1);
+    EXPECT(strstr(err, "families.reduce_int.sizes[0]: must be an integer from 1 to 2^28") != NULL);
 }
 
 static void trials_limit_within_run_limit(void)
 {
-    struct catalog cat;
     char err[256];
-    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
-    char *p = strstr(text, "\"timeout_s\": 10,");
-    memcpy(p, "\"timeout_s\":  3,", 16);
-    EXPECT(catalog_parse(&cat, text, "t.json", err, sizeof err) == -1);
+    EXPECT(parse_edited("\"timeout_s\": 10,", "\"timeout_s\":  3,", err, sizeof err) == -1);
     EXPECT(strstr(err, "families.reduce_int: trials_timeout_s: 5 is longer than timeout_s (3)") != NULL);
-    free(text);
 }
 
 TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
