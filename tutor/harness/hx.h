@@ -1,12 +1,14 @@
-/* hx.h — the hidden harness's core: options, the report, CUDA error capture,
- * the timing loop and the input generator that every family shares.
+/* hx.h — the judge's core: options, the report, CUDA error capture, the
+ * plan of the student's launcher, the timing loop and the input generator
+ * that every family shares.
  *
- * A harness binary is the core (hx_core.cu, hx_report.cu, hx_time.cu) plus one
- * family (hx_fam_*.cu) plus the student's object.  The family object is the
- * only one that references the student's entry point, so each family links
- * against exactly one `lab_*` symbol.  Nothing here is visible to the student's
- * translation unit: the harness's own symbols live in namespace hx or are
- * static, and the symbol check rejects student objects that define them.
+ * A judge binary is the core (hx_core.cu, hx_report.cu, hx_time.cu,
+ * hx_lock.cu, hx_plan.cu, hx_sandbox.cu) plus one family (hx_fam_*.cu).  It
+ * is built once and never linked with student code: the student's host code
+ * runs in the runner (tutor/runner/), a separate sandboxed process without a
+ * GPU, and reaches the judge only as launch plans (hx_plan.cu), which the
+ * judge checks and replays.  The student's device code is loaded from its
+ * fatbin into the judge's context.
  */
 #ifndef HX_H
 #define HX_H
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include "../status.h"
+#include "../runner/plan.h"
 
 namespace hx {
 
@@ -48,6 +51,13 @@ struct opts {
     const char *gpu_lock;       /* NULL, or the GPU lock file (hx_lock.cu) */
     double gpu_lock_wait_s;     /* the longest wait for it before going on regardless */
     int gpu_lock_init;          /* hold it shared from before the first CUDA call */
+    /* The student's code: the runner to start, its output file, the device
+     * code to load (or, without a GPU, the PTX to check plans against). */
+    const char *runner, *runner_out, *fatbin, *ptx;
+    double plan_timeout_s;      /* the longest a launcher may take to answer */
+    int max_steps;              /* launches and memsets in one plan */
+    int max_local_bytes;        /* local memory per thread of a launched kernel */
+    int progress_fd;            /* where @ lines go: never stdout or stderr */
 };
 
 struct test {
@@ -103,9 +113,18 @@ struct report {
     /* Where the seconds went: set-up (process, context, allocations), the
      * correctness trials, the wait for the GPU lock, the timed cases. */
     double init_s, correctness_s, wait_s, timing_s;
+    long plans;                 /* launch plans asked for and accepted */
+    int plans_dry;              /* checked without a GPU, against the PTX */
+    char plan_violation[300];   /* the plan's verdict, when one failed */
 };
 
 enum lock_state { LOCK_NONE, LOCK_SHARED, LOCK_OWNED };
+
+/* What the plan checks hold a launch to: the device's own limits. */
+struct device_limits {
+    int max_grid[3], max_block[3];
+    int smem_optin;             /* dynamic + static shared memory per block, at most */
+};
 
 /* Everything a family needs while it runs. */
 struct ctx {
@@ -120,6 +139,11 @@ struct ctx {
     std::chrono::steady_clock::time_point t0;   /* when main began */
     int lock_fd;                /* the GPU lock (hx_lock.cu), or -1 */
     enum lock_state lock_state;
+    uint64_t token;             /* what the runner gets for cudaStream_t: never a real stream */
+    struct device_limits limits;
+    enum status plan_status;    /* 0 (pass): no plan failed; else the verdict of the one that did */
+    char plan_msg[300];
+    long plans;                 /* plans asked for and accepted */
 };
 
 /* A family: how to run one correctness trial and one timed case.  Each
@@ -127,6 +151,7 @@ struct ctx {
  * a CUDA error, which check() has already recorded. */
 struct family {
     const char *name;
+    enum plan_family plan_id;   /* how the runner is asked to call the entry point */
     const char *reference;
     int peak_is_copy;           /* mixed read/write traffic: compare with the copy peak */
     int compute_bound;          /* no GB/s: report items per second only */
@@ -143,6 +168,73 @@ struct family {
 
 extern const struct family family_impl;
 
+/* ---- the student's launcher (hx_plan.cu, hx_sandbox.cu) ---------------- */
+
+enum { RUNNER_OUTPUT_CAP = 1 << 20 };
+
+struct runner {
+    int pid;
+    int fd;                     /* the judge's end of the socketpair */
+};
+
+/* Starts the runner in its sandbox with one socket; its stdout and stderr go
+ * to out_path, capped at out_cap bytes.  Before any CUDA call. */
+int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap);
+/* Closes the socket and reaps the runner; why says how it ended. */
+void runner_stop(struct runner *r, char *why, size_t len);
+void runner_describe(int status, char *why, size_t len);
+
+/* One call of the lab's entry point, as the runner gets it: device pointers
+ * (as numbers) with the bytes behind each, the ones a memset may touch. */
+struct call {
+    enum plan_family family;
+    unsigned n;
+    uint64_t ptr[4];
+    uint64_t bytes[4];
+    int writable[4];
+    uint64_t stream;            /* the token */
+    float a, b;
+};
+
+/* A call of family f on these buffers (their sizes follow from f and n),
+ * with c's token for the stream. */
+struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
+                      const void *p1, const void *p2, const void *p3);
+
+/* One checked step of a plan, ready to replay. */
+struct step {
+    uint32_t kind, kernel;
+    unsigned grid[3], block[3], shmem;
+    uint64_t ptr, bytes;
+    int value;
+    uint32_t argbytes;
+    uint8_t args[PLAN_MAX_ARGBYTES];
+};
+
+enum { MAX_PLAN_STEPS = 64 };   /* the catalog's max_steps is at most this */
+
+struct plan {
+    int nsteps;
+    struct step steps[MAX_PLAN_STEPS];
+};
+
+/* Starts the runner (before CUDA), then, with the device up (gpu) or not,
+ * loads the kernels and tells the runner their parameters. */
+int plan_start(struct ctx *c);
+int plan_load(struct ctx *c, int gpu);
+void plan_end(struct ctx *c);
+/* Asks the runner for the plan of call k and checks every step.  0, or -1
+ * with c->plan_status and c->plan_msg set (rejected, runtime_error, timeout). */
+int student_plan(struct ctx *c, const struct call *k, struct plan *p);
+/* Launches a checked plan on c->s; -1 after a CUDA error (recorded). */
+int student_replay(struct ctx *c, const struct plan *p);
+/* Plan (twice: the two must agree), then replay. */
+int student_run(struct ctx *c, const struct call *k);
+int plan_same(const struct plan *a, const struct plan *b);
+/* A timed sample's plan: asked for afresh, and the same as the case's first
+ * (*have_first tells whether there is one yet), else the run is rejected. */
+int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan *first, int *have_first);
+
 /* ---- CUDA errors ------------------------------------------------------ */
 
 /* Records the first failing CUDA call (name, file, line, CUDA's message) and
@@ -152,12 +244,22 @@ int check(cudaError_t e, const char *call, const char *file, int line);
 #define HX_CHECK(call) do { if (hx::check((call), #call, __FILE__, __LINE__)) return -1; } while (0)
 #define HX_TRY(call) do { if (hx::check((call), #call, __FILE__, __LINE__)) goto out; } while (0)
 
-/* The recorded error, or NULL when none happened. */
+/* The recorded error, or NULL when none happened; set_error_text records
+ * one (the first wins) that did not come from a runtime call. */
 const char *error_text(void);
+void set_error_text(const char *text);
+
+/* Seconds on a monotonic clock. */
+double now_s(void);
 
 /* ---- messages and progress -------------------------------------------- */
 
 void note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Progress lines ("@stage ...", "@gpu ...") go to the private channel fd
+ * the tutor passes (--progress-fd), never to stdout or stderr, where the
+ * student's kernels print: nothing they print can pass for protocol. */
+void progress_open(int fd);
+void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void stage(const char *name, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

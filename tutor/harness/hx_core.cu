@@ -1,13 +1,17 @@
-/* hx_core.cu — the harness's main: reads the options the tutor passes, sets up
- * the device, runs the family's correctness trials and then its timed cases,
- * and writes the report.  The process exits 0 whenever it wrote a report; the
- * verdict is in the report, never in the exit code. */
+/* hx_core.cu — the judge's main: reads the options the tutor passes, starts
+ * the student's runner, sets up the device, runs the family's correctness
+ * trials and then its timed cases, and writes the report.  The process exits
+ * 0 whenever it wrote a report; the verdict is in the report, never in the
+ * exit code.  Without a GPU it still asks the runner for the plan of every
+ * trial and checks it, and says that nothing ran. */
 #include <chrono>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <thread>
 
+#include "../lab.h"
 #include "hx.h"
 
 namespace hx {
@@ -19,6 +23,8 @@ static const char usage_text[] =
     "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]... [--integrand K]\n"
     "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
+    "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
+    "             [--plan-timeout S] [--max-steps K] [--max-local BYTES] [--progress-fd FD]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -55,6 +61,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->max_samples = 1000;
     o->profile_n = 1ull << 24;
     o->gpu_lock_wait_s = 120;
+    o->plan_timeout_s = 5;
+    o->max_steps = 32;
+    o->max_local_bytes = 4096;
+    o->progress_fd = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -98,10 +108,27 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->gpu_lock_wait_s = atof(v);
         else if (!strcmp(a, "--gpu-lock-init"))
             o->gpu_lock_init = atoi(v);
+        else if (!strcmp(a, "--runner"))
+            o->runner = v;
+        else if (!strcmp(a, "--runner-out"))
+            o->runner_out = v;
+        else if (!strcmp(a, "--fatbin"))
+            o->fatbin = v;
+        else if (!strcmp(a, "--ptx"))
+            o->ptx = v;
+        else if (!strcmp(a, "--plan-timeout"))
+            o->plan_timeout_s = atof(v);
+        else if (!strcmp(a, "--max-steps"))
+            o->max_steps = atoi(v);
+        else if (!strcmp(a, "--max-local"))
+            o->max_local_bytes = atoi(v);
+        else if (!strcmp(a, "--progress-fd"))
+            o->progress_fd = atoi(v);
         else
             return -1;
     }
-    if (o->min_samples < 1 || o->max_samples < o->min_samples)
+    if (o->min_samples < 1 || o->max_samples < o->min_samples || o->max_steps < 1 ||
+        o->max_steps > MAX_PLAN_STEPS || o->plan_timeout_s <= 0)
         return -1;
     return 0;
 }
@@ -127,6 +154,22 @@ static int device_describe(struct device *d)
     /* Double data rate: two transfers per clock on every bit of the bus. */
     d->theoretical_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     return 0;
+}
+
+static void limits_of(const cudaDeviceProp &p, struct device_limits *l)
+{
+    for (int i = 0; i < 3; i++) {
+        l->max_grid[i] = p.maxGridSize[i];
+        l->max_block[i] = p.maxThreadsDim[i];
+    }
+    l->smem_optin = (int)p.sharedMemPerBlockOptin;
+}
+
+/* The same limits without a device: the stand-in's (an H100's). */
+static void limits_standin(struct device_limits *l)
+{
+    const struct device_limits s = {{0x7fffffff, 65535, 65535}, {1024, 1024, 64}, 227 << 10};
+    *l = s;
 }
 
 __global__ void peak_read(const int4 *in, size_t n4, int *sink)
@@ -237,6 +280,15 @@ static unsigned long long largest(const struct opts *o)
     return m;
 }
 
+/* Why a run stopped early, for its test record: a plan's verdict, or the
+ * CUDA error. */
+static const char *failure_text(const struct ctx *c)
+{
+    if (c->plan_status)
+        return c->plan_msg;
+    return error_text() ? error_text() : "a CUDA error";
+}
+
 static int run_trials(struct ctx *c)
 {
     struct report *r = c->r;
@@ -249,7 +301,7 @@ static int run_trials(struct ctx *c)
         t->pass = 1;
         if (family_impl.trial(c, n, i, t)) {
             /* A trial a CUDA error cut short did not pass. */
-            test_fail(t, "did not finish: %s", error_text() ? error_text() : "a CUDA error");
+            test_fail(t, "did not finish: %s", failure_text(c));
             r->first_failing_n = r->first_failing_n ? r->first_failing_n : n;
             return -1;
         }
@@ -275,7 +327,7 @@ static int run_timed(struct ctx *c)
         t->n = p->c.n;
         t->pass = 1;
         if (family_impl.timed(c, &p->c, p)) {
-            test_fail(t, "did not finish: %s", error_text() ? error_text() : "a CUDA error");
+            test_fail(t, "did not finish: %s", failure_text(c));
             r->ntests++;
             return -1;
         }
@@ -321,6 +373,31 @@ static void own_for_timing(struct ctx *c)
     ahead.join();
 }
 
+/* No GPU: the plan of every trial size is still asked for and checked,
+ * against the PTX and a stand-in device, so that a launcher that breaks a
+ * rule is told so on any machine. */
+static enum status run_dry(struct ctx *c)
+{
+    static struct plan p;
+    /* Addresses no allocation has: the runner sees numbers only. */
+    const uintptr_t base = 0x7f3a00000000ull, gap = 0x100000000ull;
+    limits_standin(&c->limits);
+    if (plan_load(c, 0))
+        return STATUS_INTERNAL_ERROR;
+    for (int i = 0; i < c->o->nsizes; i++) {
+        unsigned n = (unsigned)c->o->sizes[i];
+        stage("plans", i + 1, c->o->nsizes, "n=%u", n);
+        struct call k = call_make(c, family_impl.plan_id, n, (void *)base, (void *)(base + gap),
+                                  (void *)(base + 2 * gap), (void *)(base + 3 * gap));
+        k.a = 0.0f;
+        k.b = 1.0f;
+        if (student_plan(c, &k, &p))
+            return STATUS_INTERNAL_ERROR;       /* the plan's own verdict wins in main */
+    }
+    c->r->plans_dry = 1;
+    return STATUS_NO_GPU;
+}
+
 static enum status run(struct ctx *c)
 {
     struct report *r = c->r;
@@ -328,8 +405,13 @@ static enum status run(struct ctx *c)
     cudaError_t e = cudaGetDeviceCount(&count);
 
     if (e != cudaSuccess || count == 0) {
-        note(r, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-        return STATUS_NO_GPU;
+        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || count == 0)
+            note(r, "no CUDA device: %s", e == cudaErrorInsufficientDriver
+                                              ? "no NVIDIA driver is loaded on this machine"
+                                              : "the NVIDIA driver sees no GPU");
+        else
+            note(r, "no CUDA device: %s", cudaGetErrorString(e));
+        return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
     }
     if (device_describe(&r->dev))
         return STATUS_INTERNAL_ERROR;
@@ -337,6 +419,14 @@ static enum status run(struct ctx *c)
     if (check(cudaStreamCreate(&c->s), "cudaStreamCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev0), "cudaEventCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev1), "cudaEventCreate", __FILE__, __LINE__))
+        return STATUS_INTERNAL_ERROR;
+    {
+        cudaDeviceProp p;
+        if (check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", __FILE__, __LINE__))
+            return STATUS_INTERNAL_ERROR;
+        limits_of(p, &c->limits);
+    }
+    if (plan_load(c, 1))
         return STATUS_INTERNAL_ERROR;
     c->flush_bytes = 2 * (r->dev.l2_bytes ? r->dev.l2_bytes : (64u << 20));
     if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
@@ -369,8 +459,7 @@ static enum status run(struct ctx *c)
     if (c->o->mode == MODE_CHECK && c->o->nperf > 0) {
         /* The tutor starts the race checkers on this line; their trials
          * wait for the timed section below to finish. */
-        fputs("@passed correctness\n", stderr);
-        fflush(stderr);
+        progress_line("@passed correctness");
         own_for_timing(c);
         t = std::chrono::steady_clock::now();
         failed = run_timed(c);
@@ -409,13 +498,22 @@ int main(int argc, char **argv)
     c.o = &o;
     c.r = &r;
     c.t0 = t0;
+    hx::progress_open(o.progress_fd);
+    /* The launcher's stream is a number only the judge knows: not 0, 1 or 2
+     * (the default streams), and no real stream of this process. */
+    if (getrandom(&c.token, sizeof c.token, 0) != (ssize_t)sizeof c.token)
+        c.token = (uint64_t)t0.time_since_epoch().count() * 0x9e3779b97f4a7c15ull;
+    c.token |= 0x5700000000000000ull;
+    /* Before the first CUDA call: the runner is forked, and a process with
+     * a CUDA context must not fork. */
+    hx::plan_start(&c);
     hx::gpu_lock_open(&c);
     if (o.gpu_lock_init)
         hx::gpu_share(&c);
     r.seed = o.seed;
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);
-    fprintf(stderr, "@seed %llu\n", (unsigned long long)o.seed);
+    hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
         hx::note(&r, "this harness runs family %s, not %s", hx::family_impl.name, o.family);
@@ -423,6 +521,15 @@ int main(int argc, char **argv)
     } else {
         r.status = hx::run(&c);
     }
+    /* A plan that broke a rule, or a launcher that crashed or hung, decides
+     * the verdict, whatever the run made of it. */
+    if (c.plan_status) {
+        r.status = c.plan_status;
+        hx::note(&r, "%s", c.plan_msg);
+        snprintf(r.plan_violation, sizeof r.plan_violation, "%s", c.plan_msg);
+    }
+    r.plans = c.plans;
+    hx::plan_end(&c);
     /* A reference that disagreed with the CPU is the harness's fault. */
     for (int i = 0; i < r.nmsgs; i++)
         if (!strncmp(r.messages[i], "internal:", 9))
@@ -430,7 +537,7 @@ int main(int argc, char **argv)
     /* A CUDA error ends the run; whose it was depends on whether the student's
      * code had run yet. */
     if (hx::error_text()) {
-        if (r.status == STATUS_RUNTIME_ERROR && !c.student_ran)
+        if (r.status == STATUS_RUNTIME_ERROR && !c.student_ran && !c.plan_status)
             r.status = STATUS_INTERNAL_ERROR;
         hx::note(&r, "%s", hx::error_text());
     }

@@ -367,6 +367,11 @@ static void mp_teardown(struct ctx *)
     cudaFree(mf.d_bad);
 }
 
+static struct call mp_call_of(const struct ctx *c, unsigned long long n)
+{
+    return call_make(c, PLAN_MPADD, (unsigned)n, mf.d_a, mf.d_b, mf.d_r, mf.d_carry);
+}
+
 static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
 {
     mgen g = {c->o->seed, 1 + (uint64_t)k, n, MP_MIXED};
@@ -394,8 +399,9 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
                              cudaMemcpyHostToDevice, c->s));
     HX_CHECK(cudaMemsetAsync(mf.d_carry, 0xa5, (n + GUARD) * sizeof(uint32_t), c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));      /* buf_r is read again below */
-    c->student_ran = 1;
-    lab_mpadd(mf.d_a, mf.d_b, mf.d_r, mf.d_carry, (unsigned)n, c->s);
+    struct call call = mp_call_of(c, n);
+    if (student_run(c, &call))
+        return -1;
     HX_CHECK(cudaGetLastError());
     HX_CHECK(cudaMemcpyAsync(mf.buf_r.data(), mf.d_r, (nl + gl) * sizeof(uint32_t),
                              cudaMemcpyDeviceToHost, c->s));
@@ -454,6 +460,9 @@ struct mrun {
     uint32_t na[LIMBS], nb[LIMBS], nr[LIMBS], nc;   /* its new limbs and sum */
     uint32_t poison[LIMBS];
     uint32_t oa[LIMBS], ob[LIMBS];                  /* its original limbs */
+    struct call call;
+    struct plan plan, first;    /* this sample's plan; the case's first */
+    int have_first;
 };
 
 /* Each sample replaces one number, at a random place, with another of the
@@ -477,6 +486,8 @@ static int mp_prepare(void *arg, int k)
     HX_CHECK(cudaMemsetAsync(mf.d_carry, 0xa5, r->g.count * sizeof(uint32_t), c->s));
     HX_CHECK(cudaMemcpyAsync(mf.d_r + r->idx * LIMBS, r->poison, sizeof r->poison,
                              cudaMemcpyHostToDevice, c->s));
+    if (!r->reference && plan_sample(c, &r->call, &r->plan, &r->first, &r->have_first))
+        return -1;
     return 0;
 }
 
@@ -490,8 +501,8 @@ static int mp_call(void *arg)
         mp_ref<<<(unsigned)blocks, MP_THREADS, 0, r->c->s>>>(mf.d_a, mf.d_b, mf.d_r, mf.d_carry,
                                                              (unsigned)r->g.count);
         HX_CHECK(cudaGetLastError());
-    } else {
-        lab_mpadd(mf.d_a, mf.d_b, mf.d_r, mf.d_carry, (unsigned)r->g.count, r->c->s);
+    } else if (student_replay(r->c, &r->plan)) {
+        return -1;
     }
     return 0;
 }
@@ -589,6 +600,7 @@ static int mp_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     r.g.kind = kind;
     r.other = r.g;
     r.other.salt += 0x5eed;
+    r.call = mp_call_of(c, pc->n);
     struct timed tm = {mp_prepare, mp_call, mp_verify, &r, &r.reference, mp_after};
 
     if (generate(c, r.g))
@@ -615,18 +627,22 @@ static int mp_profile(struct ctx *c, unsigned long long n)
         return -1;
     HX_CHECK(cudaMemsetAsync(mf.d_r, 0xa5, (size_t)n * LIMBS * sizeof(uint32_t), c->s));
     HX_CHECK(cudaMemsetAsync(mf.d_carry, 0xa5, (size_t)n * sizeof(uint32_t), c->s));
+    static struct plan plan;
+    struct call call = mp_call_of(c, n);
+    if (student_plan(c, &call, &plan))
+        return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
-    c->student_ran = 1;
     /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
     nvtxRangePushA("student");
-    lab_mpadd(mf.d_a, mf.d_b, mf.d_r, mf.d_carry, (unsigned)n, c->s);
+    if (student_replay(c, &plan))
+        return -1;
     HX_CHECK(cudaGetLastError());
     HX_CHECK(cudaStreamSynchronize(c->s));
     nvtxRangePop();
     return 0;
 }
 
-const struct family family_impl = {"mpadd", "harness vote + shuffle carry loop", 1, 0, mp_setup,
+const struct family family_impl = {"mpadd", PLAN_MPADD, "harness vote + shuffle carry loop", 1, 0, mp_setup,
                                    mp_trial, mp_timed, mp_profile, mp_teardown, NULL};
 
 } /* namespace hx */

@@ -19,7 +19,7 @@
  * even context creation and teardown, which do touch the GPU, stay out of
  * other runs' timed sections.
  * Waits poll instead of blocking, so every wait has a deadline, and they are
- * announced on stderr ("@gpu wait", "@gpu go") so that the tutor does not
+ * announced on the progress channel ("@gpu wait", "@gpu go") so that the tutor does not
  * count them against the kernel's time limit. */
 #include <chrono>
 #include <errno.h>
@@ -32,11 +32,6 @@
 namespace hx {
 
 enum { QUEUE = 0, GPU = 1 };
-
-static double now_s(void)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 static int range(int fd, short type, off_t byte)
 {
@@ -61,8 +56,7 @@ static int take(int fd, short type, off_t byte, double until)
 
 static void announce(const char *what)
 {
-    fprintf(stderr, "@gpu %s\n", what);
-    fflush(stderr);
+    progress_line("@gpu %s", what);
 }
 
 int gpu_lock_open(struct ctx *c)

@@ -51,10 +51,7 @@ template <> struct elem<int> {
     {
         return (int)below(draw(g.seed, g.salt, i), 2u * g.range + 1) - g.range;
     }
-    static void call(const int *in, unsigned n, int *out, void *scratch, cudaStream_t s)
-    {
-        lab_reduce_int(in, n, out, scratch, s);
-    }
+    static constexpr enum plan_family plan_id = PLAN_REDUCE_INT;
     /* A poison that can never equal the expected sum. */
     static int poison(double expected) { return (int)expected ^ 0x5a5a5a5a; }
     static int right(double expected, double, int got) { return (double)got == expected; }
@@ -82,10 +79,7 @@ template <> struct elem<float> {
             v += g.delta;
         return (float)v;
     }
-    static void call(const float *in, unsigned n, float *out, void *scratch, cudaStream_t s)
-    {
-        lab_reduce_float(in, n, out, scratch, s);
-    }
+    static constexpr enum plan_family plan_id = PLAN_REDUCE_FLOAT;
     static float poison(double)
     {
         uint32_t bits = 0x7fc0dead;     /* a quiet NaN: never within tolerance */
@@ -240,6 +234,11 @@ template <typename T> struct reduce_family {
         cudaFree(d_cub);
     }
 
+    struct call call_of(struct ctx *c, unsigned long long n) const
+    {
+        return call_make(c, elem<T>::plan_id, (unsigned)n, d_in, d_out, d_scratch, NULL);
+    }
+
     int trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     {
         gen g = elem<T>::make(c->o->seed, 1 + k, n);
@@ -249,8 +248,9 @@ template <typename T> struct reduce_family {
 
         if (generate(c, g) || poison(c, n, want.sum))
             return -1;
-        c->student_ran = 1;
-        elem<T>::call(d_in, (unsigned)n, d_out, d_scratch, c->s);
+        struct call call = call_of(c, n);
+        if (student_run(c, &call))
+            return -1;
         HX_CHECK(cudaGetLastError());
         HX_CHECK(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, c->s));
         HX_CHECK(cudaStreamSynchronize(c->s));
@@ -284,6 +284,9 @@ template <typename T> struct reduce_family {
         int reference;          /* 1: time CUB instead of the student */
         unsigned long long idx; /* the element changed for this sample */
         T old_v, new_v;
+        struct call call;
+        struct plan *plan, *first;  /* this sample's plan; the case's first */
+        int have_first;
     };
 
     /* Each sample changes one element at a random place, so a result
@@ -301,6 +304,8 @@ template <typename T> struct reduce_family {
         static T v;
         v = r->new_v;
         HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
+        if (!r->reference && plan_sample(r->c, &r->call, r->plan, r->first, &r->have_first))
+            return -1;
         return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v);
     }
 
@@ -310,8 +315,8 @@ template <typename T> struct reduce_family {
         if (r->reference)
             HX_CHECK(cub::DeviceReduce::Sum(r->f->d_cub, r->f->cub_bytes, r->f->d_in, r->f->d_out,
                                             (int)r->g.n, r->c->s));
-        else
-            elem<T>::call(r->f->d_in, (unsigned)r->g.n, r->f->d_out, r->f->d_scratch, r->c->s);
+        else if (student_replay(r->c, r->plan))
+            return -1;
         return 0;
     }
 
@@ -336,7 +341,9 @@ template <typename T> struct reduce_family {
     int timed(struct ctx *c, const struct perf_case *pc, struct perf *p, const struct family *fam)
     {
         struct test *t = &c->r->tests[c->r->ntests];
-        run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0};
+        static struct plan plan, first_plan;
+        run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0,
+                 call_of(c, pc->n), &plan, &first_plan, 0};
         struct timed tm = {prepare, call, verify, &r, &r.reference, NULL};
         unsigned long long first;
         int rc;
@@ -365,10 +372,14 @@ template <typename T> struct reduce_family {
         if (generate(c, g) || poison(c, n, 0))
             return -1;
         HX_CHECK(cudaStreamSynchronize(c->s));
-        c->student_ran = 1;
+        static struct plan plan;
+        struct call call = call_of(c, n);
+        if (student_plan(c, &call, &plan))
+            return -1;
         /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
         nvtxRangePushA("student");
-        elem<T>::call(d_in, (unsigned)n, d_out, d_scratch, c->s);
+        if (student_replay(c, &plan))
+            return -1;
         HX_CHECK(cudaGetLastError());
         HX_CHECK(cudaStreamSynchronize(c->s));
         nvtxRangePop();
@@ -394,7 +405,7 @@ template <typename T> struct reduce_family {
     static int fam_profile(struct ctx *c, unsigned long long n) { return fam.profile(c, n); }  \
     static void fam_teardown(struct ctx *c) { fam.teardown(c); }                               \
     static void fam_expect(struct ctx *c) { fam.expect(c); }                                   \
-    const struct family family_impl = {NAME, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
+    const struct family family_impl = {NAME, elem<T>::plan_id, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
                                        fam_trial, fam_timed, fam_profile, fam_teardown,        \
                                        fam_expect};                                            \
     }

@@ -152,7 +152,13 @@ int report_write(const struct opts *o, const struct report *r)
         fputs(i ? ", " : "", f);
         put_str(f, r->messages[i]);
     }
-    fprintf(f, "],\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
+    fprintf(f, "],\n  \"plan\": {\"plans\": %ld, \"checked_against\": \"%s\", \"violation\": ",
+            r->plans, r->plans_dry ? "ptx" : r->have_dev ? "gpu" : "none");
+    if (r->plan_violation[0])
+        put_str(f, r->plan_violation);
+    else
+        fputs("null", f);
+    fprintf(f, "},\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
                "\"timing_s\": %.3f},\n", r->init_s, r->correctness_s, r->wait_s, r->timing_s);
     fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
     if (fclose(f) != 0 || rename(tmp, o->json_path) != 0) {

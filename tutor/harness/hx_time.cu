@@ -1,10 +1,12 @@
 /* hx_time.cu — CUDA error capture, progress lines, the timing loop and the
  * derived performance figures, shared by every family. */
 #include <algorithm>
+#include <chrono>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "hx.h"
@@ -12,6 +14,42 @@
 namespace hx {
 
 static char err_text[512];
+static int progress_fd = -1;
+
+double now_s(void)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void set_error_text(const char *text)
+{
+    if (!err_text[0])
+        snprintf(err_text, sizeof err_text, "%s", text);
+}
+
+void progress_open(int fd)
+{
+    progress_fd = fd;
+}
+
+void progress_line(const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    if (progress_fd < 0)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (n > (int)sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    /* One write per line: the tutor reads whole lines, and nobody else
+     * writes on this fd. */
+    (void)!write(progress_fd, line, (size_t)n);
+}
 
 int check(cudaError_t e, const char *call, const char *file, int line)
 {
@@ -47,10 +85,9 @@ void stage(const char *name, int i, int count, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    /* The tutor reads these lines from the child's stderr to show progress
+    /* The tutor reads these lines on the private channel to show progress
      * and to say where a run that timed out was. */
-    fprintf(stderr, "@stage %s %d/%d %s\n", name, i, count, detail);
-    fflush(stderr);
+    progress_line("@stage %s %d/%d %s", name, i, count, detail);
 }
 
 void test_fail(struct test *t, const char *fmt, ...)

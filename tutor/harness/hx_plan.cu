@@ -1,0 +1,791 @@
+/* hx_plan.cu — the judge's side of the plan: it loads the student's device
+ * code, asks the runner for a launch plan for every call, checks each step
+ * against the rules of lab.h and the device's limits, and replays what
+ * passed on its own stream.  The runner's answers are untrusted data:
+ * nothing in them reaches the GPU before it is checked here.
+ *
+ * The driver API (cuLibraryLoadData and friends) is reached through the
+ * runtime's cudaGetDriverEntryPointByVersion, so the judge does not link
+ * libcuda and still starts, and checks plans, on a machine without one.
+ * There the parameter sizes come from the PTX instead of the loaded code,
+ * and device questions get the answers of a stand-in device. */
+#include <cuda.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lab.h"
+#include "hx.h"
+
+namespace hx {
+
+/* ---- the driver API, by entry point --------------------------------------- */
+
+static struct {
+    decltype(&cuLibraryLoadData) libraryLoadData;
+    decltype(&cuLibraryGetKernel) libraryGetKernel;
+    decltype(&cuKernelGetFunction) kernelGetFunction;
+    decltype(&cuKernelGetParamInfo) kernelGetParamInfo;
+    decltype(&cuFuncGetAttribute) funcGetAttribute;
+    decltype(&cuFuncSetAttribute) funcSetAttribute;
+    decltype(&cuLaunchKernel) launchKernel;
+    decltype(&cuMemsetD8Async) memsetD8Async;
+    decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) occupancy;
+    decltype(&cuOccupancyAvailableDynamicSMemPerBlock) availSmem;
+    decltype(&cuGetErrorName) getErrorName;
+} drv;
+
+static int drv_load(void)
+{
+#define DRV_(field, name)                                                                      \
+    do {                                                                                       \
+        enum cudaDriverEntryPointQueryResult q;                                                \
+        if (cudaGetDriverEntryPointByVersion(name, (void **)&drv.field, 12040, cudaEnableDefault, \
+                                             &q) != cudaSuccess || q != cudaDriverEntryPointSuccess) \
+            return -1;                                                                         \
+    } while (0)
+    DRV_(libraryLoadData, "cuLibraryLoadData");
+    DRV_(libraryGetKernel, "cuLibraryGetKernel");
+    DRV_(kernelGetFunction, "cuKernelGetFunction");
+    DRV_(kernelGetParamInfo, "cuKernelGetParamInfo");
+    DRV_(funcGetAttribute, "cuFuncGetAttribute");
+    DRV_(funcSetAttribute, "cuFuncSetAttribute");
+    DRV_(launchKernel, "cuLaunchKernel");
+    DRV_(memsetD8Async, "cuMemsetD8Async");
+    DRV_(occupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+    DRV_(availSmem, "cuOccupancyAvailableDynamicSMemPerBlock");
+    DRV_(getErrorName, "cuGetErrorName");
+#undef DRV_
+    return 0;
+}
+
+/* Records a failed driver call like HX_CHECK does a runtime one. */
+static int cu_check(CUresult e, const char *call, int line)
+{
+    if (e == CUDA_SUCCESS)
+        return 0;
+    const char *name = NULL;
+    if (drv.getErrorName)
+        drv.getErrorName(e, &name);
+    char text[200];
+    snprintf(text, sizeof text, "%s (%s, at hx_plan.cu:%d)", name ? name : "CUDA driver error", call, line);
+    set_error_text(text);
+    return -1;
+}
+#define CU_CHECK(call) do { if (cu_check((call), #call, __LINE__)) return -1; } while (0)
+
+/* ---- the student's kernels ------------------------------------------------- */
+
+struct kernel {
+    char name[PLAN_NAME_MAX];
+    int known;                  /* in the loaded code (or the PTX) */
+    CUfunction f;               /* NULL without a GPU */
+    int nparams;
+    uint32_t size[PLAN_MAX_PARAMS], offset[PLAN_MAX_PARAMS];
+    uint32_t argbytes;          /* offset + size of the last parameter */
+    int local_bytes, max_threads, static_smem, max_dyn_smem;
+};
+
+static struct {
+    struct runner run;
+    struct kernel k[PLAN_MAX_KERNELS];
+    int nkernels;
+    int live;                   /* the runner answered HELLO and got LAYOUT */
+    int gpu;                    /* kernels loaded on a GPU; 0: checked against the PTX */
+    char out_path[512];
+} pl;
+
+/* A plan failed: the verdict and the message for the report. */
+static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!c->plan_status) {
+        c->plan_status = s;
+        snprintf(c->plan_msg, sizeof c->plan_msg, "%s", msg);
+    }
+    return -1;
+}
+
+/* Waits for one message from the runner until `until`; 1 when one came,
+ * 0 when the socket closed (the runner ended), -1 when time ran out. */
+static int recv_msg(void *buf, size_t len, double until, ssize_t *got)
+{
+    for (;;) {
+        double left = until - now_s();
+        if (left <= 0)
+            return -1;
+        struct pollfd p = {pl.run.fd, POLLIN, 0};
+        int pr = poll(&p, 1, (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0)
+            continue;
+        ssize_t n = recv(pl.run.fd, buf, len, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            return 0;
+        *got = n;
+        return 1;
+    }
+}
+
+/* The runner is gone or silent: stops it and turns how it ended into the
+ * verdict.  Returns -1. */
+static int runner_lost(struct ctx *c, int timed_out, const char *when)
+{
+    char why[240];
+    if (timed_out) {
+        kill(pl.run.pid, SIGKILL);
+        runner_stop(&pl.run, NULL, 0);
+        pl.live = 0;
+        return plan_fail(c, STATUS_TIMEOUT, "the launcher did not answer within %g s %s: its host "
+                                            "code took too long", c->o->plan_timeout_s, when);
+    }
+    runner_stop(&pl.run, why, sizeof why);
+    pl.live = 0;
+    if (strstr(why, "sandbox stopped"))
+        return plan_fail(c, STATUS_REJECTED, "the launcher's host code was stopped %s: %s", when, why);
+    if (!strncmp(why, "internal:", 9))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "%s", why);
+    return plan_fail(c, STATUS_RUNTIME_ERROR, "the launcher's host code failed %s: %s", when, why);
+}
+
+/* ---- parameters from the PTX (no GPU) ---------------------------------- */
+
+/* The width of one ".param" declaration: ".param .u64 .ptr .align 1 X",
+ * ".param .align 8 .b8 X[24]", ".param .f32 X". */
+static int ptx_param_size(const char *decl, size_t len)
+{
+    const char *br = (const char *)memchr(decl, '[', len);
+    if (br)
+        return atoi(br + 1);
+    for (const char *p = decl; p + 3 < decl + len; p++)
+        if (p[0] == '.' && strchr("usbf", p[1])) {
+            int bits = atoi(p + 2);
+            if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+                return bits / 8;
+        }
+    return -1;
+}
+
+/* Finds the .entry of k->name in the PTX and sets its parameters. */
+static int ptx_params(const char *ptx, struct kernel *k)
+{
+    size_t nl = strlen(k->name);
+    for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
+        const char *q = p + 7;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, k->name, nl) || (q[nl] != '(' && q[nl] != ' ' && q[nl] != '\n'))
+            continue;
+        const char *open = strchr(q, '('), *close = open ? strchr(open, ')') : NULL;
+        const char *brace = strchr(q, '{');
+        if (!open || !close || (brace && brace < open))
+            close = open = NULL;
+        k->nparams = 0;
+        for (const char *d = open; d && d < close; ) {
+            d = strstr(d, ".param");
+            if (!d || d > close)
+                break;
+            const char *e = strpbrk(d, ",)");
+            int sz = ptx_param_size(d, (size_t)(e - d));
+            if (sz <= 0 || k->nparams >= PLAN_MAX_PARAMS)
+                return -1;
+            k->size[k->nparams++] = (uint32_t)sz;
+            d = e;
+        }
+        /* The local array ptxas will put in local memory, if any, is the
+         * entry's __local_depot: its size is the frame per thread. */
+        const char *next = strstr(q, ".entry "), *depot = strstr(q, "__local_depot");
+        if (depot && (!next || depot < next) && (depot = strchr(depot, '[')))
+            k->local_bytes = atoi(depot + 1);
+        return 0;
+    }
+    return -1;
+}
+
+static void layout_offsets(struct kernel *k)
+{
+    uint32_t off = 0;
+    for (int i = 0; i < k->nparams; i++) {
+        k->offset[i] = off;
+        off += k->size[i];
+    }
+    k->argbytes = off;
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = (char *)malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        buf[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+static int load_kernel_gpu(CUlibrary lib, struct kernel *k)
+{
+    CUkernel ker;
+    int v;
+    if (drv.libraryGetKernel(&ker, lib, k->name) != CUDA_SUCCESS)
+        return 0;
+    CU_CHECK(drv.kernelGetFunction(&k->f, ker));
+    k->nparams = 0;
+    for (size_t i = 0; i < PLAN_MAX_PARAMS; i++) {
+        size_t off, sz;
+        if (drv.kernelGetParamInfo(ker, i, &off, &sz) != CUDA_SUCCESS)
+            break;
+        k->size[k->nparams++] = (uint32_t)sz;
+    }
+    CU_CHECK(drv.funcGetAttribute(&k->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->f));
+    CU_CHECK(drv.funcGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->f));
+    CU_CHECK(drv.funcGetAttribute(&k->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->f));
+    CU_CHECK(drv.funcGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->f));
+    k->max_dyn_smem = v;
+    k->known = 1;
+    return 0;
+}
+
+int plan_start(struct ctx *c)
+{
+    if (!c->o->runner)
+        return 0;
+    snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "runner.out");
+    if (runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "could not start the runner: %s", strerror(errno));
+    return 0;
+}
+
+int plan_load(struct ctx *c, int gpu)
+{
+    static struct plan_hello hello;
+    static struct plan_layout lay;
+    ssize_t got = 0;
+
+    if (!c->o->runner)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no --runner given");
+    int rc = recv_msg(&hello, sizeof hello, now_s() + c->o->plan_timeout_s, &got);
+    if (rc <= 0)
+        return runner_lost(c, rc < 0, "as it started (before the first call)");
+    if (got != (ssize_t)sizeof hello || hello.h.type != PLAN_HELLO || hello.version != PLAN_VERSION ||
+        hello.nkernels > PLAN_MAX_KERNELS)
+        return plan_fail(c, STATUS_REJECTED, "the runner's first message is not a plan HELLO: its "
+                                             "host code wrote on the judge's channel");
+    pl.nkernels = (int)hello.nkernels;
+    pl.gpu = gpu;
+
+    CUlibrary lib = NULL;
+    char *ptx = NULL;
+    if (gpu) {
+        size_t len = 0;
+        char *image = c->o->fatbin ? read_all(c->o->fatbin, &len) : NULL;
+        if (!image || drv_load() ||
+            cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__)) {
+            free(image);
+            return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot load the kernel's device code "
+                             "%s: %s", c->o->fatbin ? c->o->fatbin : "(no --fatbin)",
+                             error_text() ? error_text() : "unreadable");
+        }
+        free(image);
+    } else if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL))) {
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to check plans against (--ptx)");
+    }
+    memset(&lay, 0, sizeof lay);
+    lay.h.type = PLAN_LAYOUT;
+    lay.h.size = sizeof lay;
+    lay.nkernels = hello.nkernels;
+    for (int i = 0; i < pl.nkernels; i++) {
+        struct kernel *k = &pl.k[i];
+        memset(k, 0, sizeof *k);
+        memcpy(k->name, hello.names[i], PLAN_NAME_MAX - 1);
+        if (gpu) {
+            if (load_kernel_gpu(lib, k))
+                return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: %s", error_text());
+        } else {
+            k->known = ptx_params(ptx, k) == 0;
+            k->max_threads = 1024;
+            k->max_dyn_smem = 48 << 10;
+        }
+        layout_offsets(k);
+        lay.nparams[i] = k->known ? k->nparams : -1;
+        memcpy(lay.sizes[i], k->size, sizeof lay.sizes[i]);
+    }
+    free(ptx);
+    if (send(pl.run.fd, &lay, sizeof lay, MSG_NOSIGNAL) != (ssize_t)sizeof lay)
+        return runner_lost(c, 0, "as it started");
+    pl.live = 1;
+    return 0;
+}
+
+void plan_end(struct ctx *c)
+{
+    (void)c;
+    if (pl.run.pid > 0)
+        runner_stop(&pl.run, NULL, 0);
+    pl.live = 0;
+}
+
+/* ---- questions ------------------------------------------------------------ */
+
+/* The stand-in device of a machine without a GPU: an H100's figures, so that
+ * a launcher sizes its grid as it would there. */
+static void standin_props(struct cudaDeviceProp *p)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "no GPU (plans checked against a stand-in device)");
+    p->major = 9;
+    p->multiProcessorCount = 132;
+    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->warpSize = 32;
+    p->sharedMemPerBlock = 48 << 10;
+    p->sharedMemPerBlockOptin = 227 << 10;
+    p->sharedMemPerMultiprocessor = 228 << 10;
+    p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxBlocksPerMultiProcessor = 32;
+    p->l2CacheSize = 50 << 20;
+    p->totalGlobalMem = (size_t)80 << 30;
+    p->memoryBusWidth = 5120;
+}
+
+static int standin_attr(int attr, int64_t *v)
+{
+    struct cudaDeviceProp p;
+    standin_props(&p);
+    switch (attr) {
+    case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; return 0;
+    case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; return 0;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; return 0;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; return 0;
+    case cudaDevAttrWarpSize: *v = 32; return 0;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int64_t)p.sharedMemPerBlock; return 0;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int64_t)p.sharedMemPerBlockOptin; return 0;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int64_t)p.sharedMemPerMultiprocessor; return 0;
+    case cudaDevAttrMaxRegistersPerBlock: case cudaDevAttrMaxRegistersPerMultiprocessor: *v = 65536; return 0;
+    case cudaDevAttrComputeCapabilityMajor: *v = 9; return 0;
+    case cudaDevAttrComputeCapabilityMinor: *v = 0; return 0;
+    case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; return 0;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; return 0;
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; return 0;
+    case cudaDevAttrMaxBlockDimZ: *v = 64; return 0;
+    case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; return 0;
+    default: return -1;
+    }
+}
+
+static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->h.type = PLAN_ANSWER;
+    a->h.size = sizeof *a;
+    const struct kernel *k = q->kernel < (uint32_t)pl.nkernels ? &pl.k[q->kernel] : NULL;
+    int needs_kernel = q->kind == QUERY_FUNC_ATTRS || q->kind == QUERY_OCCUPANCY || q->kind == QUERY_AVAIL_SMEM;
+    if (needs_kernel && (!k || !k->known)) {
+        a->error = cudaErrorInvalidDeviceFunction;
+        return;
+    }
+    if (q->i1 != 0 && (q->kind == QUERY_DEVICE_ATTR || q->kind == QUERY_PROPS)) {
+        a->error = cudaErrorInvalidDevice;      /* there is one device: 0 */
+        return;
+    }
+    switch (q->kind) {
+    case QUERY_DEVICE_ATTR: {
+        if (!pl.gpu) {
+            a->error = standin_attr((int)q->i0, &a->value) ? cudaErrorInvalidValue : cudaSuccess;
+            return;
+        }
+        int v = 0;
+        if (q->i0 < 0 || q->i0 > 1000 || cudaDeviceGetAttribute(&v, (enum cudaDeviceAttr)q->i0, 0) != cudaSuccess) {
+            cudaGetLastError();
+            a->error = cudaErrorInvalidValue;
+            return;
+        }
+        a->value = v;
+        return;
+    }
+    case QUERY_PROPS: {
+        struct cudaDeviceProp p;
+        if (pl.gpu)
+            cudaGetDeviceProperties(&p, 0);
+        else
+            standin_props(&p);
+        static_assert(sizeof p <= PLAN_ANSWER_BYTES, "cudaDeviceProp fits an answer");
+        memcpy(a->bytes, &p, sizeof p);
+        a->nbytes = sizeof p;
+        return;
+    }
+    case QUERY_FUNC_ATTRS: {
+        struct cudaFuncAttributes fa;
+        memset(&fa, 0, sizeof fa);
+        fa.maxThreadsPerBlock = k->max_threads;
+        fa.localSizeBytes = (size_t)k->local_bytes;
+        fa.sharedSizeBytes = (size_t)k->static_smem;
+        fa.maxDynamicSharedSizeBytes = k->max_dyn_smem;
+        if (pl.gpu) {
+            drv.funcGetAttribute(&fa.numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS, k->f);
+            drv.funcGetAttribute(&fa.ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION, k->f);
+            drv.funcGetAttribute(&fa.binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION, k->f);
+            int cs = 0;
+            drv.funcGetAttribute(&cs, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, k->f);
+            fa.constSizeBytes = (size_t)cs;
+        } else {
+            fa.numRegs = 32;
+        }
+        memcpy(a->bytes, &fa, sizeof fa);
+        a->nbytes = sizeof fa;
+        return;
+    }
+    case QUERY_OCCUPANCY: {
+        int blocks = 0;
+        if (q->i0 <= 0 || q->i0 > 1024 || q->i1 < 0 || q->i1 > (1 << 20)) {
+            a->error = cudaErrorInvalidValue;
+            return;
+        }
+        if (!pl.gpu) {
+            int warps = (int)((q->i0 + 31) / 32);
+            blocks = 64 / warps < 32 ? 64 / warps : 32;
+        } else if (drv.occupancy(&blocks, k->f, (int)q->i0, (size_t)q->i1, (unsigned)q->i2) != CUDA_SUCCESS) {
+            a->error = cudaErrorInvalidValue;
+            return;
+        }
+        a->value = blocks;
+        return;
+    }
+    case QUERY_AVAIL_SMEM: {
+        size_t smem = 48 << 10;
+        if (q->i0 <= 0 || q->i1 <= 0 || q->i1 > 1024) {
+            a->error = cudaErrorInvalidValue;
+            return;
+        }
+        if (pl.gpu && drv.availSmem(&smem, k->f, (int)q->i0, (int)q->i1) != CUDA_SUCCESS) {
+            a->error = cudaErrorInvalidValue;
+            return;
+        }
+        a->value = (int64_t)smem;
+        return;
+    }
+    default:
+        a->error = cudaErrorNotSupported;
+    }
+    (void)c;
+}
+
+/* ---- checking one step -------------------------------------------------- */
+
+/* The rule a stream that is not the judge's breaks, in words. */
+static int stream_fail(struct ctx *c, uint64_t s, const char *what)
+{
+    const char *which = s == 0 ? "the legacy default stream (stream 0)"
+                      : s == 1 ? "cudaStreamLegacy"
+                      : s == 2 ? "cudaStreamPerThread"
+                               : "a stream that is not the one it was given";
+    return plan_fail(c, STATUS_REJECTED, "%s on %s: all device work goes on the stream s the judge "
+                                         "passes in (rule 1 in lab.h)", what, which);
+}
+
+static int inside(uint64_t p, uint64_t n, uint64_t base, uint64_t size)
+{
+    return p >= base && n <= size && p - base <= size - n;
+}
+
+static int check_launch(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
+{
+    const struct device_limits *lim = &c->limits;
+    if (st->kernel >= (uint32_t)pl.nkernels || !pl.k[st->kernel].known)
+        return plan_fail(c, STATUS_REJECTED, "launches a kernel that is not in the file's device code");
+    const struct kernel *kr = &pl.k[st->kernel];
+    char what[160];
+    snprintf(what, sizeof what, "launches %.100s", kr->name);
+    if (st->stream != k->stream)
+        return stream_fail(c, st->stream, what);
+    if (st->argbytes != kr->argbytes)
+        return plan_fail(c, STATUS_REJECTED, "%s with %u bytes of arguments where its parameters take %u",
+                         what, st->argbytes, kr->argbytes);
+    unsigned long long threads = (unsigned long long)st->block[0] * st->block[1] * st->block[2];
+    for (int d = 0; d < 3; d++) {
+        if (st->grid[d] == 0 || st->grid[d] > (unsigned)lim->max_grid[d])
+            return plan_fail(c, STATUS_REJECTED, "%s with grid (%u, %u, %u): each dimension must be 1 to "
+                             "%d, %d, %d on this device", what, st->grid[0], st->grid[1], st->grid[2],
+                             lim->max_grid[0], lim->max_grid[1], lim->max_grid[2]);
+        if (st->block[d] == 0 || st->block[d] > (unsigned)lim->max_block[d])
+            return plan_fail(c, STATUS_REJECTED, "%s with block (%u, %u, %u): each dimension must be 1 to "
+                             "%d, %d, %d", what, st->block[0], st->block[1], st->block[2],
+                             lim->max_block[0], lim->max_block[1], lim->max_block[2]);
+    }
+    if (threads > (unsigned long long)kr->max_threads)
+        return plan_fail(c, STATUS_REJECTED, "%s with %llu threads per block: this kernel takes at most %d",
+                         what, threads, kr->max_threads);
+    if (st->shmem > (uint64_t)kr->max_dyn_smem)
+        return plan_fail(c, STATUS_REJECTED, "%s with %llu bytes of dynamic shared memory: at most %d "
+                         "(more needs cudaFuncSetAttribute first)", what, (unsigned long long)st->shmem,
+                         kr->max_dyn_smem);
+    if (kr->local_bytes > c->o->max_local_bytes)
+        return plan_fail(c, STATUS_REJECTED, "%s, whose threads use %d bytes of local memory each: at "
+                         "most %d (a large local array makes the driver reserve memory for every "
+                         "thread the GPU can hold, and starves other processes)", what,
+                         kr->local_bytes, c->o->max_local_bytes);
+    out->kind = STEP_LAUNCH;
+    out->kernel = st->kernel;
+    memcpy(out->grid, st->grid, sizeof out->grid);
+    memcpy(out->block, st->block, sizeof out->block);
+    out->shmem = (unsigned)st->shmem;
+    out->argbytes = st->argbytes;
+    memcpy(out->args, st->args, st->argbytes);
+    return 0;
+}
+
+static int check_memset(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
+{
+    if (st->stream != k->stream)
+        return stream_fail(c, st->stream, "cudaMemsetAsync");
+    int ok = 0;
+    for (int i = 0; i < 4; i++)
+        if (k->writable[i] && inside(st->ptr, st->bytes, k->ptr[i], k->bytes[i]))
+            ok = 1;
+    if (!ok)
+        return plan_fail(c, STATUS_REJECTED, "cudaMemsetAsync of %llu bytes at 0x%llx: only the output "
+                         "and scratch buffers may be set, within their sizes (rules 4 and 5 in lab.h)",
+                         (unsigned long long)st->bytes, (unsigned long long)st->ptr);
+    out->kind = STEP_MEMSET;
+    out->ptr = st->ptr;
+    out->bytes = st->bytes;
+    out->value = st->value & 0xff;
+    return 0;
+}
+
+/* A function attribute takes effect at once (queries after it see it) and
+ * is not replayed. */
+static int apply_attr(struct ctx *c, const struct plan_step *st)
+{
+    if (st->kernel >= (uint32_t)pl.nkernels || !pl.k[st->kernel].known)
+        return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute on a function that is not a kernel of the file");
+    struct kernel *kr = &pl.k[st->kernel];
+    if (st->attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (st->value < 0 || st->value + kr->static_smem > c->limits.smem_optin)
+            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute asks for %d bytes of dynamic shared "
+                             "memory: this device has %d per block", st->value, c->limits.smem_optin);
+        if (pl.gpu && cu_check(drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                    st->value), "cuFuncSetAttribute", __LINE__))
+            return plan_fail(c, STATUS_RUNTIME_ERROR, "%s", error_text());
+        kr->max_dyn_smem = st->value;
+        return 0;
+    }
+    if (st->attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+        if (st->value < -1 || st->value > 100)
+            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute: a carveout of %d%%", st->value);
+        if (pl.gpu)
+            drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, st->value);
+        return 0;
+    }
+    return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute with attribute %d: only the dynamic "
+                     "shared memory size and the carveout may be set", st->attr);
+}
+
+/* ---- asking for a plan --------------------------------------------------- */
+
+int student_plan(struct ctx *c, const struct call *k, struct plan *p)
+{
+    static union {
+        struct plan_hdr h;
+        struct plan_step step;
+        struct plan_query query;
+        struct plan_end end;
+    } m;
+    static struct plan_answer ans;
+    struct plan_call req;
+    char when[64];
+
+    if (c->plan_status)
+        return -1;
+    if (!pl.live)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner is not running");
+    memset(&req, 0, sizeof req);
+    req.h.type = PLAN_CALL;
+    req.h.size = sizeof req;
+    req.family = k->family;
+    req.n = k->n;
+    memcpy(req.ptr, k->ptr, sizeof req.ptr);
+    req.stream = k->stream;
+    req.a = k->a;
+    req.b = k->b;
+    snprintf(when, sizeof when, "in a call with n=%u", k->n);
+    p->nsteps = 0;
+    if (send(pl.run.fd, &req, sizeof req, MSG_NOSIGNAL) != (ssize_t)sizeof req)
+        return runner_lost(c, 0, when);
+    double until = now_s() + c->o->plan_timeout_s;
+    int received = 0;
+    for (;;) {
+        ssize_t got = 0;
+        int rc = recv_msg(&m, sizeof m, until, &got);
+        if (rc <= 0)
+            return runner_lost(c, rc < 0, when);
+        if (got < (ssize_t)sizeof(struct plan_hdr) || (size_t)got != m.h.size)
+            return plan_fail(c, STATUS_REJECTED, "the runner sent a malformed message %s", when);
+        if (m.h.type == PLAN_QUERY && got == (ssize_t)sizeof m.query) {
+            answer(c, &m.query, &ans);
+            if (send(pl.run.fd, &ans, sizeof ans, MSG_NOSIGNAL) != (ssize_t)sizeof ans)
+                return runner_lost(c, 0, when);
+        } else if (m.h.type == PLAN_STEP && got == (ssize_t)sizeof m.step) {
+            if (++received > c->o->max_steps)
+                return plan_fail(c, STATUS_REJECTED, "the launcher made more than %d launches and memsets "
+                                 "%s: at most %d", c->o->max_steps, when, c->o->max_steps);
+            if (m.step.kind == STEP_FUNC_ATTR) {
+                if (apply_attr(c, &m.step))
+                    return -1;
+            } else if (m.step.kind == STEP_LAUNCH) {
+                if (check_launch(c, k, &m.step, &p->steps[p->nsteps]))
+                    return -1;
+                p->nsteps++;
+            } else if (m.step.kind == STEP_MEMSET) {
+                if (check_memset(c, k, &m.step, &p->steps[p->nsteps]))
+                    return -1;
+                p->nsteps++;
+            } else {
+                return plan_fail(c, STATUS_REJECTED, "the runner sent an unknown step %s", when);
+            }
+        } else if (m.h.type == PLAN_END && got == (ssize_t)sizeof m.end) {
+            if (m.end.flags & END_UNKNOWN_KERNEL)
+                return plan_fail(c, STATUS_REJECTED, "the launcher launched a function that is not a "
+                                 "registered kernel of the file %s", when);
+            if (m.end.flags & END_BAD_ARGS)
+                return plan_fail(c, STATUS_REJECTED, "a launch passed no arguments to a kernel that takes "
+                                 "some %s", when);
+            if (m.end.flags & END_TOO_MANY_STEPS || m.end.nsteps != (uint32_t)received)
+                return plan_fail(c, STATUS_REJECTED, "the launcher's plan %s was cut short: more than %d "
+                                 "steps", when, c->o->max_steps);
+            c->plans++;
+            return 0;
+        } else {
+            return plan_fail(c, STATUS_REJECTED, "the runner sent a message out of turn %s", when);
+        }
+    }
+}
+
+struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
+                      const void *p1, const void *p2, const void *p3)
+{
+    struct call k;
+    memset(&k, 0, sizeof k);
+    k.family = f;
+    k.n = n;
+    k.stream = c->token;
+    k.ptr[0] = (uint64_t)(uintptr_t)p0;
+    k.ptr[1] = (uint64_t)(uintptr_t)p1;
+    k.ptr[2] = (uint64_t)(uintptr_t)p2;
+    k.ptr[3] = (uint64_t)(uintptr_t)p3;
+    switch (f) {
+    case PLAN_REDUCE_INT:
+    case PLAN_REDUCE_FLOAT:
+    case PLAN_TRAPEZOID:
+        k.bytes[0] = f == PLAN_TRAPEZOID ? 0 : (uint64_t)n * 4;
+        k.bytes[1] = 4;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.writable[1] = k.writable[2] = 1;
+        break;
+    case PLAN_MPADD:
+        k.bytes[0] = k.bytes[1] = k.bytes[2] = (uint64_t)n * LAB_MP_LIMBS * 4;
+        k.bytes[3] = (uint64_t)n * 4;
+        k.writable[2] = k.writable[3] = 1;
+        break;
+    }
+    return k;
+}
+
+int plan_same(const struct plan *a, const struct plan *b)
+{
+    if (a->nsteps != b->nsteps)
+        return 0;
+    for (int i = 0; i < a->nsteps; i++) {
+        const struct step *x = &a->steps[i], *y = &b->steps[i];
+        if (x->kind != y->kind || x->kernel != y->kernel || memcmp(x->grid, y->grid, sizeof x->grid) ||
+            memcmp(x->block, y->block, sizeof x->block) || x->shmem != y->shmem || x->ptr != y->ptr ||
+            x->bytes != y->bytes || x->value != y->value || x->argbytes != y->argbytes ||
+            memcmp(x->args, y->args, x->argbytes))
+            return 0;
+    }
+    return 1;
+}
+
+int student_replay(struct ctx *c, const struct plan *p)
+{
+    void *params[PLAN_MAX_PARAMS];
+    c->student_ran = 1;
+    for (int i = 0; i < p->nsteps; i++) {
+        const struct step *s = &p->steps[i];
+        if (s->kind == STEP_MEMSET) {
+            CU_CHECK(drv.memsetD8Async((CUdeviceptr)s->ptr, (unsigned char)s->value, (size_t)s->bytes,
+                                       (CUstream)c->s));
+            continue;
+        }
+        const struct kernel *k = &pl.k[s->kernel];
+        for (int j = 0; j < k->nparams; j++)
+            params[j] = (void *)(s->args + k->offset[j]);
+        CU_CHECK(drv.launchKernel(k->f, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
+                                  s->block[2], s->shmem, (CUstream)c->s, params, NULL));
+    }
+    return 0;
+}
+
+int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan *first, int *have_first)
+{
+    if (student_plan(c, k, p))
+        return -1;
+    if (!*have_first) {
+        *first = *p;
+        *have_first = 1;
+        return 0;
+    }
+    if (!plan_same(p, first))
+        return plan_fail(c, STATUS_REJECTED, "the launcher's plan changed between two timed calls with "
+                         "the same arguments (n=%u): a launcher must do the same work every time", k->n);
+    return 0;
+}
+
+int student_run(struct ctx *c, const struct call *k)
+{
+    static struct plan p, again;
+    if (student_plan(c, k, &p))
+        return -1;
+    /* The launcher sees no data, so the same call must give the same plan:
+     * one that changes from call to call is playing with the judge. */
+    if (student_plan(c, k, &again))
+        return -1;
+    if (!plan_same(&p, &again))
+        return plan_fail(c, STATUS_REJECTED, "the launcher gave two different plans for the same call "
+                         "(n=%u): a launcher must do the same work every time it is called", k->n);
+    return student_replay(c, &p);
+}
+
+} /* namespace hx */

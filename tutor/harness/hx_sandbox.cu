@@ -1,0 +1,194 @@
+/* hx_sandbox.cu — starts the runner (the student's launcher) in its sandbox.
+ *
+ * Everything is set up in the child between fork and exec, so that it
+ * covers the runner's first instruction: ifunc resolvers and static
+ * constructors run before main and get no more than main does.
+ *   - one socket on PLAN_FD, stdin from /dev/null, stdout and stderr to a
+ *     file capped by RLIMIT_FSIZE (writes past it fail), every other fd
+ *     closed;
+ *   - rlimits: address space, CPU time, no core, no processes;
+ *   - a seccomp allow-list (libseccomp): reading and writing the fds it
+ *     has, memory that is never executable, futexes, clocks, exit.  open,
+ *     socket, fcntl, ioctl, clone/fork, execve, ptrace, kill of another
+ *     process and everything else not listed kill the process (SIGSYS).
+ * The exec itself goes through execveat on an fd opened before the filter:
+ * the filter allows that one call (that fd, AT_EMPTY_PATH) and no other,
+ * and the fd closes on exec.  The runner is linked statically, so the exec
+ * maps it without opening a library or an executable mapping.
+ * This runs before the judge's first CUDA call: forking a process that has
+ * a CUDA context is not safe. */
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hx.h"
+#include "../runner/plan.h"
+
+namespace hx {
+
+enum { RUNNER_AS_BYTES = 512 << 20, RUNNER_CPU_S = 120 };
+
+/* One argument test; SCMP_A0..5 leave a field out, which C++ warns about. */
+static struct scmp_arg_cmp arg(unsigned i, enum scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0)
+{
+    struct scmp_arg_cmp c = {i, op, a, b};
+    return c;
+}
+
+/* The system calls a runner may make.  Anything else ends it. */
+static int filter_build(scmp_filter_ctx f, int exec_fd, pid_t self)
+{
+    static const int plain[] = {
+        SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev),
+        SCMP_SYS(recvfrom), SCMP_SYS(sendto), SCMP_SYS(recvmsg), SCMP_SYS(sendmsg),
+        SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(madvise),
+        SCMP_SYS(arch_prctl), SCMP_SYS(set_tid_address), SCMP_SYS(set_robust_list),
+        SCMP_SYS(rseq), SCMP_SYS(getrandom), SCMP_SYS(futex), SCMP_SYS(exit),
+        SCMP_SYS(exit_group), SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday),
+        SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
+        SCMP_SYS(rt_sigreturn), SCMP_SYS(lseek), SCMP_SYS(close), SCMP_SYS(fstat),
+        SCMP_SYS(sched_yield), SCMP_SYS(sched_getaffinity),
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, plain[i], 0);
+    /* Memory, never executable: code cannot be made at run time. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
+                           arg(2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
+                           arg(2, SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    /* stdio's fstat of an fd it holds; never of a path. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
+                           arg(3, SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
+    /* glibc asks for its stack limit at start: reading limits, never setting. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2,
+                           arg(0, SCMP_CMP_EQ, 0), arg(2, SCMP_CMP_EQ, 0));
+    /* abort() signals its own thread; no other process. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, arg(0, SCMP_CMP_EQ, (scmp_datum_t)self));
+    /* Static glibc looks up its own path at start; it does without. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlink), 0);
+    /* The one exec: of the runner, through the fd opened for it. */
+    rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(execveat), 2,
+                           arg(0, SCMP_CMP_EQ, (scmp_datum_t)exec_fd),
+                           arg(4, SCMP_CMP_EQ, AT_EMPTY_PATH));
+    return rc;
+}
+
+/* In the child: never returns. */
+static void child(const char *runner, int sock, const char *out_path, size_t out_cap)
+{
+    char *const argv[] = {(char *)"runner", NULL};
+    char *const envp[] = {NULL};
+    struct rlimit as = {RUNNER_AS_BYTES, RUNNER_AS_BYTES}, cpu = {RUNNER_CPU_S, RUNNER_CPU_S};
+    struct rlimit none = {0, 0}, fsize = {out_cap, out_cap}, files = {8, 8};
+    scmp_filter_ctx f = NULL;
+
+    /* If the judge dies, so does the runner. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int devnull = open("/dev/null", O_RDONLY);
+    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int exe = open(runner, O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || out < 0 || exe < 0)
+        _exit(120);
+    if (dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(sock, PLAN_FD) < 0)
+        _exit(120);
+    /* exe must survive the closing below: move it to PLAN_FD + 1. */
+    if (dup2(exe, PLAN_FD + 1) < 0 || fcntl(PLAN_FD + 1, F_SETFD, FD_CLOEXEC) < 0)
+        _exit(120);
+    exe = PLAN_FD + 1;
+    for (int fd = PLAN_FD + 2; fd < 1024; fd++)
+        close(fd);
+    /* Writes past the cap fail with EFBIG instead of killing the runner. */
+    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    if (setrlimit(RLIMIT_AS, &as) || setrlimit(RLIMIT_CPU, &cpu) || setrlimit(RLIMIT_CORE, &none) ||
+        setrlimit(RLIMIT_NPROC, &none) || setrlimit(RLIMIT_FSIZE, &fsize) ||
+        setrlimit(RLIMIT_NOFILE, &files))
+        _exit(121);
+    if (!(f = seccomp_init(SCMP_ACT_KILL_PROCESS)) || filter_build(f, exe, getpid()) ||
+        seccomp_load(f))
+        _exit(122);
+    syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
+    _exit(123);
+}
+
+int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap)
+{
+    int sv[2];
+    r->pid = -1;
+    r->fd = -1;
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child(path, sv[1], out_path, out_cap);
+    }
+    close(sv[1]);
+    r->pid = pid;
+    r->fd = sv[0];
+    return 0;
+}
+
+void runner_stop(struct runner *r, char *why, size_t len)
+{
+    int status = 0;
+    if (why && len)
+        why[0] = '\0';
+    if (r->fd >= 0)
+        close(r->fd);
+    r->fd = -1;
+    if (r->pid <= 0)
+        return;
+    /* Closing the socket ends a runner waiting for a call; one that does
+     * not end at once is stopped. */
+    for (int i = 0; i < 50; i++) {
+        pid_t w = waitpid(r->pid, &status, WNOHANG);
+        if (w == r->pid)
+            goto reaped;
+        usleep(1000);
+    }
+    kill(r->pid, SIGKILL);
+    waitpid(r->pid, &status, 0);
+reaped:
+    r->pid = -1;
+    if (!why || !len)
+        return;
+    runner_describe(status, why, len);
+}
+
+void runner_describe(int status, char *why, size_t len)
+{
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+        snprintf(why, len, "the sandbox stopped it: it made a system call a launcher may not make "
+                           "(files, network, processes, signals to others, executable memory)");
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+        snprintf(why, len, "it ran out of CPU time");
+    else if (WIFSIGNALED(status))
+        snprintf(why, len, "it was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) >= 120 && WEXITSTATUS(status) <= 123)
+        snprintf(why, len, "internal: the sandbox could not be set up (step %d)", WEXITSTATUS(status) - 120);
+    else if (WIFEXITED(status))
+        snprintf(why, len, "it ended its process (exit %d)", WEXITSTATUS(status));
+    else
+        snprintf(why, len, "it ended");
+}
+
+} /* namespace hx */

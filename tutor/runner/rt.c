@@ -1,0 +1,417 @@
+/* rt.c — the recording runtime: a stand-in for libcudart that implements
+ * only what nvcc's launch stubs call and what lab.h allows a launcher to
+ * call.  Nothing here touches a GPU.  A launch or a memset becomes a STEP
+ * message to the judge; a question about the device or a kernel becomes a
+ * QUERY, answered by the judge.  Whatever the student's host code calls
+ * that is not defined here fails to link, and the check is rejected.
+ *
+ * The interface nvcc's generated code uses (crt/host_runtime.h,
+ * crt/device_functions.h of CUDA 13) is not documented: tests/runner.sh
+ * pins it by linking every stub and solution against this file. */
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "rt.h"
+
+/* ---- state ---------------------------------------------------------------- */
+
+static struct {
+    const void *host_fun[PLAN_MAX_KERNELS];     /* the stub's address: the key of a launch */
+    char name[PLAN_MAX_KERNELS][PLAN_NAME_MAX];
+    int nkernels;
+    int overflow;                               /* registered more than we keep */
+    int32_t nparams[PLAN_MAX_KERNELS];          /* from LAYOUT */
+    uint32_t psize[PLAN_MAX_KERNELS][PLAN_MAX_PARAMS];
+    /* the launch configuration nvcc pushes before a stub pops it */
+    dim3 cfg_grid, cfg_block;
+    size_t cfg_shmem;
+    void *cfg_stream;
+    int cfg_pushed;
+    /* the call being recorded */
+    uint32_t nsteps, flags;
+    cudaError_t last_error;
+    uint64_t call_stream;
+} rt;
+
+static int rt_fatbin_handle;
+
+int rt_send(const void *msg, size_t len)
+{
+    ssize_t n;
+    do
+        n = send(PLAN_FD, msg, len, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)len ? 0 : -1;
+}
+
+int rt_recv(void *msg, size_t len, uint32_t type)
+{
+    ssize_t n;
+    do
+        n = recv(PLAN_FD, msg, len, 0);
+    while (n < 0 && errno == EINTR);
+    if (n < (ssize_t)sizeof(struct plan_hdr) || ((struct plan_hdr *)msg)->type != type)
+        return -1;
+    return 0;
+}
+
+static int kernel_index(const void *host_fun)
+{
+    for (int i = 0; i < rt.nkernels; i++)
+        if (rt.host_fun[i] == host_fun)
+            return i;
+    return -1;
+}
+
+/* ---- registration (static constructors of the student's object) ---------- */
+
+void **__cudaRegisterFatBinary(void *fat_cubin)
+{
+    (void)fat_cubin;
+    return (void **)&rt_fatbin_handle;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle)
+{
+    (void)handle;
+}
+
+void __cudaUnregisterFatBinary(void **handle)
+{
+    (void)handle;
+}
+
+void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
+                            const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bdim, dim3 *gdim, int *wsize)
+{
+    (void)handle; (void)device_name; (void)thread_limit;
+    (void)tid; (void)bid; (void)bdim; (void)gdim; (void)wsize;
+    if (rt.nkernels >= PLAN_MAX_KERNELS) {
+        rt.overflow = 1;
+        return;
+    }
+    rt.host_fun[rt.nkernels] = host_fun;
+    strncpy(rt.name[rt.nkernels], device_fun, PLAN_NAME_MAX - 1);
+    rt.nkernels++;
+}
+
+/* Device variables live in the module the judge loads; the host side has
+ * nothing to record (copies to symbols are not allowed anyway). */
+void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
+                       int ext, size_t size, int constant, int global)
+{
+    (void)handle; (void)host_var; (void)device_address; (void)device_name;
+    (void)ext; (void)size; (void)constant; (void)global;
+}
+
+void __cudaRegisterManagedVar(void **handle, void **host_var_ptr, char *device_address,
+                              const char *device_name, int ext, size_t size, int constant, int global)
+{
+    (void)handle; (void)host_var_ptr; (void)device_address; (void)device_name;
+    (void)ext; (void)size; (void)constant; (void)global;
+}
+
+char __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+/* ---- launches --------------------------------------------------------------- */
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem, void *stream)
+{
+    rt.cfg_grid = grid;
+    rt.cfg_block = block;
+    rt.cfg_shmem = shmem;
+    rt.cfg_stream = stream;
+    rt.cfg_pushed = 1;
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, void *stream)
+{
+    if (!rt.cfg_pushed)
+        return cudaErrorMissingConfiguration;
+    *grid = rt.cfg_grid;
+    *block = rt.cfg_block;
+    *shmem = rt.cfg_shmem;
+    *(void **)stream = rt.cfg_stream;
+    rt.cfg_pushed = 0;
+    return cudaSuccess;
+}
+
+static void count_step(void)
+{
+    rt.nsteps++;
+}
+
+/* Records one launch of the kernel whose stub is host_fun. */
+static cudaError_t record_launch(const void *host_fun, dim3 grid, dim3 block, void **args,
+                                 size_t shmem, uint64_t stream)
+{
+    static struct plan_step st;
+    int k = kernel_index(host_fun);
+
+    if (k < 0) {
+        rt.flags |= END_UNKNOWN_KERNEL;
+        return rt.last_error = cudaErrorInvalidDeviceFunction;
+    }
+    if (rt.nsteps >= PLAN_MAX_STEPS) {
+        rt.flags |= END_TOO_MANY_STEPS;
+        return rt.last_error = cudaErrorLaunchOutOfResources;
+    }
+    memset(&st, 0, sizeof st);
+    st.h.type = PLAN_STEP;
+    st.h.size = sizeof st;
+    st.kind = STEP_LAUNCH;
+    st.kernel = (uint32_t)k;
+    st.grid[0] = grid.x; st.grid[1] = grid.y; st.grid[2] = grid.z;
+    st.block[0] = block.x; st.block[1] = block.y; st.block[2] = block.z;
+    st.shmem = shmem;
+    st.stream = stream;
+    /* The parameters back to back, each as wide as the judge says it is. */
+    for (int i = 0; i < rt.nparams[k] && i < PLAN_MAX_PARAMS; i++) {
+        uint32_t sz = rt.psize[k][i];
+        if (!args || !args[i] || st.argbytes + sz > PLAN_MAX_ARGBYTES) {
+            rt.flags |= END_BAD_ARGS;
+            break;
+        }
+        memcpy(st.args + st.argbytes, args[i], sz);
+        st.argbytes += sz;
+    }
+    count_step();
+    if (rt_send(&st, sizeof st))
+        return rt.last_error = cudaErrorLaunchFailure;
+    return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
+{
+    /* The handle is the stub's own address: a launch maps it back. */
+    *kernel = (cudaKernel_t)fun;
+    return kernel_index(fun) < 0 ? cudaErrorInvalidDeviceFunction : cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shmem,
+                               cudaStream_t stream)
+{
+    return record_launch((const void *)kernel, grid, block, args, shmem, (uint64_t)(uintptr_t)stream);
+}
+
+/* Compiled with --default-stream per-thread: stream 0 means the thread's own
+ * default stream, which is not the judge's (rule 1): recorded as the
+ * per-thread handle so that the judge names it. */
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                    size_t shmem, cudaStream_t stream)
+{
+    uint64_t s = stream ? (uint64_t)(uintptr_t)stream : (uint64_t)(uintptr_t)cudaStreamPerThread;
+    return record_launch((const void *)kernel, grid, block, args, shmem, s);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                             cudaStream_t stream)
+{
+    return record_launch(func, grid, block, args, shmem, (uint64_t)(uintptr_t)stream);
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    /* Launch attributes (clusters, priorities, ...) are not part of a plan. */
+    if (!config || config->numAttrs)
+        return rt.last_error = cudaErrorNotSupported;
+    return record_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                         (uint64_t)(uintptr_t)config->stream);
+}
+
+cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream)
+{
+    static struct plan_step st;
+    if (rt.nsteps >= PLAN_MAX_STEPS) {
+        rt.flags |= END_TOO_MANY_STEPS;
+        return rt.last_error = cudaErrorInvalidValue;
+    }
+    memset(&st, 0, sizeof st);
+    st.h.type = PLAN_STEP;
+    st.h.size = sizeof st;
+    st.kind = STEP_MEMSET;
+    st.ptr = (uint64_t)(uintptr_t)dev_ptr;
+    st.bytes = count;
+    st.value = value & 0xff;
+    st.stream = (uint64_t)(uintptr_t)stream;
+    count_step();
+    return rt_send(&st, sizeof st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    static struct plan_step st;
+    int k = kernel_index(func);
+    if (k < 0)
+        return rt.last_error = cudaErrorInvalidDeviceFunction;
+    if (rt.nsteps >= PLAN_MAX_STEPS) {
+        rt.flags |= END_TOO_MANY_STEPS;
+        return rt.last_error = cudaErrorInvalidValue;
+    }
+    memset(&st, 0, sizeof st);
+    st.h.type = PLAN_STEP;
+    st.h.size = sizeof st;
+    st.kind = STEP_FUNC_ATTR;
+    st.kernel = (uint32_t)k;
+    st.attr = (int32_t)attr;
+    st.value = value;
+    count_step();
+    return rt_send(&st, sizeof st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
+}
+
+/* ---- questions the judge answers ----------------------------------------- */
+
+static cudaError_t ask(uint32_t kind, int kernel, int64_t i0, int64_t i1, int64_t i2,
+                       int64_t *value, void *bytes, size_t nbytes)
+{
+    static struct plan_answer ans;
+    struct plan_query q = {{PLAN_QUERY, sizeof q}, kind, (uint32_t)kernel, i0, i1, i2};
+    if (rt_send(&q, sizeof q) || rt_recv(&ans, sizeof ans, PLAN_ANSWER))
+        return rt.last_error = cudaErrorUnknown;
+    if (ans.error)
+        return rt.last_error = (cudaError_t)ans.error;
+    if (value)
+        *value = ans.value;
+    if (bytes)
+        memcpy(bytes, ans.bytes, nbytes < ans.nbytes ? nbytes : ans.nbytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    int64_t v = 0;
+    cudaError_t e = ask(QUERY_DEVICE_ATTR, 0, attr, device, 0, &v, NULL, 0);
+    if (e == cudaSuccess)
+        *value = (int)v;
+    return e;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    memset(prop, 0, sizeof *prop);
+    return ask(QUERY_PROPS, 0, 0, device, 0, NULL, prop, sizeof *prop);
+}
+
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
+{
+    return cudaGetDeviceProperties(prop, device);
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    int k = kernel_index(func);
+    if (k < 0)
+        return rt.last_error = cudaErrorInvalidDeviceFunction;
+    memset(attr, 0, sizeof *attr);
+    return ask(QUERY_FUNC_ATTRS, k, 0, 0, 0, NULL, attr, sizeof *attr);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func,
+                                                                   int block_size, size_t smem,
+                                                                   unsigned flags)
+{
+    int64_t v = 0;
+    int k = kernel_index(func);
+    if (k < 0)
+        return rt.last_error = cudaErrorInvalidDeviceFunction;
+    cudaError_t e = ask(QUERY_OCCUPANCY, k, block_size, (int64_t)smem, flags, &v, NULL, 0);
+    if (e == cudaSuccess)
+        *blocks = (int)v;
+    return e;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+                                                          int block_size, size_t smem)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size, smem, 0);
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int blocks,
+                                                      int block_size)
+{
+    int64_t v = 0;
+    int k = kernel_index(func);
+    if (k < 0)
+        return rt.last_error = cudaErrorInvalidDeviceFunction;
+    cudaError_t e = ask(QUERY_AVAIL_SMEM, k, blocks, block_size, 0, &v, NULL, 0);
+    if (e == cudaSuccess)
+        *smem = (size_t)v;
+    return e;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = rt.last_error;
+    rt.last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    return rt.last_error;
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    return error == cudaSuccess ? "no error" : "an error recorded while planning (see the judge's verdict)";
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+    return error == cudaSuccess ? "cudaSuccess" : "cudaErrorRecorded";
+}
+
+/* ---- for runner.c ----------------------------------------------------------- */
+
+int rt_hello(void)
+{
+    static struct plan_hello hello;
+    static struct plan_layout lay;
+
+    memset(&hello, 0, sizeof hello);
+    hello.h.type = PLAN_HELLO;
+    hello.h.size = sizeof hello;
+    hello.version = PLAN_VERSION;
+    hello.nkernels = (uint32_t)rt.nkernels;
+    for (int i = 0; i < rt.nkernels; i++)
+        memcpy(hello.names[i], rt.name[i], PLAN_NAME_MAX);
+    if (rt_send(&hello, sizeof hello) || rt_recv(&lay, sizeof lay, PLAN_LAYOUT))
+        return -1;
+    for (int i = 0; i < rt.nkernels; i++) {
+        rt.nparams[i] = lay.nparams[i] < PLAN_MAX_PARAMS ? lay.nparams[i] : PLAN_MAX_PARAMS;
+        memcpy(rt.psize[i], lay.sizes[i], sizeof rt.psize[i]);
+    }
+    return 0;
+}
+
+void rt_begin(uint64_t stream)
+{
+    rt.nsteps = 0;
+    rt.flags = rt.overflow ? END_UNKNOWN_KERNEL : 0;
+    rt.last_error = cudaSuccess;
+    rt.cfg_pushed = 0;
+    rt.call_stream = stream;
+}
+
+int rt_end(void)
+{
+    struct plan_end end = {{PLAN_END, sizeof end}, rt.nsteps, rt.flags};
+    return rt_send(&end, sizeof end);
+}
