@@ -32,13 +32,18 @@ CUDA_ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,nohead
                    | head -n1 | tr -d ' .' | grep -E '^[0-9]+$$' | sed 's/^/sm_/'),sm_90)
 
 # ---- C -----------------------------------------------------------------------
+# pkg-config is asked when a rule needs the flags, not when this file is
+# read: on a new machine `deps` installs the packages first (the targets
+# that build go through a second make, which reads this file afresh).
 PKGS := ncursesw libcjson
-PKG_CFLAGS := $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS = $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+SECCOMP_LIBS = $(shell pkg-config --libs libseccomp 2>/dev/null)
+CXX_RUNNER ?= g++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 override CFLAGS := -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=700 \
-    -Itutor $(PKG_CFLAGS) -MMD -MP \
+    -Itutor -MMD -MP \
     -DCUDATUTOR_ARCH='"$(CUDA_ARCH)"' -DCUDATUTOR_NVCC='"$(NVCC)"' \
     -DCUDATUTOR_LIBDIR='"$(LIBDIR)"' -DCUDATUTOR_SHAREDIR='"$(SHAREDIR)"' $(CFLAGS)
 override LDFLAGS := $(LDFLAGS)
@@ -47,7 +52,8 @@ override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wa
 
 # Everything but the UI and main links into the unit tests.
 CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
-            tutor/result.c tutor/verdict.c tutor/check.c tutor/ladder.c tutor/cli.c \
+            tutor/result.c tutor/verdict.c tutor/check.c tutor/check_build.c tutor/check_judge.c \
+            tutor/check_sanitize.c tutor/check_counters.c tutor/ladder.c tutor/cli.c \
             tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
             tutor/sheet.c tutor/cli_study.c tutor/ncu.c
 UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
@@ -57,29 +63,46 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
-HX_CORE := hx_core hx_time hx_report hx_lock
+HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
 HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
-HX_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
+HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
+HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
+# One judge per family, built once and never linked with student code.
+JUDGES := $(HX_FAMILIES:%=$(BUILD)/harness/judge_%)
+# The recording runtime and the runner's main: every check links the
+# student's object with these two into its runner.
+RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
+CUDA_INC = $(patsubst %/bin/nvcc,%/include,$(NVCC))
 
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 # Debian packages the build and the tests need, each with how to tell it is
-# there: a pkg-config module (pc:) or a program on PATH (bin:).
+# there: a pkg-config module (pc:), a program on PATH (bin:) or a file
+# (file:; the static C library links the runner).
 DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson \
+            libseccomp-dev:pc:libseccomp g++:bin:g++ \
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
 
-.PHONY: all run test check-nvcc deps harness install uninstall clean ladder
+.PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder
 .DELETE_ON_ERROR:
 
-all: $(BIN) harness
+# The targets a user types install what is missing first, then build in a
+# second make that asks pkg-config afresh.
+all: deps
+	$(Q)$(MAKE) --no-print-directory build
 
-run: deps all
+build: $(BIN) harness
+
+run: all
 	$(Q)./$(BIN)
 
-test: deps all $(TEST_BIN) $(BUILD)/tests/lockprobe
+test: deps
+	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
+
+test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -94,6 +117,7 @@ deps:
 	  case $$kind in \
 	    pc) pkg-config --exists "$$what" 2>/dev/null || missing="$$missing $$pkg" ;; \
 	    bin) command -v "$$what" >/dev/null || missing="$$missing $$pkg" ;; \
+	    file) [ -e "$$what" ] || missing="$$missing $$pkg" ;; \
 	  esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -118,7 +142,7 @@ $(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 $(BUILD)/%.o: %.c | check-pkgs
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # What is baked into the objects (the GPU arch, the install paths, nvcc) is
 # part of their identity: a change rebuilds what depends on it.
@@ -129,12 +153,23 @@ $(BUILD)/config.stamp: FORCE
 
 $(BUILD)/tutor/toolchain.o: $(BUILD)/config.stamp
 
-harness: $(HX_OBJ)
+harness: $(JUDGES) $(RUNNER_OBJ)
 
 $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD)/harness/judge_%: $(HX_CORE_OBJ) $(BUILD)/harness/hx_fam_%.o | check-seccomp
+	@echo "  LD      $@"
+	$(Q)$(NVCC) -arch=$(CUDA_ARCH) -o $@ $^ $(SECCOMP_LIBS)
+
+# The runner's half is plain C against CUDA's headers, and never links
+# libcudart: it is the stand-in for it.
+$(BUILD)/harness/%.o: tutor/runner/%.c tutor/runner/plan.h tutor/runner/rt.h | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -I$(CUDA_INC) -Itutor/runner -c -o $@ $<
 
 # The GPU lock's protocol, tested without a GPU (tests/lock.sh).
 $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(BUILD)/harness/hx_time.o | check-nvcc
@@ -145,17 +180,23 @@ $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(B
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \
 	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev)" >&2; \
 	  exit 1; }
 
+check-seccomp:
+	$(Q)pkg-config --exists libseccomp || { \
+	  echo "pkg-config cannot find libseccomp: run 'make deps' (or apt-get install libseccomp-dev)" >&2; \
+	  exit 1; }
+
 install: all
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/harness $(DESTDIR)$(SHAREDIR)/tutor
 	$(Q)install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
-	$(Q)install -m 644 $(HX_OBJ) $(DESTDIR)$(LIBDIR)/harness/
+	$(Q)install -m 755 $(JUDGES) $(DESTDIR)$(LIBDIR)/harness/
+	$(Q)install -m 644 $(RUNNER_OBJ) $(DESTDIR)$(LIBDIR)/harness/
 	$(Q)install -m 644 tutor/lab.h tutor/status.h $(DESTDIR)$(SHAREDIR)/tutor/
 	@echo "installed $(BIN) in $(DESTDIR)$(BINDIR)"
 
@@ -166,7 +207,9 @@ uninstall:
 clean:
 	$(Q)rm -rf $(BUILD) $(BIN)
 
-.PHONY: FORCE check-pkgs
+.PHONY: FORCE check-pkgs check-seccomp
+# Objects the judges are linked from are kept, not deleted as intermediates.
+.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ)
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -73,12 +73,18 @@ check "a missing kernel file is a compile_error" \
 
 # The trials have their own limit (the catalog's trials_timeout_s, scaled):
 # a harness stuck in them is stopped then, not at the whole run's limit.
-# A wrapper in place of the harness plays the stuck run, GPU or not.
+# A wrapper in place of the judge plays the stuck run, GPU or not; it says
+# where it is on the judge's private channel, fd 3.
 sol01="$ROOT/solutions/$(lab_dir 01)/kernel.cu"
-printf '#!/bin/sh\necho "@stage correctness 3/32 n=31" >&2\nexec sleep 60\n' > "$TMP/stuck-in-trials"
-printf '#!/bin/sh\n{ echo "@stage correctness 32/32 n=16777259"; echo "@passed correctness"; echo "@stage timing 1/1 2^28"; } >&2\nexec sleep 60\n' \
+printf '#!/bin/sh\necho "@stage correctness 3/32 n=31" >&3\nexec sleep 60\n' > "$TMP/stuck-in-trials"
+printf '#!/bin/sh\n{ echo "@stage correctness 32/32 n=16777259"; echo "@passed correctness"; echo "@stage timing 1/1 2^28"; } >&3\nexec sleep 60\n' \
     > "$TMP/stuck-in-timing"
-chmod +x "$TMP/stuck-in-trials" "$TMP/stuck-in-timing"
+# The same lines on stdout and stderr, where kernels print, are not the
+# channel: a run that prints "@gpu wait" there gains no grace, and one that
+# prints a trials stage there gets no trials limit.
+printf '#!/bin/sh\n{ echo "@stage correctness 3/32 n=31"; echo "@gpu wait"; echo "@stage correctness 3/32 n=31" >&2; echo "@gpu wait" >&2; }\nexec sleep 60\n' \
+    > "$TMP/prints-protocol"
+chmod +x "$TMP/stuck-in-trials" "$TMP/stuck-in-timing" "$TMP/prints-protocol"
 # stuck_verdict WRAPPER: the check's status, its run time in whole seconds
 # and its first message with the time left out, the harness being WRAPPER.
 stuck_verdict() {
@@ -91,6 +97,9 @@ check "a run stuck in its trials stops at the trials' limit, and says so" \
 check "past its trials a run has the whole limit" \
     test "$(stuck_verdict "$TMP/stuck-in-timing" | sed 's/^timeout [3-9] s /timeout /')" = \
          "timeout timed out after N s during timing 1/1 2^28: the whole process group was killed"
+check "protocol lines printed on stdout or stderr change no limit: stopped at the run's 3 s, no grace" \
+    test "$(stuck_verdict "$TMP/prints-protocol" | sed 's/^timeout 3 s /timeout /')" = \
+         "timeout timed out after N s: the whole process group was killed"
 
 # --target-min: the threshold a grader calibrated for its GPU replaces the
 # catalog's; the report keeps both.  A stand-in harness reports a passing
@@ -118,8 +127,8 @@ if have_gpu; then
     skip "check without a GPU says so and exits 3" "a CUDA device is present"
 else
     out=$("$TUTOR" check 01); rc=$?
-    check "check without a GPU says so and exits 3" \
-        test $rc -eq 3 -a -n "$(grep -F 'compiled; not run: no CUDA device' <<<"$out")"
+    check "check without a GPU says so, and that the launcher's plans were checked, and exits 3" \
+        test $rc -eq 3 -a -n "$(grep -F 'follow the rules (checked without a GPU); not run: no CUDA device' <<<"$out")"
     check "check --json without a GPU: status no_gpu, techniques judged" \
         test "$("$TUTOR" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
 fi

@@ -179,7 +179,7 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         return fail(p, "families", "out of memory");
     cJSON_ArrayForEach(fam, fams) {
         char base[96];
-        double timeout, trials;
+        double timeout, trials, steps, local;
         struct family_spec *f = &cat->families[i++];
         int id;
         snprintf(base, sizeof base, "families.%s", fam->string);
@@ -193,6 +193,10 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         if (get_string(p, fam, base, "reference", 0, &f->reference) ||
             get_number(p, fam, base, "timeout_s", 1, 3600, &timeout) ||
             get_number(p, fam, base, "trials_timeout_s", 1, 3600, &trials) ||
+            get_number(p, fam, base, "plan_timeout_s", 0.1, 60, &f->plan_timeout_s) ||
+            /* The judge keeps at most 64 steps of a plan (MAX_PLAN_STEPS). */
+            get_number(p, fam, base, "max_steps", 1, 64, &steps) ||
+            get_number(p, fam, base, "max_local_bytes", 0, 1 << 20, &local) ||
             get_sizes(p, fam, base, "sizes", &f->sizes, &f->nsizes) ||
             get_sizes(p, fam, base, "sanitize_sizes", &f->sanitize_sizes, &f->nsanitize) ||
             parse_perf(p, fam, base, f))
@@ -203,6 +207,8 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
             return fail(p, base, "trials_timeout_s: %g is longer than timeout_s (%g)", trials, timeout);
         f->timeout_s = (int)timeout;
         f->trials_timeout_s = (int)trials;
+        f->max_steps = (int)steps;
+        f->max_local_bytes = (int)local;
     }
     return 0;
 }

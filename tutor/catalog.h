@@ -55,6 +55,9 @@ struct family_spec {
     char *reference;
     int timeout_s;              /* the whole harness run */
     int trials_timeout_s;       /* its correctness trials, from the first to the last */
+    double plan_timeout_s;      /* the longest a launcher may take to answer one call */
+    int max_steps;              /* launches and memsets in one plan */
+    int max_local_bytes;        /* local memory per thread of a launched kernel */
     unsigned long long *sizes;
     int nsizes;
     unsigned long long *sanitize_sizes;

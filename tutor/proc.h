@@ -8,6 +8,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+/* The fd at which a child with a channel finds its write end. */
+#define PROC_CHANNEL_FD 3
+
 struct proc_spec {
     char *const *argv;
     const char *cwd;                    /* NULL: the current directory */
@@ -25,6 +28,11 @@ struct proc_spec {
      * have ended, or 0 for none: a shorter limit on one phase of its run.
      * Asked like grace; a child stopped by it is timed_out too. */
     double (*cutoff)(void *ud);
+    /* Non-zero: the child gets a pipe at PROC_CHANNEL_FD, and on_line gets
+     * the lines written there and only those; stdout and stderr are output,
+     * never lines.  So nothing the child prints (a kernel's printf, say)
+     * can pass for a line of the channel. */
+    int channel;
 };
 
 struct proc_result {

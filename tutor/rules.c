@@ -48,6 +48,11 @@ static const char *match_rule(const struct symbol_rule *rules, int n, const char
     return NULL;
 }
 
+const char *rules_deny_rule(const struct catalog *cat, const char *sym)
+{
+    return match_rule(cat->deny, cat->ndeny, sym);
+}
+
 static int allowed(const struct catalog *cat, const char *sym)
 {
     for (int i = 0; i < cat->nallow; i++)
@@ -118,41 +123,53 @@ int rules_check_symbols(const struct catalog *cat, const char *entry, const char
     return 0;
 }
 
-int rules_check_source(const char *source, struct rules_report *rep)
+/* Does a path name a folder `dir` anywhere ("/usr/include/cub/x.cuh")? */
+static int has_dir(const char *path, const char *dir)
 {
-    static const struct { const char *lib; const char *rule; } banned[] = {
-        {"cub/", "CUB does the work for you: write the reduction yourself"},
-        {"thrust/", "Thrust does the work for you: write the reduction yourself"},
+    size_t n = strlen(dir);
+    for (const char *p = strstr(path, dir); p; p = strstr(p + 1, dir))
+        if ((p == path || p[-1] == '/') && p[n] == '/')
+            return 1;
+    return 0;
+}
+
+int rules_check_includes(const char *deps, struct rules_report *rep)
+{
+    static const struct { const char *dir; const char *rule; } banned[] = {
+        {"cub", "CUB does the work for you: write the reduction yourself"},
+        {"thrust", "Thrust does the work for you: write the reduction yourself"},
     };
-    for (const char *line = source; line && *line;) {
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#') {
-            p++;
-            while (*p == ' ' || *p == '\t')
+    int seen[2] = {0, 0};
+    char path[4096];
+    const char *p = deps;
+
+    while (p && *p) {
+        /* One word of the make rule: a path, with "\ " for a space. */
+        size_t len = 0;
+        while (*p == ' ' || *p == '\t' || *p == '\n' || (*p == '\\' && (p[1] == '\n' || p[1] == '\r')))
+            p += *p == '\\' ? 2 : 1;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && len + 1 < sizeof path) {
+            if (*p == '\\' && p[1] == ' ')
                 p++;
-            if (!strncmp(p, "include", 7)) {
-                p += 7;
-                while (*p == ' ' || *p == '\t')
-                    p++;
-                if (*p == '<' || *p == '"')
-                    p++;
-                for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++) {
-                    size_t n = strlen(banned[i].lib);
-                    if (!strncmp(p, banned[i].lib, n)) {
-                        char what[96];
-                        const char *end = strpbrk(p, ">\"\n");
-                        snprintf(what, sizeof what, "#include %.*s", (int)(end ? end - p : 40), p);
-                        if (add(rep, what, banned[i].rule))
-                            return -1;
-                    }
-                }
-            }
+            path[len++] = *p++;
         }
-        line = strchr(line, '\n');
-        if (line)
-            line++;
+        path[len] = '\0';
+        if (!len || path[len - 1] == ':')
+            continue;
+        /* The real path: a header reached through a link or "../" counts
+         * for where it lives. */
+        char real[4096];
+        const char *where = realpath(path, real) ? real : path;
+        for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
+            if (!seen[i] && has_dir(where, banned[i].dir)) {
+                char what[160];
+                seen[i] = 1;
+                snprintf(what, sizeof what, "includes %.140s", where);
+                if (add(rep, what, banned[i].rule))
+                    return -1;
+            }
+        while (*p == '\r')
+            p++;
     }
     return 0;
 }

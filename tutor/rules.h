@@ -1,6 +1,8 @@
 /* rules.h — the static checks a kernel passes before it may run: its object's
- * host symbols against the catalog's allow-list, its source against forbidden
- * libraries, and its PTX against the techniques its lab teaches. */
+ * host symbols against the catalog's allow-list, the headers it was compiled
+ * from against forbidden libraries, and its PTX against the techniques its
+ * lab teaches.  They explain early what the judge would refuse anyway: the
+ * runner's sandbox and the judge's plan checks are what enforce the rules. */
 #ifndef RULES_H
 #define RULES_H
 
@@ -23,9 +25,16 @@ struct rules_report {
 int rules_check_symbols(const struct catalog *cat, const char *entry, const char *nm_output,
                         struct rules_report *rep);
 
-/* Checks the kernel's source for includes of libraries that would do the
- * lab's work (CUB, Thrust).  Appends to rep. */
-int rules_check_source(const char *source, struct rules_report *rep);
+/* Checks the files the compiler read for the kernel (its make rule, from
+ * nvcc -MD) for the libraries that would do the lab's work: any file in a
+ * cub/ or thrust/ folder, by its real path.  The compiler's own list, not
+ * the source's text: a macro, a wrapper header or a relative path cannot
+ * hide an include from it.  Appends to rep; -1 when out of memory. */
+int rules_check_includes(const char *deps, struct rules_report *rep);
+
+/* The catalog's reason a host call is not allowed (host_symbols.deny), or
+ * NULL when no rule names it. */
+const char *rules_deny_rule(const struct catalog *cat, const char *sym);
 
 /* Orders the violations so that those a specific rule names come first:
  * "cudaMemcpy: no copies" says more than "InitializeInjection: not allowed". */

@@ -146,6 +146,10 @@ int toolchain_init(struct toolchain *tc, const char *root, char *err, size_t err
 
     tc->nvcc = find_nvcc();
     tc->nm = util_which("nm");
+    /* nvcc compiles host code with g++ unless told otherwise: link with it. */
+    tc->cxx = util_which("g++");
+    if (!tc->cxx)
+        tc->cxx = util_which("c++");
     tc->sanitizer = find_cuda_tool(tc->nvcc, "compute-sanitizer");
     tc->ncu = find_cuda_tool(tc->nvcc, "ncu");
     free(local_inc);
@@ -167,6 +171,7 @@ void toolchain_free(struct toolchain *tc)
     free(tc->build_dir);
     free(tc->nvcc);
     free(tc->nm);
+    free(tc->cxx);
     free(tc->sanitizer);
     free(tc->ncu);
     memset(tc, 0, sizeof *tc);

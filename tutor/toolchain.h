@@ -9,10 +9,11 @@
 struct toolchain {
     char *root;             /* the workbook: data/labs.json, labs/, build/ */
     char *include_dir;      /* the folder holding lab.h */
-    char *harness_dir;      /* hx_core.o, hx_time.o, hx_report.o, hx_fam_*.o */
+    char *harness_dir;      /* judge_<family>, rt.o and runner.o */
     char *build_dir;        /* scratch space for checks */
     char *nvcc;             /* NULL: none found */
     char *nm;
+    char *cxx;              /* the C++ compiler that links the runner (g++, else c++) */
     char *sanitizer;        /* compute-sanitizer, or NULL */
     char *ncu;              /* Nsight Compute CLI, or NULL */
     char arch[16];          /* sm_90: what the harness objects were built for */

@@ -9,7 +9,7 @@
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \
     "{\"schema\": 1, \"contract\": 1, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
-    " \"trials_timeout_s\": 5," \
+    " \"trials_timeout_s\": 5, \"plan_timeout_s\": 5, \"max_steps\": 32, \"max_local_bytes\": 4096," \
     " \"sizes\": [1, 2], \"sanitize_sizes\": [1], \"perf\": [{\"label\": \"2^20\", \"n\": 1048576}]}}," \
     " \"host_symbols\": {\"allow\": [\"cudaLaunchKernel\"], \"deny\": [], \"deny_defined\": []}," \
     " \"labs\": [{\"id\": \"%s\", \"slug\": \"one\", \"title\": \"One\", \"summary\": \"s\"," \

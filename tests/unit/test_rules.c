@@ -99,13 +99,18 @@ static void missing_entry_noticed(void)
 static void cub_include_rejected(void)
 {
     struct rules_report rep = {0};
-    EXPECT(rules_check_source("#include \"lab.h\"\n  #  include <cub/cub.cuh>\nint x;\n", &rep) == 0);
-    EXPECT(rep.nv == 1 && has(&rep, "#include cub/cub.cuh", "CUB"));
+    /* nvcc -MD's rule: the files as the compiler read them, one rule over
+     * several lines; a path the compiler reached with "..". */
+    EXPECT(rules_check_includes("kernel.o: kernel.cu /opt/cuda/include/lab.h \\\n"
+                                " /opt/cuda/include/cccl/cub/device/device_reduce.cuh \\\n"
+                                " /opt/cuda/include/cccl/cub/util_type.cuh\n", &rep) == 0);
+    EXPECT(rep.nv == 1 && has(&rep, "includes /opt/cuda/include/cccl/cub/device/device_reduce.cuh", "CUB"));
     rules_report_free(&rep);
-    EXPECT(rules_check_source("#include <thrust/reduce.h>\n", &rep) == 0);
-    EXPECT(rep.nv == 1 && has(&rep, "#include thrust/reduce.h", "Thrust"));
+    EXPECT(rules_check_includes("k.o: k.cu /x/include/thrust/reduce.h\n", &rep) == 0);
+    EXPECT(rep.nv == 1 && has(&rep, "includes /x/include/thrust/reduce.h", "Thrust"));
     rules_report_free(&rep);
-    EXPECT(rules_check_source("// we do not #include <cub/cub.cuh>\n", &rep) == 0);
+    /* A name that only contains the word, and a folder "cubic": not CUB. */
+    EXPECT(rules_check_includes("k.o: k.cu /home/cub_fan/lab.h /x/cubic/y.h\n", &rep) == 0);
     EXPECT(rep.nv == 0);
     rules_report_free(&rep);
 }

@@ -116,6 +116,9 @@ struct report {
     long plans;                 /* launch plans asked for and accepted */
     int plans_dry;              /* checked without a GPU, against the PTX */
     char plan_violation[300];   /* the plan's verdict, when one failed */
+    /* Without a GPU: each trial's plan in words, for the student and tests. */
+    char plan_text[MAX_SIZES][320];
+    int nplan_text;
 };
 
 enum lock_state { LOCK_NONE, LOCK_SHARED, LOCK_OWNED };
@@ -231,6 +234,12 @@ int student_replay(struct ctx *c, const struct plan *p);
 /* Plan (twice: the two must agree), then replay. */
 int student_run(struct ctx *c, const struct call *k);
 int plan_same(const struct plan *a, const struct plan *b);
+/* Records that two plans for the same call differed (rejected). */
+int student_differs(struct ctx *c, unsigned n);
+/* "n=1000: _Z1kPKiPij<<<8,128,0>>> memset(out+0,0,4)": a plan in words,
+ * blocks and threads counted over all dimensions, pointers named by the
+ * buffer they are in. */
+void plan_describe(const struct plan *p, const struct call *k, unsigned n, char *buf, size_t len);
 /* A timed sample's plan: asked for afresh, and the same as the case's first
  * (*have_first tells whether there is one yet), else the run is rejected. */
 int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan *first, int *have_first);

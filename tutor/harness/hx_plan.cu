@@ -773,6 +773,39 @@ int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan
     return 0;
 }
 
+int student_differs(struct ctx *c, unsigned n)
+{
+    return plan_fail(c, STATUS_REJECTED, "the launcher gave two different plans for the same call "
+                     "(n=%u): a launcher must do the same work every time it is called", n);
+}
+
+void plan_describe(const struct plan *p, const struct call *k, unsigned n, char *buf, size_t len)
+{
+    static const char *const names[4][4] = {
+        {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
+        {"a", "b", "r", "carry_out"}};
+    int f = k->family >= 1 && k->family <= 4 ? (int)k->family - 1 : 0;
+    size_t used = (size_t)snprintf(buf, len, "n=%u:", n);
+    for (int i = 0; i < p->nsteps && used < len; i++) {
+        const struct step *s = &p->steps[i];
+        if (s->kind == STEP_LAUNCH) {
+            used += (size_t)snprintf(buf + used, len - used, " %.80s<<<%u,%u,%u>>>", pl.k[s->kernel].name,
+                                     s->grid[0] * s->grid[1] * s->grid[2],
+                                     s->block[0] * s->block[1] * s->block[2], s->shmem);
+            continue;
+        }
+        const char *where = "?";
+        uint64_t off = 0;
+        for (int b = 0; b < 4; b++)
+            if (k->bytes[b] && s->ptr >= k->ptr[b] && s->ptr - k->ptr[b] < k->bytes[b]) {
+                where = names[f][b];
+                off = s->ptr - k->ptr[b];
+            }
+        used += (size_t)snprintf(buf + used, len - used, " memset(%s+%llu,%d,%llu)", where,
+                                 (unsigned long long)off, s->value, (unsigned long long)s->bytes);
+    }
+}
+
 int student_run(struct ctx *c, const struct call *k)
 {
     static struct plan p, again;
@@ -783,8 +816,7 @@ int student_run(struct ctx *c, const struct call *k)
     if (student_plan(c, k, &again))
         return -1;
     if (!plan_same(&p, &again))
-        return plan_fail(c, STATUS_REJECTED, "the launcher gave two different plans for the same call "
-                         "(n=%u): a launcher must do the same work every time it is called", k->n);
+        return student_differs(c, k->n);
     return student_replay(c, &p);
 }
 

@@ -158,6 +158,12 @@ int report_write(const struct opts *o, const struct report *r)
         put_str(f, r->plan_violation);
     else
         fputs("null", f);
+    fputs(", \"seen\": [", f);
+    for (int i = 0; i < r->nplan_text; i++) {
+        fputs(i ? ", " : "", f);
+        put_str(f, r->plan_text[i]);
+    }
+    fputs("]", f);
     fprintf(f, "},\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
                "\"timing_s\": %.3f},\n", r->init_s, r->correctness_s, r->wait_s, r->timing_s);
     fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);

@@ -33,7 +33,6 @@ static struct {
     /* the call being recorded */
     uint32_t nsteps, flags;
     cudaError_t last_error;
-    uint64_t call_stream;
 } rt;
 
 static int rt_fatbin_handle;
@@ -401,13 +400,12 @@ int rt_hello(void)
     return 0;
 }
 
-void rt_begin(uint64_t stream)
+void rt_begin(void)
 {
     rt.nsteps = 0;
     rt.flags = rt.overflow ? END_UNKNOWN_KERNEL : 0;
     rt.last_error = cudaSuccess;
     rt.cfg_pushed = 0;
-    rt.call_stream = stream;
 }
 
 int rt_end(void)
