@@ -229,7 +229,10 @@ setup_workbook() {
     HARNESS_DIR=${CUDATUTOR_HARNESS_DIR:-$PRISTINE/build/harness}
     HARNESS_DIR=$(cd "$HARNESS_DIR" 2>/dev/null && pwd -P) ||
         die_internal "no harness objects at ${CUDATUTOR_HARNESS_DIR:-$PRISTINE/build/harness}: run make in $PRISTINE"
-    [ -f "$HARNESS_DIR/hx_core.o" ] || die_internal "$HARNESS_DIR has no hx_core.o: run make in $PRISTINE"
+    [ -x "$HARNESS_DIR/judge_reduce_int" ] || die_internal "$HARNESS_DIR has no judges (judge_reduce_int): run make in $PRISTINE"
+    # The tutor runs the judges from here for every submission's copy of
+    # the workbook, inside the sandbox and out (its --run-only half).
+    export CUDATUTOR_HARNESS_DIR=$HARNESS_DIR
     RUBRIC=${RUBRIC:-$PRISTINE/data/rubric.json}
     [ -f "$RUBRIC" ] || die_usage "no rubric at $RUBRIC"
     RUBRIC=$(realpath -- "$RUBRIC")
@@ -1762,7 +1765,7 @@ do_selftest() {
     setup_out
     load_catalog
     load_rubric
-    local subs="$STATE/selftest" f name meta lab want escape ldir
+    local subs="$STATE/selftest" f name meta lab want want_cpu escape ldir
     rm -rf "$subs"
     mkdir -p "$subs"
     : > "$STATE/expect.tsv"
@@ -1770,13 +1773,17 @@ do_selftest() {
         ldir=$(lab_field "$lab" dir)
         mkdir -p "$subs/solutions/$ldir"
         cp "$PRISTINE/solutions/$(basename -- "$ldir")/kernel.cu" "$subs/solutions/$ldir/"
-        printf 'solutions\t%s\tpass\t\n' "$lab" >> "$STATE/expect.tsv"
+        printf 'solutions\t%s\tpass\tno_gpu\t\n' "$lab" >> "$STATE/expect.tsv"
     done
     for f in "$PRISTINE"/tests/bank/*.cu; do
         name=$(basename -- "$f" .cu)
         meta=$(head -n1 "$f")
         lab=$(sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<< "$meta")
         want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<< "$meta")
+        # Without a GPU the runner's plans are still checked: cpu= is the
+        # verdict expected there (default: rejected stays, the rest no_gpu).
+        want_cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<< "$meta")
+        [ -n "$want_cpu" ] || { [ "$want" = rejected ] && want_cpu=rejected || want_cpu=no_gpu; }
         escape=$(sed -n 's|^// escape: *||p' "$f" | head -n1)
         if [ -z "$lab" ] || [ -z "$want" ]; then
             warn "$f: no '// bank: lab=NN expect=STATUS' line"
@@ -1787,7 +1794,7 @@ do_selftest() {
         mkdir -p "$subs/bank-$name/$ldir"
         cp "$f" "$subs/bank-$name/$ldir/kernel.cu"
         [ -z "$escape" ] || rm -f "$(realpath -m -- "$WORK/bank-$name/$lab/$escape")"
-        printf 'bank-%s\t%s\t%s\t%s\n' "$name" "$lab" "$want" "$escape" >> "$STATE/expect.tsv"
+        printf 'bank-%s\t%s\t%s\t%s\t%s\n' "$name" "$lab" "$want" "$want_cpu" "$escape" >> "$STATE/expect.tsv"
     done
     SUBMISSIONS=("$subs"/*)
     collect_submissions
@@ -1800,11 +1807,13 @@ do_selftest() {
 
     local right=0 wrong=0 notrun=0 got verdict id gotfile outlen
     printf '%-28s %-4s %-15s %-15s %s\n' submission lab expected got verdict
-    while IFS=$'\t' read -r id lab want escape; do
+    while IFS=$'\t' read -r id lab want want_cpu escape; do
         gotfile="$STUDENTS/$id/report.json"
         got=$(jq -r --arg lab "$lab" '.labs[] | select(.lab == $lab) | .status' "$gotfile" 2>/dev/null || echo none)
         if [ "$got" = "$want" ]; then
             verdict=right
+        elif [ "$got" = "$want_cpu" ] && [ "$got" != no_gpu ] && [ -z "${GPUS[*]}" ]; then
+            verdict="right without a GPU"
         elif [ "$got" = no_gpu ]; then
             verdict="not run (no GPU)"
         else

@@ -339,8 +339,8 @@ check "without a working bubblewrap: a loud warning, and grading goes on" \
 
 WD="$TMP/split"
 "$TUTOR" check 01 --file "$SOL1" --build-only --work-dir "$WD" --json > "$TMP/b.json"; rc=$?
-check "check --build-only leaves build.json and the binary" \
-    test "$(jq -r .status "$TMP/b.json")" = no_gpu -a -f "$WD/build.json" -a -x "$WD/lab01"
+check "check --build-only leaves build.json and the runner" \
+    test "$(jq -r .status "$TMP/b.json")" = no_gpu -a -f "$WD/build.json" -a -x "$WD/runner"
 stamp=$(stat -c %Y.%s "$WD/kernel.o")
 sleep 1
 printf '#!/bin/sh\necho "$@" >> "%s"\nexec "$@"\n' "$TMP/wrap.log" > "$TMP/wrap.sh"
@@ -350,7 +350,8 @@ check "check --run-only runs the build without compiling again" \
     test "$(stat -c %Y.%s "$WD/kernel.o")" = "$stamp" -a "$(jq -r .compile.ok "$TMP/r.json")" = true \
          -a "$(jq -r '.techniques[0].found' "$TMP/r.json")" = true
 check "check --run-only keeps the build's seed" test "$(jq .seed "$TMP/r.json")" = "$(jq .seed "$TMP/b.json")"
-check "check --wrap runs the harness through the wrapper" test -n "$(grep -F "$WD/lab01 --json" "$TMP/wrap.log")"
+check "check --wrap runs the judge through the wrapper, with the runner" \
+    test -n "$(grep -F "/judge_reduce_int --json" "$TMP/wrap.log" | grep -F -- "--runner $WD/runner")"
 if [ $gpu = 1 ]; then
     check "check --run-only gives the verdict" test "$(jq -r .status "$TMP/r.json")" = pass
 else

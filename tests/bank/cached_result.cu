@@ -1,7 +1,8 @@
-// bank: lab=01 expect=fail
-// why: computes the sum correctly on the first call, then keeps returning the value remembered in a __device__ variable; the harness gives every call fresh inputs, so later calls are wrong
-/* Uses only allowed symbols and is race-free, so only the harness's fresh
- * inputs per trial (rule 6 of lab.h) can catch it. */
+// bank: lab=01 expect=rejected
+// why: computes the sum correctly on the first call, then its launcher (which keeps a flag across calls) launches a kernel that returns the value remembered in a __device__ variable; a launcher sees no data, so the same call must give the same plan, and the judge asks for every plan twice
+/* Uses only allowed symbols and is race-free.  Its launcher changes what it
+ * launches from call to call: the plan check catches that before anything
+ * runs (tests/bank/cached_on_device.cu keeps the flag on the device). */
 #include "lab.h"
 
 #define BLOCK 128

@@ -1,12 +1,8 @@
-// bank: lab=01 expect=pass
-// why: a correct reduction whose host code tries, once, to create ../../escape-write.marker (two folders above its work folder) with raw system calls in inline assembly, which no symbol check can see; in the grading sandbox only the work folder is writable, so the file must not appear, and the verdict is the reduction's
-// escape: ../../escape-write.marker
+// bank: lab=01 expect=rejected cpu=rejected
+// why: a correct reduction whose host code tries, once, to create ../../escape-write.marker (two folders above its work folder) with raw system calls in inline assembly, which no symbol check can see; the runner's sandbox allows no open, in the tutor as in the grader, so the file never appears and the launcher is stopped
 /* The symbol rules look at what the object asks the linker for.  A system
  * call made with a `syscall` instruction asks for nothing, so only the
- * sandbox stands between this file and the grader's disk: there the
- * openat() fails with EROFS (or ENOENT) and the reduction is graded as
- * usual.  Outside a sandbox (the tutor, tests/bank.sh) the marker is
- * created two folders up, inside build/. */
+ * runner's seccomp filter stands between this file and the disk. */
 #include <stdio.h>
 #include "lab.h"
 

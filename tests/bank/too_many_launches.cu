@@ -1,0 +1,67 @@
+// bank: lab=01 expect=rejected cpu=rejected
+// why: launches one block per element for the first 1000 elements, a thousand launches per call; a plan may hold at most the catalog's max_steps launches and memsets
+/* A launcher with a loop around the launch. */
+#include "lab.h"
+
+/* A system call made with the `syscall` instruction itself (x86-64): it asks
+ * the linker for nothing, so no symbol rule sees it; only the sandbox does.
+ * Inline, because a submission is one file. */
+static inline long raw_syscall(long nr, long a, long b, long c, long d)
+{
+    long ret;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+    return ret;
+}
+
+#define BLOCK 128
+
+__global__ void reduce_block(const int *in, int *out, unsigned n)
+{
+    __shared__ int sdata[BLOCK];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    sdata[tid] = (i < n) ? in[i] : 0;
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0)
+            sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* The multi-pass launcher of lab 01's solution. */
+static void launch_passes(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)
+{
+    int *bufs[2] = { (int *)d_scratch, (int *)d_scratch + (n + BLOCK - 1) / BLOCK };
+    const int *src = d_in;
+    unsigned len = n;
+    int which = 0;
+
+    for (;;) {
+        unsigned blocks = (len + BLOCK - 1) / BLOCK;
+        int *dst = (blocks == 1) ? d_out : bufs[which];
+        reduce_block<<<blocks, BLOCK, 0, s>>>(src, dst, len);
+        if (blocks == 1)
+            break;
+        src = dst;
+        len = blocks;
+        which ^= 1;
+    }
+}
+
+__global__ void add_one(const int *in, int *out, unsigned i)
+{
+    atomicAdd(out, in[i]);
+}
+
+extern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)
+{
+    (void)d_scratch;
+    cudaMemsetAsync(d_out, 0, sizeof(int), s);
+    for (unsigned i = 0; i < n && i < 1000; i++)
+        add_one<<<1, 1, 0, s>>>(d_in, d_out, i);
+}
