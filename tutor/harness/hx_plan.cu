@@ -251,19 +251,20 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
-static int load_kernel_gpu(CUlibrary lib, struct kernel *k)
+/* The kernel as the driver loaded it.  The number of its parameters comes
+ * from the PTX (the driver has no call that counts them, and asking past the
+ * last is an error every sanitizer reports); their sizes from the driver. */
+static int load_kernel_gpu(CUlibrary lib, const char *ptx, struct kernel *k)
 {
     CUkernel ker;
     int v;
-    if (drv.libraryGetKernel(&ker, lib, k->name) != CUDA_SUCCESS)
+    if (drv.libraryGetKernel(&ker, lib, k->name) != CUDA_SUCCESS || ptx_params(ptx, k))
         return 0;
     CU_CHECK(drv.kernelGetFunction(&k->f, ker));
-    k->nparams = 0;
-    for (size_t i = 0; i < PLAN_MAX_PARAMS; i++) {
+    for (int i = 0; i < k->nparams; i++) {
         size_t off, sz;
-        if (drv.kernelGetParamInfo(ker, i, &off, &sz) != CUDA_SUCCESS)
-            break;
-        k->size[k->nparams++] = (uint32_t)sz;
+        CU_CHECK(drv.kernelGetParamInfo(ker, (size_t)i, &off, &sz));
+        k->size[i] = (uint32_t)sz;
     }
     CU_CHECK(drv.funcGetAttribute(&k->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->f));
     CU_CHECK(drv.funcGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->f));
@@ -315,9 +316,9 @@ int plan_load(struct ctx *c, int gpu)
                              error_text() ? error_text() : "unreadable");
         }
         free(image);
-    } else if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL))) {
-        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to check plans against (--ptx)");
     }
+    if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' parameters from (--ptx)");
     memset(&lay, 0, sizeof lay);
     lay.h.type = PLAN_LAYOUT;
     lay.h.size = sizeof lay;
@@ -327,8 +328,10 @@ int plan_load(struct ctx *c, int gpu)
         memset(k, 0, sizeof *k);
         memcpy(k->name, hello.names[i], PLAN_NAME_MAX - 1);
         if (gpu) {
-            if (load_kernel_gpu(lib, k))
+            if (load_kernel_gpu(lib, ptx, k)) {
+                free(ptx);
                 return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: %s", error_text());
+            }
         } else {
             k->known = ptx_params(ptx, k) == 0;
             k->max_threads = 1024;

@@ -78,6 +78,7 @@ static int filter_build(scmp_filter_ctx f, int exec_fd, pid_t self)
     rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, arg(0, SCMP_CMP_EQ, (scmp_datum_t)self));
     /* Static glibc looks up its own path at start; it does without. */
     rc |= seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlink), 0);
+    rc |= seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlinkat), 0);
     /* The one exec: of the runner, through the fd opened for it. */
     rc |= seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(execveat), 2,
                            arg(0, SCMP_CMP_EQ, (scmp_datum_t)exec_fd),
