@@ -177,8 +177,12 @@ static void summarize(struct run *r)
             snprintf(buf, sizeof buf, "compile error: see the compiler's log");
         break;
     case STATUS_REJECTED:
-        snprintf(buf, sizeof buf, "rejected: uses %s — %s", res.nviol ? res.viol_symbols[0] : "?",
-                 res.nviol ? res.viol_rules[0] : "");
+        /* The judge's plan checks name the rule in a sentence of their own. */
+        if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))
+            snprintf(buf, sizeof buf, "rejected: %s", res.viol_rules[0]);
+        else
+            snprintf(buf, sizeof buf, "rejected: uses %s — %s", res.nviol ? res.viol_symbols[0] : "?",
+                     res.nviol ? res.viol_rules[0] : "");
         break;
     case STATUS_NO_GPU: {
         const cJSON *plan = cJSON_GetObjectItemCaseSensitive(r->root, "plan");

@@ -194,7 +194,7 @@ static void plan_violation(struct run *r, const cJSON *plan)
     if (!list)
         return;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "symbol", "the launch plan");
+    cJSON_AddStringToObject(o, "symbol", PLAN_SYMBOL);
     cJSON_AddStringToObject(o, "rule", v->valuestring);
     cJSON_AddItemToArray(list, o);
 }

@@ -19,6 +19,8 @@
 #include "status.h"
 
 #define COMPILE_TIMEOUT_S 180
+/* What a violation found by the judge's plan checks is filed under. */
+#define PLAN_SYMBOL "launch plan"
 #define OUTPUT_KEEP 8192
 
 /* How long a judge may wait for the GPU before it goes on regardless
