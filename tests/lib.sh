@@ -33,3 +33,6 @@ export CUDATUTOR_PROGRESS="$TMP/progress.json"
 
 # lab_dir NN: the lab's folder name (labs/NN-slug).
 lab_dir() { (cd "$ROOT/labs" && ls -d "$1"-*) ; }
+# lab_ids: every lab of the catalog; lab_family NN: its family.
+lab_ids() { jq -r '.labs[].id' "$ROOT/data/labs.json"; }
+lab_family() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | .family' "$ROOT/data/labs.json"; }
