@@ -352,6 +352,10 @@ static inline uint64_t case_salt(const struct perf_case *pc)
     return 1000 + (h & 0xffffff);
 }
 
+/* 64 random bits from the operating system (getrandom), for poison: never
+ * derived from the seed or the inputs, so no kernel can predict them. */
+uint64_t poison_bits(void);
+
 /* A uniform integer in [0, range) from 32 random bits, without a division. */
 __host__ __device__ static inline uint32_t below(uint64_t bits, uint32_t range)
 {

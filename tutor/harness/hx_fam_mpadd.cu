@@ -26,8 +26,8 @@
  * rounds on the second.
  *
  * The check is exact: every limb of r and every carry_out.  Outputs are
- * poisoned first (r with the complement of the right answer, carry_out with
- * 0xa5a5a5a5, neither of which can be right), and a guard of GUARD numbers past
+ * poisoned first (r with random limbs, never the right ones, carry_out with
+ * 0xa5a5a5a5, which is never a carry), and a guard of GUARD numbers past
  * the end of r and carry_out must stay untouched.
  */
 #include <atomic>
@@ -43,6 +43,15 @@ namespace hx {
 
 enum { MP_THREADS = 256, LIMBS = LAB_MP_LIMBS, GUARD = 64 };
 static const uint32_t POISON = 0xa5a5a5a5u;
+
+/* Limb q of a call's poison: random under a key drawn from the operating
+ * system for that call, never the right limb, and nothing computed from it
+ * (the complement of the sum, as it once was, gives the sum away). */
+static uint32_t random_limb(uint64_t key, uint64_t q, uint32_t right)
+{
+    uint32_t p = (uint32_t)(draw(key, 0x9015, q) >> 32);
+    return p == right ? p ^ 1u : p;
+}
 
 /* ---- inputs --------------------------------------------------------------- */
 
@@ -234,7 +243,7 @@ static void mp_describe(const struct mp_wrong *w, char *buf, size_t len)
         snprintf(limb, sizeof limb, "every limb right");
     else
         snprintf(limb, sizeof limb, "limb %d expected 0x%08x, got 0x%08x%s", w->limb, w->want,
-                 w->got, w->got == ~w->want || w->got == POISON ? " (the poison: never written)" : "");
+                 w->got, w->got == POISON ? " (the poison: never written)" : "");
     if (w->got_c == w->want_c)
         snprintf(carry, sizeof carry, "carry_out right (%u)", w->want_c);
     else
@@ -379,7 +388,8 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     unsigned long long carries = 0, bad = 0, first;
     struct mp_wrong w0 = {0, -1, 0, 0, 0, 0}, w;
 
-    /* The expected sums; the poison is their complement, then the guard. */
+    /* The expected sums; the poison, random, then the guard. */
+    uint64_t key = poison_bits();
     mf.want_r.resize(nl);
     mf.want_c.resize(n);
     mf.buf_r.resize(nl + gl);
@@ -389,7 +399,7 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         carries += mf.want_c[i];
     }
     for (size_t q = 0; q < nl; q++)
-        mf.buf_r[q] = ~mf.want_r[q];
+        mf.buf_r[q] = random_limb(key, q, mf.want_r[q]);
     for (size_t q = nl; q < nl + gl; q++)
         mf.buf_r[q] = POISON;
 
@@ -473,12 +483,13 @@ static int mp_prepare(void *arg, int k)
     struct mrun *r = (struct mrun *)arg;
     struct ctx *c = r->c;
     size_t nl = (size_t)r->g.count * LIMBS;
+    uint64_t key = poison_bits();
 
     r->idx = below(draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k), (uint32_t)r->g.count);
     mp_number(r->other, (unsigned long long)k, r->na, r->nb);
     r->nc = mp_add(r->na, r->nb, r->nr);
     for (int j = 0; j < LIMBS; j++)
-        r->poison[j] = ~r->nr[j];
+        r->poison[j] = random_limb(key, (uint64_t)j, r->nr[j]);
     /* Pageable sources: each copy has read its source when it returns. */
     HX_CHECK(cudaMemcpyAsync(mf.d_a + r->idx * LIMBS, r->na, sizeof r->na, cudaMemcpyHostToDevice, c->s));
     HX_CHECK(cudaMemcpyAsync(mf.d_b + r->idx * LIMBS, r->nb, sizeof r->nb, cudaMemcpyHostToDevice, c->s));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <thread>
+#include <sys/random.h>
 #include <unistd.h>
 #include <vector>
 
@@ -25,6 +26,14 @@ void set_error_text(const char *text)
 {
     if (!err_text[0])
         snprintf(err_text, sizeof err_text, "%s", text);
+}
+
+uint64_t poison_bits(void)
+{
+    uint64_t b;
+    if (getrandom(&b, sizeof b, 0) != (ssize_t)sizeof b)
+        b = mix((uint64_t)std::chrono::steady_clock::now().time_since_epoch().count());
+    return b;
 }
 
 void progress_open(int fd)
