@@ -20,11 +20,10 @@ trap 'stop; rm -rf "$TMP"' EXIT
 PROG="$TMP/progress.json"
 WB="$TMP/wb"
 
-# A throwaway workbook under git, so reset, edit and watch touch nothing real.
-make_workbook() {
-    mkdir -p "$WB/tutor"
-    cp -r data labs solutions "$WB/"
-    cp tutor/lab.h tutor/status.h "$WB/tutor/"
+# A throwaway workbook as handed out, under git, so reset, edit and watch
+# touch nothing real.
+git_workbook() {
+    make_workbook "$WB"
     (cd "$WB" && git init -q && git add -A &&
      git -c user.name=test -c user.email=test@example.org commit -q -m stubs) >/dev/null 2>&1
 }
@@ -258,7 +257,7 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
     esac
 done
 
-make_workbook
+git_workbook
 
 # A compile error in the student's own file: the line is quoted.
 if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
@@ -332,8 +331,7 @@ keys r
 wait_for "y yes"
 keys y
 expect "y: the stub is back, the backup named" "your file is kept as kernel.cu.bak-"
-check "y: kernel.cu is the stub of git's HEAD" \
-    cmp -s "$k" <(cd "$WB" && git show HEAD:labs/01-interleaved-addressing/kernel.cu)
+check "y: kernel.cu is the pristine stub" cmp -s "$k" "$WB/data/stubs/01-interleaved-addressing.cu"
 check "y: the backup holds the student's work" grep -q "// my work" "$WB"/labs/01-interleaved-addressing/kernel.cu.bak-*
 
 # ---- edit --------------------------------------------------------------

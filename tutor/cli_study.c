@@ -102,6 +102,7 @@ int cmd_list(struct app *app, int argc, char **argv)
         cJSON_AddStringToObject(o, "title", l->title);
         cJSON_AddStringToObject(o, "family", l->family->name);
         cJSON_AddStringToObject(o, "dir", l->dir);
+        cJSON_AddStringToObject(o, "stub", l->stub);
         cJSON_AddStringToObject(o, "summary", l->summary);
         t = cJSON_AddObjectToObject(o, "target");
         cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));

@@ -10,10 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "util.h"
-
-#define STUB_MAX (4u << 20)
 
 char *workspace_kernel(const char *root, const struct lab *lab)
 {
@@ -31,48 +28,18 @@ char *workspace_solution(const char *root, const struct lab *lab, char *err, siz
     return text;
 }
 
-/* The first line of text, for an error message. */
-static void first_line(char *dst, size_t len, const char *text)
+char *workspace_stub(const char *root, const struct lab *lab, char *err, size_t errlen)
 {
-    size_t n = strcspn(text, "\n");
-    snprintf(dst, len, "%.*s", (int)(n < 200 ? n : 200), text);
-}
-
-/* The stub as committed: `git show HEAD:./labs/NN-slug/kernel.cu`. */
-static char *stub_from_git(const char *root, const struct lab *lab, char *err, size_t errlen)
-{
-    char *git = util_which("git"), *spec_arg = util_format("HEAD:./%s/kernel.cu", lab->dir), *stub = NULL;
-    struct proc_result res = {0};
-
-    if (!git) {
-        snprintf(err, errlen, "git is not installed: the pristine stub comes from the workbook's git history "
-                              "(install git, or copy the stub back by hand)");
-        goto out;
-    }
-    if (!spec_arg) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    char *argv[] = {git, "--no-pager", "show", spec_arg, NULL};
-    struct proc_spec spec = {.argv = argv, .cwd = root, .timeout_s = 30, .output_cap = STUB_MAX};
-    if (proc_run(&spec, &res) != 0) {
-        snprintf(err, errlen, "cannot run git: %s", res.error);
-        goto out;
-    }
-    if (!res.exited || res.exit_code != 0 || res.dropped) {
-        char why[256];
-        first_line(why, sizeof why, res.output ? res.output : "");
-        snprintf(err, errlen, "git cannot give the stub of lab %s (is the workbook a git checkout?): %s", lab->id,
-                 why[0] ? why : "no output");
-        goto out;
-    }
-    stub = res.output;
-    res.output = NULL;
-out:
-    proc_result_free(&res);
-    free(spec_arg);
-    free(git);
-    return stub;
+    char *path = util_format("%s/%s", root, lab->stub);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    if (!text && path && errno == ENOENT)
+        snprintf(err, errlen, "the pristine stub %s is missing: restore it with `git checkout -- %s`", lab->stub,
+                 lab->stub);
+    else if (!text)
+        snprintf(err, errlen, "cannot read the pristine stub %s: %s", lab->stub,
+                 path ? strerror(errno) : "out of memory");
+    free(path);
+    return text;
 }
 
 /* A backup name that is not taken yet: kernel.cu.bak-20251122-065012[-N]. */
@@ -94,12 +61,16 @@ static char *backup_name(const char *kernel)
 int workspace_reset(const char *root, const struct lab *lab, char *backup, size_t backuplen, char *err,
                     size_t errlen)
 {
-    char *kernel = workspace_kernel(root, lab), *stub = NULL, *mine = NULL, *bak = NULL;
-    int rc = -1;
+    char *kernel = workspace_kernel(root, lab), *stub = NULL, *mine = NULL, *bak = NULL, *slash;
+    int rc = -1, made;
 
     if (backuplen)
         backup[0] = '\0';
-    if (!kernel || !(stub = stub_from_git(root, lab, err, errlen)))
+    if (!kernel) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (!(stub = workspace_stub(root, lab, err, errlen)))
         goto out;
     mine = util_read_file(kernel, NULL);
     if (mine && strcmp(mine, stub)) {
@@ -110,7 +81,12 @@ int workspace_reset(const char *root, const struct lab *lab, char *backup, size_
         }
         snprintf(backup, backuplen, "%s", bak);
     }
-    if (util_write_file(kernel, stub, strlen(stub)) != 0) {
+    /* A deleted lab folder gets its kernel back; its lesson needs git. */
+    slash = strrchr(kernel, '/');
+    *slash = '\0';
+    made = util_mkdirs(kernel);
+    *slash = '/';
+    if (made != 0 || util_write_file(kernel, stub, strlen(stub)) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", kernel, strerror(errno));
         goto out;
     }
