@@ -72,9 +72,9 @@ check "progress: 1 of 10 passed, with the best" test -n "$(grep -F '1 of 10 labs
     -n "$(grep -E '^01 +on target .*475 GB/s' <<<"$out")"
 
 # ---- where the file is -------------------------------------------------
-"$TUTOR" --progress "$TMP/flag.json" hint 05 > /dev/null
+"$TUTOR" --progress "$TMP/flag.json" --unlock-all hint 05 > /dev/null
 check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jq -r '.labs["05"]' "$P")" = null
-(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" hint 03 > /dev/null)
+(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" --unlock-all hint 03 > /dev/null)
 check "by default progress.json is in the workbook" test -f "$WB/progress.json"
 rm -f "$WB/progress.json"
 
@@ -142,8 +142,8 @@ check "a missing pristine stub: exit 4, and how to restore it" \
 mv "$TMP/stub02" "$WB/data/stubs/02-strided-index.cu"
 
 # ---- help ----------------------------------------------------------------
-for c in list show check hint progress reset solution; do
+for c in list show check watch hint progress reset solution ladder view-result; do
     out=$("$TUTOR" "$c" --help); rc=$?
     check "$c --help" test $rc -eq 0 -a -n "$(grep "^usage: cudatutor $c" <<<"$out")"
 done
-check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -F 'view-result FILE')"
+check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -E '^  view-result ')" -a -n "$("$TUTOR" --help | grep -F -- '--keys SCRIPT')"

@@ -2,6 +2,7 @@
  * hint, reset the stub, show the solution, the chart, the help and the
  * lesson, toggle watch mode, and record a verdict.  Each acts on the
  * selected lab and tells the student what happened on the status line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,15 @@
 
 char *ui_lesson_text(const struct ui *ui, int lab)
 {
-    char *path = util_format("%s/%s/README.md", ui->app->root, ui->app->cat.labs[lab].dir);
+    const struct lab *l = &ui->app->cat.labs[lab];
+    char err[768];
+    if (workspace_present(ui->app->root, l, "README.md", err, sizeof err))
+        return util_format("# Lab %s: the lesson is missing\n\n%s\n", l->id, err);
+    char *path = util_format("%s/%s/README.md", ui->app->root, l->dir);
     char *text = path ? util_read_file(path, NULL) : NULL;
+    if (!text && path)
+        text = util_format("# Lab %s: the lesson cannot be read\n\n%s/README.md: %s\n", l->id, l->dir,
+                           strerror(errno));
     free(path);
     return text;
 }

@@ -17,6 +17,7 @@
 #include "sheet.h"
 #include "ui_view.h"
 #include "util.h"
+#include "workspace.h"
 
 /* The stages a check goes through, in order: as check.c names them, and as
  * the screen shows them. */
@@ -356,6 +357,13 @@ void ui_check_start(struct ui *ui, int lab)
     if (ui_state(ui, lab) == LAB_LOCKED) {
         ui_message(ui, DOC_WARN, "lab %s is locked: pass lab %s first (or start with --unlock-all)",
                    ui->app->cat.labs[lab].id, ui->app->cat.labs[lab - 1].id);
+        return;
+    }
+    /* A deleted kernel.cu is the workbook's trouble, not a compile error;
+     * the status line has room for the tutor's own fix only. */
+    char missing[768];
+    if (workspace_present(ui->app->root, &ui->app->cat.labs[lab], "kernel.cu", missing, sizeof missing)) {
+        ui_message(ui, DOC_BAD, "%s/kernel.cu is missing: r puts the stub back", ui->app->cat.labs[lab].dir);
         return;
     }
     if (!(j = calloc(1, sizeof *j)) || !(cv = calloc(1, sizeof *cv)) || pipe(fds) != 0)

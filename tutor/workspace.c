@@ -42,6 +42,33 @@ char *workspace_stub(const char *root, const struct lab *lab, char *err, size_t 
     return text;
 }
 
+int workspace_present(const char *root, const struct lab *lab, const char *name, char *err, size_t errlen)
+{
+    char *dir = util_format("%s/%s", root, lab->dir), *path = util_format("%s/%s/%s", root, lab->dir, name);
+    int rc = 0;
+    if (!dir || !path) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else if (!util_is_dir(dir)) {
+        snprintf(err, errlen, "the lab folder %s is missing: restore it with `git checkout -- %s` "
+                              "(or only its stub with `cudatutor reset %s`)", lab->dir, lab->dir, lab->id);
+        rc = -1;
+    } else if (util_is_file(path)) {
+        rc = 0;
+    } else if (!strcmp(name, "kernel.cu")) {
+        snprintf(err, errlen, "%s/kernel.cu is missing: restore it with `cudatutor reset %s` (the stub) "
+                              "or `git checkout -- %s/kernel.cu` (your last commit)", lab->dir, lab->id, lab->dir);
+        rc = -1;
+    } else {
+        snprintf(err, errlen, "%s/%s is missing: restore it with `git checkout -- %s/%s`", lab->dir, name,
+                 lab->dir, name);
+        rc = -1;
+    }
+    free(dir);
+    free(path);
+    return rc;
+}
+
 /* A backup name that is not taken yet: kernel.cu.bak-20251122-065012[-N]. */
 static char *backup_name(const char *kernel)
 {

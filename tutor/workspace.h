@@ -14,6 +14,11 @@
 /* ROOT/labs/NN-slug/kernel.cu (heap; NULL when out of memory). */
 char *workspace_kernel(const char *root, const struct lab *lab);
 
+/* Whether the lab folder holds name ("kernel.cu", "README.md"): 0 when it
+ * does; -1 when it does not, with a message in err that names what is
+ * missing and the command that restores it. */
+int workspace_present(const char *root, const struct lab *lab, const char *name, char *err, size_t errlen);
+
 /* The pristine stub's text (heap), or NULL with a message in err that says
  * how to restore a missing one. */
 char *workspace_stub(const char *root, const struct lab *lab, char *err, size_t errlen);
