@@ -105,6 +105,19 @@ rm -rf "$WB/labs/$L3"
 mv "$TMP/l03" "$WB/labs/$L3"
 mv "$TMP/k03" "$WB/labs/$L3/kernel.cu"
 
+# ---- a check that waits ------------------------------------------------------------
+# Another check of the lab (flock on the lock check_run takes) for a second:
+# this one says what it waits for, then runs.
+mkdir -p "$WB/build/check/01"
+flock -o "$WB/build/check/01/.lock" sleep 1 &
+holder=$!
+sleep 0.2
+err=$("$TUTOR" --root "$WB" check 01 --build-only --json 2>&1 > "$TMP/waited.json")
+wait "$holder"
+check "a check that waits for another of the same lab says so, then runs" \
+    test -n "$(grep -F 'waiting for another check of lab 01 to finish' <<<"$err")" -a \
+         "$(jq -r .status "$TMP/waited.json")" = no_gpu
+
 # ---- watch ------------------------------------------------------------------------
 # A check at once, another after a save, each recorded; ^C (here TERM) ends it.
 rm -f "$TMP/progress.json"

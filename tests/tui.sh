@@ -143,14 +143,35 @@ expect "c on a locked lab is refused" "lab 02 is locked: pass lab 01 first"
 keys k
 
 # ---- hints -------------------------------------------------------------
+# A hint is spent only after a yes, and the question says what hints do.
+hints_used() { jq -r '.labs["01"].hints_used // 0' "$PROG" 2>/dev/null || echo 0; }
 hint1=$(jq -r '.labs[0].hints[0]' data/labs.json | cut -c1-40 | tr -d '`')
 keys h
-expect "h shows the first hint" "Hint 1 of 3  (new)"
-expect "the hint's text" "$hint1"
-check "the hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 1
+expect "h asks before it spends a hint" "Show hint 1 of 3 for lab 01?"
+expect "the question says hints are recorded" "How many hints you use is recorded in"
+expect "and that they never affect the grade" "hints never affect your grade"
+keys n
+expect "n: nothing changed" "nothing changed"
+check "n: no hint spent" test "$(hints_used)" = 0
 keys h
-expect "h again escalates" "Hint 2 of 3  (new)"
-check "the second hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 2
+wait_for "y yes"
+keys y
+expect "y shows the first hint" "Hint 1 of 3  (new)"
+expect "the hint's text" "$hint1"
+check "the hint is recorded" test "$(hints_used)" = 1
+keys h
+expect "h again asks for the second" "Show hint 2 of 3 for lab 01?"
+expect "once one is spent, n offers the ones spent" "n show the ones I have"
+keys y
+expect "y escalates" "Hint 2 of 3  (new)"
+check "the second hint is recorded" test "$(hints_used)" = 2
+keys h
+wait_for "Show hint 3 of 3"
+keys n
+sleep 0.3
+expect "n: the hints spent again" "Hint 2 of 3"
+expect_no "n: none of them new" "(new)"
+check "n: nothing more spent" test "$(hints_used)" = 2
 keys q
 
 # ---- a too small terminal, and back -------------------------------------
@@ -179,6 +200,8 @@ start -- --unlock-all
 wait_for "CUDA reduction workbook"
 expect_line "--unlock-all: every lab open" "^  10 ○ .* +open$"
 keys j h
+wait_for "y yes"
+keys y
 expect "Q quits from any screen" "Hint 1 of 3"
 keys Q
 expect "Q quits with 0" "EXIT=0"
@@ -192,6 +215,8 @@ start
 expect "a newer progress.json is refused with a clear message" "written by a newer cudatutor (schema 7"
 expect "the title says progress is not recorded" "progress not recorded"
 keys h
+wait_for "y yes"
+keys y
 expect "hints still work, unrecorded" "hint not recorded"
 check "the newer file is left alone" test "$(cat "$PROG")" = '{"schema": 7, "labs": {}}'
 rm -f "$PROG" "$PROG".corrupt-*
@@ -229,6 +254,26 @@ wait_for "CUDA reduction workbook"
 expect_line "LANG=C: ASCII marks" "^> 01 o $(lesson_title 0) +open$"
 check "LANG=C: nothing but ASCII on the screen" test -z "$(screen | LC_ALL=C grep -n '[^ -~]')"
 expect "LANG=C: the lesson's dashes become --" "Lab 01 -- Interleaved addressing"
+
+# ---- 80x24: no number cut ------------------------------------------------
+# The seed is the value to pass to --seed; at 80 columns it used to lose all
+# but its first digit.  The line wraps instead.
+f=tests/fixtures/pass.json
+start -- view-result "$f"
+wait_for "$(jq -r .summary "$f" | cut -c1-20)"
+tm resize-window -x 80 -y 24
+expect "80 columns: the seed is whole" "seed $(jq -r .seed "$f")"
+expect "80 columns: the measured peak is whole" \
+    "measured peak $(jq -r '.device.read_gbps | round' "$f") GB/s read, $(jq -r '.device.copy_gbps | round' "$f") GB/s copy"
+for f in tests/fixtures/*.json; do
+    seed=$(jq -r .seed "$f")
+    if CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$f" 2>/dev/null | grep -qE "seed $seed\$"; then
+        ok "80 columns: $(basename "$f" .json)'s seed is whole"
+    else
+        not_ok "80 columns: $(basename "$f" .json)'s seed is whole" \
+            "$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$f" 2>/dev/null | head -12)"
+    fi
+done
 
 # ---- the results screen of every recorded verdict ---------------------
 for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/status.h); do
@@ -270,10 +315,38 @@ if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
     printf '\nstatic int broken = not_a_name;\n' >> "$k"
     start -- --root "$WB" view-result "$TMP/ce.json"
     expect "compile error: the student's line is quoted" "$line │ static int broken = not_a_name;"
+    # e jumps to the error with "+LINE file", whatever the editor is called.
+    printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\n' "$TMP/editor.args" > "$TMP/my-own-editor"
+    chmod +x "$TMP/my-own-editor"
+    start VISUAL="$TMP/my-own-editor" -- --root "$WB" view-result "$TMP/ce.json"
+    wait_for "$line │"
+    keys e
+    expect "e on a compile error comes back from any editor" "back from the editor"
+    check "e: any editor gets +LINE before the file" \
+        test "$(cat "$TMP/editor.args" 2>/dev/null | tr '\n' ' ')" = "+$line $k "
     cp "$TMP/stub.cu" "$k"
 else
     skip "compile error: the student's line is quoted" "no nvcc"
+    skip "e: any editor gets +LINE before the file" "no nvcc"
 fi
+
+# ---- a check that waits for another ---------------------------------------
+# Another check of lab 01 (played by flock on the lock check_run takes)
+# holds its work folder: the check screen says what it waits for.
+mkdir -p "$WB/build/check/01"
+flock -o "$WB/build/check/01/.lock" sleep 60 &
+holder=$!
+sleep 0.2
+start -- --root "$WB"
+wait_for "CUDA reduction workbook"
+keys c
+expect "a waiting check says what it waits for" "Waiting for another check of lab 01 to end"
+expect "and who may hold it" "(a tutor, or cudatutor check 01, in another terminal)"
+keys q
+expect "q cancels the waiting check" "check cancelled"
+# -o: flock itself holds the lock, so it ends with flock (and its sleep).
+kill $(pgrep -P "$holder") "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 
 # ---- a check on this machine -------------------------------------------
 if have_gpu; then

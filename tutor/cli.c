@@ -410,6 +410,10 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (!a->json && isatty(STDERR_FILENO))
         o.progress = show_progress;
 
+    /* check_run would wait without a word for a check of the same lab. */
+    if (!a->work_dir && toolchain_check_busy(&app->tc, a->lab->id))
+        fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
+                        "check %s, in another terminal)\n", cmd, a->lab->id, a->lab->id);
     cJSON *rep = check_run(&app->tc, &app->cat, a->lab, &o, err, sizeof err);
     if (!rep) {
         fprintf(stderr, "cudatutor %s: %s\n", cmd, err);

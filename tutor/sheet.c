@@ -34,6 +34,27 @@ static enum doc_style status_style(enum status s)
     return s == STATUS_PASS ? DOC_GOOD : s == STATUS_NO_GPU ? DOC_WARN : DOC_BAD;
 }
 
+/* "label value" on the current line after three spaces, or at the start of
+ * a new one (first, or when the pair would not fit in width): a seed or a
+ * path is never cut at the screen's edge, where a student would copy the
+ * wrong value. */
+static void field(struct doc *d, const char *label, const char *value, int width, int first)
+{
+    const struct doc_line *l = d->nlines ? &d->lines[d->nlines - 1] : NULL;
+    int used = l ? doc_width(l->text, l->len) : 0;
+    int need = 3 + doc_width(label, strlen(label)) + 1 + doc_width(value, strlen(value));
+    if (first || !l || used + need > width) {
+        if (l && l->len)
+            doc_newline(d);
+        doc_add(d, DOC_TEXT, "  ");
+    } else {
+        doc_add(d, DOC_TEXT, "   ");
+    }
+    doc_add(d, DOC_DIM, label);
+    doc_add(d, DOC_DIM, " ");
+    doc_add(d, DOC_TEXT, value);
+}
+
 /* Line n (1-based) of src, without its newline; len 0 when there is none. */
 static const char *source_line(const char *src, int n, size_t *len)
 {
@@ -293,21 +314,20 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
              DOC_TEXT, width, "  ");
+    char text[400];
     doc_newline(d);
     doc_newline(d);
-    doc_add(d, DOC_DIM, "  lab ");
-    doc_addf(d, DOC_TEXT, "%s (%s)", r->lab, r->family);
-    doc_add(d, DOC_DIM, "   file ");
-    doc_add(d, DOC_TEXT, r->file);
-    doc_add(d, DOC_DIM, "   seed ");
-    doc_addf(d, DOC_TEXT, "%llu", r->seed);
+    snprintf(text, sizeof text, "%s (%s)", r->lab, r->family);
+    field(d, "lab", text, width, 1);
+    field(d, "file", r->file, width, 0);
+    snprintf(text, sizeof text, "%llu", r->seed);
+    field(d, "seed", text, width, 0);
     if (r->have_device) {
-        doc_newline(d);
-        doc_add(d, DOC_DIM, "  device ");
-        doc_addf(d, DOC_TEXT, "%s (sm %s)", r->device_name, r->device_cc);
+        snprintf(text, sizeof text, "%s (sm %s)", r->device_name, r->device_cc);
+        field(d, "device", text, width, 1);
         if (r->read_gbps > 0) {     /* measured only when there is timing to compare */
-            doc_add(d, DOC_DIM, "   measured peak ");
-            doc_addf(d, DOC_TEXT, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+            snprintf(text, sizeof text, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+            field(d, "measured peak", text, width, 0);
         }
     }
     compile_section(d, r, src, width);
@@ -325,7 +345,7 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     }
 }
 
-void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
+void sheet_hints(struct doc *d, const struct lab *lab, int shown, int fresh, int width)
 {
     if (shown > CATALOG_HINTS)
         shown = CATALOG_HINTS;
@@ -335,17 +355,17 @@ void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
         doc_newline(d);
         doc_newline(d);
         doc_addf(d, DOC_H2, "Hint %d of %d", k, CATALOG_HINTS);
-        if (k == shown)
+        if (k == shown && fresh)
             doc_add(d, DOC_WARN, "  (new)");
         doc_newline(d);
         para(d, lab->hints[k - 1], DOC_TEXT, width, "  ");
     }
     doc_newline(d);
-    doc_newline(d);
     if (shown < CATALOG_HINTS)
-        doc_add(d, DOC_DIM, "Press h again for the next hint; each one goes into your progress.");
+        para(d, "Press h again for the next hint (it asks first).  Hints never affect your grade; "
+                "how many you used is recorded in progress.json.", DOC_DIM, width, "");
     else
-        doc_add(d, DOC_DIM, "That was the last hint.  The lesson's Pitfalls section may help too.");
+        para(d, "That was the last hint.  The lesson's Pitfalls section may help too.", DOC_DIM, width, "");
 }
 
 /* ---- the chart ---------------------------------------------------------- */
@@ -461,9 +481,10 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         }
         const struct progress_best *b = &l->best;
         if (b->gbps < 0) {
-            doc_addf(d, DOC_TEXT, "compute bound: %.4g %s, ", b->rate, b->rate_unit);
+            /* The figures first: at 80 columns only words may fall off. */
+            doc_addf(d, DOC_TEXT, "%.4g %s, ", b->rate, b->rate_unit);
             doc_addf(d, DOC_STRONG, "%.2fx", b->ratio);
-            doc_add(d, DOC_TEXT, " the reference");
+            doc_add(d, DOC_DIM, " ref (compute bound)");
             continue;
         }
         bar(d, b->gbps, b->ref_gbps, scale, cells);

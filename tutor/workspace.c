@@ -126,23 +126,6 @@ out:
     return rc;
 }
 
-/* Editors known to take "+LINE" before the file. */
-static int takes_plus_line(const char *editor)
-{
-    static const char *const known[] = {"vi", "vim", "nvim", "view", "nano", "pico", "emacs",
-                                        "emacsclient", "micro", "kak", "joe", "mg", "ne", "jed"};
-    size_t n = strcspn(editor, " \t");
-    const char *base = editor;
-    for (size_t i = 0; i < n; i++)
-        if (editor[i] == '/')
-            base = editor + i + 1;
-    n -= (size_t)(base - editor);
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strlen(known[i]) == n && !strncmp(base, known[i], n))
-            return 1;
-    return 0;
-}
-
 int workspace_edit(const char *path, int line, char *err, size_t errlen)
 {
     const char *ed = getenv("VISUAL");
@@ -155,7 +138,9 @@ int workspace_edit(const char *path, int line, char *err, size_t errlen)
         ed = getenv("EDITOR");
     if (!ed || !*ed)
         ed = "vi";
-    if (line > 0 && takes_plus_line(ed))
+    /* "+LINE file" is the convention vi, emacs, nano, micro, kak, joe and
+     * most others share; an editor outside it is the user's choice to make. */
+    if (line > 0)
         snprintf(plus, sizeof plus, "+%d", line);
     /* $EDITOR may carry arguments ("code -w"): the shell splits it, as git
      * and crontab do. */

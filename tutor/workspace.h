@@ -35,9 +35,10 @@ int workspace_reset(const char *root, const struct lab *lab, char *backup, size_
 /* The reference solution's text (heap), or NULL with a message in err. */
 char *workspace_solution(const char *root, const struct lab *lab, char *err, size_t errlen);
 
-/* Runs $VISUAL, else $EDITOR, else vi on path, at line when line > 0, in the
- * foreground of the terminal; returns when the editor exits.  The caller
- * must have given up the screen.  Returns 0, or -1 with a message in err. */
+/* Runs $VISUAL, else $EDITOR, else vi on path, at line when line > 0 (as
+ * "+LINE path", whatever the editor), in the foreground of the terminal;
+ * returns when the editor exits.  The caller must have given up the
+ * screen.  Returns 0, or -1 with a message in err. */
 int workspace_edit(const char *path, int line, char *err, size_t errlen);
 
 #endif /* WORKSPACE_H */
