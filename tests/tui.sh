@@ -2,9 +2,11 @@
 # tests/tui.sh — the screens, driven by keys in a 100x30 tmux terminal with
 # LANG and TERM pinned, read back with capture-pane: start, navigation,
 # lesson scrolling and search, a check without a GPU, the results screen of
-# every recorded verdict, hints, the reset question (n and y), the chart,
-# watch mode, a too-small terminal, NO_COLOR, the ASCII fallback, quitting
-# (q and ^C) with the terminal restored, and the time to the first frame.
+# every recorded verdict (numbers whole at 80x24), the quoted statement of a
+# compile error, hints (asked before spent), the reset question (n and y),
+# the chart, watch mode, a check that waits for another, the editor at
+# +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
+# ^C) with the terminal restored, and the time to the first frame.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -315,6 +317,14 @@ if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
     printf '\nstatic int broken = not_a_name;\n' >> "$k"
     start -- --root "$WB" view-result "$TMP/ce.json"
     expect "compile error: the student's line is quoted" "$line │ static int broken = not_a_name;"
+    # nvcc reports a missing ";" on the next statement: the quote reaches
+    # back to the line with the mistake.
+    printf '#include "lab.h"\n__global__ void k(const int *in, int *out)\n{\n    int a = in[0]\n\n    // out\n    out[0] = a;\n}\n' \
+        > "$TMP/semi.cu"
+    "$TUTOR" --root "$WB" check 01 --file "$TMP/semi.cu" --build-only --out "$TMP/semi.json" > /dev/null 2>&1
+    start -- --root "$WB" view-result "$TMP/semi.json"
+    expect "compile error: nvcc names line 7" "semi.cu:7: error"
+    expect "compile error: the statement with the missing ; (line 4) is quoted" "4 │     int a = in[0]"
     # e jumps to the error with "+LINE file", whatever the editor is called.
     printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\n' "$TMP/editor.args" > "$TMP/my-own-editor"
     chmod +x "$TMP/my-own-editor"

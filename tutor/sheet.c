@@ -85,6 +85,77 @@ static void quote_line(struct doc *d, const char *src, int n, enum doc_style st)
         doc_addn(d, st, l[i] == '\t' ? "    " : l + i, l[i] == '\t' ? 4 : 1);
 }
 
+/* How a line of C ends, for finding the statement around a diagnostic:
+ * blank (or only a comment), a boundary (ends with ; { } or is a
+ * preprocessor line: nothing before it belongs to what follows), or open
+ * (the statement goes on below, or its ";" is missing). */
+enum line_end { LINE_BLANK, LINE_BOUNDARY, LINE_OPEN };
+
+static enum line_end line_end(const char *l, size_t len)
+{
+    size_t a = 0, z = len;
+    while (a < z && (l[a] == ' ' || l[a] == '\t'))
+        a++;
+    /* A trailing // comment does not end the statement. */
+    for (size_t i = a; i + 1 < z; i++)
+        if (l[i] == '/' && l[i + 1] == '/') {
+            z = i;
+            break;
+        }
+    while (z > a && (l[z - 1] == ' ' || l[z - 1] == '\t' || l[z - 1] == '\r'))
+        z--;
+    if (z == a || l[a] == '*' || (z - a >= 2 && l[a] == '/' && l[a + 1] == '*'))
+        return LINE_BLANK;
+    if (l[a] == '#')
+        return LINE_BOUNDARY;
+    char c = l[z - 1];
+    return c == ';' || c == '{' || c == '}' || (c == '/' && z - a >= 2 && l[z - 2] == '*') ? LINE_BOUNDARY : LINE_OPEN;
+}
+
+/* The lines [*first, *last] of the statement a diagnostic on line n is
+ * about.  A compiler names the line where it noticed the mistake, which
+ * is often below it: a missing ";" is reported on the next statement,
+ * a bad argument on the last line of a call.  So the span reaches back
+ * over blank and comment lines to every line that did not end its
+ * statement, and down to the line that ends the one at n. */
+#define SPAN_BACK 6
+#define SPAN_DOWN 4
+
+static void statement_span(const char *src, int n, int *first, int *last)
+{
+    size_t len;
+    const char *l;
+    *first = *last = n;
+    for (int i = n - 1, code = 0; i >= 1 && code < SPAN_BACK; i--) {
+        if (!(l = source_line(src, i, &len)))
+            break;
+        enum line_end e = line_end(l, len);
+        if (e == LINE_BOUNDARY)
+            break;
+        if (e == LINE_OPEN) {
+            *first = i;
+            code++;
+        }
+    }
+    for (int i = n; i < n + SPAN_DOWN && (l = source_line(src, i, &len)); i++) {
+        *last = i;
+        if (line_end(l, len) != LINE_OPEN)
+            break;
+    }
+}
+
+/* Quotes the statement around line n, n itself marked, with a line of
+ * context either side. */
+static void quote_statement(struct doc *d, const char *src, int n)
+{
+    int first, last;
+    statement_span(src, n, &first, &last);
+    quote_line(d, src, first - 1, DOC_DIM);
+    for (int i = first; i <= last; i++)
+        quote_line(d, src, i, i == n ? DOC_MARK : DOC_TEXT);
+    quote_line(d, src, last + 1, DOC_DIM);
+}
+
 int sheet_same_file(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -116,11 +187,8 @@ static void compile_section(struct doc *d, const struct result *r, const char *s
         doc_para_add(&p, DOC_TEXT, g->message, strlen(g->message));
         doc_flow(d, &p, width, "  ", DOC_TEXT);
         doc_para_free(&p);
-        if (src && sheet_same_file(g->file, r->file) && g->line > 0) {
-            quote_line(d, src, g->line - 1, DOC_DIM);
-            quote_line(d, src, g->line, DOC_MARK);
-            quote_line(d, src, g->line + 1, DOC_DIM);
-        }
+        if (src && sheet_same_file(g->file, r->file) && g->line > 0)
+            quote_statement(d, src, g->line);
     }
     if (!r->ndiags && r->compile_log[0]) {
         int n = 0;
