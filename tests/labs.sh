@@ -37,6 +37,15 @@ same_in_commit() {
 }
 
 n=$(jq '.labs | length' data/labs.json)
+# The builds first, side by side; their verdicts are read in order below.
+for i in $(seq 0 $((n - 1))); do
+    id=$(jq -r ".labs[$i].id" data/labs.json)
+    slug=$(jq -r ".labs[$i].slug" data/labs.json)
+    par_check "$TMP/stub-$id.json" "$id" --file "data/stubs/$id-$slug.cu" --build-only --work-dir "$TMP/w/stub-$id"
+    par_check "$TMP/sol-$id.json" "$id" --file "solutions/$id-$slug/kernel.cu" --build-only --work-dir "$TMP/w/sol-$id"
+done
+par_wait
+
 for i in $(seq 0 $((n - 1))); do
     id=$(jq -r ".labs[$i].id" data/labs.json)
     slug=$(jq -r ".labs[$i].slug" data/labs.json)
@@ -56,11 +65,9 @@ for i in $(seq 0 $((n - 1))); do
         skip "$id stub is the kernel.cu labs/ handed out" "not a git checkout"
     fi
 
-    "$TUTOR" check "$id" --file "$stub" --build-only --json > "$TMP/stub.json"
-    check "$id stub compiles and follows the rules" test "$(jq -r .status "$TMP/stub.json")" = no_gpu
-    "$TUTOR" check "$id" --file "$sol/kernel.cu" --build-only --json > "$TMP/sol.json"
-    check "$id solution compiles and follows the rules" test "$(jq -r .status "$TMP/sol.json")" = no_gpu
-    missing=$(jq -r '[.techniques[] | select(.found | not) | .name] | join(", ")' "$TMP/sol.json")
+    check "$id stub compiles and follows the rules" test "$(jq -r .status "$TMP/stub-$id.json")" = no_gpu
+    check "$id solution compiles and follows the rules" test "$(jq -r .status "$TMP/sol-$id.json")" = no_gpu
+    missing=$(jq -r '[.techniques[] | select(.found | not) | .name] | join(", ")' "$TMP/sol-$id.json")
     check "$id solution shows its lab's techniques" test -z "$missing"
 done
 

@@ -54,3 +54,17 @@ make_workbook() {
         cp "$ROOT/data/stubs/$lab.cu" "$dir/labs/$lab/kernel.cu"
     done
 }
+
+# par_check OUT ARGS...: `cudatutor check ARGS --json > OUT` in the
+# background, as many at once as there are CPUs (nvcc is the slow part of a
+# check without a GPU); par_wait waits for them all.  Give each its own
+# --work-dir: checks of one lab share build/check/NN and would take turns.
+# Not for timed runs on a GPU, which must not share the machine.
+PAR_JOBS=$(nproc 2>/dev/null || echo 2)
+par_check() {
+    local out=$1
+    shift
+    while [ "$(jobs -rp | wc -l)" -ge "$PAR_JOBS" ]; do wait -n; done
+    "$TUTOR" check "$@" --json > "$out" 2> /dev/null &
+}
+par_wait() { wait; }
