@@ -627,7 +627,9 @@ intake_submission() {
             size=$(stat -c %s "$dir/wb/$ldir/kernel.cu")
             if [ "$size" -gt $((MAX_FILE_KB << 10)) ]; then
                 state=refused why="$member is more than $MAX_FILE_KB KiB"
-            elif cmp -s "$dir/wb/$ldir/kernel.cu" "$PRISTINE/$ldir/kernel.cu"; then
+            elif cmp -s "$dir/wb/$ldir/kernel.cu" "$PRISTINE/data/stubs/$base.cu"; then
+                # The stub as handed out (data/stubs/), never the grading
+                # checkout's labs/, where the grader may have tried the tutor.
                 state=unchanged why="kernel.cu is the stub as handed out"
             fi
             [ "$state" = ok ] || rm -f "$dir/wb/$ldir/kernel.cu"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tests/cli.sh — the command line: help, list, show, hint, usage errors, and
-# check verdicts that need no GPU (compile errors, rejections, no device).
+# tests/cli.sh — the command line: help, list, show, hint, usage errors, the
+# one grammar (options anywhere, --opt=value), the tutor's lock rule, missing
+# lab files, watch, and check verdicts that need no GPU (compile errors,
+# rejections, no device).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -25,7 +27,8 @@ check "a bad seed is a usage error" test $rc -eq 2
 out=$("$TUTOR" show 01)
 check "show prints the lesson" test "$(head -n1 <<<"$out")" = "$(head -n1 labs/01-*/README.md)"
 want=$(jq -r '.labs[1].hints[1]' data/labs.json)
-check "hint 02 2 prints the second hint" test "$("$TUTOR" hint 02 2 --json | jq -r .text)" = "$want"
+check "hint 02 2 prints the second hint (--unlock-all after the command)" \
+    test "$("$TUTOR" hint 02 2 --json --unlock-all | jq -r .text)" = "$want"
 
 out=$(cd /tmp && "$TUTOR" list 2>&1); rc=$?
 check "outside a workbook: a clear error" test $rc -eq 2 -a -n "$(grep 'not inside a workbook' <<<"$out")"
@@ -36,6 +39,102 @@ jq '.labs[3].family = "x"' data/labs.json > "$TMP/wb/data/labs.json"
 out=$("$TUTOR" --root "$TMP/wb" list 2>&1); rc=$?
 check "a bad catalog names file, path and value" \
     test $rc -ne 0 -a "$out" = 'cudatutor: data/labs.json: labs[3].family: unknown family "x"'
+
+# ---- one grammar -----------------------------------------------------------
+# Options before or after the command and its arguments, --opt=value, and
+# what a command does not take refused with exit 2, naming the command.
+sol02="$ROOT/solutions/$(lab_dir 02)/kernel.cu"
+check "options before the command" test "$("$TUTOR" --json list | jq length)" = 10
+check "options after the command and its arguments" test "$("$TUTOR" solution 02 --json --unlock-all | jq -r .id)" = 02
+check "--opt=value" test "$("$TUTOR" check 01 --file="$sol02" --build-only --json --seed=7 | jq -r .seed)" = 7
+check "--opt value after the lab" test "$("$TUTOR" check 01 --build-only --seed 9 --json --file "$sol02" | jq -r .seed)" = 9
+out=$("$TUTOR" list --seed 3 2>&1); rc=$?
+check "an option the command does not take: exit 2, naming it" \
+    test $rc -eq 2 -a -n "$(grep -F -- '--seed is not an option of list' <<<"$out")"
+out=$("$TUTOR" list --json=yes 2>&1); rc=$?
+check "--flag=value: exit 2" test $rc -eq 2 -a -n "$(grep -F -- '--json takes no value' <<<"$out")"
+out=$("$TUTOR" check 01 --seed 2>&1); rc=$?
+check "an option without its value: exit 2" test $rc -eq 2 -a -n "$(grep -F -- '--seed needs a value' <<<"$out")"
+out=$("$TUTOR" hint 01 2 3 2>&1); rc=$?
+check "one argument too many: exit 2" test $rc -eq 2 -a -n "$(grep -F 'unexpected argument "3"' <<<"$out")"
+out=$("$TUTOR" check 01 --help); rc=$?
+check "--help after the command: the command's usage" test $rc -eq 0 -a -n "$(grep '^usage: cudatutor check NN' <<<"$out")"
+check "-h: the same" test "$("$TUTOR" -h check)" = "$out"
+
+# ---- the tutor's lock rule ----------------------------------------------------
+# The student's own work opens lab by lab, as in the tutor; --file (not
+# recorded), --build-only and --unlock-all stay open to scripts.
+export CUDATUTOR_PROGRESS="$TMP/lock.json"
+for cmd in "check 02" "hint 02" "watch 02" "hint 02 1"; do
+    # shellcheck disable=SC2086
+    out=$("$TUTOR" $cmd 2>&1); rc=$?
+    check "$cmd on a locked lab: refused (exit 1), naming the lab to pass" \
+        test $rc -eq 1 -a "$out" = "cudatutor ${cmd%% *}: lab 02 is locked: pass lab 01 first (or add --unlock-all)"
+done
+check "a refused command records nothing" test ! -e "$TMP/lock.json"
+out=$("$TUTOR" solution 02 2>&1); rc=$?
+check "solution of a lab not passed: refused (exit 1)" test $rc -eq 1 -a -n "$(grep 'has not passed yet' <<<"$out")"
+check "check --file of a locked lab runs" \
+    test "$("$TUTOR" check 02 --file "$sol02" --build-only --json | jq -r .status)" = no_gpu
+check "--unlock-all opens it" test "$("$TUTOR" hint 02 --unlock-all --json | jq -r .hint)" = 1
+check "show of a locked lab prints its lesson" test "$("$TUTOR" show 02 | head -n1)" = "$(head -n1 labs/02-*/README.md)"
+export CUDATUTOR_PROGRESS="$TMP/progress.json"
+
+# A lab's own kernel.cu is checked in a fresh workbook: the student's copy
+# in labs/ may hold anything.
+WB=$TMP/wb-pristine
+make_workbook "$WB"
+export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
+
+# ---- missing lab files ---------------------------------------------------------
+L3=$(lab_dir 03)
+mv "$WB/labs/$L3/kernel.cu" "$TMP/k03"
+out=$("$TUTOR" --root "$WB" --unlock-all check 03 --json 2>&1); rc=$?
+check "check of a deleted kernel.cu: exit 4 with the fix, not a compile error" \
+    test $rc -eq 4 -a -n "$(grep -F "labs/$L3/kernel.cu is missing: restore it with \`cudatutor reset 03\`" <<<"$out")" \
+         -a -z "$(grep -i compile <<<"$out")"
+mv "$WB/labs/$L3" "$TMP/l03"
+out=$("$TUTOR" --root "$WB" show 03 2>&1); rc=$?
+check "show of a deleted lab folder: exit 4, with the git checkout that restores it" \
+    test $rc -eq 4 -a -n "$(grep -F "the lab folder labs/$L3 is missing: restore it with \`git checkout -- labs/$L3\`" <<<"$out")"
+mkdir -p "$WB/labs/$L3"
+out=$("$TUTOR" --root "$WB" show 03 --json 2>&1); rc=$?
+check "show of a deleted lesson: exit 4, naming it" \
+    test $rc -eq 4 -a -n "$(grep -F "labs/$L3/README.md is missing: restore it with \`git checkout -- labs/$L3/README.md\`" <<<"$out")"
+rm -rf "$WB/labs/$L3"
+mv "$TMP/l03" "$WB/labs/$L3"
+mv "$TMP/k03" "$WB/labs/$L3/kernel.cu"
+
+# ---- a check that waits ------------------------------------------------------------
+# Another check of the lab (flock on the lock check_run takes) for a second:
+# this one says what it waits for, then runs.
+mkdir -p "$WB/build/check/01"
+flock -o "$WB/build/check/01/.lock" sleep 1 &
+holder=$!
+sleep 0.2
+err=$("$TUTOR" --root "$WB" check 01 --build-only --json 2>&1 > "$TMP/waited.json")
+wait "$holder"
+check "a check that waits for another of the same lab says so, then runs" \
+    test -n "$(grep -F 'waiting for another check of lab 01 to finish' <<<"$err")" -a \
+         "$(jq -r .status "$TMP/waited.json")" = no_gpu
+
+# ---- watch ------------------------------------------------------------------------
+# A check at once, another after a save, each recorded; ^C (here TERM) ends it.
+rm -f "$TMP/progress.json"
+"$TUTOR" --root "$WB" watch 01 --no-sanitize > "$TMP/watch.log" 2>&1 &
+wpid=$!
+wait_log() {    # wait_log COUNT REGEX: until the log has COUNT lines matching
+    local t=0
+    while [ "$(grep -cE -- "$2" "$TMP/watch.log")" -lt "$1" ] && [ $t -lt 1200 ]; do sleep 0.1; t=$((t + 1)); done
+}
+wait_log 1 '^watching labs/01-'
+echo "// saved" >> "$WB/labs/$(lab_dir 01)/kernel.cu"
+wait_log 2 '^watching labs/01-'
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
+check "watch: a check at once and one after the save" \
+    test "$(grep -cE '^watching labs/01-' "$TMP/watch.log")-$(grep -c 'was saved: checking it' "$TMP/watch.log")" = 2-1
+check "watch: each check recorded" test "$(jq -r '.labs["01"].attempts' "$TMP/progress.json")" = 2
+cp "$(stub_file 01)" "$WB/labs/$(lab_dir 01)/kernel.cu"
 
 # ---- checks that need no GPU --------------------------------------------
 cat > "$TMP/syntax.cu" <<'CU'
@@ -67,9 +166,9 @@ check "a host-side sum is rejected, naming cudaMemcpy and the rule" \
     test $rc -eq 1 -a "$(jq -r '.status + " " + ([.symbols.violations[].symbol] | join(","))' "$TMP/host.json" \
          | grep -c 'rejected .*cudaMemcpy')" = 1
 
-"$TUTOR" check 01 --file "$TMP/missing.cu" --json > "$TMP/missing.json"; rc=$?
-check "a missing kernel file is a compile_error" \
-    test $rc -eq 1 -a "$(jq -r .status "$TMP/missing.json")" = compile_error
+out=$("$TUTOR" check 01 --file "$TMP/missing.cu" --json 2>&1); rc=$?
+check "a missing --file is a usage error that names it, not a compile error" \
+    test $rc -eq 2 -a -n "$(grep -F -- "--file $TMP/missing.cu: No such file" <<<"$out")" -a -z "$(grep compile_error <<<"$out")"
 
 # The trials have their own limit (the catalog's trials_timeout_s, scaled):
 # a harness stuck in them is stopped then, not at the whole run's limit.
@@ -126,11 +225,11 @@ check "--target-min 0 is a usage error" test $rc -eq 2
 if have_gpu; then
     skip "check without a GPU says so and exits 3" "a CUDA device is present"
 else
-    out=$("$TUTOR" check 01); rc=$?
+    out=$("$TUTOR" --root "$WB" check 01); rc=$?
     check "check without a GPU says so, and that the launcher's plans were checked, and exits 3" \
         test $rc -eq 3 -a -n "$(grep -F 'follow the rules (checked without a GPU); not run: no CUDA device' <<<"$out")"
     check "check --json without a GPU: status no_gpu, techniques judged" \
-        test "$("$TUTOR" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
+        test "$("$TUTOR" --root "$WB" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
 fi
 
 if have_gpu; then

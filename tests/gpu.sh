@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tests/gpu.sh — on a GPU: every stub fails its check, every solution passes
-# it (correct at every size, clean under the sanitizers) and meets its lab's
-# target.  Without a GPU each test is skipped, visibly.
+# tests/gpu.sh — on a GPU: every pristine stub (data/stubs/) fails its check,
+# every solution passes it (correct at every size, clean under the
+# sanitizers) and meets its lab's target.  Without a GPU each test is
+# skipped, visibly.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -20,9 +21,10 @@ results=${GPU_RESULTS:-$TMP}
 mkdir -p "$results"
 for i in $(seq 0 $((n - 1))); do
     id=$(jq -r ".labs[$i].id" data/labs.json)
-    sol=solutions/$id-$(jq -r ".labs[$i].slug" data/labs.json)/kernel.cu
+    slug=$(jq -r ".labs[$i].slug" data/labs.json)
+    sol=solutions/$id-$slug/kernel.cu stub=data/stubs/$id-$slug.cu
 
-    "$TUTOR" check "$id" --no-sanitize --quick --json > "$results/stub-$id.json"
+    "$TUTOR" check "$id" --file "$stub" --no-sanitize --quick --json > "$results/stub-$id.json"
     st=$(jq -r .status "$results/stub-$id.json")
     if [ "$st" = fail ]; then ok "$id stub fails on the GPU"
     else not_ok "$id stub fails on the GPU" "status $st: $(jq -r .summary "$results/stub-$id.json")"; fi

@@ -45,7 +45,7 @@ tar czf "$S/bob.tar.gz" -C "$TMP/mk" bob
 # carol: a .zip with the lab folders at the top; lab 02 is the stub as given.
 mkdir -p "$TMP/mk/carol/$L1" "$TMP/mk/carol/$L2"
 cp "$SOL1" "$TMP/mk/carol/$L1/kernel.cu"
-cp "labs/$L2/kernel.cu" "$TMP/mk/carol/$L2/kernel.cu"
+cp "$(stub_file 02)" "$TMP/mk/carol/$L2/kernel.cu"
 (cd "$TMP/mk/carol" && zip -qr "$S/carol.zip" .)
 
 # Malformed ones, each refused with its reason.
@@ -127,6 +127,23 @@ check "a .zip with the lab folders at the top is taken in" \
 check "an untouched stub is graded zero without being built" \
     test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/carol/report.json")" = '["unchanged",0]' \
          -a ! -e "$O1/students/carol/labs/02.json"
+
+# "Unchanged" is the pristine stub (data/stubs/), never the grading
+# checkout's own labs/, where the grader may have tried the tutor: a
+# submission equal to the stub is unchanged, one equal to the grader's
+# edited copy is taken in.
+GWB=$TMP/gwb
+make_workbook "$GWB"
+ln -s "$TUTOR" "$GWB/cudatutor"
+printf '\n// the grader tried the tutor here\n' >> "$GWB/labs/$L2/kernel.cu"
+mkdir -p "$TMP/u/dave/labs/$L2" "$TMP/u/erin/labs/$L2"
+cp "$(stub_file 02)" "$TMP/u/dave/labs/$L2/kernel.cu"
+cp "$GWB/labs/$L2/kernel.cu" "$TMP/u/erin/labs/$L2/kernel.cu"
+CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "$GRADE" --workbook "$GWB" --labs 02 --seed 4242 --no-sanitize \
+    --no-calibrate -j 2 -q -o "$TMP/o-unch" "$TMP/u"/* > "$TMP/o-unch.log" 2>&1
+intake_state() { jq -r '.labs["02"].state' "$TMP/o-unch/students/$1/intake.json" 2>/dev/null; }
+check "unchanged: equal to the pristine stub, whatever the grader's labs/ holds" test "$(intake_state dave)" = unchanged
+check "not unchanged: equal to the grading checkout's edited labs/ file" test "$(intake_state erin)" = ok
 
 refused() { jq -r '.refused // (.labs | to_entries[0].value.why) // ""' "$O1/students/$1/intake.json"; }
 check "an archive member outside the folder refuses the archive" test -n "$(refused traversal | grep 'escapes the folder')"

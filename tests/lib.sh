@@ -31,8 +31,43 @@ trap 'rm -rf "$TMP"' EXIT
 # Tests never touch the workbook's own progress.json.
 export CUDATUTOR_PROGRESS="$TMP/progress.json"
 
-# lab_dir NN: the lab's folder name (labs/NN-slug).
-lab_dir() { (cd "$ROOT/labs" && ls -d "$1"-*) ; }
+# lab_dir NN: the lab's folder name (labs/NN-slug), from the catalog.
+lab_dir() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | "\(.id)-\(.slug)"' "$ROOT/data/labs.json"; }
+# stub_file NN: the lab's pristine stub (data/stubs/NN-slug.cu), the product;
+# labs/NN-slug/kernel.cu is the student's copy and may hold anything.
+stub_file() { echo "$ROOT/data/stubs/$(lab_dir "$1").cu"; }
+
+# make_workbook DIR: a fresh workbook as handed out, for tests that check,
+# reset or edit a lab's own kernel.cu: the catalog, the solutions, lab.h, the
+# lessons, and each lab's kernel.cu from its pristine stub (never the
+# student's working file).  The harness objects stay the real workbook's
+# (export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness").
+make_workbook() {
+    local dir=$1 lab
+    mkdir -p "$dir/tutor" "$dir/labs"
+    cp -r "$ROOT/data" "$ROOT/solutions" "$dir/"
+    cp "$ROOT/tutor/lab.h" "$ROOT/tutor/status.h" "$dir/tutor/"
+    for lab in "$ROOT"/data/stubs/[0-9][0-9]-*.cu; do
+        lab=$(basename "$lab" .cu)
+        mkdir -p "$dir/labs/$lab"
+        cp "$ROOT/labs/$lab/README.md" "$dir/labs/$lab/"
+        cp "$ROOT/data/stubs/$lab.cu" "$dir/labs/$lab/kernel.cu"
+    done
+}
+
+# par_check OUT ARGS...: `cudatutor check ARGS --json > OUT` in the
+# background, as many at once as there are CPUs (nvcc is the slow part of a
+# check without a GPU); par_wait waits for them all.  Give each its own
+# --work-dir: checks of one lab share build/check/NN and would take turns.
+# Not for timed runs on a GPU, which must not share the machine.
+PAR_JOBS=$(nproc 2>/dev/null || echo 2)
+par_check() {
+    local out=$1
+    shift
+    while [ "$(jobs -rp | wc -l)" -ge "$PAR_JOBS" ]; do wait -n; done
+    "$TUTOR" check "$@" --json > "$out" 2> /dev/null &
+}
+par_wait() { wait; }
 # lab_ids: every lab of the catalog; lab_family NN: its family.
 lab_ids() { jq -r '.labs[].id' "$ROOT/data/labs.json"; }
 lab_family() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | .family' "$ROOT/data/labs.json"; }

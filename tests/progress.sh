@@ -8,11 +8,9 @@ cd "$ROOT"
 
 P="$TMP/p.json"
 export CUDATUTOR_PROGRESS="$P"
-# Checks run in a copy of the workbook, with a build folder of their own.
+# Checks run in a fresh workbook, with a build folder of their own.
 WB=$TMP/wb
-mkdir -p "$WB/tutor"
-cp -r data labs solutions "$WB/"
-cp tutor/lab.h tutor/status.h "$WB/tutor/"
+make_workbook "$WB"
 export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 state() { "$TUTOR" "$@" list --json | jq -r 'map(.id + "=" + .state) | join(" ")'; }
 
@@ -74,9 +72,9 @@ check "progress: 1 of 10 passed, with the best" test -n "$(grep -F '1 of 10 labs
     -n "$(grep -E '^01 +on target .*475 GB/s' <<<"$out")"
 
 # ---- where the file is -------------------------------------------------
-"$TUTOR" --progress "$TMP/flag.json" hint 05 > /dev/null
+"$TUTOR" --progress "$TMP/flag.json" --unlock-all hint 05 > /dev/null
 check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jq -r '.labs["05"]' "$P")" = null
-(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" hint 03 > /dev/null)
+(unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" --unlock-all hint 03 > /dev/null)
 check "by default progress.json is in the workbook" test -f "$WB/progress.json"
 rm -f "$WB/progress.json"
 
@@ -100,33 +98,52 @@ check "the newer file is left untouched" test "$(cat "$P")" = "$before"
 rm -f "$P"
 
 # ---- reset ---------------------------------------------------------------
+# The stub comes from data/stubs/, not from git: a student who committed
+# their work still gets the stub back, and so does one without git.
 (cd "$WB" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm stubs) \
     > /dev/null 2>&1
 k=$WB/labs/02-strided-index/kernel.cu
+stub=$WB/data/stubs/02-strided-index.cu
+# done_right RC A B: exit code RC was 0 and files A and B are the same.
+done_right() { [ "$1" -eq 0 ] && cmp -s "$2" "$3"; }
 echo "// my work" >> "$k"
 out=$("$TUTOR" --root "$WB" reset 02 < /dev/null 2>&1); rc=$?
 check "reset without a terminal or --yes is refused" test $rc -eq 2 -a -n "$(grep -- '--yes' <<<"$out")"
 check "refused: the file is untouched" grep -q "// my work" "$k"
-is_stub() { cmp -s "$k" <(cd "$WB" && git show HEAD:labs/02-strided-index/kernel.cu); }
 out=$("$TUTOR" --root "$WB" reset 02 --yes); rc=$?
 check "reset --yes exits 0" test $rc -eq 0
-check "reset --yes puts the stub back" is_stub
+check "reset --yes puts the pristine stub back" cmp -s "$k" "$stub"
 check "reset keeps the student's file as kernel.cu.bak-TIME" \
     grep -q "// my work" "$WB"/labs/02-strided-index/kernel.cu.bak-*
 check "reset says where the backup is" test -n "$(grep 'kernel.cu.bak-' <<<"$out")"
 out=$("$TUTOR" --root "$WB" reset 02 --yes --json)
 check "reset of a pristine stub needs no backup" test "$(jq -r .backup <<<"$out")" = null
+cp solutions/02-strided-index/kernel.cu "$k"
+(cd "$WB" && git -c user.name=t -c user.email=t@example.org commit -qam "my lab 02") > /dev/null 2>&1
+check "the student's work is committed (git's HEAD is no longer the stub)" \
+    test -n "$(cd "$WB" && git log -1 --format=%s | grep 'my lab 02')" -a \
+         -z "$(cd "$WB" && git status --porcelain -- labs/02-strided-index/kernel.cu)"
+"$TUTOR" --root "$WB" reset 02 --yes > /dev/null 2>&1; rc=$?
+check "reset after a commit gives the pristine stub, not the commit" done_right $rc "$k" "$stub"
 rm -rf "$WB/.git"
-out=$("$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
-check "reset outside git says why (exit 4)" test $rc -eq 4 -a -n "$(grep 'git checkout' <<<"$out")"
 mkdir -p "$TMP/nogit"
 ln -sf "$(command -v jq)" "$TMP/nogit/jq"
+echo "// more work" >> "$k"
 out=$(PATH="$TMP/nogit" "$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
-check "reset without git installed refuses clearly" test $rc -eq 4 -a -n "$(grep 'git is not installed' <<<"$out")"
+check "reset needs neither git nor a checkout" done_right $rc "$k" "$stub"
+rm -rf "$WB/labs/03-sequential-addressing"
+"$TUTOR" --root "$WB" --unlock-all reset 03 --yes > /dev/null 2>&1; rc=$?
+check "reset of a deleted lab folder brings its kernel.cu back" \
+    done_right $rc "$WB/labs/03-sequential-addressing/kernel.cu" "$WB/data/stubs/03-sequential-addressing.cu"
+mv "$WB/data/stubs/02-strided-index.cu" "$TMP/stub02"
+out=$("$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
+check "a missing pristine stub: exit 4, and how to restore it" \
+    test $rc -eq 4 -a -n "$(grep -F 'git checkout -- data/stubs/02-strided-index.cu' <<<"$out")"
+mv "$TMP/stub02" "$WB/data/stubs/02-strided-index.cu"
 
 # ---- help ----------------------------------------------------------------
-for c in list show check hint progress reset solution; do
+for c in list show check watch hint progress reset solution ladder view-result; do
     out=$("$TUTOR" "$c" --help); rc=$?
     check "$c --help" test $rc -eq 0 -a -n "$(grep "^usage: cudatutor $c" <<<"$out")"
 done
-check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -F 'view-result FILE')"
+check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -E '^  view-result ')" -a -n "$("$TUTOR" --help | grep -F -- '--keys SCRIPT')"

@@ -2,9 +2,11 @@
 # tests/tui.sh — the screens, driven by keys in a 100x30 tmux terminal with
 # LANG and TERM pinned, read back with capture-pane: start, navigation,
 # lesson scrolling and search, a check without a GPU, the results screen of
-# every recorded verdict, hints, the reset question (n and y), the chart,
-# watch mode, a too-small terminal, NO_COLOR, the ASCII fallback, quitting
-# (q and ^C) with the terminal restored, and the time to the first frame.
+# every recorded verdict (numbers whole at 80x24), the quoted statement of a
+# compile error, hints (asked before spent), the reset question (n and y),
+# the chart, watch mode, a check that waits for another, the editor at
+# +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
+# ^C) with the terminal restored, and the time to the first frame.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -20,11 +22,10 @@ trap 'stop; rm -rf "$TMP"' EXIT
 PROG="$TMP/progress.json"
 WB="$TMP/wb"
 
-# A throwaway workbook under git, so reset, edit and watch touch nothing real.
-make_workbook() {
-    mkdir -p "$WB/tutor"
-    cp -r data labs solutions "$WB/"
-    cp tutor/lab.h tutor/status.h "$WB/tutor/"
+# A throwaway workbook as handed out, under git, so reset, edit and watch
+# touch nothing real.
+git_workbook() {
+    make_workbook "$WB"
     (cd "$WB" && git init -q && git add -A &&
      git -c user.name=test -c user.email=test@example.org commit -q -m stubs) >/dev/null 2>&1
 }
@@ -144,14 +145,35 @@ expect "c on a locked lab is refused" "lab 02 is locked: pass lab 01 first"
 keys k
 
 # ---- hints -------------------------------------------------------------
+# A hint is spent only after a yes, and the question says what hints do.
+hints_used() { jq -r '.labs["01"].hints_used // 0' "$PROG" 2>/dev/null || echo 0; }
 hint1=$(jq -r '.labs[0].hints[0]' data/labs.json | cut -c1-40 | tr -d '`')
 keys h
-expect "h shows the first hint" "Hint 1 of 3  (new)"
-expect "the hint's text" "$hint1"
-check "the hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 1
+expect "h asks before it spends a hint" "Show hint 1 of 3 for lab 01?"
+expect "the question says hints are recorded" "How many hints you use is recorded in"
+expect "and that they never affect the grade" "hints never affect your grade"
+keys n
+expect "n: nothing changed" "nothing changed"
+check "n: no hint spent" test "$(hints_used)" = 0
 keys h
-expect "h again escalates" "Hint 2 of 3  (new)"
-check "the second hint is recorded" test "$(jq -r '.labs["01"].hints_used' "$PROG")" = 2
+wait_for "y yes"
+keys y
+expect "y shows the first hint" "Hint 1 of 3  (new)"
+expect "the hint's text" "$hint1"
+check "the hint is recorded" test "$(hints_used)" = 1
+keys h
+expect "h again asks for the second" "Show hint 2 of 3 for lab 01?"
+expect "once one is spent, n offers the ones spent" "n show the ones I have"
+keys y
+expect "y escalates" "Hint 2 of 3  (new)"
+check "the second hint is recorded" test "$(hints_used)" = 2
+keys h
+wait_for "Show hint 3 of 3"
+keys n
+sleep 0.3
+expect "n: the hints spent again" "Hint 2 of 3"
+expect_no "n: none of them new" "(new)"
+check "n: nothing more spent" test "$(hints_used)" = 2
 keys q
 
 # ---- a too small terminal, and back -------------------------------------
@@ -180,6 +202,8 @@ start -- --unlock-all
 wait_for "CUDA reduction workbook"
 expect_line "--unlock-all: every lab open" "^  10 ○ .* +open$"
 keys j h
+wait_for "y yes"
+keys y
 expect "Q quits from any screen" "Hint 1 of 3"
 keys Q
 expect "Q quits with 0" "EXIT=0"
@@ -193,6 +217,8 @@ start
 expect "a newer progress.json is refused with a clear message" "written by a newer cudatutor (schema 7"
 expect "the title says progress is not recorded" "progress not recorded"
 keys h
+wait_for "y yes"
+keys y
 expect "hints still work, unrecorded" "hint not recorded"
 check "the newer file is left alone" test "$(cat "$PROG")" = '{"schema": 7, "labs": {}}'
 rm -f "$PROG" "$PROG".corrupt-*
@@ -231,6 +257,26 @@ expect_line "LANG=C: ASCII marks" "^> 01 o $(lesson_title 0) +open$"
 check "LANG=C: nothing but ASCII on the screen" test -z "$(screen | LC_ALL=C grep -n '[^ -~]')"
 expect "LANG=C: the lesson's dashes become --" "Lab 01 -- Interleaved addressing"
 
+# ---- 80x24: no number cut ------------------------------------------------
+# The seed is the value to pass to --seed; at 80 columns it used to lose all
+# but its first digit.  The line wraps instead.
+f=tests/fixtures/pass.json
+start -- view-result "$f"
+wait_for "$(jq -r .summary "$f" | cut -c1-20)"
+tm resize-window -x 80 -y 24
+expect "80 columns: the seed is whole" "seed $(jq -r .seed "$f")"
+expect "80 columns: the measured peak is whole" \
+    "measured peak $(jq -r '.device.read_gbps | round' "$f") GB/s read, $(jq -r '.device.copy_gbps | round' "$f") GB/s copy"
+for f in tests/fixtures/*.json; do
+    seed=$(jq -r .seed "$f")
+    if CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$f" 2>/dev/null | grep -qE "seed $seed\$"; then
+        ok "80 columns: $(basename "$f" .json)'s seed is whole"
+    else
+        not_ok "80 columns: $(basename "$f" .json)'s seed is whole" \
+            "$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$f" 2>/dev/null | head -12)"
+    fi
+done
+
 # ---- the results screen of every recorded verdict ---------------------
 for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/status.h); do
     f=tests/fixtures/$status.json
@@ -258,7 +304,7 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
     esac
 done
 
-make_workbook
+git_workbook
 
 # A compile error in the student's own file: the line is quoted.
 if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
@@ -271,10 +317,46 @@ if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
     printf '\nstatic int broken = not_a_name;\n' >> "$k"
     start -- --root "$WB" view-result "$TMP/ce.json"
     expect "compile error: the student's line is quoted" "$line │ static int broken = not_a_name;"
+    # nvcc reports a missing ";" on the next statement: the quote reaches
+    # back to the line with the mistake.
+    printf '#include "lab.h"\n__global__ void k(const int *in, int *out)\n{\n    int a = in[0]\n\n    // out\n    out[0] = a;\n}\n' \
+        > "$TMP/semi.cu"
+    "$TUTOR" --root "$WB" check 01 --file "$TMP/semi.cu" --build-only --out "$TMP/semi.json" > /dev/null 2>&1
+    start -- --root "$WB" view-result "$TMP/semi.json"
+    expect "compile error: nvcc names line 7" "semi.cu:7: error"
+    expect "compile error: the statement with the missing ; (line 4) is quoted" "4 │     int a = in[0]"
+    # e jumps to the error with "+LINE file", whatever the editor is called.
+    printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\n' "$TMP/editor.args" > "$TMP/my-own-editor"
+    chmod +x "$TMP/my-own-editor"
+    start VISUAL="$TMP/my-own-editor" -- --root "$WB" view-result "$TMP/ce.json"
+    wait_for "$line │"
+    keys e
+    expect "e on a compile error comes back from any editor" "back from the editor"
+    check "e: any editor gets +LINE before the file" \
+        test "$(cat "$TMP/editor.args" 2>/dev/null | tr '\n' ' ')" = "+$line $k "
     cp "$TMP/stub.cu" "$k"
 else
     skip "compile error: the student's line is quoted" "no nvcc"
+    skip "e: any editor gets +LINE before the file" "no nvcc"
 fi
+
+# ---- a check that waits for another ---------------------------------------
+# Another check of lab 01 (played by flock on the lock check_run takes)
+# holds its work folder: the check screen says what it waits for.
+mkdir -p "$WB/build/check/01"
+flock -o "$WB/build/check/01/.lock" sleep 60 &
+holder=$!
+sleep 0.2
+start -- --root "$WB"
+wait_for "CUDA reduction workbook"
+keys c
+expect "a waiting check says what it waits for" "Waiting for another check of lab 01 to end"
+expect "and who may hold it" "(a tutor, or cudatutor check 01, in another terminal)"
+keys q
+expect "q cancels the waiting check" "check cancelled"
+# -o: flock itself holds the lock, so it ends with flock (and its sleep).
+kill $(pgrep -P "$holder") "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 
 # ---- a check on this machine -------------------------------------------
 if have_gpu; then
@@ -332,8 +414,7 @@ keys r
 wait_for "y yes"
 keys y
 expect "y: the stub is back, the backup named" "your file is kept as kernel.cu.bak-"
-check "y: kernel.cu is the stub of git's HEAD" \
-    cmp -s "$k" <(cd "$WB" && git show HEAD:labs/01-interleaved-addressing/kernel.cu)
+check "y: kernel.cu is the pristine stub" cmp -s "$k" "$WB/data/stubs/01-interleaved-addressing.cu"
 check "y: the backup holds the student's work" grep -q "// my work" "$WB"/labs/01-interleaved-addressing/kernel.cu.bak-*
 
 # ---- edit --------------------------------------------------------------

@@ -363,7 +363,8 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
     }
     l->dir = util_format("labs/%s-%s", l->id, l->slug);
     l->solution_dir = util_format("solutions/%s-%s", l->id, l->slug);
-    if (!l->dir || !l->solution_dir) {
+    l->stub = util_format("data/stubs/%s-%s.cu", l->id, l->slug);
+    if (!l->dir || !l->solution_dir || !l->stub) {
         fail(p, base, "out of memory");
         goto out;
     }
@@ -535,6 +536,7 @@ void catalog_free(struct catalog *cat)
         free(l->summary);
         free(l->dir);
         free(l->solution_dir);
+        free(l->stub);
         free(l->target.case_label);
         for (int j = 0; l->tech && j < l->ntech; j++) {
             free(l->tech[j].name);

@@ -89,6 +89,8 @@ struct lab {
     char *summary;
     char *dir;                  /* "labs/01-interleaved-addressing" */
     char *solution_dir;         /* "solutions/01-interleaved-addressing" */
+    char *stub;                 /* "data/stubs/01-interleaved-addressing.cu": the stub as
+                                 * handed out, kept apart from the student's copy in dir */
     const struct family_spec *family;
     struct target target;
     struct technique *tech;

@@ -222,20 +222,21 @@ static void merge_report(struct run *r, cJSON *h)
 }
 
 /* The student's text: what the kernels printed (the judge's stdout and
- * stderr) and what the host code printed (the runner's file), each capped. */
+ * stderr) and then what the host code printed (the runner's file); the
+ * last OUTPUT_KEEP bytes of the two together, like any output. */
 static void add_output(struct run *r, const struct proc_result *pr)
 {
     char *path = util_format("%s/check-%s", r->dir, RUNNER_OUT);
-    size_t len = 0;
-    char *host = path ? util_read_file(path, &len) : NULL;
-    char *dev = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]",
-                                          check_tail(pr->output, OUTPUT_KEEP), pr->dropped)
-                            : strdup(check_tail(pr->output, OUTPUT_KEEP));
-    char *text = util_format("%s%s%s", dev ? dev : "", host && *host ? (dev && *dev ? "\n" : "") : "",
-                             host ? check_tail(host, OUTPUT_KEEP) : "");
+    char *host = path ? util_read_file(path, NULL) : NULL;
+    char *all = util_format("%s%s%s", pr->output, host && *host && *pr->output ? "\n" : "", host ? host : "");
+    size_t len = all ? strlen(all) : 0;
+    const char *kept = all ? check_tail(all, OUTPUT_KEEP) : "";
+    size_t dropped = pr->dropped + (len - strlen(kept));
+    char *text = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]", kept, dropped)
+                             : strdup(kept);
     cJSON_AddStringToObject(r->root, "output", text ? text : "");
     free(text);
-    free(dev);
+    free(all);
     free(host);
     free(path);
 }

@@ -1,26 +1,34 @@
-/* cli.h — the subcommands (list, check, show, hint, ...): every action of the
- * tutor is also a command, with --json where a script would want it. */
+/* cli.h — the command line: one grammar for every command (getopt_long:
+ * options before or after the command and its arguments, --opt=value,
+ * usage errors with exit code 2), the table of commands and options that
+ * the help, the man page and the completion follow, and the commands that
+ * check a kernel (check, watch), show a lesson and time the ladder.  The
+ * commands about progress are in cli_study.c. */
 #ifndef CLI_H
 #define CLI_H
 
 #include <stdio.h>
 
 #include "app.h"
+#include "cli_args.h"
 
-/* Exit codes of the program; a check's own verdict maps through status.h. */
-enum {
-    EXIT_OK = 0,
-    EXIT_VERDICT = 1,       /* the kernel failed (fail, compile_error, rejected, ...) */
-    EXIT_USAGE = 2,
-    EXIT_NO_GPU = 3,        /* compiled, but there is no CUDA device to run it */
-    EXIT_INTERNAL = 4
-};
+/* Parses argv (which getopt may reorder) into a; a's strings point into
+ * argv.  Answers --help and --version itself.  Returns -1 when the program
+ * should go on, else the exit code: EXIT_OK after help or the version,
+ * EXIT_USAGE after a usage error explained on stderr.  Free a with
+ * cli_args_free whatever it returns. */
+int cli_parse(int argc, char **argv, struct cli_args *a);
+void cli_args_free(struct cli_args *a);
 
-/* Runs subcommand argv[0]; returns the exit code.  Returns -1 when argv[0] is
- * not a command (main then reports it). */
-int cli_run(struct app *app, int argc, char **argv);
+/* Whether a names no command, or one the tutor's screens answer
+ * (view-result): main then runs the UI. */
+int cli_wants_ui(const struct cli_args *a);
 
-/* Lists the commands with one line each. */
+/* Runs the command cli_parse accepted: resolves its lab, applies the lock
+ * rules of the tutor, and returns the exit code. */
+int cli_run(struct app *app, struct cli_args *a);
+
+/* The program's usage: the global options and one line per command. */
 void cli_usage(FILE *f);
 
 #endif /* CLI_H */

@@ -5,11 +5,11 @@
 #include "cli_study.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "progress.h"
 #include "util.h"
 #include "workspace.h"
@@ -68,16 +68,10 @@ static int lab_index(const struct app *app, const struct lab *lab)
 
 /* ---- list --------------------------------------------------------------- */
 
-int cmd_list(struct app *app, int argc, char **argv)
+int cmd_list(struct app *app, const struct cli_args *a)
 {
     struct progress p;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else
-            return fprintf(stderr, "cudatutor list: unknown option %s\n", argv[i]), cli_usage_of("list", stderr);
-    }
+    int json = a->json;
     load(app, "list", &p);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     for (int i = 0; i < app->cat.nlabs; i++) {
@@ -102,6 +96,7 @@ int cmd_list(struct app *app, int argc, char **argv)
         cJSON_AddStringToObject(o, "title", l->title);
         cJSON_AddStringToObject(o, "family", l->family->name);
         cJSON_AddStringToObject(o, "dir", l->dir);
+        cJSON_AddStringToObject(o, "stub", l->stub);
         cJSON_AddStringToObject(o, "summary", l->summary);
         t = cJSON_AddObjectToObject(o, "target");
         cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));
@@ -145,23 +140,19 @@ static int record_hint(struct progress *p, void *ud)
     return 0;
 }
 
-int cmd_hint(struct app *app, int argc, char **argv)
+int cmd_hint(struct app *app, const struct cli_args *a)
 {
-    const char *key = NULL;
-    int json = 0, k = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] != '-' && !key)
-            key = argv[i];
-        else if (argv[i][0] != '-' && key && !k && atoi(argv[i]) >= 1 && atoi(argv[i]) <= CATALOG_HINTS)
-            k = atoi(argv[i]);
-        else
-            return fprintf(stderr, "cudatutor hint: bad argument %s\n", argv[i]), cli_usage_of("hint", stderr);
+    const struct lab *lab = a->lab;
+    int json = a->json, k = 0;
+    if (a->npos > 1) {
+        char *end;
+        long v = strtol(a->pos[1], &end, 10);
+        if (*end || v < 1 || v > CATALOG_HINTS) {
+            fprintf(stderr, "cudatutor hint: which hint? %s is not 1 to %d\n", a->pos[1], CATALOG_HINTS);
+            return EXIT_USAGE;
+        }
+        k = (int)v;
     }
-    const struct lab *lab = cli_lab_arg(app, "hint", key);
-    if (!lab)
-        return EXIT_USAGE;
     struct hint_req h = {lab->id, k, 0};
     if (update(app, "hint", record_hint, &h, NULL) != 0) {
         /* Nothing recorded: still answer, with the hint the file would have given. */
@@ -199,17 +190,10 @@ static void progress_line(const struct app *app, const struct progress *p, int i
            pl && pl->last_status[0] ? pl->last_status : "-");
 }
 
-int cmd_progress(struct app *app, int argc, char **argv)
+int cmd_progress(struct app *app, const struct cli_args *a)
 {
     struct progress p;
-    int json = 0, rc = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else
-            return fprintf(stderr, "cudatutor progress: unknown option %s\n", argv[i]),
-                   cli_usage_of("progress", stderr);
-    }
+    int json = a->json, rc = EXIT_OK;
     if (load(app, "progress", &p) != 0)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
@@ -269,24 +253,11 @@ static int confirm(const char *question)
     return line[0] == 'y' || line[0] == 'Y';
 }
 
-int cmd_reset(struct app *app, int argc, char **argv)
+int cmd_reset(struct app *app, const struct cli_args *a)
 {
-    const char *key = NULL;
-    int yes = 0, json = 0;
+    const struct lab *lab = a->lab;
+    int yes = a->yes, json = a->json;
     char backup[1024], err[768], q[256];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y"))
-            yes = 1;
-        else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] != '-' && !key)
-            key = argv[i];
-        else
-            return fprintf(stderr, "cudatutor reset: bad argument %s\n", argv[i]), cli_usage_of("reset", stderr);
-    }
-    const struct lab *lab = cli_lab_arg(app, "reset", key);
-    if (!lab)
-        return EXIT_USAGE;
     if (!yes) {
         if (!isatty(STDIN_FILENO)) {
             fprintf(stderr, "cudatutor reset: this replaces %s/kernel.cu with the stub; add --yes to confirm\n",
@@ -323,30 +294,18 @@ int cmd_reset(struct app *app, int argc, char **argv)
 
 /* ---- solution ----------------------------------------------------------- */
 
-int cmd_solution(struct app *app, int argc, char **argv)
+int cmd_solution(struct app *app, const struct cli_args *a)
 {
-    const char *key = NULL;
-    int json = 0;
+    const struct lab *lab = a->lab;
+    int json = a->json;
     char err[768];
     struct progress p;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] != '-' && !key)
-            key = argv[i];
-        else
-            return fprintf(stderr, "cudatutor solution: bad argument %s\n", argv[i]),
-                   cli_usage_of("solution", stderr);
-    }
-    const struct lab *lab = cli_lab_arg(app, "solution", key);
-    if (!lab)
-        return EXIT_USAGE;
     load(app, "solution", &p);
     enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
     progress_free(&p);
     if (st < LAB_PASSED && !app->unlock_all) {
         fprintf(stderr, "cudatutor solution: lab %s has not passed yet; its solution opens when it does "
-                        "(or run with --unlock-all)\n", lab->id);
+                        "(or add --unlock-all)\n", lab->id);
         return EXIT_VERDICT;
     }
     char *text = workspace_solution(app->root, lab, err, sizeof err);
@@ -365,6 +324,23 @@ int cmd_solution(struct app *app, int argc, char **argv)
     cJSON_AddStringToObject(o, "text", text);
     free(text);
     return put_json(o);
+}
+
+/* ---- the lock rule ------------------------------------------------------ */
+
+int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
+{
+    struct progress p;
+    int i = lab_index(app, lab);
+    load(app, cmd, &p);
+    enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
+    progress_free(&p);
+    if (st != LAB_LOCKED)
+        return 0;
+    /* The tutor's words: the lab before it is the one to pass. */
+    fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
+            i > 0 ? app->cat.labs[i - 1].id : lab->id);
+    return 1;
 }
 
 /* ---- recording a check -------------------------------------------------- */

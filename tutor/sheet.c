@@ -34,6 +34,27 @@ static enum doc_style status_style(enum status s)
     return s == STATUS_PASS ? DOC_GOOD : s == STATUS_NO_GPU ? DOC_WARN : DOC_BAD;
 }
 
+/* "label value" on the current line after three spaces, or at the start of
+ * a new one (first, or when the pair would not fit in width): a seed or a
+ * path is never cut at the screen's edge, where a student would copy the
+ * wrong value. */
+static void field(struct doc *d, const char *label, const char *value, int width, int first)
+{
+    const struct doc_line *l = d->nlines ? &d->lines[d->nlines - 1] : NULL;
+    int used = l ? doc_width(l->text, l->len) : 0;
+    int need = 3 + doc_width(label, strlen(label)) + 1 + doc_width(value, strlen(value));
+    if (first || !l || used + need > width) {
+        if (l && l->len)
+            doc_newline(d);
+        doc_add(d, DOC_TEXT, "  ");
+    } else {
+        doc_add(d, DOC_TEXT, "   ");
+    }
+    doc_add(d, DOC_DIM, label);
+    doc_add(d, DOC_DIM, " ");
+    doc_add(d, DOC_TEXT, value);
+}
+
 /* Line n (1-based) of src, without its newline; len 0 when there is none. */
 static const char *source_line(const char *src, int n, size_t *len)
 {
@@ -62,6 +83,77 @@ static void quote_line(struct doc *d, const char *src, int n, enum doc_style st)
     /* Tabs would break the column count. */
     for (size_t i = 0; i < len; i++)
         doc_addn(d, st, l[i] == '\t' ? "    " : l + i, l[i] == '\t' ? 4 : 1);
+}
+
+/* How a line of C ends, for finding the statement around a diagnostic:
+ * blank (or only a comment), a boundary (ends with ; { } or is a
+ * preprocessor line: nothing before it belongs to what follows), or open
+ * (the statement goes on below, or its ";" is missing). */
+enum line_end { LINE_BLANK, LINE_BOUNDARY, LINE_OPEN };
+
+static enum line_end line_end(const char *l, size_t len)
+{
+    size_t a = 0, z = len;
+    while (a < z && (l[a] == ' ' || l[a] == '\t'))
+        a++;
+    /* A trailing // comment does not end the statement. */
+    for (size_t i = a; i + 1 < z; i++)
+        if (l[i] == '/' && l[i + 1] == '/') {
+            z = i;
+            break;
+        }
+    while (z > a && (l[z - 1] == ' ' || l[z - 1] == '\t' || l[z - 1] == '\r'))
+        z--;
+    if (z == a || l[a] == '*' || (z - a >= 2 && l[a] == '/' && l[a + 1] == '*'))
+        return LINE_BLANK;
+    if (l[a] == '#')
+        return LINE_BOUNDARY;
+    char c = l[z - 1];
+    return c == ';' || c == '{' || c == '}' || (c == '/' && z - a >= 2 && l[z - 2] == '*') ? LINE_BOUNDARY : LINE_OPEN;
+}
+
+/* The lines [*first, *last] of the statement a diagnostic on line n is
+ * about.  A compiler names the line where it noticed the mistake, which
+ * is often below it: a missing ";" is reported on the next statement,
+ * a bad argument on the last line of a call.  So the span reaches back
+ * over blank and comment lines to every line that did not end its
+ * statement, and down to the line that ends the one at n. */
+#define SPAN_BACK 6
+#define SPAN_DOWN 4
+
+static void statement_span(const char *src, int n, int *first, int *last)
+{
+    size_t len;
+    const char *l;
+    *first = *last = n;
+    for (int i = n - 1, code = 0; i >= 1 && code < SPAN_BACK; i--) {
+        if (!(l = source_line(src, i, &len)))
+            break;
+        enum line_end e = line_end(l, len);
+        if (e == LINE_BOUNDARY)
+            break;
+        if (e == LINE_OPEN) {
+            *first = i;
+            code++;
+        }
+    }
+    for (int i = n; i < n + SPAN_DOWN && (l = source_line(src, i, &len)); i++) {
+        *last = i;
+        if (line_end(l, len) != LINE_OPEN)
+            break;
+    }
+}
+
+/* Quotes the statement around line n, n itself marked, with a line of
+ * context either side. */
+static void quote_statement(struct doc *d, const char *src, int n)
+{
+    int first, last;
+    statement_span(src, n, &first, &last);
+    quote_line(d, src, first - 1, DOC_DIM);
+    for (int i = first; i <= last; i++)
+        quote_line(d, src, i, i == n ? DOC_MARK : DOC_TEXT);
+    quote_line(d, src, last + 1, DOC_DIM);
 }
 
 int sheet_same_file(const char *a, const char *b)
@@ -95,11 +187,8 @@ static void compile_section(struct doc *d, const struct result *r, const char *s
         doc_para_add(&p, DOC_TEXT, g->message, strlen(g->message));
         doc_flow(d, &p, width, "  ", DOC_TEXT);
         doc_para_free(&p);
-        if (src && sheet_same_file(g->file, r->file) && g->line > 0) {
-            quote_line(d, src, g->line - 1, DOC_DIM);
-            quote_line(d, src, g->line, DOC_MARK);
-            quote_line(d, src, g->line + 1, DOC_DIM);
-        }
+        if (src && sheet_same_file(g->file, r->file) && g->line > 0)
+            quote_statement(d, src, g->line);
     }
     if (!r->ndiags && r->compile_log[0]) {
         int n = 0;
@@ -293,21 +382,20 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
              DOC_TEXT, width, "  ");
+    char text[400];
     doc_newline(d);
     doc_newline(d);
-    doc_add(d, DOC_DIM, "  lab ");
-    doc_addf(d, DOC_TEXT, "%s (%s)", r->lab, r->family);
-    doc_add(d, DOC_DIM, "   file ");
-    doc_add(d, DOC_TEXT, r->file);
-    doc_add(d, DOC_DIM, "   seed ");
-    doc_addf(d, DOC_TEXT, "%llu", r->seed);
+    snprintf(text, sizeof text, "%s (%s)", r->lab, r->family);
+    field(d, "lab", text, width, 1);
+    field(d, "file", r->file, width, 0);
+    snprintf(text, sizeof text, "%llu", r->seed);
+    field(d, "seed", text, width, 0);
     if (r->have_device) {
-        doc_newline(d);
-        doc_add(d, DOC_DIM, "  device ");
-        doc_addf(d, DOC_TEXT, "%s (sm %s)", r->device_name, r->device_cc);
+        snprintf(text, sizeof text, "%s (sm %s)", r->device_name, r->device_cc);
+        field(d, "device", text, width, 1);
         if (r->read_gbps > 0) {     /* measured only when there is timing to compare */
-            doc_add(d, DOC_DIM, "   measured peak ");
-            doc_addf(d, DOC_TEXT, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+            snprintf(text, sizeof text, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+            field(d, "measured peak", text, width, 0);
         }
     }
     compile_section(d, r, src, width);
@@ -325,7 +413,7 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     }
 }
 
-void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
+void sheet_hints(struct doc *d, const struct lab *lab, int shown, int fresh, int width)
 {
     if (shown > CATALOG_HINTS)
         shown = CATALOG_HINTS;
@@ -335,17 +423,17 @@ void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width)
         doc_newline(d);
         doc_newline(d);
         doc_addf(d, DOC_H2, "Hint %d of %d", k, CATALOG_HINTS);
-        if (k == shown)
+        if (k == shown && fresh)
             doc_add(d, DOC_WARN, "  (new)");
         doc_newline(d);
         para(d, lab->hints[k - 1], DOC_TEXT, width, "  ");
     }
     doc_newline(d);
-    doc_newline(d);
     if (shown < CATALOG_HINTS)
-        doc_add(d, DOC_DIM, "Press h again for the next hint; each one goes into your progress.");
+        para(d, "Press h again for the next hint (it asks first).  Hints never affect your grade; "
+                "how many you used is recorded in progress.json.", DOC_DIM, width, "");
     else
-        doc_add(d, DOC_DIM, "That was the last hint.  The lesson's Pitfalls section may help too.");
+        para(d, "That was the last hint.  The lesson's Pitfalls section may help too.", DOC_DIM, width, "");
 }
 
 /* ---- the chart ---------------------------------------------------------- */
@@ -461,9 +549,10 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         }
         const struct progress_best *b = &l->best;
         if (b->gbps < 0) {
-            doc_addf(d, DOC_TEXT, "compute bound: %.4g %s, ", b->rate, b->rate_unit);
+            /* The figures first: at 80 columns only words may fall off. */
+            doc_addf(d, DOC_TEXT, "%.4g %s, ", b->rate, b->rate_unit);
             doc_addf(d, DOC_STRONG, "%.2fx", b->ratio);
-            doc_add(d, DOC_TEXT, " the reference");
+            doc_add(d, DOC_DIM, " ref (compute bound)");
             continue;
         }
         bar(d, b->gbps, b->ref_gbps, scale, cells);

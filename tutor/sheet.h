@@ -19,8 +19,9 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
  * leading folders (nvcc names files as given; verdicts relative to the root). */
 int sheet_same_file(const char *a, const char *b);
 
-/* Hints 1..shown of the lab, the last one marked new. */
-void sheet_hints(struct doc *d, const struct lab *lab, int shown, int width);
+/* Hints 1..shown of the lab, the last one marked new when fresh (just
+ * spent, not shown again). */
+void sheet_hints(struct doc *d, const struct lab *lab, int shown, int fresh, int width);
 
 /* Per lab a bar of the best GB/s against the measured peak, with the
  * reference (CUB) marked, then the ladder as a table with step and total

@@ -3,11 +3,13 @@
 #include "toolchain.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -175,4 +177,18 @@ void toolchain_free(struct toolchain *tc)
     free(tc->sanitizer);
     free(tc->ncu);
     memset(tc, 0, sizeof *tc);
+}
+
+int toolchain_check_busy(const struct toolchain *tc, const char *lab_id)
+{
+    char *lock = util_format("%s/check/%s/.lock", tc->build_dir, lab_id);
+    int fd = lock ? open(lock, O_RDONLY | O_CLOEXEC) : -1, busy = 0;
+    /* A shared lock cannot be had while a check holds the exclusive one;
+     * had, it is let go at once. */
+    if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        busy = 1;
+    if (fd >= 0)
+        close(fd);
+    free(lock);
+    return busy;
 }

@@ -30,6 +30,11 @@ int toolchain_init(struct toolchain *tc, const char *root, char *err, size_t err
 
 void toolchain_free(struct toolchain *tc);
 
+/* Whether another check of the lab is running now: check_run holds
+ * build/check/NN/.lock for a whole check, and a second check of the same
+ * lab waits for it.  Lets a front end say what it waits for. */
+int toolchain_check_busy(const struct toolchain *tc, const char *lab_id);
+
 /* A path inside the workbook (heap). */
 char *toolchain_path(const struct toolchain *tc, const char *rel);
 

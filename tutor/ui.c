@@ -15,7 +15,6 @@
 #include <sys/select.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "ui_view.h"
 #include "util.h"
 #include "watch.h"

@@ -2,6 +2,7 @@
  * hint, reset the stub, show the solution, the chart, the help and the
  * lesson, toggle watch mode, and record a verdict.  Each acts on the
  * selected lab and tells the student what happened on the status line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,15 @@
 
 char *ui_lesson_text(const struct ui *ui, int lab)
 {
-    char *path = util_format("%s/%s/README.md", ui->app->root, ui->app->cat.labs[lab].dir);
+    const struct lab *l = &ui->app->cat.labs[lab];
+    char err[768];
+    if (workspace_present(ui->app->root, l, "README.md", err, sizeof err))
+        return util_format("# Lab %s: the lesson is missing\n\n%s\n", l->id, err);
+    char *path = util_format("%s/%s/README.md", ui->app->root, l->dir);
     char *text = path ? util_read_file(path, NULL) : NULL;
+    if (!text && path)
+        text = util_format("# Lab %s: the lesson cannot be read\n\n%s/README.md: %s\n", l->id, l->dir,
+                           strerror(errno));
     free(path);
     return text;
 }
@@ -114,22 +122,42 @@ static int next_hint(struct progress *p, void *ud)
 }
 
 struct hint_page {
-    int lab, shown;
+    int lab, shown, fresh;
 };
 
 static void hints_build(struct doc *d, struct ui *ui, void *ctx, int width)
 {
     struct hint_page *hp = ctx;
-    sheet_hints(d, &ui->app->cat.labs[hp->lab], hp->shown, width);
+    sheet_hints(d, &ui->app->cat.labs[hp->lab], hp->shown, hp->fresh, width);
 }
 
-void ui_act_hint(struct ui *ui)
+/* The page of hints 1..shown of lab; fresh: the last was just spent. */
+static void hints_show(struct ui *ui, int lab, int shown, int fresh)
 {
-    struct hint_req h = {ui_lab(ui)->id, 0};
+    struct hint_page *hp = malloc(sizeof *hp);
+    char title[128];
+    if (!hp)
+        return;
+    hp->lab = lab;
+    hp->shown = shown;
+    hp->fresh = fresh;
+    snprintf(title, sizeof title, "Lab %s: hint %d of %d", ui->app->cat.labs[lab].id, shown, CATALOG_HINTS);
+    ui_replace(ui, ui_pager_new(VIEW_HINTS, title, hints_build, hp, free));
+}
+
+static int hints_used(const struct ui *ui, int lab)
+{
+    const struct progress_lab *l = progress_find(&ui->prog, ui->app->cat.labs[lab].id);
+    return l ? l->hints_used : 0;
+}
+
+/* y: the next hint, spent and recorded, with the ones before it. */
+static void hint_yes(struct ui *ui, void *ctx)
+{
+    int lab = *(int *)ctx;
+    struct hint_req h = {ui->app->cat.labs[lab].id, 0};
     struct progress after;
     char note[768] = "", err[768] = "";
-    if (locked(ui, "get hints for"))
-        return;
     if (ui->prog_ok &&
         progress_update(ui->prog_path, next_hint, &h, &after, note, sizeof note, err, sizeof err) == 0) {
         progress_free(&ui->prog);
@@ -140,14 +168,32 @@ void ui_act_hint(struct ui *ui)
         next_hint(&ui->prog, &h);
         ui_message(ui, DOC_WARN, "hint not recorded: %s", ui->prog_ok ? err : "progress.json was refused at start");
     }
-    struct hint_page *hp = malloc(sizeof *hp);
-    if (!hp)
+    hints_show(ui, lab, h.shown, 1);
+}
+
+/* n, once some were spent: those again, nothing more spent. */
+static void hint_no(struct ui *ui, void *ctx)
+{
+    int lab = *(int *)ctx;
+    hints_show(ui, lab, hints_used(ui, lab), 0);
+}
+
+/* A hint is spent only after a yes: the count is the student's record, so
+ * a stray h must not add to it. */
+void ui_act_hint(struct ui *ui)
+{
+    char q[320];
+    if (locked(ui, "get hints for"))
         return;
-    hp->lab = ui->sel;
-    hp->shown = h.shown;
-    char title[128];
-    snprintf(title, sizeof title, "Lab %s: hint %d of %d", ui_lab(ui)->id, h.shown, CATALOG_HINTS);
-    ui_replace(ui, ui_pager_new(VIEW_HINTS, title, hints_build, hp, free));
+    int used = hints_used(ui, ui->sel);
+    if (used >= CATALOG_HINTS) {
+        hints_show(ui, ui->sel, CATALOG_HINTS, 0);
+        return;
+    }
+    snprintf(q, sizeof q, "Show hint %d of %d for lab %s?  How many hints you use is recorded in "
+                          "progress.json; hints never affect your grade.", used + 1, CATALOG_HINTS, ui_lab(ui)->id);
+    ui_push(ui, ui_ask_new(q, used ? "show the ones I have" : NULL, hint_yes, used ? hint_no : NULL,
+                           box_int(ui->sel)));
 }
 
 /* ---- reset -------------------------------------------------------------- */
@@ -170,7 +216,7 @@ void ui_act_reset(struct ui *ui)
     char q[512];
     snprintf(q, sizeof q, "Reset %s/kernel.cu to the stub?  Your file is kept as kernel.cu.bak-<time> beside it.",
              ui_lab(ui)->dir);
-    ui_push(ui, ui_ask_new(q, reset_yes, box_int(ui->sel)));
+    ui_push(ui, ui_ask_new(q, NULL, reset_yes, NULL, box_int(ui->sel)));
 }
 
 /* ---- pages -------------------------------------------------------------- */

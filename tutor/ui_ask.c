@@ -1,6 +1,7 @@
 /* ui_ask.c — a y/n question in a box over the screen below it.  Only y
  * says yes; n, q and Esc say no; every other key is ignored, so a stray
- * key can never confirm. */
+ * key can never confirm.  A question may also act on no (and then says so
+ * beside n), for a choice between two harmless answers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@ struct ask {
     struct view v;
     char question[512];
     void (*yes)(struct ui *ui, void *ctx);
+    void (*no)(struct ui *ui, void *ctx);   /* NULL: no changes nothing */
+    char answers[96];
     void *ctx;
 };
 
@@ -41,7 +44,7 @@ static void ask_draw(struct view *v, struct ui *ui)
         attroff(frame);
     }
     attron(frame);
-    ui_put(ui, y + h - 2, x + 2, w - 4, DOC_STRONG, "y yes      n no");
+    ui_put(ui, y + h - 2, x + 2, w - 4, DOC_STRONG, a->answers);
     attroff(frame);
     doc_free(&d);
 }
@@ -50,21 +53,21 @@ static int ask_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
 {
     struct ask *a = (struct ask *)v;
     (void)act;
-    if (ch == 'y' || ch == 'Y') {
-        /* Close first: the answer may put up a screen of its own. */
-        void (*yes)(struct ui *, void *) = a->yes;
-        void *ctx = a->ctx;
-        a->ctx = NULL;
-        ui_pop(ui);
-        yes(ui, ctx);
-        free(ctx);
-        return UI_REDRAW;
-    }
-    if (ch == 'n' || ch == 'N' || ch == 'q' || ch == 27) {
+    int yes = ch == 'y' || ch == 'Y', no = ch == 'n' || ch == 'N' || ch == 'q' || ch == 27;
+    if (!yes && !no)
+        return 0;
+    if (no && !a->no) {
         ui_message(ui, DOC_DIM, "nothing changed");
         return UI_CLOSE;
     }
-    return 0;
+    /* Close first: the answer may put up a screen of its own. */
+    void (*answer)(struct ui *, void *) = yes ? a->yes : a->no;
+    void *ctx = a->ctx;
+    a->ctx = NULL;
+    ui_pop(ui);
+    answer(ui, ctx);
+    free(ctx);
+    return UI_REDRAW;
 }
 
 static void ask_free(struct view *v)
@@ -76,7 +79,8 @@ static void ask_free(struct view *v)
 
 static const struct view_ops ask_ops = {ask_draw, ask_key, NULL, ask_free};
 
-struct view *ui_ask_new(const char *question, void (*yes)(struct ui *ui, void *ctx), void *ctx)
+struct view *ui_ask_new(const char *question, const char *no_does, void (*yes)(struct ui *ui, void *ctx),
+                        void (*no)(struct ui *ui, void *ctx), void *ctx)
 {
     struct ask *a = calloc(1, sizeof *a);
     if (!a) {
@@ -88,6 +92,8 @@ struct view *ui_ask_new(const char *question, void (*yes)(struct ui *ui, void *c
     a->v.keys = "y yes   n no";
     snprintf(a->question, sizeof a->question, "%s", question);
     a->yes = yes;
+    a->no = no;
+    snprintf(a->answers, sizeof a->answers, "y yes      n %s", no && no_does ? no_does : "no");
     a->ctx = ctx;
     return &a->v;
 }

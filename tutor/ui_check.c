@@ -17,6 +17,7 @@
 #include "sheet.h"
 #include "ui_view.h"
 #include "util.h"
+#include "workspace.h"
 
 /* The stages a check goes through, in order: as check.c names them, and as
  * the screen shows them. */
@@ -38,6 +39,7 @@ struct check_job {
     long json_at;               /* where the JSON starts after "R\n"; -1 not yet */
     int stage;                  /* index in stages[] of the latest; -1 none */
     int i, n;
+    int waiting;                /* for another check of the same lab */
     char detail[160];
     char error[512];            /* "E" from the child: the workbook is broken */
     double started;
@@ -103,6 +105,10 @@ static void child_run(struct ui *ui, int lab, int fd)
     o.sanitize = 1;
     o.progress = child_progress;
     o.ud = &fd;
+    /* check_run would wait without a word; the screen says for what. */
+    const struct lab *l = &ui->app->cat.labs[lab];
+    if (toolchain_check_busy(&ui->app->tc, l->id))
+        child_progress(&fd, "wait", 0, 0, l->id);
     cJSON *rep = check_run(&ui->app->tc, &ui->app->cat, &ui->app->cat.labs[lab], &o, err, sizeof err);
     char *text = rep ? cJSON_PrintUnformatted(rep) : NULL;
     if (text) {
@@ -140,6 +146,7 @@ static void progress_line(struct check_job *j, char *line)
     }
     if (k < 5 || strcmp(f[0], "P"))
         return;
+    j->waiting = !strcmp(f[1], "wait");
     for (int s = 0; s < NSTAGES; s++)
         if (!strcmp(stages[s].name, f[1]))
             j->stage = s;
@@ -320,6 +327,16 @@ static void check_draw(struct view *v, struct ui *ui)
             ui_put(ui, y, 22, ui->cols - 23, DOC_TEXT, what);
         }
     }
+    if (j->waiting) {
+        /* Two lines: at 80 columns one would cut the command short. */
+        char why[160];
+        snprintf(why, sizeof why, "Waiting for another check of lab %s to end; this one starts then.",
+                 lab->id);
+        ui_put(ui, y + 1, 2, ui->cols - 4, DOC_WARN, why);
+        snprintf(why, sizeof why, "(a tutor, or cudatutor check %s, in another terminal)", lab->id);
+        ui_put(ui, y + 2, 2, ui->cols - 4, DOC_WARN, why);
+        y += 2;
+    }
     ui_put(ui, y + 1, 2, ui->cols - 4, DOC_DIM,
            "Compiling takes a few seconds; timing needs a GPU.  q cancels the check.");
 }
@@ -356,6 +373,13 @@ void ui_check_start(struct ui *ui, int lab)
     if (ui_state(ui, lab) == LAB_LOCKED) {
         ui_message(ui, DOC_WARN, "lab %s is locked: pass lab %s first (or start with --unlock-all)",
                    ui->app->cat.labs[lab].id, ui->app->cat.labs[lab - 1].id);
+        return;
+    }
+    /* A deleted kernel.cu is the workbook's trouble, not a compile error;
+     * the status line has room for the tutor's own fix only. */
+    char missing[768];
+    if (workspace_present(ui->app->root, &ui->app->cat.labs[lab], "kernel.cu", missing, sizeof missing)) {
+        ui_message(ui, DOC_BAD, "%s/kernel.cu is missing: r puts the stub back", ui->app->cat.labs[lab].dir);
         return;
     }
     if (!(j = calloc(1, sizeof *j)) || !(cv = calloc(1, sizeof *cv)) || pipe(fds) != 0)

@@ -19,7 +19,7 @@
     X(ACT_PREV,     'N',        0,          "N",       0,            "previous match")                        \
     X(ACT_CHECK,    'c',        0,          "c",       UI_CHECK,     "check: compile, test, time, race check") \
     X(ACT_EDIT,     'e',        0,          "e",       UI_EDIT,      "edit kernel.cu in $VISUAL or $EDITOR")  \
-    X(ACT_HINT,     'h',        0,          "h",       UI_HINT,      "the next hint (hints used are recorded)") \
+    X(ACT_HINT,     'h',        0,          "h",       UI_HINT,      "the next hint, after asking (recorded, never graded)") \
     X(ACT_RESET,    'r',        0,          "r",       UI_RESET,     "reset kernel.cu to the stub (asks first, keeps a backup)") \
     X(ACT_SOLUTION, 's',        0,          "s",       UI_SOLUTION,  "the solution, once the lab has passed") \
     X(ACT_CHART,    'g',        0,          "g",       UI_CHART,     "the chart: your own ladder of GB/s")    \

@@ -145,9 +145,11 @@ struct view *ui_pager_new(enum view_kind kind, const char *title, pager_build_fn
                           void (*ctx_free)(void *ctx));
 /* Starts a page at line (the reader opens where the main screen was). */
 void ui_pager_scroll_to(struct view *v, int line);
-/* A y/n question over the current screen; yes runs on y.  ctx is a plain
- * malloc'd block, freed with the question. */
-struct view *ui_ask_new(const char *question, void (*yes)(struct ui *ui, void *ctx), void *ctx);
+/* A y/n question over the current screen; yes runs on y.  no, when not
+ * NULL, runs on n (the box then shows "n " no_does); otherwise n changes
+ * nothing.  ctx is a plain malloc'd block, freed with the question. */
+struct view *ui_ask_new(const char *question, const char *no_does, void (*yes)(struct ui *ui, void *ctx),
+                        void (*no)(struct ui *ui, void *ctx), void *ctx);
 
 /* ---- ui_check.c: running a check off the UI's back ---------------------- */
 /* Starts checking the lab in a child process and shows its progress. */

@@ -10,10 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "util.h"
-
-#define STUB_MAX (4u << 20)
 
 char *workspace_kernel(const char *root, const struct lab *lab)
 {
@@ -31,48 +28,45 @@ char *workspace_solution(const char *root, const struct lab *lab, char *err, siz
     return text;
 }
 
-/* The first line of text, for an error message. */
-static void first_line(char *dst, size_t len, const char *text)
+char *workspace_stub(const char *root, const struct lab *lab, char *err, size_t errlen)
 {
-    size_t n = strcspn(text, "\n");
-    snprintf(dst, len, "%.*s", (int)(n < 200 ? n : 200), text);
+    char *path = util_format("%s/%s", root, lab->stub);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    if (!text && path && errno == ENOENT)
+        snprintf(err, errlen, "the pristine stub %s is missing: restore it with `git checkout -- %s`", lab->stub,
+                 lab->stub);
+    else if (!text)
+        snprintf(err, errlen, "cannot read the pristine stub %s: %s", lab->stub,
+                 path ? strerror(errno) : "out of memory");
+    free(path);
+    return text;
 }
 
-/* The stub as committed: `git show HEAD:./labs/NN-slug/kernel.cu`. */
-static char *stub_from_git(const char *root, const struct lab *lab, char *err, size_t errlen)
+int workspace_present(const char *root, const struct lab *lab, const char *name, char *err, size_t errlen)
 {
-    char *git = util_which("git"), *spec_arg = util_format("HEAD:./%s/kernel.cu", lab->dir), *stub = NULL;
-    struct proc_result res = {0};
-
-    if (!git) {
-        snprintf(err, errlen, "git is not installed: the pristine stub comes from the workbook's git history "
-                              "(install git, or copy the stub back by hand)");
-        goto out;
-    }
-    if (!spec_arg) {
+    char *dir = util_format("%s/%s", root, lab->dir), *path = util_format("%s/%s/%s", root, lab->dir, name);
+    int rc = 0;
+    if (!dir || !path) {
         snprintf(err, errlen, "out of memory");
-        goto out;
+        rc = -1;
+    } else if (!util_is_dir(dir)) {
+        snprintf(err, errlen, "the lab folder %s is missing: restore it with `git checkout -- %s` "
+                              "(or only its stub with `cudatutor reset %s`)", lab->dir, lab->dir, lab->id);
+        rc = -1;
+    } else if (util_is_file(path)) {
+        rc = 0;
+    } else if (!strcmp(name, "kernel.cu")) {
+        snprintf(err, errlen, "%s/kernel.cu is missing: restore it with `cudatutor reset %s` (the stub) "
+                              "or `git checkout -- %s/kernel.cu` (your last commit)", lab->dir, lab->id, lab->dir);
+        rc = -1;
+    } else {
+        snprintf(err, errlen, "%s/%s is missing: restore it with `git checkout -- %s/%s`", lab->dir, name,
+                 lab->dir, name);
+        rc = -1;
     }
-    char *argv[] = {git, "--no-pager", "show", spec_arg, NULL};
-    struct proc_spec spec = {.argv = argv, .cwd = root, .timeout_s = 30, .output_cap = STUB_MAX};
-    if (proc_run(&spec, &res) != 0) {
-        snprintf(err, errlen, "cannot run git: %s", res.error);
-        goto out;
-    }
-    if (!res.exited || res.exit_code != 0 || res.dropped) {
-        char why[256];
-        first_line(why, sizeof why, res.output ? res.output : "");
-        snprintf(err, errlen, "git cannot give the stub of lab %s (is the workbook a git checkout?): %s", lab->id,
-                 why[0] ? why : "no output");
-        goto out;
-    }
-    stub = res.output;
-    res.output = NULL;
-out:
-    proc_result_free(&res);
-    free(spec_arg);
-    free(git);
-    return stub;
+    free(dir);
+    free(path);
+    return rc;
 }
 
 /* A backup name that is not taken yet: kernel.cu.bak-20251122-065012[-N]. */
@@ -94,12 +88,16 @@ static char *backup_name(const char *kernel)
 int workspace_reset(const char *root, const struct lab *lab, char *backup, size_t backuplen, char *err,
                     size_t errlen)
 {
-    char *kernel = workspace_kernel(root, lab), *stub = NULL, *mine = NULL, *bak = NULL;
-    int rc = -1;
+    char *kernel = workspace_kernel(root, lab), *stub = NULL, *mine = NULL, *bak = NULL, *slash;
+    int rc = -1, made;
 
     if (backuplen)
         backup[0] = '\0';
-    if (!kernel || !(stub = stub_from_git(root, lab, err, errlen)))
+    if (!kernel) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (!(stub = workspace_stub(root, lab, err, errlen)))
         goto out;
     mine = util_read_file(kernel, NULL);
     if (mine && strcmp(mine, stub)) {
@@ -110,7 +108,12 @@ int workspace_reset(const char *root, const struct lab *lab, char *backup, size_
         }
         snprintf(backup, backuplen, "%s", bak);
     }
-    if (util_write_file(kernel, stub, strlen(stub)) != 0) {
+    /* A deleted lab folder gets its kernel back; its lesson needs git. */
+    slash = strrchr(kernel, '/');
+    *slash = '\0';
+    made = util_mkdirs(kernel);
+    *slash = '/';
+    if (made != 0 || util_write_file(kernel, stub, strlen(stub)) != 0) {
         snprintf(err, errlen, "cannot write %s: %s", kernel, strerror(errno));
         goto out;
     }
@@ -121,23 +124,6 @@ out:
     free(mine);
     free(bak);
     return rc;
-}
-
-/* Editors known to take "+LINE" before the file. */
-static int takes_plus_line(const char *editor)
-{
-    static const char *const known[] = {"vi", "vim", "nvim", "view", "nano", "pico", "emacs",
-                                        "emacsclient", "micro", "kak", "joe", "mg", "ne", "jed"};
-    size_t n = strcspn(editor, " \t");
-    const char *base = editor;
-    for (size_t i = 0; i < n; i++)
-        if (editor[i] == '/')
-            base = editor + i + 1;
-    n -= (size_t)(base - editor);
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strlen(known[i]) == n && !strncmp(base, known[i], n))
-            return 1;
-    return 0;
 }
 
 int workspace_edit(const char *path, int line, char *err, size_t errlen)
@@ -152,7 +138,9 @@ int workspace_edit(const char *path, int line, char *err, size_t errlen)
         ed = getenv("EDITOR");
     if (!ed || !*ed)
         ed = "vi";
-    if (line > 0 && takes_plus_line(ed))
+    /* "+LINE file" is the convention vi, emacs, nano, micro, kak, joe and
+     * most others share; an editor outside it is the user's choice to make. */
+    if (line > 0)
         snprintf(plus, sizeof plus, "+%d", line);
     /* $EDITOR may carry arguments ("code -w"): the shell splits it, as git
      * and crontab do. */

@@ -52,7 +52,7 @@ for k in $(seq 0 $((N - 1))); do
             [ -z "$src" ] || kind=bank
         fi
         if [ "$r" = 8 ]; then
-            cp "$dir/kernel.cu" "$root/$dir/kernel.cu"
+            cp "data/stubs/$(basename "$dir").cu" "$root/$dir/kernel.cu"
             echo "// $id was here" >> "$root/$dir/kernel.cu"
             kind=stub
         elif [ "$r" = 9 ]; then

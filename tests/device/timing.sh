@@ -36,7 +36,8 @@ for lab in 01 02 03 07 08 10; do
     j '.counters.metrics // {} | to_entries[] | "    \(.key) = \(.value)"' "$f"
 done
 for lab in 01 02 03; do
-    $T check $lab --no-sanitize --quick --counters --json > "$OUT/timing/counters-stub-$lab.json" 2>/dev/null
+    $T check $lab --file "data/stubs/$(cd solutions && ls -d "$lab"-*).cu" --no-sanitize --quick --counters --json \
+        > "$OUT/timing/counters-stub-$lab.json" 2>/dev/null
 done
 
 echo "== 4. harness time and edit-to-verdict (lab 07 solution)"

@@ -58,6 +58,7 @@ static void real_catalog_loads(void)
     EXPECT(catalog_next(&cat, &cat.labs[0]) == &cat.labs[1]);
     EXPECT(catalog_next(&cat, &cat.labs[9]) == NULL);
     EXPECT_STR(cat.labs[0].dir, "labs/01-interleaved-addressing");
+    EXPECT_STR(cat.labs[0].stub, "data/stubs/01-interleaved-addressing.cu");
     EXPECT_STR(cat.labs[7].family->name, "reduce_float");
     EXPECT_STR(cat.labs[9].family->entry, "lab_mpadd");
     catalog_free(&cat);

@@ -1,7 +1,7 @@
 /* test_sheet.c — the generated pages: a results page for the recorded
  * verdict of every status says what the status promises (expected and got,
  * the smallest failing n, timing against the reference, the target, the
- * student's line under a compile error), hints escalate, and the chart
+ * student's statement under a compile error), hints escalate, and the chart
  * draws the student's own ladder from progress. */
 #include <stdlib.h>
 
@@ -160,6 +160,57 @@ static void compile_error_quotes_the_students_line(void)
     result_free(&r);
 }
 
+/* The quoted lines of a compile-error page whose one diagnostic is on line
+ * `line` of src, each as "N │ text" ("*" before N when marked), joined. */
+static char *quoted(const char *src, int line)
+{
+    struct result r;
+    struct doc d;
+    if (fixture("compile_error", &r))
+        return NULL;
+    r.diags[0].line = line;
+    doc_init(&d);
+    sheet_result(&d, &r, src, WIDTH);
+    char *out = calloc(1, 4096);
+    for (int i = 0; out && i < d.nlines; i++) {
+        const char *bar = strstr(d.lines[i].text, " │ ");
+        if (!bar)
+            continue;
+        size_t at = (size_t)(bar - d.lines[i].text) + strlen(" │ ");
+        int marked = at < d.lines[i].len && d.lines[i].style[at] == DOC_MARK;
+        char num[16];
+        snprintf(num, sizeof num, "%d", atoi(d.lines[i].text));
+        snprintf(out + strlen(out), 4096 - strlen(out), "%s%s:%s|", marked ? "*" : "", num, d.lines[i].text + at);
+    }
+    doc_free(&d);
+    result_free(&r);
+    return out;
+}
+
+/* nvcc names the line where it noticed the mistake: a missing ";" on the
+ * next statement (past blank and comment lines), a bad argument on the
+ * last line of a call.  The quote must hold the line with the mistake. */
+static void compile_error_quotes_the_whole_statement(void)
+{
+    const char *semi = "#include \"lab.h\"\n__global__ void k(const int *in, int *out)\n{\n"
+                       "    int a = in[0]\n\n    // write it out\n    out[0] = a;\n}\n";
+    char *q = quoted(semi, 7);
+    EXPECT(q && has(q, "3:{|4:    int a = in[0]|5:|6:    // write it out|*7:    out[0] = a;|8:}|"));
+    free(q);
+    const char *call = "void f(void)\n{\n    g(a,\n      b,\n      c d);\n    h();\n}\n";
+    q = quoted(call, 5);
+    EXPECT(q && has(q, "2:{|3:    g(a,|4:      b,|*5:      c d);|6:    h();|"));
+    free(q);
+    /* Down to the end of the statement the line starts. */
+    q = quoted(call, 3);
+    EXPECT(q && has(q, "2:{|*3:    g(a,|4:      b,|5:      c d);|6:    h();|"));
+    free(q);
+    /* A statement of its own: the line and one either side, as before. */
+    q = quoted(call, 6);
+    EXPECT(q && has(q, "5:      c d);|*6:    h();|7:}|"));
+    free(q);
+}
+
 static void no_gpu_says_nothing_ran(void)
 {
     char *s = page("no_gpu", NULL);
@@ -188,15 +239,21 @@ static void hints_escalate(void)
     struct lab lab = {.id = "01", .title = "T", .hints = {"first `a`", "second", "third"}};
     struct doc d;
     doc_init(&d);
-    sheet_hints(&d, &lab, 2, 60);
+    sheet_hints(&d, &lab, 2, 1, 60);
     char *s = flat(&d);
     EXPECT(has(s, "Hint 1 of 3") && has(s, "first a") && has(s, "Hint 2 of 3  (new)"));
     EXPECT(!strstr(s, "third"));
-    EXPECT(has(s, "Press h again"));
+    EXPECT(has(s, "Press h again") && has(s, "never affect your grade"));
     free(s);
     doc_free(&d);
     doc_init(&d);
-    sheet_hints(&d, &lab, 3, 60);
+    sheet_hints(&d, &lab, 2, 0, 60);
+    s = flat(&d);
+    EXPECT(has(s, "Hint 2 of 3") && !strstr(s, "(new)"));
+    free(s);
+    doc_free(&d);
+    doc_init(&d);
+    sheet_hints(&d, &lab, 3, 1, 60);
     s = flat(&d);
     EXPECT(has(s, "third") && has(s, "the last hint"));
     free(s);
@@ -240,5 +297,6 @@ static void the_chart_draws_the_students_ladder(void)
 }
 
 TAP_MAIN(T(every_status_has_a_page), T(pass_shows_timing_and_target), T(fail_shows_expected_got_and_smallest_n),
-         T(compile_error_quotes_the_students_line), T(no_gpu_says_nothing_ran), T(rejected_names_the_symbol),
+         T(compile_error_quotes_the_students_line), T(compile_error_quotes_the_whole_statement),
+         T(no_gpu_says_nothing_ran), T(rejected_names_the_symbol),
          T(hints_escalate), T(the_chart_draws_the_students_ladder))

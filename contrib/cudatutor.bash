@@ -1,0 +1,77 @@
+# contrib/cudatutor.bash — bash completion for cudatutor: its commands, each
+# command's options (as `cudatutor COMMAND --help` lists them; tests/docs.sh
+# keeps the two equal), lab ids for the commands that take a lab, and files
+# or folders for the options that take them.
+# Installed as /usr/share/bash-completion/completions/cudatutor, or sourced
+# from ~/.bashrc: . /path/to/workbook/contrib/cudatutor.bash
+
+_cudatutor_commands="list show check watch hint progress reset solution ladder view-result"
+_cudatutor_global="--help --version --root --progress --no-color --unlock-all"
+
+# _cudatutor_command_options COMMAND: the options COMMAND takes besides the
+# global ones ("" for the tutor itself).
+_cudatutor_command_options() {
+    case $1 in
+        list|show|hint|progress|solution) echo "--json" ;;
+        check) echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
+                    "--timeout-scale --work-dir --wrap --time-budget --gpu-lock --target-min" ;;
+        watch) echo "--quick --no-sanitize --timeout-scale" ;;
+        reset) echo "--json --yes" ;;
+        ladder) echo "--out" ;;
+        view-result|"") echo "--keys --dump --size" ;;
+    esac
+}
+
+# The lab ids of the workbook the command line points at (--root), from the
+# tutor itself, so that a catalog with more labs completes them too.
+_cudatutor_labs() {
+    local root=() i
+    for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+        case ${COMP_WORDS[i]} in
+            --root) root=(--root "${COMP_WORDS[i + 1]}") ;;
+            --root=*) root=("${COMP_WORDS[i]}") ;;
+        esac
+    done
+    "${COMP_WORDS[0]}" "${root[@]}" list 2>/dev/null | awk '{print $1}'
+}
+
+_cudatutor() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local cmd="" nargs=0 i w
+    COMPREPLY=()
+
+    # The option before the cursor wants a value.
+    case $prev in
+        --root|--work-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+        --progress|--file|--out|--wrap|--gpu-lock) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --seed|--timeout-scale|--time-budget|--target-min|--keys|--size) return ;;
+    esac
+
+    # The command and how many of its arguments come before the cursor;
+    # options and their values may stand anywhere.
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w=${COMP_WORDS[i]}
+        case $w in
+            --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--time-budget|--gpu-lock|\
+            --target-min|--keys|--size) ((i++)) ;;
+            -*) ;;
+            *) if [ -z "$cmd" ]; then cmd=$w; else ((nargs++)); fi ;;
+        esac
+    done
+
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$_cudatutor_global $(_cudatutor_command_options "$cmd")" -- "$cur")
+    elif [ -z "$cmd" ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$_cudatutor_commands" -- "$cur")
+    elif [ "$nargs" = 0 ]; then
+        case $cmd in
+            show|check|watch|hint|reset|solution)
+                mapfile -t COMPREPLY < <(compgen -W "$(_cudatutor_labs)" -- "$cur") ;;
+            view-result) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+        esac
+    elif [ "$cmd" = hint ] && [ "$nargs" = 1 ]; then
+        mapfile -t COMPREPLY < <(compgen -W "1 2 3" -- "$cur")
+    fi
+}
+
+complete -F _cudatutor cudatutor ./cudatutor
