@@ -11,6 +11,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib/cudatutor
 SHAREDIR ?= $(PREFIX)/share/cudatutor
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 BIN := cudatutor
@@ -198,11 +200,15 @@ install: all
 	$(Q)install -m 755 $(JUDGES) $(DESTDIR)$(LIBDIR)/harness/
 	$(Q)install -m 644 $(RUNNER_OBJ) $(DESTDIR)$(LIBDIR)/harness/
 	$(Q)install -m 644 tutor/lab.h tutor/status.h $(DESTDIR)$(SHAREDIR)/tutor/
+	$(Q)install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(Q)install -m 644 docs/cudatutor.1 $(DESTDIR)$(MANDIR)/man1/cudatutor.1
+	$(Q)install -m 644 contrib/cudatutor.bash $(DESTDIR)$(BASHCOMPDIR)/cudatutor
 	@echo "installed $(BIN) in $(DESTDIR)$(BINDIR)"
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(BINDIR)/$(BIN)
 	$(Q)rm -rf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(SHAREDIR)
+	$(Q)rm -f $(DESTDIR)$(MANDIR)/man1/cudatutor.1 $(DESTDIR)$(BASHCOMPDIR)/cudatutor
 
 clean:
 	$(Q)rm -rf $(BUILD) $(BIN)
