@@ -836,7 +836,7 @@ probe_sandbox() {
     local ldir
     ldir=$(lab_field "${ALL_LABS[0]}" dir)
     mkdir -p "$pd/wb/$ldir"
-    cp "$PRISTINE/$ldir/kernel.cu" "$pd/wb/$ldir/"
+    cp "$PRISTINE/data/stubs/$(basename -- "$ldir").cu" "$pd/wb/$ldir/kernel.cu"
     [ "$mode" != bwrap-nobody ] || chown -R "$NOBODY:$NOBODY" "$pd"
     marker=$(mktemp "${TMPDIR:-/tmp}/grade-probe.XXXXXX")
     rm -f "$OUT/probe-escape"
