@@ -144,49 +144,58 @@ cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, v
     return cudaSuccess;
 }
 
-static void count_step(void)
+/* The one step being built: a fresh record of `kind`, or NULL when the
+ * plan is full (the END then says so, and the judge rejects it). */
+static struct plan_step *step_new(uint32_t kind)
+{
+    static struct plan_step st;
+    if (rt.nsteps >= PLAN_MAX_STEPS) {
+        rt.flags |= END_TOO_MANY_STEPS;
+        return NULL;
+    }
+    memset(&st, 0, sizeof st);
+    st.h.type = PLAN_STEP;
+    st.h.size = sizeof st;
+    st.kind = kind;
+    return &st;
+}
+
+/* Counts and sends a step built by step_new. */
+static cudaError_t step_send(const struct plan_step *st)
 {
     rt.nsteps++;
+    return rt_send(st, sizeof *st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
 }
 
 /* Records one launch of the kernel whose stub is host_fun. */
 static cudaError_t record_launch(const void *host_fun, dim3 grid, dim3 block, void **args,
                                  size_t shmem, uint64_t stream)
 {
-    static struct plan_step st;
     int k = kernel_index(host_fun);
+    struct plan_step *st;
 
     if (k < 0) {
         rt.flags |= END_UNKNOWN_KERNEL;
         return rt.last_error = cudaErrorInvalidDeviceFunction;
     }
-    if (rt.nsteps >= PLAN_MAX_STEPS) {
-        rt.flags |= END_TOO_MANY_STEPS;
+    if (!(st = step_new(STEP_LAUNCH)))
         return rt.last_error = cudaErrorLaunchOutOfResources;
-    }
-    memset(&st, 0, sizeof st);
-    st.h.type = PLAN_STEP;
-    st.h.size = sizeof st;
-    st.kind = STEP_LAUNCH;
-    st.kernel = (uint32_t)k;
-    st.grid[0] = grid.x; st.grid[1] = grid.y; st.grid[2] = grid.z;
-    st.block[0] = block.x; st.block[1] = block.y; st.block[2] = block.z;
-    st.shmem = shmem;
-    st.stream = stream;
+    st->kernel = (uint32_t)k;
+    st->grid[0] = grid.x; st->grid[1] = grid.y; st->grid[2] = grid.z;
+    st->block[0] = block.x; st->block[1] = block.y; st->block[2] = block.z;
+    st->shmem = shmem;
+    st->stream = stream;
     /* The parameters back to back, each as wide as the judge says it is. */
     for (int i = 0; i < rt.nparams[k] && i < PLAN_MAX_PARAMS; i++) {
         uint32_t sz = rt.psize[k][i];
-        if (!args || !args[i] || st.argbytes + sz > PLAN_MAX_ARGBYTES) {
+        if (!args || !args[i] || st->argbytes + sz > PLAN_MAX_ARGBYTES) {
             rt.flags |= END_BAD_ARGS;
             break;
         }
-        memcpy(st.args + st.argbytes, args[i], sz);
-        st.argbytes += sz;
+        memcpy(st->args + st->argbytes, args[i], sz);
+        st->argbytes += sz;
     }
-    count_step();
-    if (rt_send(&st, sizeof st))
-        return rt.last_error = cudaErrorLaunchFailure;
-    return cudaSuccess;
+    return step_send(st);
 }
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
@@ -229,42 +238,28 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 
 cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream)
 {
-    static struct plan_step st;
-    if (rt.nsteps >= PLAN_MAX_STEPS) {
-        rt.flags |= END_TOO_MANY_STEPS;
+    struct plan_step *st = step_new(STEP_MEMSET);
+    if (!st)
         return rt.last_error = cudaErrorInvalidValue;
-    }
-    memset(&st, 0, sizeof st);
-    st.h.type = PLAN_STEP;
-    st.h.size = sizeof st;
-    st.kind = STEP_MEMSET;
-    st.ptr = (uint64_t)(uintptr_t)dev_ptr;
-    st.bytes = count;
-    st.value = value & 0xff;
-    st.stream = (uint64_t)(uintptr_t)stream;
-    count_step();
-    return rt_send(&st, sizeof st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
+    st->ptr = (uint64_t)(uintptr_t)dev_ptr;
+    st->bytes = count;
+    st->value = value & 0xff;
+    st->stream = (uint64_t)(uintptr_t)stream;
+    return step_send(st);
 }
 
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
 {
-    static struct plan_step st;
     int k = kernel_index(func);
+    struct plan_step *st;
     if (k < 0)
         return rt.last_error = cudaErrorInvalidDeviceFunction;
-    if (rt.nsteps >= PLAN_MAX_STEPS) {
-        rt.flags |= END_TOO_MANY_STEPS;
+    if (!(st = step_new(STEP_FUNC_ATTR)))
         return rt.last_error = cudaErrorInvalidValue;
-    }
-    memset(&st, 0, sizeof st);
-    st.h.type = PLAN_STEP;
-    st.h.size = sizeof st;
-    st.kind = STEP_FUNC_ATTR;
-    st.kernel = (uint32_t)k;
-    st.attr = (int32_t)attr;
-    st.value = value;
-    count_step();
-    return rt_send(&st, sizeof st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
+    st->kernel = (uint32_t)k;
+    st->attr = (int32_t)attr;
+    st->value = value;
+    return step_send(st);
 }
 
 /* ---- questions the judge answers ----------------------------------------- */
