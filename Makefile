@@ -74,7 +74,10 @@ JUDGES := $(HX_FAMILIES:%=$(BUILD)/harness/judge_%)
 # The recording runtime and the runner's main: every check links the
 # student's object with these two into its runner.
 RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
-CUDA_INC = $(patsubst %/bin/nvcc,%/include,$(NVCC))
+# CUDA's headers where nvcc itself looks: nvcc on PATH can be a wrapper
+# script (/usr/local/bin/nvcc) far from the toolkit's include folder.
+CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
+             sed -n 's/^#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1)
 
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
