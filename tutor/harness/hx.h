@@ -30,7 +30,8 @@ enum mode { MODE_CHECK, MODE_SANITIZE, MODE_PROFILE };
 /* One timed configuration from the catalog: a size and an input kind. */
 struct perf_case {
     char label[32];
-    unsigned long long n;
+    unsigned long long n;       /* as run: the catalog's n less a jitter drawn per run */
+    unsigned long long n_catalog;
     char input[16];             /* "" or a family-specific kind ("ripple") */
 };
 
@@ -84,7 +85,12 @@ struct perf {
     double rate;                /* items per second, in units of 1e9 */
     const char *rate_unit;      /* "Gint/s", "Gfloat/s", "Gtrap/s", "Gnum/s" */
     double ratio;               /* reference median / student median: > 1 is faster than the reference */
+    /* Compute-bound families: the most items per second (in 1e9) the
+     * device's arithmetic allows for this case, measured in the same run by
+     * the family; 0 where bandwidth is the limit instead. */
+    double peak_rate;
     int implausible;
+    char implausible_why[240];  /* the sentence the verdict shows */
 };
 
 struct device {
@@ -229,6 +235,12 @@ void plan_end(struct ctx *c);
 /* Asks the runner for the plan of call k and checks every step.  0, or -1
  * with c->plan_status and c->plan_msg set (rejected, runtime_error, timeout). */
 int student_plan(struct ctx *c, const struct call *k, struct plan *p);
+/* The address and size of a __constant__ or __device__ variable of the
+ * student's device code (lab.h declares the ones the judge writes, such as
+ * lab 09's integrand parameters); -1 when the module has no such variable or
+ * no GPU loaded it.  The student's kernels can read it, their host code can
+ * never reach it. */
+int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes);
 /* Launches a checked plan on c->s; -1 after a CUDA error (recorded). */
 int student_replay(struct ctx *c, const struct plan *p);
 /* Plan (twice: the two must agree), then replay. */

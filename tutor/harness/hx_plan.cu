@@ -31,6 +31,7 @@ namespace hx {
 static struct {
     decltype(&cuLibraryLoadData) libraryLoadData;
     decltype(&cuLibraryGetKernel) libraryGetKernel;
+    decltype(&cuLibraryGetGlobal) libraryGetGlobal;
     decltype(&cuKernelGetFunction) kernelGetFunction;
     decltype(&cuKernelGetParamInfo) kernelGetParamInfo;
     decltype(&cuFuncGetAttribute) funcGetAttribute;
@@ -53,6 +54,7 @@ static int drv_load(void)
     } while (0)
     DRV_(libraryLoadData, "cuLibraryLoadData");
     DRV_(libraryGetKernel, "cuLibraryGetKernel");
+    DRV_(libraryGetGlobal, "cuLibraryGetGlobal");
     DRV_(kernelGetFunction, "cuKernelGetFunction");
     DRV_(kernelGetParamInfo, "cuKernelGetParamInfo");
     DRV_(funcGetAttribute, "cuFuncGetAttribute");
@@ -99,6 +101,7 @@ static struct {
     int nkernels;
     int live;                   /* the runner answered HELLO and got LAYOUT */
     int gpu;                    /* kernels loaded on a GPU; 0: checked against the PTX */
+    CUlibrary lib;              /* the student's device code, when gpu */
     char out_path[512];
 } pl;
 
@@ -316,6 +319,7 @@ int plan_load(struct ctx *c, int gpu)
                              error_text() ? error_text() : "unreadable");
         }
         free(image);
+        pl.lib = lib;
     }
     if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' parameters from (--ptx)");
@@ -739,6 +743,20 @@ int plan_same(const struct plan *a, const struct plan *b)
             return 0;
     }
     return 1;
+}
+
+int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
+{
+    CUdeviceptr d = 0;
+    size_t size = 0;
+    (void)c;
+    if (!pl.gpu || !pl.lib)
+        return -1;
+    if (drv.libraryGetGlobal(&d, &size, pl.lib, name) != CUDA_SUCCESS)
+        return -1;
+    *dptr = (void *)(uintptr_t)d;
+    *bytes = size;
+    return 0;
 }
 
 int student_replay(struct ctx *c, const struct plan *p)

@@ -88,7 +88,8 @@ static void put_perf(FILE *f, const struct perf *p, const char *reference)
     put_str(f, p->c.label);
     fputs(", \"input\": ", f);
     put_str(f, p->c.input[0] ? p->c.input : "default");
-    fprintf(f, ", \"n\": %llu, \"bytes\": %.0f, ", p->c.n, p->bytes);
+    fprintf(f, ", \"n\": %llu, \"n_catalog\": %llu, \"bytes\": %.0f, ", p->c.n, p->c.n_catalog,
+            p->bytes);
     put_timing(f, "time", &p->t);
     fputs(", \"gbps\": ", f);
     put_num(f, p->gbps > 0 ? p->gbps : NAN);
@@ -104,7 +105,12 @@ static void put_perf(FILE *f, const struct perf *p, const char *reference)
     put_timing(f, "time", &p->ref);
     fputs("}, \"ratio\": ", f);
     put_num(f, p->ratio);
-    fprintf(f, ", \"implausible\": %s}", p->implausible ? "true" : "false");
+    fprintf(f, ", \"implausible\": %s", p->implausible ? "true" : "false");
+    if (p->implausible) {
+        fputs(", \"implausible_why\": ", f);
+        put_str(f, p->implausible_why);
+    }
+    fputc('}', f);
 }
 
 int report_write(const struct opts *o, const struct report *r)

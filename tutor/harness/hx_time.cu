@@ -198,13 +198,30 @@ void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, do
 
     p->rate = sec > 0 ? items / sec / 1e9 : 0;
     p->ratio = p->t.median_ms > 0 ? p->ref.median_ms / p->t.median_ms : 0;
-    if (f->compute_bound)
+    p->implausible = 0;
+    p->implausible_why[0] = '\0';
+    if (f->compute_bound) {
+        /* The family measured how fast this GPU can evaluate the items at
+         * all; a kernel more than 10% above that did not do the work. */
+        if (p->peak_rate > 0 && p->rate > 1.10 * p->peak_rate) {
+            p->implausible = 1;
+            snprintf(p->implausible_why, sizeof p->implausible_why,
+                     "%.1f %s is faster than this GPU can evaluate them (%.1f %s, measured in this "
+                     "run): the kernel did not do the work it reports", p->rate, p->rate_unit,
+                     p->peak_rate, p->rate_unit);
+        }
         return;
+    }
     p->gbps = sec > 0 ? p->bytes / sec / 1e9 : 0;
     p->pct_peak = peak > 0 ? 100.0 * p->gbps / peak : 0;
     /* The streaming kernel is as fast as this memory goes; more than 10% above
      * it means the timing did not see the work (another stream, a cache). */
-    p->implausible = peak > 0 && p->gbps > 1.10 * peak;
+    if (peak > 0 && p->gbps > 1.10 * peak) {
+        p->implausible = 1;
+        snprintf(p->implausible_why, sizeof p->implausible_why,
+                 "%.0f GB/s is faster than the streaming %s measured in this run (%.0f GB/s): the "
+                 "kernel cannot have read every input", p->gbps, f->peak_is_copy ? "copy" : "read", peak);
+    }
 }
 
 double host_parallel_sum(unsigned long long n,
