@@ -107,7 +107,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe
+test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -181,6 +181,12 @@ $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(B
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $(filter %.cu %.o,$^)
+
+# The judge's verification rules, tested on the CPU (host code only).
+$(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harness/hx_time.o | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $(filter %.cu %.o,$^)
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

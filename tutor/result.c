@@ -102,6 +102,7 @@ static void parse_perf(const cJSON *root, struct result *r)
         x->ref_median_ms = num(rt, "median_ms", 0);
         x->ratio = num(p, "ratio", 0);
         x->implausible = flag(p, "implausible");
+        x->implausible_why = str(p, "implausible_why");
     }
 }
 
@@ -276,6 +277,7 @@ void result_free(struct result *r)
         free(r->perf[i].input);
         free(r->perf[i].rate_unit);
         free(r->perf[i].ref_name);
+        free(r->perf[i].implausible_why);
     }
     free(r->perf);
     free(r->target_metric);

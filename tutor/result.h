@@ -32,6 +32,7 @@ struct rperf {
     double ref_median_ms;
     double ratio;
     int implausible;
+    char *implausible_why;          /* the judge's sentence; "" when plausible */
 };
 
 struct rdiag {

@@ -286,7 +286,8 @@ static void perf_section(struct doc *d, const struct result *r)
         if (p == tp)
             doc_add(d, DOC_DIM, "  ← target");
         if (p->implausible)
-            doc_add(d, DOC_WARN, "  implausible: faster than the measured peak");
+            doc_addf(d, DOC_WARN, "  implausible: %s",
+                     p->implausible_why[0] ? p->implausible_why : "faster than the measured peak");
     }
     doc_newline(d);
     doc_addf(d, DOC_DIM, "  median of %d runs (%d at the target); × ref = %s's time / yours",

@@ -313,6 +313,9 @@ struct timed {
     /* Optional, after the last sample of each kernel: a check of the whole
      * output; returns like verify. */
     int (*after)(void *arg, char *msg, size_t len);
+    /* Optional, after the student's samples and before the reference's: the
+     * input checked unchanged and made afresh; returns like verify. */
+    int (*between)(void *arg, char *msg, size_t len);
 };
 
 /* Warms up, then times max(min_samples, budget/estimate) samples, each after
@@ -320,8 +323,8 @@ struct timed {
  * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
 int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len);
 
-/* Times the student's kernel, then the reference on the same data (after
- * setting *t->reference).  A wrong student result fails rec (rec->pass = 0)
+/* Times the student's kernel, then (after t->between, if any) the reference
+ * on the same data (after setting *t->reference).  A wrong student result fails rec (rec->pass = 0)
  * and returns 1; a wrong reference is the harness's fault: noted as
  * "internal:" and -1, like a CUDA error.  Returns 0 when both were right. */
 int measure_both(struct ctx *c, const struct timed *t, struct perf *p, struct test *rec);
@@ -329,7 +332,15 @@ int measure_both(struct ctx *c, const struct timed *t, struct perf *p, struct te
 /* Evicts the L2 by writing a buffer twice its size on the stream. */
 int flush_l2(struct ctx *c);
 
-/* Fills the perf record's derived figures from its timings and the device. */
+/* Each timed case's n becomes the catalog's less up to 1/64 of it, drawn
+ * from the seed: a kernel cannot special-case a size it cannot know,
+ * --seed still reproduces the run, and the ratio to the reference, taken on
+ * the same n, does not move. */
+void perf_jitter(struct opts *o);
+
+/* Fills the perf record's derived figures from its timings and the device;
+ * a figure the device cannot reach marks the case implausible, with the
+ * sentence the verdict shows in implausible_why. */
 void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, double items);
 
 /* Runs fn(i) for i in [0, n) split across the host's cores and returns the sum

@@ -53,21 +53,6 @@ static int parse_perf(struct opts *o, char *spec)
     return (*end || pc->n == 0 || pc->n > (1ull << 28)) ? -1 : 0;
 }
 
-/* Each timed size is the catalog's less up to 1/64 of it, drawn from the
- * seed: a kernel cannot special-case a size it cannot know, --seed still
- * reproduces the run, and buffers sized for the catalog's n still fit.
- * The ratio to the reference is taken on the same n, so it does not move. */
-static void jitter_perf(struct opts *o)
-{
-    for (int i = 0; i < o->nperf; i++) {
-        struct perf_case *pc = &o->perf[i];
-        uint64_t span = pc->n_catalog / 64;
-        if (span > 0xffffffffull)
-            span = 0xffffffffull;
-        pc->n = pc->n_catalog - below(draw(o->seed, 0x717e4, case_salt(pc)), (uint32_t)span + 1);
-    }
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
     o->seed = (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
@@ -235,7 +220,7 @@ static int peak_measure(struct ctx *c)
     struct device *d = &c->r->dev;
     size_t bytes = (size_t)1 << 30;
     struct peak_arg a = {c, NULL, bytes / sizeof(int4), 0, d->sms * 8};
-    struct timed t = {peak_prepare, peak_call, peak_verify, &a, NULL, NULL};
+    struct timed t = {peak_prepare, peak_call, peak_verify, &a, NULL, NULL, NULL};
     struct timing tm;
     char msg[8];
     int saved_student = c->student_ran, rc = -1;
@@ -537,7 +522,7 @@ int main(int argc, char **argv)
     r.seed = o.seed;
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);
-    hx::jitter_perf(&o);
+    hx::perf_jitter(&o);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {

@@ -612,7 +612,7 @@ static int mp_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     r.other = r.g;
     r.other.salt += 0x5eed;
     r.call = mp_call_of(c, pc->n);
-    struct timed tm = {mp_prepare, mp_call, mp_verify, &r, &r.reference, mp_after};
+    struct timed tm = {mp_prepare, mp_call, mp_verify, &r, &r.reference, mp_after, NULL};
 
     if (generate(c, r.g))
         return -1;

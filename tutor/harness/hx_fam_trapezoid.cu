@@ -374,7 +374,7 @@ static int trap_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     struct test *t = &c->r->tests[c->r->ntests];
     static struct plan plan;
     struct trun r = {c, (unsigned)pc->n, case_salt(pc), 0, {0, 0}, &plan};
-    struct timed tm = {trap_prepare, trap_call, trap_verify, &r, &r.reference, NULL};
+    struct timed tm = {trap_prepare, trap_call, trap_verify, &r, &r.reference, NULL, NULL};
 
     int rc = measure_both(c, &tm, p, t);
     if (rc != 0)

@@ -6,10 +6,19 @@
  * Inputs are generated on the device from (seed, salt, index) and the CPU
  * reference sums the same values on the host.  Integers: values in [-R, R]
  * with R * n < 2^31, so no partial sum can overflow in any order.  Floats:
- * positive values of a random scale with a random offset on a random sixteenth
- * of the array, so "sum 99% and scale up" misses by far more than the
- * tolerance; |got - exact| <= 2^-11 * sum |x| covers any summation tree whose
- * longest chain has up to 8192 additions (docs/harness.md).
+ * positive values of a random scale, a random sixteenth of the array offset
+ * (possibly negative, so parts cancel), and up to 16 sparse large values of
+ * one random sign, one in each sixteenth at a random place, each 1/8 to 1/4
+ * of what the rest adds up to: an estimate from a subset of the elements
+ * misses at least one of them, by 50 times the tolerance or more.  The
+ * tolerance |got - exact| <= 2^-11 * sum |x| covers any summation tree
+ * whose longest chain has up to 8192 additions (docs/harness.md).
+ *
+ * Every timed sample changes the input first (one element, at a random
+ * place; for floats by at least 1/16 of sum |x|, 128 times the tolerance)
+ * and its result is verified after the second event; the input is checked
+ * unchanged after the student's last sample and generated afresh before the
+ * reference is timed.
  */
 #ifndef HX_REDUCE_CUH
 #define HX_REDUCE_CUH
@@ -27,6 +36,8 @@
 
 namespace hx {
 
+enum { MAX_BIG = 16 };
+
 /* Everything that determines one input array. */
 struct gen {
     uint64_t seed, salt;
@@ -34,6 +45,9 @@ struct gen {
     int range;                          /* int: values in [-range, range] */
     double scale, delta;                /* float: base scale, segment offset */
     unsigned long long seg_lo, seg_hi;  /* float: the offset segment */
+    int nbig;                           /* float: the sparse large values */
+    unsigned long long big_at[MAX_BIG];
+    double big[MAX_BIG];
 };
 
 template <typename T> struct elem;
@@ -42,7 +56,10 @@ template <> struct elem<int> {
     static constexpr const char *rate_unit = "Gint/s";
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {seed, salt, n, 0, 0, 0, 0, 0};
+        gen g = {};
+        g.seed = seed;
+        g.salt = salt;
+        g.n = n;
         unsigned long long r = (unsigned long long)INT_MAX / n;
         g.range = (int)(r < (1u << 20) ? r : (1u << 20));
         return g;
@@ -51,6 +68,8 @@ template <> struct elem<int> {
     {
         return (int)below(draw(g.seed, g.salt, i), 2u * g.range + 1) - g.range;
     }
+    /* Integers have no sparse values: every element is a base one. */
+    __host__ __device__ static int base(const gen &g, unsigned long long i) { return value(g, i); }
     static constexpr enum plan_family plan_id = PLAN_REDUCE_INT;
     /* A poison that tells nothing about the answer: fresh random bits for
      * every call, drawn again in the rare case they equal the answer (a
@@ -63,6 +82,15 @@ template <> struct elem<int> {
         while ((double)p == expected);
         return p;
     }
+    /* A timed sample's new value for one element: another of the same
+     * range (every change is far above a tolerance of zero). */
+    static int change(const gen &g, int old, uint64_t bits, double)
+    {
+        int v = (int)below(bits, 2u * g.range + 1) - g.range;
+        if (v == old)
+            v = old > 0 ? old - 1 : old + 1;
+        return v;
+    }
     static int right(double expected, double, int got) { return (double)got == expected; }
     static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.0f", v); }
 };
@@ -71,7 +99,10 @@ template <> struct elem<float> {
     static constexpr const char *rate_unit = "Gfloat/s";
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {seed, salt, n, 0, 0, 0, 0, 0};
+        gen g = {};
+        g.seed = seed;
+        g.salt = salt;
+        g.n = n;
         uint64_t b = draw(seed, salt, ~0ull);
         g.scale = ldexp(1.0, (int)below(b, 13) - 6);
         b = mix(b);
@@ -79,13 +110,38 @@ template <> struct elem<float> {
         unsigned long long len = n / 16 ? n / 16 : 1;
         g.seg_lo = below(mix(b), (uint32_t)(n - len + 1));
         g.seg_hi = g.seg_lo + len;
+        /* One large value in each of nbig equal stretches, at a random place
+         * in it, n * scale * [1/8, 1/4) in size (the base values add up to
+         * about n * scale), all of one random sign so that together they
+         * never cancel: missing one misses by 50 times the tolerance or
+         * more, missing them all by a thousand times.  Distinct places, so
+         * the host can add them apart. */
+        g.nbig = n < MAX_BIG ? (int)n : MAX_BIG;
+        unsigned long long stretch = n / (unsigned long long)g.nbig;
+        double sign = (mix(b ^ 0xb16) & 1) ? -1.0 : 1.0;
+        for (int j = 0; j < g.nbig; j++) {
+            uint64_t d = draw(seed, salt, ~1ull - (uint64_t)j);
+            g.big_at[j] = (unsigned long long)j * stretch + below(d, (uint32_t)stretch);
+            g.big[j] = sign * (double)n * g.scale * (0.125 + 0.125 * unit(mix(d)));
+        }
         return g;
+    }
+    /* A value without its sparse large part: what the host sums in bulk. */
+    __host__ __device__ static float base(const gen &g, unsigned long long i)
+    {
+        double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
+        if (i >= g.seg_lo && i < g.seg_hi)
+            v += g.delta;
+        return (float)v;
     }
     __host__ __device__ static float value(const gen &g, unsigned long long i)
     {
         double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
         if (i >= g.seg_lo && i < g.seg_hi)
             v += g.delta;
+        for (int j = 0; j < g.nbig; j++)
+            if (g.big_at[j] == i)
+                v += g.big[j];
         return (float)v;
     }
     static constexpr enum plan_family plan_id = PLAN_REDUCE_FLOAT;
@@ -95,6 +151,15 @@ template <> struct elem<float> {
         float f;
         memcpy(&f, &bits, sizeof f);
         return f;
+    }
+    /* A timed sample's new value for one element: the old one moved by
+     * 1/16 to 1/8 of sum |x|, up or down, which is 128 times the tolerance
+     * or more even after the move itself raises sum |x|: a result kept from
+     * any earlier call is wrong by far more than rounding can explain. */
+    static float change(const gen &, float old, uint64_t bits, double abs_sum)
+    {
+        double m = abs_sum * (0.0625 + 0.0625 * unit(bits)) * ((bits & 1) ? -1.0 : 1.0);
+        return (float)((double)old + m);
     }
     static int right(double expected, double abs_sum, float got)
     {
@@ -148,7 +213,7 @@ template <typename T> struct reduce_family {
         const gen *g = (const gen *)arg;
         double s = 0;
         for (unsigned long long i = lo; i < hi; i++)
-            s += (double)elem<T>::value(*g, i);
+            s += (double)elem<T>::base(*g, i);
         return s;
     }
     static double chunk_abs(unsigned long long lo, unsigned long long hi, const void *arg)
@@ -156,7 +221,7 @@ template <typename T> struct reduce_family {
         const gen *g = (const gen *)arg;
         double s = 0;
         for (unsigned long long i = lo; i < hi; i++)
-            s += fabs((double)elem<T>::value(*g, i));
+            s += fabs((double)elem<T>::base(*g, i));
         return s;
     }
     static sums reference(const gen &g)
@@ -165,6 +230,13 @@ template <typename T> struct reduce_family {
         /* Only the float tolerance needs sum |x|. */
         if (!std::is_integral<T>::value)
             r.abs_sum = host_parallel_sum(g.n, chunk_abs, &g);
+        /* The sparse large values, one by one: their places are distinct. */
+        for (int j = 0; j < g.nbig; j++) {
+            double full = (double)elem<T>::value(g, g.big_at[j]);
+            double part = (double)elem<T>::base(g, g.big_at[j]);
+            r.sum += full - part;
+            r.abs_sum += fabs(full) - fabs(part);
+        }
         return r;
     }
 
@@ -304,19 +376,34 @@ template <typename T> struct reduce_family {
     static int prepare(void *arg, int k)
     {
         run *r = (run *)arg;
-        gen other = r->g;
-        other.salt += 0x5eed;
-        r->idx = below(draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k), (uint32_t)r->g.n);
+        uint64_t bits = draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k);
+        r->idx = below(bits, (uint32_t)r->g.n);
         r->old_v = elem<T>::value(r->g, r->idx);
-        r->new_v = elem<T>::value(other, (r->idx + k + 1) % r->g.n);
-        if (r->new_v == r->old_v)     /* stay inside [-range, range] */
-            r->new_v = r->old_v > 0 ? r->old_v - (T)1 : r->old_v + (T)1;
+        r->new_v = elem<T>::change(r->g, r->old_v, mix(bits), r->want.abs_sum);
         static T v;
         v = r->new_v;
         HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
         if (!r->reference && plan_sample(r->c, &r->call, r->plan, r->first, &r->have_first))
             return -1;
         return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v);
+    }
+
+    /* Between the student's last sample and the reference's first: the
+     * input must be as generated (each verify put its element back), and
+     * the reference gets it generated afresh all the same. */
+    static int between(void *arg, char *msg, size_t len)
+    {
+        run *r = (run *)arg;
+        unsigned long long first;
+        long long bad = r->f->changed(r->c, r->g, &first);
+        if (bad < 0)
+            return -1;
+        if (bad > 0) {
+            snprintf(msg, len, "the input was modified while timing: %lld element(s) differ, the first "
+                               "at index %llu", bad, first);
+            return 0;
+        }
+        return r->f->generate(r->c, r->g) ? -1 : 1;
     }
 
     static int call(void *arg)
@@ -354,8 +441,7 @@ template <typename T> struct reduce_family {
         static struct plan plan, first_plan;
         run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0,
                  call_of(c, pc->n), &plan, &first_plan, 0};
-        struct timed tm = {prepare, call, verify, &r, &r.reference, NULL};
-        unsigned long long first;
+        struct timed tm = {prepare, call, verify, &r, &r.reference, NULL, between};
         int rc;
 
         r.want = reference_of(r.g);
@@ -363,13 +449,6 @@ template <typename T> struct reduce_family {
             return -1;
         if ((rc = measure_both(c, &tm, p, t)) != 0)
             return rc < 0 ? -1 : 0;
-        long long bad = changed(c, r.g, &first);
-        if (bad < 0)
-            return -1;
-        if (bad > 0) {
-            test_fail(t, "the input was modified while timing: %lld element(s) differ", bad);
-            return 0;
-        }
         p->bytes = (double)pc->n * sizeof(T);
         p->rate_unit = elem<T>::rate_unit;
         perf_finish(c, fam, p, (double)pc->n);

@@ -176,6 +176,10 @@ static int measure_one(struct ctx *c, const struct timed *t, struct timing *out,
 int measure_both(struct ctx *c, const struct timed *t, struct perf *p, struct test *rec)
 {
     int rc = measure_one(c, t, &p->t, rec->message, sizeof rec->message);
+    if (rc == 0 && t->between) {
+        int ok = t->between(t->arg, rec->message, sizeof rec->message);
+        rc = ok < 0 ? -1 : ok ? 0 : 1;
+    }
     if (rc == 0) {
         *t->reference = 1;
         rc = measure_one(c, t, &p->ref, rec->message, sizeof rec->message);
@@ -221,6 +225,18 @@ void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, do
         snprintf(p->implausible_why, sizeof p->implausible_why,
                  "%.0f GB/s is faster than the streaming %s measured in this run (%.0f GB/s): the "
                  "kernel cannot have read every input", p->gbps, f->peak_is_copy ? "copy" : "read", peak);
+    }
+}
+
+/* Less rather than more: buffers sized for the catalog's n still fit. */
+void perf_jitter(struct opts *o)
+{
+    for (int i = 0; i < o->nperf; i++) {
+        struct perf_case *pc = &o->perf[i];
+        uint64_t span = pc->n_catalog / 64;
+        if (span > 0xffffffffull)
+            span = 0xffffffffull;
+        pc->n = pc->n_catalog - below(draw(o->seed, 0x717e4, case_salt(pc)), (uint32_t)span + 1);
     }
 }
 
