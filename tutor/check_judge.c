@@ -203,7 +203,8 @@ static void plan_violation(struct run *r, const cJSON *plan)
 static void merge_report(struct run *r, cJSON *h)
 {
     static const char *const keys[] = {"status", "seed", "device", "integrand", "tests",
-                                       "first_failing_n", "perf", "mode", "phases", "plan", NULL};
+                                       "first_failing_n", "tolerance_used", "perf", "mode", "phases", "plan",
+                                       NULL};
     for (int i = 0; keys[i]; i++) {
         cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
         if (!v)

@@ -119,6 +119,11 @@ struct report {
     /* Where the seconds went: set-up (process, context, allocations), the
      * correctness trials, the wait for the GPU lock, the timed cases. */
     double init_s, correctness_s, wait_s, timing_s;
+    /* Families with a tolerance: the largest |got - expected| / tolerance of
+     * any result they accepted, trials and timed samples alike (how close the
+     * kernel came to failing; 0 for exact families, which leave has_tol 0). */
+    int has_tol;
+    double tol_used;
     long plans;                 /* launch plans asked for and accepted */
     int plans_dry;              /* checked without a GPU, against the PTX */
     char plan_violation[300];   /* the plan's verdict, when one failed */
@@ -283,6 +288,14 @@ void progress_open(int fd);
 void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void stage(const char *name, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records how much of the tolerance an accepted result used. */
+static inline void tol_note(struct report *r, double error, double tolerance)
+{
+    double f = tolerance > 0 ? error / tolerance : (error > 0 ? 1e300 : 0);
+    r->has_tol = 1;
+    if (f > r->tol_used)
+        r->tol_used = f;
+}
 
 /* ---- sharing the GPU (hx_lock.cu) ------------------------------------ */
 

@@ -91,6 +91,7 @@ template <> struct elem<int> {
             v = old > 0 ? old - 1 : old + 1;
         return v;
     }
+    static double tolerance(double) { return 0; }
     static int right(double expected, double, int got) { return (double)got == expected; }
     static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.0f", v); }
 };
@@ -161,9 +162,10 @@ template <> struct elem<float> {
         double m = abs_sum * (0.0625 + 0.0625 * unit(bits)) * ((bits & 1) ? -1.0 : 1.0);
         return (float)((double)old + m);
     }
+    static double tolerance(double abs_sum) { return ldexp(abs_sum, -11); }
     static int right(double expected, double abs_sum, float got)
     {
-        return fabs((double)got - expected) <= ldexp(abs_sum, -11);
+        return fabs((double)got - expected) <= tolerance(abs_sum);
     }
     static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.9g", v); }
 };
@@ -347,6 +349,8 @@ template <typename T> struct reduce_family {
                 test_fail(t, "wrong sum: off by %.9g", (double)got - want.sum);
             return 0;
         }
+        if (!std::is_integral<T>::value)
+            tol_note(c->r, fabs((double)got - want.sum), elem<T>::tolerance(want.abs_sum));
         long long bad = changed(c, g, &first);
         if (bad < 0)
             return -1;
@@ -425,8 +429,11 @@ template <typename T> struct reduce_family {
         T got, old_v = r->old_v;
         HX_CHECK(cudaMemcpy(&got, r->f->d_out, sizeof got, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(r->f->d_in + r->idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
-        if (elem<T>::right(want, abs_sum, got))
+        if (elem<T>::right(want, abs_sum, got)) {
+            if (!std::is_integral<T>::value && !r->reference)
+                tol_note(r->c->r, fabs((double)got - want), elem<T>::tolerance(abs_sum));
             return 1;
+        }
         char e[64], g[64];
         elem<T>::show(e, sizeof e, want);
         elem<T>::show(g, sizeof g, (double)got);

@@ -148,6 +148,8 @@ int report_write(const struct opts *o, const struct report *r)
         fprintf(f, "%llu", r->first_failing_n);
     else
         fputs("null", f);
+    if (r->has_tol)
+        fprintf(f, ",\n  \"tolerance_used\": %.6g", r->tol_used);
     fputs(",\n  \"perf\": [\n", f);
     for (int i = 0; i < r->nperf; i++) {
         put_perf(f, &r->perf[i], r->reference);
