@@ -4,8 +4,9 @@
  * more, also through the top and stopping in the top limb), the timed kinds
  * at the timed size too, the carry-lookahead the judge's GPU adder uses
  * agrees with the limb-by-limb sum, a timed sample's changes always change
- * the sum and both make and cut long chains, and the poison is never the
- * right value.  Built by nvcc, run without a GPU. */
+ * the sum and both make and cut long chains, adders that move a carry only
+ * so far (or guess where to move it far) get some number of every such
+ * input wrong, and the poison is never the right value.  Built by nvcc, run without a GPU. */
 #include <stdio.h>
 #include <vector>
 
@@ -270,6 +271,64 @@ static void lookahead_agrees_with_serial(void)
     }
 }
 
+/* An adder whose carries pass through at most `depth` propagating limbs
+ * (a lookahead that many stages deep), or, with guess set, one that moves
+ * carries all the way only when limbs 1 and 31 propagate and one limb
+ * otherwise (tests/bank/mpadd_lookahead_short.cu, mpadd_ripple_detect.cu).
+ * Returns 1 when it gets the number right. */
+static int short_adder_right(const uint32_t *a, const uint32_t *b, int depth, int guess)
+{
+    uint32_t want[MP_LIMBS], gen = 0, prop = 0;
+    uint32_t want_c = mp_add(a, b, want);
+    for (int j = 0; j < MP_LIMBS; j++) {
+        gen |= (uint32_t)(mp_kind_of_sum(a[j], b[j]) == LK_GEN) << j;
+        prop |= (uint32_t)(mp_kind_of_sum(a[j], b[j]) == LK_PROP) << j;
+    }
+    if (guess)
+        depth = ((prop >> 1) & 1) && ((prop >> 31) & 1) ? MP_LIMBS : 0;
+    uint64_t step = (uint64_t)gen << 1, cin = step;
+    for (int d = 0; d < depth; d++) {
+        step = (step & prop) << 1;
+        cin |= step;
+    }
+    for (int j = 0; j < MP_LIMBS; j++)
+        if (a[j] + b[j] + (uint32_t)((cin >> j) & 1) != want[j])
+            return 0;
+    return (uint32_t)(cin >> 32) == want_c;
+}
+
+/* Every input of 33 numbers or more has a number that each of those adders
+ * gets wrong, at every depth short of the whole number; at 31 they are
+ * right everywhere. */
+static void short_adders_fail(void)
+{
+    for (int s = 0; s < N(SEEDS); s++)
+        for (int k = 0; k < N(KINDS); k++)
+            for (int c = 0; c < N(COUNTS); c++) {
+                if (COUNTS[c] < MP_LENGTHS)
+                    continue;
+                mgen g = {SEEDS[s], 1 + (uint64_t)c, COUNTS[c], KINDS[k]};
+                int right[MP_LIMBS + 1], guess_right = 1;
+                for (int d = 0; d <= MP_LIMBS - 1; d++)
+                    right[d] = 1;
+                for (unsigned long long i = 0; i < g.count; i++) {
+                    uint32_t a[MP_LIMBS], b[MP_LIMBS];
+                    mp_number(g, i, a, b);
+                    for (int d = 0; d <= MP_LIMBS - 1; d++)
+                        right[d] &= short_adder_right(a, b, d, 0);
+                    guess_right &= short_adder_right(a, b, 0, 1);
+                }
+                for (int d = 0; d < MP_LIMBS - 1; d++)
+                    if (right[d]) {
+                        printf("#   seed %llu kind %d count %llu: depth %d passes\n",
+                               (unsigned long long)SEEDS[s], KINDS[k], g.count, d);
+                        EXPECT(0);
+                    }
+                EXPECT(right[MP_LIMBS - 1]);
+                EXPECT(!guess_right);
+            }
+}
+
 /* A timed sample's changes: distinct numbers, always a different sum, and
  * over many samples both new long chains and cut ones. */
 static void changes_change_the_sum(void)
@@ -330,5 +389,5 @@ static void poison_never_right(void)
 }
 
 TAP_MAIN(T(limbs_as_designed), T(chains_as_designed), T(every_length_in_every_input),
-         T(timed_inputs_hold_every_length), T(anchors_one_per_stretch), T(lookahead_agrees_with_serial),
+         T(timed_inputs_hold_every_length), T(anchors_one_per_stretch), T(lookahead_agrees_with_serial), T(short_adders_fail),
          T(changes_change_the_sum), T(poison_never_right))
