@@ -577,8 +577,8 @@ static int mp_judge(struct mrun *r, int k, char *msg, size_t len)
             return mp_internal(r->c, "%s sample %d: the GPU check found number %llu wrong, the CPU right",
                                who, k, i);
         mp_describe(&w, how, sizeof how);
-        snprintf(msg, len, "%s sample %d (%d numbers changed since the last call): %llu of %llu numbers "
-                 "wrong; the first, number %llu: %.140s", who, k, r->nchange, p->bad, r->g.count, i, how);
+        snprintf(msg, len, "%s sample %d (%d numbers had new sums): %llu of %llu numbers wrong; the "
+                 "first, number %llu: %.150s", who, k, r->nchange, p->bad, r->g.count, i, how);
         return 0;
     }
     for (int m = 0; m < MP_PROBES; m++) {
