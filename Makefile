@@ -107,7 +107,8 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs
+test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
+            $(BUILD)/tests/test_mpgen
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -187,6 +188,12 @@ $(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harne
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $(filter %.cu %.o,$^)
+
+# Lab 10's input design, host code only: tested without a GPU.
+$(BUILD)/tests/test_mpgen: tests/unit/test_mpgen.cu | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)

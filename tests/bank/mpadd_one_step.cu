@@ -4,7 +4,8 @@
  * carry is added to the limb above, but a carry that this addition creates
  * (the limb was 0xffffffff) is dropped.  Random inputs almost never need a
  * second step (a limb is all ones about once in 2^32), so only the
- * harness's ripple cases can catch it: a = 0xffffffff..., b = 1. */
+ * harness's designed carry chains catch it: every input of 33 numbers or
+ * more has one of every length. */
 #include "lab.h"
 
 #define BLOCK 256
