@@ -8,6 +8,10 @@
 #   tests/run.sh                 every test
 #   tests/run.sh PROGRAM...      only these (tests/cli.sh, build/tests/test_proc)
 # RUN_LOG=FILE puts the full output elsewhere than build/tests/log.
+# TEST_JOBS=N runs up to N programs at once (default: the cores, at most 4;
+# each program has its own temporary folder, checks of one lab queue on its
+# work folder's lock, and timed sections on the GPU lock); the lines come
+# out in the programs' order all the same.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
@@ -24,10 +28,11 @@ skip_reasons() {
         awk '{ n = $1; $1 = ""; sub(/^ /, ""); printf "%s%d: %s", (NR > 1 ? "; " : " ("), n, $0 } END { if (NR) printf ")" }'
 }
 
-run_one() {
-    local name=$1; shift
-    local out rc t0=$SECONDS
-    out=$("$@" 2>&1); rc=$?
+# report NAME OUTFILE RC SECONDS: one program's line and counts, from what
+# it printed.
+report() {
+    local name=$1 out rc=$3 secs=$4
+    out=$(cat "$2")
     printf '## %s\n%s\n' "$name" "$out" >> "$log"
     local p f s
     p=$(grep -cE '^ok - ' <<<"$out" | tr -d ' ')
@@ -39,30 +44,61 @@ run_one() {
     if [ "$f" -gt 0 ]; then
         failures+=("$name")
         grep -E '^#' <<<"$out" | head -40 | sed 's/^/    /'
-    elif [ $rc -ne 0 ] && [ $((p + s)) -eq 0 ]; then
+    elif [ "$rc" -ne 0 ] && [ $((p + s)) -eq 0 ]; then
         # A test program that died before reporting anything is a failure.
         fail=$((fail + 1)); failures+=("$name")
         echo "  [$name] crashed (exit $rc):"; tail -20 <<<"$out" | sed 's/^/    /'
     fi
-    printf '%-28s %3d passed, %d failed, %d skipped  %3d s%s\n' "$name" "$p" "$f" "$s" $((SECONDS - t0)) \
+    printf '%-28s %3d passed, %d failed, %d skipped  %3d s%s\n' "$name" "$p" "$f" "$s" "$secs" \
         "$( [ "$s" -gt 0 ] && skip_reasons "$out")"
 }
 
 if [ $# -gt 0 ]; then
     programs=("$@")
 else
-    # The unit tests, the quick CPU tests, the GPU's verdicts, the slow bank,
-    # then the rest.
-    order="tests/cli.sh tests/labs.sh tests/gpu.sh tests/bank.sh"
+    # The unit tests, then the slowest programs first (they run side by
+    # side with the rest), then the GPU's verdicts and everything else.
+    order="tests/grade.sh tests/bank.sh tests/runner.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
     programs=(build/tests/test_* $order
               $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)))
 fi
+jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ "$jobs_max" -le 4 ] || jobs_max=4
+[ "$jobs_max" -ge 1 ] || jobs_max=1
+work=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+names=() running=0 next=0
+# flush: reports, in order, the programs that have ended and all before them.
+flush() {
+    while [ "$next" -lt "${#names[@]}" ] && [ -s "$work/$next.rc" ]; do
+        read -r rc secs < "$work/$next.rc"
+        report "${names[$next]}" "$work/$next.out" "$rc" "$secs"
+        next=$((next + 1))
+    done
+}
 for t in "${programs[@]}"; do
     case $t in
-        *.sh) [ -f "$t" ] && run_one "$(basename "$t" .sh)" bash "$t" ;;
-        *) [ -x "$t" ] && run_one "$(basename "$t")" "$t" ;;
+        *.sh) [ -f "$t" ] || continue; name=$(basename "$t" .sh); cmd=(bash "$t") ;;
+        *) [ -x "$t" ] || continue; name=$(basename "$t"); cmd=("$t") ;;
     esac
+    i=${#names[@]}
+    names+=("$name")
+    if [ "$running" -ge "$jobs_max" ]; then
+        wait -n
+        running=$((running - 1))
+        flush
+    fi
+    # The rc file is written last, by a rename: its presence means done.
+    ( t0=$SECONDS; "${cmd[@]}" > "$work/$i.out" 2>&1 < /dev/null
+      echo "$? $((SECONDS - t0))" > "$work/$i.rc.tmp" && mv "$work/$i.rc.tmp" "$work/$i.rc" ) &
+    running=$((running + 1))
 done
+while [ "$running" -gt 0 ]; do
+    wait -n
+    running=$((running - 1))
+    flush
+done
+flush
 
 [ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]} (full output in $log)"
 echo "$pass passed, $fail failed, $skip skipped"
