@@ -107,7 +107,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe
+test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_trapezoid
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -181,6 +181,15 @@ $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(B
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $(filter %.cu %.o,$^)
+
+# The trapezoid family's host arithmetic (its draws, the exact integral, the
+# error bounds), tested without a GPU: the test includes the family's source.
+$(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_fam_trapezoid.cu \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		| check-nvcc check-seccomp
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
