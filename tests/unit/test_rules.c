@@ -87,9 +87,9 @@ static void defining_runtime_symbols_rejected(void)
     rules_report_free(&rep);
 }
 
-/* lab.h defines lab_params in every kernel file; a compiler that makes its
- * host-side shadow a global symbol must not turn that into a violation, while
- * other C names stay refused. */
+/* lab.h defines lab_params in every kernel file; a build that makes its
+ * host-side shadow a global symbol (nvcc -rdc=true) must not turn that into a
+ * violation, while other C names stay refused. */
 static void contract_variable_allowed(void)
 {
     struct rules_report rep = {0};
