@@ -99,8 +99,8 @@ __constant__ struct lab_integrand_params lab_params;
 /* f(x) in float.  sinpif reduces its argument exactly (no slow path for large
  * arguments) and is within an ulp or so; __fdividef is within 2 ulp here,
  * because the denominator lies in [1, 37], far from where it loses accuracy.
- * So each value is right to a few units of 2^-24 of |c0|: docs/harness.md,
- * section 3.4, has the analysis. */
+ * So each value is within about 25 units of 2^-24 of |f| (docs/harness.md,
+ * section 3.4, has the analysis): far inside the harness's tolerance. */
 static __device__ __forceinline__ float lab_f(float x)
 {
     float d = x - lab_params.m;
