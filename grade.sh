@@ -1000,9 +1000,8 @@ gpu_name() {
 # what the reference solutions measured there (target.solution,
 # docs/ladder.md), and a ratio to CUB does not carry over to every GPU: on
 # an H200 lab 01's solution measures 0.109-0.111x CUB, under its 0.12x
-# target.  So the solutions run on each grading GPU first (lab 09's once
-# per integrand: its ratio depends on which one the seed picks), and where
-# the lowest of a lab's measures is more than 5% under its catalog figure,
+# target.  So the solutions run on each grading GPU first, and where the
+# lowest of a lab's measures is more than 5% under its catalog figure,
 # the threshold is lowered in proportion; it is never raised.  Kept in
 # OUT/calibration.json and reused while the GPU model and the catalog's
 # targets are the same, so a resumed grading judges like the first part
@@ -1046,26 +1045,22 @@ calibration_current() {
 }
 
 # calibrate_build: the solutions' builds in STATE/calibration/build/, one per
-# lab and four for lab 09 (seed mod 4 picks its integrand), listed in
-# builds.tsv (lab, k, slug).
+# lab, listed in builds.tsv (lab, k, slug; k is always 0).
 calibrate_build() {
-    local dir="$STATE/calibration" lab k seed wd slug family
+    local dir="$STATE/calibration" lab seed wd slug
     rm -rf "$dir"
     mkdir -p "$dir"
     : > "$dir/builds.tsv"
     for lab in "${LABS[@]}"; do
         slug=$(basename -- "$(lab_field "$lab" dir)")
         [ -f "$PRISTINE/solutions/$slug/kernel.cu" ] || continue
-        family=$(jq -r --arg id "$lab" '.[] | select(.id == $id) | .family' "$STATE/catalog.json")
-        for k in $([ "$family" = trapezoid ] && echo 0 1 2 3 || echo 0); do
-            seed=$(( (RANDOM * 32768 + RANDOM) * 4 + k ))
-            wd="$dir/build/$lab-$k"
-            mkdir -p "$wd"
-            printf '%s\t%s\t%s\n' "$lab" "$k" "$slug" >> "$dir/builds.tsv"
-            (cd "$wd" && CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" --root "$PRISTINE" \
-                check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --build-only --work-dir "$wd" \
-                --seed "$seed" --json --out "$wd/build-report.json") > "$wd/build.log" 2>&1 8>&- &
-        done
+        seed=$((RANDOM * 32768 + RANDOM))
+        wd="$dir/build/$lab-0"
+        mkdir -p "$wd"
+        printf '%s\t0\t%s\n' "$lab" "$slug" >> "$dir/builds.tsv"
+        (cd "$wd" && CUDATUTOR_PROGRESS="$dir/progress.json" timeout 600 "$TUTOR" --root "$PRISTINE" \
+            check "$lab" --file "$PRISTINE/solutions/$slug/kernel.cu" --build-only --work-dir "$wd" \
+            --seed "$seed" --json --out "$wd/build-report.json") > "$wd/build.log" 2>&1 8>&- &
     done
     wait
 }

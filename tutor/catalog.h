@@ -9,7 +9,7 @@
 #define CATALOG_SCHEMA 1
 /* The lab<->harness contract this tutor builds against: LAB_CONTRACT_VERSION
  * in tutor/lab.h (tests/labs.sh keeps the two equal). */
-#define CATALOG_CONTRACT 1
+#define CATALOG_CONTRACT 2
 #define CATALOG_HINTS 3
 
 /* The harness families the C code knows: JSON name, entry point, and the

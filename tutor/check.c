@@ -19,10 +19,6 @@
 #include "result.h"
 #include "util.h"
 
-/* Lab 09's integrands: LAB_INTEGRAND_COUNT in tutor/lab.h (a test keeps the
- * two equal). */
-#define TRAPEZOID_INTEGRANDS 4
-
 /* What --build-only leaves in the work folder for --run-only. */
 #define BUILD_JSON "build.json"
 #define BUILT_NOTE "built; not run (--build-only)"
@@ -221,8 +217,9 @@ static char *source_hash(const char *path)
 }
 
 /* --run-only: the build.json that --build-only wrote in the work folder, if
- * it was made of this lab, this file and these contents (and this seed, which
- * picks lab 09's integrand at compile time).  NULL with a message in err. */
+ * it was made of this lab, this file and these contents (and, if --seed is
+ * given, this seed: a build and its run make one check, reported under one
+ * seed).  NULL with a message in err. */
 static cJSON *load_build(struct run *r, const char *file, char *err, size_t errlen)
 {
     char *path = util_format("%s/%s", r->dir, BUILD_JSON);
@@ -394,7 +391,6 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         r.seed = (unsigned long long)cJSON_GetObjectItemCaseSensitive(build, "seed")->valuedouble;
     else
         r.seed = opts->have_seed ? opts->seed : check_new_seed();
-    r.integrand = lab->family->id == FAMILY_TRAPEZOID ? (int)(r.seed % TRAPEZOID_INTEGRANDS) : 0;
     cJSON_AddNumberToObject(r.root, "schema", RESULT_SCHEMA);
     cJSON_AddStringToObject(r.root, "tool", "cudatutor");
     cJSON_AddStringToObject(r.root, "lab", lab->id);

@@ -58,7 +58,7 @@ static int run_tool(char *const *argv, double timeout, struct proc_result *pr)
 
 int stage_compile(struct run *r)
 {
-    char arch[32], inc[4096], def[48];
+    char arch[32], inc[4096];
     cJSON *c = cJSON_AddObjectToObject(r->root, "compile");
     struct proc_result pr;
     int rc;
@@ -66,11 +66,10 @@ int stage_compile(struct run *r)
     check_progress(r, "compile", 0, 0, r->src);
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
     snprintf(inc, sizeof inc, "-I%s", r->tc->include_dir);
-    snprintf(def, sizeof def, "-DLAB_INTEGRAND=%d", r->integrand);
     /* One nvcc run serves every later stage: -keep leaves the PTX (technique
      * checks, plans without a GPU) and the fatbin (the judge loads it), -MD
      * the list of files the compiler read (the include rule). */
-    char *argv[] = {r->tc->nvcc, "-c", arch, "-std=c++17", "-O3", "-lineinfo", inc, def,
+    char *argv[] = {r->tc->nvcc, "-c", arch, "-std=c++17", "-O3", "-lineinfo", inc,
                     "-MD", "-MF", r->deps, "-keep", "-keep-dir", r->keep, "-o", r->obj, r->src, NULL};
     if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
         check_message(r, "%s", pr.error);

@@ -123,8 +123,6 @@ char **judge_argv(struct run *r, const char *json, const char *mode, const unsig
     argv[a++] = strdup(mode);
     argv[a++] = strdup("--seed");
     argv[a++] = util_format("%llu", r->seed);
-    argv[a++] = strdup("--integrand");
-    argv[a++] = util_format("%d", r->integrand);
     argv[a++] = strdup("--runner");
     argv[a++] = strdup(r->bin);
     argv[a++] = strdup("--runner-out");
@@ -207,9 +205,8 @@ static void plan_violation(struct run *r, const cJSON *plan)
 /* Moves the judge report's keys into the check report. */
 static void merge_report(struct run *r, cJSON *h)
 {
-    static const char *const keys[] = {"status", "seed", "device", "integrand", "tests",
-                                       "first_failing_n", "tolerance_used", "perf", "mode", "phases", "plan",
-                                       NULL};
+    static const char *const keys[] = {"status", "seed", "device", "tests", "first_failing_n",
+                                       "tolerance_used", "perf", "mode", "phases", "plan", NULL};
     for (int i = 0; keys[i]; i++) {
         cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
         if (!v)

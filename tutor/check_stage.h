@@ -48,7 +48,6 @@ struct run {
     cJSON *root;
     char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *deps;
     unsigned long long seed;
-    int integrand;
     char last_stage[160];
     double t0;
     int lock_fd;            /* held on the work folder for the whole check */

@@ -114,9 +114,7 @@ static void write_calibration(FILE *f, struct rung *rungs, int n)
           "as `target.solution`).  grade.sh measures the solutions on its own GPUs and lowers\n"
           "a target where the solution falls more than 5% short of that figure\n"
           "(docs/instructor-guide.md).  To calibrate the catalog itself for another GPU, run\n"
-          "`make ladder` there and copy the solution and suggested columns into it.  Lab 09's\n"
-          "ratio depends on the integrand the seed picks (x² gives the highest): calibrate\n"
-          "it on the lowest of the four, over several seeds.\n\n"
+          "`make ladder` there and copy the solution and suggested columns into it.\n\n"
           "| lab | metric | case | solution | suggested (80%) | catalog |\n"
           "|-----|--------|------|-----:|-----:|-----:|\n", f);
     for (int i = 0; i < n; i++) {

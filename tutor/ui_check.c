@@ -25,7 +25,7 @@ static const struct {
     const char *name, *label;
 } stages[] = {
     {"compile", "compile"},       {"rules", "rules of lab.h"}, {"link", "link"},
-    {"correctness", "correctness"}, {"timing", "timing"},     {"peak", "peak bandwidth"},
+    {"correctness", "correctness"}, {"timing", "timing"},     {"peak", "measured peak"},
     {"sanitize", "race check"},
 };
 #define NSTAGES ((int)(sizeof stages / sizeof stages[0]))

@@ -9,8 +9,10 @@
  * a barrier), and one atomicAdd per block lands the result.  Look for TODO.
  * Read README.md first.
  *
- * lab_f(x) comes from lab.h; the harness chooses the function when it
- * compiles this file and the interval when it runs it.
+ * lab_f(x) comes from lab.h.  It reads lab_params, which the harness fills
+ * with a freshly drawn integrand before every call, and the interval changes
+ * from call to call too: evaluate lab_f at every point and assume nothing
+ * about either.
  */
 #include "lab.h"
 

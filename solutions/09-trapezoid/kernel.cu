@@ -2,8 +2,9 @@
  *
  * The integral of lab_f over [a, b] with n trapezoids of width h is
  *     h * (f(x_0)/2 + f(x_1) + ... + f(x_{n-1}) + f(x_n)/2),  x_i = a + i*h.
- * There is no input to read: the work is evaluating f, so this kernel is
- * limited by arithmetic, not memory.  Every thread sums the interior points
+ * f = lab_f, whose parameters (lab_params) the harness draws afresh before
+ * every call.  There is no input to read: the work is evaluating f at the
+ * n + 1 points, so this kernel is limited by arithmetic, not memory.  Every thread sums the interior points
  * of a grid-stride loop; the block adds its threads' sums with warp
  * shuffles, a shared array of warp sums and one barrier; thread 0 adds
  * h * block sum into *d_out with a single atomicAdd.

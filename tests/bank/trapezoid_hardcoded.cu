@@ -1,8 +1,9 @@
 // bank: lab=09 expect=fail
 // why: writes 1/3, the answer for x^2 on [0, 1], whatever it was asked
 /* A submission that memorised the lecture's example: the integral of x*x
- * over [0, 1].  The harness picks the integrand when it compiles the file
- * and the interval when it runs it, so any other case is wrong. */
+ * over [0, 1].  The harness draws the integrand (into lab_params) and the
+ * interval for every call, and |f| is at least 1/4 everywhere, so no call's
+ * answer is 1/3 but by a fluke far rarer than the 21 trials. */
 #include "lab.h"
 
 __global__ void write_answer(float *out)

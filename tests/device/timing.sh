@@ -5,7 +5,8 @@
 #  3. the counters the lessons rest on (divergence in 01, bank conflicts in
 #     02 and 03);
 #  4. harness time and edit-to-verdict time;
-#  5. variants of the lab 07 and 08 solutions against CUB.
+#  5. variants of the lab 07 and 08 solutions against CUB;
+#  6. lab 09's solution against the measured peak of lab_f evaluations.
 # Usage: OUT=/dir bash tests/device/timing.sh   (after make all)
 set -u
 OUT=${OUT:-/tmp/cudatutor-timing}
@@ -73,3 +74,10 @@ variant 07 t512ldcs 's/^#define THREADS 256/#define THREADS 512/; s/__ldg(/__ldc
 variant 08 base 's/x/x/'
 variant 08 b512 's/^#define BLOCK 256/#define BLOCK 512/'
 variant 08 b1024 's/^#define BLOCK 256/#define BLOCK 1024/'
+
+echo "== 6. lab 09: the solution's rate against the peak of lab_f (implausible above 1.10)"
+for k in 1 2 3; do
+    f=$OUT/timing/peak-09-$k.json
+    $T check 09 --file "$(sol 09)" --no-sanitize --json > "$f"
+    j '"\(.status): " + ([.perf[] | if (.peak_rate // 0) > 0 then "\(.label) \(.rate * 10 | round / 10) of \(.peak_rate * 10 | round / 10) Gtrap/s = \(.rate / .peak_rate * 1000 | round / 1000) of the peak, \(.ratio * 1000 | round / 1000)x the reference" else "\(.label): no peak measured" end] | join("; "))' "$f"
+done

@@ -8,7 +8,7 @@
 
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \
-    "{\"schema\": 1, \"contract\": 1, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
+    "{\"schema\": 1, \"contract\": 2, \"families\": {\"reduce_int\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
     " \"trials_timeout_s\": 5, \"plan_timeout_s\": 5, \"max_steps\": 32, \"max_local_bytes\": 4096," \
     " \"sizes\": [1, 2], \"sanitize_sizes\": [1], \"perf\": [{\"label\": \"2^20\", \"n\": 1048576}]}}," \
     " \"host_symbols\": {\"allow\": [\"cudaLaunchKernel\"], \"deny\": [], \"deny_defined\": []}," \
@@ -123,8 +123,9 @@ static void other_contract_refused(void)
 {
     struct catalog cat;
     char err[256];
-    EXPECT(catalog_parse(&cat, "{\"schema\": 1, \"contract\": 2}", "t.json", err, sizeof err) == -1);
-    EXPECT(strstr(err, "t.json: contract: the labs are written for lab.h contract 2") != NULL);
+    /* Labs written for contract 1 (lab 09's integrand fixed at compile time). */
+    EXPECT(catalog_parse(&cat, "{\"schema\": 1, \"contract\": 1}", "t.json", err, sizeof err) == -1);
+    EXPECT(strstr(err, "t.json: contract: the labs are written for lab.h contract 1; this tutor provides 2") != NULL);
 }
 
 static void missing_file(void)

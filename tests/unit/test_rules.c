@@ -87,6 +87,21 @@ static void defining_runtime_symbols_rejected(void)
     rules_report_free(&rep);
 }
 
+/* lab.h defines lab_params in every kernel file; a build that makes its
+ * host-side shadow a global symbol (nvcc -rdc=true) must not turn that into a
+ * violation, while other C names stay refused. */
+static void contract_variable_allowed(void)
+{
+    struct rules_report rep = {0};
+    load();
+    EXPECT(rules_check_symbols(&cat, "lab_trapezoid", "lab_trapezoid T 0 1\nlab_params B 0 18\n", &rep) == 0);
+    EXPECT(rep.nv == 0);
+    rules_report_free(&rep);
+    EXPECT(rules_check_symbols(&cat, "lab_trapezoid", "lab_trapezoid T 0 1\nlab_params2 B 0 18\n", &rep) == 0);
+    EXPECT(has(&rep, "lab_params2", "defines only its entry point"));
+    rules_report_free(&rep);
+}
+
 static void missing_entry_noticed(void)
 {
     struct rules_report rep = {0};
@@ -132,4 +147,4 @@ static void ptx_techniques(void)
 
 TAP_MAIN(T(clean_object_passes), T(memcpy_rejected_with_rule), T(forbidden_calls_each_named),
          T(unknown_symbol_not_on_allow_list), T(defining_runtime_symbols_rejected),
-         T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques))
+         T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques))

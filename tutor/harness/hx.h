@@ -45,7 +45,6 @@ struct opts {
     int nsizes;
     struct perf_case perf[MAX_PERF];
     int nperf;
-    int integrand;              /* trapezoid: which lab_f the kernel was built with */
     double budget_ms;           /* GPU time to spend per timed kernel and case */
     int min_samples, max_samples;
     unsigned long long profile_n;
@@ -246,6 +245,9 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p);
  * no GPU loaded it.  The student's kernels can read it, their host code can
  * never reach it. */
 int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes);
+/* Records that the student's code breaks the contract in a way the family
+ * found (rejected, with this reason) and returns -1. */
+int student_reject(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Launches a checked plan on c->s; -1 after a CUDA error (recorded). */
 int student_replay(struct ctx *c, const struct plan *p);
 /* Plan (twice: the two must agree), then replay. */

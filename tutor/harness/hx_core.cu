@@ -11,6 +11,8 @@
 #include <sys/random.h>
 #include <thread>
 
+/* lab_params is the family's (hx_fam_trapezoid.cu), not this file's. */
+#define LAB_NO_PARAMS
 #include "../lab.h"
 #include "hx.h"
 
@@ -20,7 +22,7 @@ int report_write(const struct opts *o, const struct report *r);
 
 static const char usage_text[] =
     "usage: labNN --json PATH [--lab NN] [--family F] [--seed S] [--mode check|sanitize|profile]\n"
-    "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]... [--integrand K]\n"
+    "             [--sizes N,N,...] [--perf LABEL:N[:INPUT]]...\n"
     "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
@@ -92,9 +94,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
             if (parse_sizes(o, v)) return -1;
         } else if (!strcmp(a, "--perf")) {
             if (parse_perf(o, v)) return -1;
-        } else if (!strcmp(a, "--integrand"))
-            o->integrand = atoi(v);
-        else if (!strcmp(a, "--budget-ms"))
+        } else if (!strcmp(a, "--budget-ms"))
             o->budget_ms = atof(v);
         else if (!strcmp(a, "--min-samples"))
             o->min_samples = atoi(v);

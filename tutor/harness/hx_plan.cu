@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* lab_params is the family's (hx_fam_trapezoid.cu), not this file's. */
+#define LAB_NO_PARAMS
 #include "../lab.h"
 #include "hx.h"
 
@@ -757,6 +759,16 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
     *dptr = (void *)(uintptr_t)d;
     *bytes = size;
     return 0;
+}
+
+int student_reject(struct ctx *c, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return plan_fail(c, STATUS_REJECTED, "%s", msg);
 }
 
 int student_replay(struct ctx *c, const struct plan *p)

@@ -99,6 +99,9 @@ static void put_perf(FILE *f, const struct perf *p, const char *reference)
     put_num(f, p->rate);
     fputs(", \"rate_unit\": ", f);
     put_str(f, p->rate_unit ? p->rate_unit : "");
+    /* Compute-bound families: the rate this GPU's arithmetic allows. */
+    fputs(", \"peak_rate\": ", f);
+    put_num(f, p->peak_rate > 0 ? p->peak_rate : NAN);
     fputs(", \"reference\": {\"name\": ", f);
     put_str(f, reference ? reference : "");
     fputs(", ", f);
@@ -136,8 +139,6 @@ int report_write(const struct opts *o, const struct report *r)
         put_device(f, &r->dev);
     else
         fputs("\"device\": null", f);
-    if (!strcmp(family_impl.name, "trapezoid"))
-        fprintf(f, ",\n  \"integrand\": %d", o->integrand);
     fputs(",\n  \"tests\": [\n", f);
     for (int i = 0; i < r->ntests; i++) {
         put_test(f, &r->tests[i]);
