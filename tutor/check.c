@@ -439,13 +439,6 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         goto done;
     }
 run:
-    /* With an NVIDIA driver loaded, the race checkers start with the judge:
-     * compute-sanitizer's own start (about a second of CPU) then overlaps
-     * the judge's, and their trials wait for its timed section through the
-     * GPU lock.  Otherwise the judge's "@device" line starts them, or
-     * nothing does. */
-    if (access("/dev/nvidiactl", F_OK) == 0)
-        san_begin(&r);
     stage_judge(&r);
     if (check_get_status(&r) == STATUS_NO_GPU)
         goto done;
