@@ -56,9 +56,8 @@ static double run_cutoff(void *ud)
 }
 
 /* "@stage correctness 3/32 n=31" from the judge becomes a progress call;
- * "@gpu ..." lines are its waits; "@device" (a GPU is there) starts the race
- * checkers, whose trials then wait for the timing to end; "@passed
- * correctness" ends the trials.
+ * "@gpu ..." lines are its waits; "@passed correctness" ends the trials and
+ * starts the race checkers, whose trials then wait for the timing to end.
  * These come on the judge's private channel only: a kernel that prints
  * them on stdout changes nothing. */
 static void on_line(void *ud, const char *line)
@@ -68,10 +67,6 @@ static void on_line(void *ud, const char *line)
     int i = 0, n = 0, off = 0;
     if (!strncmp(line, "@gpu ", 5))
         waits_line(&r->hx_waits, line);
-    /* The race checkers start once the judge has found a GPU: their own
-     * start (about a second of CPU) then overlaps its trials. */
-    if (!strcmp(line, "@device"))
-        san_begin(r);
     if (!strcmp(line, "@passed correctness")) {
         r->trials_done = 1;
         san_begin(r);

@@ -1,8 +1,8 @@
 /* check_sanitize.c — the race checkers: compute-sanitizer's racecheck,
  * synccheck and memcheck, each around a judge in sanitize mode on small
- * sizes.  They start with the judge and overlap it (their trials wait for
- * the timed section through the GPU lock), and a kernel that failed
- * already has them stopped.  Only the judge is
+ * sizes.  They start when the judge's trials pass and overlap its timing
+ * (their trials wait for the timed section through the GPU lock), and a
+ * kernel that failed already has them stopped.  Only the judge is
  * instrumented (--target-processes application-only): the runner it starts
  * runs no GPU code, and cannot tell it runs under a tool. */
 #include <pthread.h>
@@ -152,9 +152,9 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
 
 /* Starts the three tools at once, each in a thread: they check small sizes,
  * so the GPU has room, and a student waits for the slowest instead of the
- * sum.  Called as the judge starts, so that they overlap it (their own
- * trials wait for the timed section to end); does nothing when they run
- * already or are not wanted. */
+ * sum.  Called when the harness says its trials passed, so they overlap its
+ * timing (their own trials wait for the timed section to end); does nothing
+ * when they run already or are not wanted. */
 void san_begin(struct run *r)
 {
     if (r->san || !r->o->sanitize || !r->tc->sanitizer)

@@ -422,9 +422,6 @@ static enum status run(struct ctx *c)
             note(r, "no CUDA device: %s", cudaGetErrorString(e));
         return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
     }
-    /* The tutor starts the race checkers on this line: with a GPU there,
-     * their start overlaps this run's trials. */
-    progress_line("@device");
     if (device_describe(&r->dev))
         return STATUS_INTERNAL_ERROR;
     r->have_dev = 1;
