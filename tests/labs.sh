@@ -78,9 +78,11 @@ check "list --json names each lab's pristine stub" \
     test "$("$TUTOR" list --json | jq -r '.[].stub')" = "$(jq -r '.labs[] | "data/stubs/\(.id)-\(.slug).cu"' data/labs.json)"
 check "data/stubs holds one stub per lab and its README" \
     test "$(shipped data/stubs | sort)" = "$(printf '%s\nREADME.md' "$want" | sort)"
-check "lab.h and check.c agree on the number of integrands" \
+check "lab.h, check.c and calibrate.c agree on the number of integrands" \
     test "$(grep -oE 'LAB_INTEGRAND_COUNT [0-9]+' tutor/lab.h | awk '{print $2}')" = \
-         "$(grep -oE 'TRAPEZOID_INTEGRANDS [0-9]+' tutor/check.c | awk '{print $2}')"
+         "$(grep -oE 'TRAPEZOID_INTEGRANDS [0-9]+' tutor/check.c | awk '{print $2}')" -a \
+         "$(grep -oE 'LAB_INTEGRAND_COUNT [0-9]+' tutor/lab.h | awk '{print $2}')" = \
+         "$(grep -oE 'CALIBRATE_INTEGRANDS [0-9]+' tutor/calibrate.c | awk '{print $2}')"
 check "lab.h and the catalog agree on the contract version" \
     test "$(grep -oE 'LAB_CONTRACT_VERSION [0-9]+' tutor/lab.h | awk '{print $2}')" = \
          "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')" -a \
