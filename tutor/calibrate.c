@@ -724,7 +724,7 @@ int calibrate_prepare(const struct calibrate_req *q, struct calibrate_gpu *out, 
         return CALIBRATE_NONE;
     calibrate_catalog_hash(q->cat, hash, sizeof hash);
     if (load_said(q, &c))
-        return CALIBRATE_NONE;
+        return CALIBRATE_UNREADABLE;
     if (!q->force && (hit = calibrate_find(&c, gpu, hash))) {
         rc = calibrate_gpu_copy(out, hit) ? CALIBRATE_NONE : CALIBRATE_CACHED;
         goto out;
@@ -733,8 +733,10 @@ int calibrate_prepare(const struct calibrate_req *q, struct calibrate_gpu *out, 
     if (busy >= 0 && !q->force) {
         /* Whoever held the lock may have measured this very GPU. */
         calibrate_free(&c);
-        if (load_said(q, &c))
+        if (load_said(q, &c)) {
+            rc = CALIBRATE_UNREADABLE;
             goto out;
+        }
         if ((hit = calibrate_find(&c, gpu, hash))) {
             rc = calibrate_gpu_copy(out, hit) ? CALIBRATE_NONE : CALIBRATE_CACHED;
             goto out;
@@ -750,7 +752,6 @@ int calibrate_prepare(const struct calibrate_req *q, struct calibrate_gpu *out, 
         say(q, "the calibration is used for this check but not cached: %s", why);
     else if (note[0])
         say(q, "%s", note);
-    calibrate_report(out, q->say, q->ud);
 out:
     if (busy >= 0)
         close(busy);

@@ -39,7 +39,8 @@ enum {
 
 /* What calibrate_prepare found for the check it precedes. */
 enum calibrate_outcome {
-    CALIBRATE_NONE,             /* no GPU named, or nothing usable: the catalog's targets */
+    CALIBRATE_NONE,             /* no GPU named, or no device answered: the catalog's targets */
+    CALIBRATE_UNREADABLE,       /* calibration.json cannot be used (said why): the catalog's */
     CALIBRATE_CACHED,           /* this GPU model's entry, as cached */
     CALIBRATE_MEASURED          /* measured just now */
 };
@@ -168,11 +169,12 @@ int calibrate_measure(const struct calibrate_req *q, const char *gpu, struct cal
 
 /* What a check does first: names the GPU, and returns its cached entry, or
  * (when there is none for this model and catalog, or q->force) measures
- * one, telling the user through q->say, and caches it.  Another process
- * measuring the same file is waited for, then its entry used.  Without a
- * GPU nothing is measured or cached.  Returns an outcome, with out filled
- * for CALIBRATE_CACHED and CALIBRATE_MEASURED; -1 with err when the
- * workbook itself is broken. */
+ * one, telling the user through q->say what it is about to do, and caches
+ * it.  Another process measuring the same file is waited for, then its
+ * entry used.  Without a GPU nothing is measured or cached.  Returns an
+ * outcome, with out filled for CALIBRATE_CACHED and CALIBRATE_MEASURED
+ * (calibrate_report sums a fresh one up); -1 with err when the workbook
+ * itself is broken. */
 int calibrate_prepare(const struct calibrate_req *q, struct calibrate_gpu *out, char *err, size_t errlen);
 
 /* ---- using it ----------------------------------------------------------- */
