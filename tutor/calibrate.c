@@ -146,12 +146,14 @@ const struct calibrate_lab *calibrate_lab(const struct calibrate_gpu *g, const c
 
 /* ---- JSON --------------------------------------------------------------- */
 
+/* A string member, or "" when absent: an older file may lack a key. */
 static void get_str(const cJSON *o, const char *key, char *dst, size_t len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     util_copy(dst, len, cJSON_IsString(v) ? v->valuestring : "");
 }
 
+/* A number member, or dflt when absent or null. */
 static double get_num(const cJSON *o, const char *key, double dflt)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -167,6 +169,7 @@ static void put_num(cJSON *o, const char *key, double v, double none_below)
         cJSON_AddNumberToObject(o, key, v);
 }
 
+/* One lab's record; NULL when out of memory. */
 static cJSON *lab_json(const struct calibrate_lab *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -228,6 +231,8 @@ out:
     return text;
 }
 
+/* One lab's record, keyed by its id; -1 when it lacks the thresholds a
+ * check would be judged by. */
 static int parse_lab(struct calibrate_lab *l, const cJSON *o)
 {
     if (!cJSON_IsObject(o) || strlen(o->string) >= sizeof l->id || !o->string[0] ||
@@ -249,6 +254,7 @@ static int parse_lab(struct calibrate_lab *l, const cJSON *o)
     return 0;
 }
 
+/* One GPU model's entry, keyed by its name; -1 with err when it is not one. */
 static int parse_gpu(struct calibrate_gpu *g, const cJSON *o, char *err, size_t errlen)
 {
     const cJSON *labs = cJSON_GetObjectItemCaseSensitive(o, "labs"), *v;
@@ -493,6 +499,8 @@ struct run_ctx {
     int i, n;
 };
 
+/* A stage of the check inside run i of n, reported as that run's detail:
+ * the front end shows one "calibrate" line, not a check's stages. */
 static void run_progress(void *ud, const char *stage, int i, int n, const char *detail)
 {
     const struct run_ctx *x = ud;
@@ -560,6 +568,7 @@ out:
     return rc;
 }
 
+/* A formatted line for the user, through q->say when there is one. */
 static void say(const struct calibrate_req *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void say(const struct calibrate_req *q, const char *fmt, ...)

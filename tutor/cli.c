@@ -403,6 +403,8 @@ struct cli_note {
     FILE *f;
 };
 
+/* calibrate_say_fn for the command line: one line, flushed at once, since
+ * a measurement takes a while after it. */
 static void note_line(void *ud, const char *line)
 {
     const struct cli_note *n = ud;
