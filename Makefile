@@ -57,7 +57,7 @@ CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/ru
             tutor/result.c tutor/verdict.c tutor/check.c tutor/check_build.c tutor/check_judge.c \
             tutor/check_sanitize.c tutor/check_counters.c tutor/ladder.c tutor/cli.c \
             tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
-            tutor/sheet.c tutor/cli_study.c tutor/ncu.c
+            tutor/sheet.c tutor/cli_study.c tutor/ncu.c tutor/calibrate.c
 UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
           tutor/ui_ask.c tutor/ui_check.c tutor/ui_actions.c
 MAIN_SRC := tutor/main.c
@@ -143,7 +143,7 @@ check-nvcc:
 
 $(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 	@echo "  LD      $@"
-	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -pthread
+	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -pthread -lm
 
 $(BUILD)/%.o: %.c | check-pkgs
 	@mkdir -p $(dir $@)
@@ -207,7 +207,7 @@ $(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread -lm
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \

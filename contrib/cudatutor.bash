@@ -5,7 +5,7 @@
 # Installed as /usr/share/bash-completion/completions/cudatutor, or sourced
 # from ~/.bashrc: . /path/to/workbook/contrib/cudatutor.bash
 
-_cudatutor_commands="list show check watch hint progress reset solution ladder view-result"
+_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result"
 _cudatutor_global="--help --version --root --progress --no-color --unlock-all"
 
 # _cudatutor_command_options COMMAND: the options COMMAND takes besides the
@@ -14,11 +14,12 @@ _cudatutor_command_options() {
     case $1 in
         list|show|hint|progress|solution) echo "--json" ;;
         check) echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                    "--timeout-scale --work-dir --wrap --time-budget --gpu-lock --target-min" ;;
-        watch) echo "--quick --no-sanitize --timeout-scale" ;;
+                    "--timeout-scale --work-dir --wrap --time-budget --gpu-lock --target-min --no-calibrate" ;;
+        watch) echo "--quick --no-sanitize --timeout-scale --no-calibrate" ;;
+        calibrate) echo "--json --force" ;;
         reset) echo "--json --yes" ;;
         ladder) echo "--out" ;;
-        view-result|"") echo "--keys --dump --size" ;;
+        view-result|"") echo "--no-calibrate --keys --dump --size" ;;
     esac
 }
 

@@ -13,7 +13,7 @@ COMP=contrib/cudatutor.bash
 
 # The commands: the lines of --help between "Commands:" and the options.
 mapfile -t cmds < <("$TUTOR" --help | sed -n '/Commands:$/,/^Options/p' | sed -n 's/^  \([a-z-]*\) .*/\1/p')
-check "--help lists the ten commands" test ${#cmds[@]} = 10
+check "--help lists the eleven commands" test ${#cmds[@]} = 11
 # options CMD: CMD's own options and the global ones, one a line (--name).
 options() { "$TUTOR" "$1" --help | grep -oE -- '(^  |, |: )--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u; }
 
@@ -60,7 +60,7 @@ complete_line() {
     [ ${#COMPREPLY[@]} = 0 ] || printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '
 }
 check "completion: a command from its start" test "$(complete_line ch)" = "check "
-check "completion: options after the lab" test "$(complete_line check 01 --no-)" = "--no-color --no-sanitize "
+check "completion: options after the lab" test "$(complete_line check 01 --no-)" = "--no-calibrate --no-color --no-sanitize "
 check "completion: lab ids" test "$(complete_line show 0 | wc -w)" = 9
 check "completion: an option's value is not a command" test -z "$(complete_line --seed '')"
 check "completion: options before the command do not count as it" test "$(complete_line --unlock-all hi)" = "hint "

@@ -30,6 +30,10 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 # Tests never touch the workbook's own progress.json.
 export CUDATUTOR_PROGRESS="$TMP/progress.json"
+# Checks are judged by the catalog's targets: on a GPU, each script's fresh
+# folder would otherwise time every reference solution before its first
+# check.  tests/calibrate.sh turns calibration back on.
+export CUDATUTOR_NO_CALIBRATE=1
 
 # lab_dir NN: the lab's folder name (labs/NN-slug), from the catalog.
 lab_dir() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | "\(.id)-\(.slug)"' "$ROOT/data/labs.json"; }

@@ -23,6 +23,8 @@ struct app {
     struct toolchain tc;
     int color;              /* the user allows colour (no NO_COLOR, no --no-color) */
     int unlock_all;         /* every lab open, for self-study */
+    int no_calibrate;       /* judge by the catalog's targets: no calibration for this GPU
+                               (--no-calibrate, $CUDATUTOR_NO_CALIBRATE) */
     const char *progress_path;  /* --progress; NULL: $CUDATUTOR_PROGRESS or the root's */
 };
 

@@ -471,6 +471,11 @@ int catalog_parse(struct catalog *cat, const char *text, const char *name, char 
              (int)contract, CATALOG_CONTRACT);
         goto out;
     }
+    /* Optional: where "the catalog's figure" was measured, for the words of
+     * a target that calibration scaled to another GPU. */
+    if (cJSON_GetObjectItemCaseSensitive(root, "targets_gpu") &&
+        get_string(&p, root, "", "targets_gpu", 0, &cat->targets_gpu))
+        goto out;
     if (parse_families(&p, root, cat) || parse_symbols(&p, root, cat) ||
         get_array(&p, root, "", "labs", 1, &labs))
         goto out;
@@ -528,6 +533,7 @@ void catalog_free(struct catalog *cat)
         free(f->perf);
     }
     free(cat->families);
+    free(cat->targets_gpu);
     for (int i = 0; cat->labs && i < cat->nlabs; i++) {
         struct lab *l = &cat->labs[i];
         free(l->id);

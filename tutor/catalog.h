@@ -106,6 +106,8 @@ struct symbol_rule {
 };
 
 struct catalog {
+    char *targets_gpu;          /* the GPU the targets' solution figures were measured
+                                 * on ("targets_gpu"); NULL: not recorded */
     struct family_spec *families;
     int nfamilies;
     struct lab *labs;

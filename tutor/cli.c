@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "check.h"
 #include "cli_study.h"
 #include "ladder.h"
@@ -31,12 +32,13 @@ static int cmd_check(struct app *app, const struct cli_args *a);
 static int cmd_watch(struct app *app, const struct cli_args *a);
 static int cmd_show(struct app *app, const struct cli_args *a);
 static int cmd_ladder(struct app *app, const struct cli_args *a);
+static int cmd_calibrate(struct app *app, const struct cli_args *a);
 
 /* The commands, in the order the help lists them.  CMD_TUTOR is the
  * program without a command. */
 enum cmd_id {
     CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_HINT, CMD_PROGRESS, CMD_RESET,
-    CMD_SOLUTION, CMD_LADDER, CMD_VIEW_RESULT, CMD_COUNT
+    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_COUNT
 };
 
 /* Whether the tutor's lock rule applies: never; or to the student's own
@@ -71,6 +73,8 @@ static const struct command commands[CMD_COUNT] = {
                       "print the lab's reference solution (once the lab has passed, or with --unlock-all)"},
     [CMD_LADDER] = {"ladder", cmd_ladder, "", 0, 0, 0, LOCK_NONE,
                     "time every reference solution and write the performance table (docs/ladder.md)"},
+    [CMD_CALIBRATE] = {"calibrate", cmd_calibrate, "", 0, 0, 0, LOCK_NONE,
+                       "scale the targets to this GPU: its reference solutions timed once, then cached"},
     [CMD_VIEW_RESULT] = {"view-result", NULL, "FILE", 1, 1, 0, LOCK_NONE,
                          "open the tutor on the results screen of a verdict saved by check --out"},
 };
@@ -78,7 +82,7 @@ static const struct command commands[CMD_COUNT] = {
 #define ON(c) (1u << (c))
 #define ON_ALL ((1u << CMD_COUNT) - 1)
 #define ON_JSON (ON(CMD_LIST) | ON(CMD_SHOW) | ON(CMD_CHECK) | ON(CMD_HINT) | ON(CMD_PROGRESS) | \
-                 ON(CMD_RESET) | ON(CMD_SOLUTION))
+                 ON(CMD_RESET) | ON(CMD_SOLUTION) | ON(CMD_CALIBRATE))
 #define ON_SCREEN (ON(CMD_TUTOR) | ON(CMD_VIEW_RESULT))
 #define ON_RUN (ON(CMD_CHECK) | ON(CMD_WATCH))
 
@@ -87,7 +91,8 @@ enum opt_code {
     OPT_HELP = 'h', OPT_YES = 'y',
     OPT_ROOT = 256, OPT_PROGRESS, OPT_NO_COLOR, OPT_UNLOCK_ALL, OPT_VERSION, OPT_KEYS, OPT_DUMP, OPT_SIZE,
     OPT_JSON, OPT_FILE, OPT_OUT, OPT_SEED, OPT_QUICK, OPT_NO_SANITIZE, OPT_COUNTERS, OPT_BUILD_ONLY,
-    OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN
+    OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
+    OPT_NO_CALIBRATE, OPT_FORCE
 };
 
 struct option_spec {
@@ -121,6 +126,9 @@ static const struct option_spec options[] = {
     {"time-budget", OPT_TIME_BUDGET, "MS", ON(CMD_CHECK), "GPU milliseconds per timed kernel and size"},
     {"gpu-lock", OPT_GPU_LOCK, "FILE", ON(CMD_CHECK), "the lock file that runs sharing a GPU take (a grader's)"},
     {"target-min", OPT_TARGET_MIN, "X", ON(CMD_CHECK), "judge the target by X instead of the catalog's figure"},
+    {"no-calibrate", OPT_NO_CALIBRATE, NULL, ON_RUN | ON_SCREEN,
+     "judge by the catalog's targets, not scaled to this GPU"},
+    {"force", OPT_FORCE, NULL, ON(CMD_CALIBRATE), "measure again although this GPU is calibrated"},
     {"keys", OPT_KEYS, "SCRIPT", ON_SCREEN, "run the tutor off-screen on a key script (tests)"},
     {"dump", OPT_DUMP, NULL, ON_SCREEN, "print the tutor's last screen as text (tests)"},
     {"size", OPT_SIZE, "COLSxROWS", ON_SCREEN, "the off-screen terminal's size (default 100x30)"},
@@ -158,7 +166,7 @@ void cli_usage(FILE *f)
             option_line(f, &options[i]);
     fputs("Options of the tutor itself (and view-result):\n", f);
     for (size_t i = 0; i < NOPTIONS; i++)
-        if (options[i].on == ON_SCREEN)
+        if ((options[i].on & ON_SCREEN) == ON_SCREEN && options[i].on != ON_ALL)
             option_line(f, &options[i]);
     fputs("Run `cudatutor COMMAND --help` for a command's options; the manual page has them all\n"
           "(`man cudatutor` once installed, `man ./docs/cudatutor.1` in the workbook).\n"
@@ -223,6 +231,8 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_COUNTERS: a->counters = 1; break;
     case OPT_BUILD_ONLY: a->build_only = 1; break;
     case OPT_RUN_ONLY: a->run_only = 1; break;
+    case OPT_NO_CALIBRATE: a->no_calibrate = 1; break;
+    case OPT_FORCE: a->force = 1; break;
     case OPT_SIZE:
         if (sscanf(v, "%dx%d", &a->cols, &a->rows) != 2 || a->cols <= 0 || a->rows <= 0 || a->cols >= 1000 ||
             a->rows >= 1000)
@@ -370,8 +380,6 @@ int cli_wants_ui(const struct cli_args *a)
     return !a->cmd || !strcmp(a->cmd, commands[CMD_VIEW_RESULT].name);
 }
 
-/* ---- check and watch ---------------------------------------------------- */
-
 static void show_progress(void *ud, const char *stage, int i, int n, const char *detail)
 {
     (void)ud;
@@ -385,6 +393,60 @@ static void show_progress(void *ud, const char *stage, int i, int n, const char 
         fprintf(stderr, "\r\033[K[%s] %s", stage, detail);
     fflush(stderr);
 }
+
+/* ---- calibration ---------------------------------------------------------- */
+
+/* Where calibration's lines go: stderr for a check (its JSON stays alone on
+ * stdout), stdout for calibrate without --json. */
+struct cli_note {
+    const char *cmd;
+    FILE *f;
+};
+
+/* calibrate_say_fn for the command line: one line, flushed at once, since
+ * a measurement takes a while after it. */
+static void note_line(void *ud, const char *line)
+{
+    const struct cli_note *n = ud;
+    if (n->f == stderr)
+        fprintf(stderr, "cudatutor %s: %s\n", n->cmd, line);
+    else
+        fprintf(n->f, "%s\n", line);
+    fflush(n->f);
+}
+
+/* Scales the check's target to this GPU (tutor/calibrate.h), measuring the
+ * reference solutions first when this GPU model is new.  Not when told not
+ * to, nor when the check judges no target of the catalog's: --target-min
+ * gives one, and --build-only and --run-only are a grader's, which
+ * calibrates by itself.  Returns 1 when g holds the entry to use. */
+static int calibrate_for(struct app *app, const struct cli_args *a, const struct check_opts *o, const char *cmd,
+                         struct calibrate_gpu *g)
+{
+    struct cli_note n = {cmd, stderr};
+    char err[512] = "";
+    char *path;
+    int rc;
+
+    memset(g, 0, sizeof *g);
+    if (app->no_calibrate || a->target_min > 0 || a->build_only || a->run_only)
+        return 0;
+    if (!(path = calibrate_path(app->root, app->progress_path)))
+        return 0;
+    struct calibrate_req q = {.tc = &app->tc, .cat = &app->cat, .path = path, .base = o, .say = note_line,
+                              .progress = o->progress, .ud = &n};
+    rc = calibrate_prepare(&q, g, err, sizeof err);
+    if (o->progress)
+        o->progress(NULL, "done", 0, 0, "");
+    if (rc < 0)
+        fprintf(stderr, "cudatutor %s: the targets could not be calibrated (%s): the catalog's stand\n", cmd, err);
+    if (rc == CALIBRATE_MEASURED)
+        calibrate_report(g, note_line, &n);
+    free(path);
+    return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
+}
+
+/* ---- check and watch ---------------------------------------------------- */
 
 /* One check as the options say: prints the verdict (or its JSON), records
  * a check of the lab's own kernel.cu, and returns the exit code. */
@@ -415,7 +477,14 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (!a->work_dir && toolchain_check_busy(&app->tc, a->lab->id))
         fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
                         "check %s, in another terminal)\n", cmd, a->lab->id, a->lab->id);
+    struct calibrate_gpu cal;
+    int calibrated = calibrate_for(app, a, &o, cmd, &cal);
+    if (calibrated)
+        calibrate_apply(&o, &cal, a->lab);
     cJSON *rep = check_run(&app->tc, &app->cat, a->lab, &o, err, sizeof err);
+    if (rep && calibrated)
+        calibrate_annotate(rep, &cal, &app->cat);
+    calibrate_gpu_free(&cal);
     if (!rep) {
         fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
         return EXIT_INTERNAL;
@@ -563,6 +632,73 @@ static int cmd_ladder(struct app *app, const struct cli_args *a)
     if (a->out)
         printf("wrote %s\n", a->out);
     return rc ? EXIT_VERDICT : EXIT_OK;
+}
+
+/* ---- calibrate ---------------------------------------------------------- */
+
+/* Measures this GPU's figures (or, without --force, shows the cached ones)
+ * and prints each lab's threshold.  Exit 3 without a GPU, 1 when a
+ * solution did not pass, 4 when the file or the workbook cannot be used. */
+static int cmd_calibrate(struct app *app, const struct cli_args *a)
+{
+    struct cli_note n = {"calibrate", a->json ? stderr : stdout};
+    struct calibrate_gpu g = {0};
+    char gpu[96], err[512] = "", line[512];
+    char *path = calibrate_path(app->root, app->progress_path);
+    int rc = EXIT_INTERNAL, outcome;
+
+    if (!path)
+        return EXIT_INTERNAL;
+    if (calibrate_gpu_name(gpu, sizeof gpu)) {
+        fprintf(stderr, "cudatutor calibrate: no GPU (nvidia-smi names none): the catalog's targets stand, and "
+                        "nothing was cached\n");
+        rc = EXIT_NO_GPU;
+        goto out;
+    }
+    struct calibrate_req q = {.tc = &app->tc, .cat = &app->cat, .path = path, .force = a->force,
+                              .say = note_line, .ud = &n};
+    if (!a->json && isatty(STDERR_FILENO))
+        q.progress = show_progress;
+    outcome = calibrate_prepare(&q, &g, err, sizeof err);
+    if (q.progress)
+        show_progress(NULL, "done", 0, 0, "");
+    if (outcome < 0) {
+        fprintf(stderr, "cudatutor calibrate: %s\n", err);
+        goto out;
+    }
+    if (outcome == CALIBRATE_NONE || outcome == CALIBRATE_UNREADABLE) {
+        rc = outcome == CALIBRATE_NONE ? EXIT_NO_GPU : EXIT_INTERNAL;
+        goto out;
+    }
+    rc = EXIT_OK;
+    for (int i = 0; i < g.nlabs; i++)
+        if (g.labs[i].passed < g.labs[i].runs)
+            rc = EXIT_VERDICT;
+    if (a->json) {
+        cJSON *o = calibrate_gpu_json(&g);
+        if (o) {
+            cJSON_AddStringToObject(o, "path", path);
+            cJSON_AddBoolToObject(o, "cached_before", outcome == CALIBRATE_CACHED);
+        }
+        char *text = o ? cJSON_Print(o) : NULL;
+        puts(text ? text : "null");
+        free(text);
+        cJSON_Delete(o);
+        goto out;
+    }
+    if (outcome == CALIBRATE_CACHED)
+        printf("%s was calibrated on %s; cached in %s (--force measures again)\n", g.name, g.measured, path);
+    for (int i = 0; i < g.nlabs; i++) {
+        calibrate_lab_line(&g.labs[i], line, sizeof line);
+        printf("%s\n", line);
+    }
+    calibrate_report(&g, note_line, &n);
+    if (outcome == CALIBRATE_MEASURED)
+        printf("measured in %.0f s (%d runs)\n", g.seconds, g.nruns);
+out:
+    calibrate_gpu_free(&g);
+    free(path);
+    return rc;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */

@@ -26,7 +26,7 @@ struct cli_args {
     /* The commands'. */
     int json, yes;
     const char *file, *out, *work_dir, *wrap, *gpu_lock;
-    int quick, no_sanitize, counters, build_only, run_only;
+    int quick, no_sanitize, counters, build_only, run_only, no_calibrate, force;
     unsigned long long seed;
     int have_seed;
     double timeout_scale, target_min;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "progress.h"
 #include "util.h"
 #include "workspace.h"
@@ -68,26 +69,60 @@ static int lab_index(const struct app *app, const struct lab *lab)
 
 /* ---- list --------------------------------------------------------------- */
 
+/* The calibration of the GPU the latest recorded check ran on: the targets
+ * the student's checks are judged by.  No GPU is asked (listing stays
+ * instant); NULL when that GPU has no entry for this catalog. */
+static const struct calibrate_gpu *recent_calibration(struct app *app, const struct progress *p,
+                                                      struct calibration *c)
+{
+    const struct progress_lab *latest = NULL;
+    char hash[24], note[1200] = "", err[1200] = "";
+    char *path;
+
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < p->nlabs; i++)
+        if (p->labs[i].gpu[0] && (!latest || strcmp(p->labs[i].last_time, latest->last_time) > 0))
+            latest = &p->labs[i];
+    if (app->no_calibrate || !latest || !(path = calibrate_path(app->root, app->progress_path)))
+        return NULL;
+    int rc = calibrate_load(path, c, note, sizeof note, err, sizeof err);
+    free(path);
+    if (note[0])
+        fprintf(stderr, "cudatutor list: %s\n", note);
+    if (rc != CALIBRATE_OK) {
+        fprintf(stderr, "cudatutor list: %s\n", err);
+        return NULL;
+    }
+    calibrate_catalog_hash(&app->cat, hash, sizeof hash);
+    return calibrate_find(c, latest->gpu, hash);
+}
+
 int cmd_list(struct app *app, const struct cli_args *a)
 {
     struct progress p;
+    struct calibration cal;
     int json = a->json;
     load(app, "list", &p);
+    const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     for (int i = 0; i < app->cat.nlabs; i++) {
         const struct lab *l = &app->cat.labs[i];
         const struct progress_lab *pl = progress_find(&p, l->id);
         enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
         double best = pl && pl->best.have && pl->best.gbps >= 0 ? pl->best.gbps : -1;
-        double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * l->target.min : l->target.min;
+        const struct calibrate_lab *cl = calibrate_lab(here, l->id);
+        int scaled = cl && cl->lowered;
+        double min = scaled ? cl->min : l->target.min;
+        double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * min : min;
         if (!json) {
             char gb[24] = "-";
             if (best >= 0)
                 snprintf(gb, sizeof gb, "%.0f GB/s", best);
             else if (pl && pl->best.have)
                 snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
-            printf("%s  %-46s %-9s %10s  target %g %s at %s\n", l->id, l->title, lab_state_label(st), gb, tmin,
-                   metric_unit(l->target.metric), l->target.case_label);
+            printf("%s  %-46s %-9s %10s  target %g %s at %s%s%s%s\n", l->id, l->title, lab_state_label(st), gb,
+                   tmin, metric_unit(l->target.metric), l->target.case_label, scaled ? " (scaled to the " : "",
+                   scaled ? here->name : "", scaled ? ")" : "");
             continue;
         }
         cJSON *o = cJSON_CreateObject(), *t;
@@ -105,6 +140,12 @@ int cmd_list(struct app *app, const struct cli_args *a)
         cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
         if (l->target.solution > 0)
             cJSON_AddNumberToObject(t, "solution", l->target.solution);
+        /* target.min stays the catalog's: grade.sh reads the catalog here. */
+        if (scaled) {
+            cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
+            cJSON_AddStringToObject(c, "gpu", here->name);
+            cJSON_AddNumberToObject(c, "min", cl->min);
+        }
         cJSON_AddStringToObject(o, "state", lab_state_name(st));
         if (best >= 0)
             cJSON_AddNumberToObject(o, "best_gbps", best);
@@ -119,6 +160,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
         cJSON_AddItemToArray(arr, o);
     }
     progress_free(&p);
+    calibrate_free(&cal);
     return json ? put_json(arr) : EXIT_OK;
 }
 

@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     struct cli_args a;
     char err[512], *catalog = NULL;
     int rc;
-    const char *no_color = getenv("NO_COLOR");
+    const char *no_color = getenv("NO_COLOR"), *no_cal = getenv("CUDATUTOR_NO_CALIBRATE");
 
     uo.t0 = util_now();
     if ((rc = cli_parse(argc, argv, &a)) >= 0)
@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     rc = EXIT_INTERNAL;
     app.color = !(no_color && *no_color) && !a.no_color;
     app.unlock_all = a.unlock_all;
+    app.no_calibrate = a.no_calibrate || (no_cal && *no_cal);
     app.progress_path = a.progress;
     uo.keys = a.keys;
     uo.dump = a.dump;

@@ -5,11 +5,9 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -258,24 +256,12 @@ out:
 /* ---- the file ----------------------------------------------------------- */
 
 /* Takes the exclusive lock on path.lock; returns its fd, or -1 with errno.
- * The lock is only ever held for one read-change-write, so waiting is brief;
- * a signal (a resize) must not turn the wait into a lost update. */
+ * The lock is only ever held for one read-change-write, so waiting is brief. */
 static int lock_take(const char *path)
 {
     char *lp = util_format("%s.lock", path);
-    int fd = lp ? open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1, rc;
-
+    int fd = lp ? util_lock(lp) : -1;
     free(lp);
-    if (fd < 0)
-        return -1;
-    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
-        ;
-    if (rc != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
     return fd;
 }
 
@@ -285,45 +271,17 @@ static void lock_drop(int fd)
         close(fd);      /* closing releases the flock */
 }
 
-/* Makes the rename durable: fsync the folder that holds path. */
-static void sync_dir(const char *path)
-{
-    char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
-    int fd;
-    if (!dir)
-        return;
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
 /* Renames a corrupt file aside; writes where to *note. */
 static int move_aside(const char *path, const char *why, char *note, size_t notelen, char *err, size_t errlen)
 {
-    char stamp[32], *aside;
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-    aside = util_format("%s.corrupt-%s", path, stamp);
-    if (aside && access(aside, F_OK) == 0) {
-        free(aside);
-        aside = util_format("%s.corrupt-%s-%ld", path, stamp, (long)getpid());
-    }
-    if (!aside || rename(path, aside) != 0) {
+    char aside[1024];
+    if (util_move_aside(path, aside, sizeof aside) != 0) {
         snprintf(err, errlen, "%s is not valid progress (%s) and could not be moved aside: %s", path, why,
-                 aside ? strerror(errno) : "out of memory");
-        free(aside);
+                 strerror(errno));
         return PROGRESS_ERROR;
     }
     snprintf(note, notelen, "%s was not valid progress (%s); kept it as %s and started afresh", path, why,
              aside);
-    free(aside);
     return PROGRESS_OK;
 }
 
@@ -398,7 +356,7 @@ int progress_update(const char *path, progress_fn fn, void *ud, struct progress 
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }
-    sync_dir(path);
+    util_sync_dir(path);
     rc = PROGRESS_OK;
 out:
     lock_drop(fd);

@@ -236,6 +236,16 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
         r->target_min = num(v, "min", 0);
         r->target_value = num(v, "value", 0);
         r->target_met = flag(v, "met");
+        r->target_catalog_min = num(v, "catalog_min", 0);
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, "calibration");
+        if (cJSON_IsObject(c)) {
+            r->target_cal.have = 1;
+            r->target_cal.lowered = flag(c, "lowered");
+            r->target_cal.gpu = str(c, "gpu");
+            r->target_cal.catalog_gpu = str(c, "catalog_gpu");
+            r->target_cal.solution_here = num(c, "solution_here", -1);
+            r->target_cal.catalog_solution = num(c, "catalog_solution", 0);
+        }
     }
     parse_compile(root, r);
     parse_rules(root, r);
@@ -282,6 +292,8 @@ void result_free(struct result *r)
     free(r->perf);
     free(r->target_metric);
     free(r->target_case);
+    free(r->target_cal.gpu);
+    free(r->target_cal.catalog_gpu);
     free(r->compile_log);
     for (int i = 0; r->diags && i < r->ndiags; i++) {
         free(r->diags[i].file);

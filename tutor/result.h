@@ -54,6 +54,17 @@ struct rsan {
     char *report;                   /* the first lines of the tool's report */
 };
 
+/* target.calibration: the threshold came from this GPU's calibration
+ * (tutor/calibrate.h), and what it was measured from. */
+struct rcalibration {
+    int have;
+    int lowered;                    /* below the catalog's */
+    char *gpu;                      /* the GPU model it was measured on */
+    char *catalog_gpu;              /* where the catalog's figures come from; "" when unknown */
+    double solution_here;           /* the reference solution's figure here; < 0: none */
+    double catalog_solution;        /* and in the catalog; 0: none */
+};
+
 struct result {
     int schema;
     char *lab, *family, *file, *summary;
@@ -71,6 +82,8 @@ struct result {
     char *target_metric, *target_case;
     double target_min, target_value;
     int target_met;
+    double target_catalog_min;      /* the catalog's threshold when another judged; 0: the same */
+    struct rcalibration target_cal;
     char *compile_log;
     struct rdiag *diags;
     int ndiags;

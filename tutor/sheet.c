@@ -8,6 +8,7 @@
 
 #include "lesson.h"
 #include "util.h"
+#include "verdict.h"
 
 #define MAX_FAILED_SHOWN 8
 #define MAX_LOG_LINES 20
@@ -294,19 +295,18 @@ static void perf_section(struct doc *d, const struct result *r)
              r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the reference");
 }
 
-static void target_section(struct doc *d, const struct result *r)
+/* The threshold in verdict.c's words, and why it is not the catalog's. */
+static void target_section(struct doc *d, const struct result *r, int width)
 {
     const struct rperf *tp = result_target_perf(r);
     int pct = !strcmp(r->target_metric ? r->target_metric : "", "pct_peak");
+    char what[256], note[512];
     if (!r->have_target || r->status != STATUS_PASS)
         return;
     heading(d, "Target");
     doc_newline(d);
-    if (pct)
-        doc_addf(d, DOC_TEXT, "  %.0f%% of the measured peak at %s: ", 100 * r->target_min, r->target_case);
-    else
-        doc_addf(d, DOC_TEXT, "  %s ≥ %g%s at %s: ", !strcmp(r->target_metric, "ratio") ? "speed" : r->target_metric,
-                 r->target_min, !strcmp(r->target_metric, "ratio") ? "× the reference" : "", r->target_case);
+    verdict_target(what, sizeof what, r);
+    doc_addf(d, DOC_TEXT, "  %s: ", what);
     if (!tp)
         doc_add(d, DOC_WARN, "not measured");
     else if (r->target_met)
@@ -315,6 +315,9 @@ static void target_section(struct doc *d, const struct result *r)
         doc_add(d, DOC_WARN, "not met yet");
     if (tp)
         doc_addf(d, DOC_TEXT, pct ? " (%.0f%%)" : " (%.3g)", pct ? 100 * r->target_value : r->target_value);
+    verdict_target_note(note, sizeof note, r);
+    if (note[0])
+        para(d, note, DOC_TEXT, width, "  ");
 }
 
 static void checks_section(struct doc *d, const struct result *r, int width)
@@ -403,7 +406,7 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     rules_section(d, r, width);
     tests_section(d, r, width);
     perf_section(d, r);
-    target_section(d, r);
+    target_section(d, r, width);
     checks_section(d, r, width);
     notes_section(d, r, width);
     if (r->total_s > 0) {

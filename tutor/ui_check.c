@@ -1,9 +1,11 @@
 /* ui_check.c — a check runs in a child process so that the screen stays
  * alive (resizes, the clock, cancelling with q) while nvcc and the GPU work.
  * The child reports over a pipe: lines "P\tstage\ti\tn\tdetail" as the
- * check goes, then "R" and the verdict JSON, or "E\tmessage" when the
- * workbook itself is broken.  The parent shows the stages, then the
- * results screen, and records the verdict in progress.json. */
+ * check goes, "N\ttext" for what calibrating the targets to this GPU tells
+ * the user (tutor/calibrate.h; the first check on a new GPU model), then
+ * "R" and the verdict JSON, or "E\tmessage" when the workbook itself is
+ * broken.  The parent shows the stages, then the results screen, and
+ * records the verdict in progress.json. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "check.h"
 #include "sheet.h"
 #include "ui_view.h"
@@ -40,7 +43,9 @@ struct check_job {
     int stage;                  /* index in stages[] of the latest; -1 none */
     int i, n;
     int waiting;                /* for another check of the same lab */
+    int calibrating;            /* timing the reference solutions first */
     char detail[160];
+    char note[512];             /* calibration's latest line for the user */
     char error[512];            /* "E" from the child: the workbook is broken */
     double started;
 };
@@ -79,9 +84,52 @@ static void child_progress(void *ud, const char *stage, int i, int n, const char
     child_write(*(int *)ud, line, (size_t)len);
 }
 
+/* A line of calibration's for the screen: "N\ttext". */
+static void child_note(void *ud, const char *text)
+{
+    char line[600];
+    int len = snprintf(line, sizeof line, "N\t%s", text);
+    if (len < 0)
+        return;
+    if (len >= (int)sizeof line - 1)
+        len = (int)sizeof line - 2;
+    for (char *p = line; p < line + len; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    line[len++] = '\n';
+    child_write(*(int *)ud, line, (size_t)len);
+}
+
+/* The targets scaled to this GPU before the check (unless --no-calibrate):
+ * measured first when the GPU model is new.  Returns 1 when g holds the
+ * entry to judge by. */
+static int child_calibrate(struct ui *ui, const struct check_opts *o, int *fd, struct calibrate_gpu *g)
+{
+    char err[512] = "";
+    char *path;
+    int rc;
+
+    memset(g, 0, sizeof *g);
+    if (ui->app->no_calibrate || !(path = calibrate_path(ui->app->root, ui->app->progress_path)))
+        return 0;
+    struct calibrate_req q = {.tc = &ui->app->tc, .cat = &ui->app->cat, .path = path, .base = o,
+                              .say = child_note, .progress = child_progress, .ud = fd};
+    rc = calibrate_prepare(&q, g, err, sizeof err);
+    if (rc < 0) {
+        char line[600];
+        snprintf(line, sizeof line, "the targets could not be calibrated (%s): the catalog's stand", err);
+        child_note(fd, line);
+    }
+    if (rc == CALIBRATE_MEASURED)
+        calibrate_report(g, child_note, fd);
+    free(path);
+    return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
+}
+
 static void child_run(struct ui *ui, int lab, int fd)
 {
     struct check_opts o;
+    struct calibrate_gpu cal;
     char err[512] = "";
     int devnull = open("/dev/null", O_RDWR);
 
@@ -109,7 +157,13 @@ static void child_run(struct ui *ui, int lab, int fd)
     const struct lab *l = &ui->app->cat.labs[lab];
     if (toolchain_check_busy(&ui->app->tc, l->id))
         child_progress(&fd, "wait", 0, 0, l->id);
+    int calibrated = child_calibrate(ui, &o, &fd, &cal);
+    if (calibrated)
+        calibrate_apply(&o, &cal, l);
     cJSON *rep = check_run(&ui->app->tc, &ui->app->cat, &ui->app->cat.labs[lab], &o, err, sizeof err);
+    if (rep && calibrated)
+        calibrate_annotate(rep, &cal, &ui->app->cat);
+    calibrate_gpu_free(&cal);
     char *text = rep ? cJSON_PrintUnformatted(rep) : NULL;
     if (text) {
         child_write(fd, "R\n", 2);
@@ -147,6 +201,7 @@ static void progress_line(struct check_job *j, char *line)
     if (k < 5 || strcmp(f[0], "P"))
         return;
     j->waiting = !strcmp(f[1], "wait");
+    j->calibrating = !strcmp(f[1], "calibrate");
     for (int s = 0; s < NSTAGES; s++)
         if (!strcmp(stages[s].name, f[1]))
             j->stage = s;
@@ -167,6 +222,8 @@ static void parse(struct check_job *j)
             j->json_at = (long)(nl + 1 - j->buf);
         else if (!strncmp(start, "E\t", 2))
             util_copy(j->error, sizeof j->error, start + 2);
+        else if (!strncmp(start, "N\t", 2))
+            util_copy(j->note, sizeof j->note, start + 2);
         else
             progress_line(j, start);
         j->parsed = (size_t)(nl + 1 - j->buf);
@@ -300,6 +357,43 @@ void ui_check_cancel(struct ui *ui)
 
 /* ---- the progress screen ------------------------------------------------ */
 
+/* Writes text from row y on, broken at spaces to the screen's width;
+ * returns the row after it. */
+static int put_wrapped(struct ui *ui, int y, enum doc_style st, const char *text)
+{
+    int width = ui->cols - 4;
+    while (*text && y < ui->rows - 2) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ')
+                n--;
+            if (n == 0)
+                n = width;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", n, text);
+        ui_put(ui, y++, 2, width, st, line);
+        text += n;
+        while (*text == ' ')
+            text++;
+    }
+    return y;
+}
+
+/* While the reference solutions run before a check on a new GPU model:
+ * what is happening and why, and which run is on. */
+static void calibrate_draw(struct ui *ui, const struct check_job *j)
+{
+    char what[200];
+    int y = put_wrapped(ui, 2, DOC_STRONG, j->note[0] ? j->note : "calibrating the targets for this GPU");
+    snprintf(what, sizeof what, "%d/%d  %s", j->i, j->n, j->detail);
+    ui_put(ui, y + 1, 2, ui->cols - 4, DOC_TEXT, what);
+    put_wrapped(ui, y + 3, DOC_DIM,
+                "The catalog's targets were set on another GPU; the reference solutions are timed once on this "
+                "model so that a target is never beyond them here.  Then your check runs.  q cancels both.");
+}
+
 static void check_draw(struct view *v, struct ui *ui)
 {
     struct check_job *j = ui->job;
@@ -313,6 +407,10 @@ static void check_draw(struct view *v, struct ui *ui)
     snprintf(title, sizeof title, " Checking lab %s: %s", lab->id, lab->title);
     snprintf(right, sizeof right, " %s %.0f s ", spinner[(int)(t * 4) % 4], t);
     ui_bar(ui, 0, title, right, A_REVERSE | A_BOLD);
+    if (j->calibrating) {
+        calibrate_draw(ui, j);
+        return;
+    }
     int y = 2;
     for (int s = 0; s < NSTAGES; s++, y++) {
         const char *mark = s < j->stage ? ui_glyph(ui, "✓", "+") : s == j->stage ? ui_glyph(ui, "▸", ">") : " ";

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,6 +147,54 @@ int util_is_dir(const char *path)
 int util_is_executable(const char *path)
 {
     return util_is_file(path) && access(path, X_OK) == 0;
+}
+
+int util_lock(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), rc;
+    if (fd < 0)
+        return -1;
+    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+void util_sync_dir(const char *path)
+{
+    char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+    int fd;
+    if (!dir)
+        return;
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int util_move_aside(const char *path, char *aside, size_t len)
+{
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    if (util_print(aside, len, "%s.corrupt-%s", path, stamp) != 0 ||
+        (access(aside, F_OK) == 0 &&
+         util_print(aside, len, "%s.corrupt-%s-%ld", path, stamp, (long)getpid()) != 0)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return rename(path, aside);
 }
 
 int util_mkdirs(const char *path)

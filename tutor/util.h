@@ -24,6 +24,20 @@ int util_is_file(const char *path);
 int util_is_dir(const char *path);
 int util_is_executable(const char *path);
 
+/* Takes an exclusive flock(2) on path (created if missing), waiting through
+ * signals: a resize must not turn the wait into a lost update.  Returns the
+ * fd, whose close releases the lock, or -1 with errno set. */
+int util_lock(const char *path);
+
+/* Makes a rename into path's folder durable: fsyncs the folder.  Best
+ * effort; a folder that cannot be opened is left as it is. */
+void util_sync_dir(const char *path);
+
+/* Renames a file that must not be overwritten (it did not parse) to
+ * PATH.corrupt-<UTC time>, adding the pid when that name is taken; writes
+ * the new name into aside.  Returns 0, or -1 with errno set. */
+int util_move_aside(const char *path, char *aside, size_t len);
+
 /* mkdir -p; returns 0 or -1 with errno set. */
 int util_mkdirs(const char *path);
 

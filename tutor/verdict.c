@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 #define GREEN "\033[32m"
 #define RED "\033[31m"
 #define YELLOW "\033[33m"
@@ -22,6 +24,57 @@ void verdict_size(char *buf, size_t len, unsigned long long n)
 }
 
 static const char *paint(int color, const char *code) { return color ? code : ""; }
+
+/* A figure of the target's metric as the student reads it: a ratio as
+ * "0.109×", a share of the peak (a fraction) as "71%". */
+static void figure(char *buf, size_t len, const struct result *r, double v)
+{
+    const struct rperf *tp = result_target_perf(r);
+    const char *m = r->target_metric ? r->target_metric : "";
+    if (!strcmp(m, "ratio"))
+        snprintf(buf, len, "%.3g×", v);
+    else if (!strcmp(m, "pct_peak"))
+        snprintf(buf, len, "%.3g%%", 100 * v);
+    else if (!strcmp(m, "gbps"))
+        snprintf(buf, len, "%.4g GB/s", v);
+    else
+        snprintf(buf, len, "%.4g %s", v, tp && tp->rate_unit[0] ? tp->rate_unit : "G items/s");
+}
+
+void verdict_target(char *buf, size_t len, const struct result *r)
+{
+    const struct rperf *tp = result_target_perf(r);
+    const char *m = r->target_metric ? r->target_metric : "";
+    char min[48];
+    figure(min, sizeof min, r, r->target_min);
+    if (!strcmp(m, "ratio"))
+        snprintf(buf, len, "%s %s at %s", min, tp && tp->ref_name[0] ? tp->ref_name : "the reference",
+                 r->target_case);
+    else if (!strcmp(m, "pct_peak"))
+        snprintf(buf, len, "%s of the measured peak at %s", min, r->target_case);
+    else
+        snprintf(buf, len, "%s at %s", min, r->target_case);
+}
+
+void verdict_target_note(char *buf, size_t len, const struct result *r)
+{
+    const struct rcalibration *c = &r->target_cal;
+    char here[48], cat[48];
+    figure(cat, sizeof cat, r, r->target_catalog_min);
+    if (c->have && c->lowered && c->solution_here >= 0) {
+        figure(here, sizeof here, r, c->solution_here);
+        if (c->catalog_gpu && c->catalog_gpu[0])
+            snprintf(buf, len, "(scaled to this %s: its reference solution measures %s; the catalog's %s is "
+                               "for the %s)", c->gpu, here, cat, c->catalog_gpu);
+        else
+            snprintf(buf, len, "(scaled to this %s: its reference solution measures %s; the catalog's %s was "
+                               "measured on another GPU)", c->gpu, here, cat);
+    } else if (r->target_catalog_min > 0 && r->target_catalog_min != r->target_min) {
+        snprintf(buf, len, "(given by --target-min; the catalog's is %s)", cat);
+    } else {
+        util_copy(buf, len, "");
+    }
+}
 
 static void print_tests(FILE *f, const struct result *r, int color)
 {
@@ -109,11 +162,17 @@ void verdict_print(FILE *f, const struct result *r, int color)
         fprintf(f, "  %-12s %s\n", "counters", r->counters_note);
     if (r->have_target) {
         const struct rperf *tp = result_target_perf(r);
-        fprintf(f, "  %-12s %s at %s >= %g: %s%s%s\n", "target", r->target_metric, r->target_case,
-                r->target_min, paint(color, r->target_met ? GREEN : YELLOW),
+        char what[256], note[512], got[48];
+        verdict_target(what, sizeof what, r);
+        verdict_target_note(note, sizeof note, r);
+        figure(got, sizeof got, r, r->target_value);
+        fprintf(f, "  %-12s %s: %s%s%s", "target", what, paint(color, r->target_met ? GREEN : YELLOW),
                 !tp ? "not measured" : r->target_met ? "met" : "not met yet", paint(color, OFF));
         if (tp)
-            fprintf(f, "  %-12s measured %.3g\n", "", r->target_value);
+            fprintf(f, " (measured %s)", got);
+        fputc('\n', f);
+        if (note[0])
+            fprintf(f, "  %-12s %s\n", "", note);
     }
     for (int i = 0; i < r->nmsgs; i++)
         fprintf(f, "  %-12s %s\n", i ? "" : "notes", r->messages[i]);

@@ -4,6 +4,9 @@
 # (a new comment line each, so nvcc compiles again), each checked in full as
 # the tutor checks (sanitizers included); prints each time and the median.
 set -u
+# The checks measured here are judged by the catalog's targets: a first
+# check on a new GPU model would time every reference solution first.
+export CUDATUTOR_NO_CALIBRATE=1
 labs=${*:-01 07}
 tmp=$(mktemp -d)
 for lab in $labs; do

@@ -49,6 +49,8 @@ static void real_catalog_loads(void)
         /* The solution's own figure, from which grade.sh calibrates. */
         EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min);
     }
+    /* Where those figures were measured: the calibration's words name it. */
+    EXPECT_STR(cat.targets_gpu, "NVIDIA H100 80GB HBM3");
     EXPECT(catalog_find(&cat, "1") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "interleaved-addressing") == &cat.labs[0]);

@@ -3,12 +3,15 @@
  * the smallest failing n, timing against the reference, the target, the
  * student's statement under a compile error), hints escalate, and the chart
  * draws the student's own ladder from progress. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "progress.h"
 #include "sheet.h"
 #include "tap.h"
 #include "util.h"
+#include "verdict.h"
 
 #define WIDTH 98
 
@@ -296,7 +299,104 @@ static void the_chart_draws_the_students_ladder(void)
     progress_free(&p);
 }
 
+/* The pass fixture judged by another threshold: `target` is merged into
+ * its target object. */
+static int retargeted(const char *target, struct result *r)
+{
+    char err[256];
+    char *text = util_read_file("tests/fixtures/pass.json", NULL), *out = NULL;
+    cJSON *root = text ? cJSON_Parse(text) : NULL, *patch = cJSON_Parse(target), *v;
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "target");
+    int rc = -1;
+    if (!t || !patch)
+        goto out;
+    cJSON_ArrayForEach(v, patch) {
+        cJSON_DeleteItemFromObjectCaseSensitive(t, v->string);
+        cJSON_AddItemToObject(t, v->string, cJSON_Duplicate(v, 1));
+    }
+    out = cJSON_PrintUnformatted(root);
+    rc = out ? result_parse(out, r, err, sizeof err) : -1;
+out:
+    if (rc)
+        printf("#   cannot retarget the pass fixture\n");
+    free(out);
+    free(text);
+    cJSON_Delete(root);
+    cJSON_Delete(patch);
+    return rc;
+}
+
+/* The results page and the terminal's verdict, both in verdict.c's words. */
+static void both_views(const struct result *r, char **page_text, char **verdict_text)
+{
+    struct doc d;
+    size_t len = 0;
+    FILE *f = open_memstream(verdict_text, &len);
+    doc_init(&d);
+    sheet_result(&d, r, NULL, WIDTH);
+    fits(&d, WIDTH);
+    *page_text = flat(&d);
+    doc_free(&d);
+    if (f) {
+        verdict_print(f, r, 0);
+        fclose(f);
+    }
+}
+
+static void a_calibrated_target_says_why_in_plain_words(void)
+{
+    struct result r;
+    char *p = NULL, *v = NULL;
+    static const char words[] = "(scaled to this NVIDIA H200: its reference solution measures 0.109×; the "
+                                "catalog's 0.12× is for the NVIDIA H100 80GB HBM3)";
+    if (retargeted("{\"min\": 0.0822, \"catalog_min\": 0.12, \"calibration\": {\"gpu\": \"NVIDIA H200\", "
+                   "\"lowered\": true, \"solution_here\": 0.109, \"catalog_solution\": 0.159, "
+                   "\"catalog_gpu\": \"NVIDIA H100 80GB HBM3\"}}", &r))
+        return;
+    both_views(&r, &p, &v);
+    EXPECT(p && has(p, "0.0822× CUB DeviceReduce::Sum at 2^28: met"));
+    EXPECT(v && has(v, "target       0.0822× CUB DeviceReduce::Sum at 2^28: met (measured 0.1"));
+    EXPECT(v && has(v, words));
+    /* The page wraps the words at its width: compare them joined again. */
+    char *joined = p ? strdup(p) : NULL;
+    for (char *c = joined, *w = joined; c && *c; c++)
+        if (*c == '\n' && c[1] == ' ' && c[2] == ' ') {
+            *w++ = ' ';
+            c += 2;
+        } else {
+            *w++ = *c;
+            if (!c[1])
+                *w = '\0';
+        }
+    EXPECT(joined && has(joined, words));
+    free(joined);
+    free(p);
+    free(v);
+    result_free(&r);
+
+    /* A grader's --target-min, not a calibration of the tutor's. */
+    if (retargeted("{\"min\": 0.09, \"catalog_min\": 0.12}", &r))
+        return;
+    both_views(&r, &p, &v);
+    EXPECT(v && has(v, "0.09× CUB DeviceReduce::Sum at 2^28: met") && has(v, "(given by --target-min; the "
+                                                                          "catalog's is 0.12×)"));
+    free(p);
+    free(v);
+    result_free(&r);
+
+    /* The catalog's own threshold needs no words. */
+    if (fixture("pass", &r))
+        return;
+    both_views(&r, &p, &v);
+    EXPECT(v && has(v, "target       0.12× CUB DeviceReduce::Sum at 2^28: met (measured 0.1"));
+    EXPECT(v && !strstr(v, "scaled") && !strstr(v, "--target-min"));
+    EXPECT(p && !strstr(p, "scaled") && !strstr(p, "--target-min"));
+    free(p);
+    free(v);
+    result_free(&r);
+}
+
 TAP_MAIN(T(every_status_has_a_page), T(pass_shows_timing_and_target), T(fail_shows_expected_got_and_smallest_n),
          T(compile_error_quotes_the_students_line), T(compile_error_quotes_the_whole_statement),
          T(no_gpu_says_nothing_ran), T(rejected_names_the_symbol),
-         T(hints_escalate), T(the_chart_draws_the_students_ladder))
+         T(hints_escalate), T(the_chart_draws_the_students_ladder), T(a_calibrated_target_says_why_in_plain_words))
