@@ -37,6 +37,7 @@ MODE=grade
 OUT=""
 JOBS=""
 LABS_OPT=""
+BANK_GLOB="*"           # --selftest: the bank kernels to judge (a glob of names)
 ROSTER=""
 SEED=""
 SHARD=""
@@ -69,7 +70,7 @@ usage() {
 usage: grade.sh [options] SUBMISSION...
        grade.sh --merge --out DIR SHARD_OUT...
        grade.sh --rescore [--out DIR] [--rubric FILE]
-       grade.sh --selftest [--out DIR] [--labs LIST] [options]
+       grade.sh --selftest [--out DIR] [--labs LIST] [--bank GLOB] [options]
 
 A SUBMISSION is a workbook folder or a .tar.gz, .tgz, .tar or .zip of one;
 the student id is its name without the extension, unless --roster says
@@ -79,6 +80,8 @@ Options:
   -o, --out DIR          output folder (default: ./grade-out)
   -j, --jobs N           parallel compiles (default: the number of CPUs)
       --labs LIST        grade only these labs, e.g. 01,02,05 (default: all)
+      --bank GLOB        --selftest: judge only the bank kernels whose names
+                         match GLOB, e.g. 'raw_*' (default: all)
       --roster CSV       student ids: a CSV with the columns submission and
                          student_id (a header row; other columns ignored)
       --seed S           the same seed for every run, to reproduce a grading
@@ -162,6 +165,7 @@ parse_args() {
             -j|--jobs) need_value "$1" "${2:-}"; positive_int "$1" "$2"; JOBS=$2; shift ;;
             -j[0-9]*) JOBS=${1#-j}; positive_int -j "$JOBS" ;;
             --labs) need_value "$1" "${2:-}"; LABS_OPT=$2; shift ;;
+            --bank) need_value "$1" "${2:-}"; BANK_GLOB=$2; shift ;;
             --roster) need_value "$1" "${2:-}"; ROSTER=$2; shift ;;
             --seed) need_value "$1" "${2:-}"
                     [[ "$2" =~ ^[0-9]{1,15}$ ]] || die_usage "--seed takes a whole number below 2^48"
@@ -213,6 +217,7 @@ parse_args() {
         merge) [ ${#SUBMISSIONS[@]} -gt 0 ] || die_usage "--merge needs the shards' output folders" ;;
         rescore|selftest) [ ${#SUBMISSIONS[@]} -eq 0 ] || die_usage "--$MODE takes no submissions" ;;
     esac
+    [ "$BANK_GLOB" = "*" ] || [ "$MODE" = selftest ] || die_usage "--bank goes with --selftest"
     [ -n "$JOBS" ] || JOBS=$(nproc 2>/dev/null || echo 2)
 }
 
@@ -1787,6 +1792,8 @@ do_selftest() {
             continue
         fi
         [[ " ${LABS[*]} " == *" $lab "* ]] || continue
+        # shellcheck disable=SC2053  # a glob on purpose
+        [[ $name == $BANK_GLOB ]] || continue
         ldir=$(lab_field "$lab" dir)
         mkdir -p "$subs/bank-$name/$ldir"
         cp "$f" "$subs/bank-$name/$ldir/kernel.cu"
