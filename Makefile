@@ -140,6 +140,12 @@ check-nvcc:
 	$(Q)[ -n "$(NVCC)" ] && [ -x "$(NVCC)" ] || { \
 	  echo "nvcc not found (searched PATH, \$$CUDA_HOME/bin, /usr/local/cuda/bin)." >&2; \
 	  echo "Install the CUDA Toolkit, or run: make NVCC=/path/to/nvcc" >&2; exit 1; }
+	$(Q)archs=$$($(NVCC) --list-gpu-arch 2>/dev/null | sed 's/compute_/sm_/'); \
+	[ -z "$$archs" ] || echo "$$archs" | grep -qx "$(CUDA_ARCH)" || { \
+	  echo "This GPU is $(CUDA_ARCH), and $(NVCC) builds for $$(echo "$$archs" | head -n1)" \
+	       "to $$(echo "$$archs" | tail -n1) only: every lab runs its kernels on this GPU," \
+	       "so it needs a CUDA Toolkit that supports it (an older one for an older GPU)." >&2; \
+	  echo "To build for another GPU anyway: make CUDA_ARCH=sm_90" >&2; exit 1; }
 
 $(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 	@echo "  LD      $@"

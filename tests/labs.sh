@@ -3,7 +3,8 @@
 # pristine stub (data/stubs/) with a TODO, a solution without one, three
 # hints; every stub and solution compiles, passes the symbol rules, and every
 # solution shows the techniques its lab teaches (PTX, no GPU needed); no
-# stray files in what the workbook ships.
+# stray files in what the workbook ships; a GPU older than nvcc supports is
+# refused by name.
 # The stubs tested are the pristine ones: labs/NN-slug/kernel.cu is the
 # student's copy, and whatever it holds (a solution, half a kernel, a reset's
 # kernel.cu.bak-* beside it) is no business of these tests.
@@ -82,3 +83,9 @@ check "lab.h and the catalog agree on the contract version" \
     test "$(grep -oE 'LAB_CONTRACT_VERSION [0-9]+' tutor/lab.h | awk '{print $2}')" = \
          "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')" -a \
          "$(jq .contract data/labs.json)" = "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')"
+
+# Every lab runs its kernels on the GPU it was built for: a GPU older than
+# the toolkit supports is said so plainly before anything is built.
+out=$(make -s --no-print-directory CUDA_ARCH=sm_50 check-nvcc 2>&1); rc=$?
+check "make for a GPU older than nvcc supports stops and says which GPUs it builds for" \
+    test $rc != 0 -a -n "$(grep -E "This GPU is sm_50, and .* builds for sm_[0-9]+ to sm_[0-9]+ only" <<<"$out")"
