@@ -94,9 +94,13 @@ DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc
 .DELETE_ON_ERROR:
 
 # The targets a user types install what is missing first, then build in a
-# second make that asks pkg-config afresh.
+# second make that asks pkg-config afresh, on every core unless the user
+# chose a number of jobs (nvcc compiles one file on one core, and the judges
+# are most of the build).
+SUBMAKE_JOBS = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo -j$$(nproc 2>/dev/null || echo 2) ;; esac)
+
 all: deps
-	$(Q)$(MAKE) --no-print-directory build
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 
 build: $(BIN) harness
 
@@ -104,7 +108,7 @@ run: all
 	$(Q)./$(BIN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory test-build
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
