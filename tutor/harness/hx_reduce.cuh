@@ -127,19 +127,21 @@ template <> struct elem<float> {
         }
         return g;
     }
+    /* An element before its sparse large part and before rounding. */
+    __host__ __device__ static double unrounded(const gen &g, unsigned long long i)
+    {
+        double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
+        return i >= g.seg_lo && i < g.seg_hi ? v + g.delta : v;
+    }
     /* A value without its sparse large part: what the host sums in bulk. */
     __host__ __device__ static float base(const gen &g, unsigned long long i)
     {
-        double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
-        if (i >= g.seg_lo && i < g.seg_hi)
-            v += g.delta;
-        return (float)v;
+        return (float)unrounded(g, i);
     }
+    /* The element itself: the large part is added before rounding, once. */
     __host__ __device__ static float value(const gen &g, unsigned long long i)
     {
-        double v = g.scale * (0.5 + unit(draw(g.seed, g.salt, i)));
-        if (i >= g.seg_lo && i < g.seg_hi)
-            v += g.delta;
+        double v = unrounded(g, i);
         for (int j = 0; j < g.nbig; j++)
             if (g.big_at[j] == i)
                 v += g.big[j];
