@@ -52,15 +52,12 @@ override LDFLAGS := $(LDFLAGS)
 override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wall,-Wextra \
     -MMD -MP $(NVCCFLAGS)
 
-# Everything but the UI and main links into the unit tests.
-CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
-            tutor/result.c tutor/verdict.c tutor/check.c tutor/check_build.c tutor/check_judge.c \
-            tutor/check_sanitize.c tutor/check_counters.c tutor/ladder.c tutor/cli.c \
-            tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
-            tutor/sheet.c tutor/cli_study.c tutor/ncu.c tutor/calibrate.c
-UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
-          tutor/ui_ask.c tutor/ui_check.c tutor/ui_actions.c
-MAIN_SRC := tutor/main.c
+# The layers of tutor/, bottom up (docs/architecture.md): an include only
+# points down.  Everything but the UI and main links into the unit tests.
+LAYERS := sys model check view cli
+CORE_SRC := $(filter-out tutor/cli/main.c,$(foreach l,$(LAYERS),$(wildcard tutor/$(l)/*.c)))
+UI_SRC := $(wildcard tutor/ui/*.c)
+MAIN_SRC := tutor/cli/main.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
@@ -167,7 +164,7 @@ $(BUILD)/config.stamp: FORCE
 	$(Q)echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" | cmp -s - $@ || \
 	  echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" > $@
 
-$(BUILD)/tutor/toolchain.o: $(BUILD)/config.stamp
+$(BUILD)/tutor/sys/toolchain.o: $(BUILD)/config.stamp
 
 harness: $(JUDGES) $(RUNNER_OBJ)
 

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "calibrate.h"
+#include "check/calibrate.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static char dir[64];
 

@@ -2,9 +2,9 @@
  * are refused with the path of the offending value. */
 #include <stdlib.h>
 
-#include "catalog.h"
+#include "model/catalog.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \

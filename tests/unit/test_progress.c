@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "model/progress.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static char dir[64];
 

@@ -3,9 +3,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 
-#include "result.h"
+#include "model/result.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static int load(const char *status, struct result *r)
 {

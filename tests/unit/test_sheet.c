@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "progress.h"
-#include "sheet.h"
+#include "model/progress.h"
+#include "view/sheet.h"
 #include "tap.h"
-#include "util.h"
-#include "verdict.h"
+#include "sys/util.h"
+#include "view/verdict.h"
 
 #define WIDTH 98
 
