@@ -8,24 +8,31 @@
 #include <string.h>
 
 static const char *const names[] = {
-#define STATUS_NAME_(e, json, code, meaning) json,
+#define STATUS_NAME_(e, json, code, letter, meaning) json,
     STATUS_TABLE(STATUS_NAME_)
 #undef STATUS_NAME_
 };
 static const char *const meanings[] = {
-#define STATUS_MEANING_(e, json, code, meaning) meaning,
+#define STATUS_MEANING_(e, json, code, letter, meaning) meaning,
     STATUS_TABLE(STATUS_MEANING_)
 #undef STATUS_MEANING_
 };
 static const int codes[] = {
-#define STATUS_CODE_(e, json, code, meaning) code,
+#define STATUS_CODE_(e, json, code, letter, meaning) code,
     STATUS_TABLE(STATUS_CODE_)
 #undef STATUS_CODE_
+};
+
+static const char letters[] = {
+#define STATUS_LETTER_(e, json, code, letter, meaning) letter,
+    STATUS_TABLE(STATUS_LETTER_)
+#undef STATUS_LETTER_
 };
 
 const char *status_name(enum status s) { return s < STATUS_COUNT ? names[s] : "?"; }
 const char *status_meaning(enum status s) { return s < STATUS_COUNT ? meanings[s] : "?"; }
 int status_exit_code(enum status s) { return s < STATUS_COUNT ? codes[s] : 4; }
+char status_letter(enum status s) { return s < STATUS_COUNT ? letters[s] : '?'; }
 
 int status_from_name(const char *name)
 {

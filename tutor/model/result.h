@@ -114,6 +114,8 @@ void result_free(struct result *r);
 const char *status_name(enum status s);
 const char *status_meaning(enum status s);
 int status_exit_code(enum status s);
+/* The status as one character in the grader's summary table. */
+char status_letter(enum status s);
 /* -1 when the name is unknown. */
 int status_from_name(const char *name);
 
