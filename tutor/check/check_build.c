@@ -56,12 +56,22 @@ static int run_tool(char *const *argv, double timeout, struct proc_result *pr)
     return proc_run(&spec, pr);
 }
 
+/* The compile's outcome, from nvcc or from the test suite's cache. */
+struct compiled {
+    int exited, exit_code, timed_out;
+    double seconds;
+    char *log;
+};
+
 int stage_compile(struct run *r)
 {
-    char arch[32], inc[4096];
+    char arch[32], inc[4096], why[160] = "";
     cJSON *c = cJSON_AddObjectToObject(r->root, "compile");
-    struct proc_result pr;
-    int rc;
+    struct proc_result pr = {0};
+    struct compiled out = {0};
+    const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
+    char *key = NULL;
+    int rc = -1;
 
     check_progress(r, "compile", 0, 0, r->src);
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
@@ -71,23 +81,38 @@ int stage_compile(struct run *r)
      * the list of files the compiler read (the include rule). */
     char *argv[] = {r->tc->nvcc, "-c", arch, "-std=c++17", "-O3", "-lineinfo", inc,
                     "-MD", "-MF", r->deps, "-keep", "-keep-dir", r->keep, "-o", r->obj, r->src, NULL};
-    if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
-        check_message(r, "%s", pr.error);
-        proc_result_free(&pr);
-        return -1;
-    }
-    cJSON_AddBoolToObject(c, "ok", pr.exited && pr.exit_code == 0);
-    cJSON_AddNumberToObject(c, "seconds", pr.seconds);
-    cJSON_AddStringToObject(c, "log", check_tail(pr.output, 16384));
-    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), pr.output);
-    rc = pr.exited && pr.exit_code == 0 ? 0 : 1;
-    if (rc) {
-        char why[160];
+    char *flags[] = {"-c", arch, "-std=c++17", "-O3", "-lineinfo", "-MD", "-keep", NULL};
+    if (cache && *cache && (key = cache_key(r, flags)) && util_mkdirs(cache) == 0 &&
+        cache_fetch(r, cache, key, &out.exit_code, &out.log) == 0) {
+        out.exited = 1;
+    } else {
+        if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
+            check_message(r, "%s", pr.error);
+            goto done;
+        }
+        out.exited = pr.exited;
+        out.exit_code = pr.exit_code;
+        out.timed_out = pr.timed_out;
+        out.seconds = pr.seconds;
+        if (!(out.log = strdup(pr.output ? pr.output : "")))
+            goto done;
         proc_describe(&pr, why, sizeof why);
+        if (key && out.exited && !out.timed_out)
+            cache_store(r, cache, key, out.exit_code, out.log);
+    }
+    cJSON_AddBoolToObject(c, "ok", out.exited && out.exit_code == 0);
+    cJSON_AddNumberToObject(c, "seconds", out.seconds);
+    cJSON_AddStringToObject(c, "log", check_tail(out.log, 16384));
+    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), out.log);
+    rc = out.exited && out.exit_code == 0 ? 0 : 1;
+    if (rc) {
         check_set_status(r, STATUS_COMPILE_ERROR);
-        if (!pr.exited || pr.timed_out)
+        if (!out.exited || out.timed_out)
             check_message(r, "nvcc did not finish: %s", why);
     }
+done:
+    free(key);
+    free(out.log);
     proc_result_free(&pr);
     return rc;
 }

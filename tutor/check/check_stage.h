@@ -98,4 +98,15 @@ int stage_sanitize(struct run *r);
 /* ---- check_counters.c ---- */
 int stage_counters(struct run *r);
 
+/* check_cache.c: nvcc's results by what went in, when the test suite
+ * names a folder for them ($CUDATUTOR_COMPILE_CACHE).  cache_key hashes
+ * nvcc, the flags (no paths), lab.h and the source; NULL when a file cannot
+ * be read.  cache_fetch puts a stored compile's files in place of this
+ * run's and returns 0 with nvcc's exit code and log (the source's path put
+ * back), or -1 when there is none.  cache_store keeps this run's compile if
+ * it read nothing that the key does not cover. */
+char *cache_key(const struct run *r, char *const *flags);
+int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit_code, char **log);
+void cache_store(const struct run *r, const char *dir, const char *key, int exit_code, const char *log);
+
 #endif /* CHECK_STAGE_H */
