@@ -1,19 +1,22 @@
 /* Lab 12 — stream compaction with warp-aggregated atomics.
  *
  * Your job: give every survivor (an element lab_keep keeps) its own place in
- * d_out with one atomicAdd per warp and chunk instead of one per survivor.
- * The loads are done: each warp takes chunks of CHUNK elements in turn, and
- * per chunk every lane holds 16 elements and knows which it keeps.  Missing:
- * the warp's vote on them (__ballot_sync, __popc), the one reservation per
- * chunk, each lane's rank among the survivors of a ballot, and the
+ * d_out with one atomicAdd per block and chunk instead of one per survivor.
+ * The loads are done: each block takes chunks of CHUNK elements in turn, 512
+ * to each warp, and every lane holds 16 elements and knows which it keeps;
+ * so is the shared-memory plumbing that lines the warps of a block up.
+ * Missing: the warp's vote (__ballot_sync, __popc), the block's one
+ * reservation, each lane's rank among the survivors of a ballot, and the
  * launcher's start value for *d_count.  Look for TODO.  Read README.md
  * first.
  */
 #include "lab.h"
 
 #define BLOCK 256
+#define WARPS (BLOCK / 32)
 #define VECS 4                          /* int4 loads per lane per chunk */
-#define CHUNK (32 * VECS * 4)           /* elements per warp per chunk: 512 */
+#define WARP_CHUNK (32 * VECS * 4)      /* elements per warp per chunk: 512 */
+#define CHUNK (WARPS * WARP_CHUNK)      /* elements per block per chunk: 4096 */
 #define FULL_MASK 0xffffffffu
 
 /* Element c of int4 number q, or "not there" past n.  vec: the input is
@@ -38,13 +41,14 @@ __global__ void __launch_bounds__(BLOCK)
 select_warp_aggregated(const int *__restrict__ in, unsigned n, int vec, int *__restrict__ out,
                        unsigned *count)
 {
-    unsigned lane = threadIdx.x % 32;
-    unsigned long long warp = (blockIdx.x * (unsigned long long)BLOCK + threadIdx.x) / 32;
-    unsigned long long warps = (unsigned long long)gridDim.x * BLOCK / 32;
+    __shared__ unsigned warp_start[WARPS];      /* first a warp's count, then its start */
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     unsigned long long chunks = ((unsigned long long)n + CHUNK - 1) / CHUNK;
 
-    /* chunk is the same for the whole warp: every ballot sees 32 lanes. */
-    for (unsigned long long chunk = warp; chunk < chunks; chunk += warps) {
+    /* chunk is the same for the whole block: the barriers below are met by
+     * every thread, and every ballot sees 32 lanes. */
+    for (unsigned long long chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
+        unsigned long long first4 = chunk * (CHUNK / 4) + warp * (WARP_CHUNK / 4);
         int x[VECS][4];
         bool keep[VECS][4];
         unsigned ballot[VECS][4], total = 0;
@@ -53,7 +57,7 @@ select_warp_aggregated(const int *__restrict__ in, unsigned n, int vec, int *__r
 #pragma unroll
         for (int j = 0; j < VECS; j++) {
             bool there[4];
-            load4(in, chunk * (CHUNK / 4) + j * 32 + lane, n, vec, x[j], there);
+            load4(in, first4 + j * 32 + lane, n, vec, x[j], there);
 #pragma unroll
             for (int c = 0; c < 4; c++)
                 keep[j][c] = there[c] && lab_keep(x[j][c]);
@@ -61,8 +65,8 @@ select_warp_aggregated(const int *__restrict__ in, unsigned n, int vec, int *__r
         /* TODO (1): the warp's vote.  For each element slot [j][c], every lane
          * says whether it keeps its element: ballot[j][c] =
          * __ballot_sync(FULL_MASK, keep[j][c]) has bit L set when lane L
-         * does, the same word in every lane.  total must become the
-         * survivors of the whole chunk: the sum of __popc(ballot[j][c]).
+         * does, the same word in every lane.  total must become the warp's
+         * survivors in the whole chunk: the sum of __popc(ballot[j][c]).
          * As shipped each lane only knows about itself. */
 #pragma unroll
         for (int j = 0; j < VECS; j++)
@@ -72,13 +76,33 @@ select_warp_aggregated(const int *__restrict__ in, unsigned n, int vec, int *__r
                 total += keep[j][c];
             }
 
-        /* TODO (2): one reservation for the chunk.  Lane 0 alone does
-         * start = atomicAdd(count, total) (atomicAdd returns the count
-         * before its addition: the first free place), then every lane gets
-         * lane 0's start with __shfl_sync(FULL_MASK, start, 0).  As shipped
-         * nobody reserves anything and every warp writes from 0. */
-        unsigned start = 0;
+        /* The block's warps line up: thread 0 turns their counts into
+         * starts, one after the other, and reserves room for all of them. */
+        if (lane == 0)
+            warp_start[warp] = total;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned sum = 0;
+            for (int w = 0; w < WARPS; w++) {
+                unsigned t = warp_start[w];
+                warp_start[w] = sum;
+                sum += t;
+            }
+            /* TODO (2): the block's one reservation.  start must become
+             * atomicAdd(count, sum) (when sum is not 0): atomicAdd returns
+             * the count before its addition, the first free place.  As
+             * shipped nothing is reserved and every block writes from 0. */
+            unsigned start = 0;
+            for (int w = 0; w < WARPS; w++)
+                warp_start[w] += start;
+        }
+        __syncthreads();
+        /* Lane 0 reads for the warp: the next chunk's count, which lane 0
+         * alone writes, cannot overtake a read by another lane. */
+        unsigned start = __shfl_sync(FULL_MASK, lane == 0 ? warp_start[warp] : 0u, 0);
 
+        /* Each survivor's place: after the warp's survivors of the ballots
+         * before, and after the lanes below it that keep theirs in this one. */
 #pragma unroll
         for (int j = 0; j < VECS; j++)
 #pragma unroll
@@ -121,12 +145,11 @@ extern "C" void lab_select(const int *d_in, unsigned n, int *d_out, unsigned *d_
     (void)d_scratch;
     int vec = ((uintptr_t)d_in % 16) == 0;
 
-    /* A warp per chunk, no more warps than chunks, no more blocks than fit. */
+    /* A block per chunk, no more blocks than chunks or than fit at once. */
     unsigned long long chunks = ((unsigned long long)n + CHUNK - 1) / CHUNK;
-    unsigned long long want = (chunks + BLOCK / 32 - 1) / (BLOCK / 32);
     unsigned blocks = resident_blocks();
-    if (want < blocks)
-        blocks = (unsigned)want;
+    if (chunks < blocks)
+        blocks = (unsigned)chunks;
     if (blocks == 0)
         blocks = 1;
 
