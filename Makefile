@@ -113,7 +113,8 @@ test: deps
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
-            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid
+            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
+            $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -202,6 +203,12 @@ $(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harne
 
 # Lab 10's input design, host code only: tested without a GPU.
 $(BUILD)/tests/test_mpgen: tests/unit/test_mpgen.cu | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<
+
+# Labs 11 and 12's inputs and checks, host code only: tested without a GPU.
+$(BUILD)/tests/test_argmax $(BUILD)/tests/test_select: $(BUILD)/tests/%: tests/unit/%.cu | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<

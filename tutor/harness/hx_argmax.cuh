@@ -10,10 +10,11 @@
  * negative inputs.  level(i) is uniform in [0, K) with K = n/16 clamped to
  * [2, 4096]: the top level K-1 occurs about n/K times (16 or more once n is
  * 64 or more), scattered, so ties for the maximum are the rule and only the
- * first of them is right.  Two draws in three add 1 to 4 "peaks" at level K,
- * above everything else, one in each of as many equal stretches of the
- * array at a random place: the maximum can be anywhere, so a kernel that
- * reads a prefix or a sample finds a tie of the wrong level.
+ * first of them is right.  Two draws in three add "peaks" at level K, above
+ * everything else (one peak in half of them, so that the maximum is unique
+ * and anywhere; two to four in the rest, one in each of as many equal
+ * stretches at a random place): a kernel that reads a prefix or a sample
+ * finds a tie of the wrong level.
  *
  * Without peaks the answer is the first index of the highest level present;
  * with them, the first peak.  The host finds it without reading the whole
@@ -71,8 +72,10 @@ static inline agen am_make(uint64_t seed, uint64_t salt, unsigned long long n)
     int lift = (int)below(b, 8);
     g.base = g.mode == 0 ? -(g.levels + 1 + lift) : g.mode == 1 ? -(g.levels / 2) : 1 + lift;
     b = mix(b);
-    int np = (int)below(b, 6) - 1;      /* -1, 0: no peak; else 1..4 */
-    g.npeak = np < 0 ? 0 : np;
+    /* A third without peaks, a third with one (the maximum unique and
+     * anywhere), a third with two to four. */
+    static const int npeaks[6] = {0, 0, 1, 1, 2, 3 + (int)(mix(b) & 1)};
+    g.npeak = npeaks[below(b, 6)];
     if ((unsigned long long)g.npeak > n)
         g.npeak = (int)n;
     for (int j = 0; j < g.npeak; j++) {

@@ -88,16 +88,17 @@ __host__ __device__ static inline void sel_remove(sprint *p, const uint64_t key[
 }
 
 /* A timed sample's change: element idx gets value v.  Even samples flip
- * whether it is kept (the count moves by one), odd ones give it another
- * value of the same kind (the count stays, the sums move): a result kept
- * from an earlier call is wrong either way. */
+ * whether it is kept (the count moves by one); odd ones give it another
+ * value that is kept (a survivor changes: the count stays, the sums move;
+ * or one more survives).  A result kept from an earlier call is wrong
+ * either way. */
 static inline void sel_change(const sgen &g, uint64_t k, unsigned long long *idx, int *v)
 {
     uint64_t bits = draw(g.seed, g.salt ^ 0x5e1ec7ull, k);
     *idx = below(bits, (uint32_t)g.n);
     int old = sel_value(g, *idx);
     uint32_t r = (uint32_t)mix(bits) & ~1u;
-    int keep = (k & 1) ? lab_keep(old) : !lab_keep(old);
+    int keep = (k & 1) ? 1 : !lab_keep(old);
     *v = (int)(r | (uint32_t)keep);
     if (*v == old)
         *v ^= 2;
