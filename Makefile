@@ -64,6 +64,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
 HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
 HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
+HX_FAMILIES += argmax select
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
 HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 # One judge per family, built once and never linked with student code.
@@ -109,7 +110,8 @@ test: deps
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
-            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid
+            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
+            $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -198,6 +200,12 @@ $(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harne
 
 # Lab 10's input design, host code only: tested without a GPU.
 $(BUILD)/tests/test_mpgen: tests/unit/test_mpgen.cu | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<
+
+# Labs 11 and 12's inputs and checks, host code only: tested without a GPU.
+$(BUILD)/tests/test_argmax $(BUILD)/tests/test_select: $(BUILD)/tests/%: tests/unit/%.cu | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<

@@ -10,10 +10,20 @@ out=$("$TUTOR" --help); rc=$?
 check "help exits 0 and lists the commands" test $rc -eq 0 -a -n "$(grep -E '^  check ' <<<"$out")"
 
 out=$("$TUTOR" list)
-ids=$(awk '{print $1}' <<<"$out" | tr '\n' ' ')
-check "list shows the ten labs in order" test "$ids" = "01 02 03 04 05 06 07 08 09 10 "
-check "list --json has ten labs with families" \
-    test "$("$TUTOR" list --json | jq -r '[.[].family] | unique | join(",")')" = "mpadd,reduce_float,reduce_int,trapezoid"
+ids=$(awk '/^[0-9][0-9] /{print $1}' <<<"$out" | tr '\n' ' ')
+check "list shows the catalog's labs in order, the ten core labs first" \
+    test "$ids" = "$(lab_ids | tr '\n' ' ')" -a "${ids:0:30}" = "01 02 03 04 05 06 07 08 09 10 "
+check "list --json has every lab with its family" \
+    test "$("$TUTOR" list --json | jq -r '[.[].family] | unique | join(",")')" = \
+         "$(jq -r '[.labs[].family] | unique | join(",")' data/labs.json)"
+bonus=$(jq -r '[.labs[] | select(.bonus) | .id] | join(" ")' data/labs.json)
+if [ -n "$bonus" ]; then
+    check "list shows the bonus labs ($bonus) under their heading, after lab 10" \
+        test "$(sed -n '/^Bonus: open once lab 08 has passed$/,$p' <<<"$out" | awk '{print $1}' | tr '\n' ' ')" = \
+             "Bonus: $bonus " -a "$(grep -B1 '^Bonus:' <<<"$out" | awk 'NR == 1 {print $1}')" = 10
+else
+    skip "list shows the bonus labs under their heading" "the catalog has no bonus lab"
+fi
 
 out=$("$TUTOR" check 2>&1); rc=$?
 check "check without a lab is a usage error" test $rc -eq 2 -a -n "$(grep 'which lab' <<<"$out")"

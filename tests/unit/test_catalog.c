@@ -37,17 +37,22 @@ static void real_catalog_loads(void)
     EXPECT(rc == 0);
     if (rc)
         return;
-    EXPECT(cat.nlabs == 10);
+    /* The ten core labs, then the bonus labs, all opened by lab 08. */
+    EXPECT(cat.nlabs >= 10 && cat.nlabs <= 15);
     for (int i = 0; i < cat.nlabs; i++) {
         char id[16];
         snprintf(id, sizeof id, "%02d", i + 1);
         EXPECT_STR(cat.labs[i].id, id);
+        EXPECT(cat.labs[i].bonus == (i >= 10));
+        EXPECT(cat.labs[i].opens_after == (i >= 10 ? 7 : i - 1));
         for (int h = 0; h < CATALOG_HINTS; h++)
             EXPECT(cat.labs[i].hints[h] && strlen(cat.labs[i].hints[h]) > 20);
         EXPECT(cat.labs[i].family != NULL);
         EXPECT(cat.labs[i].target.min > 0);
-        /* The solution's own figure, from which grade.sh calibrates. */
-        EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min);
+        /* The solution's own figure, from which grade.sh calibrates; a
+         * provisional target may wait for its first GPU run. */
+        EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min ||
+               (cat.labs[i].target.provisional && cat.labs[i].target.solution == 0));
     }
     /* Where those figures were measured: the calibration's words name it. */
     EXPECT_STR(cat.targets_gpu, "NVIDIA H100 80GB HBM3");
@@ -55,10 +60,12 @@ static void real_catalog_loads(void)
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "interleaved-addressing") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "10") == &cat.labs[9]);
-    EXPECT(catalog_find(&cat, "11") == NULL);
+    EXPECT(catalog_find(&cat, "16") == NULL);
     EXPECT(catalog_find(&cat, "") == NULL);
     EXPECT(catalog_next(&cat, &cat.labs[0]) == &cat.labs[1]);
-    EXPECT(catalog_next(&cat, &cat.labs[9]) == NULL);
+    EXPECT(catalog_next(&cat, &cat.labs[cat.nlabs - 1]) == NULL);
+    EXPECT(catalog_opener(&cat, &cat.labs[0]) == NULL);
+    EXPECT(catalog_opener(&cat, &cat.labs[9]) == &cat.labs[8]);
     EXPECT_STR(cat.labs[0].dir, "labs/01-interleaved-addressing");
     EXPECT_STR(cat.labs[0].stub, "data/stubs/01-interleaved-addressing.cu");
     EXPECT_STR(cat.labs[7].family->name, "reduce_float");
@@ -167,7 +174,35 @@ static void trials_limit_within_run_limit(void)
     EXPECT(strstr(err, "families.reduce_int: trials_timeout_s: 5 is longer than timeout_s (3)") != NULL);
 }
 
+/* Parses MINI with `what` inserted into its lab (before "techniques"). */
+static int parse_with(const char *what, char *err, size_t len)
+{
+    struct catalog cat;
+    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
+    char *at = strstr(text, "\"techniques\"");
+    char *edited = util_format("%.*s%s %s", (int)(at - text), text, what, at);
+    int rc = catalog_parse(&cat, edited, "t.json", err, len);
+    if (rc == 0)
+        catalog_free(&cat);
+    free(text);
+    free(edited);
+    return rc;
+}
+
+/* A lab's opener must come before it, and "bonus" is a boolean. */
+static void opens_after_and_bonus(void)
+{
+    char err[256];
+    EXPECT(parse_with("\"opens_after\": \"01\",", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].opens_after: \"01\" is not a lab before this one") != NULL);
+    EXPECT(parse_with("\"opens_after\": 8,", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].opens_after: must be a lab id") != NULL);
+    EXPECT(parse_with("\"bonus\": 1,", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].bonus: must be true or false") != NULL);
+    EXPECT(parse_with("\"bonus\": true,", err, sizeof err) == 0);
+}
+
 TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
-         T(trials_limit_within_run_limit))
+         T(trials_limit_within_run_limit), T(opens_after_and_bonus))

@@ -265,10 +265,11 @@ static void hints_escalate(void)
 
 static void the_chart_draws_the_students_ladder(void)
 {
-    struct lab labs[3] = {{.id = "01", .title = "Interleaved addressing"},
+    struct lab labs[4] = {{.id = "01", .title = "Interleaved addressing"},
                           {.id = "02", .title = "Strided index"},
-                          {.id = "03", .title = "Sequential addressing"}};
-    struct catalog cat = {.labs = labs, .nlabs = 3};
+                          {.id = "03", .title = "Sequential addressing"},
+                          {.id = "11", .title = "Argmax", .bonus = 1}};
+    struct catalog cat = {.labs = labs, .nlabs = 4};
     struct progress p;
     struct result r;
     struct doc d;
@@ -293,6 +294,9 @@ static void the_chart_draws_the_students_ladder(void)
     EXPECT(has(s, "█") && has(s, "│"));
     EXPECT(has(s, "The ladder"));
     EXPECT(has(s, "no timed pass yet"));
+    /* The bonus labs under their own heading, after the core ones. */
+    EXPECT(has(s, "Bonus") && strstr(s, "Bonus") > strstr(s, "Sequential addressing") &&
+           strstr(s, "Bonus") < strstr(s, "Argmax"));
     free(s);
     doc_free(&d);
     result_free(&r);

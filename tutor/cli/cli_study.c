@@ -114,6 +114,13 @@ int cmd_list(struct app *app, const struct cli_args *a)
         int scaled = cl && cl->lowered;
         double min = scaled ? cl->min : l->target.min;
         double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * min : min;
+        if (!json && l->bonus && (i == 0 || !app->cat.labs[i - 1].bonus)) {
+            const struct lab *opener = catalog_opener(&app->cat, l);
+            if (opener)
+                printf("Bonus: open once lab %s has passed\n", opener->id);
+            else
+                printf("Bonus\n");
+        }
         if (!json) {
             char gb[24] = "-";
             if (best >= 0)
@@ -133,6 +140,12 @@ int cmd_list(struct app *app, const struct cli_args *a)
         cJSON_AddStringToObject(o, "dir", l->dir);
         cJSON_AddStringToObject(o, "stub", l->stub);
         cJSON_AddStringToObject(o, "summary", l->summary);
+        cJSON_AddBoolToObject(o, "bonus", l->bonus);
+        const struct lab *opener = catalog_opener(&app->cat, l);
+        if (opener)
+            cJSON_AddStringToObject(o, "opens_after", opener->id);
+        else
+            cJSON_AddNullToObject(o, "opens_after");
         t = cJSON_AddObjectToObject(o, "target");
         cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));
         cJSON_AddStringToObject(t, "case", l->target.case_label);
@@ -240,10 +253,17 @@ int cmd_progress(struct app *app, const struct cli_args *a)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
-        int passed = 0;
-        for (int i = 0; i < app->cat.nlabs; i++)
-            passed += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
-        printf("%s: %d of %d labs passed\n", path ? path : "progress.json", passed, app->cat.nlabs);
+        /* The core labs are the workbook; the bonus ones are counted apart. */
+        int passed[2] = {0, 0}, count[2] = {0, 0};
+        for (int i = 0; i < app->cat.nlabs; i++) {
+            int b = app->cat.labs[i].bonus != 0;
+            count[b]++;
+            passed[b] += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
+        }
+        printf("%s: %d of %d labs passed", path ? path : "progress.json", passed[0], count[0]);
+        if (count[1])
+            printf("; bonus: %d of %d", passed[1], count[1]);
+        putchar('\n');
         printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
                "first pass", "last");
         for (int i = 0; i < app->cat.nlabs; i++)
@@ -379,9 +399,10 @@ int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
     progress_free(&p);
     if (st != LAB_LOCKED)
         return 0;
-    /* The tutor's words: the lab before it is the one to pass. */
+    /* The tutor's words: the lab that opens it is the one to pass. */
+    const struct lab *opener = catalog_opener(&app->cat, lab);
     fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
-            i > 0 ? app->cat.labs[i - 1].id : lab->id);
+            opener ? opener->id : lab->id);
     return 1;
 }
 
@@ -404,9 +425,12 @@ void cli_record_check(struct app *app, const struct result *r)
     enum lab_state was = progress_state(&before, &app->cat, i, 0), now = progress_state(&after, &app->cat, i, 0);
     if (now > was && now >= LAB_PASSED)
         fprintf(stderr, "progress: lab %s %s\n", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
-    if (i + 1 < app->cat.nlabs && progress_state(&before, &app->cat, i + 1, 0) == LAB_LOCKED &&
-        progress_state(&after, &app->cat, i + 1, 0) != LAB_LOCKED)
-        fprintf(stderr, "progress: lab %s is open\n", app->cat.labs[i + 1].id);
+    /* Every lab this pass opened: the next one, and the bonus labs after 08. */
+    for (int k = 0; k < app->cat.nlabs; k++)
+        if (progress_state(&before, &app->cat, k, 0) == LAB_LOCKED &&
+            progress_state(&after, &app->cat, k, 0) != LAB_LOCKED)
+            fprintf(stderr, "progress: lab %s is open%s\n", app->cat.labs[k].id,
+                    app->cat.labs[k].bonus ? " (bonus)" : "");
     progress_free(&before);
     progress_free(&after);
 }

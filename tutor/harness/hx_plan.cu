@@ -728,6 +728,20 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
         k.bytes[3] = (uint64_t)n * 4;
         k.writable[2] = k.writable[3] = 1;
         break;
+    case PLAN_ARGMAX:
+        k.bytes[0] = (uint64_t)n * 4;
+        k.bytes[1] = 8;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.writable[1] = k.writable[2] = 1;
+        break;
+    case PLAN_SELECT:
+        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.bytes[3] = 4;
+        k.writable[1] = k.writable[2] = k.writable[3] = 1;
+        break;
+    default:
+        break;
     }
     return k;
 }
@@ -814,10 +828,12 @@ int student_differs(struct ctx *c, unsigned n)
 
 void plan_describe(const struct plan *p, const struct call *k, unsigned n, char *buf, size_t len)
 {
-    static const char *const names[4][4] = {
+    /* The buffers' names, by family (enum plan_family, from 1). */
+    static const char *const names[][4] = {
         {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
-        {"a", "b", "r", "carry_out"}};
-    int f = k->family >= 1 && k->family <= 4 ? (int)k->family - 1 : 0;
+        {"a", "b", "r", "carry_out"}, {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "count"}};
+    const int nfam = (int)(sizeof names / sizeof names[0]);
+    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
     size_t used = (size_t)snprintf(buf, len, "n=%u:", n);
     for (int i = 0; i < p->nsteps && used < len; i++) {
         const struct step *s = &p->steps[i];

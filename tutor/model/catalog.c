@@ -327,6 +327,38 @@ static int valid_slug(const char *s)
     return 1;
 }
 
+/* The optional "bonus" flag and "opens_after" id of labs[i]: the lab whose
+ * pass opens it must come earlier in the catalog, so the labs open in an
+ * order a student can follow and no lab waits on itself. */
+static int parse_opening(struct parser *p, const cJSON *v, const char *base, int i, struct catalog *cat)
+{
+    struct lab *l = &cat->labs[i];
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(v, "bonus");
+    const cJSON *after = cJSON_GetObjectItemCaseSensitive(v, "opens_after");
+    char path[64];
+
+    if (b && !cJSON_IsBool(b)) {
+        snprintf(path, sizeof path, "%s.bonus", base);
+        return fail(p, path, "must be true or false");
+    }
+    l->bonus = cJSON_IsTrue(b);
+    l->opens_after = i - 1;
+    /* The Bonus section is the end of the list: the tutor draws it so. */
+    if (!l->bonus && i > 0 && cat->labs[i - 1].bonus)
+        return fail(p, base, "a core lab (no \"bonus\": true) may not follow a bonus lab");
+    if (!after)
+        return 0;
+    snprintf(path, sizeof path, "%s.opens_after", base);
+    if (!cJSON_IsString(after))
+        return fail(p, path, "must be a lab id");
+    for (int k = 0; k < i; k++)
+        if (!strcmp(cat->labs[k].id, after->valuestring)) {
+            l->opens_after = k;
+            return 0;
+        }
+    return fail(p, path, "\"%s\" is not a lab before this one", after->valuestring);
+}
+
 static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *cat)
 {
     char base[32], *family = NULL;
@@ -368,6 +400,8 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
         fail(p, base, "out of memory");
         goto out;
     }
+    if (parse_opening(p, v, base, i, cat))
+        goto out;
     if (parse_target(p, v, base, l) || parse_techniques(p, v, base, l) ||
         parse_counters(p, v, base, l) ||
         get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
@@ -587,4 +621,12 @@ const struct lab *catalog_next(const struct catalog *cat, const struct lab *lab)
 {
     long i = lab - cat->labs;
     return (i >= 0 && i + 1 < cat->nlabs) ? &cat->labs[i + 1] : NULL;
+}
+
+const struct lab *catalog_opener(const struct catalog *cat, const struct lab *lab)
+{
+    long i = lab - cat->labs;
+    if (i < 0 || i >= cat->nlabs || lab->opens_after < 0 || lab->opens_after >= i)
+        return NULL;
+    return &cat->labs[lab->opens_after];
 }

@@ -19,7 +19,9 @@
     X(FAMILY_REDUCE_INT,   "reduce_int",   "lab_reduce_int")      \
     X(FAMILY_REDUCE_FLOAT, "reduce_float", "lab_reduce_float")    \
     X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
-    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")
+    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")         \
+    X(FAMILY_ARGMAX,       "argmax",       "lab_argmax")        \
+    X(FAMILY_SELECT,       "select",       "lab_select")
 
 enum family_id {
 #define FAMILY_ENUM_(e, name, entry) e,
@@ -98,6 +100,13 @@ struct lab {
     char **counters;            /* ncu metrics the lesson is about (optional) */
     int ncounters;
     char *hints[CATALOG_HINTS];
+    /* Which lab's pass opens this one: an index into catalog.labs, always
+     * an earlier lab; -1 for the first lab, open from the start.  The
+     * catalog's "opens_after" names it by id; without one it is the lab
+     * before, so the core labs open one after another. */
+    int opens_after;
+    int bonus;                  /* "bonus": true — shown in the Bonus section, and graded
+                                 * by grade.sh only when --labs names it */
 };
 
 struct symbol_rule {
@@ -134,6 +143,10 @@ const struct lab *catalog_find(const struct catalog *cat, const char *key);
 
 /* The lab after this one, or NULL for the last. */
 const struct lab *catalog_next(const struct catalog *cat, const struct lab *lab);
+
+/* The lab whose pass opens this one (its "opens_after", by default the lab
+ * before it), or NULL for a lab that is open from the start. */
+const struct lab *catalog_opener(const struct catalog *cat, const struct lab *lab);
 
 const char *family_name(enum family_id id);
 const char *metric_name(enum metric m);

@@ -435,12 +435,13 @@ int progress_record_hint(struct progress *p, const char *id, int k)
 enum lab_state progress_state(const struct progress *p, const struct catalog *cat, int i, int unlock_all)
 {
     const struct progress_lab *l = progress_find(p, cat->labs[i].id), *prev;
+    const struct lab *opener = catalog_opener(cat, &cat->labs[i]);
     if (l && l->on_target)
         return LAB_ON_TARGET;
     if (l && l->passed)
         return LAB_PASSED;
-    if (i == 0 || unlock_all)
+    if (!opener || unlock_all)
         return LAB_OPEN;
-    prev = progress_find(p, cat->labs[i - 1].id);
+    prev = progress_find(p, opener->id);
     return prev && prev->passed ? LAB_OPEN : LAB_LOCKED;
 }

@@ -1,6 +1,7 @@
 /* progress.h — the student's progress.json: what each lab's checks achieved
  * (attempts, first pass, best timing, last verdict, hints used, GPU), and
- * the rule that opens lab N+1 once lab N has passed.
+ * the rule that opens a lab once the lab before it (or the one its catalog
+ * entry names in "opens_after") has passed.
  *
  * Safety, since two tutors (a TUI and a `check` in another terminal) may
  * write at once: every change is a function applied under an exclusive
@@ -124,8 +125,9 @@ int progress_check_fn(struct progress *p, void *ud);
 int progress_record_hint(struct progress *p, const char *id, int k);
 
 /* The state of cat->labs[i]: passed or on target from the record, else open
- * when it is the first lab, unlock_all is set or the previous lab passed,
- * else locked. */
+ * when it is the first lab, unlock_all is set or the lab that opens it
+ * passed (catalog_opener: the lab before it, or its "opens_after" — lab 08
+ * for the bonus labs), else locked. */
 enum lab_state progress_state(const struct progress *p, const struct catalog *cat, int i, int unlock_all);
 
 const char *lab_state_name(enum lab_state s);

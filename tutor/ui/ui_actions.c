@@ -33,8 +33,9 @@ static int locked(struct ui *ui, const char *what)
 {
     if (ui_state(ui, ui->sel) != LAB_LOCKED)
         return 0;
+    const struct lab *opener = catalog_opener(&ui->app->cat, ui_lab(ui));
     ui_message(ui, DOC_WARN, "lab %s is locked: pass lab %s first to %s it (or start with --unlock-all)",
-               ui_lab(ui)->id, ui->app->cat.labs[ui->sel - 1].id, what);
+               ui_lab(ui)->id, opener ? opener->id : ui_lab(ui)->id, what);
     return 1;
 }
 
@@ -67,17 +68,29 @@ void ui_record(struct ui *ui, const struct result *r)
         ui_message(ui, DOC_BAD, "progress not recorded: %s", err);
         return;
     }
-    int i = (int)(lab - ui->app->cat.labs), last = i + 1 >= ui->app->cat.nlabs;
+    int i = (int)(lab - ui->app->cat.labs), nlabs = ui->app->cat.nlabs, opened = -1, nopened = 0;
     enum lab_state was = ui_state(ui, i);
-    enum lab_state next_was = last ? LAB_OPEN : ui_state(ui, i + 1);
+    /* Which labs were locked before this pass: the next one, or the whole
+     * Bonus section after lab 08. */
+    char *locked_before = calloc((size_t)nlabs + 1, 1);
+    for (int k = 0; locked_before && k < nlabs; k++)
+        locked_before[k] = ui_state(ui, k) == LAB_LOCKED;
     progress_free(&ui->prog);
     ui->prog = after;
     enum lab_state now = ui_state(ui, i);
+    for (int k = 0; locked_before && k < nlabs; k++)
+        if (locked_before[k] && ui_state(ui, k) != LAB_LOCKED && nopened++ == 0)
+            opened = k;
+    free(locked_before);
     if (note[0])
         ui_message(ui, DOC_WARN, "%s", note);
-    else if (now > was && !last && next_was == LAB_LOCKED && ui_state(ui, i + 1) != LAB_LOCKED)
+    else if (now > was && nopened > 1)
+        ui_message(ui, DOC_GOOD, "Lab %s %s.  Labs %s to %s are open%s.", lab->id,
+                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id,
+                   ui->app->cat.labs[opened + nopened - 1].id, ui->app->cat.labs[opened].bonus ? " (bonus)" : "");
+    else if (now > was && nopened == 1)
         ui_message(ui, DOC_GOOD, "Lab %s %s.  Lab %s is open.", lab->id,
-                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[i + 1].id);
+                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id);
     else if (now > was)
         ui_message(ui, DOC_GOOD, "Lab %s %s.", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
 }

@@ -469,8 +469,9 @@ void ui_check_start(struct ui *ui, int lab)
         return;
     }
     if (ui_state(ui, lab) == LAB_LOCKED) {
+        const struct lab *opener = catalog_opener(&ui->app->cat, &ui->app->cat.labs[lab]);
         ui_message(ui, DOC_WARN, "lab %s is locked: pass lab %s first (or start with --unlock-all)",
-                   ui->app->cat.labs[lab].id, ui->app->cat.labs[lab - 1].id);
+                   ui->app->cat.labs[lab].id, opener ? opener->id : ui->app->cat.labs[lab].id);
         return;
     }
     /* A deleted kernel.cu is the workbook's trouble, not a compile error;

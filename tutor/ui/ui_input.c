@@ -52,7 +52,7 @@ void ui_help_build(struct doc *d, int width)
     doc_newline(d);
     doc_add(d, DOC_H2, "The labs");
     static const char *const legend[][2] = {
-        {"locked", "opens when the lab before it passes (--unlock-all opens every lab)"},
+        {"locked", "opens when the lab before it passes; the Bonus labs when lab 08 does (--unlock-all opens every lab)"},
         {"open", "yours to do"},
         {"passed", "correct at every size and clean under the race checker"},
         {"on target", "passed, and fast enough: the catalog's target met"},

@@ -1,5 +1,6 @@
 /* ui_main.c — the main screen: the labs with their state and best GB/s
- * above, the selected lab's lesson below, a status line with the keys.
+ * above (the bonus labs under a heading of their own), the selected lab's
+ * lesson below, a status line with the keys.
  * j/k move between labs; the page keys, / and n/N work on the lesson. */
 #include <stdlib.h>
 #include <string.h>
@@ -72,20 +73,48 @@ static void draw_lab(struct ui *ui, int y, int i)
         attroff(A_REVERSE);
 }
 
+/* The index of the first bonus lab (the catalog keeps them last), or -1. */
+static int first_bonus(const struct catalog *cat)
+{
+    for (int i = 0; i < cat->nlabs; i++)
+        if (cat->labs[i].bonus)
+            return i;
+    return -1;
+}
+
+/* The row that separates the core labs from the bonus ones, and says what
+ * opens them. */
+static void draw_bonus_header(struct ui *ui, int y, const struct lab *first)
+{
+    const struct lab *opener = catalog_opener(&ui->app->cat, first);
+    char text[96];
+    snprintf(text, sizeof text, "Bonus%s%s%s", opener ? ": open once lab " : "", opener ? opener->id : "",
+             opener ? " has passed" : "");
+    ui_put(ui, y, 2, ui->cols - 2, DOC_H2, text);
+}
+
 static void main_draw(struct view *v, struct ui *ui)
 {
     struct main_view *m = (struct main_view *)v;
     const struct catalog *cat = &ui->app->cat;
     char right[96], left[160];
-    int passed = 0, y0 = 1 + cat->nlabs, width = ui->cols - 2;
+    int bonus = first_bonus(cat), y0 = 1 + cat->nlabs + (bonus >= 0), passed = 0, core = 0, width = ui->cols - 2;
 
+    /* The count in the title bar is of the core labs: the bonus ones are
+     * extra, and a student who has done the ten has done the workbook. */
     for (int i = 0; i < cat->nlabs; i++)
-        passed += ui_state(ui, i) >= LAB_PASSED;
+        if (!cat->labs[i].bonus) {
+            core++;
+            passed += ui_state(ui, i) >= LAB_PASSED;
+        }
     snprintf(right, sizeof right, "%s%s%d of %d passed ", ui->prog_ok ? "" : "progress not recorded  ",
-             ui->watch ? "watch on  " : "", passed, cat->nlabs);
+             ui->watch ? "watch on  " : "", passed, core);
     ui_bar(ui, 0, " CUDA reduction workbook", right, A_REVERSE | A_BOLD);
-    for (int i = 0; i < cat->nlabs; i++)
-        draw_lab(ui, 1 + i, i);
+    for (int i = 0; i < cat->nlabs; i++) {
+        if (i == bonus)
+            draw_bonus_header(ui, 1 + i, &cat->labs[i]);
+        draw_lab(ui, 1 + i + (bonus >= 0 && i >= bonus), i);
+    }
 
     struct doc *d = lesson(m, ui, width);
     m->pane = ui->rows - 1 - y0 - 1;

@@ -543,6 +543,10 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         const struct lab *lab = &cat->labs[i];
         const struct progress_lab *l = progress_find(p, lab->id);
         int timed = l && l->best.have;
+        if (lab->bonus && (i == 0 || !cat->labs[i - 1].bonus)) {
+            doc_newline(d);
+            doc_add(d, DOC_H2, "  Bonus");
+        }
         doc_newline(d);
         doc_addf(d, DOC_TEXT, "  %s ", lab->id);
         doc_addcell(d, timed ? DOC_TEXT : DOC_DIM, lab->title, name_w);
