@@ -66,7 +66,7 @@ UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
 HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
-HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
+HX_FAMILIES := reduce_int reduce_float trapezoid mpadd scan rownorm
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
 HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 # One judge per family, built once and never linked with student code.

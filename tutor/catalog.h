@@ -19,7 +19,9 @@
     X(FAMILY_REDUCE_INT,   "reduce_int",   "lab_reduce_int")      \
     X(FAMILY_REDUCE_FLOAT, "reduce_float", "lab_reduce_float")    \
     X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
-    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")
+    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")           \
+    X(FAMILY_SCAN,         "scan",         "lab_scan")            \
+    X(FAMILY_ROWNORM,      "rownorm",      "lab_rownorm")
 
 enum family_id {
 #define FAMILY_ENUM_(e, name, entry) e,

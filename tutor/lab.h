@@ -40,6 +40,10 @@
 /* Lab 10: a 1024-bit number is 32 little-endian 32-bit limbs. */
 #define LAB_MP_LIMBS 32
 
+/* Lab 14: the narrowest and widest rows the harness passes. */
+#define LAB_ROW_MIN 32
+#define LAB_ROW_MAX 1024
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,6 +69,19 @@ void lab_trapezoid(float a, float b, unsigned n, float *d_out, void *d_scratch,
  * its top limb (0 or 1). */
 void lab_mpadd(const uint32_t *a, const uint32_t *b, uint32_t *r,
                uint32_t *carry_out, unsigned count, cudaStream_t s);
+
+/* scan (lab 13): d_out[i] = d_in[0] + d_in[1] + ... + d_in[i] for every i in
+ * [0, n): the inclusive prefix sum.  The harness chooses the values so that
+ * no prefix overflows, whatever the order of additions. */
+void lab_scan(const int *d_in, unsigned n, int *d_out, void *d_scratch,
+              cudaStream_t s);
+
+/* rownorm (lab 14): d_in is a rows x cols matrix, row r at [r*cols, r*cols +
+ * cols); every row of d_out is that row divided by its sum, so that it sums
+ * to 1.  LAB_ROW_MIN <= cols <= LAB_ROW_MAX, any width in between (not only
+ * powers of two), rows * cols <= LAB_MAX_N, and every value is positive. */
+void lab_rownorm(const float *d_in, unsigned rows, unsigned cols, float *d_out,
+                 cudaStream_t s);
 
 #ifdef __cplusplus
 }

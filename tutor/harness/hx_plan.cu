@@ -645,6 +645,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
     req.h.size = sizeof req;
     req.family = k->family;
     req.n = k->n;
+    req.n2 = k->n2;
     memcpy(req.ptr, k->ptr, sizeof req.ptr);
     req.stream = k->stream;
     req.a = k->a;
@@ -727,6 +728,15 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
         k.bytes[0] = k.bytes[1] = k.bytes[2] = (uint64_t)n * LAB_MP_LIMBS * 4;
         k.bytes[3] = (uint64_t)n * 4;
         k.writable[2] = k.writable[3] = 1;
+        break;
+    case PLAN_SCAN:
+        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.writable[1] = k.writable[2] = 1;
+        break;
+    case PLAN_ROWNORM:
+        /* n is the rows: the family sets n2 (cols) and the bytes, rows * cols floats each. */
+        k.writable[1] = 1;
         break;
     }
     return k;
@@ -818,7 +828,8 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
         {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
         {"a", "b", "r", "carry_out"}};
     int f = k->family >= 1 && k->family <= 4 ? (int)k->family - 1 : 0;
-    size_t used = (size_t)snprintf(buf, len, "n=%u:", n);
+    size_t used = k->n2 ? (size_t)snprintf(buf, len, "n=%u cols=%u:", n, k->n2)
+                        : (size_t)snprintf(buf, len, "n=%u:", n);
     for (int i = 0; i < p->nsteps && used < len; i++) {
         const struct step *s = &p->steps[i];
         if (s->kind == STEP_LAUNCH) {

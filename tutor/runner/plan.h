@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#define PLAN_VERSION 1
+#define PLAN_VERSION 2               /* 2: CALL carries n2 */
 #define PLAN_FD 3                   /* the runner's end of the socketpair */
 #define PLAN_MAX_KERNELS 32
 #define PLAN_NAME_MAX 512
@@ -34,7 +34,8 @@ enum plan_type {
 };
 
 /* The families, as the judge names them in a CALL. */
-enum plan_family { PLAN_REDUCE_INT = 1, PLAN_REDUCE_FLOAT, PLAN_TRAPEZOID, PLAN_MPADD };
+enum plan_family { PLAN_REDUCE_INT = 1, PLAN_REDUCE_FLOAT, PLAN_TRAPEZOID, PLAN_MPADD,
+                   PLAN_SCAN = 7, PLAN_ROWNORM = 8 };
 
 enum plan_step_kind { STEP_LAUNCH = 1, STEP_MEMSET, STEP_FUNC_ATTR };
 
@@ -76,10 +77,11 @@ struct plan_call {
     struct plan_hdr h;
     uint32_t family;                /* enum plan_family */
     uint32_t n;                     /* n, or count for mpadd */
-    uint64_t ptr[4];                /* reduce: in, out, scratch; trapezoid: -, out, scratch;
-                                       mpadd: a, b, r, carry_out */
+    uint64_t ptr[4];                /* reduce, scan: in, out, scratch; trapezoid: -, out, scratch;
+                                       mpadd: a, b, r, carry_out; rownorm: in, out */
     uint64_t stream;                /* the token passed as cudaStream_t */
     float a, b;                     /* trapezoid's interval */
+    uint32_t n2;                    /* a second size: rownorm's cols (n is its rows); else 0 */
 };
 
 struct plan_query {
