@@ -112,7 +112,8 @@ test: deps
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
-            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid
+            $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
+            $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -208,6 +209,21 @@ $(BUILD)/tests/test_mpgen: tests/unit/test_mpgen.cu | check-nvcc
 # The trapezoid family's host arithmetic (its draws, the exact integral, the
 # error bounds), tested without a GPU: the test includes the family's source.
 $(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_fam_trapezoid.cu \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		| check-nvcc check-seccomp
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+
+# Labs 13 and 14's judges, their host arithmetic: the same way.
+$(BUILD)/tests/test_scan: tests/harness/test_scan.cu tutor/harness/hx_fam_scan.cu tutor/harness/hx_reduce.cuh \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		| check-nvcc check-seccomp
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+
+$(BUILD)/tests/test_rownorm: tests/harness/test_rownorm.cu tutor/harness/hx_fam_rownorm.cu \
 		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
 		| check-nvcc check-seccomp
 	@mkdir -p $(dir $@)

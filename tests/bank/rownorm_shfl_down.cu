@@ -1,10 +1,11 @@
 // bank: lab=14 expect=fail
 // why: sums the row with __shfl_down_sync, so only lane 0 has the sum and the other lanes scale by partial sums
 /* The lab's solution with lab 08's warp sum in place of the butterfly.
- * After the five steps lane 0 holds the row's sum, but lane i > 0 holds the
- * sum of a part of the row (lanes above 31 - d return their own value), so
- * every column outside lane 0's is divided by too small a number.  Every
- * trial fails, at n = 1 already. */
+ * After the five steps lane 0 holds the row's sum, but lane i > 0 holds a
+ * sum of part of the row with some values counted twice (where lane i + d
+ * is past 31, the shuffle returns lane i's own value), so nearly every
+ * column outside lane 0's is divided by the wrong number (99% of them in
+ * build/tests/test_rownorm).  Every trial fails, at n = 1 already. */
 #include "lab.h"
 
 #define BLOCK 256

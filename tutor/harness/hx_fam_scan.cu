@@ -174,6 +174,26 @@ static long long sc_prefix_at(const gen &g, const std::vector<long long> &marks,
     return s;
 }
 
+/* A trial's check on the CPU: every element of got (the generated input's
+ * result) against the running sum.  Returns the number of wrong elements;
+ * *first is the first of them and *want its right value; *last the sum of
+ * all n. */
+static unsigned long long sc_cpu_check(const gen &g, const int *got, unsigned long long *first, long long *want,
+                                       long long *last)
+{
+    unsigned long long bad = 0;
+    long long sum = 0;
+    for (unsigned long long i = 0; i < g.n; i++) {
+        sum += elem<int>::value(g, i);
+        if ((long long)got[i] != sum && bad++ == 0) {
+            *first = i;
+            *want = sum;
+        }
+    }
+    *last = sum;
+    return bad;
+}
+
 /* ---- device code ------------------------------------------------------------- */
 
 static __global__ void sc_set(int *p, unsigned long long count, int v)
@@ -390,14 +410,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     HX_CHECK(cudaMemcpyAsync(sf.buf.data(), sf.d_out, (n + SC_GUARD) * sizeof(int), cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
 
-    /* Every element against the CPU's running sum. */
-    for (unsigned long long i = 0; i < n; i++) {
-        sum += elem<int>::value(g, i);
-        if ((long long)sf.buf[i] != sum && bad++ == 0) {
-            wrong_at = i;
-            want_at = sum;
-        }
-    }
+    bad = sc_cpu_check(g, sf.buf.data(), &wrong_at, &want_at, &sum);
     if (bad) {
         int got = sf.buf[wrong_at];
         snprintf(t->expected, sizeof t->expected, "d_out[%llu] = %lld", wrong_at, want_at);
