@@ -2,7 +2,7 @@
 // why: correct but misses the target: one thread per row, so no load of a warp is coalesced
 /* The most direct normaliser: thread r walks row r twice, once to add it up
  * and once to scale it.  The float sum of up to 1024 positive values in one
- * chain is within the tolerance (docs/harness.md, section 3.7), so every
+ * chain is within the tolerance (docs/harness.md, section 3.8), so every
  * result is right; but the 32 threads of a warp read 32 different rows, a
  * row length apart, so each load instruction touches 32 cache lines for 128
  * useful bytes, and the second walk reads the row again.  It must pass and

@@ -152,6 +152,34 @@ static void tile_local_scan_fails_past_one_tile(void)
     }
 }
 
+/* The reference's hash: any one element changed (to any value) or two
+ * swapped changes it; adding in another order does not. */
+static void reference_hash_sees_any_change(void)
+{
+    const unsigned long long n = 4096;
+    gen g = elem<int>::make(8, 21, n);
+    std::vector<long long> p = brute(g, NULL);
+    int changed = 0, swapped = 0;
+    for (uint64_t trial = 0; trial < 2000; trial++) {
+        uint64_t key = mix(trial + 1);
+        unsigned long long h = 0, back = 0;
+        for (unsigned long long i = 0; i < n; i++)
+            h += sc_hash_term(key, i, (int)p[i]);
+        for (unsigned long long i = n; i-- > 0;)
+            back += sc_hash_term(key, i, (int)p[i]);
+        EXPECT(h == back);
+        unsigned long long i = below(mix(trial), (uint32_t)n), j = (i + 1 + below(mix(~trial), n - 1)) % n;
+        int v = (int)p[i] + 1 + (int)below(mix(trial * 3), 1000);
+        changed += h - sc_hash_term(key, i, (int)p[i]) + sc_hash_term(key, i, v) != h;
+        if (p[i] != p[j])
+            swapped += h - sc_hash_term(key, i, (int)p[i]) - sc_hash_term(key, j, (int)p[j]) +
+                       sc_hash_term(key, i, (int)p[j]) + sc_hash_term(key, j, (int)p[i]) != h;
+        else
+            swapped++;
+    }
+    EXPECT(changed == 2000 && swapped == 2000);
+}
+
 /* The poison is never the right value, changes with the key, and holds
  * nothing of the answer: for a fixed key and place it is the same whatever
  * the right value is, unless it had to be drawn again. */
@@ -175,4 +203,4 @@ static void poison_is_never_right(void)
 
 TAP_MAIN(T(marks_match_running_sum), T(no_prefix_overflows), T(changes_are_what_the_judge_says),
          T(kept_results_are_wrong), T(tile_local_scan_fails_past_one_tile),
-         T(poison_is_never_right))
+         T(reference_hash_sees_any_change), T(poison_is_never_right))

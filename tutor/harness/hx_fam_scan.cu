@@ -63,10 +63,12 @@ struct sc_changes {
     long long delta[SC_CHANGES];
 };
 
-/* What one check brings back: the wrong elements (how many, the first), and
- * the input and output at the SC_PROBES places the host named. */
+/* What one check brings back: the wrong elements (how many, the first), a
+ * keyed hash of the reference it compared with, and the input and output at
+ * the SC_PROBES places the host named. */
 struct sc_probe {
     unsigned long long bad, first;
+    unsigned long long hash;
     unsigned long long idx[SC_PROBES];
     int in[SC_PROBES], out[SC_PROBES];
 };
@@ -219,17 +221,35 @@ static __global__ void sc_apply(int *in, sc_changes ch)
         in[ch.idx[m]] = ch.val[m];
 }
 
-/* Compares every element of out with the right prefix; one atomic per wrong
- * element (only a wrong kernel pays for them). */
-static __global__ void sc_check(const int *out, const int *ref, sc_changes ch, unsigned long long n,
-                                struct sc_probe *res)
+/* One element's part of the reference's hash under a key: the sum of
+ * these over every element (mod 2^64, so in any order) changes when any
+ * element does, in a way no kernel can make up for without the key. */
+__host__ __device__ static inline unsigned long long sc_hash_term(uint64_t key, unsigned long long i, int v)
+{
+    return mix(key ^ (i * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uint32_t)v);
+}
+
+/* Compares every element of out with the right prefix, one atomic per wrong
+ * element (only a wrong kernel pays for them), and hashes the reference as
+ * it reads it: the student's kernels run in the judge's context and could
+ * write into d_ref, which the hash would show. */
+static __global__ void __launch_bounds__(SC_THREADS)
+sc_check(const int *out, const int *ref, sc_changes ch, unsigned long long n, uint64_t key, struct sc_probe *res)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
-        if ((long long)out[i] != sc_right(ref[i], ch, i)) {
+    unsigned long long h = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+        int r = ref[i];
+        h += sc_hash_term(key, i, r);
+        if ((long long)out[i] != sc_right(r, ch, i)) {
             atomicAdd(&res->bad, 1ull);
             atomicMin(&res->first, (unsigned long long)i);
         }
+    }
+    for (int d = 16; d > 0; d >>= 1)
+        h += __shfl_xor_sync(0xffffffffu, h, d);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(&res->hash, h);
 }
 
 /* Thread m copies the input and output at probe m's place. */
@@ -265,6 +285,8 @@ static struct {
     int *d_marks;                           /* the reference at the marks */
     int grid;
     std::vector<int> buf;                   /* a trial's d_out on the host */
+    uint64_t ref_key;                       /* the key of d_ref's hash, for the case timed */
+    unsigned long long ref_hash;            /* d_ref's hash, taken when it was checked */
     /* The timed cases' marks, worked out by sc_expect ahead. */
     struct { uint64_t salt; unsigned long long n; std::vector<long long> marks; } memos[MAX_PERF];
     int nmemos;
@@ -313,13 +335,15 @@ static int sc_poison_call(struct ctx *c, unsigned long long n, const sc_changes 
 }
 
 /* Runs the GPU check of d_out[0, n) against d_ref plus ch, gathers the
- * probes p->idx names (nprobe of them), and brings it all back into *p. */
+ * probes p->idx names (nprobe of them), and brings it all back into *p
+ * (p->hash: d_ref's hash under sf.ref_key). */
 static int sc_verify_all(struct ctx *c, unsigned long long n, const sc_changes &ch, struct sc_probe *p, int nprobe)
 {
     p->bad = 0;
     p->first = ~0ull;
+    p->hash = 0;
     HX_CHECK(cudaMemcpyAsync(sf.d_probe, p, sizeof *p, cudaMemcpyHostToDevice, c->s));
-    sc_check<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_out, sf.d_ref, ch, n, sf.d_probe);
+    sc_check<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_out, sf.d_ref, ch, n, sf.ref_key, sf.d_probe);
     HX_CHECK(cudaGetLastError());
     if (nprobe > 0) {
         sc_gather<<<1, 32, 0, c->s>>>(sf.d_probe, sf.d_in, sf.d_out);
@@ -394,6 +418,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     uint64_t key = poison_bits();
 
     memset(&none, 0, sizeof none);
+    sf.ref_key = poison_bits();
     if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, key))
         return -1;
     /* The judge's GPU check on the poison: every element is wrong. */
@@ -402,6 +427,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     if (probe.bad != n || probe.first != 0)
         return sc_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
                            "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
+    unsigned long long ref_hash = probe.hash;
     struct call call = sc_call_of(c, n);
     if (student_run(c, &call))
         return -1;
@@ -433,9 +459,15 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
             return 0;
         }
     }
-    /* The judge's GPU check must count what the CPU counted. */
+    /* The judge's GPU check must count what the CPU counted, on the
+     * reference it had before the call. */
     if (sc_verify_all(c, n, none, &probe, 0))
         return -1;
+    if (probe.hash != ref_hash) {
+        test_fail(t, "the call wrote into the judge's memory (its reference scan changed), outside d_out and "
+                  "d_scratch");
+        return 0;
+    }
     if (probe.bad != bad || (bad && probe.first != wrong_at))
         return sc_internal(c, "the judge's GPU check found %llu wrong element(s) (first %llu) where the CPU "
                            "found %llu (first %llu) (trial n=%llu)", probe.bad, probe.first, bad, wrong_at, n);
@@ -497,6 +529,13 @@ static int sc_judge(struct srun *r, int k, char *msg, size_t len)
     const char *who = r->reference ? "the reference" : "timed";
     unsigned long long n = r->g.n;
 
+    /* The judge's reference as it was made: the check above compared with
+     * it, so a call that changed it could have made anything look right. */
+    if (p->hash != sf.ref_hash) {
+        snprintf(msg, len, "%s sample %d: the call wrote into the judge's memory (its reference scan changed), "
+                 "outside d_out and d_scratch", who, k);
+        return 0;
+    }
     /* The input where the probes read it: as the CPU wrote it. */
     for (int m = 0; m < SC_PROBES; m++) {
         unsigned long long i = p->idx[m];
@@ -600,9 +639,12 @@ static void sc_expect(struct ctx *c)
 }
 
 /* The case's reference scan by CUB, checked against the CPU's marks: the
- * last element of every mark block, the last of all included. */
+ * last element of every mark block, the last of all included; then its hash
+ * under a fresh key, which every sample's check must find again. */
 static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<long long> &marks)
 {
+    static struct sc_probe probe;
+    sc_changes none;
     unsigned long long nb = (g.n + SC_MARK - 1) / SC_MARK;
     std::vector<int> at(nb);
     if (sc_reference(c, g.n, sf.d_ref))
@@ -615,6 +657,11 @@ static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<l
         if ((long long)at[j] != marks[j + 1])
             return sc_internal(c, "CUB's scan disagreed with the CPU at d_ref[%llu]: %d, not %lld",
                                std::min((j + 1) * SC_MARK, g.n) - 1, at[j], marks[j + 1]);
+    memset(&none, 0, sizeof none);
+    sf.ref_key = poison_bits();
+    if (sc_verify_all(c, g.n, none, &probe, 0))
+        return -1;
+    sf.ref_hash = probe.hash;
     return 0;
 }
 
