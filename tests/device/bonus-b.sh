@@ -10,7 +10,8 @@
 #  3. the figures the two lessons quote: variants of the solutions (lab 13:
 #     scalar loads instead of int4, one int4 per thread and tile; lab 14:
 #     thread per row, shfl_down plus a broadcast, the row read twice);
-#  4. a table of every timed case, and the number of checks that went wrong.
+#  4. a table of every timed case, and the number of checks that went wrong;
+#  5. the value of each {{H100: ...}} placeholder of the two lessons.
 # Usage: OUT=/dir bash tests/device/bonus-b.sh   (about 2 minutes of GPU time)
 set -u
 # Judged by the catalog's targets: a first check on a new GPU model would
@@ -92,5 +93,34 @@ variant 14 thread-per-row tests/bank/rownorm_thread_per_row.cu
 echo "== 4. every timed case (us: median; GB/s: bytes that must move / median; % of the copy peak; x the reference)"
 echo "device: $(j '.device.name + ", copy " + (.device.copy_gbps | round | tostring) + " GB/s, read " + (.device.read_gbps | round | tostring) + " GB/s"' "$LOG/solution-13.json")"
 column -t -s "$(printf '\t')" "$LOG/table.tsv"
+echo "== 5. the lessons' placeholders ({{H100: ...}} in labs/13-scan/README.md, labs/14-butterfly/README.md)"
+# fig FILE LABEL EXPR: EXPR (jq, on the perf case LABEL of FILE), or ? when the file or case is missing.
+fig() { jq -r --arg l "$2" "[.perf[] | select(.label == \$l)] | if length == 0 then \"?\" else .[0] | $3 end" "$1" 2>/dev/null || echo "?"; }
+us='(.time.median_ms * 1000 | round)'
+refus='(.reference.time.median_ms * 1000 | round)'
+gbps='(.gbps | round)'
+pct='((.pct_peak | round | tostring) + "%")'
+S13=$LOG/solution-13.json S14=$LOG/solution-14.json
+echo "13 CUB 2^22 µs = $(fig "$S13" 2^22 "$refus")"
+echo "13 CUB 2^28 µs = $(fig "$S13" 2^28 "$refus")"
+echo "13 CUB 2^28 GB/s = $(fig "$S13" 2^28 '(.bytes / .reference.time.median_ms / 1e6 | round)')"
+echo "13 sol 2^22 µs = $(fig "$S13" 2^22 "$us")"
+echo "13 sol 2^28 µs = $(fig "$S13" 2^28 "$us")"
+echo "13 sol 2^28 GB/s = $(fig "$S13" 2^28 "$gbps")"
+echo "13 sol 2^28 ratio = $(fig "$S13" 2^28 '(.ratio * 100 | round / 100)')"
+echo "13 int 2^22 µs = $(fig "$LOG/var-13-scalar-loads.json" 2^22 "$us")"
+echo "13 int 2^28 µs = $(fig "$LOG/var-13-scalar-loads.json" 2^28 "$us")"
+echo "13 one 2^22 µs = $(fig "$LOG/var-13-one-int4-per-tile.json" 2^22 "$us")"
+echo "13 one 2^28 µs = $(fig "$LOG/var-13-one-int4-per-tile.json" 2^28 "$us")"
+echo "13 target = the catalog's target.min (80% of the solution's ratio: $(fig "$S13" 2^28 '(.ratio * 80 | floor / 100)'))"
+for k in wide narrow; do
+    echo "14 sol $k = $(fig "$S14" $k "$gbps") (GB/s; $(fig "$S14" $k "$pct") of the copy peak)"
+    echo "14 bcast $k = $(fig "$LOG/var-14-down+broadcast.json" $k "$gbps")"
+    echo "14 twice $k = $(fig "$LOG/var-14-two-reads.json" $k "$gbps")"
+    echo "14 thread $k = $(fig "$LOG/var-14-thread-per-row.json" $k "$gbps") ($(fig "$LOG/var-14-thread-per-row.json" $k "$pct"))"
+done
+echo "14 sol wide % = $(fig "$S14" wide "$pct")"
+echo "14 thread wide % = $(fig "$LOG/var-14-thread-per-row.json" wide "$pct")"
+echo "14 target = the catalog's target.min as a percent (80% of the solution's: $(fig "$S14" wide '(.pct_peak * 0.8 | floor | tostring) + "%"'))"
 echo "# bonus-b: $bad check(s) went wrong; reports in $LOG"
 [ $bad = 0 ]
