@@ -64,7 +64,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
 HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
 HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
-HX_FAMILIES += argmax select
+HX_FAMILIES += argmax select scan rownorm
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
 HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 # One judge per family, built once and never linked with student code.
@@ -111,7 +111,8 @@ test: deps
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
-            $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select
+            $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
+            $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
 
 # The performance table of every reference solution, measured on this GPU.
 ladder: all
@@ -213,6 +214,21 @@ $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select: $(BUILD)/tests/%: tests/u
 # The trapezoid family's host arithmetic (its draws, the exact integral, the
 # error bounds), tested without a GPU: the test includes the family's source.
 $(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_fam_trapezoid.cu \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		| check-nvcc check-seccomp
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+
+# Labs 13 and 14's judges, their host arithmetic: the same way.
+$(BUILD)/tests/test_scan: tests/harness/test_scan.cu tutor/harness/hx_fam_scan.cu tutor/harness/hx_reduce.cuh \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		| check-nvcc check-seccomp
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+
+$(BUILD)/tests/test_rownorm: tests/harness/test_rownorm.cu tutor/harness/hx_fam_rownorm.cu \
 		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
 		| check-nvcc check-seccomp
 	@mkdir -p $(dir $@)

@@ -21,7 +21,7 @@
  * set by the harness at run time through lab_params (below), drawn afresh
  * for every call; it was one of four functions chosen when the file was
  * compiled (-DLAB_INTEGRAND=k), which a kernel could guess.  Within 2, the
- * bonus labs add entry points of their own (argmax, select, ...): nothing
+ * bonus labs add entry points of their own (argmax, select, scan, rownorm): nothing
  * of an earlier one changed, so every lab written for 2 still builds.
  */
 #ifndef LAB_H
@@ -41,6 +41,10 @@
 
 /* Lab 10: a 1024-bit number is 32 little-endian 32-bit limbs. */
 #define LAB_MP_LIMBS 32
+
+/* Lab 14: the narrowest and widest rows the harness passes. */
+#define LAB_ROW_MIN 32
+#define LAB_ROW_MAX 1024
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +83,18 @@ void lab_argmax(const float *d_in, unsigned n, unsigned long long *d_out,
  * has room for n; nothing may be written at or past d_out[n]. */
 void lab_select(const int *d_in, unsigned n, int *d_out, unsigned *d_count,
                 void *d_scratch, cudaStream_t s);
+/* scan (lab 13): d_out[i] = d_in[0] + d_in[1] + ... + d_in[i] for every i in
+ * [0, n): the inclusive prefix sum.  The harness chooses the values so that
+ * no prefix overflows, whatever the order of additions. */
+void lab_scan(const int *d_in, unsigned n, int *d_out, void *d_scratch,
+              cudaStream_t s);
+
+/* rownorm (lab 14): d_in is a rows x cols matrix, row r at [r*cols, r*cols +
+ * cols); every row of d_out is that row divided by its sum, so that it sums
+ * to 1.  LAB_ROW_MIN <= cols <= LAB_ROW_MAX, any width in between (not only
+ * powers of two), rows * cols <= LAB_MAX_N, and every value is positive. */
+void lab_rownorm(const float *d_in, unsigned rows, unsigned cols, float *d_out,
+                 cudaStream_t s);
 
 #ifdef __cplusplus
 }

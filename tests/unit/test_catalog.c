@@ -41,6 +41,7 @@ static void real_catalog_loads(void)
     EXPECT(cat.nlabs >= 10 && cat.nlabs <= 15);
     for (int i = 0; i < cat.nlabs; i++) {
         char id[16];
+        /* 01 to 10 in order; the bonus labs after them. */
         snprintf(id, sizeof id, "%02d", i + 1);
         EXPECT_STR(cat.labs[i].id, id);
         EXPECT(cat.labs[i].bonus == (i >= 10));
@@ -70,6 +71,8 @@ static void real_catalog_loads(void)
     EXPECT_STR(cat.labs[0].stub, "data/stubs/01-interleaved-addressing.cu");
     EXPECT_STR(cat.labs[7].family->name, "reduce_float");
     EXPECT_STR(cat.labs[9].family->entry, "lab_mpadd");
+    EXPECT(catalog_find(&cat, "13") && !strcmp(catalog_find(&cat, "13")->family->entry, "lab_scan"));
+    EXPECT(catalog_find(&cat, "butterfly") && !strcmp(catalog_find(&cat, "14")->family->name, "rownorm"));
     catalog_free(&cat);
 }
 

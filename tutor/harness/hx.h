@@ -202,6 +202,7 @@ void runner_describe(int status, char *why, size_t len);
 struct call {
     enum plan_family family;
     unsigned n;
+    unsigned n2;                /* a second size: rownorm's cols; else 0 */
     uint64_t ptr[4];
     uint64_t bytes[4];
     int writable[4];
@@ -213,6 +214,12 @@ struct call {
  * with c's token for the stream. */
 struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
                       const void *p1, const void *p2, const void *p3);
+
+/* Optional, defined by a family whose calls n alone does not describe
+ * (rownorm: its cols, and the bytes behind its buffers): completes the call
+ * of trial `trial` of size n, so that a run without a GPU asks for the plans
+ * the trials would.  Weak: the other families leave it out. */
+void family_dry_call(struct ctx *c, unsigned long long n, int trial, struct call *k) __attribute__((weak));
 
 /* One checked step of a plan, ready to replay. */
 struct step {

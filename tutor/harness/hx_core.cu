@@ -394,6 +394,8 @@ static enum status run_dry(struct ctx *c)
                                   (void *)(base + 2 * gap), (void *)(base + 3 * gap));
         k.a = 0.0f;
         k.b = 1.0f;
+        if (family_dry_call)
+            family_dry_call(c, n, i, &k);
         if (student_plan(c, &k, &p) || student_plan(c, &k, &again))
             return STATUS_INTERNAL_ERROR;       /* the plan's own verdict wins in main */
         if (!plan_same(&p, &again)) {

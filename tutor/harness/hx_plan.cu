@@ -645,6 +645,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
     req.h.size = sizeof req;
     req.family = k->family;
     req.n = k->n;
+    req.n2 = k->n2;
     memcpy(req.ptr, k->ptr, sizeof req.ptr);
     req.stream = k->stream;
     req.a = k->a;
@@ -740,6 +741,15 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
         k.bytes[3] = 4;
         k.writable[1] = k.writable[2] = k.writable[3] = 1;
         break;
+    case PLAN_SCAN:
+        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.writable[1] = k.writable[2] = 1;
+        break;
+    case PLAN_ROWNORM:
+        /* n is the rows: the family sets n2 (cols) and the bytes, rows * cols floats each. */
+        k.writable[1] = 1;
+        break;
     default:
         break;
     }
@@ -831,10 +841,12 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
     /* The buffers' names, by family (enum plan_family, from 1). */
     static const char *const names[][4] = {
         {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
-        {"a", "b", "r", "carry_out"}, {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "count"}};
+        {"a", "b", "r", "carry_out"}, {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "count"},
+        {"in", "out", "scratch", "-"}, {"in", "out", "-", "-"}};
     const int nfam = (int)(sizeof names / sizeof names[0]);
     int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
-    size_t used = (size_t)snprintf(buf, len, "n=%u:", n);
+    size_t used = k->n2 ? (size_t)snprintf(buf, len, "n=%u cols=%u:", n, k->n2)
+                        : (size_t)snprintf(buf, len, "n=%u:", n);
     for (int i = 0; i < p->nsteps && used < len; i++) {
         const struct step *s = &p->steps[i];
         if (s->kind == STEP_LAUNCH) {

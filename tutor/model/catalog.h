@@ -21,7 +21,9 @@
     X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
     X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")         \
     X(FAMILY_ARGMAX,       "argmax",       "lab_argmax")        \
-    X(FAMILY_SELECT,       "select",       "lab_select")
+    X(FAMILY_SELECT,       "select",       "lab_select")        \
+    X(FAMILY_SCAN,         "scan",         "lab_scan")          \
+    X(FAMILY_ROWNORM,      "rownorm",      "lab_rownorm")
 
 enum family_id {
 #define FAMILY_ENUM_(e, name, entry) e,

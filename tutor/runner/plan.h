@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#define PLAN_VERSION 1
+#define PLAN_VERSION 2               /* 2: CALL carries n2 */
 #define PLAN_FD 3                   /* the runner's end of the socketpair */
 #define PLAN_MAX_KERNELS 32
 #define PLAN_NAME_MAX 512
@@ -39,6 +39,8 @@ enum plan_family {
     PLAN_REDUCE_INT = 1, PLAN_REDUCE_FLOAT, PLAN_TRAPEZOID, PLAN_MPADD,
     PLAN_ARGMAX = 5,
     PLAN_SELECT = 6,
+    PLAN_SCAN = 7,
+    PLAN_ROWNORM = 8,
     PLAN_FAMILY_END             /* one past the last */
 };
 
@@ -82,10 +84,12 @@ struct plan_call {
     struct plan_hdr h;
     uint32_t family;                /* enum plan_family */
     uint32_t n;                     /* n, or count for mpadd */
-    uint64_t ptr[4];                /* reduce, argmax: in, out, scratch; trapezoid: -, out, scratch;
-                                       mpadd: a, b, r, carry_out; select: in, out, scratch, count */
+    uint64_t ptr[4];                /* reduce, argmax, scan: in, out, scratch; trapezoid: -, out, scratch;
+                                       mpadd: a, b, r, carry_out; select: in, out, scratch, count;
+                                       rownorm: in, out */
     uint64_t stream;                /* the token passed as cudaStream_t */
     float a, b;                     /* trapezoid's interval */
+    uint32_t n2;                    /* a second size: rownorm's cols (n is its rows); else 0 */
 };
 
 struct plan_query {

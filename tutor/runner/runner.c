@@ -21,6 +21,8 @@ void lab_mpadd(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, unsig
                cudaStream_t) __attribute__((weak));
 void lab_argmax(const float *, unsigned, unsigned long long *, void *, cudaStream_t) __attribute__((weak));
 void lab_select(const int *, unsigned, int *, unsigned *, void *, cudaStream_t) __attribute__((weak));
+void lab_scan(const int *, unsigned, int *, void *, cudaStream_t) __attribute__((weak));
+void lab_rownorm(const float *, unsigned, unsigned, float *, cudaStream_t) __attribute__((weak));
 
 #define PTR(t, v) ((t)(uintptr_t)(v))
 
@@ -62,6 +64,15 @@ static int call_entry(const struct plan_call *c)
             return -1;
         lab_select(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),
                    PTR(void *, c->ptr[2]), s);
+    case PLAN_SCAN:
+        if (!lab_scan)
+            return -1;
+        lab_scan(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s);
+        return 0;
+    case PLAN_ROWNORM:
+        if (!lab_rownorm)
+            return -1;
+        lab_rownorm(PTR(const float *, c->ptr[0]), c->n, c->n2, PTR(float *, c->ptr[1]), s);
         return 0;
     default:
         return -1;

@@ -1,0 +1,717 @@
+/* hx_fam_scan.cu — family scan (lab 13): d_out[i] = d_in[0] + ... + d_in[i],
+ * the inclusive prefix sum of n ints.
+ *
+ * Inputs are reduce_int's (hx_reduce.cuh, elem<int>): uniform integers in
+ * [-R, R] with R * n < 2^31, so that no prefix of any array of such values
+ * overflows, in whatever order a kernel adds: every element of a result is
+ * exact and compared exactly.  They are generated on the device from (seed,
+ * salt, index), and the CPU works out its own sums from the same function.
+ *
+ * Every element of every result is checked, and the first wrong index is
+ * reported.  In a trial, on the CPU: d_out comes back whole and is compared
+ * with the running sum of the generated values, and GUARD elements past its
+ * end must be untouched.  The judge's GPU check (sc_check, below) is held to
+ * the CPU in every trial: it must find every element of the poison wrong,
+ * and as many of the result as the CPU did.
+ *
+ * Every timed call is verified whole, on the GPU: sc_check compares every
+ * element with the reference scan of the generated input, which CUB works
+ * out once per case (and the CPU checks at every SC_MARK-th element and at
+ * the last), plus what this sample's changes add from their place on.  The
+ * changed elements, the last one and a few at random places also come back
+ * to the CPU, which works out those prefixes itself (from its marks, every
+ * SC_MARK elements).  Before each call SC_CHANGES elements at random places
+ * get another value of the same range (so nothing can overflow still), and
+ * after it they get their generated values back: a result kept from an
+ * earlier call, or computed ahead, is wrong from the first change on.  After
+ * each kernel's last sample the whole input must be as generated.
+ *
+ * The poison: every element of d_out random under a key the operating system
+ * gives for that call, drawn again where it would be right (never computed
+ * from the answer); scratch is 0xab bytes.  Only the student's call lies
+ * between the timing events.  Bytes that must move: n ints read, n written;
+ * the peak it is compared with is the streaming copy's.
+ */
+#include <cub/device/device_scan.cuh>
+#include <nvtx3/nvToolsExt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+#include "hx_reduce.cuh"
+
+namespace hx {
+
+enum {
+    SC_THREADS = 256,
+    SC_GUARD = 64,              /* elements past the end of d_out that must stay */
+    SC_CHANGES = 4,             /* elements changed before each timed call */
+    SC_SPOTS = 4,               /* random elements the CPU checks per sample */
+    SC_PROBES = SC_CHANGES + 1 + SC_SPOTS,  /* those, and the last element */
+    SC_MARK = 4096              /* the CPU keeps the prefix every SC_MARK elements */
+};
+static const int SC_GUARD_FILL = 0x5ca75ca7;    /* past the end: not an output, so a constant */
+
+/* A timed sample's changes: element idx[m] holds val[m] during the call,
+ * delta[m] more than as generated. */
+struct sc_changes {
+    int count;
+    unsigned long long idx[SC_CHANGES];
+    int val[SC_CHANGES];
+    long long delta[SC_CHANGES];
+};
+
+/* What one check brings back: the wrong elements (how many, the first), a
+ * keyed hash of the reference it compared with, and the input and output at
+ * the SC_PROBES places the host named. */
+struct sc_probe {
+    unsigned long long bad, first;
+    unsigned long long hash;
+    unsigned long long idx[SC_PROBES];
+    int in[SC_PROBES], out[SC_PROBES];
+};
+
+/* The right prefix at i during a sample: the reference scan of the generated
+ * input there (ref), plus what the changes at or before i add. */
+__host__ __device__ static inline long long sc_right(long long ref, const sc_changes &ch, unsigned long long i)
+{
+    for (int m = 0; m < ch.count; m++)
+        if (ch.idx[m] <= i)
+            ref += ch.delta[m];
+    return ref;
+}
+
+/* Element q's poison under a call's key: random bits, drawn again where
+ * they would be right. */
+__host__ __device__ static inline int sc_poison(uint64_t key, uint64_t q, long long right)
+{
+    uint64_t h = key + q * 0x9e3779b97f4a7c15ull;
+    int p;
+    do {
+        h = mix(h);
+        p = (int)(uint32_t)(h >> 32);
+    } while ((long long)p == right);
+    return p;
+}
+
+/* Sample k's m-th changed place: random, and none taken twice (the host
+ * passes the places drawn before it). */
+static inline unsigned long long sc_change_index(const gen &g, uint64_t k, int m, const unsigned long long *taken)
+{
+    unsigned long long i = below(draw(g.seed, g.salt ^ 0x5ca9c4a6ull, k * SC_CHANGES + (uint64_t)m), (uint32_t)g.n);
+    for (int t = 0; t < m && (unsigned long long)m < g.n; t++)
+        if (taken[t] == i) {
+            i = (i + 1) % g.n;
+            t = -1;                     /* look again from the first */
+        }
+    return i;
+}
+
+/* Sample k's changes: SC_CHANGES places (fewer when n is smaller), each
+ * given another value of the generator's range. */
+static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
+{
+    sc_changes ch;
+    memset(&ch, 0, sizeof ch);
+    ch.count = g.n < SC_CHANGES ? (int)g.n : (int)SC_CHANGES;
+    for (int m = 0; m < ch.count; m++) {
+        ch.idx[m] = sc_change_index(g, k, m, ch.idx);
+        int old = elem<int>::value(g, ch.idx[m]);
+        ch.val[m] = elem<int>::change(g, old, mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m)), 0);
+        ch.delta[m] = (long long)ch.val[m] - old;
+    }
+    return ch;
+}
+
+/* The same places with their generated values: what puts the input back. */
+static inline sc_changes sc_undo_of(const gen &g, const sc_changes &ch)
+{
+    sc_changes u = ch;
+    for (int m = 0; m < ch.count; m++) {
+        u.val[m] = elem<int>::value(g, ch.idx[m]);
+        u.delta[m] = 0;
+    }
+    return u;
+}
+
+/* ---- the CPU's prefixes ------------------------------------------------------ */
+
+/* marks[j] = the sum of the generated elements [0, j * SC_MARK), for j from
+ * 0 to ceil(n / SC_MARK); the last is the sum of all n.  The blocks are
+ * summed on up to 16 host threads. */
+static std::vector<long long> sc_marks(const gen &g)
+{
+    unsigned long long nb = (g.n + SC_MARK - 1) / SC_MARK;
+    std::vector<long long> marks(nb + 1, 0);
+    unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    if (g.n < (1ull << 20))
+        workers = 1;
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; w++)
+        pool.emplace_back([&marks, &g, nb, w, workers] {
+            for (unsigned long long b = w; b < nb; b += workers) {
+                unsigned long long lo = b * SC_MARK, hi = std::min(g.n, lo + SC_MARK);
+                long long s = 0;
+                for (unsigned long long i = lo; i < hi; i++)
+                    s += elem<int>::value(g, i);
+                marks[b + 1] = s;
+            }
+        });
+    for (auto &t : pool)
+        t.join();
+    for (unsigned long long b = 1; b <= nb; b++)
+        marks[b] += marks[b - 1];
+    return marks;
+}
+
+/* The generated input's prefix at i, from the marks: at most SC_MARK draws. */
+static long long sc_prefix_at(const gen &g, const std::vector<long long> &marks, unsigned long long i)
+{
+    unsigned long long b = i / SC_MARK;
+    long long s = marks[b];
+    for (unsigned long long j = b * SC_MARK; j <= i; j++)
+        s += elem<int>::value(g, j);
+    return s;
+}
+
+/* A trial's check on the CPU: every element of got (the generated input's
+ * result) against the running sum.  Returns the number of wrong elements;
+ * *first is the first of them and *want its right value; *last the sum of
+ * all n. */
+static unsigned long long sc_cpu_check(const gen &g, const int *got, unsigned long long *first, long long *want,
+                                       long long *last)
+{
+    unsigned long long bad = 0;
+    long long sum = 0;
+    for (unsigned long long i = 0; i < g.n; i++) {
+        sum += elem<int>::value(g, i);
+        if ((long long)got[i] != sum && bad++ == 0) {
+            *first = i;
+            *want = sum;
+        }
+    }
+    *last = sum;
+    return bad;
+}
+
+/* ---- device code ------------------------------------------------------------- */
+
+static __global__ void sc_set(int *p, unsigned long long count, int v)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
+        p[i] = v;
+}
+
+/* Writes a call's poison into d_out[0, n). */
+static __global__ void sc_poison_all(const int *ref, sc_changes ch, int *out, unsigned long long n, uint64_t key)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = sc_poison(key, i, sc_right(ref[i], ch, i));
+}
+
+/* Writes the changes (or their undoing) into the input; one thread each. */
+static __global__ void sc_apply(int *in, sc_changes ch)
+{
+    int m = threadIdx.x;
+    if (m < ch.count)
+        in[ch.idx[m]] = ch.val[m];
+}
+
+/* One element's part of the reference's hash under a key: the sum of
+ * these over every element (mod 2^64, so in any order) changes when any
+ * element does, in a way no kernel can make up for without the key. */
+__host__ __device__ static inline unsigned long long sc_hash_term(uint64_t key, unsigned long long i, int v)
+{
+    return mix(key ^ (i * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uint32_t)v);
+}
+
+/* Compares every element of out with the right prefix, one atomic per wrong
+ * element (only a wrong kernel pays for them), and hashes the reference as
+ * it reads it: the student's kernels run in the judge's context and could
+ * write into d_ref, which the hash would show. */
+static __global__ void __launch_bounds__(SC_THREADS)
+sc_check(const int *out, const int *ref, sc_changes ch, unsigned long long n, uint64_t key, struct sc_probe *res)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long h = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+        int r = ref[i];
+        h += sc_hash_term(key, i, r);
+        if ((long long)out[i] != sc_right(r, ch, i)) {
+            atomicAdd(&res->bad, 1ull);
+            atomicMin(&res->first, (unsigned long long)i);
+        }
+    }
+    for (int d = 16; d > 0; d >>= 1)
+        h += __shfl_xor_sync(0xffffffffu, h, d);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(&res->hash, h);
+}
+
+/* Thread m copies the input and output at probe m's place. */
+static __global__ void sc_gather(struct sc_probe *res, const int *in, const int *out)
+{
+    int m = threadIdx.x;
+    if (m < SC_PROBES) {
+        res->in[m] = in[res->idx[m]];
+        res->out[m] = out[res->idx[m]];
+    }
+}
+
+/* dst[j] = ref at the last element of mark block j: the prefix the CPU's
+ * marks[j + 1] must equal. */
+static __global__ void sc_gather_marks(const int *ref, unsigned long long n, int *dst, unsigned long long nb)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < nb; j += stride) {
+        unsigned long long end = (j + 1) * SC_MARK;
+        dst[j] = ref[(end < n ? end : n) - 1];
+    }
+}
+
+/* ---- the family -------------------------------------------------------------- */
+
+static struct {
+    int *d_in, *d_out, *d_ref;              /* d_out has SC_GUARD more */
+    void *d_scratch, *d_cub;
+    size_t scratch_bytes, cub_bytes;
+    unsigned long long cap;
+    unsigned long long *d_bad;              /* [0] count, [1] first index */
+    struct sc_probe *d_probe;
+    int *d_marks;                           /* the reference at the marks */
+    int grid;
+    std::vector<int> buf;                   /* a trial's d_out on the host */
+    uint64_t ref_key;                       /* the key of d_ref's hash, for the case timed */
+    unsigned long long ref_hash;            /* d_ref's hash, taken when it was checked */
+    /* The timed cases' marks, worked out by sc_expect ahead. */
+    struct { uint64_t salt; unsigned long long n; std::vector<long long> marks; } memos[MAX_PERF];
+    int nmemos;
+} sf;
+
+/* The judge's own reference or check disagreed with its CPU: the harness is
+ * wrong, and the run says so (internal_error), never blaming the kernel. */
+static int sc_internal(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sc_internal(struct ctx *c, const char *fmt, ...)
+{
+    char what[240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    note(c->r, "internal: %s", what);
+    set_error_text("the judge's own check disagreed with its CPU reference (an internal error, not the kernel's)");
+    return -1;
+}
+
+static int sc_generate(struct ctx *c, const gen &g)
+{
+    fill<int><<<sf.grid, SC_THREADS, 0, c->s>>>(g, sf.d_in);
+    HX_CHECK(cudaGetLastError());
+    return 0;
+}
+
+/* The reference scan of the input as it is now, by CUB, into d_ref. */
+static int sc_reference(struct ctx *c, unsigned long long n, int *dst)
+{
+    HX_CHECK(cub::DeviceScan::InclusiveSum(sf.d_cub, sf.cub_bytes, sf.d_in, dst, (int)n, c->s));
+    return 0;
+}
+
+/* Poisons d_out[0, n) for a call whose right answer is d_ref plus ch; the
+ * guard past n and the scratch too. */
+static int sc_poison_call(struct ctx *c, unsigned long long n, const sc_changes &ch, uint64_t key)
+{
+    sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_ref, ch, sf.d_out, n, key);
+    HX_CHECK(cudaGetLastError());
+    sc_set<<<1, SC_THREADS, 0, c->s>>>(sf.d_out + n, SC_GUARD, SC_GUARD_FILL);
+    HX_CHECK(cudaGetLastError());
+    size_t sb = LAB_SCRATCH_BYTES(n);
+    HX_CHECK(cudaMemsetAsync(sf.d_scratch, 0xab, sb < sf.scratch_bytes ? sb : sf.scratch_bytes, c->s));
+    return 0;
+}
+
+/* Runs the GPU check of d_out[0, n) against d_ref plus ch, gathers the
+ * probes p->idx names (nprobe of them), and brings it all back into *p
+ * (p->hash: d_ref's hash under sf.ref_key). */
+static int sc_verify_all(struct ctx *c, unsigned long long n, const sc_changes &ch, struct sc_probe *p, int nprobe)
+{
+    p->bad = 0;
+    p->first = ~0ull;
+    p->hash = 0;
+    HX_CHECK(cudaMemcpyAsync(sf.d_probe, p, sizeof *p, cudaMemcpyHostToDevice, c->s));
+    sc_check<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_out, sf.d_ref, ch, n, sf.ref_key, sf.d_probe);
+    HX_CHECK(cudaGetLastError());
+    if (nprobe > 0) {
+        sc_gather<<<1, 32, 0, c->s>>>(sf.d_probe, sf.d_in, sf.d_out);
+        HX_CHECK(cudaGetLastError());
+    }
+    HX_CHECK(cudaMemcpyAsync(p, sf.d_probe, sizeof *p, cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    return 0;
+}
+
+/* Input elements that differ from what fill() wrote (-1 on a CUDA error);
+ * *first is the first of them. */
+static long long sc_changed(struct ctx *c, const gen &g, unsigned long long *first)
+{
+    unsigned long long h[2] = {0, ~0ull};
+    HX_CHECK(cudaMemcpyAsync(sf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
+    compare<int><<<sf.grid, SC_THREADS, 0, c->s>>>(g, sf.d_in, sf.d_bad, sf.d_bad + 1);
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaMemcpyAsync(h, sf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    *first = h[1];
+    return (long long)h[0];
+}
+
+/* " (the poison: never written)" when got is element i's poison. */
+static const char *sc_poison_note(uint64_t key, unsigned long long i, long long want, int got)
+{
+    return got == sc_poison(key, i, want) ? " (the poison: never written)" : "";
+}
+
+static int sc_setup(struct ctx *c, unsigned long long max_n)
+{
+    sf.cap = max_n;
+    sf.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+    sf.grid = c->r->dev.sms * 8;
+    HX_CHECK(cudaMalloc(&sf.d_in, max_n * sizeof(int)));
+    HX_CHECK(cudaMalloc(&sf.d_out, (max_n + SC_GUARD) * sizeof(int)));
+    HX_CHECK(cudaMalloc(&sf.d_ref, max_n * sizeof(int)));
+    HX_CHECK(cudaMalloc(&sf.d_scratch, sf.scratch_bytes));
+    HX_CHECK(cudaMalloc(&sf.d_bad, 2 * sizeof(unsigned long long)));
+    HX_CHECK(cudaMalloc(&sf.d_probe, sizeof(struct sc_probe)));
+    HX_CHECK(cudaMalloc(&sf.d_marks, ((max_n + SC_MARK - 1) / SC_MARK) * sizeof(int)));
+    HX_CHECK(cub::DeviceScan::InclusiveSum(NULL, sf.cub_bytes, sf.d_in, sf.d_out, (int)max_n, c->s));
+    HX_CHECK(cudaMalloc(&sf.d_cub, sf.cub_bytes));
+    return 0;
+}
+
+static void sc_teardown(struct ctx *)
+{
+    cudaFree(sf.d_in);
+    cudaFree(sf.d_out);
+    cudaFree(sf.d_ref);
+    cudaFree(sf.d_scratch);
+    cudaFree(sf.d_bad);
+    cudaFree(sf.d_probe);
+    cudaFree(sf.d_marks);
+    cudaFree(sf.d_cub);
+}
+
+static struct call sc_call_of(const struct ctx *c, unsigned long long n)
+{
+    return call_make(c, PLAN_SCAN, (unsigned)n, sf.d_in, sf.d_out, sf.d_scratch, NULL);
+}
+
+static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
+{
+    gen g = elem<int>::make(c->o->seed, 1 + (uint64_t)k, n);
+    sc_changes none;
+    static struct sc_probe probe;
+    unsigned long long bad = 0, wrong_at = 0, first;
+    long long want_at = 0, sum = 0;
+    uint64_t key = poison_bits();
+
+    memset(&none, 0, sizeof none);
+    sf.ref_key = poison_bits();
+    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, key))
+        return -1;
+    /* The judge's GPU check on the poison: every element is wrong. */
+    if (sc_verify_all(c, n, none, &probe, 0))
+        return -1;
+    if (probe.bad != n || probe.first != 0)
+        return sc_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
+                           "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
+    unsigned long long ref_hash = probe.hash;
+    struct call call = sc_call_of(c, n);
+    if (student_run(c, &call))
+        return -1;
+    HX_CHECK(cudaGetLastError());
+    sf.buf.resize(n + SC_GUARD);
+    HX_CHECK(cudaMemcpyAsync(sf.buf.data(), sf.d_out, (n + SC_GUARD) * sizeof(int), cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+
+    bad = sc_cpu_check(g, sf.buf.data(), &wrong_at, &want_at, &sum);
+    if (bad) {
+        int got = sf.buf[wrong_at];
+        snprintf(t->expected, sizeof t->expected, "d_out[%llu] = %lld", wrong_at, want_at);
+        snprintf(t->got, sizeof t->got, "%d", got);
+        test_fail(t, "%llu of %llu element(s) wrong; the first, d_out[%llu]: expected %lld, got %d%s", bad, n,
+                  wrong_at, want_at, got, sc_poison_note(key, wrong_at, want_at, got));
+    } else {
+        snprintf(t->expected, sizeof t->expected, "%llu prefix sums, the last %lld", n, sum);
+        snprintf(t->got, sizeof t->got, "%s", t->expected);
+        for (unsigned long long i = n; i < n + SC_GUARD; i++)
+            if (sf.buf[i] != SC_GUARD_FILL) {
+                test_fail(t, "wrote past the end of d_out: d_out[%llu] changed, but n is %llu", i, n);
+                return 0;
+            }
+        long long changed = sc_changed(c, g, &first);
+        if (changed < 0)
+            return -1;
+        if (changed > 0) {
+            test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu", changed, first);
+            return 0;
+        }
+    }
+    /* The judge's GPU check must count what the CPU counted, on the
+     * reference it had before the call. */
+    if (sc_verify_all(c, n, none, &probe, 0))
+        return -1;
+    if (probe.hash != ref_hash) {
+        test_fail(t, "the call wrote into the judge's memory (its reference scan changed), outside d_out and "
+                  "d_scratch");
+        return 0;
+    }
+    if (probe.bad != bad || (bad && probe.first != wrong_at))
+        return sc_internal(c, "the judge's GPU check found %llu wrong element(s) (first %llu) where the CPU "
+                           "found %llu (first %llu) (trial n=%llu)", probe.bad, probe.first, bad, wrong_at, n);
+    return 0;
+}
+
+/* ---- timing ---- */
+
+struct srun {
+    struct ctx *c;
+    gen g;
+    const std::vector<long long> *marks;
+    int reference;              /* 1: time CUB instead of the student */
+    sc_changes ch, undo;        /* this sample's changes, and what undoes them */
+    uint64_t key;               /* this call's poison */
+    struct sc_probe probe;
+    struct call call;
+    struct plan plan, first;    /* this sample's plan; the case's first */
+    int have_first;
+};
+
+/* Each sample changes a few elements at random places, so that every prefix
+ * from the first of them on is new, and poisons the output. */
+static int sc_prepare(void *arg, int k)
+{
+    struct srun *r = (struct srun *)arg;
+    struct ctx *c = r->c;
+    r->ch = sc_changes_of(r->g, (uint64_t)k);
+    r->undo = sc_undo_of(r->g, r->ch);
+    sc_apply<<<1, SC_CHANGES, 0, c->s>>>(sf.d_in, r->ch);
+    HX_CHECK(cudaGetLastError());
+    r->key = poison_bits();
+    if (sc_poison_call(c, r->g.n, r->ch, r->key))
+        return -1;
+    if (!r->reference && plan_sample(c, &r->call, &r->plan, &r->first, &r->have_first))
+        return -1;
+    return 0;
+}
+
+static int sc_call(void *arg)
+{
+    struct srun *r = (struct srun *)arg;
+    if (r->reference)
+        return sc_reference(r->c, r->g.n, sf.d_out);
+    return student_replay(r->c, &r->plan);
+}
+
+/* The right prefix at i during the sample, by the CPU alone. */
+static long long sc_cpu_right(const struct srun *r, unsigned long long i)
+{
+    return sc_right(sc_prefix_at(r->g, *r->marks, i), r->ch, i);
+}
+
+/* Judges sample k from the check's probe: 1 right, 0 wrong (msg says why),
+ * -1 when the judge itself is wrong or a CUDA call failed. */
+static int sc_judge(struct srun *r, int k, char *msg, size_t len)
+{
+    const struct sc_probe *p = &r->probe;
+    const char *who = r->reference ? "the reference" : "timed";
+    unsigned long long n = r->g.n;
+
+    /* The judge's reference as it was made: the check above compared with
+     * it, so a call that changed it could have made anything look right. */
+    if (p->hash != sf.ref_hash) {
+        snprintf(msg, len, "%s sample %d: the call wrote into the judge's memory (its reference scan changed), "
+                 "outside d_out and d_scratch", who, k);
+        return 0;
+    }
+    /* The input where the probes read it: as the CPU wrote it. */
+    for (int m = 0; m < SC_PROBES; m++) {
+        unsigned long long i = p->idx[m];
+        int want = elem<int>::value(r->g, i);
+        for (int q = 0; q < r->ch.count; q++)
+            if (r->ch.idx[q] == i)
+                want = r->ch.val[q];
+        if (p->in[m] != want) {
+            snprintf(msg, len, "%s sample %d: the call modified the input: d_in[%llu] is %d, the judge wrote %d",
+                     who, k, i, p->in[m], want);
+            return 0;
+        }
+    }
+    if (p->bad > 0) {
+        unsigned long long i = p->first;
+        int got;
+        if (i >= n)
+            return sc_internal(r->c, "%s sample %d: the GPU check counted %llu wrong elements but named d_out[%llu]",
+                               who, k, p->bad, i);
+        HX_CHECK(cudaMemcpy(&got, sf.d_out + i, sizeof got, cudaMemcpyDeviceToHost));
+        long long want = sc_cpu_right(r, i);
+        if ((long long)got == want)
+            return sc_internal(r->c, "%s sample %d: the GPU check found d_out[%llu] wrong, the CPU right", who, k, i);
+        snprintf(msg, len, "%s sample %d (%d elements changed since the last call): %llu of %llu elements wrong; "
+                 "the first, d_out[%llu]: expected %lld, got %d%s", who, k, r->ch.count, p->bad, n, i, want, got,
+                 sc_poison_note(r->key, i, want, got));
+        return 0;
+    }
+    for (int m = 0; m < SC_PROBES; m++) {
+        long long want = sc_cpu_right(r, p->idx[m]);
+        if ((long long)p->out[m] != want)
+            return sc_internal(r->c, "%s sample %d: the GPU check passed d_out[%llu] = %d, the CPU expected %lld",
+                               who, k, p->idx[m], p->out[m], want);
+    }
+    return 1;
+}
+
+/* After each call: every element on the GPU, the probes on the CPU too;
+ * then the changed elements get their generated values back. */
+static int sc_verify(void *arg, int k, char *msg, size_t len)
+{
+    struct srun *r = (struct srun *)arg;
+    struct sc_probe *p = &r->probe;
+    unsigned long long n = r->g.n;
+
+    for (int m = 0; m < SC_PROBES; m++)
+        p->idx[m] = m < r->ch.count ? r->ch.idx[m]
+                  : m == SC_CHANGES ? n - 1
+                  : below(draw(r->g.seed, r->g.salt ^ 0x5b075ull, (uint64_t)k * SC_PROBES + (uint64_t)m), (uint32_t)n);
+    if (sc_verify_all(r->c, n, r->ch, p, SC_PROBES))
+        return -1;
+    int ok = sc_judge(r, k, msg, len);
+    sc_apply<<<1, SC_CHANGES, 0, r->c->s>>>(sf.d_in, r->undo);
+    HX_CHECK(cudaGetLastError());
+    return ok;
+}
+
+/* After a kernel's last sample: the input must be as generated (every change
+ * was undone), before the reference runs on it and after. */
+static int sc_after(void *arg, char *msg, size_t len)
+{
+    struct srun *r = (struct srun *)arg;
+    unsigned long long first;
+    long long bad = sc_changed(r->c, r->g, &first);
+    if (bad < 0)
+        return -1;
+    if (bad == 0)
+        return 1;
+    snprintf(msg, len, "the input was modified while timing%s: %lld element(s) differ, the first at index %llu",
+             r->reference ? " the reference" : "", bad, first);
+    return 0;
+}
+
+/* Between the student's samples and the reference's: the input generated
+ * afresh, as the reduce families do (sc_after found it unchanged already). */
+static int sc_between(void *arg, char *, size_t)
+{
+    struct srun *r = (struct srun *)arg;
+    return sc_generate(r->c, r->g) ? -1 : 1;
+}
+
+/* The marks of g: from the memo when sc_expect worked them out. */
+static const std::vector<long long> *sc_marks_of(const gen &g)
+{
+    for (int i = 0; i < sf.nmemos; i++)
+        if (sf.memos[i].salt == g.salt && sf.memos[i].n == g.n)
+            return &sf.memos[i].marks;
+    if (sf.nmemos >= MAX_PERF)
+        sf.nmemos = 0;
+    sf.memos[sf.nmemos].salt = g.salt;
+    sf.memos[sf.nmemos].n = g.n;
+    sf.memos[sf.nmemos].marks = sc_marks(g);
+    return &sf.memos[sf.nmemos++].marks;
+}
+
+static void sc_expect(struct ctx *c)
+{
+    sf.nmemos = 0;
+    for (int i = 0; i < c->o->nperf && i < MAX_PERF; i++)
+        sc_marks_of(elem<int>::make(c->o->seed, case_salt(&c->o->perf[i]), c->o->perf[i].n));
+}
+
+/* The case's reference scan by CUB, checked against the CPU's marks: the
+ * last element of every mark block, the last of all included; then its hash
+ * under a fresh key, which every sample's check must find again. */
+static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<long long> &marks)
+{
+    static struct sc_probe probe;
+    sc_changes none;
+    unsigned long long nb = (g.n + SC_MARK - 1) / SC_MARK;
+    std::vector<int> at(nb);
+    if (sc_reference(c, g.n, sf.d_ref))
+        return -1;
+    sc_gather_marks<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_ref, g.n, sf.d_marks, nb);
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaMemcpyAsync(at.data(), sf.d_marks, nb * sizeof(int), cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    for (unsigned long long j = 0; j < nb; j++)
+        if ((long long)at[j] != marks[j + 1])
+            return sc_internal(c, "CUB's scan disagreed with the CPU at d_ref[%llu]: %d, not %lld",
+                               std::min((j + 1) * SC_MARK, g.n) - 1, at[j], marks[j + 1]);
+    memset(&none, 0, sizeof none);
+    sf.ref_key = poison_bits();
+    if (sc_verify_all(c, g.n, none, &probe, 0))
+        return -1;
+    sf.ref_hash = probe.hash;
+    return 0;
+}
+
+static int sc_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
+{
+    struct test *t = &c->r->tests[c->r->ntests];
+    static struct srun r;       /* static: large (two plans) */
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.g = elem<int>::make(c->o->seed, case_salt(pc), pc->n);
+    r.marks = sc_marks_of(r.g);
+    r.call = sc_call_of(c, pc->n);
+    struct timed tm = {sc_prepare, sc_call, sc_verify, &r, &r.reference, sc_after, sc_between};
+
+    if (sc_generate(c, r.g) || sc_reference_checked(c, r.g, *r.marks))
+        return -1;
+    if ((rc = measure_both(c, &tm, p, t)) != 0)
+        return rc < 0 ? -1 : 0;
+    /* Bytes that must move: the input read once, the output written once. */
+    p->bytes = 2.0 * (double)pc->n * sizeof(int);
+    p->rate_unit = "Gint/s";
+    perf_finish(c, &family_impl, p, (double)pc->n);
+    return 0;
+}
+
+static int sc_profile(struct ctx *c, unsigned long long n)
+{
+    gen g = elem<int>::make(c->o->seed, 4242, n);
+    sc_changes none;
+    memset(&none, 0, sizeof none);
+    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, poison_bits()))
+        return -1;
+    static struct plan plan;
+    struct call call = sc_call_of(c, n);
+    if (student_plan(c, &call, &plan))
+        return -1;
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
+    nvtxRangePushA("student");
+    if (student_replay(c, &plan))
+        return -1;
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    nvtxRangePop();
+    return 0;
+}
+
+const struct family family_impl = {"scan", PLAN_SCAN, "CUB DeviceScan::InclusiveSum", 1, 0, sc_setup,
+                                   sc_trial, sc_timed, sc_profile, sc_teardown, sc_expect};
+
+} /* namespace hx */
