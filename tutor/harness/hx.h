@@ -58,6 +58,9 @@ struct opts {
     int max_steps;              /* launches and memsets in one plan */
     int max_local_bytes;        /* local memory per thread of a launched kernel */
     int progress_fd;            /* where @ lines go: never stdout or stderr */
+    /* Calls of the entry point on each input that must give the same bits
+     * (reduce families, check mode): 1 judges one call, as most labs do. */
+    int repeat;
 };
 
 struct test {
@@ -177,6 +180,9 @@ struct family {
      * done ahead on a second thread while the run waits to have the GPU
      * alone, so that the GPU is not held idle for it.  Host memory only. */
     void (*expect)(struct ctx *c);
+    /* Whether trial and timed honour o->repeat (the same bits on every call
+     * with one input); a family that cannot refuses --repeat above 1. */
+    int repeats;
 };
 
 extern const struct family family_impl;
