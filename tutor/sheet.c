@@ -323,9 +323,13 @@ static void target_section(struct doc *d, const struct result *r, int width)
     else
         doc_add(d, DOC_WARN, "not met yet");
     if (tp && r->ntarget_also) {
-        char got[256];
+        /* Each case's figure: on a line of its own, wrapped. */
+        char got[256], *line;
         verdict_target_measured(got, sizeof got, r);
-        doc_addf(d, DOC_TEXT, " (%s)", got);
+        line = util_format("measured %s", got);
+        if (line)
+            para(d, line, DOC_TEXT, width, "  ");
+        free(line);
     } else if (tp) {
         doc_addf(d, DOC_TEXT, pct ? " (%.0f%%)" : " (%.3g)", pct ? 100 * r->target_value : r->target_value);
     }

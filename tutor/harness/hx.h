@@ -251,6 +251,12 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p);
  * no GPU loaded it.  The student's kernels can read it, their host code can
  * never reach it. */
 int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes);
+/* Loads the student's device code afresh, every __device__ variable back to
+ * its first value, and replays later plans on it: a result a kernel keeps
+ * in its own memory does not survive.  The caller has synchronised: no
+ * kernel of the old copy may still run.  0, or -1 after a driver error
+ * (recorded). */
+int student_reload(struct ctx *c);
 /* Records that the student's code breaks the contract in a way the family
  * found (rejected, with this reason) and returns -1. */
 int student_reject(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

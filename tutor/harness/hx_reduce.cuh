@@ -350,8 +350,9 @@ template <typename T> struct reduce_family {
     }
 
     /* The same bits on every call (a lab with "deterministic", check mode):
-     * runs 2 to o->repeat on the input in d_in, each poisoned afresh, must
-     * give exactly `first`, a result already found right.  A float sum
+     * runs 2 to o->repeat on the input in d_in, each poisoned afresh and on
+     * the device code loaded afresh, must give exactly `first`, a result
+     * already found right.  A float sum
      * whose blocks meet through atomicAdd takes them in the order they
      * finish, which changes from call to call, and so do its last bits.
      * 1: every run agreed; 0: one did not (t fails, naming both); -1: a
@@ -361,7 +362,10 @@ template <typename T> struct reduce_family {
         for (int k = 2; c->o->mode == MODE_CHECK && k <= c->o->repeat; k++) {
             T got;
             char now[48], then[48];
-            if (call_again(c, n, expected, &got))
+            /* Each run on fresh copies of the kernels' own variables: a
+             * kernel that remembers run 1's result (under a hash of the
+             * input, say) and hands it back must not look deterministic. */
+            if (student_reload(c) || call_again(c, n, expected, &got))
                 return -1;
             if (!memcmp(&got, &first, sizeof got))
                 continue;
