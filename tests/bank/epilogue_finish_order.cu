@@ -56,14 +56,16 @@ sum_last_block(const float *__restrict__ in, unsigned n, unsigned head,
     unsigned stride = gridDim.x * BLOCK;
 
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-    unsigned i = tid;
-    /* UNROLL loads in flight before any is used: a short call has little
-     * time to fill the memory system, so it must ask for a lot at once. */
-    for (; i + (UNROLL - 1) * stride < nvec; i += UNROLL * stride) {
+    /* UNROLL loads in flight before any is used, the last round's
+     * predicated rather than left to a loop of single loads: at 2^22 a
+     * thread has about four float4s in all, and a call this short has no
+     * time to wait for them one after another. */
+    for (unsigned i = tid; i < nvec; i += UNROLL * stride) {
         float4 v[UNROLL];
 #pragma unroll
         for (int k = 0; k < UNROLL; k++)
-            v[k] = vin[i + k * stride];
+            v[k] = i + k * stride < nvec ? vin[i + k * stride]
+                                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
             s0 += v[k].x;
@@ -71,13 +73,6 @@ sum_last_block(const float *__restrict__ in, unsigned n, unsigned head,
             s2 += v[k].z;
             s3 += v[k].w;
         }
-    }
-    for (; i < nvec; i += stride) {
-        float4 v = vin[i];
-        s0 += v.x;
-        s1 += v.y;
-        s2 += v.z;
-        s3 += v.w;
     }
     if (tid < head)
         s0 += in[tid];

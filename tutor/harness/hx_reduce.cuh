@@ -19,6 +19,11 @@
  * and its result is verified after the second event; the input is checked
  * unchanged after the student's last sample and generated afresh before the
  * reference is timed.
+ *
+ * A lab that asks for the same bits on every run (--repeat K, lab 15) has
+ * every trial's input, and every timed case's before it is timed, summed K
+ * times, the student's module loaded afresh before each repeat, and every
+ * result compared bit for bit with the first.
  */
 #ifndef HX_REDUCE_CUH
 #define HX_REDUCE_CUH
