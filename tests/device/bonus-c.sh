@@ -9,9 +9,10 @@
 #     zeroed by a memset (tests/bank/epilogue_memset_counter.cu);
 #  4. bit-identity: the judge itself with --repeat 20 on the solution (20
 #     calls on each input, the module loaded afresh before each), then 20
-#     judge processes on one seed at 2^22 for the solution and for the
-#     finish-order atomics (tests/bank/epilogue_finish_order.cu, judged as
-#     lab 08, which does not ask for the same bits), counting distinct sums;
+#     judge processes on one seed at 2^22 for the solution, lab 08's
+#     solution and the finish-order atomics (tests/bank/epilogue_finish_order.cu,
+#     judged as lab 08, which does not ask for the same bits), counting
+#     distinct sums;
 #  5. variants of the solution (block size, loads in flight) at 2^22 and
 #     2^28, for the catalog's choice.
 # It ends with a table: each {{H100: ...}} placeholder of
@@ -65,7 +66,8 @@ echo "bank: $right of $total judged right"
 
 echo "== 3. labs 07 and 08, the memset variant, every size"
 for lab in 07 08; do
-    $T check $lab --file "solutions/$(cd solutions && ls -d "$lab"-*)/kernel.cu" --no-sanitize --json > "$L/lab$lab.json"
+    $T check $lab --file "solutions/$(cd solutions && ls -d "$lab"-*)/kernel.cu" --no-sanitize --json \
+        --work-dir "$L/w-lab$lab" > "$L/lab$lab.json"
 done
 $T check 15 --file tests/bank/epilogue_memset_counter.cu --no-sanitize --json > "$L/memset.json"
 for f in lab07 lab08 memset; do
@@ -100,7 +102,8 @@ distinct() {
         "$(awk '{printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1}' "$L/distinct-$name.txt")"
 }
 distinct "$W" solution
-distinct "$L/w-atomic" atomic
+distinct "$L/w-lab08" lab08
+distinct "$L/w-atomic" finish-order
 
 echo "== 5. variants of the solution (x CUB at 2^22 and 2^28)"
 variant() {  # name sed-expression
@@ -133,7 +136,7 @@ FIG["lab 15 2^28 µs"]=$(us "$(at "$S" 2^28 .time.median_ms)")
 FIG["lab 15 2^22 ×CUB"]=$(at "$S" 2^22 .ratio)
 FIG["lab 15 2^26 ×CUB"]=$(at "$S" 2^26 .ratio)
 FIG["lab 15 2^28 ×CUB"]=$(at "$S" 2^28 .ratio)
-FIG["atomic distinct of 20"]=$(wc -l < "$L/distinct-atomic.txt" | tr -d ' ')
+FIG["atomic distinct of 20"]=$(wc -l < "$L/distinct-lab08.txt" | tr -d ' ')
 grep -o '{{H100: [^}]*}}' labs/15-epilogue/README.md | sort -u | while read -r ph; do
     key=${ph#\{\{H100: }
     key=${key%\}\}}
