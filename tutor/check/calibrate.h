@@ -57,6 +57,11 @@ struct calibrate_lab {
     double min;                 /* the threshold to judge by here */
     int lowered;
     char why[160];              /* why the catalog's threshold stands untested; "" otherwise */
+    /* A target of several cases is scaled as one, by the case where its
+     * solution falls furthest short of the catalog's figure: that case
+     * when it is not the first ("" when it is), with its two figures. */
+    char bound_case[32];
+    double bound_here, bound_solution;
 };
 
 /* One GPU model's entry. */
@@ -92,9 +97,17 @@ double calibrate_threshold(double catalog_min, double catalog_solution, double s
  * stands (no figure in the catalog, a solution that did not pass). */
 void calibrate_judge(struct calibrate_lab *l, const struct lab *lab, int runs, int passed, double lowest,
                      const char *statuses);
+/* The same for a target of several cases: lowest[0] is the first case's
+ * lowest figure, lowest[1 + k] that of target.also[k] (< 0: none).  The
+ * case whose lowest figure is the smallest share of its catalog figure
+ * lowers the threshold (calibrate_threshold with that case's figures);
+ * check.c lowers the others in the same proportion. */
+void calibrate_judge_cases(struct calibrate_lab *l, const struct lab *lab, int runs, int passed,
+                           const double *lowest, const char *statuses);
 
-/* FNV-1a over every lab's id, metric, case, threshold and solution figure:
- * an entry measured against other targets is not used.  16 hex digits. */
+/* FNV-1a over every lab's id, metric, case, threshold and solution figure
+ * (and those of a target's further cases): an entry measured against other
+ * targets is not used.  16 hex digits. */
 void calibrate_catalog_hash(const struct catalog *cat, char *buf, size_t len);
 
 /* ---- the file ----------------------------------------------------------- */

@@ -127,9 +127,13 @@ int cmd_list(struct app *app, const struct cli_args *a)
                 snprintf(gb, sizeof gb, "%.0f GB/s", best);
             else if (pl && pl->best.have)
                 snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
-            printf("%s  %-46s %-9s %10s  target %g %s at %s%s%s%s\n", l->id, l->title, lab_state_label(st), gb,
-                   tmin, metric_unit(l->target.metric), l->target.case_label, scaled ? " (scaled to the " : "",
-                   scaled ? here->name : "", scaled ? ")" : "");
+            printf("%s  %-46s %-9s %10s  target %g %s at %s", l->id, l->title, lab_state_label(st), gb,
+                   tmin, metric_unit(l->target.metric), l->target.case_label);
+            /* Further cases, lowered in the same proportion as the first. */
+            for (int k = 0; k < l->target.nalso; k++)
+                printf(" and %g at %s", (l->target.metric == METRIC_PCT_PEAK ? 100 : 1) * l->target.also[k].min *
+                                            (min / l->target.min), l->target.also[k].case_label);
+            printf("%s%s%s\n", scaled ? " (scaled to the " : "", scaled ? here->name : "", scaled ? ")" : "");
             continue;
         }
         cJSON *o = cJSON_CreateObject(), *t;
@@ -153,6 +157,19 @@ int cmd_list(struct app *app, const struct cli_args *a)
         cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
         if (l->target.solution > 0)
             cJSON_AddNumberToObject(t, "solution", l->target.solution);
+        if (l->target.nalso) {
+            cJSON *also = cJSON_AddArrayToObject(t, "also");
+            for (int k = 0; k < l->target.nalso; k++) {
+                cJSON *c = cJSON_CreateObject();
+                cJSON_AddStringToObject(c, "case", l->target.also[k].case_label);
+                cJSON_AddNumberToObject(c, "min", l->target.also[k].min);
+                if (l->target.also[k].solution > 0)
+                    cJSON_AddNumberToObject(c, "solution", l->target.also[k].solution);
+                cJSON_AddItemToArray(also, c);
+            }
+        }
+        if (l->deterministic)
+            cJSON_AddBoolToObject(o, "deterministic", 1);
         /* target.min stays the catalog's: grade.sh reads the catalog here. */
         if (scaled) {
             cJSON *c = cJSON_AddObjectToObject(t, "calibrated");

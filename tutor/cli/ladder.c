@@ -35,9 +35,10 @@ static void fmt_time(char *buf, size_t len, const struct rperf *p)
         snprintf(buf, len, "%.3f ms", p->median_ms);
 }
 
-static double metric_of(const struct result *r, const struct lab *lab)
+/* The lab's target metric on the case of this label; 0 when not timed. */
+static double metric_at(const struct result *r, const struct lab *lab, const char *label)
 {
-    const struct rperf *p = perf_at(r, lab->target.case_label);
+    const struct rperf *p = perf_at(r, label);
     if (!p)
         return 0;
     switch (lab->target.metric) {
@@ -119,10 +120,15 @@ static void write_calibration(FILE *f, struct rung *rungs, int n)
           "|-----|--------|------|-----:|-----:|-----:|\n", f);
     for (int i = 0; i < n; i++) {
         const struct lab *lab = rungs[i].lab;
-        double v = rungs[i].ok ? metric_of(&rungs[i].res, lab) : 0;
-        fprintf(f, "| %s | %s | %s | %.3f | %.2f | %.2f%s |\n", lab->id, metric_name(lab->target.metric),
-                lab->target.case_label, v, (double)(long)(v * 0.8 * 100) / 100, lab->target.min,
-                lab->target.provisional ? " (provisional)" : "");
+        /* A row per case of the target: the first, then those of `also`. */
+        for (int k = -1; k < lab->target.nalso; k++) {
+            const char *label = k < 0 ? lab->target.case_label : lab->target.also[k].case_label;
+            double min = k < 0 ? lab->target.min : lab->target.also[k].min;
+            double v = rungs[i].ok ? metric_at(&rungs[i].res, lab, label) : 0;
+            fprintf(f, "| %s | %s | %s | %.3f | %.2f | %.2f%s |\n", lab->id, metric_name(lab->target.metric),
+                    label, v, (double)(long)(v * 0.8 * 100) / 100, min,
+                    lab->target.provisional ? " (provisional)" : "");
+        }
     }
     fputc('\n', f);
 }

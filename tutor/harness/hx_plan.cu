@@ -32,6 +32,7 @@ namespace hx {
 
 static struct {
     decltype(&cuLibraryLoadData) libraryLoadData;
+    decltype(&cuLibraryUnload) libraryUnload;
     decltype(&cuLibraryGetKernel) libraryGetKernel;
     decltype(&cuLibraryGetGlobal) libraryGetGlobal;
     decltype(&cuKernelGetFunction) kernelGetFunction;
@@ -55,6 +56,7 @@ static int drv_load(void)
             return -1;                                                                         \
     } while (0)
     DRV_(libraryLoadData, "cuLibraryLoadData");
+    DRV_(libraryUnload, "cuLibraryUnload");
     DRV_(libraryGetKernel, "cuLibraryGetKernel");
     DRV_(libraryGetGlobal, "cuLibraryGetGlobal");
     DRV_(kernelGetFunction, "cuKernelGetFunction");
@@ -782,6 +784,40 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
         return -1;
     *dptr = (void *)(uintptr_t)d;
     *bytes = size;
+    return 0;
+}
+
+int student_reload(struct ctx *c)
+{
+    CUlibrary lib = NULL, old = pl.lib;
+    size_t len = 0;
+    char *image;
+    int bad;
+
+    if (!pl.gpu || !old)
+        return 0;
+    if (!(image = read_all(c->o->fatbin, &len)))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot read %s again", c->o->fatbin);
+    bad = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
+    free(image);
+    if (bad)
+        return -1;
+    pl.lib = lib;
+    for (int i = 0; i < pl.nkernels; i++) {
+        struct kernel *k = &pl.k[i];
+        CUkernel ker;
+        int dflt;
+        if (!k->known)
+            continue;
+        CU_CHECK(drv.libraryGetKernel(&ker, lib, k->name));
+        CU_CHECK(drv.kernelGetFunction(&k->f, ker));
+        /* A limit the launcher raised (a plan's attribute step) holds for
+         * the kernel, not for one copy of its code. */
+        CU_CHECK(drv.funcGetAttribute(&dflt, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->f));
+        if (k->max_dyn_smem > dflt)
+            CU_CHECK(drv.funcSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->max_dyn_smem));
+    }
+    CU_CHECK(drv.libraryUnload(old));
     return 0;
 }
 

@@ -276,11 +276,57 @@ static int parse_counters(struct parser *p, const cJSON *lab, const char *base, 
     return 0;
 }
 
+/* Whether a family of the lab times a case of this label. */
+static int has_case(const struct lab *l, const char *label)
+{
+    for (int i = 0; i < l->family->nperf; i++)
+        if (!strcmp(l->family->perf[i].label, label))
+            return 1;
+    return 0;
+}
+
+/* target.also: the further cases a target must meet, each a perf label of
+ * the lab's family that the target names only once. */
+static int parse_also(struct parser *p, const cJSON *t, const char *base, struct lab *l)
+{
+    const cJSON *arr, *v;
+    char path[160];
+    int i = 0;
+    if (!cJSON_GetObjectItemCaseSensitive(t, "also"))
+        return 0;
+    if (get_array(p, t, base, "also", 1, &arr))
+        return -1;
+    if (cJSON_GetArraySize(arr) > TARGET_MAX_ALSO)
+        return fail(p, base, "also: at most %d more cases", TARGET_MAX_ALSO);
+    cJSON_ArrayForEach(v, arr) {
+        struct target_case *c = &l->target.also[i];
+        snprintf(path, sizeof path, "%s.also[%d]", base, i);
+        if (!cJSON_IsObject(v))
+            return fail(p, path, "must be an object: {\"case\", \"min\", \"solution\"}");
+        if (get_string(p, v, path, "case", 0, &c->case_label))
+            return -1;
+        l->target.nalso = ++i;
+        if (get_number(p, v, path, "min", 0, 1e9, &c->min) ||
+            (cJSON_GetObjectItemCaseSensitive(v, "solution") &&
+             get_number(p, v, path, "solution", 1e-9, 1e9, &c->solution)))
+            return -1;
+        if (!has_case(l, c->case_label))
+            return fail(p, path, "case: \"%s\" is not a perf label of family %s", c->case_label,
+                        l->family->name);
+        int twice = !strcmp(c->case_label, l->target.case_label);
+        for (int k = 0; k + 1 < i; k++)
+            twice |= !strcmp(c->case_label, l->target.also[k].case_label);
+        if (twice)
+            return fail(p, path, "case: \"%s\" is already a case of this target", c->case_label);
+    }
+    return 0;
+}
+
 static int parse_target(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(lab, "target"), *prov;
     char path[128], *metric = NULL;
-    int m, found = 0, rc = -1;
+    int m, rc = -1;
 
     snprintf(path, sizeof path, "%s.target", base);
     if (!cJSON_IsObject(t))
@@ -296,9 +342,7 @@ static int parse_target(struct parser *p, const cJSON *lab, const char *base, st
         goto out;
     }
     l->target.metric = (enum metric)m;
-    for (int i = 0; i < l->family->nperf; i++)
-        found |= !strcmp(l->family->perf[i].label, l->target.case_label);
-    if (!found) {
+    if (!has_case(l, l->target.case_label)) {
         fail(p, path, "case: \"%s\" is not a perf label of family %s", l->target.case_label,
              l->family->name);
         goto out;
@@ -308,10 +352,30 @@ static int parse_target(struct parser *p, const cJSON *lab, const char *base, st
     if (cJSON_GetObjectItemCaseSensitive(t, "solution") &&
         get_number(p, t, path, "solution", 1e-9, 1e9, &l->target.solution))
         goto out;
+    if (parse_also(p, t, path, l))
+        goto out;
     rc = 0;
 out:
     free(metric);
     return rc;
+}
+
+/* Optional: "deterministic": true, judged by calling the entry point again
+ * on the same input, which the reduce families' judges do (--repeat). */
+static int parse_deterministic(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(lab, "deterministic");
+    char path[64];
+    snprintf(path, sizeof path, "%s.deterministic", base);
+    if (!v)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return fail(p, path, "must be true or false");
+    l->deterministic = cJSON_IsTrue(v);
+    if (l->deterministic && l->family->id != FAMILY_REDUCE_INT && l->family->id != FAMILY_REDUCE_FLOAT)
+        return fail(p, path, "family %s cannot judge it (only the reduce families call again on one input)",
+                    l->family->name);
+    return 0;
 }
 
 static int valid_id(const char *id)
@@ -403,7 +467,7 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
     if (parse_opening(p, v, base, i, cat))
         goto out;
     if (parse_target(p, v, base, l) || parse_techniques(p, v, base, l) ||
-        parse_counters(p, v, base, l) ||
+        parse_counters(p, v, base, l) || parse_deterministic(p, v, base, l) ||
         get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
         goto out;
     if (cJSON_GetArraySize(hints) != CATALOG_HINTS) {
@@ -578,6 +642,8 @@ void catalog_free(struct catalog *cat)
         free(l->solution_dir);
         free(l->stub);
         free(l->target.case_label);
+        for (int j = 0; j < l->target.nalso; j++)
+            free(l->target.also[j].case_label);
         for (int j = 0; l->tech && j < l->ntech; j++) {
             free(l->tech[j].name);
             free(l->tech[j].why);

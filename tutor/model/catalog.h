@@ -11,6 +11,8 @@
  * in tutor/lab.h (tests/labs.sh keeps the two equal). */
 #define CATALOG_CONTRACT 2
 #define CATALOG_HINTS 3
+/* How many calls on one input a "deterministic" lab's judge compares. */
+#define CATALOG_REPEAT 5
 
 /* The harness families the C code knows: JSON name, entry point, and the
  * harness object that implements it.  A new family needs a row here and a
@@ -77,6 +79,21 @@ struct technique {
     char *why;
 };
 
+/* One more case a target must meet, on the target's metric. */
+struct target_case {
+    char *case_label;
+    double min;
+    double solution;            /* 0: not recorded */
+};
+
+#define TARGET_MAX_ALSO 3
+
+/* A target is met when its first case (case_label, min, solution: the lab's
+ * figure on the ladder, in progress and calibration) and every case of
+ * `also` are.  The catalog writes either {"metric", "case", "min", ...} or
+ * that with "also": [{"case", "min", "solution"}, ...] (docs/harness.md,
+ * section 4): lab 15 must beat CUB where launches cost most as well as
+ * match it where bandwidth rules. */
 struct target {
     enum metric metric;
     char *case_label;           /* which perf entry, by label */
@@ -84,6 +101,8 @@ struct target {
     int provisional;            /* not yet calibrated on a GPU */
     double solution;            /* what the reference solution measured when min was
                                  * set (docs/ladder.md); 0: not recorded */
+    struct target_case also[TARGET_MAX_ALSO];
+    int nalso;
 };
 
 struct lab {
@@ -109,6 +128,10 @@ struct lab {
     int opens_after;
     int bonus;                  /* "bonus": true — shown in the Bonus section, and graded
                                  * by grade.sh only when --labs names it */
+    /* The float result must have the same bits on every call with the same
+     * input: the judge calls the entry point CATALOG_REPEAT times on each
+     * input (judge option --repeat) and compares (reduce families only). */
+    int deterministic;
 };
 
 struct symbol_rule {

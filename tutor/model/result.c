@@ -113,6 +113,22 @@ static void parse_perf(const cJSON *root, struct result *r)
     }
 }
 
+/* target.also: the further cases of a target of several. */
+static void parse_also(const cJSON *target, struct result *r)
+{
+    const cJSON *a = arr(target, "also", &r->ntarget_also), *c;
+    int i = 0;
+    r->target_also = calloc((size_t)r->ntarget_also + 1, sizeof *r->target_also);
+    cJSON_ArrayForEach(c, a) {
+        struct rtarget_case *x = &r->target_also[i++];
+        x->case_label = str(c, "case");
+        x->min = num(c, "min", 0);
+        x->value = num(c, "value", -1);
+        x->met = flag(c, "met");
+        x->catalog_min = num(c, "catalog_min", 0);
+    }
+}
+
 static void parse_compile(const cJSON *root, struct result *r)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "compile"), *d;
@@ -252,7 +268,9 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
             r->target_cal.catalog_gpu = str(c, "catalog_gpu");
             r->target_cal.solution_here = num(c, "solution_here", -1);
             r->target_cal.catalog_solution = num(c, "catalog_solution", 0);
+            r->target_cal.case_label = str(c, "case");
         }
+        parse_also(v, r);
     }
     parse_compile(root, r);
     parse_rules(root, r);
@@ -301,6 +319,10 @@ void result_free(struct result *r)
     free(r->target_case);
     free(r->target_cal.gpu);
     free(r->target_cal.catalog_gpu);
+    free(r->target_cal.case_label);
+    for (int i = 0; r->target_also && i < r->ntarget_also; i++)
+        free(r->target_also[i].case_label);
+    free(r->target_also);
     free(r->compile_log);
     for (int i = 0; r->diags && i < r->ndiags; i++) {
         free(r->diags[i].file);
@@ -329,10 +351,15 @@ void result_free(struct result *r)
     memset(r, 0, sizeof *r);
 }
 
-const struct rperf *result_target_perf(const struct result *r)
+const struct rperf *result_perf(const struct result *r, const char *label)
 {
-    for (int i = 0; r->have_target && i < r->nperf; i++)
-        if (!strcmp(r->perf[i].label, r->target_case))
+    for (int i = 0; label && i < r->nperf; i++)
+        if (!strcmp(r->perf[i].label, label))
             return &r->perf[i];
     return NULL;
+}
+
+const struct rperf *result_target_perf(const struct result *r)
+{
+    return r->have_target ? result_perf(r, r->target_case) : NULL;
 }

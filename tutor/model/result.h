@@ -63,6 +63,18 @@ struct rcalibration {
     char *catalog_gpu;              /* where the catalog's figures come from; "" when unknown */
     double solution_here;           /* the reference solution's figure here; < 0: none */
     double catalog_solution;        /* and in the catalog; 0: none */
+    char *case_label;               /* a target of several cases: the case of those two
+                                     * figures when it is not the first; "" otherwise */
+};
+
+/* A further case of a target (target.also): met with the first and the
+ * others, or the target is not. */
+struct rtarget_case {
+    char *case_label;
+    double min;
+    double value;                   /* < 0: the case was not timed */
+    int met;
+    double catalog_min;             /* the catalog's threshold when another judged; 0: the same */
 };
 
 struct result {
@@ -84,6 +96,8 @@ struct result {
     int target_met;
     double target_catalog_min;      /* the catalog's threshold when another judged; 0: the same */
     struct rcalibration target_cal;
+    struct rtarget_case *target_also;   /* the target's further cases, in catalog order */
+    int ntarget_also;
     char *compile_log;
     struct rdiag *diags;
     int ndiags;
@@ -119,7 +133,9 @@ char status_letter(enum status s);
 /* -1 when the name is unknown. */
 int status_from_name(const char *name);
 
-/* The perf entry the lab's target is measured on, or NULL. */
+/* The perf entry the lab's target is measured on (its first case), or NULL. */
 const struct rperf *result_target_perf(const struct result *r);
+/* The perf entry of the case of this label, or NULL. */
+const struct rperf *result_perf(const struct result *r, const char *label);
 
 #endif /* RESULT_H */

@@ -260,6 +260,15 @@ static void tests_section(struct doc *d, const struct result *r, int width)
     }
 }
 
+/* Whether the target is judged on this case as well as its first. */
+static int target_also_has(const struct result *r, const char *label)
+{
+    for (int i = 0; i < r->ntarget_also; i++)
+        if (!strcmp(r->target_also[i].case_label, label))
+            return 1;
+    return 0;
+}
+
 static void perf_section(struct doc *d, const struct result *r)
 {
     const struct rperf *tp = result_target_perf(r);
@@ -284,7 +293,7 @@ static void perf_section(struct doc *d, const struct result *r)
         else
             doc_addf(d, DOC_DIM, " %8s", p->rate_unit);
         doc_addf(d, DOC_STRONG, " %7.2fx", p->ratio);
-        if (p == tp)
+        if (p == tp || target_also_has(r, p->label))
             doc_add(d, DOC_DIM, "  ← target");
         if (p->implausible)
             doc_addf(d, DOC_WARN, "  implausible: %s",
@@ -313,8 +322,17 @@ static void target_section(struct doc *d, const struct result *r, int width)
         doc_add(d, DOC_GOOD, "met");
     else
         doc_add(d, DOC_WARN, "not met yet");
-    if (tp)
+    if (tp && r->ntarget_also) {
+        /* Each case's figure: on a line of its own, wrapped. */
+        char got[256], *line;
+        verdict_target_measured(got, sizeof got, r);
+        line = util_format("measured %s", got);
+        if (line)
+            para(d, line, DOC_TEXT, width, "  ");
+        free(line);
+    } else if (tp) {
         doc_addf(d, DOC_TEXT, pct ? " (%.0f%%)" : " (%.3g)", pct ? 100 * r->target_value : r->target_value);
+    }
     verdict_target_note(note, sizeof note, r);
     if (note[0])
         para(d, note, DOC_TEXT, width, "  ");

@@ -1,6 +1,7 @@
 /* verdict.c — see verdict.h. */
 #include "view/verdict.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "sys/util.h"
@@ -41,6 +42,23 @@ static void figure(char *buf, size_t len, const struct result *r, double v)
         snprintf(buf, len, "%.4g %s", v, tp && tp->rate_unit[0] ? tp->rate_unit : "G items/s");
 }
 
+/* Appends to buf, whatever is there already. */
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    if (used + 1 >= len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* " and " before the last of a target's further cases, ", " before the others. */
+static const char *joint(const struct result *r, int i) { return i + 1 == r->ntarget_also ? " and " : ", "; }
+
 void verdict_target(char *buf, size_t len, const struct result *r)
 {
     const struct rperf *tp = result_target_perf(r);
@@ -54,6 +72,25 @@ void verdict_target(char *buf, size_t len, const struct result *r)
         snprintf(buf, len, "%s of the measured peak at %s", min, r->target_case);
     else
         snprintf(buf, len, "%s at %s", min, r->target_case);
+    for (int i = 0; i < r->ntarget_also; i++) {
+        figure(min, sizeof min, r, r->target_also[i].min);
+        append(buf, len, "%s%s at %s", joint(r, i), min, r->target_also[i].case_label);
+    }
+}
+
+void verdict_target_measured(char *buf, size_t len, const struct result *r)
+{
+    char v[48];
+    figure(v, sizeof v, r, r->target_value);
+    snprintf(buf, len, "%s", result_target_perf(r) ? v : "not timed");
+    if (!r->ntarget_also)
+        return;
+    append(buf, len, " at %s", r->target_case);
+    for (int i = 0; i < r->ntarget_also; i++) {
+        const struct rtarget_case *c = &r->target_also[i];
+        figure(v, sizeof v, r, c->value);
+        append(buf, len, "%s%s at %s", joint(r, i), c->value >= 0 ? v : "not timed", c->case_label);
+    }
 }
 
 void verdict_target_note(char *buf, size_t len, const struct result *r)
@@ -61,6 +98,17 @@ void verdict_target_note(char *buf, size_t len, const struct result *r)
     const struct rcalibration *c = &r->target_cal;
     char here[48], cat[48];
     figure(cat, sizeof cat, r, r->target_catalog_min);
+    /* Lowered by a further case, where the solution fell furthest short. */
+    for (int i = 0; c->have && c->lowered && c->case_label && c->case_label[0] && i < r->ntarget_also; i++)
+        if (!strcmp(r->target_also[i].case_label, c->case_label) && c->solution_here >= 0) {
+            figure(here, sizeof here, r, c->solution_here);
+            figure(cat, sizeof cat, r, r->target_also[i].catalog_min);
+            snprintf(buf, len, "(scaled to this %s: its reference solution measures %s at %s, the case where "
+                               "it falls furthest short; the catalog's %s there is for the %s, and every case is "
+                               "lowered alike)", c->gpu, here, c->case_label, cat,
+                     c->catalog_gpu && c->catalog_gpu[0] ? c->catalog_gpu : "GPU it was measured on");
+            return;
+        }
     if (c->have && c->lowered && c->solution_here >= 0) {
         figure(here, sizeof here, r, c->solution_here);
         if (c->catalog_gpu && c->catalog_gpu[0])
@@ -162,10 +210,10 @@ void verdict_print(FILE *f, const struct result *r, int color)
         fprintf(f, "  %-12s %s\n", "counters", r->counters_note);
     if (r->have_target) {
         const struct rperf *tp = result_target_perf(r);
-        char what[256], note[512], got[48];
+        char what[256], note[512], got[256];
         verdict_target(what, sizeof what, r);
         verdict_target_note(note, sizeof note, r);
-        figure(got, sizeof got, r, r->target_value);
+        verdict_target_measured(got, sizeof got, r);
         fprintf(f, "  %-12s %s: %s%s%s", "target", what, paint(color, r->target_met ? GREEN : YELLOW),
                 !tp ? "not measured" : r->target_met ? "met" : "not met yet", paint(color, OFF));
         if (tp)
