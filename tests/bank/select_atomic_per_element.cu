@@ -5,9 +5,10 @@
  * in any order, but the atomics on *d_count queue up one after another in
  * the L2, a hundred million of them at 2^28: it must miss the target.
  *
- * The keep decision goes through a ballot and a population count (the
- * lane's own bit of the warp's vote) only so that the technique check
- * passes and the time is what the check is about. */
+ * The keep decision goes through a ballot, and the ballot through a
+ * population count kept by asm volatile (a popc the compiler could fold
+ * away, it did: "technique missing" on the H100), only so that the
+ * technique check passes and the time is what the check is about. */
 #include "lab.h"
 
 #define BLOCK 256
@@ -21,8 +22,9 @@ __global__ void select_per_element(const int *in, unsigned n, int *out, unsigned
     unsigned end = (n + 31) / 32 * 32;
     for (unsigned i = blockIdx.x * BLOCK + threadIdx.x; i < end; i += stride) {
         int x = i < n ? in[i] : 0;
-        unsigned vote = __ballot_sync(FULL_MASK, i < n && lab_keep(x));
-        if (__popc(vote & (1u << lane)))
+        unsigned vote = __ballot_sync(FULL_MASK, i < n && lab_keep(x)), kept;
+        asm volatile("popc.b32 %0, %1;" : "=r"(kept) : "r"(vote));
+        if (kept && ((vote >> lane) & 1u))
             out[atomicAdd(count, 1u)] = x;
     }
 }

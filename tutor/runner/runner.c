@@ -64,6 +64,7 @@ static int call_entry(const struct plan_call *c)
             return -1;
         lab_select(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),
                    PTR(void *, c->ptr[2]), s);
+        return 0;
     case PLAN_SCAN:
         if (!lab_scan)
             return -1;
