@@ -54,7 +54,7 @@ override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wa
 
 # The layers of tutor/, bottom up (docs/architecture.md): an include only
 # points down.  Everything but the UI and main links into the unit tests.
-LAYERS := sys model check view cli
+LAYERS := sys model check view cli grade
 CORE_SRC := $(filter-out tutor/cli/main.c,$(foreach l,$(LAYERS),$(wildcard tutor/$(l)/*.c)))
 UI_SRC := $(wildcard tutor/ui/*.c)
 MAIN_SRC := tutor/cli/main.c
