@@ -18,7 +18,7 @@ struct csv_table {
     int nrows;
 };
 
-/* Parses text (len bytes; NULs inside are data) into rows of fields.
+/* Parses text (len bytes; a NUL does not end it) into rows of fields.
  * Accepted: fields quoted with '"' holding commas, line breaks and '""' for
  * a quote; unquoted fields taken as they are (a stray quote inside one is
  * data); rows ended by CRLF, LF or the end of the text (a last newline adds
