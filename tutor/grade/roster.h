@@ -55,7 +55,8 @@ const char *roster_lookup(const struct roster *r, const char *name);
 /* The id a submission is graded as: the roster's entry derived when there
  * is one (returns 1), else the name's own derived id (returns 0; grade.sh
  * then warns "NAME is not in the roster: graded as ID" when a roster was
- * given).  r may be NULL (no roster).  out as for roster_derive_id. */
+ * given).  r may be NULL (no roster).  out as for roster_derive_id; -1
+ * when it did not fit. */
 int roster_student_id(const struct roster *r, const char *name, char *out, size_t len);
 
 #endif /* ROSTER_H */
