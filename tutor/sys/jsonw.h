@@ -51,7 +51,14 @@ char *jsonw_take(struct jsonw *w);
 /* Frees what a writer holds (after an error). */
 void jsonw_free(struct jsonw *w);
 
-/* A number as jq prints it, into buf (32 bytes is always enough). */
+/* A number as jq prints it, into buf (32 bytes is always enough): csv.h's
+ * rule, and null for NaN. */
 void jsonw_number(char *buf, size_t len, double x);
+
+/* The length of the UTF-8 sequence at s (at most n bytes, n > 0); *valid
+ * 0 when it is not one, and then the number of bytes jq reads as one
+ * U+FFFD (jvp_utf8_next: up to the first byte that does not continue it).
+ * For writers of other formats (XML) that must replace what JSON does. */
+size_t jsonw_utf8_next(const char *s, size_t n, int *valid);
 
 #endif /* JSONW_H */
