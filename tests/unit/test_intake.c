@@ -610,6 +610,15 @@ static void intake_json_reads_back(void)
     EXPECT(b && b->status == STATUS_MISSING && b->from == NULL && b->bytes == 0);
     EXPECT(intake_find(&back, "03") == NULL);
     intake_free(&back);
+    /* No labs given: every lab of the catalog, in its order. */
+    char cwd[4096], *dir = util_format("%s/out/s", root);
+    EXPECT(intake_take(&cat, NULL, 0, getcwd(cwd, sizeof cwd), "back.tar.gz", p, dir,
+                       &(struct intake_limits)INTAKE_LIMITS_DEFAULT, &back, err, sizeof err) == 0);
+    EXPECT(back.nlabs == cat.nlabs && back.nlabs > 2);
+    EXPECT(back.nlabs > 2 && !strcmp(back.labs[2].id, cat.labs[2].id) &&
+           back.labs[2].status == STATUS_MISSING);
+    intake_free(&back);
+    free(dir);
     /* A file that is not one is an error that names it. */
     util_write_file(json, "{\"labs\": {\"01\": {\"state\": \"pass\"}}, \"submission\": \"x\"}", 54);
     EXPECT(intake_load(json, &back, err, sizeof err) == -1);

@@ -775,11 +775,13 @@ int intake_take(const struct catalog *cat, const struct lab *const *labs, int nl
                 const char *pristine, const char *name, const char *src, const char *dir,
                 const struct intake_limits *lim, struct intake *res, char *err, size_t errlen)
 {
-    struct found *f = calloc((size_t)nlabs + 1, sizeof *f);
+    struct found *f;
     char sub[4096];
     int rc = -1;
 
-    (void)cat;
+    if (!labs)
+        nlabs = cat->nlabs;
+    f = calloc((size_t)nlabs + 1, sizeof *f);
     memset(res, 0, sizeof *res);
     res->labs = calloc((size_t)nlabs + 1, sizeof *res->labs);
     res->submission = strdup(name);
@@ -787,10 +789,11 @@ int intake_take(const struct catalog *cat, const struct lab *const *labs, int nl
         goto oom;
     res->nlabs = nlabs;
     for (int i = 0; i < nlabs; i++) {
-        f[i].lab = labs[i];
-        f[i].base = base_of(labs[i]->dir);
-        res->labs[i].lab = labs[i];
-        if (!(res->labs[i].id = strdup(labs[i]->id)))
+        const struct lab *lab = labs ? labs[i] : &cat->labs[i];
+        f[i].lab = lab;
+        f[i].base = base_of(lab->dir);
+        res->labs[i].lab = lab;
+        if (!(res->labs[i].id = strdup(lab->id)))
             goto oom;
     }
 
