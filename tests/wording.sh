@@ -68,10 +68,16 @@ hits() {
         # The name as a C string literal, unless it is a JSON key (an
         # accessor's argument) or one of the ordinary words listed here.
         (cd "$root" && grep -nE -- "\"$name\"" "${files[@]}" /dev/null) | uncommented -E "\"$name\"" |
-            grep -vE "(sget|flag|jsonw_key|csv_string|cJSON_GetObjectItem(CaseSensitive)?|cJSON_Add[A-Za-z]*ToObject)\([^()]*\"$name\"" |
+            grep -vE "[A-Za-z_]*(get|Get|add|Add|text|key|flag|Item|string)[A-Za-z_]*\([^()]*\"$name\"[,)]" |
             grep -vE "^tutor/model/catalog\.c:[0-9]+: .*fail\(p, path, \"missing\"\)" |
             sed "s/\$/  [the name $name as a literal]/"
     done < <(table "$root")
+    # A status written under a "status" key as a literal is a hit whatever
+    # the call (the accessor rule above would excuse it).
+    local names
+    names=$(table "$root" | cut -f1 | paste -sd'|')
+    (cd "$root" && grep -nE -- "\"status\", *\"($names)\"" "${files[@]}" /dev/null) |
+        uncommented -E "\"status\", *\"($names)\"" | sed "s/\$/  [a status written as a literal]/"
     for w in "${OLD_WORDS[@]}"; do
         (cd "$root" && grep -nF -- "$w" "${files[@]}" /dev/null) | uncommented "$w" | sed "s/\$/  [an old wording]/"
     done
@@ -94,10 +100,13 @@ meaning=$(table "$ROOT" | awk -F'\t' '$1 == "runtime_error" { print $2 }')
 echo "static const char *w1 = \"$meaning\";" >> "$copy/tutor/view/verdict.c"
 echo 'static const char *w2 = "compile_error"; /* a trailing comment hides nothing */' >> "$copy/tutor/model/progress.c"
 echo 'echo "did not compile"' >> "$copy/contrib/cudatutor.bash"
+echo 'static void w3(cJSON *o) { cJSON_AddStringToObject(o, "status", "timeout"); }' >> "$copy/tutor/check/check.c"
 planted=$(hits "$copy")
 check "a meaning copied into verdict.c is caught" grep -q "^tutor/view/verdict.c:.*the meaning of runtime_error" <<<"$planted"
 check "a status name as a literal in progress.c is caught" grep -q "^tutor/model/progress.c:.*the name compile_error" <<<"$planted"
 check "an old wording in a shell file is caught" grep -q "^contrib/cudatutor.bash:.*an old wording" <<<"$planted"
+check "a status written as a literal under a \"status\" key is caught" \
+    grep -q "^tutor/check/check.c:.*a status written as a literal" <<<"$planted"
 check "a JSON key named like a status is not a wording" test -z "$(grep -F 'score.c' <<<"$planted")"
 
 found=$(hits "$ROOT")
