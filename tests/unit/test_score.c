@@ -174,7 +174,9 @@ static void the_points_of_a_pass(void)
     /* 0.17 of 0.2: (0.85 - 0.5) / 0.5 = 0.7 of 2, rounded to 1.4. */
     EXPECT(score_of(pass("0.17", 0, 0), &perf) == 7.4 && perf == 1.4);
 
-    struct score_report r = one("ok", pass("0.15", 0, 0));
+    char *below = pass("0.15", 0, 0);
+    struct score_report r = one("ok", below);
+    free(below);
     EXPECT_STR(r.labs[0].performance_why,
                "ratio 0.15 at 2^28: target 0.2 not met (credit from 0.5 x the target)");
     score_report_free(&r);
@@ -201,7 +203,9 @@ static void the_points_of_a_fail_and_of_nothing(void)
 
 static void what_is_not_graded(void)
 {
-    struct score_report r = one("ok", of("no_gpu", 0));
+    char *nogpu = of("no_gpu", 0);
+    struct score_report r = one("ok", nogpu);
+    free(nogpu);
     EXPECT(!r.labs[0].graded && r.labs_not_graded == 1 && !r.complete);
     EXPECT(r.max_score == 8 && r.graded_max_score == 0 && r.score == 0);
     EXPECT(!strncmp(r.labs[0].text, "not graded: ", 12));
