@@ -485,6 +485,61 @@ static void the_exit_status_is_the_worst_grader_outcome(void)
     EXPECT(score_exit_status(&r, 0) == 0);
 }
 
+/* --rescore keeps each student's sandbox: a NULL sandbox takes the one the
+ * report recorded. */
+static void a_rescore_keeps_the_sandbox(void)
+{
+    struct rubric rb;
+    char err[256];
+    char *sd = util_format("%s/class/students/met", dir), *path = util_format("%s/report.json", sd);
+    EXPECT(rubric_load(&rb, "data/rubric.json", err, sizeof err) == 0);
+    EXPECT(grade_report_student(sd, "met", &rb, &cat, "bwrap-nobody", NOW, err, sizeof err) == 0);
+    EXPECT(grade_report_student(sd, "met", &rb, &cat, NULL, NOW, err, sizeof err) == 0);
+    char *text = util_read_file(path, NULL);
+    EXPECT(text && strstr(text, "\"sandbox\": \"bwrap-nobody\""));
+    free(text);
+    unlink(path);
+    EXPECT(grade_report_student(sd, "met", &rb, &cat, NULL, NOW, err, sizeof err) == 0);
+    text = util_read_file(path, NULL);
+    EXPECT(text && strstr(text, "\"sandbox\": \"none\""));
+    free(text);
+    free(path);
+    free(sd);
+    rubric_free(&rb);
+}
+
+/* A lab report that does not read is the grader's failure on that lab,
+ * saying why; a student report that does not read stops the class
+ * reports and names its path. */
+static void unreadable_files_are_named(void)
+{
+    struct rubric rb;
+    char err[512];
+    char *out = util_format("%s/broken", dir), *sd = util_format("%s/broken/students/zed", dir);
+    char *labs[] = {intake_lab("01", "ok", NULL)};
+    intake(out, "zed", "zed", "folder", NULL, 1, labs);
+    lab_report(out, "zed", "01", strdup("{\"schema\": 1, \"status\": \"splendid\"}"));
+    EXPECT(rubric_load(&rb, "data/rubric.json", err, sizeof err) == 0);
+    EXPECT(grade_report_student(sd, "zed", &rb, &cat, SANDBOX, NOW, err, sizeof err) == 0);
+    char *path = util_format("%s/report.json", sd), *text = util_read_file(path, NULL);
+    EXPECT(text && strstr(text, "\"status\": \"internal_error\"") && strstr(text, "labs/01.json: unknown status"));
+    free(text);
+    int n, code;
+    EXPECT(grade_report_class(out, &n, &code, err, sizeof err) == 0 && code == 4);
+    put(path, "{\"student\": ");
+    EXPECT(grade_report_class(out, &n, &code, err, sizeof err) == -1);
+    EXPECT(strstr(err, path) != NULL);
+    char *gone = util_format("%s/intake.json", sd);
+    unlink(gone);
+    EXPECT(grade_report_student(sd, "zed", &rb, &cat, SANDBOX, NOW, err, sizeof err) == -1);
+    EXPECT(strstr(err, "intake.json") != NULL);
+    free(gone);
+    free(path);
+    free(sd);
+    free(out);
+    rubric_free(&rb);
+}
+
 static void no_students_is_an_empty_grades_csv(void)
 {
     char *out = util_format("%s/empty", dir), *csv = util_format("%s/empty/grades.csv", dir);
@@ -509,6 +564,8 @@ int main(void)
         T(the_legend_is_status_h_s_table),
         T(a_second_rubric_too),
         T(the_exit_status_is_the_worst_grader_outcome),
+        T(a_rescore_keeps_the_sandbox),
+        T(unreadable_files_are_named),
         T(no_students_is_an_empty_grades_csv),
     };
     char err[256];

@@ -81,6 +81,23 @@ static int intake_view(const struct intake *res, struct score_intake *in)
     return 0;
 }
 
+/* The sandbox dir/report.json recorded, or "none" (a fresh string; NULL
+ * when out of memory). */
+static char *previous_sandbox(const char *dir)
+{
+    struct score_report old;
+    char err[200], *sandbox = NULL;
+    char *path = util_format("%s/report.json", dir);
+    char *json = path ? util_read_file(path, NULL) : NULL;
+    if (json && !score_report_parse(&old, json, err, sizeof err)) {
+        sandbox = old.sandbox ? strdup(old.sandbox) : NULL;
+        score_report_free(&old);
+    }
+    free(json);
+    free(path);
+    return sandbox ? sandbox : strdup("none");
+}
+
 int grade_report_student(const char *dir, const char *student, const struct rubric *rb,
                          const struct catalog *cat, const char *sandbox, const char *graded_at,
                          char *err, size_t errlen)
@@ -93,8 +110,9 @@ int grade_report_student(const char *dir, const char *student, const struct rubr
     char why[256];
     int rc = -1;
     char *path = util_format("%s/intake.json", dir);
+    char *kept = sandbox ? NULL : previous_sandbox(dir);
 
-    if (!path) {
+    if (!path || (!sandbox && !kept)) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
@@ -109,7 +127,7 @@ int grade_report_student(const char *dir, const char *student, const struct rubr
     for (int i = 0; i < in.nlabs; i++)
         if (load_lab(dir, in.labs[i].lab, &labs[i]))
             reports[i] = &labs[i];
-    if (score_student(&rep, student, &in, reports, rb, cat, sandbox, graded_at, why, sizeof why)) {
+    if (score_student(&rep, student, &in, reports, rb, cat, sandbox ? sandbox : kept, graded_at, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", student, why);
         goto done;
     }
@@ -127,6 +145,7 @@ done:
     score_report_free(&rep);
     intake_free(&res);
     free(path);
+    free(kept);
     return rc;
 }
 
