@@ -34,6 +34,17 @@ const char *status_meaning(enum status s) { return s < STATUS_COUNT ? meanings[s
 int status_exit_code(enum status s) { return s < STATUS_COUNT ? codes[s] : 4; }
 char status_letter(enum status s) { return s < STATUS_COUNT ? letters[s] : '?'; }
 
+const char *result_detail(const struct result *r)
+{
+    const char *m = status_meaning(r->status), *s = r->summary ? r->summary : "";
+    size_t n = strlen(m);
+    if (strncmp(s, m, n))
+        return s;
+    if (!s[n])
+        return s + n;
+    return !strncmp(s + n, ": ", 2) ? s + n + 2 : s;
+}
+
 int status_from_name(const char *name)
 {
     for (int i = 0; i < STATUS_COUNT; i++)
@@ -80,6 +91,9 @@ static void parse_tests(const cJSON *root, struct result *r)
         x->got = str(t, "got");
         x->pass = flag(t, "pass");
         x->message = str(t, "message");
+        x->have_expected = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "expected"));
+        x->have_got = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "got"));
+        x->have_message = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "message"));
     }
 }
 
@@ -241,6 +255,7 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     r->file = str(root, "file");
     r->summary = str(root, "summary");
     r->seed = (unsigned long long)num(root, "seed", 0);
+    r->have_seed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "seed"));
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "device")) && cJSON_IsObject(v)) {
         r->have_device = 1;
         r->device_name = str(v, "name");
@@ -258,6 +273,8 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
         r->target_case = str(v, "case");
         r->target_min = num(v, "min", 0);
         r->target_value = num(v, "value", 0);
+        r->target_have_value = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "value"));
+        r->target_json = cJSON_PrintUnformatted(v);
         r->target_met = flag(v, "met");
         r->target_catalog_min = num(v, "catalog_min", 0);
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, "calibration");
@@ -279,8 +296,10 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     parse_messages(root, r);
     r->output = str(root, "output");
     r->run_s = num(root, "run_s", 0);
-    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing")))
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing"))) {
         r->total_s = num(v, "total_s", 0);
+        r->have_total_s = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "total_s"));
+    }
     cJSON_Delete(root);
     return 0;
 }
@@ -323,6 +342,8 @@ void result_free(struct result *r)
     for (int i = 0; r->target_also && i < r->ntarget_also; i++)
         free(r->target_also[i].case_label);
     free(r->target_also);
+    if (r->target_json)
+        cJSON_free(r->target_json);
     free(r->compile_log);
     for (int i = 0; r->diags && i < r->ndiags; i++) {
         free(r->diags[i].file);

@@ -14,9 +14,11 @@
 struct rtest {
     char *name;
     unsigned long long n;
-    char *expected, *got;
+    char *expected, *got;           /* "" when absent, like every string here */
     int pass;
     char *message;
+    int have_expected, have_got, have_message;  /* the key was there: the grader's text
+                                                 * tells "" from absent, as jq's // did */
 };
 
 struct rperf {
@@ -93,11 +95,14 @@ struct result {
     int have_target;
     char *target_metric, *target_case;
     double target_min, target_value;
+    int target_have_value;          /* target.value is a number (null before a timing) */
     int target_met;
     double target_catalog_min;      /* the catalog's threshold when another judged; 0: the same */
     struct rcalibration target_cal;
     struct rtarget_case *target_also;   /* the target's further cases, in catalog order */
     int ntarget_also;
+    char *target_json;              /* the target object as the check wrote it (one line), for
+                                     * reports that quote it whole; NULL: no target */
     char *compile_log;
     struct rdiag *diags;
     int ndiags;
@@ -117,6 +122,7 @@ struct result {
     char **messages;
     int nmsgs;
     double compile_s, run_s, sanitize_s, total_s;
+    int have_seed, have_total_s;    /* seed and timing.total_s were there */
 };
 
 /* Parses check JSON (or a bare harness report).  Returns 0, or -1 with a
@@ -132,6 +138,12 @@ int status_exit_code(enum status s);
 char status_letter(enum status s);
 /* -1 when the name is unknown. */
 int status_from_name(const char *name);
+
+/* What the summary says beyond its status's meaning: every check's summary
+ * opens with status_meaning and ": " (check.c), and a screen that shows
+ * the meaning as its heading shows only the rest.  The whole summary when
+ * it does not open so (an older report); "" when it is the meaning alone. */
+const char *result_detail(const struct result *r);
 
 /* The perf entry the lab's target is measured on (its first case), or NULL. */
 const struct rperf *result_target_perf(const struct result *r);
