@@ -31,7 +31,14 @@ cat > "$out" <<JSON
 JSON
 EOF
 chmod +x "$TMP/fake-judge"
-export ARGS_OUT="$TMP/args" R22=1.45 R28=1.02
+# Lab 15's thresholds as the catalog has them; the stand-in's figures are
+# set around them: a little above to meet a case, a little below to miss it.
+M22=$(jq -r '.labs[] | select(.id == "15") | .target.min' data/labs.json)
+M28=$(jq -r '.labs[] | select(.id == "15") | .target.also[0].min' data/labs.json)
+above() { awk -v m="$1" -v d="$2" 'BEGIN { printf "%.2f", m + d }'; }
+export ARGS_OUT="$TMP/args" R22 R28
+R22=$(above "$M22" 0.25) R28=$(above "$M28" 0.03)
+low28=$(above "$M28" -0.04) low22=$(above "$M22" -0.05)
 
 # One build of each solution; the judge runs are --run-only.
 "$TUTOR" check 15 --file "$sol15" --build-only --work-dir "$TMP/w15" --json > /dev/null 2>&1
@@ -56,32 +63,39 @@ check "a single-case target's report has no further cases" test "$(jq -c '.targe
 
 check "both cases met: the target is met, each case with its figure" \
     test "$(jq -c '.target | [.case, .min, .value, .met, .also]' "$TMP/r.json")" = \
-         '["2^22",1.3,1.45,true,[{"case":"2^28","min":1,"value":1.02,"met":true}]]'
+         "$(jq -nc --argjson a "$M22" --argjson b "$M28" --argjson x "$R22" --argjson y "$R28" \
+               '["2^22", $a, $x, true, [{case: "2^28", min: $b, value: $y, met: true}]]')"
 check "the summary names each case" \
-    test "$(jq -r .summary "$TMP/r.json")" = \
-         "passed: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
+    grep -qF "1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, ${R22}x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, ${R28}x; target met" \
+        <<<"$(jq -r .summary "$TMP/r.json")"
 
-R28=0.98 judged --quick > "$TMP/r.json"
+R28=$low28 judged --quick > "$TMP/r.json"
 check "one case short: the target is not met, and the report says which" \
-    test "$(jq -c '.target | [.value, .met, .also[0].value, .also[0].met]' "$TMP/r.json")" = '[1.45,false,0.98,false]'
-R22=1.2 judged --quick > "$TMP/r.json"
+    test "$(jq -c --argjson v "$low28" '.target | [.met, .also[0].value == $v, .also[0].met]' "$TMP/r.json")" = "[false,true,false]"
+R22=$low22 judged --quick > "$TMP/r.json"
 check "the first case short: not met either" \
-    test "$(jq -c '.target | [.value, .met, .also[0].met]' "$TMP/r.json")" = '[1.2,false,true]'
+    test "$(jq -c --argjson v "$low22" '.target | [.value == $v, .met, .also[0].met]' "$TMP/r.json")" = "[true,false,true]"
 
-R28=0.98 judged --quick --target-min 1.04 > "$TMP/r.json"
+# A grader's threshold at 0.8 of the first case's lowers the other to 0.8
+# of its own (as check.c computes it: min x (given / catalog's)).
+given=$(awk -v m="$M22" 'BEGIN { printf "%.6g", 0.8 * m }')
+R28=$low28 judged --quick --target-min "$given" > "$TMP/r.json"
 check "--target-min sets the first case's threshold and lowers the others alike (0.8x)" \
-    test "$(jq -c '.target | [.min, .catalog_min, .met, .also[0].min, .also[0].catalog_min, .also[0].met]' "$TMP/r.json")" = \
-         '[1.04,1.3,true,0.8,1,true]'
+    test "$(jq -c --argjson g "$given" --argjson a "$M22" --argjson b "$M28" \
+                '.target | (.also[0].min - $b * ($g / $a)) as $d
+                 | [.min == $g, .catalog_min == $a, $d < 1e-12 and $d > -1e-12, .also[0].catalog_min == $b,
+                    .also[0].met == (.also[0].value >= .also[0].min)]' "$TMP/r.json")" = '[true,true,true,true,true]'
 
-out=$(R28=0.98 "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --quick \
+out=$(R28=$low28 "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --quick \
           --wrap "$TMP/fake-judge")
-check "the verdict names every case and what each measured" \
-    grep -qF "target       1.3× CUB DeviceReduce::Sum at 2^22 and 1× at 2^28: not met yet (measured 1.45× at 2^22 and 0.98× at 2^28)" <<<"$out"
+words=$(printf 'target       %.3g× CUB DeviceReduce::Sum at 2^22 and %.3g× at 2^28: not met yet (measured %.3g× at 2^22 and %.3g× at 2^28)' \
+    "$M22" "$M28" "$R22" "$low28")
+check "the verdict names every case and what each measured" grep -qF "$words" <<<"$out"
 check "list names every case of the target" \
-    grep -qE '^15 .*target 1.3 x the reference at 2\^22 and 1 at 2\^28$' <<<"$("$TUTOR" list)"
+    grep -qE "^15 .*target $(printf '%g' "$M22") x the reference at 2\^22 and $(printf '%g' "$M28") at 2\^28\$" <<<"$("$TUTOR" list)"
 check "list --json carries the further cases and the determinism" \
     test "$("$TUTOR" list --json | jq -c '.[] | select(.id == "15") | [.target.also, .deterministic]')" = \
-         '[[{"case":"2^28","min":1}],true]'
+         "$(jq -c '.labs[] | select(.id == "15") | [.target.also, .deterministic]' data/labs.json)"
 
 # grade.sh: the credit of a target of several cases is that of the case
 # furthest short; its calibration scales every case by that case.

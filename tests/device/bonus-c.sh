@@ -14,7 +14,10 @@
 #     judged as lab 08, which does not ask for the same bits), counting
 #     distinct sums;
 #  5. variants of the solution (block size, loads in flight) at 2^22 and
-#     2^28, for the catalog's choice.
+#     2^28, for the catalog's choice;
+#  6. the epilogue taken apart (tests/device/lab15-variants.cu): the fence
+#     as fence.acq_rel, the ticket as one atom.acq_rel, the last sum by one
+#     warp, and (measurement only) no ordering at all, each run twice.
 # It ends with a table: each {{H100: ...}} placeholder of
 # labs/15-epilogue/README.md with its value, and the catalog's figures.
 # Usage: OUT=/dir bash tests/device/bonus-c.sh     (full logs under $OUT)
@@ -95,7 +98,7 @@ distinct() {
     for k in $(seq 1 20); do
         build/harness/judge_reduce_float --json "$L/d-$name-$k.json" --family reduce_float --seed 777 \
             --sizes 4194304 --runner "$w/runner" --runner-out "$L/d-$name.out" \
-            --fatbin "$w/keep/kernel.fatbin" --ptx "$w/keep/kernel.ptx" > /dev/null 2>&1
+            --fatbin "$(ls "$w"/keep/*.fatbin)" --ptx "$(ls "$w"/keep/*.ptx)" > /dev/null 2>&1
         j '.tests[0].got' "$L/d-$name-$k.json"
     done | sort | uniq -c | sort -rn > "$L/distinct-$name.txt"
     printf '%s: %s distinct sum(s) in 20 processes at 2^22 (%s)\n' "$name" "$(wc -l < "$L/distinct-$name.txt" | tr -d ' ')" \
@@ -119,6 +122,23 @@ variant b256 's/^#define BLOCK 512/#define BLOCK 256/'
 variant b1024 's/^#define BLOCK 512/#define BLOCK 1024/'
 variant u2 's/^#define UNROLL 4/#define UNROLL 2/'
 variant u8 's/^#define UNROLL 4/#define UNROLL 8/'
+
+echo "== 6. the epilogue's cost, taken apart (tests/device/lab15-variants.cu, 1024 threads)"
+# Each variant twice, with CUB beside it: CUB's own time at 2^22 moved by
+# 5% between runs of the first session, so compare microseconds too.
+for v in 1 2 3 4 5; do
+    f=build/variants/15-epilogue-v$v.cu
+    sed "s/^#define VARIANT 1\$/#define VARIANT $v/" tests/device/lab15-variants.cu > "$f"
+    for k in 1 2; do
+        $T check 15 --file "$f" --no-sanitize --quick --json > "$L/epi-v$v-$k.json"
+        printf 'v%s run %s  %-5s 2^22 %6s µs (CUB %6s) %6s x   2^28 %6s x   %s\n' "$v" "$k" \
+            "$(j .status "$L/epi-v$v-$k.json")" "$(us "$(at "$L/epi-v$v-$k.json" 2^22 .time.median_ms)")" \
+            "$(us "$(at "$L/epi-v$v-$k.json" 2^22 .reference.time.median_ms)")" \
+            "$(at "$L/epi-v$v-$k.json" 2^22 .ratio)" "$(at "$L/epi-v$v-$k.json" 2^28 .ratio)" \
+            "$(j '[.messages[] | select(startswith("technique"))] | join("")' "$L/epi-v$v-$k.json")"
+    done
+done
+echo "(v5 has no fence by design: its technique check fails, its timing stands)"
 
 echo "== the lesson's placeholders (labs/15-epilogue/README.md) and the catalog"
 S=$L/solution.json
