@@ -126,9 +126,12 @@ variant u8 's/^#define UNROLL 4/#define UNROLL 8/'
 echo "== 6. the epilogue's cost, taken apart (tests/device/lab15-variants.cu, 1024 threads)"
 # Each variant twice, with CUB beside it: CUB's own time at 2^22 moved by
 # 5% between runs of the first session, so compare microseconds too.
-for v in 1 2 3 4 5; do
+for v in 1 2 3 4 4w 5; do
     f=build/variants/15-epilogue-v$v.cu
-    sed "s/^#define VARIANT 1\$/#define VARIANT $v/" tests/device/lab15-variants.cu > "$f"
+    # 4w: variant 4 with one block of 1024 per SM and eight loads in flight.
+    sed -e "s/^#define VARIANT 1\$/#define VARIANT ${v%w}/" \
+        -e "$([ "$v" = 4w ] && echo 's/^#define PER_SM 0 /#define PER_SM 1 /; s/^#define UNROLL 4$/#define UNROLL 8/')" \
+        tests/device/lab15-variants.cu > "$f"
     for k in 1 2; do
         $T check 15 --file "$f" --no-sanitize --quick --json > "$L/epi-v$v-$k.json"
         printf 'v%s run %s  %-5s 2^22 %6s µs (CUB %6s) %6s x   2^28 %6s x   %s\n' "$v" "$k" \

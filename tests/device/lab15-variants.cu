@@ -15,6 +15,8 @@
  *      partial before it, acquire for the last block's reads after it);
  *   4  3, and the last block's sum by warp 0 alone (shuffles only, no
  *      second trip through shared memory and a barrier);
+ *   4 with PER_SM 1 and UNROLL 8: half the blocks, so half the tickets
+ *      and partials, each thread with eight loads in flight;
  *   5  measurement only, not a lesson: no fence and a relaxed ticket;
  *      each partial goes out with a tag of the launch in one 8-byte store,
  *      and the last block reads a slot again until its tag is this
@@ -24,6 +26,7 @@
 #include "lab.h"
 
 #define VARIANT 1
+#define PER_SM 0            /* blocks per SM; 0: as many as fit */
 #define BLOCK 1024
 #define WARPS (BLOCK / 32)
 #define UNROLL 4
@@ -181,6 +184,8 @@ static unsigned resident_blocks(void)
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sum_last_block, BLOCK, 0) != cudaSuccess ||
             sms <= 0 || per_sm <= 0)
             return 256;
+        if (PER_SM > 0 && per_sm > PER_SM)
+            per_sm = PER_SM;
         cached = (unsigned)sms * (unsigned)per_sm;
     }
     return cached;
