@@ -11,6 +11,16 @@ cd "$ROOT"
 
 sol15="$ROOT/solutions/$(lab_dir 15)/kernel.cu"
 sol08="$ROOT/solutions/$(lab_dir 08)/kernel.cu"
+# The figures below are chosen around lab 15's target as the issue asked for
+# it, 1.3x CUB at 2^22 and 1.0x at 2^28 (the catalog's is 80% of what the
+# solution measures): a workbook of our own holds that target, whatever the
+# H100 said.
+WB=$TMP/wb
+make_workbook "$WB"
+jq '(.labs[] | select(.id == "15") | .target) |=
+      {metric: "ratio", case: "2^22", min: 1.3, provisional: true, also: [{case: "2^28", min: 1.0}]}' \
+    "$ROOT/data/labs.json" > "$WB/data/labs.json"
+export CUDATUTOR_ROOT=$WB CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 
 # A stand-in judge: keeps its command line, and reports a passing run with
 # the ratios R22 and R28 (environment) at 2^22 and 2^28.
@@ -59,7 +69,7 @@ check "both cases met: the target is met, each case with its figure" \
          '["2^22",1.3,1.45,true,[{"case":"2^28","min":1,"value":1.02,"met":true}]]'
 check "the summary names each case" \
     test "$(jq -r .summary "$TMP/r.json")" = \
-         "passed: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
+         "correct at every size: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
 
 R28=0.98 judged --quick > "$TMP/r.json"
 check "one case short: the target is not met, and the report says which" \
