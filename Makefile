@@ -37,7 +37,7 @@ CUDA_ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,nohead
 # pkg-config is asked when a rule needs the flags, not when this file is
 # read: on a new machine `deps` installs the packages first (the targets
 # that build go through a second make, which reads this file afresh).
-PKGS := ncursesw libcjson
+PKGS := ncursesw libcjson libarchive
 PKG_CFLAGS = $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SECCOMP_LIBS = $(shell pkg-config --libs libseccomp 2>/dev/null)
@@ -52,21 +52,19 @@ override LDFLAGS := $(LDFLAGS)
 override NVCCFLAGS := -arch=$(CUDA_ARCH) -std=c++17 -O3 -lineinfo -Xcompiler -Wall,-Wextra \
     -MMD -MP $(NVCCFLAGS)
 
-# Everything but the UI and main links into the unit tests.
-CORE_SRC := tutor/util.c tutor/catalog.c tutor/proc.c tutor/toolchain.c tutor/rules.c \
-            tutor/result.c tutor/verdict.c tutor/check.c tutor/check_build.c tutor/check_judge.c \
-            tutor/check_sanitize.c tutor/check_counters.c tutor/ladder.c tutor/cli.c \
-            tutor/doc.c tutor/lesson.c tutor/progress.c tutor/watch.c tutor/workspace.c \
-            tutor/sheet.c tutor/cli_study.c tutor/ncu.c tutor/calibrate.c
-UI_SRC := tutor/ui.c tutor/ui_draw.c tutor/ui_input.c tutor/ui_main.c tutor/ui_pager.c \
-          tutor/ui_ask.c tutor/ui_check.c tutor/ui_actions.c
-MAIN_SRC := tutor/main.c
+# The layers of tutor/, bottom up (docs/architecture.md): an include only
+# points down.  Everything but the UI and main links into the unit tests.
+LAYERS := sys model check view cli grade
+CORE_SRC := $(filter-out tutor/cli/main.c,$(foreach l,$(LAYERS),$(wildcard tutor/$(l)/*.c)))
+UI_SRC := $(wildcard tutor/ui/*.c)
+MAIN_SRC := tutor/cli/main.c
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
 HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
-HX_FAMILIES := reduce_int reduce_float trapezoid mpadd scan rownorm
+HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
+HX_FAMILIES += argmax select scan rownorm
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
 HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 # One judge per family, built once and never linked with student code.
@@ -85,7 +83,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Debian packages the build and the tests need, each with how to tell it is
 # there: a pkg-config module (pc:), a program on PATH (bin:) or a file
 # (file:; the static C library links the runner).
-DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson \
+DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson libarchive-dev:pc:libarchive \
             libseccomp-dev:pc:libseccomp g++:bin:g++ \
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
@@ -113,6 +111,7 @@ test: deps
 
 test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
+            $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
 
 # The performance table of every reference solution, measured on this GPU.
@@ -168,7 +167,7 @@ $(BUILD)/config.stamp: FORCE
 	$(Q)echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" | cmp -s - $@ || \
 	  echo "$(CUDA_ARCH) $(NVCC) $(LIBDIR) $(SHAREDIR)" > $@
 
-$(BUILD)/tutor/toolchain.o: $(BUILD)/config.stamp
+$(BUILD)/tutor/sys/toolchain.o: $(BUILD)/config.stamp
 
 harness: $(JUDGES) $(RUNNER_OBJ)
 
@@ -206,6 +205,12 @@ $(BUILD)/tests/test_mpgen: tests/unit/test_mpgen.cu | check-nvcc
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<
 
+# Labs 11 and 12's inputs and checks, host code only: tested without a GPU.
+$(BUILD)/tests/test_argmax $(BUILD)/tests/test_select: $(BUILD)/tests/%: tests/unit/%.cu | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  NVCC    $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $<
+
 # The trapezoid family's host arithmetic (its draws, the exact integral, the
 # error bounds), tested without a GPU: the test includes the family's source.
 $(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_fam_trapezoid.cu \
@@ -237,7 +242,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \
-	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev)" >&2; \
+	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev libarchive-dev)" >&2; \
 	  exit 1; }
 
 check-seccomp:

@@ -33,7 +33,7 @@ _cudatutor_labs() {
             --root=*) root=("${COMP_WORDS[i]}") ;;
         esac
     done
-    "${COMP_WORDS[0]}" "${root[@]}" list 2>/dev/null | awk '{print $1}'
+    "${COMP_WORDS[0]}" "${root[@]}" list 2>/dev/null | awk '/^[0-9][0-9] /{print $1}'
 }
 
 _cudatutor() {

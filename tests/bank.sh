@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/bank.sh — the bank of known-bad kernels in tests/bank/ must each get
 # the verdict written on its first line ("// bank: lab=NN expect=STATUS
-# [cpu=STATUS]").  Without a GPU a check still runs the runner and checks
+# [cpu=STATUS] [target=met|missed]"; target= is checked on a GPU: a
+# kernel that is right but slow must pass and miss the target).  Without a GPU a check still runs the runner and checks
 # its plans, so the verdicts about host code (rejected, a launcher that
 # hangs or crashes) are reached there too: cpu= names the verdict expected
 # without a GPU (default: rejected stays rejected, everything else no_gpu),
@@ -55,6 +56,12 @@ for f in tests/bank/*.cu; do
     fi
     got=$(jq -r .status "$results/bank-$name.json")
     total=$((total + 1))
+    want_target=$(sed -n 's/.*target=\(met\|missed\).*/\1/p' <<<"$meta")
+    if [ -n "$want_target" ]; then
+        # A pass on the right side of the target reads "pass+met" or "pass+missed".
+        want="$want+$want_target"
+        got="$got+$(jq -r 'if .target.met then "met" else "missed" end' "$results/bank-$name.json")"
+    fi
     if [ "$got" = "$want" ]; then
         right=$((right + 1))
         ok "bank $name is judged $want"

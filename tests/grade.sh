@@ -97,6 +97,29 @@ jq '.fail_credit = 2' data/rubric.json > "$TMP/bad-rubric.json"
 out=$("$GRADE" -o "$TMP/o-rub" --rubric "$TMP/bad-rubric.json" "$S/alice" 2>&1); rc=$?
 check "a rubric out of range is a usage error that names the key" test $rc = 2 -a -n "$(grep fail_credit <<<"$out")"
 
+# The bonus labs are graded only when --labs names them: on a catalog with
+# two bonus labs (98, 99) and a rubric without points for them (and no
+# default), a plain run gets past the rubric (to the duplicate student id)
+# and a run that names 98 does not.
+BWB=$TMP/bwb
+make_workbook "$BWB"
+ln -s "$TUTOR" "$BWB/cudatutor"
+jq '.labs |= map(select(.bonus != true))
+    | .labs += [(.labs[9] | .id = "98" | .slug = "extra-one" | .bonus = true | .opens_after = "08"),
+                (.labs[9] | .id = "99" | .slug = "extra-two" | .bonus = true | .opens_after = "08")]' \
+    data/labs.json > "$BWB/data/labs.json"
+jq 'del(.default) | .labs |= with_entries(select(.key | tonumber < 11))' data/rubric.json > "$TMP/core-rubric.json"
+out=$(CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "$GRADE" --workbook "$BWB" --rubric "$TMP/core-rubric.json" \
+      -o "$TMP/o-bonus" "$TMP/dup/alice" "$TMP/dup/alice.zip" 2>&1); rc=$?
+check "by default the bonus labs are not graded (no rubric points asked for them)" \
+    test $rc = 2 -a -n "$(grep 'same student id: alice' <<<"$out")" -a -z "$(grep 'no points for lab' <<<"$out")"
+out=$(CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "$GRADE" --workbook "$BWB" --rubric "$TMP/core-rubric.json" \
+      --labs 01,98 -o "$TMP/o-bonus" "$TMP/dup/alice" "$TMP/dup/alice.zip" 2>&1); rc=$?
+check "--labs names a bonus lab: it is graded (its rubric points are asked for)" \
+    test $rc = 2 -a -n "$(grep 'no points for lab 98' <<<"$out")"
+check "the real rubric has points for every lab of the catalog" \
+    test "$(jq -r --slurpfile r data/rubric.json '[.labs[].id | select(in($r[0].labs) | not)] | length' data/labs.json)" = 0
+
 # ---- one class ---------------------------------------------------------------
 
 O1="$TMP/o1"

@@ -81,8 +81,8 @@ check "data/stubs holds one stub per lab and its README" \
     test "$(shipped data/stubs | sort)" = "$(printf '%s\nREADME.md' "$want" | sort)"
 check "lab.h and the catalog agree on the contract version" \
     test "$(grep -oE 'LAB_CONTRACT_VERSION [0-9]+' tutor/lab.h | awk '{print $2}')" = \
-         "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')" -a \
-         "$(jq .contract data/labs.json)" = "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/catalog.h | awk '{print $2}')"
+         "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/model/catalog.h | awk '{print $2}')" -a \
+         "$(jq .contract data/labs.json)" = "$(grep -oE 'CATALOG_CONTRACT [0-9]+' tutor/model/catalog.h | awk '{print $2}')"
 
 # Every lab runs its kernels on the GPU it was built for: a GPU older than
 # the toolkit supports is said so plainly before anything is built.

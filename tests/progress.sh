@@ -13,22 +13,23 @@ WB=$TMP/wb
 make_workbook "$WB"
 export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 state() { "$TUTOR" "$@" list --json | jq -r 'map(.id + "=" + .state) | join(" ")'; }
-# The catalog's labs: how many, their ids, and the state of a fresh start.
-NLABS=$(jq '.labs | length' data/labs.json)
-IDS=$(jq -r '.labs[].id' data/labs.json | tr '\n' ' ')
-FRESH=$(jq -r '[.labs[] | .id + "=locked"] | .[0] = "01=open" | join(" ")' data/labs.json)
 
 # ---- an empty start ----------------------------------------------------
-check "no progress yet: 01 open, the rest locked" test "$(state)" = "$FRESH"
+ids=$(lab_ids | tr '\n' ' ')
+nlabs=$(lab_ids | wc -l)
+check "no progress yet: 01 open, the rest locked" \
+    test "$(state)" = "$(lab_ids | sed '1s/$/=open/; 2,$s/$/=locked/' | tr '\n' ' ' | sed 's/ $//')"
 check "--unlock-all opens every lab" test "$(state --unlock-all | grep -o locked | wc -l)" = 0
-check "list still starts each line with the id" \
-    test "$("$TUTOR" list | awk '{print $1}' | tr '\n' ' ')" = "$IDS"
+check "list starts each lab's line with its id, in the catalog's order" \
+    test "$("$TUTOR" list | awk '/^[0-9][0-9] /{print $1}' | tr '\n' ' ')" = "$ids"
+check "list's other lines are the Bonus heading only" \
+    test -z "$("$TUTOR" list | grep -vE '^([0-9][0-9] |Bonus: open once lab 08 has passed$)')"
 check "list shows the state" test -n "$("$TUTOR" list | grep -E '^02 .* locked ')"
 check "reading progress creates no file" test ! -e "$P"
 out=$("$TUTOR" progress)
-check "progress: 0 of them passed" test -n "$(grep -F "$P: 0 of $NLABS labs passed" <<<"$out")"
+check "progress: 0 of $NLABS passed" test -n "$(grep -F "$P: 0 of $NLABS labs passed" <<<"$out")"
 check "progress --json: every lab with its state" \
-    test "$("$TUTOR" progress --json | jq -r '[.labs[] | .state] | length')" = "$NLABS"
+    test "$("$TUTOR" progress --json | jq -r '[.labs[] | .state] | length')" = "$nlabs"
 
 # ---- hints -------------------------------------------------------------
 h() { "$TUTOR" hint "$@" --json | jq -r .hint; }
@@ -71,8 +72,52 @@ out=$("$TUTOR" solution 02 2>&1); rc=$?
 check "solution of an unpassed lab is refused (exit 1)" test $rc -eq 1 -a -n "$(grep 'has not passed yet' <<<"$out")"
 check "--unlock-all shows any solution" test "$("$TUTOR" --unlock-all solution 02 --json | jq -r .id)" = 02
 out=$("$TUTOR" progress)
-check "progress: 1 of them passed, with the best" test -n "$(grep -F "1 of $NLABS labs passed" <<<"$out")" -a \
+check "progress: 1 of $NLABS passed, with the best" test -n "$(grep -F "1 of $NLABS labs passed" <<<"$out")" -a \
     -n "$(grep -E '^01 +on target .*475 GB/s' <<<"$out")"
+
+# ---- the bonus labs open after lab 08 -------------------------------------
+# A catalog with two bonus labs of its own (ids 98 and 99), so that the rule
+# is tested whatever bonus labs the real catalog has.
+BW=$TMP/bonus
+mkdir -p "$BW/data"
+jq '.labs |= map(select(.bonus != true))
+    | .labs += [(.labs[9] | .id = "98" | .slug = "extra-one" | .bonus = true | .opens_after = "08"),
+                (.labs[9] | .id = "99" | .slug = "extra-two" | .bonus = true | .opens_after = "08")]' \
+    data/labs.json > "$BW/data/labs.json"
+bstate() { "$TUTOR" --root "$BW" "$@" list --json | jq -r 'map(select(.id == "08" or .id == "09" or .id == "98" or .id == "99") | .id + "=" + .state) | join(" ")'; }
+passed_upto() {     # passed_upto NN: labs 01..NN passed, nothing else
+    jq -n --arg last "$1" '{schema: 1, labs: ([range(1; ($last | tonumber) + 1)] |
+        map({key: (if . < 10 then "0\(.)" else "\(.)" end), value: {state: "passed", attempts: 1,
+             first_pass: "2026-01-01T00:00:00Z", best: null, last: null, hints_used: 0, gpu: null}}) | from_entries)}' > "$P"
+}
+cp "$P" "$TMP/before-bonus.json"
+passed_upto 07
+check "bonus labs stay locked until lab 08 passes" test "$(bstate)" = "08=open 09=locked 98=locked 99=locked"
+out=$("$TUTOR" --root "$BW" hint 98 2>&1); rc=$?
+check "a locked bonus lab names lab 08 as the one to pass" \
+    test $rc -eq 1 -a -n "$(grep -F 'lab 98 is locked: pass lab 08 first' <<<"$out")"
+passed_upto 08
+check "a pass of lab 08 opens lab 09 and every bonus lab" test "$(bstate)" = "08=passed 09=open 98=open 99=open"
+check "list --json marks the bonus labs and what opens them" \
+    test "$("$TUTOR" --root "$BW" list --json | jq -c '[.[] | select(.id == "01" or .id == "09" or .id == "98") | [.id, .bonus, .opens_after]]')" = \
+         '[["01",false,null],["09",false,"08"],["98",true,"08"]]'
+out=$("$TUTOR" --root "$BW" list)
+check "list shows the bonus labs under their heading, after the core labs" \
+    test "$(grep -A2 -F 'Bonus: open once lab 08 has passed' <<<"$out" | awk '{print $1}' | tr '\n' ' ')" = "Bonus: 98 99 " -a \
+         "$(grep -B1 -F 'Bonus:' <<<"$out" | head -n1 | awk '{print $1}')" = 10
+out=$("$TUTOR" --root "$BW" progress)
+check "progress counts the core labs, the bonus ones apart" \
+    test -n "$(grep -F "$P: 8 of 10 labs passed; bonus: 0 of 2" <<<"$out")"
+mkdir -p "$TMP/badwb/data"
+jq '.labs[10].opens_after = "99"' "$BW/data/labs.json" > "$TMP/badwb/data/labs.json"
+out=$("$TUTOR" --root "$TMP/badwb" list 2>&1); rc=$?
+check "opens_after must name an earlier lab" \
+    test $rc -ne 0 -a -n "$(grep -F 'labs[10].opens_after: "99" is not a lab before this one' <<<"$out")"
+jq '.labs[8].bonus = true' "$BW/data/labs.json" > "$TMP/badwb/data/labs.json"
+out=$("$TUTOR" --root "$TMP/badwb" list 2>&1); rc=$?
+check "the bonus labs come last" \
+    test $rc -ne 0 -a -n "$(grep -F 'labs[9]: a core lab (no "bonus": true) may not follow a bonus lab' <<<"$out")"
+mv "$TMP/before-bonus.json" "$P"
 
 # ---- where the file is -------------------------------------------------
 "$TUTOR" --progress "$TMP/flag.json" --unlock-all hint 05 > /dev/null

@@ -67,6 +67,12 @@ jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs_max" -ge 1 ] || jobs_max=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# The programs check the same stubs, solutions and fixtures many times from
+# many temporary workbooks: nvcc's results are shared among them by what
+# went in (tutor/check/check_cache.c), in a folder that lives as long as
+# this run, so no entry outlives the toolkit or the code that made it.
+# tests/cache.sh shows what is and is not served from it.
+export CUDATUTOR_COMPILE_CACHE=${CUDATUTOR_COMPILE_CACHE:-$work/nvcc-cache}
 names=() running=0 next=0
 # flush: reports, in order, the programs that have ended and all before them.
 flush() {

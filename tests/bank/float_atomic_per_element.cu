@@ -1,4 +1,4 @@
-// bank: lab=08 expect=pass
+// bank: lab=08 expect=pass target=missed
 // why: correct but misses the target
 /* The most direct parallel sum: one atomicAdd per element, all on one
  * address.  The additions queue up in the L2, one after another, so this is

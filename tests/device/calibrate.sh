@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/device/calibrate.sh — the tutor's calibration of the targets on a GPU
-# machine (tutor/calibrate.c): `cudatutor calibrate` from scratch, timed,
+# machine (tutor/check/calibrate.c): `cudatutor calibrate` from scratch, timed,
 # with its line per lab; then a check of lab 01's solution, which must
 # reuse that calibration (no solution runs: about as fast as a check), and
 # its target as judged with and without it.  On the GPU model the catalog

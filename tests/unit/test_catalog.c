@@ -2,9 +2,9 @@
  * are refused with the path of the offending value. */
 #include <stdlib.h>
 
-#include "catalog.h"
+#include "model/catalog.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 /* A minimal valid catalog with one lab; %s slots let a test break one part. */
 #define MINI \
@@ -37,19 +37,38 @@ static void real_catalog_loads(void)
     EXPECT(rc == 0);
     if (rc)
         return;
-    EXPECT(cat.nlabs >= 12);
+    /* The ten core labs, then the bonus labs, all opened by lab 08. */
+    EXPECT(cat.nlabs >= 10 && cat.nlabs <= 15);
     for (int i = 0; i < cat.nlabs; i++) {
         char id[16];
         /* 01 to 10 in order; the bonus labs after them. */
         snprintf(id, sizeof id, "%02d", i + 1);
-        if (i < 10)
-            EXPECT_STR(cat.labs[i].id, id);
+        EXPECT_STR(cat.labs[i].id, id);
+        EXPECT(cat.labs[i].bonus == (i >= 10));
+        EXPECT(cat.labs[i].opens_after == (i >= 10 ? 7 : i - 1));
         for (int h = 0; h < CATALOG_HINTS; h++)
             EXPECT(cat.labs[i].hints[h] && strlen(cat.labs[i].hints[h]) > 20);
         EXPECT(cat.labs[i].family != NULL);
         EXPECT(cat.labs[i].target.min > 0);
-        /* The solution's own figure, from which grade.sh calibrates. */
-        EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min);
+        /* The solution's own figure, from which grade.sh calibrates; a
+         * target not yet measured on a GPU says it is provisional. */
+        EXPECT(cat.labs[i].target.solution > cat.labs[i].target.min ||
+               (cat.labs[i].target.provisional && cat.labs[i].target.solution == 0));
+        for (int k = 0; k < cat.labs[i].target.nalso; k++)
+            EXPECT(cat.labs[i].target.also[k].solution > cat.labs[i].target.also[k].min ||
+                   (cat.labs[i].target.provisional && cat.labs[i].target.also[k].solution == 0));
+    }
+    /* Lab 15 judges two cases and the same bits on every run; lab 08, where
+     * float atomics are taught, neither. */
+    const struct lab *l15 = catalog_find(&cat, "15"), *l08 = catalog_find(&cat, "08");
+    EXPECT(l15 && l08);
+    if (l15 && l08) {
+        EXPECT(l15->deterministic && !l08->deterministic && l08->target.nalso == 0);
+        EXPECT_STR(l15->family->name, "reduce_float");
+        EXPECT_STR(l15->target.case_label, "2^22");
+        EXPECT(l15->target.min == 1.3 && l15->target.nalso == 1);
+        EXPECT_STR(l15->target.also[0].case_label, "2^28");
+        EXPECT(l15->target.also[0].min == 1.0);
     }
     /* Where those figures were measured: the calibration's words name it. */
     EXPECT_STR(cat.targets_gpu, "NVIDIA H100 80GB HBM3");
@@ -57,10 +76,12 @@ static void real_catalog_loads(void)
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "interleaved-addressing") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "10") == &cat.labs[9]);
-    EXPECT(catalog_find(&cat, "11") == NULL);
+    EXPECT(catalog_find(&cat, "16") == NULL);
     EXPECT(catalog_find(&cat, "") == NULL);
     EXPECT(catalog_next(&cat, &cat.labs[0]) == &cat.labs[1]);
     EXPECT(catalog_next(&cat, &cat.labs[cat.nlabs - 1]) == NULL);
+    EXPECT(catalog_opener(&cat, &cat.labs[0]) == NULL);
+    EXPECT(catalog_opener(&cat, &cat.labs[9]) == &cat.labs[8]);
     EXPECT_STR(cat.labs[0].dir, "labs/01-interleaved-addressing");
     EXPECT_STR(cat.labs[0].stub, "data/stubs/01-interleaved-addressing.cu");
     EXPECT_STR(cat.labs[7].family->name, "reduce_float");
@@ -171,7 +192,127 @@ static void trials_limit_within_run_limit(void)
     EXPECT(strstr(err, "families.reduce_int: trials_timeout_s: 5 is longer than timeout_s (3)") != NULL);
 }
 
+/* Parses MINI with `what` inserted into its lab (before "techniques"). */
+static int parse_with(const char *what, char *err, size_t len)
+{
+    struct catalog cat;
+    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
+    char *at = strstr(text, "\"techniques\"");
+    char *edited = util_format("%.*s%s %s", (int)(at - text), text, what, at);
+    int rc = catalog_parse(&cat, edited, "t.json", err, len);
+    if (rc == 0)
+        catalog_free(&cat);
+    free(text);
+    free(edited);
+    return rc;
+}
+
+/* A lab's opener must come before it, and "bonus" is a boolean. */
+static void opens_after_and_bonus(void)
+{
+    char err[256];
+    EXPECT(parse_with("\"opens_after\": \"01\",", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].opens_after: \"01\" is not a lab before this one") != NULL);
+    EXPECT(parse_with("\"opens_after\": 8,", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].opens_after: must be a lab id") != NULL);
+    EXPECT(parse_with("\"bonus\": 1,", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].bonus: must be true or false") != NULL);
+    EXPECT(parse_with("\"bonus\": true,", err, sizeof err) == 0);
+}
+
+/* A catalog of one lab with two timed cases, 2^20 and 2^24: FAMILY, the
+ * lab's TARGET, then anything more for the lab (MORE, "" or starting with a
+ * comma). */
+#define TWO_CASES \
+    "{\"schema\": 1, \"contract\": 2, \"families\": {\"%s\": {\"reference\": \"CUB\", \"timeout_s\": 10," \
+    " \"trials_timeout_s\": 5, \"plan_timeout_s\": 5, \"max_steps\": 32, \"max_local_bytes\": 4096," \
+    " \"sizes\": [1, 2], \"sanitize_sizes\": [1], \"perf\": [{\"label\": \"2^20\", \"n\": 1048576}," \
+    " {\"label\": \"2^24\", \"n\": 16777216}]}}," \
+    " \"host_symbols\": {\"allow\": [\"cudaLaunchKernel\"], \"deny\": [], \"deny_defined\": []}," \
+    " \"labs\": [{\"id\": \"01\", \"slug\": \"one\", \"title\": \"One\", \"summary\": \"s\"," \
+    " \"family\": \"%s\", \"target\": %s, \"techniques\": [], \"hints\": [\"a\", \"b\", \"c\"]%s}]}"
+
+/* Parses TWO_CASES of family reduce_int; out (when not NULL) keeps a
+ * catalog that parsed, for the caller to free. */
+static int parse_target_text(const char *target, const char *more, char *err, size_t len, struct catalog *out)
+{
+    struct catalog cat;
+    char *text = util_format(TWO_CASES, "reduce_int", "reduce_int", target, more);
+    int rc = text ? catalog_parse(&cat, text, "t.json", err, len) : -1;
+    free(text);
+    if (rc == 0 && out)
+        *out = cat;
+    else if (rc == 0)
+        catalog_free(&cat);
+    return rc;
+}
+
+static void targets_of_several_cases(void)
+{
+    struct catalog cat;
+    char err[256] = "";
+    int rc = parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1.3, \"solution\": 1.6, "
+                               "\"also\": [{\"case\": \"2^24\", \"min\": 1.0, \"solution\": 1.05}]}", "",
+                               err, sizeof err, &cat);
+    EXPECT_STR(err, "");
+    EXPECT(rc == 0);
+    if (rc == 0) {
+        const struct target *t = &cat.labs[0].target;
+        EXPECT(t->nalso == 1 && t->min == 1.3 && t->solution == 1.6);
+        EXPECT_STR(t->also[0].case_label, "2^24");
+        EXPECT(t->also[0].min == 1.0 && t->also[0].solution == 1.05);
+        EXPECT(!cat.labs[0].deterministic);
+        catalog_free(&cat);
+    }
+    /* Each further case is a perf label of the family, named once. */
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, "
+                             "\"also\": [{\"case\": \"2^99\", \"min\": 1}]}", "", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target.also[0]: case: \"2^99\" is not a perf label of family reduce_int");
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, "
+                             "\"also\": [{\"case\": \"2^20\", \"min\": 1}]}", "", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target.also[0]: case: \"2^20\" is already a case of this target");
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, "
+                             "\"also\": [{\"case\": \"2^24\", \"min\": 1}, {\"case\": \"2^24\", \"min\": 2}]}",
+                             "", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target.also[1]: case: \"2^24\" is already a case of this target");
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, "
+                             "\"also\": [{\"case\": \"2^24\"}]}", "", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target.also[0].min: missing");
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, \"also\": []}", "", err,
+                             sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target.also: needs at least 1 item(s)");
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, \"also\": [\"2^24\"]}", "",
+                             err, sizeof err, NULL) == -1);
+    EXPECT(strstr(err, "labs[0].target.also[0]: must be an object") != NULL);
+    EXPECT(parse_target_text("{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1, \"also\": [{\"case\": "
+                             "\"2^24\", \"min\": 1}, {\"case\": \"2^24\", \"min\": 1}, {\"case\": \"2^24\", \"min\": 1}, "
+                             "{\"case\": \"2^24\", \"min\": 1}]}", "", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].target: also: at most 3 more cases");
+}
+
+static void determinism_only_where_the_judge_can(void)
+{
+    struct catalog cat;
+    char err[256] = "";
+    static const char one[] = "{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1}";
+    EXPECT(parse_target_text(one, ", \"deterministic\": true", err, sizeof err, &cat) == 0);
+    EXPECT_STR(err, "");
+    if (!err[0]) {
+        EXPECT(cat.labs[0].deterministic == 1);
+        catalog_free(&cat);
+    }
+    EXPECT(parse_target_text(one, ", \"deterministic\": 1", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].deterministic: must be true or false");
+    /* The reduce judges call again on one input; the others cannot. */
+    char *text = util_format(TWO_CASES, "mpadd", "mpadd", one, ", \"deterministic\": true");
+    EXPECT(text && catalog_parse(&cat, text, "t.json", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].deterministic: family mpadd cannot judge it (only the reduce families "
+                    "call again on one input)");
+    free(text);
+}
+
 TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
-         T(trials_limit_within_run_limit))
+         T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),
+         T(determinism_only_where_the_judge_can))

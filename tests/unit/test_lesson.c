@@ -5,10 +5,10 @@
 #include <glob.h>
 #include <stdlib.h>
 
-#include "doc.h"
-#include "lesson.h"
+#include "view/doc.h"
+#include "view/lesson.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 /* The line whose text is exactly s, or -1. */
 static int line_of(const struct doc *d, const char *s)

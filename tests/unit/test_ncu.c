@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ncu.h"
+#include "sys/ncu.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 #define TIME "gpu__time_duration.sum"
 #define DRAM "dram__throughput.avg.pct_of_peak_sustained_elapsed"

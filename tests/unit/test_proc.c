@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "sys/proc.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static int run(const char *script, double timeout, size_t cap, struct proc_result *r)
 {

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
+#include "model/progress.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static char dir[64];
 
@@ -146,7 +146,8 @@ static void hints_used_only_grow(void)
 
 static void a_lab_opens_when_the_one_before_passes(void)
 {
-    struct lab labs[3] = {{.id = "01"}, {.id = "02"}, {.id = "03"}};
+    struct lab labs[3] = {{.id = "01", .opens_after = -1}, {.id = "02", .opens_after = 0},
+                          {.id = "03", .opens_after = 1}};
     struct catalog cat = {.labs = labs, .nlabs = 3};
     struct progress p;
     progress_init(&p);
@@ -161,6 +162,37 @@ static void a_lab_opens_when_the_one_before_passes(void)
     progress_lab(&p, "02", 1)->passed = 1;
     EXPECT(progress_state(&p, &cat, 1, 0) == LAB_ON_TARGET);
     EXPECT_STR(lab_state_name(LAB_ON_TARGET), "on_target");
+    progress_free(&p);
+}
+
+/* The bonus labs name the lab that opens them ("opens_after": "08"): they
+ * open together when it passes, whatever happens to the labs between. */
+static void bonus_labs_open_when_their_opener_passes(void)
+{
+    struct lab labs[5] = {{.id = "07", .opens_after = -1}, {.id = "08", .opens_after = 0},
+                          {.id = "09", .opens_after = 1}, {.id = "11", .opens_after = 1, .bonus = 1},
+                          {.id = "12", .opens_after = 1, .bonus = 1}};
+    struct catalog cat = {.labs = labs, .nlabs = 5};
+    struct progress p;
+    progress_init(&p);
+    EXPECT(catalog_opener(&cat, &labs[0]) == NULL);
+    EXPECT(catalog_opener(&cat, &labs[4]) == &labs[1]);
+    EXPECT(progress_state(&p, &cat, 3, 0) == LAB_LOCKED);
+    progress_lab(&p, "07", 1)->passed = 1;
+    EXPECT(progress_state(&p, &cat, 3, 0) == LAB_LOCKED);
+    EXPECT(progress_state(&p, &cat, 4, 1) == LAB_OPEN);
+    progress_lab(&p, "08", 1)->passed = 1;
+    EXPECT(progress_state(&p, &cat, 2, 0) == LAB_OPEN);
+    EXPECT(progress_state(&p, &cat, 3, 0) == LAB_OPEN);
+    EXPECT(progress_state(&p, &cat, 4, 0) == LAB_OPEN);
+    /* Lab 11 passed does not open 12 any further: 08 already did. */
+    progress_lab(&p, "11", 1)->passed = 1;
+    EXPECT(progress_state(&p, &cat, 3, 0) == LAB_PASSED);
+    progress_free(&p);
+    /* Without 08, a pass of 11 (recorded under --unlock-all) opens nothing. */
+    progress_init(&p);
+    progress_lab(&p, "11", 1)->passed = 1;
+    EXPECT(progress_state(&p, &cat, 4, 0) == LAB_LOCKED);
     progress_free(&p);
 }
 
@@ -389,7 +421,7 @@ int main(void)
         T(the_best_is_the_fastest_plausible_pass),
         T(no_gpu_and_compile_errors_are_attempts_not_passes),
         T(hints_used_only_grow),
-        T(a_lab_opens_when_the_one_before_passes),
+        T(a_lab_opens_when_the_one_before_passes), T(bonus_labs_open_when_their_opener_passes),
         T(the_path_is_flag_then_environment_then_root),
         T(round_trip_through_the_file),
         T(a_missing_file_is_empty_and_an_update_creates_it),

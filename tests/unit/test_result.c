@@ -3,9 +3,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 
-#include "result.h"
+#include "model/result.h"
 #include "tap.h"
-#include "util.h"
+#include "sys/util.h"
 
 static int load(const char *status, struct result *r)
 {
@@ -26,7 +26,7 @@ static int load(const char *status, struct result *r)
 
 static void every_status_has_a_fixture(void)
 {
-    for (int s = 0; s < STATUS_COUNT; s++) {
+    for (int s = 0; s < STATUS_CHECK_COUNT; s++) {
         struct result r;
         EXPECT(load(status_name((enum status)s), &r) == 0);
         if (r.schema) {
@@ -128,16 +128,75 @@ static void malformed_input_refused(void)
     result_free(&r);
 }
 
+/* target.also: each further case of a target, in order; a case that was
+ * not timed has no value, and the perf entry of each is found by label. */
+static void target_cases_read_in_order(void)
+{
+    struct result r;
+    char err[128];
+    static const char json[] =
+        "{\"schema\": 1, \"status\": \"pass\", \"perf\": [{\"label\": \"2^22\", \"ratio\": 1.4},"
+        " {\"label\": \"2^28\", \"ratio\": 0.98}], \"target\": {\"metric\": \"ratio\", \"case\": \"2^22\","
+        " \"min\": 1.3, \"value\": 1.4, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1,"
+        " \"value\": 0.98, \"met\": false}, {\"case\": \"2^26\", \"min\": 0.9, \"catalog_min\": 1,"
+        " \"value\": null, \"met\": false}]}}";
+    EXPECT(result_parse(json, &r, err, sizeof err) == 0);
+    EXPECT(r.ntarget_also == 2 && !r.target_met && r.target_value == 1.4);
+    if (r.ntarget_also == 2) {
+        EXPECT_STR(r.target_also[0].case_label, "2^28");
+        EXPECT(r.target_also[0].min == 1 && r.target_also[0].value == 0.98 && !r.target_also[0].met);
+        EXPECT(r.target_also[0].catalog_min == 0);
+        EXPECT_STR(r.target_also[1].case_label, "2^26");
+        EXPECT(r.target_also[1].value < 0 && r.target_also[1].catalog_min == 1);
+    }
+    EXPECT(result_target_perf(&r) == &r.perf[0]);
+    EXPECT(result_perf(&r, "2^28") == &r.perf[1] && result_perf(&r, "2^26") == NULL);
+    result_free(&r);
+    /* A single case, as every report before: no further cases. */
+    EXPECT(result_parse("{\"schema\": 1, \"status\": \"pass\", \"target\": {\"case\": \"2^28\"}}", &r, err,
+                        sizeof err) == 0);
+    EXPECT(r.have_target && r.ntarget_also == 0);
+    result_free(&r);
+}
+
 static void status_table_consistent(void)
 {
-    for (int s = 0; s < STATUS_COUNT; s++)
+    for (int s = 0; s < STATUS_CHECK_COUNT; s++)
         EXPECT(status_from_name(status_name((enum status)s)) == s);
     EXPECT(status_exit_code(STATUS_PASS) == 0);
     EXPECT(status_exit_code(STATUS_NO_GPU) == 3);
     EXPECT(status_exit_code(STATUS_FAIL) == 1);
 }
 
-TAP_MAIN(T(every_status_has_a_fixture), T(pass_has_timing_and_target),
+/* Every summary opens with its status's meaning (status.h's words); the
+ * detail a screen shows under the meaning is the rest.  What is absent
+ * and what is empty are told apart for the grader's text. */
+static void summaries_open_with_the_meaning(void)
+{
+    for (int s = 0; s < STATUS_CHECK_COUNT; s++) {
+        struct result r;
+        if (load(status_name((enum status)s), &r))
+            continue;
+        const char *m = status_meaning(r.status), *d = result_detail(&r);
+        size_t n = strlen(m);
+        EXPECT(!strncmp(r.summary, m, n));
+        EXPECT(d[0] ? d == r.summary + n + 2 && !strncmp(r.summary + n, ": ", 2) : d == r.summary + n);
+        if (r.ntests)
+            EXPECT(r.tests[0].have_expected && r.tests[0].have_got && r.tests[0].have_message);
+        EXPECT(r.have_seed && r.have_total_s);
+        result_free(&r);
+    }
+    struct result r;
+    char err[128];
+    EXPECT(result_parse("{\"schema\": 1, \"status\": \"fail\", \"summary\": \"failed n=2\", "
+                        "\"tests\": [{\"name\": \"n=2\", \"pass\": false}]}", &r, err, sizeof err) == 0);
+    EXPECT_STR(result_detail(&r), "failed n=2");          /* an older report: all of it */
+    EXPECT(!r.tests[0].have_expected && !r.tests[0].have_message && !r.have_seed && !r.have_total_s);
+    EXPECT(!r.target_json);
+    result_free(&r);
+}
+
+TAP_MAIN(T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
-         T(malformed_input_refused), T(status_table_consistent))
+         T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))

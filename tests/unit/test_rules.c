@@ -1,8 +1,8 @@
 /* test_rules.c — the symbol, source and PTX checks on synthetic input. */
 #include <stdlib.h>
 
-#include "catalog.h"
-#include "rules.h"
+#include "model/catalog.h"
+#include "check/rules.h"
 #include "tap.h"
 
 static struct catalog cat;

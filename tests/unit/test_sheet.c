@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "progress.h"
-#include "sheet.h"
+#include "model/progress.h"
+#include "view/sheet.h"
 #include "tap.h"
-#include "util.h"
-#include "verdict.h"
+#include "sys/util.h"
+#include "view/verdict.h"
 
 #define WIDTH 98
 
@@ -82,7 +82,7 @@ static char *page(const char *status, const char *src)
 
 static void every_status_has_a_page(void)
 {
-    for (int st = 0; st < STATUS_COUNT; st++) {
+    for (int st = 0; st < STATUS_CHECK_COUNT; st++) {
         char *s = page(status_name((enum status)st), NULL);
         EXPECT(s != NULL);
         if (s)
@@ -265,10 +265,11 @@ static void hints_escalate(void)
 
 static void the_chart_draws_the_students_ladder(void)
 {
-    struct lab labs[3] = {{.id = "01", .title = "Interleaved addressing"},
+    struct lab labs[4] = {{.id = "01", .title = "Interleaved addressing"},
                           {.id = "02", .title = "Strided index"},
-                          {.id = "03", .title = "Sequential addressing"}};
-    struct catalog cat = {.labs = labs, .nlabs = 3};
+                          {.id = "03", .title = "Sequential addressing"},
+                          {.id = "11", .title = "Argmax", .bonus = 1}};
+    struct catalog cat = {.labs = labs, .nlabs = 4};
     struct progress p;
     struct result r;
     struct doc d;
@@ -293,6 +294,9 @@ static void the_chart_draws_the_students_ladder(void)
     EXPECT(has(s, "█") && has(s, "│"));
     EXPECT(has(s, "The ladder"));
     EXPECT(has(s, "no timed pass yet"));
+    /* The bonus labs under their own heading, after the core ones. */
+    EXPECT(has(s, "Bonus") && strstr(s, "Bonus") > strstr(s, "Sequential addressing") &&
+           strstr(s, "Bonus") < strstr(s, "Argmax"));
     free(s);
     doc_free(&d);
     result_free(&r);
@@ -396,7 +400,50 @@ static void a_calibrated_target_says_why_in_plain_words(void)
     result_free(&r);
 }
 
+/* A target of several cases (lab 15's kind) names each, marks each in the
+ * timing table, and is met only with all of them; lowered by the case
+ * where the solution fell furthest short, it says which. */
+static void a_target_of_several_cases_names_each(void)
+{
+    struct result r;
+    char *p = NULL, *v = NULL;
+    if (retargeted("{\"case\": \"2^22\", \"min\": 0.25, \"value\": 0.298124, \"met\": false, \"also\": "
+                   "[{\"case\": \"2^28\", \"min\": 0.2, \"value\": 0.158542, \"met\": false}]}", &r))
+        return;
+    EXPECT(r.ntarget_also == 1 && r.target_also[0].value == 0.158542 && !r.target_also[0].met);
+    both_views(&r, &p, &v);
+    EXPECT(v && has(v, "target       0.25× CUB DeviceReduce::Sum at 2^22 and 0.2× at 2^28: not met yet "
+                       "(measured 0.298× at 2^22 and 0.159× at 2^28)"));
+    EXPECT(p && has(p, "0.25× CUB DeviceReduce::Sum at 2^22 and 0.2× at 2^28: not met yet\n  measured 0.298× at "
+                       "2^22 and 0.159× at 2^28"));
+    /* Both cases carry the mark in the timing table. */
+    int marks = 0;
+    for (const char *c = p; c && (c = strstr(c, "← target")); c++)
+        marks++;
+    EXPECT(marks == 2);
+    free(p);
+    free(v);
+    result_free(&r);
+
+    if (retargeted("{\"case\": \"2^22\", \"min\": 0.164, \"catalog_min\": 0.25, \"value\": 0.298124, "
+                   "\"met\": true, \"calibration\": {\"gpu\": \"NVIDIA H200\", \"lowered\": true, \"case\": "
+                   "\"2^28\", \"solution_here\": 0.109, \"catalog_solution\": 0.166, \"catalog_gpu\": "
+                   "\"NVIDIA H100 80GB HBM3\"}, \"also\": [{\"case\": \"2^28\", \"min\": 0.131, \"catalog_min\": "
+                   "0.2, \"value\": 0.158542, \"met\": true}]}", &r))
+        return;
+    both_views(&r, &p, &v);
+    EXPECT(v && has(v, "0.164× CUB DeviceReduce::Sum at 2^22 and 0.131× at 2^28: met (measured 0.298× at 2^22 "
+                       "and 0.159× at 2^28)"));
+    EXPECT(v && has(v, "(scaled to this NVIDIA H200: its reference solution measures 0.109× at 2^28, the case "
+                       "where it falls furthest short; the catalog's 0.2× there is for the NVIDIA H100 80GB HBM3, "
+                       "and every case is lowered alike)"));
+    free(p);
+    free(v);
+    result_free(&r);
+}
+
 TAP_MAIN(T(every_status_has_a_page), T(pass_shows_timing_and_target), T(fail_shows_expected_got_and_smallest_n),
          T(compile_error_quotes_the_students_line), T(compile_error_quotes_the_whole_statement),
          T(no_gpu_says_nothing_ran), T(rejected_names_the_symbol),
-         T(hints_escalate), T(the_chart_draws_the_students_ladder), T(a_calibrated_target_says_why_in_plain_words))
+         T(hints_escalate), T(the_chart_draws_the_students_ladder), T(a_calibrated_target_says_why_in_plain_words),
+         T(a_target_of_several_cases_names_each))

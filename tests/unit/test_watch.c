@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "util.h"
-#include "watch.h"
+#include "sys/util.h"
+#include "sys/watch.h"
 
 static char dir[64];
 

@@ -58,6 +58,9 @@ struct opts {
     int max_steps;              /* launches and memsets in one plan */
     int max_local_bytes;        /* local memory per thread of a launched kernel */
     int progress_fd;            /* where @ lines go: never stdout or stderr */
+    /* Calls of the entry point on each input that must give the same bits
+     * (reduce families, check mode): 1 judges one call, as most labs do. */
+    int repeat;
 };
 
 struct test {
@@ -177,6 +180,9 @@ struct family {
      * done ahead on a second thread while the run waits to have the GPU
      * alone, so that the GPU is not held idle for it.  Host memory only. */
     void (*expect)(struct ctx *c);
+    /* Whether trial and timed honour o->repeat (the same bits on every call
+     * with one input); a family that cannot refuses --repeat above 1. */
+    int repeats;
 };
 
 extern const struct family family_impl;
@@ -252,6 +258,12 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p);
  * no GPU loaded it.  The student's kernels can read it, their host code can
  * never reach it. */
 int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes);
+/* Loads the student's device code afresh, every __device__ variable back to
+ * its first value, and replays later plans on it: a result a kernel keeps
+ * in its own memory does not survive.  The caller has synchronised: no
+ * kernel of the old copy may still run.  0, or -1 after a driver error
+ * (recorded). */
+int student_reload(struct ctx *c);
 /* Records that the student's code breaks the contract in a way the family
  * found (rejected, with this reason) and returns -1. */
 int student_reject(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,6 +27,7 @@ static const char usage_text[] =
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-local BYTES] [--progress-fd FD]\n"
+    "             [--repeat K]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -67,6 +68,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->max_steps = 32;
     o->max_local_bytes = 4096;
     o->progress_fd = -1;
+    o->repeat = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -124,11 +126,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->max_local_bytes = atoi(v);
         else if (!strcmp(a, "--progress-fd"))
             o->progress_fd = atoi(v);
+        else if (!strcmp(a, "--repeat"))
+            o->repeat = atoi(v);
         else
             return -1;
     }
     if (o->min_samples < 1 || o->max_samples < o->min_samples || o->max_steps < 1 ||
-        o->max_steps > MAX_PLAN_STEPS || o->plan_timeout_s <= 0)
+        o->max_steps > MAX_PLAN_STEPS || o->plan_timeout_s <= 0 || o->repeat < 1 || o->repeat > 100)
         return -1;
     return 0;
 }
@@ -529,6 +533,9 @@ int main(int argc, char **argv)
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
         hx::note(&r, "this harness runs family %s, not %s", hx::family_impl.name, o.family);
+        r.status = STATUS_INTERNAL_ERROR;
+    } else if (o.repeat > 1 && !hx::family_impl.repeats) {
+        hx::note(&r, "family %s cannot judge --repeat (the same bits on every call)", hx::family_impl.name);
         r.status = STATUS_INTERNAL_ERROR;
     } else {
         r.status = hx::run(&c);

@@ -581,6 +581,6 @@ static int trap_profile(struct ctx *c, unsigned long long n)
 
 const struct family family_impl = {"trapezoid", PLAN_TRAPEZOID, "harness warp-shuffle integrator", 0, 1,
                                    trap_setup, trap_trial, trap_timed, trap_profile,
-                                   trap_teardown, NULL};
+                                   trap_teardown, NULL, 0};
 
 } /* namespace hx */

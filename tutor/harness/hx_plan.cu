@@ -32,6 +32,7 @@ namespace hx {
 
 static struct {
     decltype(&cuLibraryLoadData) libraryLoadData;
+    decltype(&cuLibraryUnload) libraryUnload;
     decltype(&cuLibraryGetKernel) libraryGetKernel;
     decltype(&cuLibraryGetGlobal) libraryGetGlobal;
     decltype(&cuKernelGetFunction) kernelGetFunction;
@@ -55,6 +56,7 @@ static int drv_load(void)
             return -1;                                                                         \
     } while (0)
     DRV_(libraryLoadData, "cuLibraryLoadData");
+    DRV_(libraryUnload, "cuLibraryUnload");
     DRV_(libraryGetKernel, "cuLibraryGetKernel");
     DRV_(libraryGetGlobal, "cuLibraryGetGlobal");
     DRV_(kernelGetFunction, "cuKernelGetFunction");
@@ -729,6 +731,18 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
         k.bytes[3] = (uint64_t)n * 4;
         k.writable[2] = k.writable[3] = 1;
         break;
+    case PLAN_ARGMAX:
+        k.bytes[0] = (uint64_t)n * 4;
+        k.bytes[1] = 8;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.writable[1] = k.writable[2] = 1;
+        break;
+    case PLAN_SELECT:
+        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
+        k.bytes[2] = LAB_SCRATCH_BYTES(n);
+        k.bytes[3] = 4;
+        k.writable[1] = k.writable[2] = k.writable[3] = 1;
+        break;
     case PLAN_SCAN:
         k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
         k.bytes[2] = LAB_SCRATCH_BYTES(n);
@@ -737,6 +751,8 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
     case PLAN_ROWNORM:
         /* n is the rows: the family sets n2 (cols) and the bytes, rows * cols floats each. */
         k.writable[1] = 1;
+        break;
+    default:
         break;
     }
     return k;
@@ -768,6 +784,40 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
         return -1;
     *dptr = (void *)(uintptr_t)d;
     *bytes = size;
+    return 0;
+}
+
+int student_reload(struct ctx *c)
+{
+    CUlibrary lib = NULL, old = pl.lib;
+    size_t len = 0;
+    char *image;
+    int bad;
+
+    if (!pl.gpu || !old)
+        return 0;
+    if (!(image = read_all(c->o->fatbin, &len)))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot read %s again", c->o->fatbin);
+    bad = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
+    free(image);
+    if (bad)
+        return -1;
+    pl.lib = lib;
+    for (int i = 0; i < pl.nkernels; i++) {
+        struct kernel *k = &pl.k[i];
+        CUkernel ker;
+        int dflt;
+        if (!k->known)
+            continue;
+        CU_CHECK(drv.libraryGetKernel(&ker, lib, k->name));
+        CU_CHECK(drv.kernelGetFunction(&k->f, ker));
+        /* A limit the launcher raised (a plan's attribute step) holds for
+         * the kernel, not for one copy of its code. */
+        CU_CHECK(drv.funcGetAttribute(&dflt, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->f));
+        if (k->max_dyn_smem > dflt)
+            CU_CHECK(drv.funcSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->max_dyn_smem));
+    }
+    CU_CHECK(drv.libraryUnload(old));
     return 0;
 }
 
@@ -824,10 +874,13 @@ int student_differs(struct ctx *c, unsigned n)
 
 void plan_describe(const struct plan *p, const struct call *k, unsigned n, char *buf, size_t len)
 {
-    static const char *const names[4][4] = {
+    /* The buffers' names, by family (enum plan_family, from 1). */
+    static const char *const names[][4] = {
         {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
-        {"a", "b", "r", "carry_out"}};
-    int f = k->family >= 1 && k->family <= 4 ? (int)k->family - 1 : 0;
+        {"a", "b", "r", "carry_out"}, {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "count"},
+        {"in", "out", "scratch", "-"}, {"in", "out", "-", "-"}};
+    const int nfam = (int)(sizeof names / sizeof names[0]);
+    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
     size_t used = k->n2 ? (size_t)snprintf(buf, len, "n=%u cols=%u:", n, k->n2)
                         : (size_t)snprintf(buf, len, "n=%u:", n);
     for (int i = 0; i < p->nsteps && used < len; i++) {

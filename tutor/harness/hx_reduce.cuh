@@ -19,6 +19,11 @@
  * and its result is verified after the second event; the input is checked
  * unchanged after the student's last sample and generated afresh before the
  * reference is timed.
+ *
+ * A lab that asks for the same bits on every run (--repeat K, lab 15) has
+ * every trial's input, and every timed case's before it is timed, summed K
+ * times, the student's module loaded afresh before each repeat, and every
+ * result compared bit for bit with the first.
  */
 #ifndef HX_REDUCE_CUH
 #define HX_REDUCE_CUH
@@ -94,6 +99,7 @@ template <> struct elem<int> {
     static double tolerance(double) { return 0; }
     static int right(double expected, double, int got) { return (double)got == expected; }
     static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.0f", v); }
+    static void bits(char *buf, size_t len, int v) { snprintf(buf, len, "%d", v); }
 };
 
 template <> struct elem<float> {
@@ -170,6 +176,13 @@ template <> struct elem<float> {
         return fabs((double)got - expected) <= tolerance(abs_sum);
     }
     static void show(char *buf, size_t len, double v) { snprintf(buf, len, "%.9g", v); }
+    /* A result's bits and value: two floats that print alike may differ. */
+    static void bits(char *buf, size_t len, float v)
+    {
+        uint32_t b;
+        memcpy(&b, &v, sizeof b);
+        snprintf(buf, len, "0x%08x (%.9g)", b, (double)v);
+    }
 };
 
 template <typename T>
@@ -326,6 +339,56 @@ template <typename T> struct reduce_family {
         return call_make(c, elem<T>::plan_id, (unsigned)n, d_in, d_out, d_scratch, NULL);
     }
 
+    /* The result of one more call on the input in d_in, after a fresh
+     * poison; -1 after a CUDA error or a plan's verdict. */
+    int call_again(struct ctx *c, unsigned long long n, double expected, T *got)
+    {
+        if (poison(c, n, expected))
+            return -1;
+        struct call call = call_of(c, n);
+        if (student_run(c, &call))
+            return -1;
+        HX_CHECK(cudaGetLastError());
+        HX_CHECK(cudaMemcpyAsync(got, d_out, sizeof *got, cudaMemcpyDeviceToHost, c->s));
+        HX_CHECK(cudaStreamSynchronize(c->s));
+        return 0;
+    }
+
+    /* The same bits on every call (a lab with "deterministic", check mode):
+     * runs 2 to o->repeat on the input in d_in, each poisoned afresh and on
+     * the device code loaded afresh, must give exactly `first`, a result
+     * already found right.  A float sum
+     * whose blocks meet through atomicAdd takes them in the order they
+     * finish, which changes from call to call, and so do its last bits.
+     * 1: every run agreed; 0: one did not (t fails, naming both); -1: a
+     * CUDA error or a plan's verdict. */
+    int same_bits(struct ctx *c, unsigned long long n, double expected, T first, struct test *t)
+    {
+        for (int k = 2; c->o->mode == MODE_CHECK && k <= c->o->repeat; k++) {
+            T got;
+            char now[48], then[48];
+            /* Each run on fresh copies of the kernels' own variables: a
+             * kernel that remembers run 1's result (under a hash of the
+             * input, say) and hands it back must not look deterministic. */
+            if (student_reload(c) || call_again(c, n, expected, &got))
+                return -1;
+            if (!memcmp(&got, &first, sizeof got))
+                continue;
+            elem<T>::bits(now, sizeof now, got);
+            elem<T>::bits(then, sizeof then, first);
+            elem<T>::show(t->got, sizeof t->got, (double)got);
+            if (!memcmp(&got, &last_poison, sizeof got))
+                test_fail(t, "run %d on the same input left d_out unwritten (it still holds the poison); "
+                             "run 1 gave %s", k, then);
+            else
+                test_fail(t, "run %d gave %s, run 1 gave %s on the same input: the sum depends on the "
+                             "order the blocks finish, and this lab asks for the same bits every run",
+                          k, now, then);
+            return 0;
+        }
+        return 1;
+    }
+
     int trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     {
         gen g = elem<T>::make(c->o->seed, 1 + k, n);
@@ -353,6 +416,9 @@ template <typename T> struct reduce_family {
         }
         if (!std::is_integral<T>::value)
             tol_note(c->r, fabs((double)got - want.sum), elem<T>::tolerance(want.abs_sum));
+        int same = same_bits(c, n, want.sum, got, t);
+        if (same <= 0)
+            return same;
         long long bad = changed(c, g, &first);
         if (bad < 0)
             return -1;
@@ -456,6 +522,23 @@ template <typename T> struct reduce_family {
         r.want = reference_of(r.g);
         if (generate(c, r.g))
             return -1;
+        /* The same bits at the timed size too, outside the timed region:
+         * more blocks, more orders they can finish in. */
+        if (c->o->repeat > 1 && c->o->mode == MODE_CHECK) {
+            T got;
+            if (call_again(c, pc->n, r.want.sum, &got))
+                return -1;
+            elem<T>::show(t->expected, sizeof t->expected, r.want.sum);
+            elem<T>::show(t->got, sizeof t->got, (double)got);
+            if (!elem<T>::right(r.want.sum, r.want.abs_sum, got)) {
+                test_fail(t, "before timing, on the case's own input: off by %.9g", (double)got - r.want.sum);
+                return 0;
+            }
+            if ((rc = same_bits(c, pc->n, r.want.sum, got, t)) <= 0)
+                return rc;
+            /* A failed timed sample names its values in its message. */
+            t->expected[0] = t->got[0] = '\0';
+        }
         if ((rc = measure_both(c, &tm, p, t)) != 0)
             return rc < 0 ? -1 : 0;
         p->bytes = (double)pc->n * sizeof(T);
@@ -505,7 +588,7 @@ template <typename T> struct reduce_family {
     static void fam_expect(struct ctx *c) { fam.expect(c); }                                   \
     const struct family family_impl = {NAME, elem<T>::plan_id, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
                                        fam_trial, fam_timed, fam_profile, fam_teardown,        \
-                                       fam_expect};                                            \
+                                       fam_expect, 1};                                         \
     }
 
 #endif /* HX_REDUCE_CUH */

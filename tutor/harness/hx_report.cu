@@ -10,7 +10,7 @@
 namespace hx {
 
 static const char *const status_json[] = {
-#define STATUS_JSON_(e, json, code, meaning) json,
+#define STATUS_JSON_(e, json, code, letter, meaning) json,
     STATUS_TABLE(STATUS_JSON_)
 #undef STATUS_JSON_
 };

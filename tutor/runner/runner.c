@@ -19,6 +19,8 @@ void lab_reduce_float(const float *, unsigned, float *, void *, cudaStream_t) __
 void lab_trapezoid(float, float, unsigned, float *, void *, cudaStream_t) __attribute__((weak));
 void lab_mpadd(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, unsigned,
                cudaStream_t) __attribute__((weak));
+void lab_argmax(const float *, unsigned, unsigned long long *, void *, cudaStream_t) __attribute__((weak));
+void lab_select(const int *, unsigned, int *, unsigned *, void *, cudaStream_t) __attribute__((weak));
 void lab_scan(const int *, unsigned, int *, void *, cudaStream_t) __attribute__((weak));
 void lab_rownorm(const float *, unsigned, unsigned, float *, cudaStream_t) __attribute__((weak));
 
@@ -50,6 +52,18 @@ static int call_entry(const struct plan_call *c)
             return -1;
         lab_mpadd(PTR(const uint32_t *, c->ptr[0]), PTR(const uint32_t *, c->ptr[1]),
                   PTR(uint32_t *, c->ptr[2]), PTR(uint32_t *, c->ptr[3]), c->n, s);
+        return 0;
+    case PLAN_ARGMAX:
+        if (!lab_argmax)
+            return -1;
+        lab_argmax(PTR(const float *, c->ptr[0]), c->n, PTR(unsigned long long *, c->ptr[1]),
+                   PTR(void *, c->ptr[2]), s);
+        return 0;
+    case PLAN_SELECT:
+        if (!lab_select)
+            return -1;
+        lab_select(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),
+                   PTR(void *, c->ptr[2]), s);
         return 0;
     case PLAN_SCAN:
         if (!lab_scan)

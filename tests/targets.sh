@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# tests/targets.sh — a target of several cases and a judged determinism
+# (lab 15), without a GPU: the judge is asked for --repeat where the catalog
+# says "deterministic" and only there; --quick times every case of the
+# target; a stand-in judge's figures are judged on every case (met only
+# when all are, --target-min lowering each alike) and said in the summary
+# and the verdict; grade.sh's scoring and calibration of such a target; the
+# judges refuse --repeat where they cannot honour it.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+sol15="$ROOT/solutions/$(lab_dir 15)/kernel.cu"
+sol08="$ROOT/solutions/$(lab_dir 08)/kernel.cu"
+
+# A stand-in judge: keeps its command line, and reports a passing run with
+# the ratios R22 and R28 (environment) at 2^22 and 2^28.
+cat > "$TMP/fake-judge" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" > "$ARGS_OUT"
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+cat > "$out" <<JSON
+{"schema": 1, "status": "pass", "tests": [{"name": "n=1", "n": 1, "pass": true}],
+ "perf": [{"label": "2^22", "n": 4194304, "bytes": 16777216, "gbps": 1900, "pct_peak": 63,
+           "time": {"samples": 1000, "median_ms": 0.0088, "min_ms": 0.0085, "max_ms": 0.01},
+           "reference": {"name": "CUB DeviceReduce::Sum", "time": {"samples": 1000, "median_ms": 0.0123}},
+           "ratio": ${R22}, "implausible": false},
+          {"label": "2^28", "n": 268435456, "bytes": 1073741824, "gbps": 3030, "pct_peak": 101,
+           "time": {"samples": 100, "median_ms": 0.354, "min_ms": 0.35, "max_ms": 0.36},
+           "reference": {"name": "CUB DeviceReduce::Sum", "time": {"samples": 100, "median_ms": 0.357}},
+           "ratio": ${R28}, "implausible": false}], "messages": []}
+JSON
+EOF
+chmod +x "$TMP/fake-judge"
+export ARGS_OUT="$TMP/args" R22=1.45 R28=1.02
+
+# One build of each solution; the judge runs are --run-only.
+"$TUTOR" check 15 --file "$sol15" --build-only --work-dir "$TMP/w15" --json > /dev/null 2>&1
+"$TUTOR" check 08 --file "$sol08" --build-only --work-dir "$TMP/w08" --json > /dev/null 2>&1
+# judged OPTIONS...: lab 15's solution through the stand-in, its report.
+judged() {
+    "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --json \
+        --wrap "$TMP/fake-judge" "$@"
+}
+
+judged --quick > "$TMP/r.json"
+check "a deterministic lab's judge calls five times on each input (--repeat 5)" \
+    grep -qx -- '--repeat' "$TMP/args" -a "$(grep -A1 -x -- '--repeat' "$TMP/args" | tail -n1)" = 5
+check "--quick times every case of a target of several, and no other" \
+    test "$(grep -A1 -x -- '--perf' "$TMP/args" | grep -v -- '--' | tr '\n' ' ')" = "2^22:4194304 2^28:268435456 "
+"$TUTOR" check 08 --file "$sol08" --run-only --work-dir "$TMP/w08" --no-sanitize --quick --json \
+    --wrap "$TMP/fake-judge" > "$TMP/r08.json"
+check "lab 08, where atomics are taught, gets no --repeat and one timed case" \
+    test -z "$(grep -x -- '--repeat' "$TMP/args")" -a \
+         "$(grep -A1 -x -- '--perf' "$TMP/args" | grep -v -- '--' | tr '\n' ' ')" = "2^28:268435456 "
+check "a single-case target's report has no further cases" test "$(jq -c '.target.also' "$TMP/r08.json")" = null
+
+check "both cases met: the target is met, each case with its figure" \
+    test "$(jq -c '.target | [.case, .min, .value, .met, .also]' "$TMP/r.json")" = \
+         '["2^22",1.3,1.45,true,[{"case":"2^28","min":1,"value":1.02,"met":true}]]'
+check "the summary names each case" \
+    test "$(jq -r .summary "$TMP/r.json")" = \
+         "passed: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
+
+R28=0.98 judged --quick > "$TMP/r.json"
+check "one case short: the target is not met, and the report says which" \
+    test "$(jq -c '.target | [.value, .met, .also[0].value, .also[0].met]' "$TMP/r.json")" = '[1.45,false,0.98,false]'
+R22=1.2 judged --quick > "$TMP/r.json"
+check "the first case short: not met either" \
+    test "$(jq -c '.target | [.value, .met, .also[0].met]' "$TMP/r.json")" = '[1.2,false,true]'
+
+R28=0.98 judged --quick --target-min 1.04 > "$TMP/r.json"
+check "--target-min sets the first case's threshold and lowers the others alike (0.8x)" \
+    test "$(jq -c '.target | [.min, .catalog_min, .met, .also[0].min, .also[0].catalog_min, .also[0].met]' "$TMP/r.json")" = \
+         '[1.04,1.3,true,0.8,1,true]'
+
+out=$(R28=0.98 "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --quick \
+          --wrap "$TMP/fake-judge")
+check "the verdict names every case and what each measured" \
+    grep -qF "target       1.3× CUB DeviceReduce::Sum at 2^22 and 1× at 2^28: not met yet (measured 1.45× at 2^22 and 0.98× at 2^28)" <<<"$out"
+check "list names every case of the target" \
+    grep -qE '^15 .*target 1.3 x the reference at 2\^22 and 1 at 2\^28$' <<<"$("$TUTOR" list)"
+check "list --json carries the further cases and the determinism" \
+    test "$("$TUTOR" list --json | jq -c '.[] | select(.id == "15") | [.target.also, .deterministic]')" = \
+         '[[{"case":"2^28","min":1}],true]'
+
+# grade.sh: the credit of a target of several cases is that of the case
+# furthest short; its calibration scales every case by that case.
+score=$(sed -n "/^readonly SCORE_JQ='/,/^'\$/p" grade.sh | sed '1s/^readonly SCORE_JQ=.//; $d' | sed '/^def clean/,$d')
+perf_of() {
+    jq -nc --argjson rep "$1" --argjson rubric '{"performance": {"partial_from": 0.5}}' "$score perf(\$rep)"
+}
+t='"metric":"ratio","case":"2^22","min":1.3'
+check "grade.sh: every case met, full credit, each case said" \
+    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": true, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 1.02, \"met\": true}]}}")" = \
+         '{"credit":1,"why":"ratio 1.45 at 2^22: target 1.3; ratio 1.02 at 2^28: target 1 met"}'
+check "grade.sh: short on one case, the credit of that case (0.9 of 1 at 2^28: 0.8)" \
+    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 0.9, \"met\": false}]}}" | jq .credit)" = 0.8
+check "grade.sh: a case not timed earns nothing" \
+    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": null, \"met\": false}]}}")" = \
+         '{"credit":0,"why":"not timed"}'
+check "grade.sh: an implausible further case earns nothing" \
+    test "$(perf_of "{\"perf\": [{\"label\": \"2^28\", \"implausible\": true}], \"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 9, \"met\": false}]}}" | jq .credit)" = 0
+check "grade.sh: a single-case target is scored as before" \
+    test "$(perf_of '{"target": {"metric": "ratio", "case": "2^28", "min": 0.79, "value": 0.6, "met": false}}' | jq -c .)" = \
+         '{"credit":0.5189873417721518,"why":"ratio 0.6 at 2^28: target 0.79 not met (credit from 0.5 x the target)"}'
+
+calib=$(sed -n "/^readonly CALIBRATE_JQ='\$/,/'\$/p" grade.sh | sed '1d; $s/.$//')
+cat15='[[{"id": "15", "target": {"metric": "ratio", "case": "2^22", "min": 1.3, "solution": 1.6,
+         "also": [{"case": "2^28", "min": 1, "solution": 1.05}]}}]]'
+cal_of() {
+    jq -nc --argjson catalog "$cat15" --arg name X --arg at T \
+        --argjson reps "[{\"lab\": \"15\", \"status\": \"pass\", \"target\": {\"value\": $1, \"also\": [{\"value\": $2}]}}]" \
+        "\$reps | $calib" | jq -c '.labs["15"] | [.min, .lowered, .bound_by.case]'
+}
+# The same runs as test_calibrate's several_cases_scale_by_the_furthest_short.
+check "grade.sh calibrates like the tutor: both within 5%, stands" test "$(cal_of 1.55 1.04)" = '[1.3,null,null]'
+check "grade.sh calibrates like the tutor: the first furthest short, 1.13" test "$(cal_of 1.4 1.02)" = '[1.13,true,null]'
+check "grade.sh calibrates like the tutor: the other furthest short, 1.11 by 2^28" \
+    test "$(cal_of 1.58 0.9)" = '[1.11,true,"2^28"]'
+check "grade.sh calibrates like the tutor: the other within 5%, stands" test "$(cal_of 1.58 1.0)" = '[1.3,null,"2^28"]'
+
+# The judges: --repeat where the family can call again on one input.
+build/harness/judge_trapezoid --json "$TMP/trap.json" --family trapezoid --repeat 2 > /dev/null 2>&1
+check "a judge that cannot judge determinism refuses --repeat" \
+    test "$(jq -r '.status + ": " + .messages[0]' "$TMP/trap.json")" = \
+         "internal_error: family trapezoid cannot judge --repeat (the same bits on every call)"
+build/harness/judge_reduce_float --json "$TMP/rf.json" --repeat 0 > /dev/null 2>&1; rc=$?
+check "--repeat 0 is a usage error" test $rc -eq 2

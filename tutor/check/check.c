@@ -1,0 +1,537 @@
+/* check.c — see check.h.  The stages (check_stage.h) run in the order of
+ * docs/harness.md and each can end the check with a verdict; the report is
+ * built as it goes, so that whatever stage stopped, the JSON says what
+ * happened up to there.  This file holds the order, the report helpers,
+ * --build-only and --run-only, the target and the summary line. */
+#include "check/check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "check/check_stage.h"
+#include "model/result.h"
+#include "sys/util.h"
+
+/* What --build-only leaves in the work folder for --run-only. */
+#define BUILD_JSON "build.json"
+#define BUILT_NOTE "built; not run (--build-only)"
+
+unsigned long long check_new_seed(void)
+{
+    unsigned long long s = 0;
+    if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s)
+        s = (unsigned long long)getpid() * 0x9e3779b97f4a7c15ull ^ (unsigned long long)(util_now() * 1e9);
+    return s & ((1ull << 48) - 1);
+}
+
+void check_progress(struct run *r, const char *stage, int i, int n, const char *detail)
+{
+    if (r->o->progress)
+        r->o->progress(r->o->ud, stage, i, n, detail ? detail : "");
+}
+
+void check_set_status(struct run *r, enum status s)
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "status");
+    cJSON_AddStringToObject(r->root, "status", status_name(s));
+}
+
+enum status check_get_status(const struct run *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->root, "status");
+    int s = cJSON_IsString(v) ? status_from_name(v->valuestring) : -1;
+    return s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s;
+}
+
+void check_message(struct run *r, const char *fmt, ...)
+{
+    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(r->root, "messages");
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = util_vformat(fmt, ap);
+    va_end(ap);
+    if (!msgs)
+        msgs = cJSON_AddArrayToObject(r->root, "messages");
+    if (s && msgs)
+        cJSON_AddItemToArray(msgs, cJSON_CreateString(s));
+    free(s);
+}
+
+const char *check_tail(const char *text, size_t keep)
+{
+    size_t len = strlen(text);
+    if (len <= keep)
+        return text;
+    const char *p = text + len - keep, *nl = strchr(p, '\n');
+    return nl ? nl + 1 : p;
+}
+
+double check_timeout(const struct run *r)
+{
+    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
+    return r->lab->family->timeout_s * scale;
+}
+
+/* ---- target and summary ------------------------------------------------- */
+
+static double perf_metric(const cJSON *p, enum metric m)
+{
+    const char *key = m == METRIC_RATIO ? "ratio" : m == METRIC_PCT_PEAK ? "pct_peak"
+                    : m == METRIC_GBPS ? "gbps" : "rate";
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
+    double x = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    /* The catalog gives pct_peak as a fraction (0.8), the report as percent. */
+    return m == METRIC_PCT_PEAK ? x / 100.0 : x;
+}
+
+/* The perf entry of a case, by label; NULL when it was not timed. */
+static const cJSON *perf_case(const cJSON *perf, const char *label)
+{
+    const cJSON *p, *hit = NULL;
+    cJSON_ArrayForEach(p, perf) {
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(p, "label");
+        if (cJSON_IsString(l) && !strcmp(l->valuestring, label))
+            hit = p;
+    }
+    return hit;
+}
+
+/* One case of the target into o: its value and whether it is met.  Returns
+ * whether it is. */
+static int target_case(cJSON *o, const cJSON *perf, enum metric m, const char *label, double min)
+{
+    const cJSON *hit = perf_case(perf, label);
+    if (!hit) {
+        cJSON_AddNullToObject(o, "value");
+        cJSON_AddBoolToObject(o, "met", 0);
+        return 0;
+    }
+    double v = perf_metric(hit, m);
+    int met = v >= min && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hit, "implausible"));
+    cJSON_AddNumberToObject(o, "value", v);
+    cJSON_AddBoolToObject(o, "met", met);
+    return met;
+}
+
+/* The target: its first case at the top level (metric, case, min, value),
+ * any further case in "also", and "met" at the top only when every case
+ * is met. */
+static void stage_target(struct run *r)
+{
+    const struct target *t = &r->lab->target;
+    const cJSON *perf = cJSON_GetObjectItemCaseSensitive(r->root, "perf");
+    /* A grader calibrated for a GPU on which the reference solution itself
+     * falls short of the catalog's threshold passes a lower one; the other
+     * cases of the target are lowered in the same proportion. */
+    double min = r->o->target_min > 0 ? r->o->target_min : t->min;
+    double scale = t->min > 0 ? min / t->min : 1;
+    cJSON *o = cJSON_AddObjectToObject(r->root, "target");
+    cJSON_AddStringToObject(o, "metric", metric_name(t->metric));
+    cJSON_AddStringToObject(o, "case", t->case_label);
+    cJSON_AddNumberToObject(o, "min", min);
+    if (min != t->min)
+        cJSON_AddNumberToObject(o, "catalog_min", t->min);
+    cJSON_AddBoolToObject(o, "provisional", t->provisional);
+    cJSON *first = cJSON_CreateObject(), *also = t->nalso ? cJSON_AddArrayToObject(o, "also") : NULL;
+    int met = target_case(first, perf, t->metric, t->case_label, min);
+    for (int i = 0; i < t->nalso; i++) {
+        cJSON *c = cJSON_CreateObject();
+        double cmin = t->also[i].min * scale;
+        cJSON_AddStringToObject(c, "case", t->also[i].case_label);
+        cJSON_AddNumberToObject(c, "min", cmin);
+        if (cmin != t->also[i].min)
+            cJSON_AddNumberToObject(c, "catalog_min", t->also[i].min);
+        met &= target_case(c, perf, t->metric, t->also[i].case_label, cmin);
+        cJSON_AddItemToArray(also, c);
+    }
+    cJSON_AddItemToObject(o, "value", cJSON_DetachItemFromObjectCaseSensitive(first, "value"));
+    cJSON_AddBoolToObject(o, "met", met);
+    cJSON_Delete(first);
+}
+
+static void summarize(struct run *r)
+{
+    struct result res;
+    char err[128], buf[512];
+    char *json = cJSON_PrintUnformatted(r->root);
+
+    if (!json || result_parse(json, &res, err, sizeof err)) {
+        free(json);
+        cJSON_AddStringToObject(r->root, "summary", status_meaning(check_get_status(r)));
+        return;
+    }
+    free(json);
+    const struct rperf *tp = result_target_perf(&res);
+    int failing = -1;
+    for (int i = 0; i < res.ntests && failing < 0; i++)
+        if (!res.tests[i].pass)
+            failing = i;
+
+    /* Every summary opens with its status's meaning (status.h, the one
+     * wording), then says what this run showed. */
+    const char *meaning = status_meaning(res.status);
+    switch (res.status) {
+    case STATUS_PASS:
+        if (tp && tp->gbps > 0)
+            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
+                                      "%.2fx %s; target %s", meaning, res.ntests, tp->label, tp->median_ms,
+                     tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name,
+                     res.target_met ? "met" : "not met yet");
+        else if (tp)
+            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
+                                      "target %s", meaning, res.ntests, tp->label, tp->median_ms, tp->rate,
+                     tp->rate_unit, tp->ratio, res.target_met ? "met" : "not met yet");
+        else
+            snprintf(buf, sizeof buf, "%s: %d tests", meaning, res.ntests);
+        /* A target of several cases: each of the others, and where it stands. */
+        for (int i = 0; tp && i < res.ntarget_also; i++) {
+            const struct rperf *p = result_perf(&res, res.target_also[i].case_label);
+            char *cut = strstr(buf, "; target "), tail[64];
+            if (!p || !cut)
+                continue;
+            util_copy(tail, sizeof tail, cut);
+            snprintf(cut, sizeof buf - (size_t)(cut - buf), "; %s in %.3f ms, %.2fx%s", p->label, p->median_ms,
+                     p->ratio, tail);
+        }
+        break;
+    case STATUS_FAIL:
+        if (failing >= 0 && res.tests[failing].expected[0])
+            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res.tests[failing].name,
+                     res.first_failing_n ? " (the smallest failing size)" : "",
+                     res.tests[failing].expected, res.tests[failing].got, res.tests[failing].message);
+        else if (failing >= 0)
+            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res.tests[failing].name, res.tests[failing].message);
+        else if (res.nmsgs)
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res.messages[res.nmsgs - 1]);
+        else
+            snprintf(buf, sizeof buf, "%s", meaning);
+        break;
+    case STATUS_COMPILE_ERROR:
+        if (res.ndiags)
+            snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, res.diags[0].file, res.diags[0].line,
+                     res.diags[0].message);
+        else
+            snprintf(buf, sizeof buf, "%s: see the compiler's log", meaning);
+        break;
+    case STATUS_REJECTED:
+        /* The judge's plan checks name the rule in a sentence of their own. */
+        if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res.viol_rules[0]);
+        else
+            snprintf(buf, sizeof buf, "%s: uses %s — %s", meaning, res.nviol ? res.viol_symbols[0] : "?",
+                     res.nviol ? res.viol_rules[0] : "");
+        break;
+    case STATUS_NO_GPU: {
+        const cJSON *plan = cJSON_GetObjectItemCaseSensitive(r->root, "plan");
+        int sizes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "seen"));
+        if (sizes > 0)
+            snprintf(buf, sizeof buf, "%s: the launcher's plans for %d sizes follow the rules "
+                                      "(checked without a GPU)", meaning, sizes);
+        else
+            snprintf(buf, sizeof buf, "%s", meaning);
+        break;
+    }
+    default:
+        snprintf(buf, sizeof buf, "%s%s%s", meaning, res.nmsgs ? ": " : "",
+                 res.nmsgs ? res.messages[res.nmsgs - 1] : "");
+        break;
+    }
+    cJSON_AddStringToObject(r->root, "summary", buf);
+    result_free(&res);
+}
+
+/* ---- the check ---------------------------------------------------------- */
+
+/* FNV-1a of the kernel file, so that --run-only never runs a build of other
+ * contents.  NULL when the file cannot be read. */
+static char *source_hash(const char *path)
+{
+    size_t len = 0;
+    char *text = util_read_file(path, &len);
+    unsigned long long h = 0xcbf29ce484222325ull;
+    if (!text)
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    free(text);
+    return util_format("%016llx", h);
+}
+
+/* --run-only: the build.json that --build-only wrote in the work folder, if
+ * it was made of this lab, this file and these contents.  Nothing in a
+ * build depends on the seed (lab 09's integrand is drawn at run time), so
+ * one build runs under any --seed: the build's own when none is given.
+ * NULL with a message in err. */
+static cJSON *load_build(struct run *r, const char *file, char *err, size_t errlen)
+{
+    char *path = util_format("%s/%s", r->dir, BUILD_JSON);
+    char *text = path ? util_read_file(path, NULL) : NULL;
+    char *hash = source_hash(r->src);
+    cJSON *b = text ? cJSON_Parse(text) : NULL;
+    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(b, "lab");
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "file");
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(b, "source_hash");
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
+
+    if (!text)
+        snprintf(err, errlen, "no build in %s: run check %s --build-only with the same --work-dir first",
+                 r->dir, r->lab->id);
+    else if (!b || !cJSON_IsString(lab) || !cJSON_IsString(f) || !cJSON_IsNumber(seed))
+        snprintf(err, errlen, "%s is not a build that --build-only wrote", path);
+    else if (strcmp(lab->valuestring, r->lab->id))
+        snprintf(err, errlen, "the build in %s is of lab %s, not %s", r->dir, lab->valuestring, r->lab->id);
+    else if (strcmp(f->valuestring, file))
+        snprintf(err, errlen, "the build in %s is of %s, not %s", r->dir, f->valuestring, file);
+    else if (!hash || !cJSON_IsString(h) || strcmp(h->valuestring, hash))
+        snprintf(err, errlen, "%s changed since it was built: build again", file);
+    else
+        err[0] = '\0';
+    if (err[0]) {
+        cJSON_Delete(b);
+        b = NULL;
+    }
+    free(path);
+    free(text);
+    free(hash);
+    return b;
+}
+
+/* --run-only: takes the compile, rules and technique sections of the build,
+ * and its verdict when the build already decided one (a compile error, a
+ * rejection).  Returns 0 when the harness should run. */
+static int stage_resume(struct run *r, cJSON *build)
+{
+    static const char *const keys[] = {"compile", "symbols", "techniques", NULL};
+    const cJSON *m, *st = cJSON_GetObjectItemCaseSensitive(build, "status");
+    int s = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
+
+    for (int i = 0; keys[i]; i++) {
+        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(build, keys[i]);
+        if (v)
+            cJSON_AddItemToObject(r->root, keys[i], v);
+    }
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(build, "messages"))
+        if (cJSON_IsString(m) && strcmp(m->valuestring, BUILT_NOTE))
+            check_message(r, "%s", m->valuestring);
+    if (s != STATUS_NO_GPU) {
+        check_set_status(r, s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s);
+        return 1;
+    }
+    if (!util_is_file(r->bin)) {
+        check_message(r, "the build left no %s: build again", r->bin);
+        return 1;
+    }
+    return 0;
+}
+
+/* --build-only: keeps the report for --run-only. */
+static void save_build(struct run *r)
+{
+    char *path = util_format("%s/%s", r->dir, BUILD_JSON);
+    char *text = cJSON_Print(r->root);
+    if (!path || !text || util_write_file(path, text, strlen(text))) {
+        check_set_status(r, STATUS_INTERNAL_ERROR);
+        check_message(r, "cannot write %s", path ? path : BUILD_JSON);
+    }
+    free(path);
+    free(text);
+}
+
+static int prepare(struct run *r, char *err, size_t errlen)
+{
+    const char *base;
+    char *stem;
+
+    if (r->o->work_dir)
+        r->dir = strdup(r->o->work_dir);
+    else
+        r->dir = util_format("%s/check/%s", r->tc->build_dir, r->lab->id);
+    r->src = r->o->file ? strdup(r->o->file) : util_format("%s/%s/kernel.cu", r->tc->root, r->lab->dir);
+    if (!r->dir || !r->src)
+        goto oom;
+    /* One lock for every check of this workbook, whatever its work folder:
+     * a check in the tutor and one in a terminal do not time at once. */
+    r->gpu_lock = r->o->gpu_lock ? strdup(r->o->gpu_lock) : util_format("%s/check/gpu.lock", r->tc->build_dir);
+    if (!r->gpu_lock)
+        goto oom;
+    r->keep = util_format("%s/keep", r->dir);
+    r->obj = util_format("%s/kernel.o", r->dir);
+    r->deps = util_format("%s/kernel.d", r->dir);
+    r->bin = util_format("%s/runner", r->dir);
+    if (!r->keep || !r->obj || !r->bin || !r->deps)
+        goto oom;
+    base = strrchr(r->src, '/');
+    base = base ? base + 1 : r->src;
+    if (!(stem = strdup(base)))
+        goto oom;
+    char *dot = strrchr(stem, '.');
+    if (dot)
+        *dot = '\0';
+    r->ptx = util_format("%s/%s.ptx", r->keep, stem);
+    r->fatbin = util_format("%s/%s.fatbin", r->keep, stem);
+    free(stem);
+    if (!r->ptx || !r->fatbin)
+        goto oom;
+    if (util_mkdirs(r->keep)) {
+        snprintf(err, errlen, "cannot create %s: %s", r->keep, strerror(errno));
+        return -1;
+    }
+    /* Two checks of one lab (the tutor and a terminal, say) share this
+     * folder: the second waits for the first instead of mixing its files. */
+    char *lock = util_format("%s/.lock", r->dir);
+    r->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+    free(lock);
+    if (r->lock_fd < 0 || flock(r->lock_fd, LOCK_EX) != 0) {
+        snprintf(err, errlen, "cannot lock %s: %s", r->dir, strerror(errno));
+        return -1;
+    }
+    /* Stale outputs must never pass for this run's; --run-only runs the
+     * build's own, which load_build vouches for. */
+    if (!r->o->run_only) {
+        char *build = util_format("%s/%s", r->dir, BUILD_JSON);
+        if (build)
+            unlink(build);
+        free(build);
+        unlink(r->obj);
+        unlink(r->bin);
+        unlink(r->ptx);
+        unlink(r->fatbin);
+        unlink(r->deps);
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
+                 const struct check_opts *opts, char *err, size_t errlen)
+{
+    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1};
+    cJSON *build = NULL;
+    const char *file;
+    int stop;
+
+    if (!tc->nvcc) {
+        snprintf(err, errlen, "nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME "
+                              "(searched $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
+        return NULL;
+    }
+    if (!(r.root = cJSON_CreateObject()) || prepare(&r, err, errlen)) {
+        if (r.root && !err[0])
+            snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    size_t rl = strlen(tc->root);
+    file = !strncmp(r.src, tc->root, rl) && r.src[rl] == '/' ? r.src + rl + 1 : r.src;
+    if (opts->run_only && !(build = load_build(&r, file, err, errlen)))
+        goto fail;
+    if (opts->have_seed)
+        r.seed = opts->seed;
+    else if (build)
+        r.seed = (unsigned long long)cJSON_GetObjectItemCaseSensitive(build, "seed")->valuedouble;
+    else
+        r.seed = check_new_seed();
+    cJSON_AddNumberToObject(r.root, "schema", RESULT_SCHEMA);
+    cJSON_AddStringToObject(r.root, "tool", "cudatutor");
+    cJSON_AddStringToObject(r.root, "lab", lab->id);
+    cJSON_AddStringToObject(r.root, "family", lab->family->name);
+    cJSON_AddStringToObject(r.root, "status", status_name(STATUS_INTERNAL_ERROR));
+    cJSON_AddNumberToObject(r.root, "seed", (double)r.seed);
+    cJSON_AddStringToObject(r.root, "file", file);
+    cJSON_AddArrayToObject(r.root, "messages");
+    if (opts->build_only || build) {
+        char *hash = source_hash(r.src);
+        if (hash)
+            cJSON_AddStringToObject(r.root, "source_hash", hash);
+        free(hash);
+    }
+    if (build) {
+        stop = stage_resume(&r, build);
+        cJSON_Delete(build);
+        if (stop)
+            goto done;
+        goto run;
+    }
+
+    if (!util_is_file(r.src)) {
+        check_set_status(&r, STATUS_COMPILE_ERROR);
+        check_message(&r, "%s: no such file", r.src);
+        goto done;
+    }
+    if ((stop = stage_compile(&r)) != 0) {
+        if (stop < 0)
+            check_set_status(&r, STATUS_INTERNAL_ERROR);
+        goto done;
+    }
+    if ((stop = stage_rules(&r)) != 0) {
+        if (stop < 0)
+            check_set_status(&r, STATUS_INTERNAL_ERROR);
+        goto done;
+    }
+    if ((stop = stage_link(&r)) != 0) {
+        if (stop < 0)
+            check_set_status(&r, STATUS_INTERNAL_ERROR);
+        goto done;
+    }
+    if (opts->build_only) {
+        check_set_status(&r, STATUS_NO_GPU);
+        check_message(&r, BUILT_NOTE);
+        goto done;
+    }
+run:
+    stage_judge(&r);
+    if (check_get_status(&r) == STATUS_NO_GPU)
+        goto done;
+    if (check_get_status(&r) == STATUS_PASS)
+        stage_sanitize(&r);
+    san_end(&r, 0);
+    if (check_get_status(&r) == STATUS_PASS && opts->counters)
+        stage_counters(&r);
+    if (check_get_status(&r) == STATUS_PASS || check_get_status(&r) == STATUS_FAIL)
+        stage_target(&r);
+
+done:
+    /* A missing technique fails a kernel that is otherwise right. */
+    if (check_get_status(&r) == STATUS_PASS) {
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(r.root, "techniques"))
+            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "found"))) {
+                check_set_status(&r, STATUS_FAIL);
+                check_message(&r, "technique missing: %s — %s",
+                        cJSON_GetObjectItemCaseSensitive(t, "name")->valuestring,
+                        cJSON_GetObjectItemCaseSensitive(t, "why")->valuestring);
+            }
+    }
+    cJSON *timing = cJSON_AddObjectToObject(r.root, "timing");
+    cJSON_AddNumberToObject(timing, "total_s", util_now() - r.t0);
+    if (opts->build_only)
+        save_build(&r);
+    summarize(&r);
+    check_progress(&r, "done", 0, 0, status_name(check_get_status(&r)));
+    goto out;
+fail:
+    cJSON_Delete(r.root);
+    r.root = NULL;
+out:
+    san_end(&r, 0);
+    free(r.gpu_lock);
+    if (r.lock_fd >= 0)
+        close(r.lock_fd);
+    free(r.dir);
+    free(r.src);
+    free(r.obj);
+    free(r.bin);
+    free(r.keep);
+    free(r.ptx);
+    free(r.fatbin);
+    free(r.deps);
+    return r.root;
+}

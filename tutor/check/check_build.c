@@ -1,0 +1,296 @@
+/* check_build.c — the build stages of a check: compile the student's file
+ * as its own object (keeping its PTX, its fatbin and the compiler's list of
+ * the files it read), check the rules a CPU can check, and link the object
+ * with the recording runtime into the runner.  The runner is linked
+ * statically and against the recording runtime only (tutor/runner/rt.c), so
+ * a CUDA call the runtime lacks does not link: the check is rejected, naming
+ * the call and the rule. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check_stage.h"
+#include "check/rules.h"
+#include "sys/util.h"
+
+/* nvcc's front end says "file(12): error: ..."; the host compiler and the
+ * linker say "file:12:5: error: ...".  Both become {file, line, severity,
+ * message}, so the tutor can point at the student's line. */
+static void parse_diagnostics(cJSON *list, const char *log)
+{
+    for (const char *line = log; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        char buf[1024], file[512] = "", sev[16] = "";
+        int ln = 0, col = 0, off = 0;
+        if (len >= sizeof buf)
+            len = sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = '\0';
+        line += len + (eol ? 1 : 0);
+        if (sscanf(buf, "%511[^(:\n](%d): %15[a-z ]:%n", file, &ln, sev, &off) >= 3 && off > 0) {
+        } else if (sscanf(buf, "%511[^:\n]:%d:%d: %15[a-z ]:%n", file, &ln, &col, sev, &off) >= 4 &&
+                   off > 0) {
+        } else {
+            continue;
+        }
+        if (strncmp(sev, "error", 5) && strncmp(sev, "warning", 7) && strncmp(sev, "fatal", 5))
+            continue;
+        if (cJSON_GetArraySize(list) >= 30)
+            return;
+        const char *msg = buf + off;
+        while (*msg == ' ')
+            msg++;
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "file", file);
+        cJSON_AddNumberToObject(d, "line", ln);
+        cJSON_AddStringToObject(d, "severity", !strncmp(sev, "warning", 7) ? "warning" : "error");
+        cJSON_AddStringToObject(d, "message", msg);
+        cJSON_AddItemToArray(list, d);
+    }
+}
+
+static int run_tool(char *const *argv, double timeout, struct proc_result *pr)
+{
+    struct proc_spec spec = {.argv = argv, .timeout_s = timeout, .output_cap = 64 * 1024};
+    return proc_run(&spec, pr);
+}
+
+/* The compile's outcome, from nvcc or from the test suite's cache. */
+struct compiled {
+    int exited, exit_code, timed_out;
+    double seconds;
+    char *log;
+};
+
+int stage_compile(struct run *r)
+{
+    char arch[32], inc[4096], why[160] = "";
+    cJSON *c = cJSON_AddObjectToObject(r->root, "compile");
+    struct proc_result pr = {0};
+    struct compiled out = {0};
+    const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
+    char *key = NULL;
+    int rc = -1;
+
+    check_progress(r, "compile", 0, 0, r->src);
+    snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
+    snprintf(inc, sizeof inc, "-I%s", r->tc->include_dir);
+    /* One nvcc run serves every later stage: -keep leaves the PTX (technique
+     * checks, plans without a GPU) and the fatbin (the judge loads it), -MD
+     * the list of files the compiler read (the include rule). */
+    char *argv[] = {r->tc->nvcc, "-c", arch, "-std=c++17", "-O3", "-lineinfo", inc,
+                    "-MD", "-MF", r->deps, "-keep", "-keep-dir", r->keep, "-o", r->obj, r->src, NULL};
+    char *flags[] = {"-c", arch, "-std=c++17", "-O3", "-lineinfo", "-MD", "-keep", NULL};
+    if (cache && *cache && (key = cache_key(r, flags)) && util_mkdirs(cache) == 0 &&
+        cache_fetch(r, cache, key, &out.exit_code, &out.log) == 0) {
+        out.exited = 1;
+    } else {
+        if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
+            check_message(r, "%s", pr.error);
+            goto done;
+        }
+        out.exited = pr.exited;
+        out.exit_code = pr.exit_code;
+        out.timed_out = pr.timed_out;
+        out.seconds = pr.seconds;
+        if (!(out.log = strdup(pr.output ? pr.output : "")))
+            goto done;
+        proc_describe(&pr, why, sizeof why);
+        if (key && out.exited && !out.timed_out)
+            cache_store(r, cache, key, out.exit_code, out.log);
+    }
+    cJSON_AddBoolToObject(c, "ok", out.exited && out.exit_code == 0);
+    cJSON_AddNumberToObject(c, "seconds", out.seconds);
+    cJSON_AddStringToObject(c, "log", check_tail(out.log, 16384));
+    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), out.log);
+    rc = out.exited && out.exit_code == 0 ? 0 : 1;
+    if (rc) {
+        check_set_status(r, STATUS_COMPILE_ERROR);
+        if (!out.exited || out.timed_out)
+            check_message(r, "nvcc did not finish: %s", why);
+    }
+done:
+    free(key);
+    free(out.log);
+    proc_result_free(&pr);
+    return rc;
+}
+
+/* ---- rules -------------------------------------------------------------- */
+
+static void add_violations(cJSON *list, const struct rules_report *rep)
+{
+    for (int i = 0; i < rep->nv; i++) {
+        cJSON *v = cJSON_CreateObject();
+        cJSON_AddStringToObject(v, "symbol", rep->v[i].symbol);
+        cJSON_AddStringToObject(v, "rule", rep->v[i].rule);
+        cJSON_AddItemToArray(list, v);
+    }
+}
+
+/* The entry point is missing: a compile error that points at the file. */
+static void entry_missing(struct run *r)
+{
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
+    cJSON *diags = cJSON_GetObjectItemCaseSensitive(c, "diagnostics");
+    cJSON *d = cJSON_CreateObject();
+    char *msg = util_format("%s is not defined: the file must define it with extern \"C\"",
+                            r->lab->family->entry);
+    cJSON_AddStringToObject(d, "file", r->src);
+    cJSON_AddNumberToObject(d, "line", 0);
+    cJSON_AddStringToObject(d, "severity", "error");
+    cJSON_AddStringToObject(d, "message", msg ? msg : "entry point missing");
+    cJSON_AddItemToArray(diags, d);
+    free(msg);
+    check_set_status(r, STATUS_COMPILE_ERROR);
+}
+
+/* Techniques are read from the PTX the compile kept; they are judged even
+ * without a GPU, because they need none. */
+static void techniques(struct run *r)
+{
+    char *ptx = util_read_file(r->ptx, NULL);
+    cJSON *tech = cJSON_AddArrayToObject(r->root, "techniques");
+    int found[32] = {0};
+    if (ptx)
+        rules_check_ptx(r->lab, ptx, found);
+    else if (r->lab->ntech)
+        check_message(r, "no PTX at %s: technique checks skipped", r->ptx);
+    for (int i = 0; ptx && i < r->lab->ntech && i < 32; i++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "name", r->lab->tech[i].name);
+        cJSON_AddBoolToObject(t, "found", found[i]);
+        cJSON_AddStringToObject(t, "why", r->lab->tech[i].why);
+        cJSON_AddItemToArray(tech, t);
+    }
+    free(ptx);
+}
+
+int stage_rules(struct run *r)
+{
+    struct rules_report rep = {0};
+    struct proc_result pr = {0};
+    cJSON *sym = cJSON_AddObjectToObject(r->root, "symbols");
+    char *deps = util_read_file(r->deps, NULL);
+    int rc = -1;
+
+    check_progress(r, "rules", 0, 0, "host symbols, headers and PTX");
+    if (!r->tc->nm) {
+        check_message(r, "nm not found: install binutils");
+        goto out;
+    }
+    if (!deps) {
+        check_message(r, "nvcc left no list of the files it read (%s)", r->deps);
+        goto out;
+    }
+    char *argv[] = {r->tc->nm, "-P", r->obj, NULL};
+    if (run_tool(argv, 30, &pr) || !pr.exited || pr.exit_code != 0) {
+        check_message(r, "nm %s failed: %s", r->obj, pr.output ? pr.output : pr.error);
+        goto out;
+    }
+    /* The headers first: "includes .../cub/..." explains the symbols they bring. */
+    if (rules_check_includes(deps, &rep) ||
+        rules_check_symbols(r->cat, r->lab->family->entry, pr.output, &rep))
+        goto out;
+    rules_sort(&rep);
+    cJSON_AddBoolToObject(sym, "checked", 1);
+    add_violations(cJSON_AddArrayToObject(sym, "violations"), &rep);
+    rc = 0;
+    if (rep.nv) {
+        check_set_status(r, STATUS_REJECTED);
+        rc = 1;
+    } else if (!rep.entry_defined) {
+        entry_missing(r);
+        rc = 1;
+    }
+    techniques(r);
+out:
+    free(deps);
+    proc_result_free(&pr);
+    rules_report_free(&rep);
+    return rc;
+}
+
+/* ---- link --------------------------------------------------------------- */
+
+/* "undefined reference to `cudaMalloc'" lines of the linker become
+ * violations: the call, and the rule the catalog gives for it. */
+static int undefined_calls(struct run *r, const char *log, cJSON *list)
+{
+    int n = 0;
+    for (const char *p = strstr(log, "undefined reference to `"); p;
+         p = strstr(p + 1, "undefined reference to `")) {
+        char name[256];
+        const char *s = p + strlen("undefined reference to `"), *e = strchr(s, '\'');
+        if (!e || e - s >= (long)sizeof name)
+            continue;
+        memcpy(name, s, (size_t)(e - s));
+        name[e - s] = '\0';
+        int dup = 0;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, list)
+            dup |= !strcmp(cJSON_GetObjectItemCaseSensitive(v, "symbol")->valuestring, name);
+        if (dup)
+            continue;
+        const char *rule = rules_deny_rule(r->cat, name);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "symbol", name);
+        cJSON_AddStringToObject(o, "rule", rule ? rule : "not a call the recording runtime has: a "
+                                                         "launcher may call only what lab.h allows");
+        cJSON_AddItemToArray(list, o);
+        n++;
+    }
+    return n;
+}
+
+int stage_link(struct run *r)
+{
+    char *rt = util_format("%s/rt.o", r->tc->harness_dir);
+    char *main_o = util_format("%s/runner.o", r->tc->harness_dir);
+    struct proc_result pr = {0};
+    int rc = -1;
+
+    check_progress(r, "link", 0, 0, "the runner");
+    if (!rt || !main_o)
+        goto out;
+    if (!util_is_file(rt) || !util_is_file(main_o)) {
+        check_message(r, "the recording runtime is not built (%s is missing): run make",
+                      util_is_file(rt) ? main_o : rt);
+        goto out;
+    }
+    if (!r->tc->cxx) {
+        check_message(r, "no C++ compiler (g++) to link the runner with: install g++");
+        goto out;
+    }
+    /* Static: the sandbox lets the runner open no file, so no loader could
+     * find a shared library, and maps no executable memory. */
+    char *argv[] = {r->tc->cxx, "-static", "-o", r->bin, r->obj, main_o, rt, NULL};
+    if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
+        check_message(r, "%s", pr.error);
+        goto out;
+    }
+    rc = 0;
+    if (!pr.exited || pr.exit_code != 0) {
+        cJSON *sym = cJSON_GetObjectItemCaseSensitive(r->root, "symbols");
+        cJSON *list = cJSON_GetObjectItemCaseSensitive(sym, "violations");
+        rc = 1;
+        if (list && undefined_calls(r, pr.output, list)) {
+            check_set_status(r, STATUS_REJECTED);
+            goto out;
+        }
+        /* Anything else (a symbol defined twice, say) is the student's
+         * problem too, shown like a compile error. */
+        cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "ok", cJSON_CreateFalse());
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "log", cJSON_CreateString(check_tail(pr.output, 16384)));
+        parse_diagnostics(cJSON_GetObjectItemCaseSensitive(c, "diagnostics"), pr.output);
+        check_set_status(r, STATUS_COMPILE_ERROR);
+        check_message(r, "linking the runner failed");
+    }
+out:
+    free(rt);
+    free(main_o);
+    proc_result_free(&pr);
+    return rc;
+}

@@ -1,0 +1,312 @@
+/* check_judge.c — the judge stage of a check: runs the family's prebuilt
+ * judge (tutor/harness/) with the student's runner and device code, as a
+ * child with a wall-clock limit, reading its progress on a private channel
+ * (proc's channel fd) and merging its report into the check's.
+ *
+ * What the student's code prints reaches the check in two places, both
+ * plain text and never protocol: the judge's stdout and stderr (a kernel's
+ * printf lands there) and the runner's output file (its host code's). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/check_stage.h"
+#include "sys/util.h"
+
+#define RUNNER_OUT "runner.out"
+
+void waits_line(struct waits *w, const char *line)
+{
+    if (!strcmp(line, "@gpu wait") && !w->start)
+        w->start = util_now();
+    else if (!strcmp(line, "@gpu go") && w->start) {
+        w->total += util_now() - w->start;
+        w->start = 0;
+    }
+}
+
+double waits_grace(const struct waits *w)
+{
+    double g = w->total + (w->start ? util_now() - w->start : 0);
+    return g < GRACE_MAX_S ? g : GRACE_MAX_S;
+}
+
+static double run_grace(void *ud)
+{
+    return waits_grace(&((struct run *)ud)->hx_waits);
+}
+
+static double trials_limit(const struct run *r)
+{
+    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
+    return r->lab->family->trials_timeout_s * scale;
+}
+
+/* While the trials run they have their own, shorter limit (the catalog's
+ * trials_timeout_s): a kernel that never ends is stopped after it, not
+ * after the whole run's limit — in a grader it holds the GPU meanwhile, and
+ * no other run can time a kernel beside it. */
+static double run_cutoff(void *ud)
+{
+    const struct run *r = ud;
+    if (!r->trials_t0 || r->trials_done)
+        return 0;
+    return r->trials_t0 + trials_limit(r) + waits_grace(&r->hx_waits) - r->trials_w0;
+}
+
+/* "@stage correctness 3/32 n=31" from the judge becomes a progress call;
+ * "@gpu ..." lines are its waits; "@passed correctness" ends the trials and
+ * starts the race checkers, whose trials then wait for the timing to end.
+ * These come on the judge's private channel only: a kernel that prints
+ * them on stdout changes nothing. */
+static void on_line(void *ud, const char *line)
+{
+    struct run *r = ud;
+    char name[32];
+    int i = 0, n = 0, off = 0;
+    if (!strncmp(line, "@gpu ", 5))
+        waits_line(&r->hx_waits, line);
+    if (!strcmp(line, "@passed correctness")) {
+        r->trials_done = 1;
+        san_begin(r);
+    }
+    if (strncmp(line, "@stage ", 7))
+        return;
+    if (sscanf(line + 7, "%31s %d/%d %n", name, &i, &n, &off) < 3)
+        return;
+    if (!strcmp(name, "correctness") && !r->trials_t0) {
+        r->trials_t0 = util_now();
+        r->trials_w0 = waits_grace(&r->hx_waits);
+    }
+    util_copy(r->last_stage, sizeof r->last_stage, line + 7);
+    check_progress(r, name, i, n, line + 7 + off);
+}
+
+/* Whether the target is judged on the case of this label (--quick times
+ * only those). */
+static int target_has_case(const struct target *t, const char *label)
+{
+    int hit = !strcmp(t->case_label, label);
+    for (int i = 0; i < t->nalso; i++)
+        hit |= !strcmp(t->also[i].case_label, label);
+    return hit;
+}
+
+int judge_wrap_words(const struct run *r)
+{
+    int n = 0;
+    while (r->o->wrap && r->o->wrap[n])
+        n++;
+    return n;
+}
+
+char **judge_argv(struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
+                  int nsizes, int with_perf)
+{
+    const struct family_spec *f = r->lab->family;
+    char **argv = calloc(96, sizeof *argv);
+    int a = 0;
+    size_t cap = (size_t)nsizes * 12 + 1;
+    char *list = calloc(cap, 1);
+
+    if (!argv || !list) {
+        free(argv);
+        free(list);
+        return NULL;
+    }
+    for (int i = 0; r->o->wrap && r->o->wrap[i] && a < 24; i++)
+        argv[a++] = strdup(r->o->wrap[i]);
+    argv[a++] = util_format("%s/judge_%s", r->tc->harness_dir, f->name);
+    argv[a++] = strdup("--json");
+    argv[a++] = strdup(json);
+    argv[a++] = strdup("--lab");
+    argv[a++] = strdup(r->lab->id);
+    argv[a++] = strdup("--family");
+    argv[a++] = strdup(f->name);
+    argv[a++] = strdup("--mode");
+    argv[a++] = strdup(mode);
+    argv[a++] = strdup("--seed");
+    argv[a++] = util_format("%llu", r->seed);
+    argv[a++] = strdup("--runner");
+    argv[a++] = strdup(r->bin);
+    argv[a++] = strdup("--runner-out");
+    argv[a++] = util_format("%s/%s-%s", r->dir, mode, RUNNER_OUT);
+    argv[a++] = strdup("--fatbin");
+    argv[a++] = strdup(r->fatbin);
+    argv[a++] = strdup("--ptx");
+    argv[a++] = strdup(r->ptx);
+    argv[a++] = strdup("--plan-timeout");
+    argv[a++] = util_format("%g", f->plan_timeout_s * (r->o->timeout_scale > 0 ? r->o->timeout_scale : 1));
+    argv[a++] = strdup("--max-steps");
+    argv[a++] = util_format("%d", f->max_steps);
+    argv[a++] = strdup("--max-local");
+    argv[a++] = util_format("%d", f->max_local_bytes);
+    argv[a++] = strdup("--progress-fd");
+    argv[a++] = util_format("%d", PROC_CHANNEL_FD);
+    for (int i = 0; i < nsizes; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, cap - used, "%s%llu", i ? "," : "", sizes[i]);
+    }
+    argv[a++] = strdup("--sizes");
+    argv[a++] = list;
+    argv[a++] = strdup("--gpu-lock");
+    argv[a++] = strdup(r->gpu_lock);
+    argv[a++] = strdup("--gpu-lock-wait");
+    argv[a++] = util_format("%d", GPU_WAIT_S);
+    /* A lock given from outside is a grader's: many runs at once, and even
+     * their start-ups must stay out of each other's timed sections. */
+    argv[a++] = strdup("--gpu-lock-init");
+    argv[a++] = strdup(r->o->gpu_lock ? "1" : "0");
+    if (r->o->time_budget_ms > 0) {
+        argv[a++] = strdup("--budget-ms");
+        argv[a++] = util_format("%d", r->o->time_budget_ms);
+    }
+    /* The same bits on every call: the judge calls again on each input. */
+    if (r->lab->deterministic) {
+        argv[a++] = strdup("--repeat");
+        argv[a++] = util_format("%d", CATALOG_REPEAT);
+    }
+    for (int i = 0; with_perf && i < f->nperf && a < 92; i++) {
+        if (r->o->quick && !target_has_case(&r->lab->target, f->perf[i].label))
+            continue;
+        argv[a++] = strdup("--perf");
+        argv[a++] = f->perf[i].input[0]
+                        ? util_format("%s:%llu:%s", f->perf[i].label, f->perf[i].n, f->perf[i].input)
+                        : util_format("%s:%llu", f->perf[i].label, f->perf[i].n);
+    }
+    argv[a] = NULL;
+    int oom = 0;
+    for (int i = 0; i < a; i++)
+        oom |= !argv[i];
+    if (oom) {
+        for (int i = 0; i < a; i++)
+            free(argv[i]);
+        free(argv);
+        return NULL;
+    }
+    return argv;
+}
+
+void judge_argv_free(char **argv)
+{
+    for (int i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+/* A rejected plan names what it broke like the build's rules do, so that
+ * every rejection's summary reads the same: the meaning, then "uses X —
+ * rule". */
+static void plan_violation(struct run *r, const cJSON *plan)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, "violation");
+    if (!cJSON_IsString(v) || check_get_status(r) != STATUS_REJECTED)
+        return;
+    cJSON *sym = cJSON_GetObjectItemCaseSensitive(r->root, "symbols");
+    cJSON *list = sym ? cJSON_GetObjectItemCaseSensitive(sym, "violations") : NULL;
+    if (!list)
+        return;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "symbol", PLAN_SYMBOL);
+    cJSON_AddStringToObject(o, "rule", v->valuestring);
+    cJSON_AddItemToArray(list, o);
+}
+
+/* Moves the judge report's keys into the check report. */
+static void merge_report(struct run *r, cJSON *h)
+{
+    static const char *const keys[] = {"status", "seed", "device", "tests", "first_failing_n",
+                                       "tolerance_used", "perf", "mode", "phases", "plan", NULL};
+    for (int i = 0; keys[i]; i++) {
+        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
+        if (!v)
+            continue;
+        cJSON_DeleteItemFromObjectCaseSensitive(r->root, keys[i]);
+        cJSON_AddItemToObject(r->root, keys[i], v);
+    }
+    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages"), *m;
+    cJSON_ArrayForEach(m, msgs)
+        if (cJSON_IsString(m))
+            check_message(r, "%s", m->valuestring);
+    cJSON *hr = cJSON_GetObjectItemCaseSensitive(h, "elapsed_s");
+    if (cJSON_IsNumber(hr))
+        cJSON_AddNumberToObject(r->root, "harness_s", hr->valuedouble);
+    plan_violation(r, cJSON_GetObjectItemCaseSensitive(r->root, "plan"));
+}
+
+/* The student's text: what the kernels printed (the judge's stdout and
+ * stderr) and then what the host code printed (the runner's file); the
+ * last OUTPUT_KEEP bytes of the two together, like any output. */
+static void add_output(struct run *r, const struct proc_result *pr)
+{
+    char *path = util_format("%s/check-%s", r->dir, RUNNER_OUT);
+    char *host = path ? util_read_file(path, NULL) : NULL;
+    char *all = util_format("%s%s%s", pr->output, host && *host && *pr->output ? "\n" : "", host ? host : "");
+    size_t len = all ? strlen(all) : 0;
+    const char *kept = all ? check_tail(all, OUTPUT_KEEP) : "";
+    size_t dropped = pr->dropped + (len - strlen(kept));
+    char *text = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]", kept, dropped)
+                             : strdup(kept);
+    cJSON_AddStringToObject(r->root, "output", text ? text : "");
+    free(text);
+    free(all);
+    free(host);
+    free(path);
+}
+
+int stage_judge(struct run *r)
+{
+    char *json = util_format("%s/harness.json", r->dir);
+    char **argv = NULL;
+    struct proc_result pr = {0};
+    int rc = -1;
+
+    if (!json)
+        goto out;
+    unlink(json);
+    argv = judge_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
+    if (!argv)
+        goto out;
+    check_progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
+    r->last_stage[0] = '\0';
+    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
+                             .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
+                             .grace = run_grace, .cutoff = run_cutoff, .channel = 1};
+    if (proc_run(&spec, &pr)) {
+        check_message(r, "%s", pr.error);
+        goto out;
+    }
+    cJSON_AddNumberToObject(r->root, "run_s", pr.seconds);
+    add_output(r, &pr);
+
+    char *text = pr.timed_out ? NULL : util_read_file(json, NULL);
+    cJSON *h = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    rc = 0;
+    double cut = run_cutoff(r);
+    if (pr.timed_out && cut > 0 && util_now() >= cut) {
+        check_set_status(r, STATUS_TIMEOUT);
+        check_message(r, "timed out after %.0f s: the correctness trials ran past their %g s limit "
+                         "during %s: the whole process group was killed",
+                      pr.seconds, trials_limit(r), r->last_stage);
+    } else if (pr.timed_out) {
+        check_set_status(r, STATUS_TIMEOUT);
+        check_message(r, "timed out after %.0f s%s%s: the whole process group was killed",
+                      pr.seconds, r->last_stage[0] ? " during " : "", r->last_stage);
+    } else if (!h) {
+        char why[200];
+        proc_describe(&pr, why, sizeof why);
+        check_set_status(r, pr.started ? STATUS_RUNTIME_ERROR : STATUS_INTERNAL_ERROR);
+        check_message(r, "the judge ended without a report (%s)%s%s", why,
+                      r->last_stage[0] ? " during " : "", r->last_stage);
+    } else {
+        merge_report(r, h);
+        cJSON_Delete(h);
+    }
+out:
+    judge_argv_free(argv);
+    free(json);
+    proc_result_free(&pr);
+    return rc;
+}

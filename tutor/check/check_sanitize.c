@@ -1,0 +1,225 @@
+/* check_sanitize.c — the race checkers: compute-sanitizer's racecheck,
+ * synccheck and memcheck, each around a judge in sanitize mode on small
+ * sizes.  They start when the judge's trials pass and overlap its timing
+ * (their trials wait for the timed section through the GPU lock), and a
+ * kernel that failed already has them stopped.  Only the judge is
+ * instrumented (--target-processes application-only): the runner it starts
+ * runs no GPU code, and cannot tell it runs under a tool. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check_stage.h"
+#include "model/result.h"
+#include "sys/util.h"
+
+#define SANITIZER_EXIT 86
+
+/* Keeps the "=========" lines of a compute-sanitizer report, at most 12. */
+static char *sanitizer_excerpt(const char *out, int *hazards)
+{
+    size_t cap = 4096, used = 0;
+    char *s = calloc(cap, 1);
+    int lines = 0;
+    *hazards = 0;
+    for (const char *p = out; s && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t l = eol ? (size_t)(eol - p) : strlen(p);
+        if (!strncmp(p, "========= ", 10)) {
+            if (strstr(p, "Error") || strstr(p, "Hazard") || strstr(p, "hazard") ||
+                strstr(p, "Invalid") || strstr(p, "Barrier"))
+                (*hazards)++;
+            if (lines++ < 12 && used + l + 2 < cap) {
+                memcpy(s + used, p, l);
+                used += l;
+                s[used++] = '\n';
+            }
+        }
+        p += l + (eol ? 1 : 0);
+    }
+    return s;
+}
+
+static const char *const san_tools[] = {"racecheck", "synccheck", "memcheck"};
+enum { SAN_TOOLS = sizeof san_tools / sizeof san_tools[0] };
+
+/* One compute-sanitizer tool run over the harness in sanitize mode. */
+struct san_job {
+    const char *tool;
+    char *json, *code;
+    char **hx;
+    char *argv[96];
+    struct proc_spec spec;
+    struct proc_result pr;
+    struct waits waits;
+    int rc, started;
+    pthread_t thread;
+};
+
+static void san_line(void *ud, const char *line)
+{
+    if (!strncmp(line, "@gpu ", 5))
+        waits_line(&((struct san_job *)ud)->waits, line);
+}
+
+static double san_grace(void *ud)
+{
+    return waits_grace(&((struct san_job *)ud)->waits);
+}
+
+static void *san_thread(void *arg)
+{
+    struct san_job *j = arg;
+    j->rc = proc_run(&j->spec, &j->pr);
+    return NULL;
+}
+
+static int san_prepare(struct run *r, struct san_job *j, const char *tool)
+{
+    const struct family_spec *f = r->lab->family;
+    int a = 0, skip = 0;
+
+    j->tool = tool;
+    j->rc = -1;
+    j->json = util_format("%s/sanitize-%s.json", r->dir, tool);
+    j->code = util_format("%d", SANITIZER_EXIT);
+    if (!j->json || !j->code)
+        return -1;
+    j->hx = judge_argv(r, j->json, "sanitize", f->sanitize_sizes, f->nsanitize, 0);
+    if (!j->hx)
+        return -1;
+    /* The sandbox prefix, if any, goes in front of compute-sanitizer. */
+    for (skip = judge_wrap_words(r); a < skip; a++)
+        j->argv[a] = j->hx[a];
+    j->argv[a++] = r->tc->sanitizer;
+    /* The judge alone: the runner it starts has no GPU to check. */
+    j->argv[a++] = "--target-processes";
+    j->argv[a++] = "application-only";
+    j->argv[a++] = "--tool";
+    j->argv[a++] = (char *)tool;
+    j->argv[a++] = "--error-exitcode";
+    j->argv[a++] = j->code;
+    j->argv[a++] = "--print-limit";
+    j->argv[a++] = "20";
+    for (int i = skip; j->hx[i] && a < 94; i++)
+        j->argv[a++] = j->hx[i];
+    j->spec = (struct proc_spec){.argv = j->argv, .cwd = r->dir, .timeout_s = check_timeout(r) * 3,
+                                 .output_cap = OUTPUT_KEEP * 8, .on_line = san_line, .ud = j,
+                                 .grace = san_grace, .cancel = &r->san_cancel, .channel = 1};
+    return 0;
+}
+
+/* Records one tool's findings; returns 1 when they fail the kernel. */
+static int san_record(struct run *r, cJSON *list, struct san_job *j)
+{
+    int hazards, dirty = 0;
+    if (j->rc != 0) {
+        check_message(r, "%s could not start: %s", j->tool, j->pr.error);
+        return 0;
+    }
+    char *excerpt = sanitizer_excerpt(j->pr.output, &hazards);
+    int clean = j->pr.exited && j->pr.exit_code == 0;
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "tool", j->tool);
+    cJSON_AddBoolToObject(e, "clean", clean);
+    cJSON_AddNumberToObject(e, "seconds", j->pr.seconds);
+    cJSON_AddStringToObject(e, "report", excerpt ? excerpt : "");
+    cJSON_AddItemToArray(list, e);
+    /* The harness under the tool writes its own report: a kernel that went
+     * wrong there (instrumentation changes timing, which races feel) fails
+     * even when the tool itself saw nothing. */
+    char *text = util_read_file(j->json, NULL);
+    cJSON *h = text ? cJSON_Parse(text) : NULL;
+    const cJSON *st = h ? cJSON_GetObjectItemCaseSensitive(h, "status") : NULL;
+    const char *hs = cJSON_IsString(st) ? st->valuestring : NULL;
+    if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
+        dirty = 1;
+        check_message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
+    } else if (hs && status_from_name(hs) != STATUS_PASS && status_from_name(hs) != STATUS_NO_GPU) {
+        dirty = 1;
+        check_message(r, "under %s the kernel's run ended in %s", j->tool, hs);
+    } else if (!clean) {
+        char why[160];
+        proc_describe(&j->pr, why, sizeof why);
+        check_message(r, "%s could not judge the kernel (%s)", j->tool, why);
+        dirty = j->pr.timed_out;
+    }
+    cJSON_Delete(h);
+    free(text);
+    free(excerpt);
+    return dirty;
+}
+
+/* Starts the three tools at once, each in a thread: they check small sizes,
+ * so the GPU has room, and a student waits for the slowest instead of the
+ * sum.  Called when the harness says its trials passed, so they overlap its
+ * timing (their own trials wait for the timed section to end); does nothing
+ * when they run already or are not wanted. */
+void san_begin(struct run *r)
+{
+    if (r->san || !r->o->sanitize || !r->tc->sanitizer)
+        return;
+    if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
+        return;
+    r->san_t0 = util_now();
+    atomic_store(&r->san_cancel, 0);
+    for (int t = 0; t < SAN_TOOLS; t++)
+        if (san_prepare(r, &r->san[t], san_tools[t]) == 0)
+            r->san[t].started = pthread_create(&r->san[t].thread, NULL, san_thread, &r->san[t]) == 0;
+}
+
+/* Waits for the tools; with `record`, their findings go into the report
+ * (and fail the kernel when there are any), otherwise they are stopped
+ * first and forgotten: a kernel that failed already needs no race report. */
+void san_end(struct run *r, int record)
+{
+    cJSON *list = NULL;
+    int dirty = 0;
+    if (!r->san)
+        return;
+    if (!record)
+        atomic_store(&r->san_cancel, 1);
+    else {
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
+        cJSON_AddBoolToObject(san, "ran", 1);
+        list = cJSON_AddArrayToObject(san, "tools");
+    }
+    for (int t = 0; t < SAN_TOOLS; t++) {
+        struct san_job *j = &r->san[t];
+        if (j->started)
+            pthread_join(j->thread, NULL);
+        if (record && !j->started)
+            check_message(r, "%s could not start", san_tools[t]);
+        if (record && j->started)
+            dirty |= san_record(r, list, j);
+        proc_result_free(&j->pr);
+        judge_argv_free(j->hx);
+        free(j->json);
+        free(j->code);
+    }
+    if (record)
+        cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->root, "sanitizer"), "seconds",
+                                util_now() - r->san_t0);
+    free(r->san);
+    r->san = NULL;
+    if (dirty)
+        check_set_status(r, STATUS_FAIL);
+}
+
+/* The race checkers' verdict on a kernel that passed its trials. */
+int stage_sanitize(struct run *r)
+{
+    if (!r->o->sanitize || !r->tc->sanitizer) {
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
+        cJSON_AddBoolToObject(san, "ran", 0);
+        cJSON_AddStringToObject(san, "note", !r->o->sanitize
+                                                 ? "skipped (--no-sanitize)"
+                                                 : "compute-sanitizer not found: races were not checked");
+        return 0;
+    }
+    check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
+    san_begin(r);       /* not yet begun when the run had nothing to time */
+    san_end(r, 1);
+    return 0;
+}

@@ -1,0 +1,112 @@
+/* check_stage.h — what the stages of one check share, private to check*.c:
+ * the run that is carried from stage to stage, the report helpers, and each
+ * stage's entry point.  The stages, in order (docs/harness.md):
+ *   check_build.c     compile, rules (symbols, includes, PTX), link the runner
+ *   check_judge.c     run the judge with the runner: trials, timing
+ *   check_sanitize.c  the race checkers around the judge
+ *   check_counters.c  ncu's counters around the judge
+ *   check.c           the order, --build-only / --run-only, target, summary
+ * Each stage records what it did in r->root and can end the check with a
+ * verdict; only a broken workbook makes it return -1. */
+#ifndef CHECK_STAGE_H
+#define CHECK_STAGE_H
+
+#include <cjson/cJSON.h>
+#include <stdatomic.h>
+
+#include "check/check.h"
+#include "sys/proc.h"
+#include "status.h"
+
+#define COMPILE_TIMEOUT_S 180
+/* What a violation found by the judge's plan checks is filed under. */
+#define PLAN_SYMBOL "launch plan"
+#define OUTPUT_KEEP 8192
+
+/* How long a judge may wait for the GPU before it goes on regardless
+ * (--gpu-lock-wait), and the most waiting a check forgives a child: a run
+ * may wait twice (trials, then timing), and a judge that says it waits
+ * gains no more than this. */
+#define GPU_WAIT_S 120
+#define GRACE_MAX_S (2 * GPU_WAIT_S + 10)
+
+/* Time a child spent waiting for the GPU, from its "@gpu wait" and
+ * "@gpu go" lines: it does not count against the kernel's time limit. */
+struct waits {
+    double start;           /* when the open wait began; 0: none open */
+    double total;
+};
+
+struct san_job;
+
+/* Everything one check carries from stage to stage. */
+struct run {
+    const struct toolchain *tc;
+    const struct catalog *cat;
+    const struct lab *lab;
+    const struct check_opts *o;
+    cJSON *root;
+    char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *deps;
+    unsigned long long seed;
+    char last_stage[160];
+    double t0;
+    int lock_fd;            /* held on the work folder for the whole check */
+    char *gpu_lock;         /* the file the judges share the GPU through */
+    struct waits hx_waits;  /* the judge's waits for the GPU */
+    double trials_t0;       /* when the judge began its trials; 0: not yet */
+    double trials_w0;       /* its waits for the GPU by then */
+    int trials_done;        /* it said "@passed correctness" */
+    struct san_job *san;    /* the race checkers, once started */
+    double san_t0;
+    atomic_int san_cancel;
+};
+
+/* ---- the report (check.c) ---- */
+void check_progress(struct run *r, const char *stage, int i, int n, const char *detail);
+void check_set_status(struct run *r, enum status s);
+enum status check_get_status(const struct run *r);
+void check_message(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last `keep` bytes of text, from a line boundary where possible. */
+const char *check_tail(const char *text, size_t keep);
+/* The catalog's run limit, scaled by --timeout-scale. */
+double check_timeout(const struct run *r);
+
+/* ---- check_build.c ---- */
+int stage_compile(struct run *r);
+int stage_rules(struct run *r);
+int stage_link(struct run *r);
+
+/* ---- check_judge.c ---- */
+/* The judge's command line for mode "check", "sanitize" or "profile", with
+ * the sandbox prefix (--wrap) in front; NULL when out of memory.
+ * `tool_argc` slots are left free after the prefix for a tool (a sanitizer,
+ * ncu) to be put in front of the judge. */
+char **judge_argv(struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
+                  int nsizes, int with_perf);
+void judge_argv_free(char **argv);
+/* The number of words of the --wrap prefix in front of a judge_argv. */
+int judge_wrap_words(const struct run *r);
+void waits_line(struct waits *w, const char *line);
+double waits_grace(const struct waits *w);
+int stage_judge(struct run *r);
+
+/* ---- check_sanitize.c ---- */
+void san_begin(struct run *r);
+void san_end(struct run *r, int record);
+int stage_sanitize(struct run *r);
+
+/* ---- check_counters.c ---- */
+int stage_counters(struct run *r);
+
+/* check_cache.c: nvcc's results by what went in, when the test suite
+ * names a folder for them ($CUDATUTOR_COMPILE_CACHE).  cache_key hashes
+ * nvcc, the flags (no paths), lab.h and the source; NULL when a file cannot
+ * be read.  cache_fetch puts a stored compile's files in place of this
+ * run's and returns 0 with nvcc's exit code and log (the source's path put
+ * back), or -1 when there is none.  cache_store keeps this run's compile if
+ * it read nothing that the key does not cover. */
+char *cache_key(const struct run *r, char *const *flags);
+int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit_code, char **log);
+void cache_store(const struct run *r, const char *dir, const char *key, int exit_code, const char *log);
+
+#endif /* CHECK_STAGE_H */

@@ -1,0 +1,453 @@
+/* cli_study.c — see cli_study.h.  Reading progress never fails a command
+ * that can do without it (list still lists); writing it never hides the
+ * answer the student asked for (hint still prints the hint).  Problems with
+ * progress.json go to stderr, so --json output stays parseable. */
+#include "cli/cli_study.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/calibrate.h"
+#include "model/progress.h"
+#include "sys/util.h"
+#include "model/workspace.h"
+
+/* Prints a cJSON value to stdout and frees it; returns the exit code. */
+static int put_json(cJSON *o)
+{
+    char *s = o ? cJSON_Print(o) : NULL;
+    if (s)
+        puts(s);
+    free(s);
+    cJSON_Delete(o);
+    return s ? EXIT_OK : EXIT_INTERNAL;
+}
+
+/* Loads progress, reporting a moved-aside file.  Returns 0, or -1 after
+ * printing why (p is then empty and usable). */
+static int load(struct app *app, const char *cmd, struct progress *p)
+{
+    char note[768] = "", err[768] = "";
+    char *path = progress_path(app->root, app->progress_path);
+    int rc = path ? progress_load(path, p, note, sizeof note, err, sizeof err) : PROGRESS_ERROR;
+    if (!path)
+        util_copy(err, sizeof err, "out of memory");
+    free(path);
+    if (rc == PROGRESS_OK && note[0])
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
+    if (rc != PROGRESS_OK) {
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        progress_init(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs a progress update, reporting problems; returns 0 when it was written. */
+static int update(struct app *app, const char *cmd, progress_fn fn, void *ud, struct progress *out)
+{
+    char note[768] = "", err[768] = "";
+    char *path = progress_path(app->root, app->progress_path);
+    int rc = path ? progress_update(path, fn, ud, out, note, sizeof note, err, sizeof err) : PROGRESS_ERROR;
+    if (!path)
+        util_copy(err, sizeof err, "out of memory");
+    free(path);
+    if (note[0] && rc == PROGRESS_OK)
+        fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
+    if (rc != PROGRESS_OK)
+        fprintf(stderr, "cudatutor %s: progress not recorded: %s\n", cmd, err);
+    return rc == PROGRESS_OK ? 0 : -1;
+}
+
+static int lab_index(const struct app *app, const struct lab *lab)
+{
+    return (int)(lab - app->cat.labs);
+}
+
+/* ---- list --------------------------------------------------------------- */
+
+/* The calibration of the GPU the latest recorded check ran on: the targets
+ * the student's checks are judged by.  No GPU is asked (listing stays
+ * instant); NULL when that GPU has no entry for this catalog. */
+static const struct calibrate_gpu *recent_calibration(struct app *app, const struct progress *p,
+                                                      struct calibration *c)
+{
+    const struct progress_lab *latest = NULL;
+    char hash[24], note[1200] = "", err[1200] = "";
+    char *path;
+
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < p->nlabs; i++)
+        if (p->labs[i].gpu[0] && (!latest || strcmp(p->labs[i].last_time, latest->last_time) > 0))
+            latest = &p->labs[i];
+    if (app->no_calibrate || !latest || !(path = calibrate_path(app->root, app->progress_path)))
+        return NULL;
+    int rc = calibrate_load(path, c, note, sizeof note, err, sizeof err);
+    free(path);
+    if (note[0])
+        fprintf(stderr, "cudatutor list: %s\n", note);
+    if (rc != CALIBRATE_OK) {
+        fprintf(stderr, "cudatutor list: %s\n", err);
+        return NULL;
+    }
+    calibrate_catalog_hash(&app->cat, hash, sizeof hash);
+    return calibrate_find(c, latest->gpu, hash);
+}
+
+int cmd_list(struct app *app, const struct cli_args *a)
+{
+    struct progress p;
+    struct calibration cal;
+    int json = a->json;
+    load(app, "list", &p);
+    const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    for (int i = 0; i < app->cat.nlabs; i++) {
+        const struct lab *l = &app->cat.labs[i];
+        const struct progress_lab *pl = progress_find(&p, l->id);
+        enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
+        double best = pl && pl->best.have && pl->best.gbps >= 0 ? pl->best.gbps : -1;
+        const struct calibrate_lab *cl = calibrate_lab(here, l->id);
+        int scaled = cl && cl->lowered;
+        double min = scaled ? cl->min : l->target.min;
+        double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * min : min;
+        if (!json && l->bonus && (i == 0 || !app->cat.labs[i - 1].bonus)) {
+            const struct lab *opener = catalog_opener(&app->cat, l);
+            if (opener)
+                printf("Bonus: open once lab %s has passed\n", opener->id);
+            else
+                printf("Bonus\n");
+        }
+        if (!json) {
+            char gb[24] = "-";
+            if (best >= 0)
+                snprintf(gb, sizeof gb, "%.0f GB/s", best);
+            else if (pl && pl->best.have)
+                snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
+            printf("%s  %-46s %-9s %10s  target %g %s at %s", l->id, l->title, lab_state_label(st), gb,
+                   tmin, metric_unit(l->target.metric), l->target.case_label);
+            /* Further cases, lowered in the same proportion as the first. */
+            for (int k = 0; k < l->target.nalso; k++)
+                printf(" and %g at %s", (l->target.metric == METRIC_PCT_PEAK ? 100 : 1) * l->target.also[k].min *
+                                            (min / l->target.min), l->target.also[k].case_label);
+            printf("%s%s%s\n", scaled ? " (scaled to the " : "", scaled ? here->name : "", scaled ? ")" : "");
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject(), *t;
+        cJSON_AddStringToObject(o, "id", l->id);
+        cJSON_AddStringToObject(o, "slug", l->slug);
+        cJSON_AddStringToObject(o, "title", l->title);
+        cJSON_AddStringToObject(o, "family", l->family->name);
+        cJSON_AddStringToObject(o, "dir", l->dir);
+        cJSON_AddStringToObject(o, "stub", l->stub);
+        cJSON_AddStringToObject(o, "summary", l->summary);
+        cJSON_AddBoolToObject(o, "bonus", l->bonus);
+        const struct lab *opener = catalog_opener(&app->cat, l);
+        if (opener)
+            cJSON_AddStringToObject(o, "opens_after", opener->id);
+        else
+            cJSON_AddNullToObject(o, "opens_after");
+        t = cJSON_AddObjectToObject(o, "target");
+        cJSON_AddStringToObject(t, "metric", metric_name(l->target.metric));
+        cJSON_AddStringToObject(t, "case", l->target.case_label);
+        cJSON_AddNumberToObject(t, "min", l->target.min);
+        cJSON_AddBoolToObject(t, "provisional", l->target.provisional);
+        if (l->target.solution > 0)
+            cJSON_AddNumberToObject(t, "solution", l->target.solution);
+        if (l->target.nalso) {
+            cJSON *also = cJSON_AddArrayToObject(t, "also");
+            for (int k = 0; k < l->target.nalso; k++) {
+                cJSON *c = cJSON_CreateObject();
+                cJSON_AddStringToObject(c, "case", l->target.also[k].case_label);
+                cJSON_AddNumberToObject(c, "min", l->target.also[k].min);
+                if (l->target.also[k].solution > 0)
+                    cJSON_AddNumberToObject(c, "solution", l->target.also[k].solution);
+                cJSON_AddItemToArray(also, c);
+            }
+        }
+        if (l->deterministic)
+            cJSON_AddBoolToObject(o, "deterministic", 1);
+        /* target.min stays the catalog's: grade.sh reads the catalog here. */
+        if (scaled) {
+            cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
+            cJSON_AddStringToObject(c, "gpu", here->name);
+            cJSON_AddNumberToObject(c, "min", cl->min);
+        }
+        cJSON_AddStringToObject(o, "state", lab_state_name(st));
+        if (best >= 0)
+            cJSON_AddNumberToObject(o, "best_gbps", best);
+        else
+            cJSON_AddNullToObject(o, "best_gbps");
+        if (pl && pl->best.have)
+            cJSON_AddNumberToObject(o, "best_ratio", pl->best.ratio);
+        else
+            cJSON_AddNullToObject(o, "best_ratio");
+        cJSON_AddNumberToObject(o, "attempts", pl ? pl->attempts : 0);
+        cJSON_AddNumberToObject(o, "hints_used", pl ? pl->hints_used : 0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    progress_free(&p);
+    calibrate_free(&cal);
+    return json ? put_json(arr) : EXIT_OK;
+}
+
+/* ---- hint --------------------------------------------------------------- */
+
+struct hint_req {
+    const char *id;
+    int k;              /* 0: the next one */
+    int shown;          /* out: the hint shown */
+};
+
+static int record_hint(struct progress *p, void *ud)
+{
+    struct hint_req *h = ud;
+    const struct progress_lab *l = progress_find(p, h->id);
+    int used = l ? l->hints_used : 0;
+    h->shown = h->k ? h->k : used < CATALOG_HINTS ? used + 1 : CATALOG_HINTS;
+    progress_record_hint(p, h->id, h->shown);
+    return 0;
+}
+
+int cmd_hint(struct app *app, const struct cli_args *a)
+{
+    const struct lab *lab = a->lab;
+    int json = a->json, k = 0;
+    if (a->npos > 1) {
+        char *end;
+        long v = strtol(a->pos[1], &end, 10);
+        if (*end || v < 1 || v > CATALOG_HINTS) {
+            fprintf(stderr, "cudatutor hint: which hint? %s is not 1 to %d\n", a->pos[1], CATALOG_HINTS);
+            return EXIT_USAGE;
+        }
+        k = (int)v;
+    }
+    struct hint_req h = {lab->id, k, 0};
+    if (update(app, "hint", record_hint, &h, NULL) != 0) {
+        /* Nothing recorded: still answer, with the hint the file would have given. */
+        struct progress p;
+        load(app, "hint", &p);
+        record_hint(&p, &h);
+        progress_free(&p);
+    }
+    if (!json) {
+        printf("hint %d of %d for lab %s: %s\n", h.shown, CATALOG_HINTS, lab->id, lab->hints[h.shown - 1]);
+        return EXIT_OK;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", lab->id);
+    cJSON_AddNumberToObject(o, "hint", h.shown);
+    cJSON_AddNumberToObject(o, "of", CATALOG_HINTS);
+    cJSON_AddStringToObject(o, "text", lab->hints[h.shown - 1]);
+    return put_json(o);
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static void progress_line(const struct app *app, const struct progress *p, int i)
+{
+    const struct lab *l = &app->cat.labs[i];
+    const struct progress_lab *pl = progress_find(p, l->id);
+    char best[48] = "-";
+    if (pl && pl->best.have && pl->best.gbps >= 0)
+        snprintf(best, sizeof best, "%.0f GB/s, %.2fx ref", pl->best.gbps, pl->best.ratio);
+    else if (pl && pl->best.have)
+        snprintf(best, sizeof best, "%.4g %s, %.2fx ref", pl->best.rate, pl->best.rate_unit, pl->best.ratio);
+    printf("%-3s  %-9s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
+           lab_state_label(progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
+           pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
+           pl && pl->last_status[0] ? pl->last_status : "-");
+}
+
+int cmd_progress(struct app *app, const struct cli_args *a)
+{
+    struct progress p;
+    int json = a->json, rc = EXIT_OK;
+    if (load(app, "progress", &p) != 0)
+        return EXIT_INTERNAL;
+    char *path = progress_path(app->root, app->progress_path);
+    if (!json) {
+        /* The core labs are the workbook; the bonus ones are counted apart. */
+        int passed[2] = {0, 0}, count[2] = {0, 0};
+        for (int i = 0; i < app->cat.nlabs; i++) {
+            int b = app->cat.labs[i].bonus != 0;
+            count[b]++;
+            passed[b] += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
+        }
+        printf("%s: %d of %d labs passed", path ? path : "progress.json", passed[0], count[0]);
+        if (count[1])
+            printf("; bonus: %d of %d", passed[1], count[1]);
+        putchar('\n');
+        printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
+               "first pass", "last");
+        for (int i = 0; i < app->cat.nlabs; i++)
+            progress_line(app, &p, i);
+        goto out;
+    }
+    /* The stored records, with every lab present and its state as shown. */
+    char *text = progress_format(&p);
+    cJSON *root = text ? cJSON_Parse(text) : NULL, *labs = cJSON_GetObjectItemCaseSensitive(root, "labs");
+    free(text);
+    if (!root || !labs) {
+        cJSON_Delete(root);
+        rc = EXIT_INTERNAL;
+        goto out;
+    }
+    cJSON_AddStringToObject(root, "path", path ? path : "");
+    for (int i = 0; i < app->cat.nlabs; i++) {
+        const char *id = app->cat.labs[i].id;
+        cJSON *o = cJSON_GetObjectItemCaseSensitive(labs, id);
+        if (!o) {
+            o = cJSON_AddObjectToObject(labs, id);
+            cJSON_AddNumberToObject(o, "attempts", 0);
+            cJSON_AddNullToObject(o, "first_pass");
+            cJSON_AddNullToObject(o, "best");
+            cJSON_AddNullToObject(o, "last");
+            cJSON_AddNumberToObject(o, "hints_used", 0);
+            cJSON_AddNullToObject(o, "gpu");
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
+        cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(&p, &app->cat, i, app->unlock_all)));
+    }
+    rc = put_json(root);
+out:
+    free(path);
+    progress_free(&p);
+    return rc;
+}
+
+/* ---- reset -------------------------------------------------------------- */
+
+/* Asks on the terminal; 1 for yes. */
+static int confirm(const char *question)
+{
+    char line[32];
+    fprintf(stderr, "%s [y/N] ", question);
+    fflush(stderr);
+    if (!fgets(line, sizeof line, stdin))
+        return 0;
+    return line[0] == 'y' || line[0] == 'Y';
+}
+
+int cmd_reset(struct app *app, const struct cli_args *a)
+{
+    const struct lab *lab = a->lab;
+    int yes = a->yes, json = a->json;
+    char backup[1024], err[768], q[256];
+    if (!yes) {
+        if (!isatty(STDIN_FILENO)) {
+            fprintf(stderr, "cudatutor reset: this replaces %s/kernel.cu with the stub; add --yes to confirm\n",
+                    lab->dir);
+            return EXIT_USAGE;
+        }
+        snprintf(q, sizeof q, "Replace %s/kernel.cu with the stub (your file is kept as a backup)?", lab->dir);
+        if (!confirm(q)) {
+            fprintf(stderr, "cudatutor reset: nothing changed\n");
+            return EXIT_OK;
+        }
+    }
+    if (workspace_reset(app->root, lab, backup, sizeof backup, err, sizeof err) != 0) {
+        fprintf(stderr, "cudatutor reset: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", lab->id);
+        cJSON_AddStringToObject(o, "kernel", lab->dir);
+        if (backup[0])
+            cJSON_AddStringToObject(o, "backup", backup);
+        else
+            cJSON_AddNullToObject(o, "backup");
+        return put_json(o);
+    }
+    printf("lab %s: %s/kernel.cu is the stub again", lab->id, lab->dir);
+    if (backup[0])
+        printf("; your file is kept as %s\n", backup);
+    else
+        printf(" (it already was; no backup needed)\n");
+    return EXIT_OK;
+}
+
+/* ---- solution ----------------------------------------------------------- */
+
+int cmd_solution(struct app *app, const struct cli_args *a)
+{
+    const struct lab *lab = a->lab;
+    int json = a->json;
+    char err[768];
+    struct progress p;
+    load(app, "solution", &p);
+    enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
+    progress_free(&p);
+    if (st < LAB_PASSED && !app->unlock_all) {
+        fprintf(stderr, "cudatutor solution: lab %s has not passed yet; its solution opens when it does "
+                        "(or add --unlock-all)\n", lab->id);
+        return EXIT_VERDICT;
+    }
+    char *text = workspace_solution(app->root, lab, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "cudatutor solution: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (!json) {
+        fputs(text, stdout);
+        free(text);
+        return EXIT_OK;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", lab->id);
+    cJSON_AddStringToObject(o, "path", lab->solution_dir);
+    cJSON_AddStringToObject(o, "text", text);
+    free(text);
+    return put_json(o);
+}
+
+/* ---- the lock rule ------------------------------------------------------ */
+
+int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
+{
+    struct progress p;
+    int i = lab_index(app, lab);
+    load(app, cmd, &p);
+    enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
+    progress_free(&p);
+    if (st != LAB_LOCKED)
+        return 0;
+    /* The tutor's words: the lab that opens it is the one to pass. */
+    const struct lab *opener = catalog_opener(&app->cat, lab);
+    fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
+            opener ? opener->id : lab->id);
+    return 1;
+}
+
+/* ---- recording a check -------------------------------------------------- */
+
+void cli_record_check(struct app *app, const struct result *r)
+{
+    const struct lab *lab = catalog_find(&app->cat, r->lab);
+    struct progress_check c = {r, ""};
+    struct progress before, after;
+    if (!lab)
+        return;
+    progress_now(c.when, sizeof c.when);
+    load(app, "check", &before);
+    if (update(app, "check", progress_check_fn, &c, &after) != 0) {
+        progress_free(&before);
+        return;
+    }
+    int i = lab_index(app, lab);
+    enum lab_state was = progress_state(&before, &app->cat, i, 0), now = progress_state(&after, &app->cat, i, 0);
+    if (now > was && now >= LAB_PASSED)
+        fprintf(stderr, "progress: lab %s %s\n", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
+    /* Every lab this pass opened: the next one, and the bonus labs after 08. */
+    for (int k = 0; k < app->cat.nlabs; k++)
+        if (progress_state(&before, &app->cat, k, 0) == LAB_LOCKED &&
+            progress_state(&after, &app->cat, k, 0) != LAB_LOCKED)
+            fprintf(stderr, "progress: lab %s is open%s\n", app->cat.labs[k].id,
+                    app->cat.labs[k].bonus ? " (bonus)" : "");
+    progress_free(&before);
+    progress_free(&after);
+}

@@ -1,0 +1,342 @@
+/* hx_fam_argmax.cu — family argmax (lab 11): the largest float of an array
+ * and the first index where it occurs, as one 64-bit key (lab.h,
+ * lab_argmax_key).
+ *
+ * Inputs (hx_argmax.cuh) sit on a grid of levels, so the maximum occurs
+ * many times and only its first index is right; a third of them are all
+ * negative; two in three have rare "peaks" above everything else at random
+ * places.  The check is exact: the key must equal the expected one.  The
+ * output is poisoned with random bits from the operating system before
+ * every call, the scratch buffer with 0xab bytes.
+ *
+ * Every timed sample changes one element first (a new maximum somewhere, or
+ * a copy of the maximum before its first index: hx_argmax.cuh, am_change)
+ * and its key is checked after the second event; the element is put back
+ * after the check, the input is checked unchanged after the student's last
+ * sample and generated afresh before the reference, CUB's
+ * DeviceReduce::ArgMax, is timed on it (it keeps the first index of ties
+ * too).
+ */
+#include <cub/device/device_reduce.cuh>
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hx_argmax.cuh"
+
+namespace hx {
+
+static __global__ void am_fill(agen g, float *out)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
+        out[i] = am_value(g, i);
+}
+
+/* Counts elements that differ from what am_fill wrote (bit for bit, so a
+ * NaN written over the input is caught too); remembers the first. */
+static __global__ void am_compare(agen g, const float *in, unsigned long long *bad, unsigned long long *first)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride) {
+        float want = am_value(g, i);
+        uint32_t a, b;
+        memcpy(&a, &want, sizeof a);
+        memcpy(&b, &in[i], sizeof b);
+        if (a != b) {
+            atomicAdd(bad, 1ull);
+            atomicMin(first, (unsigned long long)i);
+        }
+    }
+}
+
+static struct {
+    float *d_in;
+    unsigned long long *d_out;
+    void *d_scratch, *d_cub;
+    size_t scratch_bytes, cub_bytes;
+    float *d_ref_max;                   /* CUB's outputs */
+    int64_t *d_ref_idx;
+    unsigned long long *d_bad;          /* [0] count, [1] first index */
+    int grid;
+    unsigned long long last_poison;
+} af;
+
+static int am_generate(struct ctx *c, const agen &g)
+{
+    am_fill<<<af.grid, 256, 0, c->s>>>(g, af.d_in);
+    HX_CHECK(cudaGetLastError());
+    return 0;
+}
+
+/* Fresh random bits in *d_out (never the answer) and 0xab in the scratch. */
+static int am_poison(struct ctx *c, unsigned long long n, unsigned long long want)
+{
+    static unsigned long long p;        /* static: the async copy reads it later */
+    do
+        p = poison_bits();
+    while (p == want);
+    af.last_poison = p;
+    HX_CHECK(cudaMemcpyAsync(af.d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
+    size_t sb = LAB_SCRATCH_BYTES(n);
+    HX_CHECK(cudaMemsetAsync(af.d_scratch, 0xab, sb < af.scratch_bytes ? sb : af.scratch_bytes, c->s));
+    return 0;
+}
+
+/* Returns the number of input elements that changed, or -1. */
+static long long am_changed(struct ctx *c, const agen &g, unsigned long long *first)
+{
+    unsigned long long h[2] = {0, ~0ull};
+    HX_CHECK(cudaMemcpyAsync(af.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
+    am_compare<<<af.grid, 256, 0, c->s>>>(g, af.d_in, af.d_bad, af.d_bad + 1);
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaMemcpyAsync(h, af.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    *first = h[1];
+    return (long long)h[0];
+}
+
+/* A key in words: "3.5 at index 17". */
+static void am_show(char *buf, size_t len, unsigned long long key)
+{
+    snprintf(buf, len, "%.9g at index %u", (double)lab_argmax_value(key), lab_argmax_index(key));
+}
+
+/* Why got is not want, in the student's terms.  cur(i) is element i as the
+ * call saw it (for the message about a key that names the wrong value). */
+static void am_explain(char *buf, size_t len, const agen &g, unsigned long long want, unsigned long long got,
+                       unsigned long long poison, float (*cur)(const agen &, unsigned long long, const void *),
+                       const void *arg)
+{
+    float wv = lab_argmax_value(want), gv = lab_argmax_value(got);
+    unsigned wi = lab_argmax_index(want), gi = lab_argmax_index(got);
+    if (got == poison) {
+        snprintf(buf, len, "d_out was never written: it still holds the poison value");
+    } else if (gi >= g.n) {
+        snprintf(buf, len, "the key names index %u, past the end (n = %llu)", gi, g.n);
+    } else if (cur(g, gi, arg) != gv) {
+        snprintf(buf, len, "the key says %.9g at index %u, but d_in[%u] is %.9g: the value and the index "
+                 "come from different elements", (double)gv, gi, gi, (double)cur(g, gi, arg));
+    } else if (gv == wv && gi > wi) {
+        snprintf(buf, len, "the maximum is right, but index %u is not its first: it occurs at %u already "
+                 "(ties go to the smallest index)", gi, wi);
+    } else if (gv < wv) {
+        snprintf(buf, len, "%.9g is not the maximum: d_in[%u] = %.9g is larger", (double)gv, wi, (double)wv);
+    } else {
+        snprintf(buf, len, "wrong key 0x%016llx", got);
+    }
+}
+
+static float am_generated(const agen &g, unsigned long long i, const void *) { return am_value(g, i); }
+
+static int am_setup(struct ctx *c, unsigned long long max_n)
+{
+    af.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+    af.grid = c->r->dev.sms * 8;
+    HX_CHECK(cudaMalloc(&af.d_in, max_n * sizeof(float)));
+    HX_CHECK(cudaMalloc(&af.d_out, 256));
+    HX_CHECK(cudaMalloc(&af.d_scratch, af.scratch_bytes));
+    HX_CHECK(cudaMalloc(&af.d_ref_max, sizeof(float)));
+    HX_CHECK(cudaMalloc(&af.d_ref_idx, sizeof(int64_t)));
+    HX_CHECK(cudaMalloc(&af.d_bad, 2 * sizeof(unsigned long long)));
+    HX_CHECK(cub::DeviceReduce::ArgMax(NULL, af.cub_bytes, af.d_in, af.d_ref_max, af.d_ref_idx,
+                                       (int64_t)max_n, c->s));
+    HX_CHECK(cudaMalloc(&af.d_cub, af.cub_bytes));
+    return 0;
+}
+
+static void am_teardown(struct ctx *)
+{
+    cudaFree(af.d_in);
+    cudaFree(af.d_out);
+    cudaFree(af.d_scratch);
+    cudaFree(af.d_ref_max);
+    cudaFree(af.d_ref_idx);
+    cudaFree(af.d_bad);
+    cudaFree(af.d_cub);
+}
+
+static struct call am_call_of(const struct ctx *c, unsigned long long n)
+{
+    return call_make(c, PLAN_ARGMAX, (unsigned)n, af.d_in, af.d_out, af.d_scratch, NULL);
+}
+
+static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
+{
+    agen g = am_make(c->o->seed, 1 + (uint64_t)k, n);
+    aanswer a = am_answer(g);
+    unsigned long long want = am_key(g, a), got, first;
+
+    if (am_generate(c, g) || am_poison(c, n, want))
+        return -1;
+    struct call call = am_call_of(c, n);
+    if (student_run(c, &call))
+        return -1;
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaMemcpyAsync(&got, af.d_out, sizeof got, cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaStreamSynchronize(c->s));
+
+    am_show(t->expected, sizeof t->expected, want);
+    if (got == af.last_poison)
+        snprintf(t->got, sizeof t->got, "0x%016llx (the poison)", got);
+    else
+        am_show(t->got, sizeof t->got, got);
+    if (got != want) {
+        char why[200];
+        am_explain(why, sizeof why, g, want, got, af.last_poison, am_generated, NULL);
+        test_fail(t, "%s", why);
+        return 0;
+    }
+    long long bad = am_changed(c, g, &first);
+    if (bad < 0)
+        return -1;
+    if (bad > 0)
+        test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu", bad, first);
+    return 0;
+}
+
+/* ---- timing ---- */
+
+struct arun {
+    struct ctx *c;
+    agen g;
+    aanswer want;               /* of the input as generated */
+    aanswer now;                /* of this sample's input */
+    achange change;
+    float old_v;
+    int reference;              /* 1: time CUB instead of the student */
+    struct call call;
+    struct plan plan, first;
+    int have_first;
+};
+
+/* Element i as this sample's call saw it: the changed one, or generated. */
+static float am_current(const agen &g, unsigned long long i, const void *arg)
+{
+    const struct arun *r = (const struct arun *)arg;
+    return i == r->change.idx ? am_value_of(g, r->change.level) : am_value(g, i);
+}
+
+static int am_prepare(void *arg, int k)
+{
+    struct arun *r = (struct arun *)arg;
+    static float v;             /* static: the async copy reads it later */
+    r->now = am_change(r->g, r->want, (uint64_t)k, &r->change);
+    r->old_v = am_value(r->g, r->change.idx);
+    v = am_value_of(r->g, r->change.level);
+    HX_CHECK(cudaMemcpyAsync(af.d_in + r->change.idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
+    if (!r->reference && plan_sample(r->c, &r->call, &r->plan, &r->first, &r->have_first))
+        return -1;
+    return am_poison(r->c, r->g.n, am_key(r->g, r->now));
+}
+
+static int am_call(void *arg)
+{
+    struct arun *r = (struct arun *)arg;
+    if (r->reference)
+        HX_CHECK(cub::DeviceReduce::ArgMax(af.d_cub, af.cub_bytes, af.d_in, af.d_ref_max, af.d_ref_idx,
+                                           (int64_t)r->g.n, r->c->s));
+    else if (student_replay(r->c, &r->plan))
+        return -1;
+    return 0;
+}
+
+static int am_verify(void *arg, int k, char *msg, size_t len)
+{
+    struct arun *r = (struct arun *)arg;
+    unsigned long long want = am_key(r->g, r->now), got;
+    if (r->reference) {
+        float m;
+        int64_t i;
+        HX_CHECK(cudaMemcpy(&m, af.d_ref_max, sizeof m, cudaMemcpyDeviceToHost));
+        HX_CHECK(cudaMemcpy(&i, af.d_ref_idx, sizeof i, cudaMemcpyDeviceToHost));
+        got = lab_argmax_key(m, (unsigned)i);
+    } else {
+        HX_CHECK(cudaMemcpy(&got, af.d_out, sizeof got, cudaMemcpyDeviceToHost));
+    }
+    float old_v = r->old_v;
+    HX_CHECK(cudaMemcpy(af.d_in + r->change.idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
+    if (got == want)
+        return 1;
+    char e[64], why[200];
+    am_show(e, sizeof e, want);
+    am_explain(why, sizeof why, r->g, want, got, r->reference ? ~got : af.last_poison, am_current, r);
+    snprintf(msg, len, "%s sample %d (d_in[%llu] changed since the last call): expected %s; %s",
+             r->reference ? "the reference" : "timed", k, r->change.idx, e, why);
+    return 0;
+}
+
+/* Between the student's last sample and the reference's first: the input
+ * must be as generated (each verify put its element back), and the
+ * reference gets it generated afresh all the same. */
+static int am_between(void *arg, char *msg, size_t len)
+{
+    struct arun *r = (struct arun *)arg;
+    unsigned long long first;
+    long long bad = am_changed(r->c, r->g, &first);
+    if (bad < 0)
+        return -1;
+    if (bad > 0) {
+        snprintf(msg, len, "the input was modified while timing: %lld element(s) differ, the first at "
+                 "index %llu", bad, first);
+        return 0;
+    }
+    return am_generate(r->c, r->g) ? -1 : 1;
+}
+
+static int am_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
+{
+    struct test *t = &c->r->tests[c->r->ntests];
+    static struct arun r;       /* static: large (two plans) */
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.g = am_make(c->o->seed, case_salt(pc), pc->n);
+    r.want = am_answer(r.g);
+    r.call = am_call_of(c, pc->n);
+    struct timed tm = {am_prepare, am_call, am_verify, &r, &r.reference, NULL, am_between};
+
+    if (am_generate(c, r.g))
+        return -1;
+    if ((rc = measure_both(c, &tm, p, t)) != 0)
+        return rc < 0 ? -1 : 0;
+    unsigned long long first;
+    long long bad = am_changed(c, r.g, &first);
+    if (bad < 0)
+        return -1;
+    if (bad > 0) {
+        test_fail(t, "the input was modified while timing: %lld element(s) differ, the first at index %llu",
+                  bad, first);
+        return 0;
+    }
+    p->bytes = (double)pc->n * sizeof(float);
+    p->rate_unit = "Gfloat/s";
+    perf_finish(c, &family_impl, p, (double)pc->n);
+    return 0;
+}
+
+static int am_profile(struct ctx *c, unsigned long long n)
+{
+    agen g = am_make(c->o->seed, 4242, n);
+    if (am_generate(c, g) || am_poison(c, n, am_key(g, am_answer(g))))
+        return -1;
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    static struct plan plan;
+    struct call call = am_call_of(c, n);
+    if (student_plan(c, &call, &plan))
+        return -1;
+    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
+    nvtxRangePushA("student");
+    if (student_replay(c, &plan))
+        return -1;
+    HX_CHECK(cudaGetLastError());
+    HX_CHECK(cudaStreamSynchronize(c->s));
+    nvtxRangePop();
+    return 0;
+}
+
+const struct family family_impl = {"argmax", PLAN_ARGMAX, "CUB DeviceReduce::ArgMax", 0, 0, am_setup,
+                                   am_trial, am_timed, am_profile, am_teardown, NULL};
+
+} /* namespace hx */

@@ -1,0 +1,180 @@
+/* catalog.h — data/labs.json, the one catalog that drives the menu, the
+ * harness sizes, the targets, the hints, the technique checks and the symbol
+ * rules.  Loaded and validated once; every other module reads it from here. */
+#ifndef CATALOG_H
+#define CATALOG_H
+
+#include <stddef.h>
+
+#define CATALOG_SCHEMA 1
+/* The lab<->harness contract this tutor builds against: LAB_CONTRACT_VERSION
+ * in tutor/lab.h (tests/labs.sh keeps the two equal). */
+#define CATALOG_CONTRACT 2
+#define CATALOG_HINTS 3
+/* How many calls on one input a "deterministic" lab's judge compares. */
+#define CATALOG_REPEAT 5
+
+/* The harness families the C code knows: JSON name, entry point, and the
+ * harness object that implements it.  A new family needs a row here and a
+ * tutor/harness/hx_fam_<name>.cu; a new lab of an existing family does not. */
+#define FAMILY_TABLE(X)                                           \
+    X(FAMILY_REDUCE_INT,   "reduce_int",   "lab_reduce_int")      \
+    X(FAMILY_REDUCE_FLOAT, "reduce_float", "lab_reduce_float")    \
+    X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
+    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")         \
+    X(FAMILY_ARGMAX,       "argmax",       "lab_argmax")        \
+    X(FAMILY_SELECT,       "select",       "lab_select")        \
+    X(FAMILY_SCAN,         "scan",         "lab_scan")          \
+    X(FAMILY_ROWNORM,      "rownorm",      "lab_rownorm")
+
+enum family_id {
+#define FAMILY_ENUM_(e, name, entry) e,
+    FAMILY_TABLE(FAMILY_ENUM_)
+#undef FAMILY_ENUM_
+    FAMILY_COUNT
+};
+
+/* Target metrics: what a perf entry's figure is compared with. */
+#define METRIC_TABLE(X)                                                    \
+    X(METRIC_RATIO,    "ratio",    "x the reference")                   \
+    X(METRIC_PCT_PEAK, "pct_peak", "% of the measured peak bandwidth")    \
+    X(METRIC_GBPS,     "gbps",     "GB/s")                                \
+    X(METRIC_RATE,     "rate",     "G items/s")
+
+enum metric {
+#define METRIC_ENUM_(e, name, unit) e,
+    METRIC_TABLE(METRIC_ENUM_)
+#undef METRIC_ENUM_
+    METRIC_COUNT
+};
+
+struct perf_spec {
+    char *label;
+    unsigned long long n;
+    char *input;                /* "" for the family's default input */
+};
+
+struct family_spec {
+    enum family_id id;
+    const char *name;           /* from FAMILY_TABLE */
+    const char *entry;
+    char *reference;
+    int timeout_s;              /* the whole harness run */
+    int trials_timeout_s;       /* its correctness trials, from the first to the last */
+    double plan_timeout_s;      /* the longest a launcher may take to answer one call */
+    int max_steps;              /* launches and memsets in one plan */
+    int max_local_bytes;        /* local memory per thread of a launched kernel */
+    unsigned long long *sizes;
+    int nsizes;
+    unsigned long long *sanitize_sizes;
+    int nsanitize;
+    struct perf_spec *perf;
+    int nperf;
+};
+
+struct technique {
+    char *name;
+    char **ptx_any;             /* found when the PTX contains any of these */
+    int nptx;
+    char *why;
+};
+
+/* One more case a target must meet, on the target's metric. */
+struct target_case {
+    char *case_label;
+    double min;
+    double solution;            /* 0: not recorded */
+};
+
+#define TARGET_MAX_ALSO 3
+
+/* A target is met when its first case (case_label, min, solution: the lab's
+ * figure on the ladder, in progress and calibration) and every case of
+ * `also` are.  The catalog writes either {"metric", "case", "min", ...} or
+ * that with "also": [{"case", "min", "solution"}, ...] (docs/harness.md,
+ * section 4): lab 15 must beat CUB where launches cost most as well as
+ * match it where bandwidth rules. */
+struct target {
+    enum metric metric;
+    char *case_label;           /* which perf entry, by label */
+    double min;
+    int provisional;            /* not yet calibrated on a GPU */
+    double solution;            /* what the reference solution measured when min was
+                                 * set (docs/ladder.md); 0: not recorded */
+    struct target_case also[TARGET_MAX_ALSO];
+    int nalso;
+};
+
+struct lab {
+    char *id;                   /* "01" */
+    char *slug;
+    char *title;
+    char *summary;
+    char *dir;                  /* "labs/01-interleaved-addressing" */
+    char *solution_dir;         /* "solutions/01-interleaved-addressing" */
+    char *stub;                 /* "data/stubs/01-interleaved-addressing.cu": the stub as
+                                 * handed out, kept apart from the student's copy in dir */
+    const struct family_spec *family;
+    struct target target;
+    struct technique *tech;
+    int ntech;
+    char **counters;            /* ncu metrics the lesson is about (optional) */
+    int ncounters;
+    char *hints[CATALOG_HINTS];
+    /* Which lab's pass opens this one: an index into catalog.labs, always
+     * an earlier lab; -1 for the first lab, open from the start.  The
+     * catalog's "opens_after" names it by id; without one it is the lab
+     * before, so the core labs open one after another. */
+    int opens_after;
+    int bonus;                  /* "bonus": true — shown in the Bonus section, and graded
+                                 * by grade.sh only when --labs names it */
+    /* The float result must have the same bits on every call with the same
+     * input: the judge calls the entry point CATALOG_REPEAT times on each
+     * input (judge option --repeat) and compares (reduce families only). */
+    int deterministic;
+};
+
+struct symbol_rule {
+    char *pattern;              /* fnmatch(3) pattern */
+    char *rule;
+};
+
+struct catalog {
+    char *targets_gpu;          /* the GPU the targets' solution figures were measured
+                                 * on ("targets_gpu"); NULL: not recorded */
+    struct family_spec *families;
+    int nfamilies;
+    struct lab *labs;
+    int nlabs;
+    char **allow;               /* undefined host symbols a kernel may use */
+    int nallow;
+    struct symbol_rule *deny;   /* why a symbol is not allowed */
+    int ndeny;
+    struct symbol_rule *deny_defined;   /* symbols a kernel may not define */
+    int ndeny_defined;
+};
+
+/* Parses and validates catalog text.  On error returns -1 and writes one line
+ * "NAME: labs[3].family: unknown family \"x\"" into err. */
+int catalog_parse(struct catalog *cat, const char *text, const char *name, char *err, size_t errlen);
+
+/* Reads and parses a file; errors as above (a missing file names its path). */
+int catalog_load(struct catalog *cat, const char *path, const char *name, char *err, size_t errlen);
+
+void catalog_free(struct catalog *cat);
+
+/* Finds a lab by id ("1", "01") or slug; NULL when there is none. */
+const struct lab *catalog_find(const struct catalog *cat, const char *key);
+
+/* The lab after this one, or NULL for the last. */
+const struct lab *catalog_next(const struct catalog *cat, const struct lab *lab);
+
+/* The lab whose pass opens this one (its "opens_after", by default the lab
+ * before it), or NULL for a lab that is open from the start. */
+const struct lab *catalog_opener(const struct catalog *cat, const struct lab *lab);
+
+const char *family_name(enum family_id id);
+const char *metric_name(enum metric m);
+const char *metric_unit(enum metric m);
+
+#endif /* CATALOG_H */

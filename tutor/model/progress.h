@@ -1,0 +1,139 @@
+/* progress.h — the student's progress.json: what each lab's checks achieved
+ * (attempts, first pass, best timing, last verdict, hints used, GPU), and
+ * the rule that opens a lab once the lab before it (or the one its catalog
+ * entry names in "opens_after") has passed.
+ *
+ * Safety, since two tutors (a TUI and a `check` in another terminal) may
+ * write at once: every change is a function applied under an exclusive
+ * flock(2) on PATH.lock to the file as re-read under that lock, then written
+ * to a temporary in the same folder, fsynced and renamed over PATH.  A file
+ * that does not parse is never overwritten: it is renamed to
+ * PATH.corrupt-<time> and reported.  A file of a newer schema is refused and
+ * left alone.  No curses, no printing: callers decide how to report. */
+#ifndef PROGRESS_H
+#define PROGRESS_H
+
+#include <stddef.h>
+
+#include "model/catalog.h"
+#include "model/result.h"
+
+#define PROGRESS_SCHEMA 1
+
+/* What a lab shows in the menu: stored achievements plus the lock rule. */
+#define LAB_STATE_TABLE(X)                                        \
+    X(LAB_LOCKED,    "locked",    "locked")                       \
+    X(LAB_OPEN,      "open",      "open")                         \
+    X(LAB_PASSED,    "passed",    "passed")                       \
+    X(LAB_ON_TARGET, "on_target", "on target")
+
+enum lab_state {
+#define LAB_STATE_ENUM_(e, json, label) e,
+    LAB_STATE_TABLE(LAB_STATE_ENUM_)
+#undef LAB_STATE_ENUM_
+    LAB_STATE_COUNT
+};
+
+/* Return codes of progress_load and progress_update. */
+enum {
+    PROGRESS_OK = 0,
+    PROGRESS_ERROR = -1,        /* cannot read, lock or write (message in err) */
+    PROGRESS_NEWER = -2         /* a newer schema: refused, file untouched */
+};
+
+/* The best timed pass, on the target's case (GB/s and % of peak are < 0 for
+ * compute-bound families, which report a rate instead). */
+struct progress_best {
+    int have;
+    char case_label[32];
+    unsigned long long n;
+    double ms, gbps, pct_peak, ratio, rate;
+    char rate_unit[24];
+    double peak_gbps;           /* the device's measured read bandwidth in that run */
+    double ref_gbps;            /* the reference (CUB) on the same data */
+    char ref_name[48];
+};
+
+struct progress_lab {
+    char id[8];
+    int passed, on_target;      /* ever: a later failure does not undo a pass */
+    int attempts;
+    char first_pass[32];        /* ISO 8601 UTC; "" before the first pass */
+    struct progress_best best;
+    char last_status[24];       /* "" before the first check */
+    char last_summary[256];
+    char last_time[32];
+    int hints_used;
+    char gpu[96];               /* the device of the last check that had one */
+};
+
+struct progress {
+    struct progress_lab *labs;
+    int nlabs, cap;
+};
+
+/* The file to use: flag if given, else $CUDATUTOR_PROGRESS, else
+ * ROOT/progress.json.  Heap string; NULL when out of memory. */
+char *progress_path(const char *root, const char *flag);
+
+void progress_init(struct progress *p);
+void progress_free(struct progress *p);
+
+/* Parses progress JSON.  Returns PROGRESS_OK, PROGRESS_NEWER, or
+ * PROGRESS_ERROR when the text is not a progress file (truncated, not an
+ * object, no schema); a reason goes into err. */
+int progress_parse(struct progress *p, const char *text, char *err, size_t errlen);
+
+/* The JSON text of p (heap; NULL when out of memory). */
+char *progress_format(const struct progress *p);
+
+/* Reads path into p.  A missing file is empty progress.  A corrupt one is
+ * moved aside under the lock and p is empty; note then says where it went
+ * (note is "" otherwise).  Returns PROGRESS_OK, PROGRESS_NEWER or
+ * PROGRESS_ERROR with a message in err. */
+int progress_load(const char *path, struct progress *p, char *note, size_t notelen, char *err, size_t errlen);
+
+/* Applies fn to the progress as it is on disk, under the lock, and writes
+ * the result atomically.  fn returns 0 to write, nonzero to abandon.  When
+ * out is not NULL it receives the merged progress (the caller frees it).
+ * Returns as progress_load, and note likewise reports a corrupt file moved
+ * aside. */
+typedef int (*progress_fn)(struct progress *p, void *ud);
+int progress_update(const char *path, progress_fn fn, void *ud, struct progress *out, char *note,
+                    size_t notelen, char *err, size_t errlen);
+
+/* The lab's record, created when create is set (NULL when it is not there,
+ * or out of memory). */
+struct progress_lab *progress_lab(struct progress *p, const char *id, int create);
+const struct progress_lab *progress_find(const struct progress *p, const char *id);
+
+/* Records one check of the lab r->lab at time `when` (ISO 8601): an attempt,
+ * the last verdict, a pass and its first time, on target, the best timed
+ * pass (by ratio to the reference; implausible timings are not records) and
+ * the GPU. */
+void progress_record_check(struct progress *p, const struct result *r, const char *when);
+
+/* progress_update's callback for one check: ud is a struct progress_check,
+ * with `when` filled by progress_now.  Shared by the tutor and the CLI. */
+struct progress_check {
+    const struct result *r;
+    char when[32];
+};
+int progress_check_fn(struct progress *p, void *ud);
+
+/* Records that hints 1..k of lab id were shown; returns hints used after. */
+int progress_record_hint(struct progress *p, const char *id, int k);
+
+/* The state of cat->labs[i]: passed or on target from the record, else open
+ * when it is the first lab, unlock_all is set or the lab that opens it
+ * passed (catalog_opener: the lab before it, or its "opens_after" — lab 08
+ * for the bonus labs), else locked. */
+enum lab_state progress_state(const struct progress *p, const struct catalog *cat, int i, int unlock_all);
+
+const char *lab_state_name(enum lab_state s);
+const char *lab_state_label(enum lab_state s);
+
+/* The current time as ISO 8601 UTC ("2025-11-22T05:50:12Z"). */
+void progress_now(char *buf, size_t len);
+
+#endif /* PROGRESS_H */

@@ -1,0 +1,543 @@
+/* ui_check.c — a check runs in a child process so that the screen stays
+ * alive (resizes, the clock, cancelling with q) while nvcc and the GPU work.
+ * The child reports over a pipe: lines "P\tstage\ti\tn\tdetail" as the
+ * check goes, "N\ttext" for what calibrating the targets to this GPU tells
+ * the user (tutor/check/calibrate.h; the first check on a new GPU model), then
+ * "R" and the verdict JSON, or "E\tmessage" when the workbook itself is
+ * broken.  The parent shows the stages, then the results screen, and
+ * records the verdict in progress.json. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check/calibrate.h"
+#include "check/check.h"
+#include "view/sheet.h"
+#include "ui/ui_view.h"
+#include "sys/util.h"
+#include "model/workspace.h"
+
+/* The stages a check goes through, in order: as check.c names them, and as
+ * the screen shows them. */
+static const struct {
+    const char *name, *label;
+} stages[] = {
+    {"compile", "compile"},       {"rules", "rules of lab.h"}, {"link", "link"},
+    {"correctness", "correctness"}, {"timing", "timing"},     {"peak", "measured peak"},
+    {"sanitize", "race check"},
+};
+#define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
+
+struct check_job {
+    pid_t pid;
+    int fd;
+    int lab;
+    char *buf;                  /* everything read so far */
+    size_t len, cap, parsed;    /* parsed: bytes of progress lines consumed */
+    long json_at;               /* where the JSON starts after "R\n"; -1 not yet */
+    int stage;                  /* index in stages[] of the latest; -1 none */
+    int i, n;
+    int waiting;                /* for another check of the same lab */
+    int calibrating;            /* timing the reference solutions first */
+    char detail[160];
+    char note[512];             /* calibration's latest line for the user */
+    char error[512];            /* "E" from the child: the workbook is broken */
+    double started;
+};
+
+static const char *const spinner[] = {"|", "/", "-", "\\"};
+
+/* ---- the child ---------------------------------------------------------- */
+
+static void child_write(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void child_progress(void *ud, const char *stage, int i, int n, const char *detail)
+{
+    char clean[180], line[256];
+    util_copy(clean, sizeof clean, detail);
+    for (char *p = clean; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
+    int len = snprintf(line, sizeof line, "P\t%s\t%d\t%d\t%s\n", stage, i, n, clean);
+    if (len < 0)
+        return;
+    if (len >= (int)sizeof line) {
+        len = (int)sizeof line - 1;
+        line[len - 1] = '\n';
+    }
+    child_write(*(int *)ud, line, (size_t)len);
+}
+
+/* A line of calibration's for the screen: "N\ttext". */
+static void child_note(void *ud, const char *text)
+{
+    char line[600];
+    int len = snprintf(line, sizeof line, "N\t%s", text);
+    if (len < 0)
+        return;
+    if (len >= (int)sizeof line - 1)
+        len = (int)sizeof line - 2;
+    for (char *p = line; p < line + len; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    line[len++] = '\n';
+    child_write(*(int *)ud, line, (size_t)len);
+}
+
+/* The targets scaled to this GPU before the check (unless --no-calibrate):
+ * measured first when the GPU model is new.  Returns 1 when g holds the
+ * entry to judge by. */
+static int child_calibrate(struct ui *ui, const struct check_opts *o, int *fd, struct calibrate_gpu *g)
+{
+    char err[512] = "";
+    char *path;
+    int rc;
+
+    memset(g, 0, sizeof *g);
+    if (ui->app->no_calibrate || !(path = calibrate_path(ui->app->root, ui->app->progress_path)))
+        return 0;
+    struct calibrate_req q = {.tc = &ui->app->tc, .cat = &ui->app->cat, .path = path, .base = o,
+                              .say = child_note, .progress = child_progress, .ud = fd};
+    rc = calibrate_prepare(&q, g, err, sizeof err);
+    if (rc < 0) {
+        char line[600];
+        snprintf(line, sizeof line, "the targets could not be calibrated (%s): the catalog's stand", err);
+        child_note(fd, line);
+    }
+    if (rc == CALIBRATE_MEASURED)
+        calibrate_report(g, child_note, fd);
+    free(path);
+    return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
+}
+
+static void child_run(struct ui *ui, int lab, int fd)
+{
+    struct check_opts o;
+    struct calibrate_gpu cal;
+    char err[512] = "";
+    int devnull = open("/dev/null", O_RDWR);
+
+    /* Its own group, the default signals, and no terminal: nothing the check
+     * does may reach the screen or be stopped by the tutor's ^C handling. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGWINCH, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    if (devnull >= 0) {
+        dup2(devnull, STDIN_FILENO);
+        dup2(devnull, STDOUT_FILENO);
+        dup2(devnull, STDERR_FILENO);
+    }
+    memset(&o, 0, sizeof o);
+    o.sanitize = 1;
+    o.progress = child_progress;
+    o.ud = &fd;
+    /* check_run would wait without a word; the screen says for what. */
+    const struct lab *l = &ui->app->cat.labs[lab];
+    if (toolchain_check_busy(&ui->app->tc, l->id))
+        child_progress(&fd, "wait", 0, 0, l->id);
+    int calibrated = child_calibrate(ui, &o, &fd, &cal);
+    if (calibrated)
+        calibrate_apply(&o, &cal, l);
+    cJSON *rep = check_run(&ui->app->tc, &ui->app->cat, &ui->app->cat.labs[lab], &o, err, sizeof err);
+    if (rep && calibrated)
+        calibrate_annotate(rep, &cal, &ui->app->cat);
+    calibrate_gpu_free(&cal);
+    char *text = rep ? cJSON_PrintUnformatted(rep) : NULL;
+    if (text) {
+        child_write(fd, "R\n", 2);
+        child_write(fd, text, strlen(text));
+    } else {
+        char line[600];
+        int n = snprintf(line, sizeof line, "E\t%s\n", rep ? "out of memory" : err);
+        child_write(fd, line, n > 0 ? (size_t)n : 0);
+    }
+    _exit(0);
+}
+
+/* ---- the parent --------------------------------------------------------- */
+
+static void job_free(struct check_job *j)
+{
+    if (!j)
+        return;
+    if (j->fd >= 0)
+        close(j->fd);
+    free(j->buf);
+    free(j);
+}
+
+static void progress_line(struct check_job *j, char *line)
+{
+    char *f[5] = {0};
+    int k = 0;
+    for (char *p = line; k < 5 && p; k++) {
+        f[k] = p;
+        p = k < 4 ? strchr(p, '\t') : NULL;
+        if (p)
+            *p++ = '\0';
+    }
+    if (k < 5 || strcmp(f[0], "P"))
+        return;
+    j->waiting = !strcmp(f[1], "wait");
+    j->calibrating = !strcmp(f[1], "calibrate");
+    for (int s = 0; s < NSTAGES; s++)
+        if (!strcmp(stages[s].name, f[1]))
+            j->stage = s;
+    j->i = atoi(f[2]);
+    j->n = atoi(f[3]);
+    util_copy(j->detail, sizeof j->detail, f[4]);
+}
+
+/* Consumes complete progress lines; notices where the JSON starts. */
+static void parse(struct check_job *j)
+{
+    while (j->json_at < 0) {
+        char *start = j->buf + j->parsed, *nl = memchr(start, '\n', j->len - j->parsed);
+        if (!nl)
+            return;
+        *nl = '\0';
+        if (!strcmp(start, "R"))
+            j->json_at = (long)(nl + 1 - j->buf);
+        else if (!strncmp(start, "E\t", 2))
+            util_copy(j->error, sizeof j->error, start + 2);
+        else if (!strncmp(start, "N\t", 2))
+            util_copy(j->note, sizeof j->note, start + 2);
+        else
+            progress_line(j, start);
+        j->parsed = (size_t)(nl + 1 - j->buf);
+    }
+}
+
+struct result_page {
+    struct result r;
+    char *src;
+    char title[128];
+};
+
+static void result_build(struct doc *d, struct ui *ui, void *ctx, int width)
+{
+    struct result_page *rp = ctx;
+    (void)ui;
+    sheet_result(d, &rp->r, rp->src, width);
+}
+
+static void result_page_free(void *ctx)
+{
+    struct result_page *rp = ctx;
+    result_free(&rp->r);
+    free(rp->src);
+    free(rp);
+}
+
+/* The results screen for a parsed verdict (taken over: freed with the page). */
+static struct view *result_view(struct ui *ui, struct result *r)
+{
+    struct result_page *rp = calloc(1, sizeof *rp);
+    if (!rp) {
+        result_free(r);
+        return NULL;
+    }
+    rp->r = *r;
+    char *path = r->file[0] == '/' ? strdup(r->file) : util_format("%s/%s", ui->app->root, r->file);
+    rp->src = path ? util_read_file(path, NULL) : NULL;
+    free(path);
+    snprintf(rp->title, sizeof rp->title, "Lab %s: %s", r->lab, status_meaning(r->status));
+    struct view *v = ui_pager_new(VIEW_RESULT, rp->title, result_build, rp, result_page_free);
+    /* e jumps to the first error in the student's own file. */
+    for (int i = 0; v && i < r->ndiags && !v->edit_line; i++)
+        if (sheet_same_file(r->diags[i].file, r->file))
+            v->edit_line = r->diags[i].line;
+    return v;
+}
+
+static void finish(struct ui *ui)
+{
+    struct check_job *j = ui->job;
+    char err[256];
+    int status;
+    struct result r;
+
+    ui->job = NULL;
+    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (ui->top && ui->top->kind == VIEW_CHECK)
+        ui_pop(ui);
+    if (j->json_at >= 0) {
+        if (result_parse(j->buf + j->json_at, &r, err, sizeof err) == 0) {
+            ui_record(ui, &r);
+            ui_replace(ui, result_view(ui, &r));
+        } else {
+            ui_message(ui, DOC_BAD, "the check's verdict did not parse: %s", err);
+        }
+    } else if (j->error[0]) {
+        ui_message(ui, DOC_BAD, "the check could not run: %s", j->error);
+    } else {
+        ui_message(ui, DOC_BAD, "the check ended without a verdict (%s %d)",
+                   WIFSIGNALED(status) ? "signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    }
+    job_free(j);
+    ui->dirty = 1;
+}
+
+void ui_check_poll(struct ui *ui)
+{
+    struct check_job *j = ui->job;
+    if (!j)
+        return;
+    for (;;) {
+        if (j->cap - j->len < 4096) {
+            size_t ncap = j->cap ? j->cap * 2 : 65536;
+            char *n = realloc(j->buf, ncap + 1);
+            if (!n) {
+                ui_check_cancel(ui);
+                ui_message(ui, DOC_BAD, "out of memory reading the check");
+                return;
+            }
+            j->buf = n;
+            j->cap = ncap;
+        }
+        ssize_t got = read(j->fd, j->buf + j->len, j->cap - j->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;              /* EAGAIN: all read for now */
+        j->len += (size_t)got;
+        j->buf[j->len] = '\0';
+        if (got == 0) {
+            parse(j);
+            finish(ui);
+            return;
+        }
+    }
+    parse(j);
+}
+
+int ui_check_fd(const struct ui *ui)
+{
+    return ui->job ? ui->job->fd : -1;
+}
+
+void ui_check_cancel(struct ui *ui)
+{
+    struct check_job *j = ui->job;
+    if (!j)
+        return;
+    ui->job = NULL;
+    /* The child's group; what it started has time limits of its own. */
+    kill(-j->pid, SIGKILL);
+    kill(j->pid, SIGKILL);
+    while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    job_free(j);
+    if (ui->top && ui->top->kind == VIEW_CHECK)
+        ui_pop(ui);
+}
+
+/* ---- the progress screen ------------------------------------------------ */
+
+/* Writes text from row y on, broken at spaces to the screen's width;
+ * returns the row after it. */
+static int put_wrapped(struct ui *ui, int y, enum doc_style st, const char *text)
+{
+    int width = ui->cols - 4;
+    while (*text && y < ui->rows - 2) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ')
+                n--;
+            if (n == 0)
+                n = width;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", n, text);
+        ui_put(ui, y++, 2, width, st, line);
+        text += n;
+        while (*text == ' ')
+            text++;
+    }
+    return y;
+}
+
+/* While the reference solutions run before a check on a new GPU model:
+ * what is happening and why, and which run is on. */
+static void calibrate_draw(struct ui *ui, const struct check_job *j)
+{
+    char what[200];
+    int y = put_wrapped(ui, 2, DOC_STRONG, j->note[0] ? j->note : "calibrating the targets for this GPU");
+    snprintf(what, sizeof what, "%d/%d  %s", j->i, j->n, j->detail);
+    ui_put(ui, y + 1, 2, ui->cols - 4, DOC_TEXT, what);
+    put_wrapped(ui, y + 3, DOC_DIM,
+                "The catalog's targets were set on another GPU; the reference solutions are timed once on this "
+                "model so that a target is never beyond them here.  Then your check runs.  q cancels both.");
+}
+
+static void check_draw(struct view *v, struct ui *ui)
+{
+    struct check_job *j = ui->job;
+    const struct lab *lab;
+    char title[160], right[48];
+    (void)v;
+    if (!j)
+        return;
+    lab = &ui->app->cat.labs[j->lab];
+    double t = util_now() - j->started;
+    snprintf(title, sizeof title, " Checking lab %s: %s", lab->id, lab->title);
+    snprintf(right, sizeof right, " %s %.0f s ", spinner[(int)(t * 4) % 4], t);
+    ui_bar(ui, 0, title, right, A_REVERSE | A_BOLD);
+    if (j->calibrating) {
+        calibrate_draw(ui, j);
+        return;
+    }
+    int y = 2;
+    for (int s = 0; s < NSTAGES; s++, y++) {
+        const char *mark = s < j->stage ? ui_glyph(ui, "✓", "+") : s == j->stage ? ui_glyph(ui, "▸", ">") : " ";
+        ui_put(ui, y, 2, 2, s < j->stage ? DOC_GOOD : DOC_STRONG, mark);
+        ui_put(ui, y, 5, 16, s <= j->stage ? DOC_STRONG : DOC_DIM, stages[s].label);
+        if (s == j->stage) {
+            char what[200];
+            if (j->n > 0)
+                snprintf(what, sizeof what, "%d/%d  %s", j->i, j->n, j->detail);
+            else
+                snprintf(what, sizeof what, "%s", j->detail);
+            ui_put(ui, y, 22, ui->cols - 23, DOC_TEXT, what);
+        }
+    }
+    if (j->waiting) {
+        /* Two lines: at 80 columns one would cut the command short. */
+        char why[160];
+        snprintf(why, sizeof why, "Waiting for another check of lab %s to end; this one starts then.",
+                 lab->id);
+        ui_put(ui, y + 1, 2, ui->cols - 4, DOC_WARN, why);
+        snprintf(why, sizeof why, "(a tutor, or cudatutor check %s, in another terminal)", lab->id);
+        ui_put(ui, y + 2, 2, ui->cols - 4, DOC_WARN, why);
+        y += 2;
+    }
+    ui_put(ui, y + 1, 2, ui->cols - 4, DOC_DIM,
+           "Compiling takes a few seconds; timing needs a GPU.  q cancels the check.");
+}
+
+static int check_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
+{
+    (void)v;
+    (void)ch;
+    if (act == ACT_BACK || act == ACT_QUIT) {
+        ui_check_cancel(ui);
+        ui_message(ui, DOC_WARN, "check cancelled");
+        return act == ACT_QUIT ? UI_QUIT : UI_REDRAW;
+    }
+    return 0;
+}
+
+static void check_free(struct view *v)
+{
+    free(v);
+}
+
+static const struct view_ops check_ops = {check_draw, check_key, NULL, check_free};
+
+void ui_check_start(struct ui *ui, int lab)
+{
+    struct check_job *j = NULL;
+    struct view *cv = NULL;
+    int fds[2] = {-1, -1};
+
+    if (ui->job) {
+        ui_message(ui, DOC_WARN, "a check is already running");
+        return;
+    }
+    if (ui_state(ui, lab) == LAB_LOCKED) {
+        const struct lab *opener = catalog_opener(&ui->app->cat, &ui->app->cat.labs[lab]);
+        ui_message(ui, DOC_WARN, "lab %s is locked: pass lab %s first (or start with --unlock-all)",
+                   ui->app->cat.labs[lab].id, opener ? opener->id : ui->app->cat.labs[lab].id);
+        return;
+    }
+    /* A deleted kernel.cu is the workbook's trouble, not a compile error;
+     * the status line has room for the tutor's own fix only. */
+    char missing[768];
+    if (workspace_present(ui->app->root, &ui->app->cat.labs[lab], "kernel.cu", missing, sizeof missing)) {
+        ui_message(ui, DOC_BAD, "%s/kernel.cu is missing: r puts the stub back", ui->app->cat.labs[lab].dir);
+        return;
+    }
+    if (!(j = calloc(1, sizeof *j)) || !(cv = calloc(1, sizeof *cv)) || pipe(fds) != 0)
+        goto fail;
+    /* Close-on-exec at both ends: a compiler the child starts must not hold
+     * the pipe open after the child is gone. */
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    j->fd = fds[0];
+    j->lab = lab;
+    j->json_at = -1;
+    j->stage = -1;
+    j->started = util_now();
+    fflush(NULL);
+    if ((j->pid = fork()) < 0)
+        goto fail;
+    if (j->pid == 0) {
+        close(fds[0]);
+        child_run(ui, lab, fds[1]);
+    }
+    setpgid(j->pid, j->pid);
+    close(fds[1]);
+    ui->job = j;
+    cv->ops = &check_ops;
+    cv->kind = VIEW_CHECK;
+    cv->keys = "q cancel";
+    ui_push(ui, cv);
+    return;
+fail:
+    ui_message(ui, DOC_BAD, "cannot start a check: %s", strerror(errno));
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    if (j)
+        j->fd = -1;
+    job_free(j);
+    free(cv);
+}
+
+int ui_result_open(struct ui *ui, const char *path, char *err, size_t errlen)
+{
+    struct result r;
+    char why[256];
+    char *text = util_read_file(path, NULL);
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = result_parse(text, &r, why, sizeof why);
+    free(text);
+    if (rc) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return -1;
+    }
+    const struct lab *lab = catalog_find(&ui->app->cat, r.lab);
+    if (lab)
+        ui->sel = (int)(lab - ui->app->cat.labs);
+    ui_push(ui, result_view(ui, &r));
+    return 0;
+}
