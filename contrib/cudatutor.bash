@@ -14,7 +14,7 @@ _cudatutor_command_options() {
     case $1 in
         list|show|hint|progress|solution) echo "--json" ;;
         check) echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                    "--timeout-scale --work-dir --wrap --time-budget --gpu-lock --target-min --no-calibrate" ;;
+                    "--timeout-scale --work-dir --wrap --wrap-arg --time-budget --gpu-lock --target-min --no-calibrate" ;;
         watch) echo "--quick --no-sanitize --timeout-scale --no-calibrate" ;;
         calibrate) echo "--json --force" ;;
         reset) echo "--json --yes" ;;
@@ -45,7 +45,7 @@ _cudatutor() {
     case $prev in
         --root|--work-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --progress|--file|--out|--wrap|--gpu-lock) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        --seed|--timeout-scale|--time-budget|--target-min|--keys|--size) return ;;
+        --seed|--timeout-scale|--time-budget|--target-min|--keys|--size|--wrap-arg) return ;;
     esac
 
     # The command and how many of its arguments come before the cursor;
@@ -53,7 +53,7 @@ _cudatutor() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         case $w in
-            --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--time-budget|--gpu-lock|\
+            --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--wrap-arg|--time-budget|--gpu-lock|\
             --target-min|--keys|--size) ((i++)) ;;
             -*) ;;
             *) if [ -z "$cmd" ]; then cmd=$w; else ((nargs++)); fi ;;
