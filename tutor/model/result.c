@@ -80,6 +80,9 @@ static void parse_tests(const cJSON *root, struct result *r)
         x->got = str(t, "got");
         x->pass = flag(t, "pass");
         x->message = str(t, "message");
+        x->have_expected = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "expected"));
+        x->have_got = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "got"));
+        x->have_message = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "message"));
     }
 }
 
@@ -225,6 +228,7 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     r->file = str(root, "file");
     r->summary = str(root, "summary");
     r->seed = (unsigned long long)num(root, "seed", 0);
+    r->have_seed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "seed"));
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "device")) && cJSON_IsObject(v)) {
         r->have_device = 1;
         r->device_name = str(v, "name");
@@ -242,6 +246,8 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
         r->target_case = str(v, "case");
         r->target_min = num(v, "min", 0);
         r->target_value = num(v, "value", 0);
+        r->target_have_value = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "value"));
+        r->target_json = cJSON_PrintUnformatted(v);
         r->target_met = flag(v, "met");
         r->target_catalog_min = num(v, "catalog_min", 0);
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, "calibration");
@@ -261,8 +267,10 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
     parse_messages(root, r);
     r->output = str(root, "output");
     r->run_s = num(root, "run_s", 0);
-    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing")))
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing"))) {
         r->total_s = num(v, "total_s", 0);
+        r->have_total_s = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "total_s"));
+    }
     cJSON_Delete(root);
     return 0;
 }
@@ -301,6 +309,8 @@ void result_free(struct result *r)
     free(r->target_case);
     free(r->target_cal.gpu);
     free(r->target_cal.catalog_gpu);
+    if (r->target_json)
+        cJSON_free(r->target_json);
     free(r->compile_log);
     for (int i = 0; r->diags && i < r->ndiags; i++) {
         free(r->diags[i].file);

@@ -14,9 +14,11 @@
 struct rtest {
     char *name;
     unsigned long long n;
-    char *expected, *got;
+    char *expected, *got;           /* "" when absent, like every string here */
     int pass;
     char *message;
+    int have_expected, have_got, have_message;  /* the key was there: the grader's text
+                                                 * tells "" from absent, as jq's // did */
 };
 
 struct rperf {
@@ -81,9 +83,12 @@ struct result {
     int have_target;
     char *target_metric, *target_case;
     double target_min, target_value;
+    int target_have_value;          /* target.value is a number (null before a timing) */
     int target_met;
     double target_catalog_min;      /* the catalog's threshold when another judged; 0: the same */
     struct rcalibration target_cal;
+    char *target_json;              /* the target object as the check wrote it (one line), for
+                                     * reports that quote it whole; NULL: no target */
     char *compile_log;
     struct rdiag *diags;
     int ndiags;
@@ -103,6 +108,7 @@ struct result {
     char **messages;
     int nmsgs;
     double compile_s, run_s, sanitize_s, total_s;
+    int have_seed, have_total_s;    /* seed and timing.total_s were there */
 };
 
 /* Parses check JSON (or a bare harness report).  Returns 0, or -1 with a

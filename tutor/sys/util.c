@@ -1,6 +1,7 @@
 /* util.c — see util.h. */
 #include "sys/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -215,6 +216,52 @@ int util_mkdirs(const char *path)
     if (mkdir(buf, 0755) != 0 && errno != EEXIST)
         return -1;
     return 0;
+}
+
+/* Empties the folder open at fd (which it closes), depth first, through
+ * fds so that no path is resolved twice: a folder swapped for a link while
+ * we work is unlinked, never entered.  Returns 0 or -1 with errno set. */
+static int remove_contents(int fd)
+{
+    int rc = 0, saved = 0;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno == ENOENT)
+            continue;
+        if (errno != EISDIR && errno != EPERM) {
+            saved = errno, rc = -1;
+            continue;
+        }
+        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0 || remove_contents(sub) != 0 || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) != 0)
+            saved = errno, rc = -1;
+    }
+    closedir(d);
+    if (rc)
+        errno = saved;
+    return rc;
+}
+
+int util_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || remove_contents(fd) != 0)
+        return -1;
+    return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 char *util_which(const char *name)

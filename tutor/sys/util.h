@@ -41,6 +41,11 @@ int util_move_aside(const char *path, char *aside, size_t len);
 /* mkdir -p; returns 0 or -1 with errno set. */
 int util_mkdirs(const char *path);
 
+/* rm -rf without following a symbolic link: a link inside is removed, never
+ * what it points at.  A path that is not there is fine.  Returns 0, or -1
+ * with errno set (what could be removed is). */
+int util_remove_tree(const char *path);
+
 /* Searches PATH for an executable; returns a heap path or NULL. */
 char *util_which(const char *name);
 

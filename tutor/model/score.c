@@ -1,0 +1,722 @@
+/* score.c — see score.h.  grade.sh's SCORE_JQ in C, rule for rule: the
+ * same arithmetic in the same order (so the same doubles), the same
+ * fields, the same lines of text; a status's words come from status.h
+ * only (status_meaning), and a lab that is not graded says so in the
+ * rubric's words ("not graded: ...") instead of a second wording of its
+ * status. */
+#include "model/score.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/jsonw.h"
+
+/* ---- small strings -------------------------------------------------------- */
+
+/* A growing string; oom once any allocation failed. */
+struct sb {
+    char *s;
+    size_t len, cap;
+    int oom;
+};
+
+static void sb_add(struct sb *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_put(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    char small[512];
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        sb_add(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        b->oom = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_add(b, big, (size_t)n);
+    free(big);
+}
+
+/* A number as jq's string interpolation writes it. */
+static void sb_num(struct sb *b, double x)
+{
+    char buf[40];
+    jsonw_number(buf, sizeof buf, x);
+    sb_put(b, buf);
+}
+
+/* The text built, or NULL (out of memory); b is spent. */
+static char *sb_take(struct sb *b)
+{
+    if (b->oom) {
+        free(b->s);
+        return NULL;
+    }
+    return b->s ? b->s : strdup("");
+}
+
+/* strdup that keeps NULL; *oom set when the copy failed. */
+static char *dup_or_null(const char *s, int *oom)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        *oom = 1;
+    return d;
+}
+
+/* ---- clean ------------------------------------------------------------------ */
+
+static int is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static int ends_prefix(unsigned char c) { return is_space(c) || c == ':' || c == '"'; }
+
+/* The end of "/work/X/wb/" at s[j] (X: one or more characters, neither '/'
+ * nor space), or 0 when none starts there. */
+static size_t work_path_end(const char *s, size_t n, size_t j)
+{
+    if (n - j < 6 || memcmp(s + j, "/work/", 6))
+        return 0;
+    size_t k = j + 6;
+    while (k < n && s[k] != '/' && !is_space((unsigned char)s[k]))
+        k++;
+    if (k == j + 6 || n - k < 4 || memcmp(s + k, "/wb/", 4))
+        return 0;
+    return k + 4;
+}
+
+/* SCORE_JQ's clean, a gsub of [^[:space:]:"]* then /work/, one folder and
+ * /wb/ by nothing: from where the scan stands, the earliest match starts
+ * at the beginning of the first run of prefix characters (neither space
+ * nor ':' nor '"') that holds a "/work/X/wb/", and, the prefix being
+ * greedy, ends after the last one that starts in that run. */
+char *score_clean(const char *s)
+{
+    struct sb b = {0};
+    if (!s)
+        return NULL;
+    size_t n = strlen(s), pos = 0;
+    while (pos < n) {
+        size_t run = pos, end = 0;
+        /* The runs of prefix characters from pos, one at a time. */
+        while (run < n) {
+            size_t e = run;
+            while (e < n && !ends_prefix((unsigned char)s[e]))
+                e++;
+            for (size_t j = run; j < e; j++) {
+                size_t m = s[j] == '/' ? work_path_end(s, n, j) : 0;
+                if (m)
+                    end = m;        /* the last "/work/" start in the run wins */
+            }
+            if (end)
+                break;
+            run = e + 1;
+        }
+        if (!end) {
+            sb_add(&b, s + pos, n - pos);
+            break;
+        }
+        sb_add(&b, s + pos, run - pos);
+        pos = end;
+    }
+    return sb_take(&b);
+}
+
+double score_r2(double x)
+{
+    return round(x * 100) / 100;
+}
+
+/* ---- intake.json -------------------------------------------------------- */
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+    return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+}
+
+/* A string member, or NULL (absent, null or not a string). */
+static const char *sget(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int by_lab(const void *a, const void *b)
+{
+    return strcmp(((const struct score_intake_lab *)a)->lab, ((const struct score_intake_lab *)b)->lab);
+}
+
+static void intake_lab_free(struct score_intake_lab *l)
+{
+    free(l->lab);
+    free(l->state);
+    free(l->from);
+    free(l->why);
+}
+
+/* One lab of intake.json (or a report's intake) into l. */
+static int intake_lab_parse(struct score_intake_lab *l, const char *id, const cJSON *v, char *err, size_t errlen)
+{
+    const char *state = sget(v, "state");
+    int oom = 0, st = state ? status_from_name(state) : -1;
+    const cJSON *bytes = get(v, "bytes");
+    memset(l, 0, sizeof *l);
+    if (!cJSON_IsObject(v) || !state ||
+        (strcmp(state, "ok") && st != STATUS_MISSING && st != STATUS_UNCHANGED && st != STATUS_REFUSED)) {
+        snprintf(err, errlen, "labs.%s.state: \"ok\", \"%s\", \"%s\" or \"%s\", not \"%s\"", id,
+                 status_name(STATUS_MISSING), status_name(STATUS_UNCHANGED), status_name(STATUS_REFUSED),
+                 state ? state : "");
+        return -1;
+    }
+    l->lab = dup_or_null(id, &oom);
+    l->state = dup_or_null(state, &oom);
+    l->from = dup_or_null(sget(v, "from"), &oom);
+    l->bytes = cJSON_IsNumber(bytes) ? bytes->valuedouble : 0;
+    l->why = dup_or_null(sget(v, "why"), &oom);
+    if (oom) {
+        intake_lab_free(l);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int score_intake_parse(struct score_intake *in, const char *json, char *err, size_t errlen)
+{
+    cJSON *root = cJSON_Parse(json);
+    const cJSON *labs = get(root, "labs"), *v;
+    int oom = 0, rc = -1;
+
+    memset(in, 0, sizeof *in);
+    if (!cJSON_IsObject(root) || !cJSON_IsObject(labs)) {
+        snprintf(err, errlen, "not an intake record (an object with labs)");
+        goto done;
+    }
+    in->submission = dup_or_null(sget(root, "submission"), &oom);
+    in->kind = dup_or_null(sget(root, "kind"), &oom);
+    in->refused = dup_or_null(sget(root, "refused"), &oom);
+    in->labs = calloc((size_t)cJSON_GetArraySize(labs) + 1, sizeof *in->labs);
+    if (oom || !in->labs) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    cJSON_ArrayForEach(v, labs) {
+        if (intake_lab_parse(&in->labs[in->nlabs], v->string, v, err, errlen))
+            goto done;
+        in->nlabs++;
+    }
+    qsort(in->labs, (size_t)in->nlabs, sizeof *in->labs, by_lab);
+    rc = 0;
+done:
+    cJSON_Delete(root);
+    if (rc)
+        score_intake_free(in);
+    return rc;
+}
+
+void score_intake_free(struct score_intake *in)
+{
+    for (int i = 0; in->labs && i < in->nlabs; i++)
+        intake_lab_free(&in->labs[i]);
+    free(in->labs);
+    free(in->submission);
+    free(in->kind);
+    free(in->refused);
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- one lab ------------------------------------------------------------ */
+
+/* What the performance points came from. */
+struct perf_credit {
+    double credit;
+    char *why;                  /* NULL: null */
+};
+
+/* " (lowered for this GPU from the catalog's X)" when the target names the
+ * catalog's threshold (jq: a catalog_min that is neither null nor false). */
+static void calibrated(struct sb *b, const cJSON *t)
+{
+    const cJSON *c = get(t, "catalog_min");
+    if (!c || cJSON_IsNull(c) || cJSON_IsFalse(c))
+        return;
+    sb_put(b, " (lowered for this GPU from the catalog's ");
+    if (cJSON_IsString(c))
+        sb_put(b, c->valuestring);
+    else if (cJSON_IsNumber(c))
+        sb_num(b, c->valuedouble);
+    else
+        sb_put(b, "true");
+    sb_put(b, ")");
+}
+
+/* A member as jq's interpolation writes it: a string as it is, a number in
+ * jq's form, else null/true/false. */
+static void interp(struct sb *b, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        sb_put(b, v->valuestring);
+    else if (cJSON_IsNumber(v))
+        sb_num(b, v->valuedouble);
+    else if (cJSON_IsTrue(v))
+        sb_put(b, "true");
+    else if (cJSON_IsFalse(v))
+        sb_put(b, "false");
+    else
+        sb_put(b, "null");
+}
+
+/* "METRIC VALUE at CASE: target MIN" and the calibration note. */
+static void target_words(struct sb *b, const cJSON *t)
+{
+    const cJSON *value = get(t, "value");
+    interp(b, get(t, "metric"));
+    sb_put(b, " ");
+    if (cJSON_IsNumber(value))
+        sb_num(b, score_r2(value->valuedouble));
+    else
+        sb_put(b, "null");
+    sb_put(b, " at ");
+    interp(b, get(t, "case"));
+    sb_put(b, ": target ");
+    interp(b, get(t, "min"));
+    calibrated(b, t);
+}
+
+/* The performance rule (SCORE_JQ's perf): no target, not timed; an
+ * implausible timing of the target's case, nothing; the target met, all;
+ * else a linear share from partial_from x the target (none) to the target
+ * (all).  -1 when out of memory. */
+static int perf_credit(const struct result *rep, const struct rubric *rb, struct perf_credit *pc)
+{
+    struct sb b = {0};
+    cJSON *t = rep->target_json ? cJSON_Parse(rep->target_json) : NULL;
+    const cJSON *value = get(t, "value"), *min = get(t, "min");
+    const char *tcase = sget(t, "case");
+    double f = rb->partial_from;
+    int implausible = 0;
+
+    pc->credit = 0;
+    for (int i = 0; t && i < rep->nperf; i++)
+        if (rep->perf[i].implausible && !strcmp(rep->perf[i].label, tcase ? tcase : ""))
+            implausible = 1;
+    if (!t) {
+        sb_put(&b, "not timed");
+    } else if (implausible) {
+        sb_put(&b, "the timing was implausible (faster than the measured peak)");
+    } else if (cJSON_IsTrue(get(t, "met"))) {
+        pc->credit = 1;
+        target_words(&b, t);
+        sb_put(&b, " met");
+    } else if (!cJSON_IsNumber(value) || (cJSON_IsNumber(min) ? min->valuedouble : 0) <= 0) {
+        sb_put(&b, "not timed");
+    } else {
+        double c = 0;
+        if (f < 1) {
+            c = (value->valuedouble / min->valuedouble - f) / (1 - f);
+            c = c < 0 ? 0 : c > 1 ? 1 : c;
+        }
+        pc->credit = c;
+        target_words(&b, t);
+        sb_put(&b, " not met (credit from ");
+        sb_num(&b, f);
+        sb_put(&b, " x the target)");
+    }
+    cJSON_Delete(t);
+    pc->why = sb_take(&b);
+    return pc->why ? 0 : -1;
+}
+
+/* The lines a student reads about one lab (SCORE_JQ's text), joined with
+ * newlines, before the paths are cleaned. */
+static char *lab_text(const struct score_lab *e, const struct result *rep)
+{
+    struct sb b = {0};
+    const char *summary = rep && rep->summary && rep->summary[0] ? rep->summary : NULL;
+    const char *meaning = status_meaning(e->status);
+    int n = 0;
+#define LINE() (n++ ? sb_put(&b, "\n") : (void)0)
+
+    LINE();
+    if (!e->graded)
+        sb_printf(&b, "not graded: %s", summary ? summary : meaning);
+    else
+        sb_put(&b, summary ? summary : meaning);
+    if (e->intake.why && strcmp(e->intake.why, meaning)) {
+        LINE();
+        sb_put(&b, e->intake.why);
+    }
+    if (e->graded) {
+        LINE();
+        sb_put(&b, "score ");
+        sb_num(&b, e->score);
+        sb_put(&b, " of ");
+        sb_num(&b, e->max_score);
+        sb_put(&b, ": correctness ");
+        sb_num(&b, e->correctness);
+        sb_put(&b, " of ");
+        sb_num(&b, e->correctness_max);
+        sb_put(&b, ", performance ");
+        sb_num(&b, e->performance);
+        sb_put(&b, " of ");
+        sb_num(&b, e->performance_max);
+        if (e->performance_why)
+            sb_printf(&b, " (%s)", e->performance_why);
+    }
+    for (int i = 0; rep && i < rep->ndiags && i < 5; i++) {
+        LINE();
+        sb_printf(&b, "%s:%d: %s: %s", rep->diags[i].file, rep->diags[i].line, rep->diags[i].severity,
+                  rep->diags[i].message);
+    }
+    for (int i = 0; rep && i < rep->nviol && i < 5; i++) {
+        LINE();
+        sb_printf(&b, "uses %s: %s", rep->viol_symbols[i], rep->viol_rules[i]);
+    }
+    if (e->status == STATUS_PASS || e->status == STATUS_FAIL)
+        for (int i = 0; rep && i < rep->ntech; i++)
+            if (!rep->tech[i].found) {
+                LINE();
+                sb_printf(&b, "technique missing: %s: %s", rep->tech[i].name, rep->tech[i].why);
+            }
+    for (int i = 0; rep && i < rep->nsan; i++) {
+        if (rep->san[i].clean)
+            continue;
+        /* The tool, then the first six lines of its report that are not empty. */
+        LINE();
+        sb_printf(&b, "%s:\n", rep->san[i].tool);
+        const char *p = rep->san[i].report;
+        int kept = 0;
+        while (*p && kept < 6) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            if (len) {
+                if (kept++)
+                    sb_put(&b, "\n");
+                sb_add(&b, p, len);
+            }
+            p += len + (nl != NULL);
+        }
+    }
+    for (int i = 0; rep && i < rep->ntests; i++) {
+        const struct rtest *t = &rep->tests[i];
+        if (t->pass)
+            continue;
+        LINE();
+        sb_printf(&b, "%s: expected %s, got %s", t->name, t->have_expected ? t->expected : "?",
+                  t->have_got ? t->got : "?");
+        if (t->have_message)
+            sb_printf(&b, ": %s", t->message);
+        break;
+    }
+#undef LINE
+    return sb_take(&b);
+}
+
+static void lab_free(struct score_lab *l)
+{
+    free(l->lab);
+    free(l->title);
+    free(l->performance_why);
+    free(l->target_json);
+    free(l->summary);
+    intake_lab_free(&l->intake);
+    free(l->text);
+}
+
+/* One lab's entry (SCORE_JQ's lab_entry).  -1: out of memory. */
+static int score_lab(struct score_lab *e, const struct score_intake_lab *in, const struct result *rep,
+                     const struct rubric_points *p, const struct rubric *rb, const struct catalog *cat)
+{
+    const struct lab *cl = cat ? catalog_find(cat, in->lab) : NULL;
+    struct perf_credit pc = {0, NULL};
+    int oom = 0;
+    double corr = 0, perf = 0;
+
+    memset(e, 0, sizeof *e);
+    if (strcmp(in->state, "ok"))
+        e->status = (enum status)status_from_name(in->state);
+    else
+        e->status = rep ? rep->status : STATUS_INTERNAL_ERROR;
+    e->graded = !rb->not_graded[e->status];
+    e->correctness_max = p->correctness;
+    e->performance_max = p->performance;
+    e->max_score = p->correctness + p->performance;
+    for (int i = 0; rep && i < rep->ntests; i++)
+        if (!strncmp(rep->tests[i].name, "n=", 2)) {
+            e->tests_total++;
+            e->tests_passed += rep->tests[i].pass;
+        }
+    if (e->status == STATUS_PASS && perf_credit(rep, rb, &pc))
+        return -1;
+    if (e->graded) {
+        if (e->status == STATUS_PASS)
+            corr = p->correctness;
+        else if (e->status == STATUS_FAIL)
+            corr = rb->fail_credit * p->correctness *
+                   (e->tests_total > 0 ? (double)e->tests_passed / e->tests_total : 1);
+        perf = e->status == STATUS_PASS ? p->performance * pc.credit : 0;
+        e->score = score_r2(corr + perf);
+        e->correctness = score_r2(corr);
+        e->performance = score_r2(perf);
+    }
+    e->performance_why = pc.why;
+    e->lab = dup_or_null(in->lab, &oom);
+    e->title = dup_or_null(cl ? cl->title : in->lab, &oom);
+    e->target_json = dup_or_null(rep ? rep->target_json : NULL, &oom);
+    e->target_met = rep && rep->have_target && rep->target_met;
+    e->have_seed = rep && rep->have_seed;
+    e->seed = rep ? (double)rep->seed : 0;
+    e->have_seconds = rep && rep->have_total_s;
+    e->seconds = rep ? rep->total_s : 0;
+    if (rep && rep->summary && rep->summary[0])
+        e->summary = score_clean(rep->summary);
+    else
+        e->summary = strdup(in->why ? in->why : status_meaning(e->status));
+    oom |= !e->summary;
+    e->intake.lab = dup_or_null(in->lab, &oom);
+    e->intake.state = dup_or_null(in->state, &oom);
+    e->intake.from = dup_or_null(in->from, &oom);
+    e->intake.bytes = in->bytes;
+    e->intake.why = dup_or_null(in->why, &oom);
+    if (!oom) {
+        char *raw = lab_text(e, rep);
+        e->text = raw ? score_clean(raw) : NULL;
+        free(raw);
+        oom = !e->text;
+    }
+    if (oom) {
+        lab_free(e);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- one student -------------------------------------------------------- */
+
+int score_student(struct score_report *out, const char *student, const struct score_intake *in,
+                  const struct result *const *reports, const struct rubric *rb, const struct catalog *cat,
+                  const char *sandbox, const char *graded_at, char *err, size_t errlen)
+{
+    int oom = 0, nrej = 0;
+    double sum = 0;
+
+    memset(out, 0, sizeof *out);
+    out->labs = calloc((size_t)in->nlabs + 1, sizeof *out->labs);
+    if (!out->labs)
+        goto oom;
+    for (int i = 0; i < in->nlabs; i++) {
+        const struct rubric_points *p = rubric_points(rb, in->labs[i].lab);
+        if (!p) {
+            snprintf(err, errlen, "the rubric has no points for lab %s (and no default)", in->labs[i].lab);
+            score_report_free(out);
+            return -1;
+        }
+        if (score_lab(&out->labs[i], &in->labs[i], reports ? reports[i] : NULL, p, rb, cat))
+            goto oom;
+        out->nlabs++;
+    }
+    for (int i = 0; i < out->nlabs; i++) {
+        const struct score_lab *l = &out->labs[i];
+        nrej += l->status == STATUS_REJECTED;
+        out->max_score += l->max_score;
+        if (l->graded) {
+            sum += l->score;
+            out->graded_max_score += l->max_score;
+        } else {
+            out->labs_not_graded++;
+        }
+    }
+    double total = sum - nrej * rb->rejected_penalty;
+    out->score = score_r2(total > 0 ? total : 0);
+    out->complete = out->labs_not_graded == 0;
+    out->student = dup_or_null(student, &oom);
+    out->submission = dup_or_null(in->submission, &oom);
+    out->refused = dup_or_null(in->refused, &oom);
+    out->rubric_sha256 = dup_or_null(rb->sha256, &oom);
+    out->sandbox = dup_or_null(sandbox, &oom);
+    out->graded_at = dup_or_null(graded_at, &oom);
+    if (oom)
+        goto oom;
+    return 0;
+oom:
+    score_report_free(out);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+void score_report_free(struct score_report *r)
+{
+    for (int i = 0; r->labs && i < r->nlabs; i++)
+        lab_free(&r->labs[i]);
+    free(r->labs);
+    free(r->student);
+    free(r->submission);
+    free(r->refused);
+    free(r->rubric_sha256);
+    free(r->sandbox);
+    free(r->graded_at);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- report.json read back ------------------------------------------------ */
+
+static double nget(const cJSON *o, const char *key, int *have)
+{
+    const cJSON *v = get(o, key);
+    if (have)
+        *have = cJSON_IsNumber(v);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static int read_lab(struct score_lab *l, const cJSON *v, char *err, size_t errlen)
+{
+    const char *status = sget(v, "status"), *lab = sget(v, "lab");
+    const cJSON *corr = get(v, "correctness"), *perf = get(v, "performance"), *t = get(v, "target");
+    const cJSON *tests = get(v, "tests");
+    int oom = 0, st = status ? status_from_name(status) : -1;
+
+    memset(l, 0, sizeof *l);
+    if (!lab || st < 0) {
+        snprintf(err, errlen, "a lab without a lab id or a known status (\"%s\")", status ? status : "");
+        return -1;
+    }
+    l->status = (enum status)st;
+    l->graded = cJSON_IsTrue(get(v, "graded"));
+    l->score = nget(v, "score", NULL);
+    l->max_score = nget(v, "max_score", NULL);
+    l->correctness = nget(corr, "score", NULL);
+    l->correctness_max = nget(corr, "max", NULL);
+    l->performance = nget(perf, "score", NULL);
+    l->performance_max = nget(perf, "max", NULL);
+    l->performance_why = dup_or_null(sget(perf, "why"), &oom);
+    if (cJSON_IsObject(t)) {
+        if (!(l->target_json = cJSON_PrintUnformatted(t)))
+            oom = 1;
+        else {
+            /* cJSON's allocator and ours are both malloc; keep free() working. */
+            char *copy = dup_or_null(l->target_json, &oom);
+            cJSON_free(l->target_json);
+            l->target_json = copy;
+        }
+        l->target_met = cJSON_IsTrue(get(t, "met"));
+    }
+    l->tests_passed = (int)nget(tests, "passed", NULL);
+    l->tests_total = (int)nget(tests, "total", NULL);
+    l->seed = nget(v, "seed", &l->have_seed);
+    l->seconds = nget(v, "seconds", &l->have_seconds);
+    l->lab = dup_or_null(lab, &oom);
+    l->title = dup_or_null(sget(v, "title") ? sget(v, "title") : lab, &oom);
+    l->summary = dup_or_null(sget(v, "summary") ? sget(v, "summary") : "", &oom);
+    l->text = dup_or_null(sget(v, "text") ? sget(v, "text") : "", &oom);
+    if (!oom && cJSON_IsObject(get(v, "intake"))) {
+        if (intake_lab_parse(&l->intake, lab, get(v, "intake"), err, errlen)) {
+            lab_free(l);
+            return -1;
+        }
+    } else if (!oom) {
+        l->intake.lab = dup_or_null(lab, &oom);
+        l->intake.state = dup_or_null("ok", &oom);
+    }
+    if (oom) {
+        lab_free(l);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int score_report_parse(struct score_report *r, const char *json, char *err, size_t errlen)
+{
+    cJSON *root = cJSON_Parse(json);
+    const cJSON *labs = get(root, "labs"), *grader = get(root, "grader"), *v;
+    int oom = 0, rc = -1;
+    char why[200];
+
+    memset(r, 0, sizeof *r);
+    if (!cJSON_IsObject(root) || !cJSON_IsArray(labs) || !sget(root, "student")) {
+        snprintf(err, errlen, "not a student report (an object with student and labs)");
+        goto done;
+    }
+    r->labs = calloc((size_t)cJSON_GetArraySize(labs) + 1, sizeof *r->labs);
+    if (!r->labs)
+        goto oom;
+    cJSON_ArrayForEach(v, labs) {
+        if (read_lab(&r->labs[r->nlabs], v, why, sizeof why)) {
+            snprintf(err, errlen, "labs[%d]: %s", r->nlabs, why);
+            goto done;
+        }
+        r->nlabs++;
+    }
+    r->score = nget(root, "score", NULL);
+    r->max_score = nget(root, "max_score", NULL);
+    r->graded_max_score = nget(root, "graded_max_score", NULL);
+    r->labs_not_graded = (int)nget(root, "labs_not_graded", NULL);
+    r->complete = cJSON_IsTrue(get(root, "complete"));
+    r->student = dup_or_null(sget(root, "student"), &oom);
+    r->submission = dup_or_null(sget(root, "submission"), &oom);
+    r->refused = dup_or_null(sget(root, "refused"), &oom);
+    r->rubric_sha256 = dup_or_null(sget(grader, "rubric_sha256"), &oom);
+    r->sandbox = dup_or_null(sget(grader, "sandbox"), &oom);
+    r->graded_at = dup_or_null(sget(grader, "graded_at"), &oom);
+    if (oom)
+        goto oom;
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory");
+done:
+    cJSON_Delete(root);
+    if (rc)
+        score_report_free(r);
+    return rc;
+}
+
+int score_exit_status(const struct score_report *reps, int n)
+{
+    int code = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < reps[i].nlabs; j++) {
+            int c = status_exit_code(reps[i].labs[j].status);
+            if (c > 1 && c > code)
+                code = c;
+        }
+    return code;
+}
