@@ -38,7 +38,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a);
  * program without a command. */
 enum cmd_id {
     CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_HINT, CMD_PROGRESS, CMD_RESET,
-    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_COUNT
+    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_GRADE, CMD_COUNT
 };
 
 /* Whether the tutor's lock rule applies: never; or to the student's own
@@ -77,6 +77,9 @@ static const struct command commands[CMD_COUNT] = {
                        "scale the targets to this GPU: its reference solutions timed once, then cached"},
     [CMD_VIEW_RESULT] = {"view-result", NULL, "FILE", 1, 1, 0, LOCK_NONE,
                          "open the tutor on the results screen of a verdict saved by check --out"},
+    /* Its own grammar (grade.sh's options): main hands it the line. */
+    [CMD_GRADE] = {"grade", NULL, "SUBMISSION...", 0, 0, 0, LOCK_NONE,
+                   "grade a class's submissions (grade.sh; cudatutor grade --help)"},
 };
 
 #define ON(c) (1u << (c))
@@ -135,6 +138,11 @@ static const struct option_spec options[] = {
     {"size", OPT_SIZE, "COLSxROWS", ON_SCREEN, "the off-screen terminal's size (default 100x30)"},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
+
+int cli_own_grammar(const char *word)
+{
+    return word && !strcmp(word, commands[CMD_GRADE].name);
+}
 
 static const struct command *command_of(const struct cli_args *a)
 {
@@ -335,6 +343,10 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
     if (!(cmd = command_of(a))) {
         fprintf(stderr, "cudatutor: unknown command \"%s\"\n", a->cmd);
         cli_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (cmd == &commands[CMD_GRADE]) {
+        fputs("cudatutor: grade comes first, with its own options after it: cudatutor grade --help\n", stderr);
         return EXIT_USAGE;
     }
     if (help) {
