@@ -256,24 +256,9 @@ static int take(struct grade_opts *o, int code, const char *name, const char *v,
     return 0;
 }
 
-/* The option as the user wrote it, for messages: "--jobs", "-j". */
-static void option_name(char *buf, size_t len, int code)
-{
-    if (code < 256) {
-        snprintf(buf, len, "-%c", code);
-        return;
-    }
-    for (const struct option *lo = longopts; lo->name; lo++)
-        if (lo->val == code) {
-            snprintf(buf, len, "--%s", lo->name);
-            return;
-        }
-    snprintf(buf, len, "an option");
-}
-
 int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, size_t errlen)
 {
-    int c, help = 0;
+    int c, help = 0, li;
     char name[40];
 
     memset(o, 0, sizeof *o);
@@ -297,7 +282,7 @@ int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, siz
      * option.  getopt's state is global: start afresh. */
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "-:o:j:qh", longopts, NULL)) != -1) {
+    while ((li = -1, c = getopt_long(argc, argv, "-:o:j:qh", longopts, &li)) != -1) {
         if (c == 1) {
             o->args[o->nargs++] = optarg;
             continue;
@@ -305,8 +290,8 @@ int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, siz
         if (c == '?' || c == ':') {
             const char *bad = argv[optind - 1];
             if (c == ':') {
-                option_name(name, sizeof name, optopt);
-                snprintf(err, errlen, "%s needs a value", optopt ? name : bad);
+                /* The option as typed: it stands last, without its value. */
+                snprintf(err, errlen, "%s needs a value", bad);
             } else if (optopt && optopt < 256 && bad[0] == '-' && bad[1] != '-') {
                 snprintf(err, errlen, "unknown option -%c", optopt);
             } else {
@@ -318,7 +303,11 @@ int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, siz
             help = 1;
             continue;
         }
-        option_name(name, sizeof name, c);
+        /* Named as the user wrote it: --jobs, or -j. */
+        if (li >= 0)
+            snprintf(name, sizeof name, "--%s", longopts[li].name);
+        else
+            snprintf(name, sizeof name, "-%c", c);
         if (take(o, c, name, optarg, err, errlen))
             return GRADE_OPTS_USAGE;
     }
