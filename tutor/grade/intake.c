@@ -25,7 +25,7 @@
 
 #define CHUNK 65536
 /* Past the member limit, members are still counted (to say how many) up to
- * this many times the limit; beyond it the message says "more than". */
+ * this many times the limit; stopped there, the message says "or more". */
 #define COUNT_ON 10
 
 /* What was found for one lab, before it is decided. */
@@ -375,7 +375,7 @@ static int scan_archive(struct scan *s, int fd)
         rc = s->oom ? -1 : 0;
         goto out;
     }
-    for (;; ) {
+    for (;;) {
         int r = archive_read_next_header(a, &e);
         if (r == ARCHIVE_EOF)
             break;
