@@ -924,7 +924,7 @@ int intake_take(const struct catalog *cat, const struct lab *const *labs, int nl
              * checkout's labs/, where the grader may have tried the tutor. */
             f[i].ok = 0;
             f[i].status = STATUS_UNCHANGED;
-            if (!(f[i].why = strdup("kernel.cu is the stub as handed out")))
+            if (!(f[i].why = strdup(status_meaning(STATUS_UNCHANGED))))
                 goto oom;
         }
         if (f[i].ok && write_kernel(dir, &f[i], err, errlen))
