@@ -227,7 +227,7 @@ if have_gpu; then
 else
     out=$("$TUTOR" --root "$WB" check 01); rc=$?
     check "check without a GPU says so, and that the launcher's plans were checked, and exits 3" \
-        test $rc -eq 3 -a -n "$(grep -F 'follow the rules (checked without a GPU); not run: no CUDA device' <<<"$out")"
+        test $rc -eq 3 -a -n "$(grep -F "compiled; not run: no CUDA device: the launcher's plans for" <<<"$out")"
     check "check --json without a GPU: status no_gpu, techniques judged" \
         test "$("$TUTOR" --root "$WB" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
 fi

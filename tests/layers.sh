@@ -99,5 +99,5 @@ check "curses is included only under tutor/ui/${curses:+ (also: $curses)}" test 
 # The Makefile's layers and the document's table name the same folders.
 make_layers=$(sed -n 's/^LAYERS := //p' Makefile | tr ' ' '\n' | sort | tr '\n' ' ')
 doc_layers=$(sed -n '/^## Layers/,/^## /p' docs/architecture.md | sed -n 's/^| [0-9] | `tutor\/\([a-z]*\)\/`.*/\1/p' |
-             grep -vx -e ui -e grade -e harness -e runner | sort | tr '\n' ' ')
+             grep -vx -e ui -e harness -e runner | sort | tr '\n' ' ')
 check "Makefile LAYERS ($make_layers) match docs/architecture.md ($doc_layers)" test "$make_layers" = "$doc_layers"

@@ -137,7 +137,35 @@ static void status_table_consistent(void)
     EXPECT(status_exit_code(STATUS_FAIL) == 1);
 }
 
-TAP_MAIN(T(every_status_has_a_fixture), T(pass_has_timing_and_target),
+/* Every summary opens with its status's meaning (status.h's words); the
+ * detail a screen shows under the meaning is the rest.  What is absent
+ * and what is empty are told apart for the grader's text. */
+static void summaries_open_with_the_meaning(void)
+{
+    for (int s = 0; s < STATUS_CHECK_COUNT; s++) {
+        struct result r;
+        if (load(status_name((enum status)s), &r))
+            continue;
+        const char *m = status_meaning(r.status), *d = result_detail(&r);
+        size_t n = strlen(m);
+        EXPECT(!strncmp(r.summary, m, n));
+        EXPECT(d[0] ? d == r.summary + n + 2 && !strncmp(r.summary + n, ": ", 2) : d == r.summary + n);
+        if (r.ntests)
+            EXPECT(r.tests[0].have_expected && r.tests[0].have_got && r.tests[0].have_message);
+        EXPECT(r.have_seed && r.have_total_s);
+        result_free(&r);
+    }
+    struct result r;
+    char err[128];
+    EXPECT(result_parse("{\"schema\": 1, \"status\": \"fail\", \"summary\": \"failed n=2\", "
+                        "\"tests\": [{\"name\": \"n=2\", \"pass\": false}]}", &r, err, sizeof err) == 0);
+    EXPECT_STR(result_detail(&r), "failed n=2");          /* an older report: all of it */
+    EXPECT(!r.tests[0].have_expected && !r.tests[0].have_message && !r.have_seed && !r.have_total_s);
+    EXPECT(!r.target_json);
+    result_free(&r);
+}
+
+TAP_MAIN(T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(status_table_consistent))

@@ -558,7 +558,7 @@ static int run_one(const struct calibrate_req *q, const struct lab *lab, int k, 
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "device"), "name");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
-    util_copy(out->status, sizeof out->status, cJSON_IsString(st) ? st->valuestring : "internal_error");
+    util_copy(out->status, sizeof out->status, cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR));
     util_copy(out->device, sizeof out->device, cJSON_IsString(dev) ? dev->valuestring : "");
     if (cJSON_IsNumber(v) && v->valuedouble >= 0)
         out->value = v->valuedouble;
@@ -626,7 +626,7 @@ int calibrate_measure(const struct calibrate_req *q, const char *gpu, struct cal
                 q->progress(q->ud, "calibrate", x.i, x.n, lab->id);
             if (run_one(q, lab, k, &x, &r, err, errlen))
                 goto fail;
-            if (!strcmp(r.status, "no_gpu")) {
+            if (status_from_name(r.status) == STATUS_NO_GPU) {
                 say(q, "nvidia-smi names a GPU (%s), but the checks found no CUDA device: the catalog's "
                        "targets stand, and nothing is cached", gpu);
                 rc = 1;
@@ -638,12 +638,15 @@ int calibrate_measure(const struct calibrate_req *q, const char *gpu, struct cal
                 rc = 1;
                 goto fail;
             }
-            if (!strcmp(r.status, "pass") && r.value >= 0) {
+            int pass = status_from_name(r.status) == STATUS_PASS;
+            if (pass && r.value >= 0) {
                 passed++;
                 if (lowest < 0 || r.value < lowest)
                     lowest = r.value;
             } else {
-                add_status(statuses, sizeof statuses, strcmp(r.status, "pass") ? r.status : "pass, not timed");
+                char untimed[48];
+                snprintf(untimed, sizeof untimed, "%s, not timed", status_name(STATUS_PASS));
+                add_status(statuses, sizeof statuses, pass ? untimed : r.status);
             }
         }
         calibrate_judge(&out->labs[out->nlabs++], lab, runs, passed, lowest, statuses);

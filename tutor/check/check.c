@@ -139,59 +139,62 @@ static void summarize(struct run *r)
         if (!res.tests[i].pass)
             failing = i;
 
+    /* Every summary opens with its status's meaning (status.h, the one
+     * wording), then says what this run showed. */
+    const char *meaning = status_meaning(res.status);
     switch (res.status) {
     case STATUS_PASS:
         if (tp && tp->gbps > 0)
-            snprintf(buf, sizeof buf, "passed: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
-                                      "%.2fx %s; target %s", res.ntests, tp->label, tp->median_ms,
+            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
+                                      "%.2fx %s; target %s", meaning, res.ntests, tp->label, tp->median_ms,
                      tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name,
                      res.target_met ? "met" : "not met yet");
         else if (tp)
-            snprintf(buf, sizeof buf, "passed: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
-                                      "target %s", res.ntests, tp->label, tp->median_ms, tp->rate,
+            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
+                                      "target %s", meaning, res.ntests, tp->label, tp->median_ms, tp->rate,
                      tp->rate_unit, tp->ratio, res.target_met ? "met" : "not met yet");
         else
-            snprintf(buf, sizeof buf, "passed: %d tests", res.ntests);
+            snprintf(buf, sizeof buf, "%s: %d tests", meaning, res.ntests);
         break;
     case STATUS_FAIL:
         if (failing >= 0 && res.tests[failing].expected[0])
-            snprintf(buf, sizeof buf, "failed %s%s: expected %s, got %s — %s", res.tests[failing].name,
+            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res.tests[failing].name,
                      res.first_failing_n ? " (the smallest failing size)" : "",
                      res.tests[failing].expected, res.tests[failing].got, res.tests[failing].message);
         else if (failing >= 0)
-            snprintf(buf, sizeof buf, "failed %s: %s", res.tests[failing].name, res.tests[failing].message);
+            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res.tests[failing].name, res.tests[failing].message);
         else if (res.nmsgs)
-            snprintf(buf, sizeof buf, "failed: %s", res.messages[res.nmsgs - 1]);
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res.messages[res.nmsgs - 1]);
         else
-            snprintf(buf, sizeof buf, "failed");
+            snprintf(buf, sizeof buf, "%s", meaning);
         break;
     case STATUS_COMPILE_ERROR:
         if (res.ndiags)
-            snprintf(buf, sizeof buf, "compile error: %s:%d: %s", res.diags[0].file, res.diags[0].line,
+            snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, res.diags[0].file, res.diags[0].line,
                      res.diags[0].message);
         else
-            snprintf(buf, sizeof buf, "compile error: see the compiler's log");
+            snprintf(buf, sizeof buf, "%s: see the compiler's log", meaning);
         break;
     case STATUS_REJECTED:
         /* The judge's plan checks name the rule in a sentence of their own. */
         if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))
-            snprintf(buf, sizeof buf, "rejected: %s", res.viol_rules[0]);
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res.viol_rules[0]);
         else
-            snprintf(buf, sizeof buf, "rejected: uses %s — %s", res.nviol ? res.viol_symbols[0] : "?",
+            snprintf(buf, sizeof buf, "%s: uses %s — %s", meaning, res.nviol ? res.viol_symbols[0] : "?",
                      res.nviol ? res.viol_rules[0] : "");
         break;
     case STATUS_NO_GPU: {
         const cJSON *plan = cJSON_GetObjectItemCaseSensitive(r->root, "plan");
         int sizes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "seen"));
         if (sizes > 0)
-            snprintf(buf, sizeof buf, "compiled; the launcher's plans for %d sizes follow the rules "
-                                      "(checked without a GPU); not run: no CUDA device", sizes);
+            snprintf(buf, sizeof buf, "%s: the launcher's plans for %d sizes follow the rules "
+                                      "(checked without a GPU)", meaning, sizes);
         else
-            snprintf(buf, sizeof buf, "%s", status_meaning(res.status));
+            snprintf(buf, sizeof buf, "%s", meaning);
         break;
     }
     default:
-        snprintf(buf, sizeof buf, "%s%s%s", status_meaning(res.status), res.nmsgs ? ": " : "",
+        snprintf(buf, sizeof buf, "%s%s%s", meaning, res.nmsgs ? ": " : "",
                  res.nmsgs ? res.messages[res.nmsgs - 1] : "");
         break;
     }
@@ -395,7 +398,7 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
     cJSON_AddStringToObject(r.root, "tool", "cudatutor");
     cJSON_AddStringToObject(r.root, "lab", lab->id);
     cJSON_AddStringToObject(r.root, "family", lab->family->name);
-    cJSON_AddStringToObject(r.root, "status", "internal_error");
+    cJSON_AddStringToObject(r.root, "status", status_name(STATUS_INTERNAL_ERROR));
     cJSON_AddNumberToObject(r.root, "seed", (double)r.seed);
     cJSON_AddStringToObject(r.root, "file", file);
     cJSON_AddArrayToObject(r.root, "messages");

@@ -181,7 +181,8 @@ void judge_argv_free(char **argv)
 }
 
 /* A rejected plan names what it broke like the build's rules do, so that
- * every rejection reads the same: "rejected: uses X — rule". */
+ * every rejection's summary reads the same: the meaning, then "uses X —
+ * rule". */
 static void plan_violation(struct run *r, const cJSON *plan)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, "violation");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check/check_stage.h"
+#include "model/result.h"
 #include "sys/util.h"
 
 #define SANITIZER_EXIT 86
@@ -135,7 +136,7 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
     if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
         dirty = 1;
         check_message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
-    } else if (hs && strcmp(hs, "pass") && strcmp(hs, "no_gpu")) {
+    } else if (hs && status_from_name(hs) != STATUS_PASS && status_from_name(hs) != STATUS_NO_GPU) {
         dirty = 1;
         check_message(r, "under %s the kernel's run ended in %s", j->tool, hs);
     } else if (!clean) {

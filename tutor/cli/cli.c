@@ -179,8 +179,9 @@ void cli_usage(FILE *f)
             option_line(f, &options[i]);
     fputs("Run `cudatutor COMMAND --help` for a command's options; the manual page has them all\n"
           "(`man cudatutor` once installed, `man ./docs/cudatutor.1` in the workbook).\n"
-          "Exit codes: 0 ok or pass; 1 the kernel failed, or the lab is not open to this yet;\n"
-          "2 usage; 3 no CUDA device; 4 the workbook itself failed (a missing lab file, no harness).\n", f);
+          "Exit codes: 0 ok or pass; 1 the kernel failed, or the lab is not open to this yet;\n", f);
+    fprintf(f, "2 usage; 3 no CUDA device; 4 %s (a missing lab file, no harness).\n",
+            status_meaning(STATUS_INTERNAL_ERROR));
 }
 
 static int usage_of(const struct command *c, FILE *f)

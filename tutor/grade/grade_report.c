@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grade/intake.h"
 #include "model/result.h"
 #include "model/score.h"
 #include "sys/util.h"
@@ -51,10 +52,57 @@ static int load_lab(const char *dir, const char *id, struct result *r)
     return have;
 }
 
+static int by_lab(const void *a, const void *b)
+{
+    return strcmp(((const struct score_intake_lab *)a)->lab, ((const struct score_intake_lab *)b)->lab);
+}
+
+/* What scoring needs of intake.json (read by intake_load, its only
+ * reader), the labs sorted by id as grade.sh's jq took them (keys).  The
+ * strings are borrowed from res; -1 when out of memory. */
+static int intake_view(const struct intake *res, struct score_intake *in)
+{
+    memset(in, 0, sizeof *in);
+    in->submission = res->submission;
+    in->kind = res->kind;
+    in->refused = res->refused;
+    in->labs = calloc((size_t)res->nlabs + 1, sizeof *in->labs);
+    if (!in->labs)
+        return -1;
+    for (int i = 0; i < res->nlabs; i++) {
+        struct score_intake_lab *l = &in->labs[in->nlabs++];
+        l->lab = res->labs[i].id;
+        l->state = (char *)intake_state_name(&res->labs[i]);
+        l->from = res->labs[i].from;
+        l->bytes = (double)res->labs[i].bytes;
+        l->why = res->labs[i].why;
+    }
+    qsort(in->labs, (size_t)in->nlabs, sizeof *in->labs, by_lab);
+    return 0;
+}
+
+/* The sandbox dir/report.json recorded, or "none" (a fresh string; NULL
+ * when out of memory). */
+static char *previous_sandbox(const char *dir)
+{
+    struct score_report old;
+    char err[200], *sandbox = NULL;
+    char *path = util_format("%s/report.json", dir);
+    char *json = path ? util_read_file(path, NULL) : NULL;
+    if (json && !score_report_parse(&old, json, err, sizeof err)) {
+        sandbox = old.sandbox ? strdup(old.sandbox) : NULL;
+        score_report_free(&old);
+    }
+    free(json);
+    free(path);
+    return sandbox ? sandbox : strdup("none");
+}
+
 int grade_report_student(const char *dir, const char *student, const struct rubric *rb,
                          const struct catalog *cat, const char *sandbox, const char *graded_at,
                          char *err, size_t errlen)
 {
+    struct intake res = {0};
     struct score_intake in = {0};
     struct score_report rep = {0};
     struct result *labs = NULL;
@@ -62,26 +110,24 @@ int grade_report_student(const char *dir, const char *student, const struct rubr
     char why[256];
     int rc = -1;
     char *path = util_format("%s/intake.json", dir);
-    char *json = path ? util_read_file(path, NULL) : NULL;
+    char *kept = sandbox ? NULL : previous_sandbox(dir);
 
-    if (!json) {
-        snprintf(err, errlen, "cannot read %s: %s", path ? path : dir, path ? strerror(errno) : "out of memory");
+    if (!path || (!sandbox && !kept)) {
+        snprintf(err, errlen, "out of memory");
         goto done;
     }
-    if (score_intake_parse(&in, json, why, sizeof why)) {
-        snprintf(err, errlen, "%s: %s", path, why);
+    if (intake_load(path, &res, err, errlen))
         goto done;
-    }
-    labs = calloc((size_t)in.nlabs + 1, sizeof *labs);
-    reports = calloc((size_t)in.nlabs + 1, sizeof *reports);
-    if (!labs || !reports) {
+    labs = calloc((size_t)res.nlabs + 1, sizeof *labs);
+    reports = calloc((size_t)res.nlabs + 1, sizeof *reports);
+    if (!labs || !reports || intake_view(&res, &in)) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
     for (int i = 0; i < in.nlabs; i++)
         if (load_lab(dir, in.labs[i].lab, &labs[i]))
             reports[i] = &labs[i];
-    if (score_student(&rep, student, &in, reports, rb, cat, sandbox, graded_at, why, sizeof why)) {
+    if (score_student(&rep, student, &in, reports, rb, cat, sandbox ? sandbox : kept, graded_at, why, sizeof why)) {
         snprintf(err, errlen, "%s: %s", student, why);
         goto done;
     }
@@ -91,14 +137,15 @@ int grade_report_student(const char *dir, const char *student, const struct rubr
         goto done;
     rc = 0;
 done:
-    for (int i = 0; labs && i < in.nlabs; i++)
+    for (int i = 0; labs && i < res.nlabs; i++)
         result_free(&labs[i]);
     free(labs);
     free(reports);
+    free(in.labs);
     score_report_free(&rep);
-    score_intake_free(&in);
-    free(json);
+    intake_free(&res);
     free(path);
+    free(kept);
     return rc;
 }
 

@@ -15,7 +15,9 @@
 /* Scores the student folder dir as student: reads dir/intake.json and
  * dir/labs/NN.json (a lab's check report, for each lab intake took in),
  * writes dir/report.json, dir/results.json and dir/junit.xml.  sandbox and
- * graded_at (UTC, 2024-05-01T12:00:00Z) are recorded in the report.
+ * graded_at (UTC, 2024-05-01T12:00:00Z) are recorded in the report; a
+ * NULL sandbox keeps the one dir/report.json recorded ("none" without one),
+ * as --rescore does.
  * Returns 0, or -1 with one line in err (no intake.json, a write failed). */
 int grade_report_student(const char *dir, const char *student, const struct rubric *rb,
                          const struct catalog *cat, const char *sandbox, const char *graded_at,

@@ -63,7 +63,8 @@ struct intake {
  *     from, bytes, why}}} with state "ok" or status.h's name, and null for
  *     a kind, refused, from or why that is not there (grade.sh's fields
  *     and words; an invalid UTF-8 byte in a name is written as U+FFFD).
- * labs[0..nlabs) are the labs to take (grade.sh's --labs), from cat.  A
+ * labs[0..nlabs) are the labs to take (grade.sh's --labs), from cat;
+ * labs NULL takes every lab of cat, in its order.  A
  * kernel.cu byte-equal to the pristine stub (PRISTINE/<lab stub>,
  * data/stubs/, never the grading checkout's labs/) is "unchanged" and not
  * kept.  res gets what intake.json says (free with intake_free).

@@ -125,6 +125,12 @@ char status_letter(enum status s);
 /* -1 when the name is unknown. */
 int status_from_name(const char *name);
 
+/* What the summary says beyond its status's meaning: every check's summary
+ * opens with status_meaning and ": " (check.c), and a screen that shows
+ * the meaning as its heading shows only the rest.  The whole summary when
+ * it does not open so (an older report); "" when it is the meaning alone. */
+const char *result_detail(const struct result *r);
+
 /* The perf entry the lab's target is measured on, or NULL. */
 const struct rperf *result_target_perf(const struct result *r);
 

@@ -165,7 +165,7 @@ double score_r2(double x)
     return round(x * 100) / 100;
 }
 
-/* ---- intake.json -------------------------------------------------------- */
+/* ---- JSON ------------------------------------------------------------------ */
 
 static const cJSON *get(const cJSON *o, const char *key)
 {
@@ -179,11 +179,6 @@ static const char *sget(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int by_lab(const void *a, const void *b)
-{
-    return strcmp(((const struct score_intake_lab *)a)->lab, ((const struct score_intake_lab *)b)->lab);
-}
-
 static void intake_lab_free(struct score_intake_lab *l)
 {
     free(l->lab);
@@ -192,7 +187,7 @@ static void intake_lab_free(struct score_intake_lab *l)
     free(l->why);
 }
 
-/* One lab of intake.json (or a report's intake) into l. */
+/* A report's intake of one lab (report.json's labs[].intake) into l. */
 static int intake_lab_parse(struct score_intake_lab *l, const char *id, const cJSON *v, char *err, size_t errlen)
 {
     const char *state = sget(v, "state");
@@ -217,50 +212,6 @@ static int intake_lab_parse(struct score_intake_lab *l, const char *id, const cJ
         return -1;
     }
     return 0;
-}
-
-int score_intake_parse(struct score_intake *in, const char *json, char *err, size_t errlen)
-{
-    cJSON *root = cJSON_Parse(json);
-    const cJSON *labs = get(root, "labs"), *v;
-    int oom = 0, rc = -1;
-
-    memset(in, 0, sizeof *in);
-    if (!cJSON_IsObject(root) || !cJSON_IsObject(labs)) {
-        snprintf(err, errlen, "not an intake record (an object with labs)");
-        goto done;
-    }
-    in->submission = dup_or_null(sget(root, "submission"), &oom);
-    in->kind = dup_or_null(sget(root, "kind"), &oom);
-    in->refused = dup_or_null(sget(root, "refused"), &oom);
-    in->labs = calloc((size_t)cJSON_GetArraySize(labs) + 1, sizeof *in->labs);
-    if (oom || !in->labs) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
-    }
-    cJSON_ArrayForEach(v, labs) {
-        if (intake_lab_parse(&in->labs[in->nlabs], v->string, v, err, errlen))
-            goto done;
-        in->nlabs++;
-    }
-    qsort(in->labs, (size_t)in->nlabs, sizeof *in->labs, by_lab);
-    rc = 0;
-done:
-    cJSON_Delete(root);
-    if (rc)
-        score_intake_free(in);
-    return rc;
-}
-
-void score_intake_free(struct score_intake *in)
-{
-    for (int i = 0; in->labs && i < in->nlabs; i++)
-        intake_lab_free(&in->labs[i]);
-    free(in->labs);
-    free(in->submission);
-    free(in->kind);
-    free(in->refused);
-    memset(in, 0, sizeof *in);
 }
 
 /* ---- one lab ------------------------------------------------------------ */

@@ -15,7 +15,8 @@
 #include "model/result.h"
 #include "model/rubric.h"
 
-/* One lab as intake.json records it (tutor/grade's intake writes it):
+/* One lab as intake.json records it (tutor/grade/intake.h writes it and
+ * reads it back; the grade layer hands scoring this view of it):
  * {"state": "ok", "from": "labs/01-x/kernel.cu", "bytes": 812, "why": null}. */
 struct score_intake_lab {
     char *lab;                  /* the key: "01" */
@@ -34,10 +35,6 @@ struct score_intake {
     int nlabs;
 };
 
-/* Parses intake.json.  Returns 0, or -1 with a one-line message in err; on
- * error in holds nothing that needs freeing. */
-int score_intake_parse(struct score_intake *in, const char *json, char *err, size_t errlen);
-void score_intake_free(struct score_intake *in);
 
 /* One lab of a student's report (report.json's labs[], in its order). */
 struct score_lab {

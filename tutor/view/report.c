@@ -261,7 +261,7 @@ enum report_junit_kind report_junit_kind(const struct score_lab *l)
 }
 
 /* Text for XML (JUNIT_JQ's x): the control characters XML 1.0 forbids
- * dropped, &<>'" escaped as jq's @html escapes them, and a byte that is not
+ * dropped, &<>'" escaped as jq's @html escapes them (' as &apos;), and a byte that is not
  * UTF-8 replaced with U+FFFD as the JSON reports replace it. */
 static void xml(struct jsonw *w, const char *s)
 {
@@ -279,7 +279,7 @@ static void xml(struct jsonw *w, const char *s)
         case '&': e = "&amp;"; break;
         case '<': e = "&lt;"; break;
         case '>': e = "&gt;"; break;
-        case '\'': e = "&#39;"; break;
+        case '\'': e = "&apos;"; break;
         case '"': e = "&quot;"; break;
         case '\t': case '\n': case '\r': break;
         default:

@@ -380,8 +380,8 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     doc_add(d, DOC_TEXT, "  ");
     doc_add(d, DOC_STRONG, status_meaning(r->status));
     doc_newline(d);
-    if (strcmp(r->summary, status_meaning(r->status)))
-        para(d, r->summary, DOC_TEXT, width, "  ");
+    if (result_detail(r)[0])
+        para(d, result_detail(r), DOC_TEXT, width, "  ");
     if (r->status == STATUS_NO_GPU)
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",

@@ -117,7 +117,7 @@ static void print_perf(FILE *f, const struct result *r)
 static void print_checks(FILE *f, const struct result *r, int color)
 {
     for (int i = 0; i < r->nviol; i++)
-        fprintf(f, "  %s%-12s %s%s — %s\n", paint(color, RED), i ? "" : "rejected", r->viol_symbols[i],
+        fprintf(f, "  %s%-12s %s%s — %s\n", paint(color, RED), i ? "" : status_name(STATUS_REJECTED), r->viol_symbols[i],
                 paint(color, OFF), r->viol_rules[i]);
     for (int i = 0; i < r->ntech; i++)
         fprintf(f, "  %-12s %s: %s%s%s\n", i ? "" : "technique", r->tech[i].name,

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# tests/wording.sh — a status is named and worded in one place,
+# tutor/status.h's table (issue 15): no other source of the tutor or the
+# grader (tutor/, grade.sh, contrib/, the Makefile) holds a status's
+# meaning, its JSON name as a string literal, or one of the wordings the
+# grader and the check used to have of their own ("did not compile",
+# "passed: ...").  Each rule is first shown to catch a copy planted in a
+# scratch copy of the sources, so that it cannot rot into a no-op.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+
+# table ROOT: "name<TAB>meaning" per row of ROOT/tutor/status.h.
+table() {
+    sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)", *[0-9]*, *'"'"'.'"'"', *"\(.*\)") *\\\{0,1\}$/\1\t\2/p' \
+        "$1/tutor/status.h"
+}
+
+# The wordings the grader's jq and the check's summaries had before the
+# table was the only one; none may come back.
+OLD_WORDS=(
+    'did not compile'
+    'crashed, or a CUDA call failed'
+    'not graded: no CUDA device on the grading machine'
+    'the grader failed on this lab'
+    'rejected: breaks a rule of lab.h'
+    'P pass, target met'
+    'N not graded: no GPU'
+    '"passed: '
+    '"failed %s'
+    '"compile error: '
+    '"rejected: '
+)
+
+# sources ROOT: the files a status could be worded in, one per line.
+sources() {
+    (cd "$1" && find tutor contrib -type f \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.sh' \
+        -o -name '*.bash' \) ! -path tutor/status.h | sort
+     echo Makefile
+     # grade.sh holds its own jq programs until it becomes `exec cudatutor
+     # grade` (issue 15); from then on it is checked like the rest.
+     grep -q 'jq ' grade.sh 2>/dev/null || echo grade.sh)
+}
+
+# uncommented: of grep -n lines, those whose code (the text without its
+# /* */ comments, // and # tails, and comment lines) still holds $1, a
+# fixed string, or with -E an extended regular expression.
+uncommented() {
+    local re=0
+    [ "$1" = -E ] && { re=1; shift; }
+    awk -v pat="$1" -v re="$re" '
+        {
+            text = $0; sub(/^[^:]+:[0-9]+:/, "", text)
+            if (text ~ /^[ \t]*(\/\*|\*|\/\/|#)/) next
+            gsub(/\/\*([^*]|\*[^\/])*\*\//, "", text); sub(/\/\*.*$/, "", text); sub(/[ \t]\/\/.*$/, "", text)
+            if (re ? text ~ pat : index(text, pat)) print
+        }'
+}
+
+# hits ROOT: "file:line: why" for every wording outside the table.
+hits() {
+    local root=$1 name meaning f w
+    local -a files
+    mapfile -t files < <(sources "$root")
+    # Comments may say what they like; code and strings may not.
+    while IFS=$'\t' read -r name meaning; do
+        (cd "$root" && grep -nF -- "$meaning" "${files[@]}" /dev/null) | uncommented "$meaning" |
+            sed "s/\$/  [the meaning of $name]/"
+        # The name as a C string literal, unless it is a JSON key (an
+        # accessor's argument) or one of the ordinary words listed here.
+        (cd "$root" && grep -nE -- "\"$name\"" "${files[@]}" /dev/null) | uncommented -E "\"$name\"" |
+            grep -vE "[A-Za-z_]*(get|Get|add|Add|text|key|flag|Item|string)[A-Za-z_]*\([^()]*\"$name\"[,)]" |
+            grep -vE "^tutor/model/catalog\.c:[0-9]+: .*fail\(p, path, \"missing\"\)" |
+            sed "s/\$/  [the name $name as a literal]/"
+    done < <(table "$root")
+    # A status written under a "status" key as a literal is a hit whatever
+    # the call (the accessor rule above would excuse it).
+    local names
+    names=$(table "$root" | cut -f1 | paste -sd'|')
+    (cd "$root" && grep -nE -- "\"status\", *\"($names)\"" "${files[@]}" /dev/null) |
+        uncommented -E "\"status\", *\"($names)\"" | sed "s/\$/  [a status written as a literal]/"
+    for w in "${OLD_WORDS[@]}"; do
+        (cd "$root" && grep -nF -- "$w" "${files[@]}" /dev/null) | uncommented "$w" | sed "s/\$/  [an old wording]/"
+    done
+}
+
+rows=$(table "$ROOT" | wc -l)
+check "status.h's table reads as $rows rows (every status)" test "$rows" -ge 11
+
+if grep -q 'jq ' grade.sh; then
+    skip "grade.sh words no status" "grade.sh still holds its jq programs (until it execs cudatutor grade)"
+fi
+
+# The rules catch planted copies: a meaning, a name as a literal, an old
+# wording, each in a copy of the sources.
+copy=$TMP/wb
+mkdir -p "$copy"
+cp -r tutor contrib Makefile "$copy/"
+: > "$copy/grade.sh"
+meaning=$(table "$ROOT" | awk -F'\t' '$1 == "runtime_error" { print $2 }')
+echo "static const char *w1 = \"$meaning\";" >> "$copy/tutor/view/verdict.c"
+echo 'static const char *w2 = "compile_error"; /* a trailing comment hides nothing */' >> "$copy/tutor/model/progress.c"
+echo 'echo "did not compile"' >> "$copy/contrib/cudatutor.bash"
+echo 'static void w3(cJSON *o) { cJSON_AddStringToObject(o, "status", "timeout"); }' >> "$copy/tutor/check/check.c"
+planted=$(hits "$copy")
+check "a meaning copied into verdict.c is caught" grep -q "^tutor/view/verdict.c:.*the meaning of runtime_error" <<<"$planted"
+check "a status name as a literal in progress.c is caught" grep -q "^tutor/model/progress.c:.*the name compile_error" <<<"$planted"
+check "an old wording in a shell file is caught" grep -q "^contrib/cudatutor.bash:.*an old wording" <<<"$planted"
+check "a status written as a literal under a \"status\" key is caught" \
+    grep -q "^tutor/check/check.c:.*a status written as a literal" <<<"$planted"
+check "a JSON key named like a status is not a wording" test -z "$(grep -F 'score.c' <<<"$planted")"
+
+found=$(hits "$ROOT")
+if [ -z "$found" ]; then ok "no status is named or worded outside tutor/status.h"
+else not_ok "no status is named or worded outside tutor/status.h" "$found"; fi
