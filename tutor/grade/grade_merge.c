@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "grade/grade_report.h"
-#include "model/score.h"
 #include "sys/util.h"
 
 static int by_name(const void *a, const void *b)
@@ -133,27 +132,10 @@ int grade_merge(struct grade *g)
     return grade_finish_reports(g);
 }
 
-/* The sandbox a student's report says it was graded in ("none" when it
- * says nothing). */
-static void report_sandbox(const char *dir, char *buf, size_t len)
-{
-    struct score_report r = {0};
-    char err[200];
-    char *path = util_format("%s/report.json", dir), *text = path ? util_read_file(path, NULL) : NULL;
-    util_copy(buf, len, "none");
-    if (text && score_report_parse(&r, text, err, sizeof err) == 0) {
-        if (r.sandbox && r.sandbox[0])
-            util_copy(buf, len, r.sandbox);
-        score_report_free(&r);
-    }
-    free(text);
-    free(path);
-}
-
 int grade_rescore(struct grade *g)
 {
     const char *out = g->o->out ? g->o->out : "grade-out";
-    char err[512], now[32], sandbox[32], **ids = NULL;
+    char err[512], now[32], **ids = NULL;
     int rc, n = 0, nids = 0;
 
     if ((rc = grade_setup_workbook(g)))
@@ -175,8 +157,8 @@ int grade_rescore(struct grade *g)
         char *dir = util_format("%s/%s", g->students, ids[i]);
         if (!dir)
             continue;
-        report_sandbox(dir, sandbox, sizeof sandbox);
-        if (grade_report_student(dir, ids[i], &g->rubric, &g->cat, sandbox, now, err, sizeof err)) {
+        /* No sandbox given: each report keeps the one it was graded in. */
+        if (grade_report_student(dir, ids[i], &g->rubric, &g->cat, NULL, now, err, sizeof err)) {
             fprintf(stderr, "cudatutor grade: cannot rescore %s: %s\n", ids[i], err);
             free(dir);
             free_names(ids, nids);
