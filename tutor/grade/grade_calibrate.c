@@ -21,6 +21,7 @@
 
 #include "check/calibrate.h"
 #include "check/check.h"
+#include "model/result.h"
 #include "sys/csv.h"
 #include "sys/util.h"
 
@@ -145,7 +146,8 @@ static void run_solution(struct cal *c, const struct lab *lab, int gi)
     grade_spawn(g, argv, wd, env, CAL_TIMEOUT_S, 0, log);
 out:
     if (out && !util_is_file(out)) {
-        char *text = util_format("{\"lab\": \"%s\", \"status\": \"internal_error\"}\n", lab->id);
+        char *text = util_format("{\"lab\": \"%s\", \"status\": \"%s\"}\n", lab->id,
+                                 status_name(STATUS_INTERNAL_ERROR));
         if (text)
             util_write_file(out, text, strlen(text));
         free(text);
@@ -235,8 +237,8 @@ static cJSON *record(struct cal *c, int gi, const char *name)
         cJSON *rep = text ? cJSON_Parse(text) : NULL;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
-        const char *status = cJSON_IsString(st) ? st->valuestring : "internal_error";
-        int passed = !strcmp(status, "pass") && cJSON_IsNumber(v);
+        const char *status = cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR);
+        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v);
         calibrate_judge(&e.labs[e.nlabs++], lab, 1, passed, passed ? v->valuedouble : -1, status);
         cJSON_Delete(rep);
         free(text);

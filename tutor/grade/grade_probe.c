@@ -447,7 +447,8 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
     if (strcmp(mode, "none") && g->gpus[0][0]) {
         char inside[32], outside[32];
         probe_gpu(g, pd, spec, inside, sizeof inside);
-        if (!strcmp(inside, "no_gpu") || !strcmp(inside, "none") || !strcmp(inside, "internal_error")) {
+        if (!strcmp(inside, status_name(STATUS_NO_GPU)) || !strcmp(inside, "none") ||
+            !strcmp(inside, status_name(STATUS_INTERNAL_ERROR))) {
             probe_gpu(g, pd, NULL, outside, sizeof outside);
             if (strcmp(outside, inside)) {
                 char *msgs = probe_messages(pd);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "grade/grade_report.h"
+#include "model/result.h"
 #include "sys/util.h"
 
 /* More than this much output kept in a verdict is wrong (the cap is 8 KiB). */
@@ -179,8 +180,8 @@ static int lay_out(struct grade *g, const char *subs, struct expect *e, int cap,
         memset(x, 0, sizeof *x);
         util_copy(x->id, sizeof x->id, "solutions");
         util_copy(x->lab, sizeof x->lab, lab->id);
-        util_copy(x->want, sizeof x->want, "pass");
-        util_copy(x->want_cpu, sizeof x->want_cpu, "no_gpu");
+        util_copy(x->want, sizeof x->want, status_name(STATUS_PASS));
+        util_copy(x->want_cpu, sizeof x->want_cpu, status_name(STATUS_NO_GPU));
     }
     for (int f = 0; f < nfiles; f++) {
         char name[ROSTER_ID_MAX - 8], first[512], lab[8], want[24], cpu[24];
@@ -205,7 +206,9 @@ static int lay_out(struct grade *g, const char *subs, struct expect *e, int cap,
             util_copy(x->want, sizeof x->want, want);
             /* Without a GPU the runner's plans are still checked: cpu= is
              * the verdict expected there (default: rejected stays). */
-            util_copy(x->want_cpu, sizeof x->want_cpu, cpu[0] ? cpu : !strcmp(want, "rejected") ? "rejected" : "no_gpu");
+            const char *rejected = status_name(STATUS_REJECTED);
+            util_copy(x->want_cpu, sizeof x->want_cpu,
+                      cpu[0] ? cpu : !strcmp(want, rejected) ? rejected : status_name(STATUS_NO_GPU));
             escape_of(text, x->escape, sizeof x->escape);
             char *dir = util_format("%s/%s/%s", subs, x->id, l->dir);
             if (dir && put(path, dir, "kernel.cu") == 0) {
@@ -294,9 +297,9 @@ int grade_selftest(struct grade *g)
         got_status(g, x->id, x->lab, got, sizeof got);
         if (!strcmp(got, x->want))
             snprintf(verdict, sizeof verdict, "right");
-        else if (!strcmp(got, x->want_cpu) && strcmp(got, "no_gpu") && no_gpu)
+        else if (!strcmp(got, x->want_cpu) && strcmp(got, status_name(STATUS_NO_GPU)) && no_gpu)
             snprintf(verdict, sizeof verdict, "right without a GPU");
-        else if (!strcmp(got, "no_gpu"))
+        else if (!strcmp(got, status_name(STATUS_NO_GPU)))
             snprintf(verdict, sizeof verdict, "not run (no GPU)");
         else
             snprintf(verdict, sizeof verdict, "WRONG");
@@ -306,7 +309,7 @@ int grade_selftest(struct grade *g)
             snprintf(verdict, sizeof verdict, "WRONG: %zu bytes of output kept (the cap is 8 KiB)", kept);
         } else if (esc && access(esc, F_OK) == 0) {
             snprintf(verdict, sizeof verdict, "WRONG: %s was created outside the work folder", x->escape);
-        } else if (esc && strcmp(got, "no_gpu")) {
+        } else if (esc && strcmp(got, status_name(STATUS_NO_GPU))) {
             size_t len = strlen(verdict);
             snprintf(verdict + len, sizeof verdict - len, "; %s not created", x->escape);
         }
