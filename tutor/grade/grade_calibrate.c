@@ -128,15 +128,16 @@ static void run_solution(struct cal *c, const struct lab *lab, int gi)
 {
     struct grade *g = c->g;
     const char *key = gpu_key(g, gi);
-    char *from = util_format("%s/build/%s-0", c->dir, lab->id), *wd = util_format("%s/gpu-%s/%s-0", c->dir, key, lab->id);
+    char *gdir = util_format("%s/gpu-%s", c->dir, key), *from = util_format("%s/build/%s-0", c->dir, lab->id);
+    char *wd = gdir ? util_format("%s/%s-0", gdir, lab->id) : NULL;
     char *runs = util_format("%s/runs-%s", c->dir, key), *out = runs ? util_format("%s/%s-0.json", runs, lab->id) : NULL;
     char *log = wd ? util_format("%s/run.log", wd) : NULL, *sol = solution_of(g, lab), *lock = grade_gpu_lock(g, gi);
     char *visible = g->gpus[gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[gi]) : NULL;
     char budget[16];
-    if (!from || !wd || !runs || !out || !log || !sol || !lock)
+    if (!gdir || !from || !wd || !runs || !out || !log || !sol || !lock)
         goto out;
     util_remove_tree(wd);
-    if (util_mkdirs(runs) || grade_work_copy_tree(from, wd))
+    if (util_mkdirs(runs) || util_mkdirs(gdir) || grade_work_copy_tree(from, wd))
         goto out;
     snprintf(budget, sizeof budget, "%d", g->o->time_budget_ms);
     char *env[] = {c->progress, visible, NULL};
@@ -152,6 +153,7 @@ out:
             util_write_file(out, text, strlen(text));
         free(text);
     }
+    free(gdir);
     free(from);
     free(wd);
     free(runs);

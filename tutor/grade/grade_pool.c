@@ -357,8 +357,12 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     }
     for (int k = 0; k < njobs; k++)
         p.left[jobs[k].sub]++;
+    /* The line counts every student of this run; those with nothing to
+     * build are finished already. */
+    p.nstudents = g->ngraded;
     for (int s = 0; s < g->nsubs; s++)
-        p.nstudents += p.left[s] > 0;
+        p.nfinished -= p.left[s] > 0;
+    p.nfinished += g->ngraded;
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.built, NULL);
     drain(g->wake_read);
@@ -373,8 +377,15 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
         if (pthread_create(&runners[i].t, NULL, run_thread, &runners[i]))
             thread_done(&p);
     }
-    if (!started)
+    if (!started) {
+        /* No build will end: let the runs go on to their verdicts. */
         grade_error(g, "no build thread could start");
+        pthread_mutex_lock(&p.mu);
+        for (int k = 0; k < njobs; k++)
+            jobs[k] = (struct grade_job){.sub = jobs[k].sub, .lab = jobs[k].lab, .built = 1, .build_code = 127};
+        pthread_cond_broadcast(&p.built);
+        pthread_mutex_unlock(&p.mu);
+    }
     /* Waits on the pipe the last thread (or the signal thread) writes,
      * waking only to redraw the progress line. */
     for (;;) {

@@ -94,17 +94,24 @@ static char *toolkit_dir(void)
     return strdup(real);
 }
 
-/* What the build and the runs need back from hidden places, read-only:
- * this program, the judges, the toolkit; and the folders of the grader's
- * PATH and LD_LIBRARY_PATH that the sandbox hides or replaces (a private
- * sysroot under /tmp, say). */
+/* Whether the sandbox puts something else at path: a hidden place, or its
+ * own /tmp and /dev/shm. */
+static int replaced(const struct grade_sandbox *sb, const char *path)
+{
+    return !strncmp(path, "/tmp/", 5) || !strncmp(path, "/dev/shm/", 9) || grade_sandbox_under_hidden(sb, path);
+}
+
+/* What the build and the runs need back from places the sandbox hides or
+ * replaces, read-only: this program, the judges, the toolkit; and the
+ * folders of the grader's PATH and LD_LIBRARY_PATH (a private sysroot
+ * under /tmp, say). */
 static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
 {
     char *toolkit = toolkit_dir();
     const char *fixed[] = {g->self, g->harness_dir, toolkit, "/run/nvidia-persistenced", NULL};
     int rc = toolkit ? 0 : -1;
     for (int i = 0; fixed[i] && !rc; i++)
-        if (access(fixed[i], F_OK) == 0 && grade_sandbox_under_hidden(sb, fixed[i]))
+        if (access(fixed[i], F_OK) == 0 && replaced(sb, fixed[i]))
             rc = add_string(&sb->rebind, &sb->nrebind, fixed[i]);
     free(toolkit);
     const char *lib = getenv("LD_LIBRARY_PATH"), *path = getenv("PATH");
@@ -116,7 +123,7 @@ static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
             continue;
         for (int i = 0; i < sb->nrebind; i++)
             dup |= !strcmp(sb->rebind[i], d);
-        if (!dup && (!strncmp(d, "/tmp/", 5) || !strncmp(d, "/dev/shm/", 9) || grade_sandbox_under_hidden(sb, d)))
+        if (!dup && replaced(sb, d))
             rc = add_string(&sb->rebind, &sb->nrebind, d);
     }
     free(dirs);
