@@ -133,8 +133,6 @@ int grade_work_intake(struct grade *g, int s, const struct lab **labs);
  * (a JSON object with a status), else an internal_error saying why, with
  * the end of log.  0, or -1 when it cannot be written. */
 int grade_work_final(const char *dir, const char *lab, const char *file, const char *why, const char *log);
-/* Whether every lab the student took in has its final.json. */
-int grade_work_all_final(struct grade *g, int s);
 /* Writes STUDENTS/ID (intake, verdicts, logs, reports) atomically, then
  * removes the work folder.  0, or -1 (said through grade_error). */
 int grade_work_finish(struct grade *g, int s);

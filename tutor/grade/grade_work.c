@@ -139,23 +139,6 @@ static int taken_labs(const struct grade *g, int s, struct intake *in)
     return rc;
 }
 
-int grade_work_all_final(struct grade *g, int s)
-{
-    struct intake in = {0};
-    int all = 1;
-    if (taken_labs(g, s, &in))
-        return 0;
-    for (int i = 0; i < in.nlabs && all; i++) {
-        if (!in.labs[i].ok)
-            continue;
-        char *f = util_format("%s/%s/%s/final.json", g->work, g->subs[s].id, in.labs[i].id);
-        all = f && util_is_file(f);
-        free(f);
-    }
-    intake_free(&in);
-    return all;
-}
-
 /* Copies one file (missing is fine); -1 on a failed copy. */
 static int copy_file(const char *src, const char *dst)
 {
