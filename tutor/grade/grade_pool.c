@@ -230,7 +230,7 @@ static int run_one(struct grade *g, const struct grade_job *j, int gi)
         goto out;
     }
     if (code == 124) {
-        FILE *f = fopen(log, "a");
+        FILE *f = fopen(log, "ae");
         if (f) {
             fprintf(f, "cudatutor grade: the tutor did not finish within %.0f s and was stopped\n", limit);
             fclose(f);

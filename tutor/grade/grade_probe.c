@@ -5,11 +5,13 @@
  * folder read-only, /tmp private and the workbook hidden; then the first
  * lab's stub must build in the build sandbox, and where there is a GPU
  * the harness must see it from inside as it does from outside. */
+#define _GNU_SOURCE     /* mkostemp */
 #include "grade/grade_run.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,7 +391,7 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
     const char *tmpdir = getenv("TMPDIR");
     if (!(marker = util_format("%s/grade-probe.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp")))
         goto oom;
-    int fd = mkstemp(marker);
+    int fd = mkostemp(marker, O_CLOEXEC);
     if (fd >= 0)
         close(fd);
     unlink(esc);
