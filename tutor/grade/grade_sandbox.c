@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -500,8 +502,16 @@ int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *cmd,
     }
     if (sb.uid >= 0 && (int)getuid() != sb.uid) {
         gid_t g = (gid_t)sb.uid;
+        pid_t parent = getppid();
         if (setgroups(0, NULL) || setresgid(g, g, g) || setresuid((uid_t)sb.uid, (uid_t)sb.uid, (uid_t)sb.uid)) {
             snprintf(err, errlen, "cannot become uid %d: %s", sb.uid, strerror(errno));
+            goto out;
+        }
+        /* A change of user clears the signal that proc.c asked for when
+         * our parent dies: ask again, and go now if it is gone already. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) {
+            snprintf(err, errlen, "the program that started the sandbox has ended");
             goto out;
         }
     }
