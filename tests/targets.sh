@@ -11,6 +11,16 @@ cd "$ROOT"
 
 sol15="$ROOT/solutions/$(lab_dir 15)/kernel.cu"
 sol08="$ROOT/solutions/$(lab_dir 08)/kernel.cu"
+# The figures below are chosen around lab 15's target as the issue asked for
+# it, 1.3x CUB at 2^22 and 1.0x at 2^28 (the catalog's is 80% of what the
+# solution measures): a workbook of our own holds that target, whatever the
+# H100 said.
+WB=$TMP/wb
+make_workbook "$WB"
+jq '(.labs[] | select(.id == "15") | .target) |=
+      {metric: "ratio", case: "2^22", min: 1.3, provisional: true, also: [{case: "2^28", min: 1.0}]}' \
+    "$ROOT/data/labs.json" > "$WB/data/labs.json"
+export CUDATUTOR_ROOT=$WB CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 
 # A stand-in judge: keeps its command line, and reports a passing run with
 # the ratios R22 and R28 (environment) at 2^22 and 2^28.
@@ -31,14 +41,7 @@ cat > "$out" <<JSON
 JSON
 EOF
 chmod +x "$TMP/fake-judge"
-# Lab 15's thresholds as the catalog has them; the stand-in's figures are
-# set around them: a little above to meet a case, a little below to miss it.
-M22=$(jq -r '.labs[] | select(.id == "15") | .target.min' data/labs.json)
-M28=$(jq -r '.labs[] | select(.id == "15") | .target.also[0].min' data/labs.json)
-above() { awk -v m="$1" -v d="$2" 'BEGIN { printf "%.2f", m + d }'; }
-export ARGS_OUT="$TMP/args" R22 R28
-R22=$(above "$M22" 0.25) R28=$(above "$M28" 0.03)
-low28=$(above "$M28" -0.04) low22=$(above "$M22" -0.05)
+export ARGS_OUT="$TMP/args" R22=1.45 R28=1.02
 
 # One build of each solution; the judge runs are --run-only.
 "$TUTOR" check 15 --file "$sol15" --build-only --work-dir "$TMP/w15" --json > /dev/null 2>&1
@@ -63,39 +66,32 @@ check "a single-case target's report has no further cases" test "$(jq -c '.targe
 
 check "both cases met: the target is met, each case with its figure" \
     test "$(jq -c '.target | [.case, .min, .value, .met, .also]' "$TMP/r.json")" = \
-         "$(jq -nc --argjson a "$M22" --argjson b "$M28" --argjson x "$R22" --argjson y "$R28" \
-               '["2^22", $a, $x, true, [{case: "2^28", min: $b, value: $y, met: true}]]')"
+         '["2^22",1.3,1.45,true,[{"case":"2^28","min":1,"value":1.02,"met":true}]]'
 check "the summary names each case" \
-    grep -qF "1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, ${R22}x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, ${R28}x; target met" \
-        <<<"$(jq -r .summary "$TMP/r.json")"
+    test "$(jq -r .summary "$TMP/r.json")" = \
+         "correct at every size: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
 
-R28=$low28 judged --quick > "$TMP/r.json"
+R28=0.98 judged --quick > "$TMP/r.json"
 check "one case short: the target is not met, and the report says which" \
-    test "$(jq -c --argjson v "$low28" '.target | [.met, .also[0].value == $v, .also[0].met]' "$TMP/r.json")" = "[false,true,false]"
-R22=$low22 judged --quick > "$TMP/r.json"
+    test "$(jq -c '.target | [.value, .met, .also[0].value, .also[0].met]' "$TMP/r.json")" = '[1.45,false,0.98,false]'
+R22=1.2 judged --quick > "$TMP/r.json"
 check "the first case short: not met either" \
-    test "$(jq -c --argjson v "$low22" '.target | [.value == $v, .met, .also[0].met]' "$TMP/r.json")" = "[true,false,true]"
+    test "$(jq -c '.target | [.value, .met, .also[0].met]' "$TMP/r.json")" = '[1.2,false,true]'
 
-# A grader's threshold at 0.8 of the first case's lowers the other to 0.8
-# of its own (as check.c computes it: min x (given / catalog's)).
-given=$(awk -v m="$M22" 'BEGIN { printf "%.6g", 0.8 * m }')
-R28=$low28 judged --quick --target-min "$given" > "$TMP/r.json"
+R28=0.98 judged --quick --target-min 1.04 > "$TMP/r.json"
 check "--target-min sets the first case's threshold and lowers the others alike (0.8x)" \
-    test "$(jq -c --argjson g "$given" --argjson a "$M22" --argjson b "$M28" \
-                '.target | (.also[0].min - $b * ($g / $a)) as $d
-                 | [.min == $g, .catalog_min == $a, $d < 1e-12 and $d > -1e-12, .also[0].catalog_min == $b,
-                    .also[0].met == (.also[0].value >= .also[0].min)]' "$TMP/r.json")" = '[true,true,true,true,true]'
+    test "$(jq -c '.target | [.min, .catalog_min, .met, .also[0].min, .also[0].catalog_min, .also[0].met]' "$TMP/r.json")" = \
+         '[1.04,1.3,true,0.8,1,true]'
 
-out=$(R28=$low28 "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --quick \
+out=$(R28=0.98 "$TUTOR" check 15 --file "$sol15" --run-only --work-dir "$TMP/w15" --no-sanitize --quick \
           --wrap "$TMP/fake-judge")
-words=$(printf 'target       %.3g× CUB DeviceReduce::Sum at 2^22 and %.3g× at 2^28: not met yet (measured %.3g× at 2^22 and %.3g× at 2^28)' \
-    "$M22" "$M28" "$R22" "$low28")
-check "the verdict names every case and what each measured" grep -qF "$words" <<<"$out"
+check "the verdict names every case and what each measured" \
+    grep -qF "target       1.3× CUB DeviceReduce::Sum at 2^22 and 1× at 2^28: not met yet (measured 1.45× at 2^22 and 0.98× at 2^28)" <<<"$out"
 check "list names every case of the target" \
-    grep -qE "^15 .*target $(printf '%g' "$M22") x the reference at 2\^22 and $(printf '%g' "$M28") at 2\^28\$" <<<"$("$TUTOR" list)"
+    grep -qE '^15 .*target 1.3 x the reference at 2\^22 and 1 at 2\^28$' <<<"$("$TUTOR" list)"
 check "list --json carries the further cases and the determinism" \
     test "$("$TUTOR" list --json | jq -c '.[] | select(.id == "15") | [.target.also, .deterministic]')" = \
-         "$(jq -c '.labs[] | select(.id == "15") | [.target.also, .deterministic]' data/labs.json)"
+         '[[{"case":"2^28","min":1}],true]'
 
 # grade.sh: the credit of a target of several cases is that of the case
 # furthest short; its calibration scales every case by that case.

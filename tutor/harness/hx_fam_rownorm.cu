@@ -51,6 +51,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <thread>
 #include <vector>
 
 #define LAB_NO_PARAMS
@@ -90,12 +91,23 @@ __host__ __device__ static inline uint64_t rn_salt(const rgen &g, uint64_t ver)
     return ver ? mix(g.salt ^ (ver * 0xd1b54a32d192ed03ull)) : g.salt;
 }
 
+/* Row r's scale under a version, 2^e with e in [-12, 12]: exact in double. */
+__host__ __device__ static inline double rn_scale(const rgen &g, unsigned long long r, uint64_t ver)
+{
+    int e = (int)below(draw(g.seed, rn_salt(g, ver), ~r), 25) - 12;
+    return e >= 0 ? (double)(1u << e) : 1.0 / (double)(1u << -e);
+}
+
+/* Element j of row r, given the row's scale. */
+__host__ __device__ static inline float rn_elem(const rgen &g, unsigned long long r, unsigned j, uint64_t ver,
+                                                double scale)
+{
+    return (float)((1.0 + unit(draw(g.seed, rn_salt(g, ver), r * ROW_MAX + j))) * scale);
+}
+
 __host__ __device__ static inline float rn_value(const rgen &g, unsigned long long r, unsigned j, uint64_t ver)
 {
-    uint64_t salt = rn_salt(g, ver);
-    int e = (int)below(draw(g.seed, salt, ~r), 25) - 12;
-    double v = ldexp(1.0 + unit(draw(g.seed, salt, r * ROW_MAX + j)), e);
-    return (float)v;
+    return rn_elem(g, r, j, ver, rn_scale(g, r, ver));
 }
 
 /* The width of trial k. */
@@ -143,9 +155,9 @@ static inline unsigned long long rn_change_row(const rgen &g, uint64_t k, int m,
  * floats. */
 static double rn_row(const rgen &g, unsigned long long r, uint64_t ver, float *x)
 {
-    double s = 0;
+    double s = 0, scale = rn_scale(g, r, ver);
     for (unsigned j = 0; j < g.cols; j++)
-        s += (double)(x[j] = rn_value(g, r, j, ver));
+        s += (double)(x[j] = rn_elem(g, r, j, ver, scale));
     return s;
 }
 
@@ -168,27 +180,49 @@ static inline uint32_t rn_bits(float f)
 }
 
 /* A trial's check on the CPU: every element of got (the generated matrix's
- * result) against x / S from the CPU's own sums.  Returns the number of wrong
- * elements; *first is the first of them (row * cols + column) and *want its
- * right value; *used the most of the tolerance any right one used. */
+ * result) against x / S from the CPU's own sums, the rows split across up to
+ * 16 host threads.  Returns the number of wrong elements; *first is the
+ * first of them (row * cols + column) and *want its right value; *used the
+ * most of the tolerance any right one used. */
 static unsigned long long rn_cpu_check(const rgen &g, const float *got, unsigned long long *first, double *want,
                                        double *used)
 {
-    unsigned long long bad = 0;
-    float x[ROW_MAX];
-    *used = 0;
-    for (unsigned long long r = 0; r < g.rows; r++) {
-        double inv = 1.0 / rn_row(g, r, 0, x);
-        for (unsigned j = 0; j < g.cols; j++) {
-            double y = (double)x[j] * inv, err = fabs((double)got[r * g.cols + j] - y), tol = rn_tolerance(y);
-            if (!(err <= tol)) {
-                if (bad++ == 0) {
-                    *first = r * g.cols + j;
-                    *want = y;
+    struct part { unsigned long long bad, first; double want, used; };
+    unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    if (g.rows * g.cols < (1ull << 20))
+        workers = 1;
+    std::vector<part> parts(workers);
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; w++)
+        pool.emplace_back([&g, got, &parts, w, workers] {
+            part p = {0, ~0ull, 0, 0};
+            float x[ROW_MAX];
+            for (unsigned long long r = w; r < g.rows; r += workers) {
+                double inv = 1.0 / rn_row(g, r, 0, x);
+                for (unsigned j = 0; j < g.cols; j++) {
+                    double y = (double)x[j] * inv, err = fabs((double)got[r * g.cols + j] - y), tol = rn_tolerance(y);
+                    if (!(err <= tol)) {
+                        if (p.bad++ == 0 || r * g.cols + j < p.first) {
+                            p.first = r * g.cols + j;
+                            p.want = y;
+                        }
+                    } else {
+                        p.used = std::max(p.used, err / tol);
+                    }
                 }
-            } else {
-                *used = std::max(*used, err / tol);
             }
+            parts[w] = p;
+        });
+    unsigned long long bad = 0;
+    *first = ~0ull;
+    *used = 0;
+    for (unsigned w = 0; w < workers; w++) {
+        pool[w].join();
+        bad += parts[w].bad;
+        *used = std::max(*used, parts[w].used);
+        if (parts[w].bad && parts[w].first < *first) {
+            *first = parts[w].first;
+            *want = parts[w].want;
         }
     }
     return bad;
