@@ -3,7 +3,7 @@
  * measured there, and a ratio to CUB does not carry over to every GPU.  So
  * the solutions run on each grading GPU first, timed like a student's
  * kernel (outside the sandbox: the instructor's own code), and the
- * tutor's rule (calibrate_judge, check/calibrate.h: one rule in one place)
+ * tutor's rule (calibrate_judge_cases, check/calibrate.h: one rule in one place)
  * lowers a lab's threshold where its solution measures more than 5% under
  * its catalog figure.  OUT/calibration.json keeps one entry per grading
  * GPU (by its index, "any" for an unnamed one): reused while the GPU model
@@ -66,6 +66,21 @@ static double get_num(const cJSON *o, const char *key, double none)
     return cJSON_IsNumber(v) ? v->valuedouble : none;
 }
 
+/* A target's further cases as the entry keeps them (catalog_also), to
+ * tell when they changed; NULL for a target of one case. */
+static cJSON *catalog_also(const struct lab *lab)
+{
+    cJSON *a = lab->target.nalso ? cJSON_CreateArray() : NULL;
+    for (int k = 0; a && k < lab->target.nalso; k++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "case", lab->target.also[k].case_label);
+        cJSON_AddNumberToObject(c, "min", lab->target.also[k].min);
+        cJSON_AddNumberToObject(c, "solution", lab->target.also[k].solution);
+        cJSON_AddItemToArray(a, c);
+    }
+    return a;
+}
+
 /* Whether GPU key's entry holds model name with every lab graded now,
  * measured against the catalog's present targets. */
 static int entry_current(const struct grade *g, const cJSON *file, const char *key, const char *name)
@@ -80,6 +95,12 @@ static int entry_current(const struct grade *g, const cJSON *file, const char *k
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(labs, lab->id);
         if (!l || get_num(l, "catalog_min", -1) != lab->target.min ||
             get_num(l, "catalog_solution", 0) != (lab->target.solution > 0 ? lab->target.solution : 0))
+            return 0;
+        cJSON *also = catalog_also(lab);
+        int same = cJSON_Compare(also, cJSON_GetObjectItemCaseSensitive(l, "catalog_also"), 1) ||
+                   (!also && !cJSON_GetObjectItemCaseSensitive(l, "catalog_also"));
+        cJSON_Delete(also);
+        if (!same)
             return 0;
     }
     return 1;
@@ -238,16 +259,32 @@ static cJSON *record(struct cal *c, int gi, const char *name)
         char *text = path ? util_read_file(path, NULL) : NULL;
         cJSON *rep = text ? cJSON_Parse(text) : NULL;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(rep, "target"), *ca;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "value");
         const char *status = cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR);
-        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v);
-        calibrate_judge(&e.labs[e.nlabs++], lab, 1, passed, passed ? v->valuedouble : -1, status);
+        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v), k = 1;
+        /* The first case's figure, then each further case's (target.also):
+         * the case furthest short of its own figure sets the threshold. */
+        double lowest[1 + TARGET_MAX_ALSO] = {passed ? v->valuedouble : -1, -1, -1, -1};
+        cJSON_ArrayForEach(ca, cJSON_GetObjectItemCaseSensitive(t, "also")) {
+            const cJSON *cv = cJSON_GetObjectItemCaseSensitive(ca, "value");
+            if (k <= TARGET_MAX_ALSO && passed && cJSON_IsNumber(cv))
+                lowest[k] = cv->valuedouble;
+            k++;
+        }
+        calibrate_judge_cases(&e.labs[e.nlabs++], lab, 1, passed, lowest, status);
         cJSON_Delete(rep);
         free(text);
         free(path);
     }
     e.nruns = c->nlabs;
     o = calibrate_gpu_json(&e);
+    for (int i = 0; o && i < c->nlabs; i++) {
+        cJSON *also = catalog_also(c->labs[i]);
+        if (also)
+            cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "labs"),
+                                                                   c->labs[i]->id), "catalog_also", also);
+    }
     calibrate_gpu_free(&e);
     return o;
 }
@@ -267,14 +304,27 @@ static void apply(struct grade *g, const cJSON *file, int gi)
     cJSON_ArrayForEach(l, labs) {
         const cJSON *why = cJSON_GetObjectItemCaseSensitive(l, "why");
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "lowered"))) {
+            const cJSON *bound = cJSON_GetObjectItemCaseSensitive(l, "bound_by");
             for (int i = 0; i < g->nlabs; i++)
                 if (!strcmp(g->labs[i]->id, l->string))
                     g->target_min[gi * g->nlabs + i] = get_num(l, "min", 0);
-            snprintf(low + strlen(low), sizeof low - strlen(low),
-                     "%s%s %s -> %s (its solution: %s here, %s in the catalog)", low[0] ? ", " : "", l->string,
-                     num(a, sizeof a, get_num(l, "catalog_min", 0)), num(b, sizeof b, get_num(l, "min", 0)),
-                     num(c, sizeof c, round(get_num(l, "solution_here", 0) * 1000) / 1000),
-                     num(d, sizeof d, get_num(l, "catalog_solution", 0)));
+            /* Lowered by a further case of the target: that case's figures,
+             * every case lowered alike (check.c). */
+            if (cJSON_IsObject(bound))
+                snprintf(low + strlen(low), sizeof low - strlen(low),
+                         "%s%s %s -> %s, every case alike (its solution at %s: %s here, %s in the catalog)",
+                         low[0] ? ", " : "", l->string, num(a, sizeof a, get_num(l, "catalog_min", 0)),
+                         num(b, sizeof b, get_num(l, "min", 0)),
+                         cJSON_IsString(cJSON_GetObjectItemCaseSensitive(bound, "case"))
+                             ? cJSON_GetObjectItemCaseSensitive(bound, "case")->valuestring : "?",
+                         num(c, sizeof c, round(get_num(bound, "solution_here", 0) * 1000) / 1000),
+                         num(d, sizeof d, get_num(bound, "catalog_solution", 0)));
+            else
+                snprintf(low + strlen(low), sizeof low - strlen(low),
+                         "%s%s %s -> %s (its solution: %s here, %s in the catalog)", low[0] ? ", " : "", l->string,
+                         num(a, sizeof a, get_num(l, "catalog_min", 0)), num(b, sizeof b, get_num(l, "min", 0)),
+                         num(c, sizeof c, round(get_num(l, "solution_here", 0) * 1000) / 1000),
+                         num(d, sizeof d, get_num(l, "catalog_solution", 0)));
         }
         if (cJSON_IsString(why) && why->valuestring[0]) {
             snprintf(odd + strlen(odd), sizeof odd - strlen(odd), "\nlab %s: %s; its catalog target stands",

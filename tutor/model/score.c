@@ -272,24 +272,89 @@ static void target_words(struct sb *b, const cJSON *t)
     calibrated(b, t);
 }
 
+/* Whether label is the case of the target or of one of its further
+ * cases (target.also). */
+static int target_case(const cJSON *t, const char *label)
+{
+    const cJSON *c;
+    const char *first = sget(t, "case");
+    if (first && !strcmp(first, label))
+        return 1;
+    cJSON_ArrayForEach(c, get(t, "also")) {
+        const char *l = sget(c, "case");
+        if (l && !strcmp(l, label))
+            return 1;
+    }
+    return 0;
+}
+
+/* A target of several cases (target.also): met when every case is, and
+ * then all; short of it, the credit of the case furthest short; a case
+ * not timed, nothing.  The words name every case.  The rule of the
+ * tutor's docs/harness.md, section 4. */
+static void perf_cases(const cJSON *t, double f, struct sb *b, double *credit)
+{
+    const cJSON *cs[1 + 8], *c;
+    double worst = 1;
+    int n = 0;
+    /* The first case (the target's own keys), then each of `also`. */
+    cs[n++] = t;
+    cJSON_ArrayForEach(c, get(t, "also"))
+        if (n < (int)(sizeof cs / sizeof cs[0]))
+            cs[n++] = c;
+    for (int i = 0; i < n; i++) {
+        const cJSON *value = get(cs[i], "value"), *min = get(cs[i], "min");
+        if (!cJSON_IsNumber(value) || !cJSON_IsNumber(min) || min->valuedouble <= 0) {
+            sb_put(b, "not timed");
+            return;
+        }
+        double share = f >= 1 ? 0 : (value->valuedouble / min->valuedouble - f) / (1 - f);
+        share = share < 0 ? 0 : share > 1 ? 1 : share;
+        worst = share < worst ? share : worst;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sb_put(b, "; ");
+        interp(b, get(t, "metric"));
+        sb_put(b, " ");
+        sb_num(b, score_r2(get(cs[i], "value")->valuedouble));
+        sb_put(b, " at ");
+        interp(b, get(cs[i], "case"));
+        sb_put(b, ": target ");
+        interp(b, get(cs[i], "min"));
+    }
+    calibrated(b, t);
+    if (cJSON_IsTrue(get(t, "met"))) {
+        *credit = 1;
+        sb_put(b, " met");
+        return;
+    }
+    *credit = worst;
+    sb_put(b, " not met (credit from ");
+    sb_num(b, f);
+    sb_put(b, " x the target, on the case furthest short)");
+}
+
 /* The performance rule (SCORE_JQ's perf): no target, not timed; an
- * implausible timing of the target's case, nothing; the target met, all;
- * else a linear share from partial_from x the target (none) to the target
- * (all).  -1 when out of memory. */
+ * implausible timing of a case of the target, nothing; the target met,
+ * all; else a linear share from partial_from x the target (none) to the
+ * target (all), for a target of several cases that of the case furthest
+ * short (perf_cases).  -1 when out of memory. */
 static int perf_credit(const struct result *rep, const struct rubric *rb, struct perf_credit *pc)
 {
     struct sb b = {0};
     cJSON *t = rep->target_json ? cJSON_Parse(rep->target_json) : NULL;
     const cJSON *value = get(t, "value"), *min = get(t, "min");
-    const char *tcase = sget(t, "case");
     double f = rb->partial_from;
     int implausible = 0;
 
     pc->credit = 0;
     for (int i = 0; t && i < rep->nperf; i++)
-        if (rep->perf[i].implausible && !strcmp(rep->perf[i].label, tcase ? tcase : ""))
+        if (rep->perf[i].implausible && target_case(t, rep->perf[i].label))
             implausible = 1;
-    if (!t) {
+    if (t && !implausible && cJSON_GetArraySize(get(t, "also")) > 0) {
+        perf_cases(t, f, &b, &pc->credit);
+    } else if (!t) {
         sb_put(&b, "not timed");
     } else if (implausible) {
         sb_put(&b, "the timing was implausible (faster than the measured peak)");
