@@ -241,7 +241,16 @@ static cJSON *record(struct cal *c, int gi, const char *name)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
         const char *status = cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR);
         int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v);
-        calibrate_judge(&e.labs[e.nlabs++], lab, 1, passed, passed ? v->valuedouble : -1, status);
+        /* Every case of the target: the tutor's rule scales by the one
+         * where the solution falls furthest short (target.also[k].value). */
+        double lowest[1 + TARGET_MAX_ALSO];
+        const cJSON *also = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "also");
+        lowest[0] = passed ? v->valuedouble : -1;
+        for (int k = 0; k < lab->target.nalso && k < TARGET_MAX_ALSO; k++) {
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(also, k), "value");
+            lowest[1 + k] = passed && cJSON_IsNumber(w) ? w->valuedouble : -1;
+        }
+        calibrate_judge_cases(&e.labs[e.nlabs++], lab, 1, passed, lowest, status);
         cJSON_Delete(rep);
         free(text);
         free(path);
