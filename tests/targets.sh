@@ -92,10 +92,9 @@ check "list --json carries the further cases and the determinism" \
     test "$("$TUTOR" list --json | jq -c '.[] | select(.id == "15") | [.target.also, .deterministic]')" = \
          '[[{"case":"2^28","min":1}],true]'
 
-# The grader's credit for such a target (that of the case furthest short)
-# is test_score's the_points_of_a_target_of_several_cases; its calibration
-# (by the case furthest short of its figure) is calibrate_judge_cases, the
-# tutor's, in test_calibrate's several_cases_scale_by_the_furthest_short.
+# The grader scores and calibrates a target of several cases in C, with the
+# tutor's own rules: tests/unit/test_score.c (the credit of the case
+# furthest short) and test_calibrate.c (scaled by the case furthest short).
 
 # The judges: --repeat where the family can call again on one input.
 build/harness/judge_trapezoid --json "$TMP/trap.json" --family trapezoid --repeat 2 > /dev/null 2>&1

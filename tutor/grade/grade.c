@@ -265,8 +265,11 @@ int grade_load_catalog(struct grade *g, int all_labs)
     if (!(g->labs = calloc((size_t)g->cat.nlabs + 1, sizeof *g->labs)))
         return grade_internal("out of memory");
     if (all_labs || !g->o->labs) {
+        /* The bonus labs are graded only when --labs names them: a class
+         * that was set the core labs is not marked down for the rest. */
         for (int i = 0; i < g->cat.nlabs; i++)
-            g->labs[g->nlabs++] = &g->cat.labs[i];
+            if (all_labs || !g->cat.labs[i].bonus)
+                g->labs[g->nlabs++] = &g->cat.labs[i];
         return 0;
     }
     char ids[64][8];

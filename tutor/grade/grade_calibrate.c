@@ -259,18 +259,17 @@ static cJSON *record(struct cal *c, int gi, const char *name)
         char *text = path ? util_read_file(path, NULL) : NULL;
         cJSON *rep = text ? cJSON_Parse(text) : NULL;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(rep, "target"), *ca;
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "value");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
         const char *status = cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR);
-        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v), k = 1;
-        /* The first case's figure, then each further case's (target.also):
-         * the case furthest short of its own figure sets the threshold. */
-        double lowest[1 + TARGET_MAX_ALSO] = {passed ? v->valuedouble : -1, -1, -1, -1};
-        cJSON_ArrayForEach(ca, cJSON_GetObjectItemCaseSensitive(t, "also")) {
-            const cJSON *cv = cJSON_GetObjectItemCaseSensitive(ca, "value");
-            if (k <= TARGET_MAX_ALSO && passed && cJSON_IsNumber(cv))
-                lowest[k] = cv->valuedouble;
-            k++;
+        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v);
+        /* Every case of the target: the tutor's rule scales by the one
+         * where the solution falls furthest short (target.also[k].value). */
+        double lowest[1 + TARGET_MAX_ALSO];
+        const cJSON *also = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "also");
+        lowest[0] = passed ? v->valuedouble : -1;
+        for (int k = 0; k < lab->target.nalso && k < TARGET_MAX_ALSO; k++) {
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(also, k), "value");
+            lowest[1 + k] = passed && cJSON_IsNumber(w) ? w->valuedouble : -1;
         }
         calibrate_judge_cases(&e.labs[e.nlabs++], lab, 1, passed, lowest, status);
         cJSON_Delete(rep);

@@ -272,92 +272,92 @@ static void target_words(struct sb *b, const cJSON *t)
     calibrated(b, t);
 }
 
-/* Whether label is the case of the target or of one of its further
- * cases (target.also). */
-static int target_case(const cJSON *t, const char *label)
+/* "METRIC VALUE at CASE: target MIN" for one case of a target. */
+static void case_words(struct sb *b, const cJSON *t, const cJSON *c)
 {
-    const cJSON *c;
-    const char *first = sget(t, "case");
-    if (first && !strcmp(first, label))
-        return 1;
-    cJSON_ArrayForEach(c, get(t, "also")) {
-        const char *l = sget(c, "case");
-        if (l && !strcmp(l, label))
-            return 1;
-    }
-    return 0;
+    const cJSON *value = get(c, "value");
+    interp(b, get(t, "metric"));
+    sb_put(b, " ");
+    if (cJSON_IsNumber(value))
+        sb_num(b, score_r2(value->valuedouble));
+    else
+        sb_put(b, "null");
+    sb_put(b, " at ");
+    interp(b, get(c, "case"));
+    sb_put(b, ": target ");
+    interp(b, get(c, "min"));
 }
 
-/* A target of several cases (target.also): met when every case is, and
- * then all; short of it, the credit of the case furthest short; a case
- * not timed, nothing.  The words name every case.  The rule of the
- * tutor's docs/harness.md, section 4. */
-static void perf_cases(const cJSON *t, double f, struct sb *b, double *credit)
+/* A target of several cases (its "also"): every case named; met, all the
+ * credit; else the linear share of the case furthest short; a case not
+ * timed, none.  Returns the credit, the words in b. */
+static double cases_credit(struct sb *b, const cJSON *t, double f)
 {
-    const cJSON *cs[1 + 8], *c;
-    double worst = 1;
-    int n = 0;
-    /* The first case (the target's own keys), then each of `also`. */
-    cs[n++] = t;
-    cJSON_ArrayForEach(c, get(t, "also"))
-        if (n < (int)(sizeof cs / sizeof cs[0]))
-            cs[n++] = c;
-    for (int i = 0; i < n; i++) {
-        const cJSON *value = get(cs[i], "value"), *min = get(cs[i], "min");
+    const cJSON *also = get(t, "also"), *c;
+    double least = 1;
+    int untimed = 0;
+
+    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
+        c = k < 0 ? t : cJSON_GetArrayItem(also, k);
+        const cJSON *value = get(c, "value"), *min = get(c, "min");
         if (!cJSON_IsNumber(value) || !cJSON_IsNumber(min) || min->valuedouble <= 0) {
-            sb_put(b, "not timed");
-            return;
+            untimed = 1;
+            continue;
         }
-        double share = f >= 1 ? 0 : (value->valuedouble / min->valuedouble - f) / (1 - f);
+        double share = f < 1 ? (value->valuedouble / min->valuedouble - f) / (1 - f) : 0;
         share = share < 0 ? 0 : share > 1 ? 1 : share;
-        worst = share < worst ? share : worst;
+        least = share < least ? share : least;
     }
-    for (int i = 0; i < n; i++) {
-        if (i)
+    if (untimed) {
+        sb_put(b, "not timed");
+        return 0;
+    }
+    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
+        if (k >= 0)
             sb_put(b, "; ");
-        interp(b, get(t, "metric"));
-        sb_put(b, " ");
-        sb_num(b, score_r2(get(cs[i], "value")->valuedouble));
-        sb_put(b, " at ");
-        interp(b, get(cs[i], "case"));
-        sb_put(b, ": target ");
-        interp(b, get(cs[i], "min"));
+        case_words(b, t, k < 0 ? t : cJSON_GetArrayItem(also, k));
     }
     calibrated(b, t);
     if (cJSON_IsTrue(get(t, "met"))) {
-        *credit = 1;
         sb_put(b, " met");
-        return;
+        return 1;
     }
-    *credit = worst;
     sb_put(b, " not met (credit from ");
     sb_num(b, f);
     sb_put(b, " x the target, on the case furthest short)");
+    return f >= 1 ? 0 : least;
 }
 
 /* The performance rule (SCORE_JQ's perf): no target, not timed; an
- * implausible timing of a case of the target, nothing; the target met,
- * all; else a linear share from partial_from x the target (none) to the
- * target (all), for a target of several cases that of the case furthest
- * short (perf_cases).  -1 when out of memory. */
+ * implausible timing of the target's case, nothing; the target met, all;
+ * else a linear share from partial_from x the target (none) to the target
+ * (all).  -1 when out of memory. */
 static int perf_credit(const struct result *rep, const struct rubric *rb, struct perf_credit *pc)
 {
     struct sb b = {0};
     cJSON *t = rep->target_json ? cJSON_Parse(rep->target_json) : NULL;
     const cJSON *value = get(t, "value"), *min = get(t, "min");
+    const char *tcase = sget(t, "case");
     double f = rb->partial_from;
     int implausible = 0;
 
     pc->credit = 0;
-    for (int i = 0; t && i < rep->nperf; i++)
-        if (rep->perf[i].implausible && target_case(t, rep->perf[i].label))
+    const cJSON *also = get(t, "also");
+    for (int i = 0; t && i < rep->nperf; i++) {
+        int ours = !strcmp(rep->perf[i].label, tcase ? tcase : "");
+        for (int k = 0; k < cJSON_GetArraySize(also); k++) {
+            const char *label = sget(cJSON_GetArrayItem(also, k), "case");
+            ours |= label && !strcmp(rep->perf[i].label, label);
+        }
+        if (rep->perf[i].implausible && ours)
             implausible = 1;
-    if (t && !implausible && cJSON_GetArraySize(get(t, "also")) > 0) {
-        perf_cases(t, f, &b, &pc->credit);
-    } else if (!t) {
+    }
+    if (!t) {
         sb_put(&b, "not timed");
     } else if (implausible) {
         sb_put(&b, "the timing was implausible (faster than the measured peak)");
+    } else if (cJSON_GetArraySize(also) > 0) {
+        pc->credit = cases_credit(&b, t, f);
     } else if (cJSON_IsTrue(get(t, "met"))) {
         pc->credit = 1;
         target_words(&b, t);
