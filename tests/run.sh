@@ -44,10 +44,12 @@ report() {
     if [ "$f" -gt 0 ]; then
         failures+=("$name")
         grep -E '^#' <<<"$out" | head -40 | sed 's/^/    /'
-    elif [ "$rc" -ne 0 ] && [ $((p + s)) -eq 0 ]; then
-        # A test program that died before reporting anything is a failure.
+    elif [ "$rc" -ne 0 ]; then
+        # A test program that died, before its first test or halfway (an
+        # unbound variable), is a failure: the tests it never reached
+        # would otherwise vanish from the count.
         fail=$((fail + 1)); failures+=("$name")
-        echo "  [$name] crashed (exit $rc):"; tail -20 <<<"$out" | sed 's/^/    /'
+        echo "  [$name] exited $rc after $((p + s)) tests:"; tail -20 <<<"$out" | sed 's/^/    /'
     fi
     printf '%-28s %3d passed, %d failed, %d skipped  %3d s%s\n' "$name" "$p" "$f" "$s" "$secs" \
         "$( [ "$s" -gt 0 ] && skip_reasons "$out")"
