@@ -773,6 +773,6 @@ static int rn_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {"rownorm", PLAN_ROWNORM, "harness warp butterfly normaliser", 1, 0,
-                                   rn_setup, rn_trial, rn_timed, rn_profile, rn_teardown, NULL};
+                                   rn_setup, rn_trial, rn_timed, rn_profile, rn_teardown, NULL, 0};
 
 } /* namespace hx */
