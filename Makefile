@@ -37,7 +37,7 @@ CUDA_ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,nohead
 # pkg-config is asked when a rule needs the flags, not when this file is
 # read: on a new machine `deps` installs the packages first (the targets
 # that build go through a second make, which reads this file afresh).
-PKGS := ncursesw libcjson libarchive
+PKGS := ncursesw libcjson libarchive zlib
 PKG_CFLAGS = $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SECCOMP_LIBS = $(shell pkg-config --libs libseccomp 2>/dev/null)
@@ -83,7 +83,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Debian packages the build and the tests need, each with how to tell it is
 # there: a pkg-config module (pc:), a program on PATH (bin:) or a file
 # (file:; the static C library links the runner).
-DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson libarchive-dev:pc:libarchive \
+DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc:libcjson libarchive-dev:pc:libarchive zlib1g-dev:pc:zlib \
             libseccomp-dev:pc:libseccomp g++:bin:g++ \
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
@@ -242,7 +242,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \
-	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev libarchive-dev)" >&2; \
+	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev libarchive-dev zlib1g-dev)" >&2; \
 	  exit 1; }
 
 check-seccomp:

@@ -5,7 +5,7 @@
 # Installed as /usr/share/bash-completion/completions/cudatutor, or sourced
 # from ~/.bashrc: . /path/to/workbook/contrib/cudatutor.bash
 
-_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result"
+_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result grade"
 _cudatutor_global="--help --version --root --progress --no-color --unlock-all"
 
 # _cudatutor_command_options COMMAND: the options COMMAND takes besides the
@@ -14,12 +14,16 @@ _cudatutor_command_options() {
     case $1 in
         list|show|hint|progress|solution) echo "--json" ;;
         check) echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                    "--timeout-scale --work-dir --wrap --time-budget --gpu-lock --target-min --no-calibrate" ;;
+                    "--timeout-scale --work-dir --wrap --wrap-arg --time-budget --gpu-lock --target-min --no-calibrate" ;;
         watch) echo "--quick --no-sanitize --timeout-scale --no-calibrate" ;;
         calibrate) echo "--json --force" ;;
         reset) echo "--json --yes" ;;
         ladder) echo "--out" ;;
         view-result|"") echo "--no-calibrate --keys --dump --size" ;;
+        grade) echo "--out --jobs --labs --bank --roster --seed --shard --force --full-timing --no-sanitize" \
+                    "--timeout-scale --sandbox --hide --gpus --check-runs --time-budget --no-calibrate --rubric" \
+                    "--workbook --keep-work --max-file-kb --max-unpacked-mb --max-members --max-procs --quiet" \
+                    "--merge --rescore --selftest --sandbox-exec --build" ;;
     esac
 }
 
@@ -43,9 +47,12 @@ _cudatutor() {
 
     # The option before the cursor wants a value.
     case $prev in
-        --root|--work-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-        --progress|--file|--out|--wrap|--gpu-lock) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        --seed|--timeout-scale|--time-budget|--target-min|--keys|--size) return ;;
+        --root|--work-dir|--workbook|--build) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+        --progress|--file|--out|-o|--wrap|--gpu-lock|--roster|--rubric|--hide|--sandbox-exec)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+        --sandbox) mapfile -t COMPREPLY < <(compgen -W "auto bwrap none" -- "$cur"); return ;;
+        --seed|--timeout-scale|--time-budget|--target-min|--keys|--size|--wrap-arg|--jobs|-j|--labs|--bank|\
+        --shard|--gpus|--check-runs|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs) return ;;
     esac
 
     # The command and how many of its arguments come before the cursor;
@@ -53,25 +60,32 @@ _cudatutor() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         case $w in
-            --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--time-budget|--gpu-lock|\
-            --target-min|--keys|--size) ((i++)) ;;
+            --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--wrap-arg|--time-budget|--gpu-lock|\
+            --target-min|--keys|--size|-o|-j|--jobs|--labs|--bank|--roster|--shard|--sandbox|--hide|--gpus|\
+            --check-runs|--rubric|--workbook|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs|\
+            --sandbox-exec|--build) ((i++)) ;;
             -*) ;;
             *) if [ -z "$cmd" ]; then cmd=$w; else ((nargs++)); fi ;;
         esac
     done
 
     if [[ $cur == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$_cudatutor_global $(_cudatutor_command_options "$cmd")" -- "$cur")
+        # grade has a grammar of its own: none of the others' options.
+        local global=$_cudatutor_global
+        [ "$cmd" != grade ] || global=--help
+        mapfile -t COMPREPLY < <(compgen -W "$global $(_cudatutor_command_options "$cmd")" -- "$cur")
     elif [ -z "$cmd" ]; then
         mapfile -t COMPREPLY < <(compgen -W "$_cudatutor_commands" -- "$cur")
     elif [ "$nargs" = 0 ]; then
         case $cmd in
             show|check|watch|hint|reset|solution)
                 mapfile -t COMPREPLY < <(compgen -W "$(_cudatutor_labs)" -- "$cur") ;;
-            view-result) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            view-result|grade) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
         esac
     elif [ "$cmd" = hint ] && [ "$nargs" = 1 ]; then
         mapfile -t COMPREPLY < <(compgen -W "1 2 3" -- "$cur")
+    elif [ "$cmd" = grade ]; then
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
 }
 

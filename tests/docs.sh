@@ -13,7 +13,7 @@ COMP=contrib/cudatutor.bash
 
 # The commands: the lines of --help between "Commands:" and the options.
 mapfile -t cmds < <("$TUTOR" --help | sed -n '/Commands:$/,/^Options/p' | sed -n 's/^  \([a-z-]*\) .*/\1/p')
-check "--help lists the eleven commands" test ${#cmds[@]} = 11
+check "--help lists the twelve commands" test ${#cmds[@]} = 12
 # options CMD: CMD's own options and the global ones, one a line (--name).
 options() { "$TUTOR" "$1" --help | grep -oE -- '(^  |, |: )--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u; }
 
@@ -64,3 +64,6 @@ check "completion: options after the lab" test "$(complete_line check 01 --no-)"
 check "completion: lab ids" test "$(complete_line show 0 | wc -w)" = 9
 check "completion: an option's value is not a command" test -z "$(complete_line --seed '')"
 check "completion: options before the command do not count as it" test "$(complete_line --unlock-all hi)" = "hint "
+check "completion: grade offers its own options, not the tutor's" \
+    test "$(complete_line grade --r)" = "--rescore --roster --rubric "
+check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap "

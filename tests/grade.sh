@@ -341,7 +341,9 @@ else
     [ "$sandbox" != bwrap-nobody ] || chown 65534:65534 "$W"
     touch /tmp/grade-test-marker.$$
     # shellcheck disable=SC2016
-    got=$(cd "$W" && "$O1/.grader/run-wrapper" /bin/bash -c '
+    # The very line every build and run of the grading went through.
+    SANDBOX=("$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --)
+    got=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c '
         echo x > here && echo work-ok
         (echo x > "$1/escaped") 2>/dev/null || echo out-ro
         (echo x > "$1/../escaped") 2>/dev/null || echo parent-ro
@@ -360,7 +362,7 @@ else
         test -n "$(grep -x solutions-hidden <<<"$got")" -a -n "$(grep -x submissions-hidden <<<"$got")"
     check "the sandbox limits processes (ulimit -u)" test "$(tail -n1 <<<"$got")" != unlimited
     # Killed the way the tutor kills a run that is out of time.
-    ( (cd "$W" && exec timeout --foreground -s KILL 2 "$O1/.grader/run-wrapper" /bin/sh -c 'sleep 4242 & sleep 4243') ) > /dev/null 2>&1
+    ( (cd "$W" && exec timeout --foreground -s KILL 2 "${SANDBOX[@]}" /bin/sh -c 'sleep 4242 & sleep 4243') ) > /dev/null 2>&1
     sleep 0.5
     left=$(grep -l 'sleep.424[23]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l)
     check "the sandbox dies with its parent (nothing left running)" test "$left" = 0

@@ -58,7 +58,7 @@ if [ $# -gt 0 ]; then
 else
     # The unit tests, then the slowest programs first (they run side by
     # side with the rest), then the GPU's verdicts and everything else.
-    order="tests/grade.sh tests/bank.sh tests/runner.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
+    order="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
     programs=(build/tests/test_* $order
               $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)))
 fi

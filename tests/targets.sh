@@ -4,13 +4,22 @@
 # says "deterministic" and only there; --quick times every case of the
 # target; a stand-in judge's figures are judged on every case (met only
 # when all are, --target-min lowering each alike) and said in the summary
-# and the verdict; grade.sh's scoring and calibration of such a target; the
-# judges refuse --repeat where they cannot honour it.
+# and the verdict; the judges refuse --repeat where they cannot honour it.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 sol15="$ROOT/solutions/$(lab_dir 15)/kernel.cu"
 sol08="$ROOT/solutions/$(lab_dir 08)/kernel.cu"
+# The figures below are chosen around lab 15's target as the issue asked for
+# it, 1.3x CUB at 2^22 and 1.0x at 2^28 (the catalog's is 80% of what the
+# solution measures): a workbook of our own holds that target, whatever the
+# H100 said.
+WB=$TMP/wb
+make_workbook "$WB"
+jq '(.labs[] | select(.id == "15") | .target) |=
+      {metric: "ratio", case: "2^22", min: 1.3, provisional: true, also: [{case: "2^28", min: 1.0}]}' \
+    "$ROOT/data/labs.json" > "$WB/data/labs.json"
+export CUDATUTOR_ROOT=$WB CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
 
 # A stand-in judge: keeps its command line, and reports a passing run with
 # the ratios R22 and R28 (environment) at 2^22 and 2^28.
@@ -59,7 +68,7 @@ check "both cases met: the target is met, each case with its figure" \
          '["2^22",1.3,1.45,true,[{"case":"2^28","min":1,"value":1.02,"met":true}]]'
 check "the summary names each case" \
     test "$(jq -r .summary "$TMP/r.json")" = \
-         "passed: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
+         "correct at every size: 1 tests; 2^22 in 0.009 ms, 1900 GB/s, 63% of peak, 1.45x CUB DeviceReduce::Sum; 2^28 in 0.354 ms, 1.02x; target met"
 
 R28=0.98 judged --quick > "$TMP/r.json"
 check "one case short: the target is not met, and the report says which" \
@@ -83,41 +92,9 @@ check "list --json carries the further cases and the determinism" \
     test "$("$TUTOR" list --json | jq -c '.[] | select(.id == "15") | [.target.also, .deterministic]')" = \
          '[[{"case":"2^28","min":1}],true]'
 
-# grade.sh: the credit of a target of several cases is that of the case
-# furthest short; its calibration scales every case by that case.
-score=$(sed -n "/^readonly SCORE_JQ='/,/^'\$/p" grade.sh | sed '1s/^readonly SCORE_JQ=.//; $d' | sed '/^def clean/,$d')
-perf_of() {
-    jq -nc --argjson rep "$1" --argjson rubric '{"performance": {"partial_from": 0.5}}' "$score perf(\$rep)"
-}
-t='"metric":"ratio","case":"2^22","min":1.3'
-check "grade.sh: every case met, full credit, each case said" \
-    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": true, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 1.02, \"met\": true}]}}")" = \
-         '{"credit":1,"why":"ratio 1.45 at 2^22: target 1.3; ratio 1.02 at 2^28: target 1 met"}'
-check "grade.sh: short on one case, the credit of that case (0.9 of 1 at 2^28: 0.8)" \
-    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 0.9, \"met\": false}]}}" | jq .credit)" = 0.8
-check "grade.sh: a case not timed earns nothing" \
-    test "$(perf_of "{\"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": null, \"met\": false}]}}")" = \
-         '{"credit":0,"why":"not timed"}'
-check "grade.sh: an implausible further case earns nothing" \
-    test "$(perf_of "{\"perf\": [{\"label\": \"2^28\", \"implausible\": true}], \"target\": {$t, \"value\": 1.45, \"met\": false, \"also\": [{\"case\": \"2^28\", \"min\": 1, \"value\": 9, \"met\": false}]}}" | jq .credit)" = 0
-check "grade.sh: a single-case target is scored as before" \
-    test "$(perf_of '{"target": {"metric": "ratio", "case": "2^28", "min": 0.79, "value": 0.6, "met": false}}' | jq -c .)" = \
-         '{"credit":0.5189873417721518,"why":"ratio 0.6 at 2^28: target 0.79 not met (credit from 0.5 x the target)"}'
-
-calib=$(sed -n "/^readonly CALIBRATE_JQ='\$/,/'\$/p" grade.sh | sed '1d; $s/.$//')
-cat15='[[{"id": "15", "target": {"metric": "ratio", "case": "2^22", "min": 1.3, "solution": 1.6,
-         "also": [{"case": "2^28", "min": 1, "solution": 1.05}]}}]]'
-cal_of() {
-    jq -nc --argjson catalog "$cat15" --arg name X --arg at T \
-        --argjson reps "[{\"lab\": \"15\", \"status\": \"pass\", \"target\": {\"value\": $1, \"also\": [{\"value\": $2}]}}]" \
-        "\$reps | $calib" | jq -c '.labs["15"] | [.min, .lowered, .bound_by.case]'
-}
-# The same runs as test_calibrate's several_cases_scale_by_the_furthest_short.
-check "grade.sh calibrates like the tutor: both within 5%, stands" test "$(cal_of 1.55 1.04)" = '[1.3,null,null]'
-check "grade.sh calibrates like the tutor: the first furthest short, 1.13" test "$(cal_of 1.4 1.02)" = '[1.13,true,null]'
-check "grade.sh calibrates like the tutor: the other furthest short, 1.11 by 2^28" \
-    test "$(cal_of 1.58 0.9)" = '[1.11,true,"2^28"]'
-check "grade.sh calibrates like the tutor: the other within 5%, stands" test "$(cal_of 1.58 1.0)" = '[1.3,null,"2^28"]'
+# The grader scores and calibrates a target of several cases in C, with the
+# tutor's own rules: tests/unit/test_score.c (the credit of the case
+# furthest short) and test_calibrate.c (scaled by the case furthest short).
 
 # The judges: --repeat where the family can call again on one input.
 build/harness/judge_trapezoid --json "$TMP/trap.json" --family trapezoid --repeat 2 > /dev/null 2>&1

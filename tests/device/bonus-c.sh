@@ -14,10 +14,14 @@
 #     judged as lab 08, which does not ask for the same bits), counting
 #     distinct sums;
 #  5. variants of the solution (block size, loads in flight) at 2^22 and
-#     2^28, for the catalog's choice.
+#     2^28, for the catalog's choice;
+#  6. the epilogue taken apart (tests/device/lab15-variants.cu): the fence
+#     as fence.acq_rel, the ticket as one atom.acq_rel, the last sum by one
+#     warp, and (measurement only) no ordering at all, each run twice.
 # It ends with a table: each {{H100: ...}} placeholder of
 # labs/15-epilogue/README.md with its value, and the catalog's figures.
 # Usage: OUT=/dir bash tests/device/bonus-c.sh     (full logs under $OUT)
+#        ONLY_EPILOGUE=1 OUT=/dir bash tests/device/bonus-c.sh   (section 6 alone)
 set -u
 export CUDATUTOR_NO_CALIBRATE=1
 OUT=${OUT:-/tmp/cudatutor-bonus-c}
@@ -32,6 +36,34 @@ at() { jq -r --arg l "$2" "(.perf // [])[] | select(.label == \$l) | $3" "$1" 2>
 us() { awk -v m="$1" 'BEGIN { if (m == "") print "?"; else printf "%.1f", m * 1000 }'; }
 nvidia-smi -L 2>/dev/null | head -n1
 declare -A FIG
+
+# Section 6, also alone: ONLY_EPILOGUE=1 runs it and nothing else (about
+# 40 s of GPU time).
+epilogue_variants() {
+    echo "== 6. the epilogue's cost, taken apart (tests/device/lab15-variants.cu, 1024 threads)"
+    # Each variant twice, with CUB beside it: CUB's own time at 2^22 moved by
+    # 5% between runs of the first session, so compare microseconds too.
+    for v in 1 2 3 4 4w 5; do
+        f=build/variants/15-epilogue-v$v.cu
+        # 4w: variant 4 with one block of 1024 per SM and eight loads in flight.
+        sed -e "s/^#define VARIANT 1\$/#define VARIANT ${v%w}/" \
+            -e "$([ "$v" = 4w ] && echo 's/^#define PER_SM 0 /#define PER_SM 1 /; s/^#define UNROLL 4$/#define UNROLL 8/')" \
+            tests/device/lab15-variants.cu > "$f"
+        for k in 1 2; do
+            $T check 15 --file "$f" --no-sanitize --quick --json > "$L/epi-v$v-$k.json"
+            printf 'v%s run %s  %-5s 2^22 %6s µs (CUB %6s) %6s x   2^28 %6s x   %s\n' "$v" "$k" \
+                "$(j .status "$L/epi-v$v-$k.json")" "$(us "$(at "$L/epi-v$v-$k.json" 2^22 .time.median_ms)")" \
+                "$(us "$(at "$L/epi-v$v-$k.json" 2^22 .reference.time.median_ms)")" \
+                "$(at "$L/epi-v$v-$k.json" 2^22 .ratio)" "$(at "$L/epi-v$v-$k.json" 2^28 .ratio)" \
+                "$(j '[.messages[] | select(startswith("technique"))] | join("")' "$L/epi-v$v-$k.json")"
+        done
+    done
+    echo "(v5 has no fence by design: its technique check fails, its timing stands)"
+}
+if [ -n "${ONLY_EPILOGUE:-}" ]; then
+    epilogue_variants
+    exit 0
+fi
 
 echo "== 1. stub and solution"
 $T check 15 --file "$STUB" --no-sanitize --quick --json > "$L/stub.json"
@@ -95,7 +127,7 @@ distinct() {
     for k in $(seq 1 20); do
         build/harness/judge_reduce_float --json "$L/d-$name-$k.json" --family reduce_float --seed 777 \
             --sizes 4194304 --runner "$w/runner" --runner-out "$L/d-$name.out" \
-            --fatbin "$w/keep/kernel.fatbin" --ptx "$w/keep/kernel.ptx" > /dev/null 2>&1
+            --fatbin "$(ls "$w"/keep/*.fatbin)" --ptx "$(ls "$w"/keep/*.ptx)" > /dev/null 2>&1
         j '.tests[0].got' "$L/d-$name-$k.json"
     done | sort | uniq -c | sort -rn > "$L/distinct-$name.txt"
     printf '%s: %s distinct sum(s) in 20 processes at 2^22 (%s)\n' "$name" "$(wc -l < "$L/distinct-$name.txt" | tr -d ' ')" \
@@ -119,6 +151,8 @@ variant b256 's/^#define BLOCK 512/#define BLOCK 256/'
 variant b1024 's/^#define BLOCK 512/#define BLOCK 1024/'
 variant u2 's/^#define UNROLL 4/#define UNROLL 2/'
 variant u8 's/^#define UNROLL 4/#define UNROLL 8/'
+
+epilogue_variants
 
 echo "== the lesson's placeholders (labs/15-epilogue/README.md) and the catalog"
 S=$L/solution.json

@@ -30,13 +30,14 @@ static const char *sol = "kernel void from the student: solved\n";
 
 /* ---- building archives ------------------------------------------------ */
 
-enum fmt { TAR, TAR_GZ, ZIP };
+enum fmt { TAR, TAR_GZ, ZIP, GZ_RAW };
 
 struct member {
     const char *name;
     char type;                  /* f file, l symbolic link, h hard link, c device, p fifo, d folder */
     const char *data;           /* file: its text; links: the target */
     long long zeros;            /* file: this many zero bytes instead of data */
+    size_t len;                 /* file: data's length when it holds NULs */
 };
 
 /* Writes an archive of the members into in/NAME; returns its path. */
@@ -48,6 +49,9 @@ static char *make_archive(const char *name, enum fmt fmt, const struct member *m
 
     if (fmt == ZIP) {
         archive_write_set_format_zip(a);
+    } else if (fmt == GZ_RAW) {     /* one member's bytes, gzipped, no tar */
+        archive_write_set_format_raw(a);
+        archive_write_add_filter_gzip(a);
     } else {
         archive_write_set_format_pax_restricted(a);
         if (fmt == TAR_GZ)
@@ -59,7 +63,9 @@ static char *make_archive(const char *name, enum fmt fmt, const struct member *m
     }
     for (int i = 0; i < n; i++) {
         struct archive_entry *e = archive_entry_new();
-        long long size = m[i].type == 'f' ? (m[i].zeros ? m[i].zeros : (long long)strlen(m[i].data)) : 0;
+        long long size = m[i].type != 'f' ? 0
+                         : m[i].zeros ? m[i].zeros
+                         : m[i].len ? (long long)m[i].len : (long long)strlen(m[i].data);
         archive_entry_set_pathname(e, m[i].name);
         archive_entry_set_perm(e, 0644);
         archive_entry_set_mtime(e, 1700000000, 0);
@@ -230,7 +236,7 @@ static char *member_path(const char *top, const char *lab)
 static void a_symlinked_kernel_is_refused(void)
 {
     char *k = member_path("", l1);
-    struct member m[] = {{"labs", 'd', NULL, 0}, {k, 'l', "/etc/passwd", 0}};
+    struct member m[] = {{"labs", 'd', NULL, 0, 0}, {k, 'l', "/etc/passwd", 0, 0}};
     for (int z = 0; z < 2; z++) {
         char *p = make_archive(z ? "link.zip" : "link.tar.gz", z ? ZIP : TAR_GZ, m, 2);
         EXPECT(take("s", z ? "link.zip" : "link.tar.gz", p, NULL) == 0);
@@ -245,7 +251,7 @@ static void a_symlinked_kernel_is_refused(void)
 static void a_hard_link_is_refused(void)
 {
     char *k = member_path("", l1);
-    struct member m[] = {{"decoy.cu", 'f', sol, 0}, {k, 'h', "decoy.cu", 0}};
+    struct member m[] = {{"decoy.cu", 'f', sol, 0, 0}, {k, 'h', "decoy.cu", 0, 0}};
     char *p = make_archive("hard.tar", TAR, m, 2);
     EXPECT(take("s", "hard.tar", p, NULL) == 0);
     expect_lab_refused(0, "is a link");
@@ -258,7 +264,7 @@ static void a_device_or_fifo_is_refused(void)
 {
     char *k = member_path("", l1);
     for (int fifo = 0; fifo < 2; fifo++) {
-        struct member m[] = {{k, fifo ? 'p' : 'c', NULL, 0}};
+        struct member m[] = {{k, fifo ? 'p' : 'c', NULL, 0, 0}};
         char *p = make_archive("dev.tar", TAR, m, 1);
         EXPECT(take("s", "dev.tar", p, NULL) == 0);
         expect_lab_refused(0, "is not a regular file");
@@ -278,7 +284,7 @@ static void members_that_climb_out_refuse_the_archive(void)
     for (int z = 0; z < 2; z++) {
         for (int i = 0; i < 4; i++) {
             char *ok = member_path("", l2);
-            struct member m[] = {{ok, 'f', sol, 0}, {names[i], 'f', "escaped\n", 0}};
+            struct member m[] = {{ok, 'f', sol, 0, 0}, {names[i], 'f', "escaped\n", 0, 0}};
             char *p = make_archive(z ? "out.zip" : "out.tar.gz", z ? ZIP : TAR_GZ, m, 2);
             EXPECT(take("s", z ? "out.zip" : "out.tar.gz", p, NULL) == 0);
             expect_refused_whole("a member escapes the folder: ");
@@ -311,7 +317,7 @@ static void a_gzip_bomb_stops_at_the_limit(void)
     /* 200 MB of zeros that gzip into 200 KB, the gzip trailer saying the
      * stream is 1000 bytes: only the bytes read count. */
     char *k = member_path("", l1);
-    struct member m[] = {{k, 'f', sol, 0}, {"zeros", 'f', NULL, 200LL << 20}};
+    struct member m[] = {{k, 'f', sol, 0, 0}, {"zeros", 'f', NULL, 200LL << 20, 0}};
     char *p = make_archive("bomb.tar.gz", TAR_GZ, m, 2);
     FILE *f = fopen(p, "r+b");
     EXPECT(f != NULL);
@@ -360,7 +366,7 @@ static void zip_lie_about_sizes(const char *path, unsigned v)
 static void a_zip_bomb_stops_at_the_limit(void)
 {
     char *k = member_path("", l1);
-    struct member m[] = {{k, 'f', sol, 0}, {"zeros", 'f', NULL, 200LL << 20}};
+    struct member m[] = {{k, 'f', sol, 0, 0}, {"zeros", 'f', NULL, 200LL << 20, 0}};
     char *p = make_archive("bomb.zip", ZIP, m, 2);
     EXPECT(take("s", "bomb.zip", p, NULL) == 0);
     expect_refused_whole("archive bomb: it unpacks to more than 64 MiB");
@@ -384,7 +390,7 @@ static void many_members_are_refused(void)
     char (*names)[16] = calloc(N, sizeof *names);
     for (int i = 0; i < N; i++) {
         snprintf(names[i], sizeof names[i], "f%05d", i);
-        m[i] = (struct member){names[i], 'f', "", 0};
+        m[i] = (struct member){names[i], 'f', "", 0, 0};
     }
     char *p = make_archive("many.tar.gz", TAR_GZ, m, N);
     EXPECT(take("s", "many.tar.gz", p, NULL) == 0);
@@ -405,7 +411,7 @@ static void a_huge_kernel_is_refused(void)
     char *big = malloc(300001);
     memset(big, '/', 300000);
     big[300000] = '\0';
-    struct member m[] = {{k, 'f', big, 0}};
+    struct member m[] = {{k, 'f', big, 0, 0}};
     for (int z = 0; z < 2; z++) {
         char *p = make_archive(z ? "huge.zip" : "huge.tar.gz", z ? ZIP : TAR_GZ, m, 1);
         EXPECT(take("s", z ? "huge.zip" : "huge.tar.gz", p, NULL) == 0);
@@ -421,7 +427,7 @@ static void a_huge_kernel_is_refused(void)
 static void the_same_kernel_twice_is_refused(void)
 {
     char *k = member_path("", l1), *dk = util_format("./%s", k);
-    struct member m[] = {{k, 'f', sol, 0}, {dk, 'f', "the other one\n", 0}};
+    struct member m[] = {{k, 'f', sol, 0, 0}, {dk, 'f', "the other one\n", 0, 0}};
     char *p = make_archive("dup.tar", TAR, m, 2);
     EXPECT(take("s", "dup.tar", p, NULL) == 0);
     expect_lab_refused(0, "appears 2 times in the archive");
@@ -447,6 +453,69 @@ static void not_an_archive_is_refused(void)
     expect_only("s", "");
     free(p);
     free(q);
+}
+
+static void a_damaged_gzip_is_refused(void)
+{
+    /* A byte flipped in the deflate data, then one in the CRC at the end:
+     * libarchive's own gzip reader would take either in (it checks no CRC
+     * and stops at the tar's end); gzip -d did not, nor does intake. */
+    char *k = member_path("", l1), *text = malloc(100001);
+    for (int i = 0; i < 100000; i++)
+        text[i] = (char)('a' + (i * 7919 % 26));
+    text[100000] = '\0';
+    struct member m[] = {{k, 'f', sol, 0, 0}, {"notes.txt", 'f', text, 0, 0}};
+    for (int at_end = 0; at_end < 2; at_end++) {
+        char *p = make_archive("damaged.tar.gz", TAR_GZ, m, 2);
+        size_t len;
+        char *z = util_read_file(p, &len);
+        z[at_end ? len - 6 : len / 2] ^= 0x55;
+        util_write_file(p, z, len);
+        EXPECT(take("s", "damaged.tar.gz", p, NULL) == 0);
+        expect_refused_whole("not a gzip archive (or a damaged one)");
+        expect_only("s", "");
+        free(z);
+        free(p);
+    }
+    /* The stream goes on after the tar's end (1 MiB of zeros, which tar
+     * never reads): it is read to its end all the same, so a bad CRC there
+     * is caught, and its bytes count against the limit. */
+    char *t = make_archive("inner.tar", TAR, m, 2);
+    size_t tlen;
+    char *tar = util_read_file(t, &tlen);
+    char *padded = calloc(1, tlen + (1 << 20));
+    memcpy(padded, tar, tlen);
+    struct member pad[] = {{"x", 'f', padded, 0, tlen + (1 << 20)}};
+    char *pz = make_archive("padded.tar.gz", GZ_RAW, pad, 1);
+    EXPECT(take("s", "padded.tar.gz", pz, NULL) == 0);
+    EXPECT(res.refused == NULL && res.labs[0].ok);
+    struct intake_limits one = {256, 1, 10000};
+    EXPECT(take("s", "padded.tar.gz", pz, &one) == 0);
+    expect_refused_whole("archive bomb: it unpacks to more than 1 MiB");
+    size_t zlen;
+    char *zz = util_read_file(pz, &zlen);
+    zz[zlen - 6] ^= 0x55;
+    util_write_file(pz, zz, zlen);
+    EXPECT(take("s", "padded.tar.gz", pz, NULL) == 0);
+    expect_refused_whole("not a gzip archive (or a damaged one)");
+    free(t), free(tar), free(padded), free(pz), free(zz);
+
+    /* Whole, the same archive is taken; named .tar it is taken too, as GNU
+     * tar read a gzipped .tar. */
+    char *p = make_archive("whole.tar.gz", TAR_GZ, m, 2);
+    EXPECT(take("s", "whole.tar.gz", p, NULL) == 0);
+    EXPECT(res.refused == NULL && res.labs[0].ok);
+    EXPECT(take("s", "whole.tar", p, NULL) == 0);
+    EXPECT(res.refused == NULL && res.labs[0].ok);
+    /* Gzip around something that is not a tar. */
+    struct member raw[] = {{"x", 'f', "this is not an archive\n", 0, 0}};
+    char *q = make_archive("notar.tar.gz", GZ_RAW, raw, 1);
+    EXPECT(take("s", "notar.tar.gz", q, NULL) == 0);
+    expect_refused_whole("not a tar archive (or a damaged one)");
+    free(q);
+    free(p);
+    free(text);
+    free(k);
 }
 
 /* ---- folders ---------------------------------------------------------- */
@@ -519,7 +588,7 @@ static void expect_kernel(const char *s, const char *lab, const char *text)
 static void a_nested_top_folder_is_taken(void)
 {
     char *k = member_path("alice", l1);
-    struct member m[] = {{"alice", 'd', NULL, 0}, {k, 'f', sol, 0}};
+    struct member m[] = {{"alice", 'd', NULL, 0, 0}, {k, 'f', sol, 0, 0}};
     char *p = make_archive("alice.tar.gz", TAR_GZ, m, 2);
     EXPECT(take("alice", "alice.tar.gz", p, NULL) == 0);
     EXPECT(res.refused == NULL);
@@ -543,7 +612,7 @@ static void lab_folders_at_the_top_are_taken_and_the_stub_is_unchanged(void)
     char *stub_path = util_format("data/stubs/%s.cu", l2);
     char *stub = util_read_file(stub_path, NULL);
     char *k1 = util_format("%s/kernel.cu", l1), *k2 = util_format("./%s/kernel.cu", l2);
-    struct member m[] = {{k1, 'f', sol, 0}, {k2, 'f', stub ? stub : "", 0}};
+    struct member m[] = {{k1, 'f', sol, 0, 0}, {k2, 'f', stub ? stub : "", 0, 0}};
     char *p = make_archive("carol.ZIP", ZIP, m, 2);
     EXPECT(take("carol", "carol.ZIP", p, NULL) == 0);
     EXPECT(res.refused == NULL);
@@ -564,7 +633,7 @@ static void the_best_placed_member_wins(void)
      * __MACOSX is never looked in. */
     char *a = util_format("top/%s/kernel.cu", l1), *b = member_path("", l1);
     char *mac = util_format("__MACOSX/labs/%s/kernel.cu", l2);
-    struct member m[] = {{a, 'f', "one down\n", 0}, {b, 'f', sol, 0}, {mac, 'f', "resource fork\n", 0}};
+    struct member m[] = {{a, 'f', "one down\n", 0, 0}, {b, 'f', sol, 0, 0}, {mac, 'f', "resource fork\n", 0, 0}};
     char *p = make_archive("best.tar", TAR, m, 3);
     EXPECT(take("s", "best.tar", p, NULL) == 0);
     EXPECT_STR(res.labs[0].from, b);
@@ -593,7 +662,7 @@ static void a_folder_is_taken(void)
 static void intake_json_reads_back(void)
 {
     char *k = member_path("", l1);
-    struct member m[] = {{k, 'l', "/etc/passwd", 0}};
+    struct member m[] = {{k, 'l', "/etc/passwd", 0, 0}};
     char *p = make_archive("back.tar.gz", TAR_GZ, m, 1);
     EXPECT(take("s", "back.tar.gz", p, NULL) == 0);
     char *json = util_format("%s/out/s/intake.json", root), err[256] = "";
@@ -658,6 +727,7 @@ int main(void)
         T(a_huge_kernel_is_refused),
         T(the_same_kernel_twice_is_refused),
         T(not_an_archive_is_refused),
+        T(a_damaged_gzip_is_refused),
         T(folder_links_are_not_followed),
         T(a_huge_file_in_a_folder_is_refused),
         T(a_nested_top_folder_is_taken),

@@ -1,7 +1,11 @@
 /* test_proc.c — the child runner: output, exit codes, signals, timeouts that
- * kill the whole group, an output flood capped, lines delivered. */
+ * kill the whole group, an output flood capped, lines delivered; a child's
+ * own environment and nice value; threads running children at once (the
+ * grader's pools) never holding each other's pipes open; a child starting
+ * with no signal blocked. */
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -206,6 +210,113 @@ static void cancel_stops_the_child(void)
     proc_result_free(&r);
 }
 
+static void env_given_to_the_child_only(void)
+{
+    struct proc_result r;
+    char *env[] = {"CUDATUTOR_PROC_TEST=one two", "HOME=/nowhere", NULL};
+    char *argv[] = {"sh", "-c", "echo \"[$CUDATUTOR_PROC_TEST] [$HOME] [${PATH:+path}]\"", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10, .env = env};
+    const char *home = getenv("HOME");
+    EXPECT(proc_run(&spec, &r) == 0 && r.started);
+    EXPECT(strstr(r.output, "[one two] [/nowhere] [path]") != NULL);
+    EXPECT(getenv("CUDATUTOR_PROC_TEST") == NULL);
+    EXPECT(getenv("HOME") == home);
+    proc_result_free(&r);
+}
+
+static void nice_given_to_the_child(void)
+{
+    struct proc_result r;
+    char *argv[] = {"nice", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10, .nice = 5};
+    int mine = getpriority(PRIO_PROCESS, 0), want = mine + 5 > 19 ? 19 : mine + 5;
+    EXPECT(proc_run(&spec, &r) == 0 && r.exited && r.exit_code == 0);
+    EXPECT(atoi(r.output) == want);
+    proc_result_free(&r);
+}
+
+/* Threads running short children in a loop beside threads starting long
+ * ones.  A long child that inherited a short run's pipe (forked between
+ * that pipe's creation and its closing in the parent) would hold it open,
+ * and the short run would last about as long as the long child. */
+static atomic_int longs_running;
+static void *long_children(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 6; i++) {
+        struct proc_result r;
+        char *argv[] = {"sleep", "1", NULL};
+        struct proc_spec spec = {.argv = argv, .timeout_s = 10};
+        proc_run(&spec, &r);
+        proc_result_free(&r);
+    }
+    atomic_fetch_sub(&longs_running, 1);
+    return NULL;
+}
+
+struct shorts {
+    pthread_t t;
+    int runs;
+    double worst;
+};
+
+static void *short_children(void *arg)
+{
+    struct shorts *s = arg;
+    while (atomic_load(&longs_running)) {
+        struct proc_result r;
+        char *argv[] = {"true", NULL};
+        struct proc_spec spec = {.argv = argv, .timeout_s = 10};
+        double t0 = util_now();
+        proc_run(&spec, &r);
+        proc_result_free(&r);
+        if (util_now() - t0 > s->worst)
+            s->worst = util_now() - t0;
+        s->runs++;
+    }
+    return NULL;
+}
+
+static void threads_never_share_pipes(void)
+{
+    enum { LONGS = 2, SHORTS = 6 };
+    pthread_t longs[LONGS];
+    struct shorts sh[SHORTS] = {{0}};
+    double worst = 0;
+    int runs = 0;
+    atomic_store(&longs_running, LONGS);
+    for (int i = 0; i < SHORTS; i++)
+        pthread_create(&sh[i].t, NULL, short_children, &sh[i]);
+    for (int i = 0; i < LONGS; i++)
+        pthread_create(&longs[i], NULL, long_children, NULL);
+    for (int i = 0; i < LONGS; i++)
+        pthread_join(longs[i], NULL);
+    for (int i = 0; i < SHORTS; i++) {
+        pthread_join(sh[i].t, NULL);
+        runs += sh[i].runs;
+        worst = sh[i].worst > worst ? sh[i].worst : worst;
+    }
+    printf("# %d short runs beside %d long ones; the slowest took %.3f s\n", runs, LONGS * 6, worst);
+    EXPECT(runs > 20);
+    EXPECT(worst < 0.7);     /* a leak costs about 1 s, the length of a long child */
+}
+
+static void child_starts_unblocked(void)
+{
+    struct proc_result r;
+    sigset_t term, old;
+    char *argv[] = {"sh", "-c", "kill -TERM $$; sleep 5", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10};
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, &old);
+    EXPECT(proc_run(&spec, &r) == 0);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    EXPECT(r.signaled && r.signal == SIGTERM && r.seconds < 4);
+    proc_result_free(&r);
+}
+
 TAP_MAIN(T(output_and_exit_code), T(signal_reported), T(timeout_kills_the_group), T(flood_capped),
          T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit), T(cutoff_ends_a_phase),
-         T(cancel_stops_the_child))
+         T(cancel_stops_the_child), T(env_given_to_the_child_only), T(nice_given_to_the_child),
+         T(threads_never_share_pipes), T(child_starts_unblocked))

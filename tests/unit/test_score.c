@@ -188,6 +188,47 @@ static void the_points_of_a_pass(void)
     free(lowered);
 }
 
+/* A pass whose target has a second case (lab 15's shape): 2^22's value
+ * against 1.3, 2^28's against 1, met, and whether 2^28 was implausible. */
+static char *two_cases(const char *v22, const char *v28, int met, int implausible28)
+{
+    return util_format("{\"schema\": 1, \"status\": \"pass\", \"summary\": \"ok\", \"tests\": [{\"name\": "
+                       "\"n=1\", \"pass\": true}], \"target\": {\"metric\": \"ratio\", \"case\": \"2^22\", "
+                       "\"min\": 1.3, \"value\": %s, \"met\": %s, \"also\": [{\"case\": \"2^28\", \"min\": 1, "
+                       "\"value\": %s, \"met\": %s}]}, \"perf\": [{\"label\": \"2^22\", \"implausible\": false}, "
+                       "{\"label\": \"2^28\", \"implausible\": %s}]}",
+                       v22, met ? "true" : "false", v28, met ? "true" : "false", implausible28 ? "true" : "false");
+}
+
+/* The performance points and their words, from a report (freed). */
+static double perf_of(char *json, char *why, size_t len)
+{
+    struct score_report r = one("ok", json);
+    double p = r.labs[0].performance;
+    snprintf(why, len, "%s", r.labs[0].performance_why ? r.labs[0].performance_why : "(null)");
+    score_report_free(&r);
+    free(json);
+    return p;
+}
+
+/* A target of several cases: met, all of it, every case said; short on
+ * one, the share of the case furthest short (0.9 of 1 at 2^28 with
+ * partial_from 0.5: 0.8 of the 2 points); a case not timed or an
+ * implausible one, nothing. */
+static void the_points_of_a_target_of_several_cases(void)
+{
+    char why[512];
+    EXPECT(perf_of(two_cases("1.45", "1.02", 1, 0), why, sizeof why) == 2);
+    EXPECT_STR(why, "ratio 1.45 at 2^22: target 1.3; ratio 1.02 at 2^28: target 1 met");
+    EXPECT(fabs(perf_of(two_cases("1.45", "0.9", 0, 0), why, sizeof why) - 1.6) < 1e-9);
+    EXPECT_STR(why, "ratio 1.45 at 2^22: target 1.3; ratio 0.9 at 2^28: target 1 not met (credit from 0.5 x "
+                    "the target, on the case furthest short)");
+    EXPECT(perf_of(two_cases("1.45", "null", 0, 0), why, sizeof why) == 0);
+    EXPECT_STR(why, "not timed");
+    EXPECT(perf_of(two_cases("1.45", "9", 0, 1), why, sizeof why) == 0);
+    EXPECT_STR(why, "the timing was implausible (faster than the measured peak)");
+}
+
 static void the_points_of_a_fail_and_of_nothing(void)
 {
     rb.fail_credit = 0.5;
@@ -288,7 +329,7 @@ int main(void)
         T(the_rubric_s_rules_and_messages),
         T(the_defaults_and_the_file_s_values),
         T(the_rubric_s_hash_is_sha256sum_s),
-        T(the_points_of_a_pass),
+        T(the_points_of_a_pass), T(the_points_of_a_target_of_several_cases),
         T(the_points_of_a_fail_and_of_nothing),
         T(what_is_not_graded),
         T(the_rejected_penalty_stops_at_zero),

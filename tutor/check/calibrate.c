@@ -482,26 +482,16 @@ out:
 
 /* ---- measuring ---------------------------------------------------------- */
 
-int calibrate_gpu_name(char *buf, size_t len)
+int calibrate_gpu_name_of(const char *sel, char *buf, size_t len)
 {
-    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    char sel[128] = "";
     char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader", NULL, NULL, NULL};
     struct proc_spec spec = {.argv = argv, .timeout_s = NVIDIA_SMI_TIMEOUT_S, .output_cap = 4096};
     struct proc_result res;
 
     util_copy(buf, len, "");
-    /* The GPU CUDA will use first: nvidia-smi ignores CUDA_VISIBLE_DEVICES,
-     * so it is asked for that one by index or UUID (-i). */
-    if (vis) {
-        size_t k = strspn(vis, " "), n = strcspn(vis + k, ", ");
-        if (n == 0 || n >= sizeof sel)
-            return -1;          /* CUDA sees no GPU */
-        memcpy(sel, vis + k, n);
-        if (strncmp(sel, "MIG-", 4)) {
-            argv[3] = "-i";
-            argv[4] = sel;
-        }
+    if (sel && *sel && strncmp(sel, "MIG-", 4)) {
+        argv[3] = "-i";
+        argv[4] = (char *)sel;
     }
     if (proc_run(&spec, &res) != 0)
         return -1;
@@ -517,6 +507,23 @@ int calibrate_gpu_name(char *buf, size_t len)
     }
     proc_result_free(&res);
     return buf[0] ? 0 : -1;
+}
+
+int calibrate_gpu_name(char *buf, size_t len)
+{
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    char sel[128] = "";
+
+    util_copy(buf, len, "");
+    /* The GPU CUDA will use first: nvidia-smi ignores CUDA_VISIBLE_DEVICES,
+     * so it is asked for that one by index or UUID (-i). */
+    if (vis) {
+        size_t k = strspn(vis, " "), n = strcspn(vis + k, ", ");
+        if (n == 0 || n >= sizeof sel)
+            return -1;          /* CUDA sees no GPU */
+        memcpy(sel, vis + k, n);
+    }
+    return calibrate_gpu_name_of(sel, buf, len);
 }
 
 /* How many checks of the lab's solution calibration runs: none when the

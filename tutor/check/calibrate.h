@@ -170,6 +170,12 @@ struct calibrate_req {
  * no nvidia-smi or it names none (buf is then ""). */
 int calibrate_gpu_name(char *buf, size_t len);
 
+/* The model of one GPU as nvidia-smi names it: sel is its index or UUID
+ * as CUDA_VISIBLE_DEVICES spells it ("" or NULL: the first GPU).  A
+ * grader names each of its GPUs so, from threads that share one
+ * environment.  Returns as calibrate_gpu_name. */
+int calibrate_gpu_name_of(const char *sel, char *buf, size_t len);
+
 /* Checks each lab's reference solution (solutions/NN-slug/kernel.cu) with a
  * fixed seed, --quick, no sanitizer, through check_run.  Labs whose catalog records no solution figure are not run.
  * Fills out for GPU model `gpu`.  Returns 0; 1 when the checks found no

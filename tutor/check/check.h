@@ -17,6 +17,11 @@
  * "peak", "sanitize" or "done"; i of n where that means something. */
 typedef void (*check_progress_fn)(void *ud, const char *stage, int i, int n, const char *detail);
 
+/* The most words a wrap prefix may have: the judge's argv is built in a
+ * fixed table, and a prefix is a program with a few arguments (a grader's
+ * sandbox is five). */
+#define CHECK_WRAP_MAX 24
+
 struct check_opts {
     const char *file;               /* NULL: the lab's own kernel.cu */
     unsigned long long seed;
@@ -29,7 +34,8 @@ struct check_opts {
                                        build in work_dir/build.json */
     int run_only;                   /* start from the build --build-only left in
                                        work_dir: no compile, same seed */
-    char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL */
+    char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL;
+                                       at most CHECK_WRAP_MAX words */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
     double target_min;              /* the target's threshold on this GPU (a grader's
                                        calibration); 0: the catalog's */

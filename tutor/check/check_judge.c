@@ -115,7 +115,7 @@ char **judge_argv(struct run *r, const char *json, const char *mode, const unsig
         free(list);
         return NULL;
     }
-    for (int i = 0; r->o->wrap && r->o->wrap[i] && a < 24; i++)
+    for (int i = 0; r->o->wrap && r->o->wrap[i] && a < CHECK_WRAP_MAX; i++)
         argv[a++] = strdup(r->o->wrap[i]);
     argv[a++] = util_format("%s/judge_%s", r->tc->harness_dir, f->name);
     argv[a++] = strdup("--json");

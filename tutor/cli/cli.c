@@ -38,7 +38,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a);
  * program without a command. */
 enum cmd_id {
     CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_HINT, CMD_PROGRESS, CMD_RESET,
-    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_COUNT
+    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_GRADE, CMD_COUNT
 };
 
 /* Whether the tutor's lock rule applies: never; or to the student's own
@@ -77,6 +77,9 @@ static const struct command commands[CMD_COUNT] = {
                        "scale the targets to this GPU: its reference solutions timed once, then cached"},
     [CMD_VIEW_RESULT] = {"view-result", NULL, "FILE", 1, 1, 0, LOCK_NONE,
                          "open the tutor on the results screen of a verdict saved by check --out"},
+    /* Its own grammar (grade.sh's options): main hands it the line. */
+    [CMD_GRADE] = {"grade", NULL, "SUBMISSION...", 0, 0, 0, LOCK_NONE,
+                   "grade a class's submissions (grade.sh; cudatutor grade --help)"},
 };
 
 #define ON(c) (1u << (c))
@@ -91,7 +94,7 @@ enum opt_code {
     OPT_HELP = 'h', OPT_YES = 'y',
     OPT_ROOT = 256, OPT_PROGRESS, OPT_NO_COLOR, OPT_UNLOCK_ALL, OPT_VERSION, OPT_KEYS, OPT_DUMP, OPT_SIZE,
     OPT_JSON, OPT_FILE, OPT_OUT, OPT_SEED, OPT_QUICK, OPT_NO_SANITIZE, OPT_COUNTERS, OPT_BUILD_ONLY,
-    OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
+    OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_WRAP_ARG, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
     OPT_NO_CALIBRATE, OPT_FORCE
 };
 
@@ -123,6 +126,7 @@ static const struct option_spec options[] = {
     {"timeout-scale", OPT_TIMEOUT_SCALE, "X", ON_RUN, "multiply the catalog's time limits by X"},
     {"work-dir", OPT_WORK_DIR, "DIR", ON(CMD_CHECK), "build and run in DIR instead of build/check/NN"},
     {"wrap", OPT_WRAP, "PROGRAM", ON(CMD_CHECK), "run the harness through PROGRAM (a sandbox)"},
+    {"wrap-arg", OPT_WRAP_ARG, "ARG", ON(CMD_CHECK), "one more argument for --wrap's PROGRAM, before the harness's (repeatable)"},
     {"time-budget", OPT_TIME_BUDGET, "MS", ON(CMD_CHECK), "GPU milliseconds per timed kernel and size"},
     {"gpu-lock", OPT_GPU_LOCK, "FILE", ON(CMD_CHECK), "the lock file that runs sharing a GPU take (a grader's)"},
     {"target-min", OPT_TARGET_MIN, "X", ON(CMD_CHECK), "judge the target by X instead of the catalog's figure"},
@@ -134,6 +138,11 @@ static const struct option_spec options[] = {
     {"size", OPT_SIZE, "COLSxROWS", ON_SCREEN, "the off-screen terminal's size (default 100x30)"},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
+
+int cli_own_grammar(const char *word)
+{
+    return word && !strcmp(word, commands[CMD_GRADE].name);
+}
 
 static const struct command *command_of(const struct cli_args *a)
 {
@@ -226,6 +235,7 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_OUT: a->out = v; break;
     case OPT_WORK_DIR: a->work_dir = v; break;
     case OPT_WRAP: a->wrap = v; break;
+    case OPT_WRAP_ARG: a->wrap_args[a->nwrap_args++] = (char *)v; break;
     case OPT_GPU_LOCK: a->gpu_lock = v; break;
     case OPT_QUICK: a->quick = 1; break;
     case OPT_NO_SANITIZE: a->no_sanitize = 1; break;
@@ -275,7 +285,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
     for (size_t i = 0; i < NOPTIONS; i++)
         longopts[i] = (struct option){options[i].name, options[i].arg ? required_argument : no_argument, NULL,
                                       options[i].code};
-    if (!(a->pos = calloc((size_t)argc + 1, sizeof *a->pos))) {
+    if (!(a->pos = calloc((size_t)argc + 1, sizeof *a->pos)) ||
+        !(a->wrap_args = calloc((size_t)argc + 1, sizeof *a->wrap_args))) {
         fputs("cudatutor: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
@@ -335,6 +346,10 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
         cli_usage(stderr);
         return EXIT_USAGE;
     }
+    if (cmd == &commands[CMD_GRADE]) {
+        fputs("cudatutor: grade comes first, with its own options after it: cudatutor grade --help\n", stderr);
+        return EXIT_USAGE;
+    }
     if (help) {
         if (!a->cmd)
             cli_usage(stdout);
@@ -367,13 +382,23 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
         fputs("cudatutor check: --build-only and --run-only exclude each other\n", stderr);
         return EXIT_USAGE;
     }
+    if (a->nwrap_args && !a->wrap) {
+        fputs("cudatutor check: --wrap-arg goes with --wrap\n", stderr);
+        return EXIT_USAGE;
+    }
+    if (a->nwrap_args >= CHECK_WRAP_MAX) {
+        fprintf(stderr, "cudatutor check: --wrap-arg at most %d times\n", CHECK_WRAP_MAX - 1);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
 void cli_args_free(struct cli_args *a)
 {
     free(a->pos);
+    free(a->wrap_args);
     a->pos = NULL;
+    a->wrap_args = NULL;
 }
 
 int cli_wants_ui(const struct cli_args *a)
@@ -454,8 +479,17 @@ static int calibrate_for(struct app *app, const struct cli_args *a, const struct
 static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
 {
     struct check_opts o = {0};
-    char *wrap[2] = {(char *)a->wrap, NULL};
+    char **wrap = calloc((size_t)a->nwrap_args + 2, sizeof *wrap);
     char err[512] = "";
+    int code = EXIT_INTERNAL;
+
+    if (!wrap)
+        return EXIT_INTERNAL;
+    /* The program, then its own arguments: a sandbox's argv, word for
+     * word, with no shell between. */
+    wrap[0] = (char *)a->wrap;
+    for (int i = 0; i < a->nwrap_args; i++)
+        wrap[i + 1] = a->wrap_args[i];
 
     o.sanitize = !a->no_sanitize;
     o.file = a->file;
@@ -479,6 +513,9 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
         fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
                         "check %s, in another terminal)\n", cmd, a->lab->id, a->lab->id);
     struct calibrate_gpu cal;
+    struct result res;
+    char *text = NULL;
+    int parsed = 0;
     int calibrated = calibrate_for(app, a, &o, cmd, &cal);
     if (calibrated)
         calibrate_apply(&o, &cal, a->lab);
@@ -488,23 +525,21 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     calibrate_gpu_free(&cal);
     if (!rep) {
         fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
-        return EXIT_INTERNAL;
+        goto out;
     }
-    char *text = cJSON_Print(rep);
+    text = cJSON_Print(rep);
     cJSON_Delete(rep);
     if (!text)
-        return EXIT_INTERNAL;
+        goto out;
     if (a->out && util_write_file(a->out, text, strlen(text))) {
         fprintf(stderr, "cudatutor %s: cannot write %s: %s\n", cmd, a->out, strerror(errno));
-        free(text);
-        return EXIT_INTERNAL;
+        goto out;
     }
-    struct result res;
     if (result_parse(text, &res, err, sizeof err)) {
         fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
-        free(text);
-        return EXIT_INTERNAL;
+        goto out;
     }
+    parsed = 1;
     if (a->json)
         puts(text);
     else
@@ -513,9 +548,12 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     /* Progress is about the student's own kernel.cu, checked in full. */
     if (!a->file && !a->build_only && !a->run_only)
         cli_record_check(app, &res);
-    int code = status_exit_code(res.status);
-    result_free(&res);
+    code = status_exit_code(res.status);
+out:
+    if (parsed)
+        result_free(&res);
     free(text);
+    free(wrap);
     return code;
 }
 

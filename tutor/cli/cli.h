@@ -28,6 +28,11 @@ int cli_wants_ui(const struct cli_args *a);
  * rules of the tutor, and returns the exit code. */
 int cli_run(struct app *app, struct cli_args *a);
 
+/* Whether word, the first argument, is a command with a grammar of its
+ * own (grade, which takes grade.sh's options): main hands the rest of the
+ * line to it instead of cli_parse. */
+int cli_own_grammar(const char *word);
+
 /* The program's usage: the global options and one line per command. */
 void cli_usage(FILE *f);
 

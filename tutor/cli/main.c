@@ -1,12 +1,15 @@
 /* main.c — cudatutor: reads the command line (cli_parse), finds the
  * workbook, loads the catalog and the toolchain, then hands over to a
- * command or the UI.  The only place that exits. */
+ * command or the UI.  `cudatutor grade` has a grammar of its own
+ * (grade.sh's): it goes to grade_main before anything else.  The only
+ * place that exits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cli/app.h"
 #include "cli/cli.h"
+#include "grade/grade.h"
 #include "ui/ui.h"
 #include "sys/util.h"
 
@@ -27,6 +30,8 @@ int main(int argc, char **argv)
     const char *no_color = getenv("NO_COLOR"), *no_cal = getenv("CUDATUTOR_NO_CALIBRATE");
 
     uo.t0 = util_now();
+    if (argc > 1 && cli_own_grammar(argv[1]))
+        return grade_main(argv[0], argc - 1, argv + 1);
     if ((rc = cli_parse(argc, argv, &a)) >= 0)
         goto out;
     rc = EXIT_INTERNAL;

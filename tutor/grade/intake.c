@@ -18,13 +18,14 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "model/result.h"
 #include "sys/util.h"
 
 #define CHUNK 65536
 /* Past the member limit, members are still counted (to say how many) up to
- * this many times the limit; beyond it the message says "more than". */
+ * this many times the limit; stopped there, the message says "or more". */
 #define COUNT_ON 10
 
 /* What was found for one lab, before it is decided. */
@@ -104,9 +105,12 @@ static const char *base_of(const char *dir)
 
 /* ---- archives --------------------------------------------------------- */
 
+struct source;
+
 struct scan {
     const struct intake_limits *lim;
     const char *kind;
+    struct source *src;
     struct found *f;
     int n;
     long long total;            /* data bytes read, all members */
@@ -128,22 +132,9 @@ static void refuse(struct scan *s, const char *fmt, ...)
         s->oom = 1;
 }
 
-/* The archive could not be read: the kind's sentence.  A .tar.gz whose
- * outer layer is not gzip, or whose gzip stream broke, is "not a gzip";
- * one whose gzip is fine but holds no tar is "not a tar". */
-static void refuse_damaged(struct scan *s, struct archive *a)
-{
-    if (!strcmp(s->kind, "zip")) {
-        refuse(s, "not a zip archive (or a damaged one)");
-        return;
-    }
-    const char *e = archive_error_string(a);
-    int gz = archive_filter_count(a) > 1 && archive_filter_code(a, 0) == ARCHIVE_FILTER_GZIP;
-    if (!strcmp(s->kind, "tar.gz") && (!gz || (e && (strstr(e, "gzip") || strstr(e, "ompress")))))
-        refuse(s, "not a gzip archive (or a damaged one)");
-    else
-        refuse(s, "not a tar archive (or a damaged one)");
-}
+/* The archive could not be read: why, in the kind's sentence (defined
+ * below, with the source). */
+static void refuse_damaged(struct scan *s);
 
 /* The decompressed bytes so far past the limit: a bomb. */
 static int over_limit(struct scan *s, struct archive *a)
@@ -201,7 +192,7 @@ static int read_member(struct scan *s, struct archive *a, struct found *keep, ch
         if (n < 0) {
             if (n == ARCHIVE_WARN)
                 continue;
-            refuse_damaged(s, a);
+            refuse_damaged(s);
             return -1;
         }
         s->total += n;
@@ -218,26 +209,92 @@ static int read_member(struct scan *s, struct archive *a, struct found *keep, ch
     }
 }
 
-/* The archive's bytes from an fd, with seeking: libarchive reads a zip's
- * central directory (where links are marked) only when it can seek, and
- * archive_read_open_fd gives it no seek. */
+/* The archive's bytes from an fd, raw or gunzipped here.  libarchive's
+ * own gzip filter checks no CRC and stops reading at the tar's end; here
+ * the stream is read to its end as gzip -d read it, the CRC and length
+ * are checked, and no more than the unpacked limit is ever decompressed.
+ * Raw, it can seek: libarchive reads a zip's central directory (where
+ * links are marked) only then, and archive_read_open_fd cannot. */
 struct source {
     int fd;
-    char buf[CHUNK];
+    int gz;                     /* gunzip what is read */
+    z_stream z;
+    int z_ready;                /* z is initialised */
+    int in_eof, member_end;
+    long long out;              /* bytes decompressed */
+    long long limit;            /* the most that may be */
+    int bomb, damaged;          /* why a read failed */
+    unsigned char in[CHUNK];
+    unsigned char buf[CHUNK];
 };
+
+static ssize_t read_retry(int fd, void *p, size_t n)
+{
+    ssize_t r;
+    do
+        r = read(fd, p, n);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
+/* The next gunzipped bytes: > 0 bytes in src->buf, 0 at the end of the
+ * last gzip member, -1 with src->bomb or src->damaged set. */
+static ssize_t gunzip_some(struct source *src)
+{
+    for (;;) {
+        if (!src->z.avail_in && !src->in_eof) {
+            ssize_t n = read_retry(src->fd, src->in, sizeof src->in);
+            if (n <= 0)
+                src->in_eof = 1;
+            if (n < 0) {
+                src->damaged = 1;
+                return -1;
+            }
+            src->z.next_in = src->in;
+            src->z.avail_in = (uInt)(n > 0 ? n : 0);
+        }
+        if (src->member_end) {
+            /* gzip -d reads every member of a stream, and fails on
+             * anything else after one. */
+            if (!src->z.avail_in && src->in_eof)
+                return 0;
+            if (!src->z.avail_in)
+                continue;
+            if (src->z.next_in[0] != 0x1f || inflateReset(&src->z) != Z_OK) {
+                src->damaged = 1;
+                return -1;
+            }
+            src->member_end = 0;
+        }
+        src->z.next_out = src->buf;
+        src->z.avail_out = sizeof src->buf;
+        int r = inflate(&src->z, Z_NO_FLUSH);
+        size_t made = sizeof src->buf - src->z.avail_out;
+        if (r == Z_STREAM_END)
+            src->member_end = 1;
+        else if ((r == Z_BUF_ERROR && src->in_eof && !src->z.avail_in) || (r != Z_OK && r != Z_BUF_ERROR)) {
+            src->damaged = 1;           /* cut short, a bad CRC or length, not deflate */
+            return -1;
+        }
+        if (made) {
+            src->out += (long long)made;
+            if (src->out > src->limit) {
+                src->bomb = 1;
+                return -1;
+            }
+            return (ssize_t)made;
+        }
+    }
+}
 
 static la_ssize_t source_read(struct archive *a, void *ud, const void **out)
 {
     struct source *src = ud;
-    for (;;) {
-        ssize_t n = read(src->fd, src->buf, sizeof src->buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            archive_set_error(a, errno, "read: %s", strerror(errno));
-        *out = src->buf;
-        return n;
-    }
+    ssize_t n = src->gz ? gunzip_some(src) : read_retry(src->fd, src->buf, sizeof src->buf);
+    if (n < 0)
+        archive_set_error(a, EIO, "%s", src->bomb ? "too large" : src->damaged ? "damaged gzip" : strerror(errno));
+    *out = src->buf;
+    return n;
 }
 
 static la_int64_t source_seek(struct archive *a, void *ud, la_int64_t offset, int whence)
@@ -249,53 +306,82 @@ static la_int64_t source_seek(struct archive *a, void *ud, la_int64_t offset, in
     return r < 0 ? ARCHIVE_FATAL : (la_int64_t)r;
 }
 
+static void refuse_damaged(struct scan *s)
+{
+    if (s->src->bomb)
+        refuse(s, "archive bomb: it unpacks to more than %d MiB", s->lim->max_unpacked_mb);
+    else if (!strcmp(s->kind, "zip"))
+        refuse(s, "not a zip archive (or a damaged one)");
+    else if (s->src->damaged)
+        refuse(s, "not a gzip archive (or a damaged one)");
+    else
+        refuse(s, "not a tar archive (or a damaged one)");
+}
+
+/* Opens the archive at fd for reading through src: tar (gzipped or not,
+ * as GNU tar took a .tar) or zip.  Returns 0, or -1 with s->refused set. */
+static int open_archive(struct scan *s, struct archive *a, int fd)
+{
+    struct source *src = s->src;
+    unsigned char magic[2] = {0, 0};
+    src->fd = fd;
+    src->limit = (long long)s->lim->max_unpacked_mb << 20;
+    if (!strcmp(s->kind, "zip")) {
+        archive_read_support_format_zip(a);
+        archive_read_set_seek_callback(a, source_seek);
+    } else {
+        src->gz = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        if (!strcmp(s->kind, "tar.gz") && !src->gz) {
+            refuse(s, "not a gzip archive (or a damaged one)");
+            return -1;
+        }
+        if (src->gz && inflateInit2(&src->z, 15 + 16) != Z_OK) {     /* 16: the gzip wrapper */
+            s->oom = 1;
+            return -1;
+        }
+        src->z_ready = src->gz;
+        archive_read_support_format_tar(a);
+        archive_read_support_format_empty(a);
+    }
+    archive_read_set_read_callback(a, source_read);
+    archive_read_set_callback_data(a, src);
+    if (archive_read_open1(a) != ARCHIVE_OK) {
+        refuse_damaged(s);
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads every member of the archive open at fd.  Returns 0 (refused or
  * not: s says), -1 when out of memory. */
 static int scan_archive(struct scan *s, int fd)
 {
     struct archive *a = archive_read_new();
     struct archive_entry *e;
-    struct source *src = malloc(sizeof *src);
+    struct source *src = calloc(1, sizeof *src);
     char *buf = malloc(CHUNK);
     long cap = (long)s->lim->max_members * COUNT_ON;
     int counting = 0, stopped = 0, rc = -1;
 
+    s->src = src;
     if (!a || !buf || !src)
         goto out;
-    src->fd = fd;
     for (int i = 0; i < s->n; i++) {
         s->f[i].data = malloc(((size_t)s->lim->max_file_kb << 10) + 1);
         if (!s->f[i].data)
             goto out;
     }
-    if (!strcmp(s->kind, "zip")) {
-        archive_read_support_format_zip(a);
-    } else {
-        /* GNU tar read a .tar that was gzipped too. */
-        archive_read_support_filter_gzip(a);
-        archive_read_support_format_tar(a);
-        archive_read_support_format_empty(a);
-    }
-    archive_read_set_read_callback(a, source_read);
-    archive_read_set_seek_callback(a, source_seek);
-    archive_read_set_callback_data(a, src);
-    if (archive_read_open1(a) != ARCHIVE_OK) {
-        refuse_damaged(s, a);
-        rc = 0;
+    if (open_archive(s, a, fd) != 0) {
+        rc = s->oom ? -1 : 0;
         goto out;
     }
-    if (!strcmp(s->kind, "tar.gz") && archive_filter_code(a, 0) != ARCHIVE_FILTER_GZIP) {
-        refuse(s, "not a gzip archive (or a damaged one)");
-        rc = 0;
-        goto out;
-    }
-    for (;; ) {
+    for (;;) {
         int r = archive_read_next_header(a, &e);
         if (r == ARCHIVE_EOF)
             break;
         stopped = 1;
         if (r < ARCHIVE_WARN) {
-            refuse_damaged(s, a);
+            refuse_damaged(s);
             break;
         }
         s->members++;
@@ -312,7 +398,7 @@ static int scan_archive(struct scan *s, int fd)
         if (!raw)       /* a UTF-8 name this locale cannot spell */
             raw = archive_entry_pathname_utf8(e);
         if (!raw) {
-            refuse_damaged(s, a);
+            refuse_damaged(s);
             break;
         }
         if (is_escaping(raw)) {
@@ -341,6 +427,15 @@ static int scan_archive(struct scan *s, int fd)
             break;
         stopped = 0;
     }
+    if (!stopped && src->gz) {
+        /* After the tar's end, the rest of the stream, as gzip -d read it:
+         * its CRC is checked at its very end, and it counts. */
+        ssize_t n;
+        while ((n = gunzip_some(src)) > 0)
+            ;
+        if (n < 0)
+            refuse_damaged(s);
+    }
     if (counting) {
         /* Too many members outranks whatever else was found after them. */
         free(s->refused);
@@ -354,7 +449,10 @@ static int scan_archive(struct scan *s, int fd)
 out:
     if (a)
         archive_read_free(a);
+    if (src && src->z_ready)
+        inflateEnd(&src->z);
     free(src);
+    s->src = NULL;
     free(buf);
     return rc;
 }

@@ -480,6 +480,6 @@ static int sel_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {"select", PLAN_SELECT, "CUB DeviceSelect::If", 0, 0, sel_setup,
-                                   sel_trial, sel_timed, sel_profile, sel_teardown, NULL};
+                                   sel_trial, sel_timed, sel_profile, sel_teardown, NULL, 0};
 
 } /* namespace hx */

@@ -272,6 +272,62 @@ static void target_words(struct sb *b, const cJSON *t)
     calibrated(b, t);
 }
 
+/* "METRIC VALUE at CASE: target MIN" for one case of a target. */
+static void case_words(struct sb *b, const cJSON *t, const cJSON *c)
+{
+    const cJSON *value = get(c, "value");
+    interp(b, get(t, "metric"));
+    sb_put(b, " ");
+    if (cJSON_IsNumber(value))
+        sb_num(b, score_r2(value->valuedouble));
+    else
+        sb_put(b, "null");
+    sb_put(b, " at ");
+    interp(b, get(c, "case"));
+    sb_put(b, ": target ");
+    interp(b, get(c, "min"));
+}
+
+/* A target of several cases (its "also"): every case named; met, all the
+ * credit; else the linear share of the case furthest short; a case not
+ * timed, none.  Returns the credit, the words in b. */
+static double cases_credit(struct sb *b, const cJSON *t, double f)
+{
+    const cJSON *also = get(t, "also"), *c;
+    double least = 1;
+    int untimed = 0;
+
+    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
+        c = k < 0 ? t : cJSON_GetArrayItem(also, k);
+        const cJSON *value = get(c, "value"), *min = get(c, "min");
+        if (!cJSON_IsNumber(value) || !cJSON_IsNumber(min) || min->valuedouble <= 0) {
+            untimed = 1;
+            continue;
+        }
+        double share = f < 1 ? (value->valuedouble / min->valuedouble - f) / (1 - f) : 0;
+        share = share < 0 ? 0 : share > 1 ? 1 : share;
+        least = share < least ? share : least;
+    }
+    if (untimed) {
+        sb_put(b, "not timed");
+        return 0;
+    }
+    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
+        if (k >= 0)
+            sb_put(b, "; ");
+        case_words(b, t, k < 0 ? t : cJSON_GetArrayItem(also, k));
+    }
+    calibrated(b, t);
+    if (cJSON_IsTrue(get(t, "met"))) {
+        sb_put(b, " met");
+        return 1;
+    }
+    sb_put(b, " not met (credit from ");
+    sb_num(b, f);
+    sb_put(b, " x the target, on the case furthest short)");
+    return f >= 1 ? 0 : least;
+}
+
 /* The performance rule (SCORE_JQ's perf): no target, not timed; an
  * implausible timing of the target's case, nothing; the target met, all;
  * else a linear share from partial_from x the target (none) to the target
@@ -286,13 +342,22 @@ static int perf_credit(const struct result *rep, const struct rubric *rb, struct
     int implausible = 0;
 
     pc->credit = 0;
-    for (int i = 0; t && i < rep->nperf; i++)
-        if (rep->perf[i].implausible && !strcmp(rep->perf[i].label, tcase ? tcase : ""))
+    const cJSON *also = get(t, "also");
+    for (int i = 0; t && i < rep->nperf; i++) {
+        int ours = !strcmp(rep->perf[i].label, tcase ? tcase : "");
+        for (int k = 0; k < cJSON_GetArraySize(also); k++) {
+            const char *label = sget(cJSON_GetArrayItem(also, k), "case");
+            ours |= label && !strcmp(rep->perf[i].label, label);
+        }
+        if (rep->perf[i].implausible && ours)
             implausible = 1;
+    }
     if (!t) {
         sb_put(&b, "not timed");
     } else if (implausible) {
         sb_put(&b, "the timing was implausible (faster than the measured peak)");
+    } else if (cJSON_GetArraySize(also) > 0) {
+        pc->credit = cases_credit(&b, t, f);
     } else if (cJSON_IsTrue(get(t, "met"))) {
         pc->credit = 1;
         target_words(&b, t);

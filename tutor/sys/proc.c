@@ -1,4 +1,5 @@
 /* proc.c — see proc.h. */
+#define _GNU_SOURCE     /* pipe2 */
 #include "sys/proc.h"
 
 #include <errno.h>
@@ -59,35 +60,84 @@ static void collect(struct collector *c, const char *buf, size_t n)
         split_lines(c->spec, c->line, &c->line_len, buf, n);
 }
 
-static void child_exec(const struct proc_spec *spec, int out_fd, int err_fd, int chan_fd)
+/* Puts fd at target in the child, open across exec: dup2 onto another
+ * number clears close-on-exec, but onto itself it changes nothing. */
+static void child_place(int fd, int target)
 {
+    if (fd == target)
+        fcntl(fd, F_SETFD, 0);
+    else
+        dup2(fd, target);
+}
+
+/* The child's side: only async-signal-safe calls until exec (the parent may
+ * have other threads, holding locks that a copied malloc would wait on). */
+static void child_exec(const struct proc_spec *spec, const char *path, char *const *envp, int out_fd, int err_fd,
+                       int chan_fd)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0);
     /* If whoever runs us dies (a cancelled check in the tutor), so do we:
      * our own process group is beyond the reach of its group's kill. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_DFL);
-    int devnull = open("/dev/null", O_RDONLY);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull >= 0)
-        dup2(devnull, STDIN_FILENO);
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(out_fd, STDERR_FILENO);
-    if (chan_fd >= 0) {
-        /* err_fd may sit at PROC_CHANNEL_FD: move it out of the way first. */
-        if (err_fd == PROC_CHANNEL_FD) {
-            int moved = fcntl(err_fd, F_DUPFD_CLOEXEC, PROC_CHANNEL_FD + 1);
-            err_fd = moved >= 0 ? moved : err_fd;
-        }
-        dup2(chan_fd, PROC_CHANNEL_FD);
+        child_place(devnull, STDIN_FILENO);
+    /* err_fd may sit where out or the channel must go: move it out of the
+     * way first (it stays close-on-exec: its end says that exec worked). */
+    if (err_fd <= PROC_CHANNEL_FD) {
+        int moved = fcntl(err_fd, F_DUPFD_CLOEXEC, PROC_CHANNEL_FD + 1);
+        err_fd = moved >= 0 ? moved : err_fd;
     }
+    child_place(out_fd, STDOUT_FILENO);
+    child_place(out_fd, STDERR_FILENO);
+    if (chan_fd >= 0)
+        child_place(chan_fd, PROC_CHANNEL_FD);
+    if (spec->nice)
+        (void)!nice(spec->nice);
     if (spec->cwd && chdir(spec->cwd) != 0) {
         int e = errno;
         (void)!write(err_fd, &e, sizeof e);
         _exit(127);
     }
-    execvp(spec->argv[0], spec->argv);
+    if (envp)
+        execve(path, spec->argv, envp);
+    else
+        execvp(path, spec->argv);
     int e = errno;
     (void)!write(err_fd, &e, sizeof e);
     _exit(127);
+}
+
+/* The child's environment when spec->env gives one: the caller's, less the
+ * names spec->env sets, then spec->env.  Built before fork (the child may
+ * not allocate).  NULL: out of memory. */
+static char **child_env(char *const *add)
+{
+    extern char **environ;
+    size_t n = 0, k = 0, a = 0;
+    while (environ[n])
+        n++;
+    while (add[a])
+        a++;
+    char **envp = calloc(n + a + 1, sizeof *envp);
+    if (!envp)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        int replaced = 0;
+        for (size_t j = 0; j < a && !replaced; j++)
+            replaced = !strncmp(add[j], environ[i], len) && add[j][len] == '=';
+        if (!replaced)
+            envp[k++] = environ[i];
+    }
+    for (size_t j = 0; j < a; j++)
+        envp[k++] = add[j];
+    return envp;
 }
 
 enum { PUMP_EOF, PUMP_TIMEOUT, PUMP_CANCEL };
@@ -159,6 +209,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
     int out[2] = {-1, -1}, err[2] = {-1, -1}, chan[2] = {-1, -1}, rc = -1, status = 0;
     struct collector c = {spec, res, spec->output_cap ? spec->output_cap : (1u << 20), {0}, 0, {0}, 0};
     double t0 = util_now();
+    char **envp = NULL, *found = NULL;
+    const char *path = spec->argv[0];
     pid_t pid;
 
     memset(res, 0, sizeof *res);
@@ -167,12 +219,20 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
         return -1;
     }
     res->output[0] = '\0';
-    if (pipe(out) != 0 || pipe(err) != 0 || fcntl(err[1], F_SETFD, FD_CLOEXEC) != 0 ||
-        fcntl(out[0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(err[0], F_SETFD, FD_CLOEXEC) != 0) {
-        snprintf(res->error, sizeof res->error, "pipe: %s", strerror(errno));
-        goto out;
+    if (spec->env) {
+        /* execve does not search PATH: the program is found here. */
+        if (!strchr(path, '/') && (found = util_which(path)))
+            path = found;
+        if (!(envp = child_env(spec->env))) {
+            util_copy(res->error, sizeof res->error, "out of memory");
+            goto out;
+        }
     }
-    if (spec->channel && (pipe(chan) != 0 || fcntl(chan[0], F_SETFD, FD_CLOEXEC) != 0)) {
+    /* Close-on-exec from birth, so that a child another thread starts at
+     * this moment cannot inherit them (it would hold our pipe open, and
+     * our wait for its end would last as long as its child). */
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+        (spec->channel && pipe2(chan, O_CLOEXEC) != 0)) {
         snprintf(res->error, sizeof res->error, "pipe: %s", strerror(errno));
         goto out;
     }
@@ -182,7 +242,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
         goto out;
     }
     if (pid == 0)
-        child_exec(spec, out[1], err[1], chan[1]);
+        child_exec(spec, path, envp, out[1], err[1], chan[1]);
     /* Also from the parent: the child may not have run setpgid yet when we
      * need to signal its group. */
     setpgid(pid, pid);
@@ -237,6 +297,8 @@ out:
         if (chan[i] >= 0)
             close(chan[i]);
     }
+    free(envp);
+    free(found);
     return rc;
 }
 

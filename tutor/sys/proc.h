@@ -33,6 +33,14 @@ struct proc_spec {
      * never lines.  So nothing the child prints (a kernel's printf, say)
      * can pass for a line of the channel. */
     int channel;
+    /* Optional: "NAME=VALUE" strings, NULL-terminated, that the child gets
+     * over the caller's environment.  The caller's own is never changed, so
+     * threads running children at once can give each its own (a GPU, a
+     * progress file). */
+    char *const *env;
+    /* Non-zero: added to the child's nice value (builds that must not take
+     * a CPU from the runs of a GPU). */
+    int nice;
 };
 
 struct proc_result {
@@ -49,7 +57,10 @@ struct proc_result {
 };
 
 /* Runs the child to completion.  Returns 0 when it ran (whatever its exit),
- * -1 when no process could be created (error in res->error). */
+ * -1 when no process could be created (error in res->error).  Safe to call
+ * from several threads at once: every descriptor it opens is close-on-exec,
+ * so one thread's child never holds another's pipe open, and the child
+ * starts with no signal blocked whatever the calling thread blocks. */
 int proc_run(const struct proc_spec *spec, struct proc_result *res);
 
 void proc_result_free(struct proc_result *res);

@@ -1,0 +1,326 @@
+/* test_grade_sandbox.c — the grader's sandbox as data and as an argv: the
+ * spec read back as written; the hidden paths (the system's own never,
+ * duplicates once, shortest first); bubblewrap's words in the order that
+ * makes them hold (hidden folders emptied before the work folder is bound
+ * into them, and made read-only after); the clean environment; and
+ * --sandbox-exec itself, attacked: a secret in the grader's environment,
+ * core dumps, big files and process counts without limits, and (where
+ * bubblewrap works here) a file in a hidden folder read and a file outside
+ * the work folder written. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "grade/grade_sandbox.h"
+#include "sys/util.h"
+#include "tap.h"
+
+/* A spec as a grading would save it, by hand. */
+static void spec_init(struct grade_sandbox *sb, const char *mode)
+{
+    memset(sb, 0, sizeof *sb);
+    util_copy(sb->mode, sizeof sb->mode, mode);
+    sb->bwrap = strcmp(mode, "none") ? strdup("/usr/bin/bwrap") : NULL;
+    sb->sized = 1;
+    sb->devices = calloc(2, sizeof *sb->devices);
+    sb->devices[sb->ndevices++] = strdup("/dev/nvidia0");
+    sb->hide = calloc(3, sizeof *sb->hide);
+    sb->hide[sb->nhide++] = (struct grade_hidden){strdup("/home/prof"), 1};
+    sb->hide[sb->nhide++] = (struct grade_hidden){strdup("/home/prof/roster.csv"), 0};
+    sb->rebind = calloc(2, sizeof *sb->rebind);
+    sb->rebind[sb->nrebind++] = strdup("/home/prof/wb/cudatutor");
+    sb->env = calloc(3, sizeof *sb->env);
+    sb->env[sb->nenv++] = strdup("PATH=/usr/bin:/bin");
+    sb->env[sb->nenv++] = strdup("HOME=/tmp");
+    sb->locks = strdup("/home/prof/out/.grader/gpu-locks");
+    sb->max_procs = 77;
+    sb->uid = strcmp(mode, "bwrap-nobody") ? -1 : GRADE_SANDBOX_NOBODY;
+}
+
+/* The index of word w in argv at or after from, or -1. */
+static int find(char **argv, const char *w, int from)
+{
+    for (int i = from; argv && argv[i]; i++)
+        if (!strcmp(argv[i], w))
+            return i;
+    return -1;
+}
+
+/* Whether argv holds the words a b c in a row. */
+static int has3(char **argv, const char *a, const char *b, const char *c)
+{
+    for (int i = 0; argv && argv[i] && argv[i + 1] && argv[i + 2]; i++)
+        if (!strcmp(argv[i], a) && !strcmp(argv[i + 1], b) && !strcmp(argv[i + 2], c))
+            return 1;
+    return 0;
+}
+
+static void spec_round_trip(void)
+{
+    struct grade_sandbox a, b;
+    char err[128];
+    spec_init(&a, "bwrap-nobody");
+    char *text = grade_sandbox_format(&a);
+    EXPECT(text && grade_sandbox_parse(&b, text, err, sizeof err) == 0);
+    EXPECT_STR(b.mode, "bwrap-nobody");
+    EXPECT_STR(b.bwrap, "/usr/bin/bwrap");
+    EXPECT(b.sized && b.ndevices == 1 && b.nhide == 2 && b.hide[0].dir && !b.hide[1].dir);
+    EXPECT_STR(b.hide[1].path, "/home/prof/roster.csv");
+    EXPECT(b.nrebind == 1 && b.nenv == 2 && b.max_procs == 77 && b.uid == GRADE_SANDBOX_NOBODY);
+    EXPECT_STR(b.locks, "/home/prof/out/.grader/gpu-locks");
+    grade_sandbox_free(&b);
+    free(text);
+    grade_sandbox_free(&a);
+    EXPECT(grade_sandbox_parse(&b, "{\"schema\": 1, \"mode\": \"docker\"}", err, sizeof err) == -1);
+    EXPECT(grade_sandbox_parse(&b, "{\"schema\": 1, \"mode\": \"bwrap\", \"hide\": []}", err, sizeof err) == -1);
+    EXPECT(strstr(err, "without bwrap") != NULL);
+    EXPECT(grade_sandbox_parse(&b, "[1]", err, sizeof err) == -1);
+}
+
+static void hidden_paths(void)
+{
+    char tmp[] = "/tmp/cudatutor-hide-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    char *deep = util_format("%s/a/bb", tmp), *file = util_format("%s/a/roster.csv", tmp);
+    char *dotted = util_format("%s/a/../a", tmp), *missing = util_format("%s/nope", tmp);
+    util_mkdirs(deep);
+    util_write_file(file, "x", 1);
+    const char *cand[] = {deep, "/", "/usr/lib", "/tmp", "/dev/shm", "/etc", NULL, "", missing, file, dotted, deep};
+    struct grade_hidden *h;
+    int n = grade_sandbox_hidden(cand, 12, &h);
+    EXPECT(n == 3);
+    if (n == 3) {
+        char *a = util_format("%s/a", tmp);
+        EXPECT_STR(h[0].path, a);           /* shortest first; "a/../a" resolved */
+        EXPECT(h[0].dir);
+        EXPECT_STR(h[1].path, deep);
+        EXPECT_STR(h[2].path, file);
+        EXPECT(!h[2].dir);
+        free(a);
+    }
+    for (int i = 0; i < n; i++)
+        free(h[i].path);
+    free(h);
+    char *p = grade_sandbox_hide_of_submission("/home/prof/subs/bob.zip");
+    EXPECT_STR(p, "/home/prof/subs");
+    free(p);
+    /* A submission in a place every program needs is hidden alone. */
+    p = grade_sandbox_hide_of_submission("/tmp/bob.zip");
+    EXPECT_STR(p, "/tmp/bob.zip");
+    free(p);
+    p = grade_sandbox_hide_of_submission("/bob");
+    EXPECT_STR(p, "/bob");
+    free(p);
+    struct grade_sandbox sb;
+    spec_init(&sb, "bwrap");
+    EXPECT(grade_sandbox_under_hidden(&sb, "/home/prof"));
+    EXPECT(grade_sandbox_under_hidden(&sb, "/home/prof/wb/cudatutor"));
+    EXPECT(!grade_sandbox_under_hidden(&sb, "/home/professor"));
+    EXPECT(!grade_sandbox_under_hidden(&sb, "/home"));
+    grade_sandbox_free(&sb);
+    util_remove_tree(tmp);
+    free(deep);
+    free(file);
+    free(dotted);
+    free(missing);
+}
+
+static void run_argv(void)
+{
+    struct grade_sandbox sb;
+    char *locks[] = {"/home/prof/out/.grader/gpu-locks/gpu-0.lock", NULL};
+    char *cmd[] = {"/wb/build/harness/judge_reduce_int", "--json", "x; rm -rf ~", NULL};
+    struct grade_sandbox_call c = {.cwd = "/home/prof/out/work/bob/01", .locks = locks, .visible = "1",
+                                   .progress = "/p.json", .cmd = cmd};
+    spec_init(&sb, "bwrap");
+    char **argv = grade_sandbox_argv(&sb, &c);
+    EXPECT(argv && !strcmp(argv[0], "/usr/bin/bwrap"));
+    EXPECT(has3(argv, "--ro-bind", "/", "/") && has3(argv, "--dev-bind", "/dev/nvidia0", "/dev/nvidia0"));
+    EXPECT(has3(argv, "--ro-bind", "/dev/null", "/home/prof/roster.csv"));
+    EXPECT(has3(argv, "--ro-bind", "/home/prof/wb/cudatutor", "/home/prof/wb/cudatutor"));
+    EXPECT(has3(argv, "--setenv", "CUDA_VISIBLE_DEVICES", "1") && has3(argv, "--setenv", "CUDATUTOR_PROGRESS", "/p.json"));
+    EXPECT(has3(argv, "--setenv", "PATH", "/usr/bin:/bin") && find(argv, "--clearenv", 0) > 0);
+    EXPECT(find(argv, "--unshare-net", 0) > 0 && find(argv, "--unshare-pid", 0) > 0 && find(argv, "--die-with-parent", 0) > 0);
+    /* The order that makes it hold: the hidden folder is emptied, then the
+     * work folder and the locks are bound into it, then it goes read-only. */
+    int tmpfs = find(argv, "/home/prof", 0) - 1, bind = find(argv, "--bind", 0);
+    int remount = find(argv, "--remount-ro", 0);
+    EXPECT(tmpfs > 0 && !strcmp(argv[tmpfs], "--tmpfs"));
+    EXPECT(!strcmp(argv[tmpfs - 2], "--size") && !strcmp(argv[tmpfs - 1], "1048576"));
+    EXPECT(bind > tmpfs && !strcmp(argv[bind + 1], c.cwd) && !strcmp(argv[bind + 2], c.cwd));
+    EXPECT(has3(argv, "--bind", locks[0], locks[0]) && find(argv, locks[0], 0) > bind);
+    EXPECT(remount > find(argv, locks[0], 0) && !strcmp(argv[remount + 1], "/home/prof"));
+    EXPECT(find(argv, "--remount-ro", remount + 1) < 0);    /* a hidden file is not remounted */
+    /* The command comes last, word for word, after "--chdir CWD --". */
+    int dash = find(argv, "--", 0);
+    EXPECT(dash > 0 && !strcmp(argv[dash - 2], "--chdir") && !strcmp(argv[dash - 1], c.cwd));
+    EXPECT(!strcmp(argv[dash + 1], cmd[0]) && !strcmp(argv[dash + 3], "x; rm -rf ~") && !argv[dash + 4]);
+    grade_sandbox_argv_free(argv);
+    grade_sandbox_free(&sb);
+}
+
+static void build_argv(void)
+{
+    struct grade_sandbox sb;
+    char *locks[] = {"/l/gpu-0.lock", NULL};
+    char *cmd[] = {"cudatutor", "check", NULL};
+    struct grade_sandbox_call c = {.cwd = "/o/work/bob/01", .build_wb = "/o/work/bob/wb", .locks = locks, .cmd = cmd};
+    spec_init(&sb, "bwrap-nobody");
+    sb.sized = 0;
+    char **argv = grade_sandbox_argv(&sb, &c);
+    int wb = find(argv, "/o/work/bob/wb", 0), bind = find(argv, "--bind", 0);
+    EXPECT(wb > 0 && !strcmp(argv[wb - 1], "--ro-bind") && bind > wb);
+    EXPECT(find(argv, locks[0], 0) < 0);        /* a build takes no GPU lock */
+    EXPECT(find(argv, "--size", 0) < 0);        /* an old bubblewrap: no caps asked */
+    EXPECT(find(argv, "CUDA_VISIBLE_DEVICES", 0) < 0 && find(argv, "CUDATUTOR_PROGRESS", 0) < 0);
+    grade_sandbox_argv_free(argv);
+    grade_sandbox_free(&sb);
+}
+
+static void none_is_the_command(void)
+{
+    struct grade_sandbox sb;
+    char *cmd[] = {"/bin/judge", "--json", NULL};
+    struct grade_sandbox_call c = {.cwd = "/w", .visible = "", .cmd = cmd};
+    spec_init(&sb, "none");
+    char **argv = grade_sandbox_argv(&sb, &c), **envp = grade_sandbox_envp(&sb, &c);
+    EXPECT(argv && !strcmp(argv[0], "/bin/judge") && !strcmp(argv[1], "--json") && !argv[2]);
+    EXPECT(envp && !strcmp(envp[0], "PATH=/usr/bin:/bin") && !strcmp(envp[1], "HOME=/tmp"));
+    EXPECT(envp && !strcmp(envp[2], "CUDA_VISIBLE_DEVICES=") && !envp[3]);
+    grade_sandbox_argv_free(argv);
+    grade_sandbox_argv_free(envp);
+    grade_sandbox_free(&sb);
+}
+
+/* Shows a child's output as TAP comments. */
+static void show(const char *out)
+{
+    for (const char *l = out ? out : "(nothing)"; *l;) {
+        size_t n = strcspn(l, "\n");
+        printf("# %.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
+/* Runs `--sandbox-exec spec -- cmd` in a child whose environment holds a
+ * secret, in folder cwd; returns what it printed (heap). */
+static char *exec_in(const char *spec, const char *cwd, char *const *cmd)
+{
+    int fds[2];
+    if (pipe(fds))
+        return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        char err[256];
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        setenv("GRADER_SECRET_TOKEN", "hunter2", 1);
+        if (chdir(cwd) == 0)
+            grade_sandbox_exec(spec, NULL, cmd, err, sizeof err);
+        printf("exec failed: %s\n", err);
+        _exit(127);
+    }
+    close(fds[1]);
+    char *out = calloc(1, 65536);
+    size_t n = 0;
+    ssize_t got;
+    while (out && (got = read(fds[0], out + n, 65535 - n)) > 0)
+        n += (size_t)got;
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    return out;
+}
+
+static void exec_limits_and_environment(void)
+{
+    char tmp[] = "/tmp/cudatutor-sbx-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    struct grade_sandbox sb;
+    spec_init(&sb, "none");
+    sb.uid = -1;
+    char *spec = util_format("%s/sandbox.json", tmp), *text = grade_sandbox_format(&sb);
+    util_write_file(spec, text, strlen(text));
+    char *cmd[] = {"/bin/bash", "-c",
+                   "echo \"secret=[$GRADER_SECRET_TOKEN] home=$HOME\"; echo core=$(ulimit -c) fsize=$(ulimit -f) "
+                   "procs=$(ulimit -u); pwd",
+                   NULL};
+    char *out = exec_in(spec, tmp, cmd);
+    show(out);
+    EXPECT(out && strstr(out, "secret=[] home=/tmp"));
+    EXPECT(out && strstr(out, "core=0 fsize=262144 procs="));
+    EXPECT(out && !strstr(out, "procs=unlimited"));
+    EXPECT(out && strstr(out, tmp));
+    free(out);
+    free(text);
+    free(spec);
+    grade_sandbox_free(&sb);
+    util_remove_tree(tmp);
+}
+
+/* Whether bubblewrap can make a namespace here at all. */
+static int bwrap_works(void)
+{
+    return system("bwrap --ro-bind / / --dev /dev --unshare-pid --unshare-net true >/dev/null 2>&1") == 0;
+}
+
+static void exec_isolates(void)
+{
+    if (!bwrap_works()) {
+        printf("# bubblewrap does not work here: the isolation is tested by tests/grade.sh where it does\n");
+        return;
+    }
+    char tmp[] = "/tmp/cudatutor-sbx-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    char *work = util_format("%s/out/work", tmp), *secret_dir = util_format("%s/out", tmp);
+    char *secret = util_format("%s/out/answers.txt", tmp), *spec = util_format("%s/sandbox.json", tmp);
+    util_mkdirs(work);
+    util_write_file(secret, "42\n", 3);
+    struct grade_sandbox sb;
+    spec_init(&sb, "bwrap");
+    free(sb.bwrap);
+    sb.bwrap = util_which("bwrap");
+    sb.uid = -1;
+    sb.ndevices = 0;
+    free(sb.hide[0].path);
+    free(sb.hide[1].path);
+    sb.hide[0] = (struct grade_hidden){strdup(secret_dir), 1};
+    sb.nhide = 1;
+    sb.nrebind = 0;
+    free(sb.rebind[0]);
+    char *text = grade_sandbox_format(&sb);
+    util_write_file(spec, text, strlen(text));
+    char *script = util_format("cat %s 2>/dev/null || echo no-secret; (echo x > %s/escaped) 2>/dev/null || echo "
+                               "no-escape; echo x > here && echo work-ok; "
+                               "[ $(grep -c : /proc/net/dev) -le 1 ] && echo no-network",
+                               secret, secret_dir);
+    char *cmd[] = {"/bin/sh", "-c", script, NULL};
+    char *out = exec_in(spec, work, cmd);
+    show(out);
+    EXPECT(out && strstr(out, "no-secret") && !strstr(out, "42"));
+    EXPECT(out && strstr(out, "no-escape"));
+    EXPECT(out && strstr(out, "work-ok") && strstr(out, "no-network"));
+    char *escaped = util_format("%s/escaped", secret_dir), *here = util_format("%s/here", work);
+    EXPECT(!util_is_file(escaped) && util_is_file(here));
+    free(escaped);
+    free(here);
+    free(out);
+    free(script);
+    free(text);
+    grade_sandbox_free(&sb);
+    util_remove_tree(tmp);
+    free(work);
+    free(secret_dir);
+    free(secret);
+    free(spec);
+}
+
+static void counts_processes(void)
+{
+    EXPECT(grade_sandbox_count_procs((int)getuid()) >= 1);
+    EXPECT(grade_sandbox_count_procs(54321) == 0);
+}
+
+TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(none_is_the_command),
+         T(exec_limits_and_environment), T(exec_isolates), T(counts_processes))

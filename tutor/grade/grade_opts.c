@@ -1,0 +1,379 @@
+/* grade_opts.c — see grade_opts.h.  One table of long options drives
+ * getopt_long; the values are checked here, with grade.sh's sentences, so
+ * that a usage error is the same whichever front door was used. */
+#include "grade/grade_opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/util.h"
+
+enum {
+    O_OUT = 'o', O_JOBS = 'j', O_QUIET = 'q', O_HELP = 'h',
+    O_LABS = 256, O_BANK, O_ROSTER, O_SEED, O_SHARD, O_FORCE, O_FULL_TIMING, O_QUICK, O_NO_SANITIZE,
+    O_TIMEOUT_SCALE, O_SANDBOX, O_HIDE, O_GPUS, O_CHECK_RUNS, O_TIME_BUDGET, O_NO_CALIBRATE, O_RUBRIC,
+    O_WORKBOOK, O_KEEP_WORK, O_MAX_FILE_KB, O_MAX_UNPACKED_MB, O_MAX_MEMBERS, O_MAX_PROCS, O_MERGE,
+    O_RESCORE, O_SELFTEST, O_SANDBOX_EXEC, O_BUILD
+};
+
+static const struct option longopts[] = {
+    {"out", required_argument, NULL, O_OUT},
+    {"jobs", required_argument, NULL, O_JOBS},
+    {"labs", required_argument, NULL, O_LABS},
+    {"bank", required_argument, NULL, O_BANK},
+    {"roster", required_argument, NULL, O_ROSTER},
+    {"seed", required_argument, NULL, O_SEED},
+    {"shard", required_argument, NULL, O_SHARD},
+    {"force", no_argument, NULL, O_FORCE},
+    {"full-timing", no_argument, NULL, O_FULL_TIMING},
+    {"quick", no_argument, NULL, O_QUICK},
+    {"no-sanitize", no_argument, NULL, O_NO_SANITIZE},
+    {"timeout-scale", required_argument, NULL, O_TIMEOUT_SCALE},
+    {"sandbox", required_argument, NULL, O_SANDBOX},
+    {"hide", required_argument, NULL, O_HIDE},
+    {"gpus", required_argument, NULL, O_GPUS},
+    {"check-runs", required_argument, NULL, O_CHECK_RUNS},
+    {"time-budget", required_argument, NULL, O_TIME_BUDGET},
+    {"no-calibrate", no_argument, NULL, O_NO_CALIBRATE},
+    {"rubric", required_argument, NULL, O_RUBRIC},
+    {"workbook", required_argument, NULL, O_WORKBOOK},
+    {"keep-work", no_argument, NULL, O_KEEP_WORK},
+    {"max-file-kb", required_argument, NULL, O_MAX_FILE_KB},
+    {"max-unpacked-mb", required_argument, NULL, O_MAX_UNPACKED_MB},
+    {"max-members", required_argument, NULL, O_MAX_MEMBERS},
+    {"max-procs", required_argument, NULL, O_MAX_PROCS},
+    {"quiet", no_argument, NULL, O_QUIET},
+    {"help", no_argument, NULL, O_HELP},
+    {"merge", no_argument, NULL, O_MERGE},
+    {"rescore", no_argument, NULL, O_RESCORE},
+    {"selftest", no_argument, NULL, O_SELFTEST},
+    {"sandbox-exec", required_argument, NULL, O_SANDBOX_EXEC},
+    {"build", required_argument, NULL, O_BUILD},
+    {NULL, 0, NULL, 0},
+};
+
+void grade_opts_usage(FILE *f)
+{
+    fputs("usage: cudatutor grade [options] SUBMISSION...     (./grade.sh takes the same)\n"
+          "       cudatutor grade --merge --out DIR SHARD_OUT...\n"
+          "       cudatutor grade --rescore [--out DIR] [--rubric FILE]\n"
+          "       cudatutor grade --selftest [--out DIR] [--labs LIST] [--bank GLOB] [options]\n"
+          "\n"
+          "Grades a class of workbook submissions against the pristine workbook.\n"
+          "A SUBMISSION is a workbook folder or a .tar.gz, .tgz, .tar or .zip of one;\n"
+          "the student id is its name without the extension, unless --roster says\n"
+          "otherwise.  Only labs/NN-slug/kernel.cu (or NN-slug/kernel.cu) is taken.\n"
+          "docs/instructor-guide.md is the manual.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --out DIR          output folder (default: ./grade-out)\n"
+          "  -j, --jobs N           parallel compiles (default: the number of CPUs)\n"
+          "  --labs LIST            grade only these labs, e.g. 01,02,05 (default: every\n"
+          "                         core lab; the bonus labs 11-15 only when named)\n"
+          "  --bank GLOB            --selftest: judge only the bank kernels whose names\n"
+          "                         match GLOB, e.g. 'raw_*' (default: all)\n"
+          "  --roster CSV           student ids: a CSV with the columns submission and\n"
+          "                         student_id (a header row; other columns ignored)\n"
+          "  --seed S               the same seed for every run, to reproduce a grading\n"
+          "                         (default: a fresh secret seed per run)\n"
+          "  --shard I/N            grade submissions I, I+N, I+2N, ... (I from 0) of\n"
+          "                         the sorted list; combine the outputs with --merge\n"
+          "  --force                grade again students already in the output folder\n"
+          "  --full-timing          time every performance case, not only the target's\n"
+          "  --no-sanitize          skip compute-sanitizer (races then go unnoticed)\n"
+          "  --timeout-scale X      multiply the catalog's time limits by X\n"
+          "  --sandbox MODE         auto (default): bubblewrap if it works here, else a\n"
+          "                         loud warning; bwrap: bubblewrap or exit 5; none\n"
+          "  --hide PATH            also hide PATH from the sandbox (repeatable)\n"
+          "  --gpus LIST            GPUs to use, e.g. 0,1 (default: every visible one)\n"
+          "  --check-runs N         runs at once on each GPU (default: half the CPUs, at\n"
+          "                         most 8); their trials and race checks share the GPU,\n"
+          "                         their timed sections take turns with it alone\n"
+          "  --time-budget MS       GPU time per timed kernel and case (default 100)\n"
+          "  --no-calibrate         judge targets by the catalog's thresholds as they\n"
+          "                         are (default: run the reference solutions on each\n"
+          "                         GPU first, and lower a lab's threshold where its\n"
+          "                         solution measures more than 5% under the catalog's\n"
+          "                         figure; OUT/calibration.json)\n"
+          "  --rubric FILE          the rubric (default: the workbook's data/rubric.json)\n"
+          "  --workbook DIR         the pristine workbook (default: this program's folder)\n"
+          "  --keep-work            keep the per-student build folders\n"
+          "  --max-file-kb N        largest kernel.cu taken (default 256)\n"
+          "  --max-unpacked-mb N    largest total size an archive may unpack to (64)\n"
+          "  --max-members N        most members an archive may have (10000)\n"
+          "  --max-procs N          processes a sandboxed run may add (1024)\n"
+          "  --merge                combine the shards' output folders (the arguments)\n"
+          "                         into --out, then write the class reports\n"
+          "  --rescore              apply the rubric again to every student of --out\n"
+          "                         (the saved verdicts; no GPU needed)\n"
+          "  --selftest             grade the reference solutions and the bank of bad\n"
+          "                         kernels (tests/bank/) and show each verdict is right\n"
+          "  --sandbox-exec SPEC    run the command after -- in the sandbox SPEC\n"
+          "                         describes (OUT/.grader/sandbox.json), the current\n"
+          "                         folder its only writable place: what every build\n"
+          "                         and run of a grading goes through\n"
+          "  --build WB             with --sandbox-exec: a build's sandbox, WB read-only\n"
+          "  -q, --quiet            no progress line, no table\n"
+          "  -h, --help             this text\n"
+          "\n"
+          "Exit codes: 0 all graded; 1 --selftest judged something wrong; 2 usage;\n"
+          "3 labs not graded for want of a GPU; 4 internal error; 5 no working sandbox\n"
+          "with --sandbox bwrap; 130 interrupted (run again to resume).\n",
+          f);
+}
+
+/* A whole number above 0 (grade.sh's positive_int). */
+static int positive_int(const char *name, const char *v, int *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (v[0] < '0' || v[0] > '9' || *end || errno || n <= 0 || n > INT_MAX) {
+        snprintf(err, errlen, "%s takes a whole number above 0, not '%s'", name, v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+/* grade.sh's --timeout-scale: digits with at most one point, above 0. */
+static int positive_number(const char *v, double *out)
+{
+    int digits_after = 0, points = 0;
+    for (const char *c = v; *c; c++) {
+        if (*c == '.') {
+            if (points++)
+                return -1;
+            digits_after = 0;
+        } else if (*c >= '0' && *c <= '9') {
+            digits_after++;
+        } else {
+            return -1;
+        }
+    }
+    if (!digits_after)
+        return -1;
+    *out = strtod(v, NULL);
+    return *out > 0 ? 0 : -1;
+}
+
+/* --shard I/N: two whole numbers, N >= 1, I < N. */
+static int parse_shard(const char *v, struct grade_opts *o, char *err, size_t errlen)
+{
+    const char *slash = strchr(v, '/');
+    char *end;
+    unsigned long i, n;
+    if (!slash || slash == v || !slash[1] || strspn(v, "0123456789") != (size_t)(slash - v) ||
+        strspn(slash + 1, "0123456789") != strlen(slash + 1)) {
+        snprintf(err, errlen, "--shard takes I/N, e.g. 0/4");
+        return -1;
+    }
+    i = strtoul(v, &end, 10);
+    n = strtoul(slash + 1, &end, 10);
+    if (n < 1) {
+        snprintf(err, errlen, "--shard I/N needs N >= 1");
+        return -1;
+    }
+    if (i >= n || n > INT_MAX) {
+        snprintf(err, errlen, "--shard I/N needs I < N (I counts from 0)");
+        return -1;
+    }
+    o->shard_i = (int)i;
+    o->shard_n = (int)n;
+    return 0;
+}
+
+/* Stores one option's value; -1 with err when it is not valid. */
+static int take(struct grade_opts *o, int code, const char *name, const char *v, char *err, size_t errlen)
+{
+    if (v && !*v) {
+        snprintf(err, errlen, "%s needs a value", name);
+        return -1;
+    }
+    switch (code) {
+    case O_OUT: o->out = v; break;
+    case O_JOBS: return positive_int(name, v, &o->jobs, err, errlen);
+    case O_LABS: o->labs = v; break;
+    case O_BANK: o->bank = v; break;
+    case O_ROSTER: o->roster = v; break;
+    case O_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (v[0] < '0' || v[0] > '9' || *end || errno || strlen(v) > 15 || s >= (1ull << 48)) {
+            snprintf(err, errlen, "--seed takes a whole number below 2^48");
+            return -1;
+        }
+        o->seed = s;
+        o->have_seed = 1;
+        break;
+    }
+    case O_SHARD: return parse_shard(v, o, err, errlen);
+    case O_FORCE: o->force = 1; break;
+    case O_FULL_TIMING: o->quick = 0; break;
+    case O_QUICK: o->quick = 1; break;
+    case O_NO_SANITIZE: o->sanitize = 0; break;
+    case O_TIMEOUT_SCALE:
+        if (positive_number(v, &o->timeout_scale)) {
+            snprintf(err, errlen, "--timeout-scale takes a positive number");
+            return -1;
+        }
+        o->timeout_scale_text = v;
+        break;
+    case O_SANDBOX:
+        if (!strcmp(v, "auto"))
+            o->sandbox = GRADE_SANDBOX_AUTO;
+        else if (!strcmp(v, "bwrap"))
+            o->sandbox = GRADE_SANDBOX_BWRAP;
+        else if (!strcmp(v, "none"))
+            o->sandbox = GRADE_SANDBOX_NONE;
+        else {
+            snprintf(err, errlen, "--sandbox is auto, bwrap or none");
+            return -1;
+        }
+        break;
+    case O_HIDE: o->hide[o->nhide++] = (char *)v; break;
+    case O_GPUS: o->gpus = v; break;
+    case O_CHECK_RUNS: return positive_int(name, v, &o->check_runs, err, errlen);
+    case O_TIME_BUDGET: return positive_int(name, v, &o->time_budget_ms, err, errlen);
+    case O_NO_CALIBRATE: o->calibrate = 0; break;
+    case O_RUBRIC: o->rubric = v; break;
+    case O_WORKBOOK: o->workbook = v; break;
+    case O_KEEP_WORK: o->keep_work = 1; break;
+    case O_MAX_FILE_KB: return positive_int(name, v, &o->max_file_kb, err, errlen);
+    case O_MAX_UNPACKED_MB: return positive_int(name, v, &o->max_unpacked_mb, err, errlen);
+    case O_MAX_MEMBERS: return positive_int(name, v, &o->max_members, err, errlen);
+    case O_MAX_PROCS: return positive_int(name, v, &o->max_procs, err, errlen);
+    case O_QUIET: o->quiet = 1; break;
+    case O_MERGE: o->mode = GRADE_MODE_MERGE; break;
+    case O_RESCORE: o->mode = GRADE_MODE_RESCORE; break;
+    case O_SELFTEST: o->mode = GRADE_MODE_SELFTEST; break;
+    case O_SANDBOX_EXEC: o->mode = GRADE_MODE_SANDBOX_EXEC; o->sandbox_spec = v; break;
+    case O_BUILD: o->sandbox_build = v; break;
+    }
+    return 0;
+}
+
+int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, size_t errlen)
+{
+    int c, help = 0, li;
+    char name[40];
+
+    memset(o, 0, sizeof *o);
+    o->quick = o->sanitize = o->calibrate = 1;
+    o->timeout_scale = 1;
+    o->timeout_scale_text = "1";
+    o->shard_n = 1;
+    o->time_budget_ms = 100;
+    o->max_file_kb = 256;
+    o->max_unpacked_mb = 64;
+    o->max_members = 10000;
+    o->max_procs = 1024;
+    o->hide = calloc((size_t)argc + 1, sizeof *o->hide);
+    o->args = calloc((size_t)argc + 1, sizeof *o->args);
+    if (!o->hide || !o->args) {
+        snprintf(err, errlen, "out of memory");
+        return GRADE_OPTS_USAGE;
+    }
+    /* "-": submissions come back in order as code 1 (options may stand
+     * among them); ":": a missing value is told apart from an unknown
+     * option.  getopt's state is global: start afresh. */
+    optind = 0;
+    opterr = 0;
+    while ((li = -1, c = getopt_long(argc, argv, "-:o:j:qh", longopts, &li)) != -1) {
+        if (c == 1) {
+            o->args[o->nargs++] = optarg;
+            continue;
+        }
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (c == ':') {
+                /* The option as typed: it stands last, without its value. */
+                snprintf(err, errlen, "%s needs a value", bad);
+            } else if (optopt && optopt < 256 && bad[0] == '-' && bad[1] != '-') {
+                snprintf(err, errlen, "unknown option -%c", optopt);
+            } else {
+                snprintf(err, errlen, "unknown option %s", bad);
+            }
+            return GRADE_OPTS_USAGE;
+        }
+        if (c == O_HELP) {
+            help = 1;
+            continue;
+        }
+        /* Named as the user wrote it: --jobs, or -j. */
+        if (li >= 0)
+            snprintf(name, sizeof name, "--%s", longopts[li].name);
+        else
+            snprintf(name, sizeof name, "-%c", c);
+        if (take(o, c, name, optarg, err, errlen))
+            return GRADE_OPTS_USAGE;
+    }
+    for (; optind < argc; optind++)     /* after "--" */
+        o->args[o->nargs++] = argv[optind];
+    if (help)
+        return GRADE_OPTS_HELP;
+
+    switch (o->mode) {
+    case GRADE_MODE_GRADE:
+        if (!o->nargs)
+            return snprintf(err, errlen, "no submissions given"), GRADE_OPTS_USAGE;
+        break;
+    case GRADE_MODE_MERGE:
+        if (!o->nargs)
+            return snprintf(err, errlen, "--merge needs the shards' output folders"), GRADE_OPTS_USAGE;
+        break;
+    case GRADE_MODE_RESCORE:
+    case GRADE_MODE_SELFTEST:
+        if (o->nargs)
+            return snprintf(err, errlen, "--%s takes no submissions",
+                            o->mode == GRADE_MODE_RESCORE ? "rescore" : "selftest"), GRADE_OPTS_USAGE;
+        break;
+    case GRADE_MODE_SANDBOX_EXEC:
+        if (!o->nargs)
+            return snprintf(err, errlen, "--sandbox-exec needs a command after --"), GRADE_OPTS_USAGE;
+        break;
+    }
+    if (o->bank && o->mode != GRADE_MODE_SELFTEST)
+        return snprintf(err, errlen, "--bank goes with --selftest"), GRADE_OPTS_USAGE;
+    if (o->sandbox_build && o->mode != GRADE_MODE_SANDBOX_EXEC)
+        return snprintf(err, errlen, "--build goes with --sandbox-exec"), GRADE_OPTS_USAGE;
+    return GRADE_OPTS_GO;
+}
+
+void grade_opts_free(struct grade_opts *o)
+{
+    free(o->hide);
+    free(o->args);
+    o->hide = o->args = NULL;
+}
+
+int grade_opts_in_shard(const struct grade_opts *o, int k)
+{
+    return o->shard_n <= 1 || k % o->shard_n == o->shard_i;
+}
+
+int grade_opts_lab_list(const char *list, char ids[][8], int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ", \t");
+        if (len) {
+            if (n == max || len > 6)
+                return -1;
+            if (len == 1 && *p >= '0' && *p <= '9')
+                snprintf(ids[n], 8, "0%c", *p);
+            else
+                snprintf(ids[n], 8, "%.*s", (int)len, p);
+            n++;
+        }
+        p += len;
+        if (*p)
+            p++;
+    }
+    return n;
+}

@@ -1,0 +1,498 @@
+/* grade_pool.c — the build pool and the per-GPU run pools, as threads
+ * that each run one child at a time through proc.c and wait for it: no
+ * file is polled.  Builds go in queue order, --jobs at a time, niced so
+ * that the runs never wait for a CPU; --check-runs threads per GPU take
+ * the jobs in the same order, each waiting (on a condition, not a timer)
+ * until its build has ended, then run it in the sandbox with that GPU
+ * visible.  The runs of one GPU share it through its lock file: trials and
+ * race checks side by side, a timed section alone (docs/harness.md 4.1).
+ * The thread that gives a student its last verdict writes its reports. */
+#include "grade/grade_run.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/proc.h"
+#include "model/result.h"
+#include "sys/util.h"
+
+/* What a child's output may fill its log with. */
+#define LOG_CAP (256u << 10)
+/* A build's limit (grade.sh's timeout 600). */
+#define BUILD_TIMEOUT_S 600
+/* How often the progress line is drawn. */
+#define PROGRESS_MS 500
+
+int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
+                int nice, const char *log)
+{
+    struct proc_spec spec = {.argv = argv, .cwd = cwd, .timeout_s = timeout_s, .output_cap = LOG_CAP,
+                             .cancel = &g->interrupted, .env = env, .nice = nice};
+    struct proc_result r;
+    int code;
+
+    if (proc_run(&spec, &r)) {
+        code = 127;
+    } else if (!r.started) {
+        code = 127;
+    } else if (r.cancelled) {
+        code = 130;
+    } else if (r.timed_out) {
+        code = 124;
+    } else if (r.signaled) {
+        code = 128 + r.signal;
+    } else {
+        code = r.exit_code;
+    }
+    if (log) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            if (!r.started && r.error[0])
+                dprintf(fd, "%s\n", r.error);
+            if (r.output_len)
+                (void)!write(fd, r.output, r.output_len);
+            if (r.dropped)
+                dprintf(fd, "\n[%zu more bytes of output dropped]\n", r.dropped);
+            close(fd);
+        }
+    }
+    proc_result_free(&r);
+    return code;
+}
+
+void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a)
+{
+    /* check --wrap takes the program, --wrap-arg each of its words: the
+     * harness then runs as `cudatutor grade --sandbox-exec SPEC -- judge ...`. */
+    argv[(*a)++] = "--wrap";
+    argv[(*a)++] = g->self;
+    argv[(*a)++] = "--wrap-arg";
+    argv[(*a)++] = "grade";
+    argv[(*a)++] = "--wrap-arg";
+    argv[(*a)++] = "--sandbox-exec";
+    argv[(*a)++] = "--wrap-arg";
+    argv[(*a)++] = (char *)spec;
+    argv[(*a)++] = "--wrap-arg";
+    argv[(*a)++] = "--";
+}
+
+/* ---- one build, one run --------------------------------------------------- */
+
+struct pool {
+    struct grade *g;
+    struct grade_job *jobs;
+    int njobs;
+    int *left;                  /* per student: labs without a verdict yet */
+    pthread_mutex_t mu;
+    pthread_cond_t built;
+    int next_build, next_run;
+    int nbuilt, nchecked, nfinished, nstudents;
+    int running;                /* threads not yet done */
+};
+
+/* Compiles one kernel in the build sandbox: its work folder gets
+ * build-report.json and build.log. */
+static int build_one(struct grade *g, const struct grade_job *j)
+{
+    const char *id = g->subs[j->sub].id;
+    char *wd = util_format("%s/%s/%s", g->work, id, j->lab->id), *wb = util_format("%s/%s/wb", g->work, id);
+    char *out = util_format("%s/build-report.json", wd), *log = util_format("%s/build.log", wd);
+    char *progress = util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd);
+    char seed[32];
+    int code = 127;
+
+    if (wd && wb && out && log && progress) {
+        char *env[] = {progress, NULL};
+        char *argv[32];
+        int a = 0;
+        argv[a++] = g->self;
+        argv[a++] = "grade";
+        argv[a++] = "--sandbox-exec";
+        argv[a++] = g->spec;
+        argv[a++] = "--build";
+        argv[a++] = wb;
+        argv[a++] = "--";
+        argv[a++] = g->self;
+        argv[a++] = "--root";
+        argv[a++] = wb;
+        argv[a++] = "check";
+        argv[a++] = j->lab->id;
+        argv[a++] = "--build-only";
+        argv[a++] = "--work-dir";
+        argv[a++] = wd;
+        argv[a++] = "--json";
+        argv[a++] = "--out";
+        argv[a++] = out;
+        if (g->o->have_seed) {
+            snprintf(seed, sizeof seed, "%llu", g->o->seed);
+            argv[a++] = "--seed";
+            argv[a++] = seed;
+        }
+        argv[a] = NULL;
+        /* Niced: the builds run far ahead of the GPU runs, which must not
+         * wait for a CPU (a run's trials hold the GPU shared meanwhile). */
+        code = grade_spawn(g, argv, wd, env, BUILD_TIMEOUT_S, 10, log);
+    }
+    free(wd);
+    free(wb);
+    free(out);
+    free(log);
+    free(progress);
+    return code;
+}
+
+/* The status a report file names ("" when it names none). */
+static void report_status(const char *path, char *buf, size_t len)
+{
+    char *text = util_read_file(path, NULL);
+    cJSON *o = text ? cJSON_Parse(text) : NULL;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "status");
+    util_copy(buf, len, cJSON_IsString(s) ? s->valuestring : "");
+    cJSON_Delete(o);
+    free(text);
+}
+
+/* A built kernel's run, the harness in the sandbox on GPU gi; leaves
+ * final.json, the lab's verdict.  -1 when the verdict cannot be written. */
+static int run_one(struct grade *g, const struct grade_job *j, int gi)
+{
+    const char *id = g->subs[j->sub].id;
+    char *wd = util_format("%s/%s/%s", g->work, id, j->lab->id), *wb = util_format("%s/%s/wb", g->work, id);
+    char *built = util_format("%s/build-report.json", wd), *blog = util_format("%s/build.log", wd);
+    char *out = util_format("%s/report.json", wd), *log = util_format("%s/run.log", wd);
+    char *progress = util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd);
+    char *visible = g->gpus[gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[gi]) : NULL;
+    char *lock = grade_gpu_lock(g, gi);
+    char status[32], why[160], seed[32], budget[16], target[32];
+    int rc = -1;
+
+    if (!wd || !wb || !built || !blog || !out || !log || !progress || !lock || (g->gpus[gi][0] && !visible))
+        goto out;
+    report_status(built, status, sizeof status);
+    if (strcmp(status, status_name(STATUS_NO_GPU))) {
+        /* The build gave the verdict already (compile_error, rejected). */
+        snprintf(why, sizeof why, "the build ended without a verdict (exit %d)", j->build_code);
+        rc = grade_work_final(wd, j->lab->id, built, why, blog);
+        goto out;
+    }
+    /* The catalog's limit for the harness, three for the race checkers,
+     * and the waits for the GPU that the check forgives (at most 250 s). */
+    double limit = (double)(long)(5 * j->lab->family->timeout_s * g->o->timeout_scale + 370);
+    char *env[] = {progress, visible, NULL};
+    char *argv[64];
+    int a = 0;
+    argv[a++] = g->self;
+    argv[a++] = "--root";
+    argv[a++] = wb;
+    argv[a++] = "check";
+    argv[a++] = j->lab->id;
+    argv[a++] = "--run-only";
+    argv[a++] = "--work-dir";
+    argv[a++] = wd;
+    argv[a++] = "--out";
+    argv[a++] = out;
+    argv[a++] = "--gpu-lock";
+    argv[a++] = lock;
+    grade_wrap_args(g, g->spec, argv, &a);
+    argv[a++] = "--timeout-scale";
+    argv[a++] = (char *)g->o->timeout_scale_text;
+    snprintf(budget, sizeof budget, "%d", g->o->time_budget_ms);
+    argv[a++] = "--time-budget";
+    argv[a++] = budget;
+    if (g->o->quick)
+        argv[a++] = "--quick";
+    if (!g->o->sanitize)
+        argv[a++] = "--no-sanitize";
+    int li = 0;
+    while (li < g->nlabs && g->labs[li] != j->lab)
+        li++;
+    if (g->target_min && li < g->nlabs && g->target_min[gi * g->nlabs + li] > 0) {
+        snprintf(target, sizeof target, "%.17g", g->target_min[gi * g->nlabs + li]);
+        argv[a++] = "--target-min";
+        argv[a++] = target;
+    }
+    if (g->o->have_seed) {
+        snprintf(seed, sizeof seed, "%llu", g->o->seed);
+        argv[a++] = "--seed";
+        argv[a++] = seed;
+    }
+    argv[a] = NULL;
+    unlink(out);
+    int code = grade_spawn(g, argv, wd, env, limit, 0, log);
+    if (code == 130 && atomic_load(&g->interrupted)) {
+        rc = 0;     /* no verdict: the student is graded again on resume */
+        goto out;
+    }
+    if (code == 124) {
+        FILE *f = fopen(log, "ae");
+        if (f) {
+            fprintf(f, "cudatutor grade: the tutor did not finish within %.0f s and was stopped\n", limit);
+            fclose(f);
+        }
+        unlink(out);
+    }
+    snprintf(why, sizeof why, "the check ended without a verdict (exit %d)", code);
+    rc = grade_work_final(wd, j->lab->id, out, why, log);
+out:
+    free(wd);
+    free(wb);
+    free(built);
+    free(blog);
+    free(out);
+    free(log);
+    free(progress);
+    free(visible);
+    free(lock);
+    return rc;
+}
+
+/* ---- the threads ---------------------------------------------------------- */
+
+static void thread_done(struct pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    if (--p->running == 0 && p->g->wake_fd >= 0)
+        (void)!write(p->g->wake_fd, "d", 1);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *build_thread(void *arg)
+{
+    struct pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int k = p->next_build < p->njobs && !atomic_load(&p->g->interrupted) ? p->next_build++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (k < 0)
+            break;
+        int code = build_one(p->g, &p->jobs[k]);
+        grade_event(p->g, "B %s %s", p->g->subs[p->jobs[k].sub].id, p->jobs[k].lab->id);
+        pthread_mutex_lock(&p->mu);
+        p->jobs[k].build_code = code;
+        p->jobs[k].built = 1;
+        p->nbuilt++;
+        pthread_cond_broadcast(&p->built);
+        pthread_mutex_unlock(&p->mu);
+    }
+    thread_done(p);
+    return NULL;
+}
+
+struct run_arg {
+    struct pool *p;
+    int gpu;
+    pthread_t t;
+};
+
+static void *run_thread(void *arg)
+{
+    struct run_arg *ra = arg;
+    struct pool *p = ra->p;
+    struct grade *g = p->g;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int k = p->next_run < p->njobs && !atomic_load(&g->interrupted) ? p->next_run++ : -1;
+        while (k >= 0 && !p->jobs[k].built && !atomic_load(&g->interrupted))
+            pthread_cond_wait(&p->built, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+        if (k < 0 || atomic_load(&g->interrupted))
+            break;
+        const struct grade_job *j = &p->jobs[k];
+        if (run_one(g, j, ra->gpu))
+            grade_error(g, "run %s %s failed", g->subs[j->sub].id, j->lab->id);
+        if (atomic_load(&g->interrupted))
+            break;
+        grade_event(g, "C %s %s", g->subs[j->sub].id, j->lab->id);
+        pthread_mutex_lock(&p->mu);
+        p->nchecked++;
+        int last = --p->left[j->sub] == 0;
+        pthread_mutex_unlock(&p->mu);
+        if (last && grade_work_finish(g, j->sub) == 0) {
+            pthread_mutex_lock(&p->mu);
+            p->nfinished++;
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+    thread_done(p);
+    return NULL;
+}
+
+static void progress_line(struct pool *p, time_t t0)
+{
+    pthread_mutex_lock(&p->mu);
+    printf("\r\033[K[grade] %d/%d students  built %d/%d  checked %d/%d  %lds", p->nfinished, p->nstudents,
+           p->nbuilt, p->njobs, p->nchecked, p->njobs, (long)(time(NULL) - t0));
+    pthread_mutex_unlock(&p->mu);
+    fflush(stdout);
+}
+
+/* Empties the wake pipe. */
+static void drain(int fd)
+{
+    char buf[64];
+    while (fd >= 0 && read(fd, buf, sizeof buf) > 0)
+        ;
+}
+
+int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
+{
+    struct pool p = {.g = g, .jobs = jobs, .njobs = njobs};
+    pthread_t *builders = calloc((size_t)g->jobs, sizeof *builders);
+    struct run_arg *runners = calloc((size_t)g->ngpus * (size_t)g->check_runs, sizeof *runners);
+    int nrunners = g->ngpus * g->check_runs, started = 0;
+    int tty = !g->o->quiet && isatty(STDOUT_FILENO);
+
+    if (!(p.left = calloc((size_t)g->nsubs + 1, sizeof *p.left)) || !builders || !runners) {
+        free(p.left);
+        free(builders);
+        free(runners);
+        grade_error(g, "out of memory");
+        return 0;
+    }
+    for (int k = 0; k < njobs; k++)
+        p.left[jobs[k].sub]++;
+    /* The line counts every student of this run; those with nothing to
+     * build are finished already. */
+    p.nstudents = g->ngraded;
+    for (int s = 0; s < g->nsubs; s++)
+        p.nfinished -= p.left[s] > 0;
+    p.nfinished += g->ngraded;
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.built, NULL);
+    drain(g->wake_read);
+    p.running = g->jobs + nrunners;
+    for (int i = 0; i < g->jobs; i++)
+        if (pthread_create(&builders[i], NULL, build_thread, &p) == 0)
+            started++;
+        else
+            thread_done(&p);
+    for (int i = 0; i < nrunners; i++) {
+        runners[i] = (struct run_arg){.p = &p, .gpu = i / g->check_runs};
+        if (pthread_create(&runners[i].t, NULL, run_thread, &runners[i]))
+            thread_done(&p);
+    }
+    if (!started) {
+        /* No build will end: let the runs go on to their verdicts. */
+        grade_error(g, "no build thread could start");
+        pthread_mutex_lock(&p.mu);
+        for (int k = 0; k < njobs; k++)
+            jobs[k] = (struct grade_job){.sub = jobs[k].sub, .lab = jobs[k].lab, .built = 1, .build_code = 127};
+        pthread_cond_broadcast(&p.built);
+        pthread_mutex_unlock(&p.mu);
+    }
+    /* Waits on the pipe the last thread (or the signal thread) writes,
+     * waking only to redraw the progress line. */
+    for (;;) {
+        pthread_mutex_lock(&p.mu);
+        int running = p.running;
+        if (atomic_load(&g->interrupted))
+            pthread_cond_broadcast(&p.built);
+        pthread_mutex_unlock(&p.mu);
+        if (tty)
+            progress_line(&p, g->t0);
+        if (!running)
+            break;
+        struct pollfd pfd = {g->wake_read, POLLIN, 0};
+        poll(&pfd, g->wake_read >= 0 ? 1 : 0, tty || atomic_load(&g->interrupted) ? PROGRESS_MS : -1);
+        drain(g->wake_read);
+    }
+    for (int i = 0; i < g->jobs; i++)
+        pthread_join(builders[i], NULL);
+    for (int i = 0; i < nrunners; i++)
+        pthread_join(runners[i].t, NULL);
+    if (tty) {
+        fputs("\r\033[K", stdout);
+        fflush(stdout);
+    }
+    pthread_cond_destroy(&p.built);
+    pthread_mutex_destroy(&p.mu);
+    free(p.left);
+    free(builders);
+    free(runners);
+    return atomic_load(&g->interrupted) ? GRADE_EXIT_INTERRUPTED : 0;
+}
+
+/* ---- the submissions ------------------------------------------------------ */
+
+int grade_submissions(struct grade *g)
+{
+    struct grade_job *jobs = calloc((size_t)g->nsubs * (size_t)g->nlabs + 1, sizeof *jobs);
+    const struct lab **labs = calloc((size_t)g->nlabs + 1, sizeof *labs);
+    int njobs = 0, skipped = 0, rc = 0;
+
+    g->t0 = time(NULL);
+    if (!jobs || !labs || !(g->graded_now = calloc((size_t)g->nsubs + 1, sizeof *g->graded_now))) {
+        grade_error(g, "out of memory");
+        goto out;
+    }
+    int *taken = calloc((size_t)g->nsubs + 1, sizeof *taken);
+    if (!taken) {
+        grade_error(g, "out of memory");
+        goto out;
+    }
+    for (int s = 0; s < g->nsubs; s++) {
+        taken[s] = -1;
+        if (atomic_load(&g->interrupted))
+            break;
+        char *report = util_format("%s/%s/report.json", g->students, g->subs[s].id);
+        int have = report && util_is_file(report);
+        free(report);
+        if (grade_work_skip(g->o->force, have)) {
+            skipped++;
+            continue;
+        }
+        g->graded_now[g->ngraded++] = strdup(g->subs[s].id);
+        int n = grade_work_intake(g, s, labs);
+        if (n < 0)
+            continue;
+        taken[s] = n;
+        for (int i = 0; i < n; i++)
+            jobs[njobs++] = (struct grade_job){.sub = s, .lab = labs[i]};
+    }
+    if (skipped)
+        grade_say(g, "%d student(s) already graded in %s: skipped (--force grades them again)", skipped, g->out);
+    /* Students with nothing to build are finished at once. */
+    for (int s = 0; s < g->nsubs && !atomic_load(&g->interrupted); s++)
+        if (taken[s] == 0)
+            grade_work_finish(g, s);
+    if (njobs > 0 && !atomic_load(&g->interrupted)) {
+        grade_say(g, "grading %d student(s): %d kernel(s) to build (-j %d), %d run(s) at once per GPU, timed one "
+                  "at a time", g->ngraded, njobs, g->jobs, g->check_runs);
+        rc = grade_pool_run(g, jobs, njobs);
+    }
+    /* Whoever the pools could not finish is finished here. */
+    for (int s = 0; s < g->nsubs && !atomic_load(&g->interrupted); s++) {
+        if (taken[s] <= 0)
+            continue;
+        char *report = util_format("%s/%s/report.json", g->students, g->subs[s].id);
+        int have = report && util_is_file(report);
+        free(report);
+        if (have)
+            continue;
+        for (int k = 0; k < njobs; k++) {
+            if (jobs[k].sub != s)
+                continue;
+            char *wd = util_format("%s/%s/%s", g->work, g->subs[s].id, jobs[k].lab->id);
+            char *fin = wd ? util_format("%s/final.json", wd) : NULL, *log = wd ? util_format("%s/run.log", wd) : NULL;
+            if (fin && !util_is_file(fin))
+                grade_work_final(wd, jobs[k].lab->id, NULL, "the lab was never run", log);
+            free(wd);
+            free(fin);
+            free(log);
+        }
+        grade_work_finish(g, s);
+    }
+    free(taken);
+    if (atomic_load(&g->interrupted))
+        rc = GRADE_EXIT_INTERRUPTED;
+out:
+    free(jobs);
+    free(labs);
+    return rc;
+}

@@ -1,0 +1,591 @@
+/* grade_probe.c — which sandbox a grading uses: each mode is tested before
+ * it is trusted, strongest first (as root: nobody, then root; then none).
+ * A probe runs through the very `--sandbox-exec` line the grading will
+ * use: the work folder must be writable, the network gone, the output
+ * folder read-only, /tmp private and the workbook hidden; then the first
+ * lab's stub must build in the build sandbox, and where there is a GPU
+ * the harness must see it from inside as it does from outside. */
+#define _GNU_SOURCE     /* mkostemp */
+#include "grade/grade_run.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/result.h"
+#include "sys/util.h"
+
+#define PROBE_RUN_TIMEOUT_S 60
+#define PROBE_BUILD_TIMEOUT_S 300
+
+/* What the probe checks inside, in the order it reports them. */
+static const char *const PROBE_FACTS[] = {"work-writable", "no-network", "output-read-only", "private-tmp",
+                                          "workbook-hidden", NULL};
+
+/* The probe itself: $1 the output folder, $2 a file of the grader's /tmp,
+ * $3 the pristine workbook; writes what held into probe.txt. */
+static const char PROBE_SCRIPT[] =
+    "r=\"\"\n"
+    "echo ok > inside.txt && r=\"$r work-writable\"\n"
+    "[ \"$(grep -c \":\" /proc/net/dev)\" -le 1 ] && r=\"$r no-network\"\n"
+    "(echo x > \"$1/probe-escape\") 2>/dev/null || r=\"$r output-read-only\"\n"
+    "[ -e \"$2\" ] || r=\"$r private-tmp\"\n"
+    "[ -e \"$3/data/labs.json\" ] || r=\"$r workbook-hidden\"\n"
+    "echo \"$r\" > probe.txt\n";
+
+static int add_string(char ***v, int *n, const char *s)
+{
+    char **grown = realloc(*v, (size_t)(*n + 2) * sizeof **v);
+    if (!grown)
+        return -1;
+    *v = grown;
+    if (!(grown[*n] = strdup(s)))
+        return -1;
+    grown[++*n] = NULL;
+    return 0;
+}
+
+/* The environment a sandboxed program gets: nothing else of the grader's. */
+static int sandbox_env(const struct grade *g, struct grade_sandbox *sb)
+{
+    static const char *const keep[] = {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "NVCC", "CUDATUTOR_ARCH", NULL};
+    const char *path = getenv("PATH");
+    char *line;
+    int rc = 0;
+    line = util_format("PATH=%s", path ? path : "/usr/bin:/bin");
+    rc |= !line || add_string(&sb->env, &sb->nenv, line);
+    free(line);
+    rc |= add_string(&sb->env, &sb->nenv, "HOME=/tmp") || add_string(&sb->env, &sb->nenv, "TMPDIR=/tmp") ||
+          add_string(&sb->env, &sb->nenv, "LANG=C.UTF-8");
+    line = util_format("CUDATUTOR_HARNESS_DIR=%s", g->harness_dir);
+    rc |= !line || add_string(&sb->env, &sb->nenv, line);
+    free(line);
+    for (int i = 0; keep[i]; i++) {
+        const char *v = getenv(keep[i]);
+        if (!v || !*v)
+            continue;
+        line = util_format("%s=%s", keep[i], v);
+        rc |= !line || add_string(&sb->env, &sb->nenv, line);
+        free(line);
+    }
+    return rc ? -1 : 0;
+}
+
+/* The CUDA toolkit's folder, from nvcc as the build finds it. */
+static char *toolkit_dir(void)
+{
+    char real[PATH_MAX];
+    char *nvcc = util_which("nvcc");
+    const char *home = getenv("CUDA_HOME");
+    if (!nvcc)
+        nvcc = util_format("%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
+    if (!nvcc || !realpath(nvcc, real))
+        util_copy(real, sizeof real, "/usr/local/cuda/bin/nvcc");
+    free(nvcc);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(real, '/');
+        if (slash && slash != real)
+            *slash = '\0';
+    }
+    return strdup(real);
+}
+
+/* Whether the sandbox puts something else at path: a hidden place, or its
+ * own /tmp and /dev/shm. */
+static int replaced(const struct grade_sandbox *sb, const char *path)
+{
+    return !strncmp(path, "/tmp/", 5) || !strncmp(path, "/dev/shm/", 9) || grade_sandbox_under_hidden(sb, path);
+}
+
+/* What the build and the runs need back from places the sandbox hides or
+ * replaces, read-only: this program, the judges, the toolkit; and the
+ * folders of the grader's PATH and LD_LIBRARY_PATH (a private sysroot
+ * under /tmp, say). */
+static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
+{
+    char *toolkit = toolkit_dir();
+    const char *fixed[] = {g->self, g->harness_dir, toolkit, "/run/nvidia-persistenced", NULL};
+    int rc = toolkit ? 0 : -1;
+    for (int i = 0; fixed[i] && !rc; i++)
+        if (access(fixed[i], F_OK) == 0 && replaced(sb, fixed[i]))
+            rc = add_string(&sb->rebind, &sb->nrebind, fixed[i]);
+    free(toolkit);
+    const char *lib = getenv("LD_LIBRARY_PATH"), *path = getenv("PATH");
+    char *dirs = util_format("%s:%s", lib ? lib : "", path ? path : "");
+    for (char *save = NULL, *d = dirs && !rc ? strtok_r(dirs, ":", &save) : NULL; d && !rc;
+         d = strtok_r(NULL, ":", &save)) {
+        int dup = 0;
+        if (!util_is_dir(d))
+            continue;
+        for (int i = 0; i < sb->nrebind; i++)
+            dup |= !strcmp(sb->rebind[i], d);
+        if (!dup && replaced(sb, d))
+            rc = add_string(&sb->rebind, &sb->nrebind, d);
+    }
+    free(dirs);
+    return rc;
+}
+
+/* The GPU's device nodes; nvidia-uvm appears only once something has used
+ * CUDA since boot, so nvidia-modprobe makes it first where it can. */
+static int sandbox_devices(struct grade *g, struct grade_sandbox *sb)
+{
+    char *modprobe = util_which("nvidia-modprobe");
+    if (modprobe && access("/dev/nvidiactl", F_OK) == 0) {
+        char *argv[] = {modprobe, "-u", "-c=0", NULL};
+        grade_spawn(g, argv, NULL, NULL, 30, 0, NULL);
+    }
+    free(modprobe);
+    DIR *d = opendir("/dev");
+    struct dirent *e;
+    int rc = 0;
+    char **names = NULL;
+    int n = 0;
+    while (d && (e = readdir(d)) && !rc)
+        if (!strncmp(e->d_name, "nvidia", 6))
+            rc = add_string(&names, &n, e->d_name);
+    if (d)
+        closedir(d);
+    for (int i = 0; i < n && !rc; i++) {
+        char *p = util_format("/dev/%s", names[i]);
+        rc = !p || add_string(&sb->devices, &sb->ndevices, p);
+        free(p);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+/* Whether this bubblewrap caps a tmpfs (--size, bubblewrap 0.5 on). */
+static int bwrap_sized(struct grade *g, const char *bwrap)
+{
+    char *log = util_format("%s/bwrap-help.txt", g->state), *text;
+    char *argv[] = {(char *)bwrap, "--help", NULL};
+    int sized = 0;
+    if (!log)
+        return 0;
+    unlink(log);
+    grade_spawn(g, argv, NULL, NULL, 20, 0, log);
+    if ((text = util_read_file(log, NULL)))
+        sized = strstr(text, "--size") != NULL;
+    free(text);
+    unlink(log);
+    free(log);
+    return sized;
+}
+
+/* The spec every mode shares: hidden paths, binds back, environment,
+ * devices, the GPU locks, the limits. */
+static int base_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
+{
+    int ncand = 0, rc = -1;
+    const char **cand = calloc((size_t)(g->o->nhide + g->nsubs + 8), sizeof *cand);
+    char *rubric_default = util_format("%s/data/rubric.json", g->pristine);
+    char **subs = calloc((size_t)g->nsubs + 1, sizeof *subs);
+
+    memset(sb, 0, sizeof *sb);
+    if (!cand || !rubric_default || !subs)
+        goto out;
+    /* The grader's home, the pristine workbook (solutions, history), the
+     * output folder (other students), /run (sockets), /var/tmp, --hide,
+     * the roster, another rubric, and the submissions' folders. */
+    cand[ncand++] = getenv("HOME");
+    cand[ncand++] = g->pristine;
+    cand[ncand++] = g->out;
+    cand[ncand++] = "/run";
+    cand[ncand++] = "/var/tmp";
+    for (int i = 0; i < g->o->nhide; i++)
+        cand[ncand++] = g->o->hide[i];
+    if (g->o->roster)
+        cand[ncand++] = g->o->roster;
+    if (strcmp(g->rubric_path, rubric_default))
+        cand[ncand++] = g->rubric_path;
+    for (int i = 0; i < g->nsubs; i++)
+        if (!(cand[ncand++] = subs[i] = grade_sandbox_hide_of_submission(g->subs[i].path)))
+            goto out;
+    if ((sb->nhide = grade_sandbox_hidden(cand, ncand, &sb->hide)) < 0) {
+        sb->nhide = 0;
+        goto out;
+    }
+    if (bwrap && !(sb->bwrap = strdup(bwrap)))
+        goto out;
+    sb->sized = bwrap ? bwrap_sized(g, bwrap) : 0;
+    sb->uid = -1;
+    sb->max_procs = g->o->max_procs;
+    if (!(sb->locks = util_format("%s/gpu-locks", g->state)) || sandbox_env(g, sb) || sandbox_rebinds(g, sb) ||
+        sandbox_devices(g, sb))
+        goto out;
+    rc = 0;
+out:
+    for (int i = 0; subs && i < g->nsubs; i++)
+        free(subs[i]);
+    free(subs);
+    free(cand);
+    free(rubric_default);
+    return rc;
+}
+
+/* Writes sb as path; -1 when it cannot. */
+static int save_spec(const struct grade_sandbox *sb, const char *path)
+{
+    char *text = grade_sandbox_format(sb);
+    int rc = text ? util_write_file(path, text, strlen(text)) : -1;
+    free(text);
+    return rc;
+}
+
+/* The last lines of a log, joined by spaces (heap). */
+static char *tail_lines(const char *path, int lines)
+{
+    char *text = util_read_file(path, NULL);
+    if (!text)
+        return strdup("");
+    size_t len = strlen(text);
+    while (len && text[len - 1] == '\n')
+        text[--len] = '\0';
+    char *p = text + len;
+    for (int n = 0; p > text; p--)
+        if (p[-1] == '\n' && ++n == lines)
+            break;
+    char *out = strdup(p);
+    for (char *c = out; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    free(text);
+    return out;
+}
+
+/* The status of the probe's stub run on the first GPU, through the
+ * sandbox when spec is given; "none" when there is no report. */
+static void probe_gpu(struct grade *g, const char *pd, const char *spec, char *status, size_t len)
+{
+    char *wb = util_format("%s/wb", pd), *build = util_format("%s/build", pd);
+    char *out = util_format("%s/build/run.json", pd), *log = util_format("%s/gpu.log", pd);
+    char *visible = util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[0]);
+    char *argv[40], *env[] = {visible, NULL};
+    int a = 0;
+
+    util_copy(status, len, "none");
+    if (!wb || !build || !out || !log || !visible)
+        goto out;
+    unlink(out);
+    argv[a++] = g->self;
+    argv[a++] = "--root";
+    argv[a++] = wb;
+    argv[a++] = "check";
+    argv[a++] = (char *)g->cat.labs[0].id;
+    argv[a++] = "--run-only";
+    argv[a++] = "--work-dir";
+    argv[a++] = build;
+    argv[a++] = "--no-sanitize";
+    argv[a++] = "--quick";
+    argv[a++] = "--json";
+    argv[a++] = "--out";
+    argv[a++] = out;
+    if (spec)
+        grade_wrap_args(g, spec, argv, &a);
+    argv[a] = NULL;
+    grade_spawn(g, argv, build, env, PROBE_BUILD_TIMEOUT_S, 0, log);
+    char *text = util_read_file(out, NULL);
+    cJSON *o = text ? cJSON_Parse(text) : NULL;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "status");
+    if (cJSON_IsString(s))
+        util_copy(status, len, s->valuestring);
+    cJSON_Delete(o);
+    free(text);
+out:
+    free(wb);
+    free(build);
+    free(out);
+    free(log);
+    free(visible);
+}
+
+/* The messages of the probe's last GPU report, joined by "; " (heap). */
+static char *probe_messages(const char *pd)
+{
+    char *path = util_format("%s/build/run.json", pd), *text = path ? util_read_file(path, NULL) : NULL;
+    cJSON *o = text ? cJSON_Parse(text) : NULL, *m;
+    char *out = strdup("");
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(o, "messages")) {
+        char *more = cJSON_IsString(m) ? util_format("%s%s%s", out, *out ? "; " : "", m->valuestring) : NULL;
+        if (more) {
+            free(out);
+            out = more;
+        }
+    }
+    cJSON_Delete(o);
+    free(text);
+    free(path);
+    return out;
+}
+
+/* Copies a file from the pristine workbook into the probe's copy. */
+static int copy_in(const char *src, const char *dst)
+{
+    size_t len;
+    char *text = util_read_file(src, &len);
+    int rc = text ? util_write_file(dst, text, len) : -1;
+    free(text);
+    return rc;
+}
+
+/* Does mode work here, and does it isolate?  0 when all of it holds, with
+ * what was checked in *facts; else -1 with why in *why. */
+static int probe(struct grade *g, const struct grade_sandbox *base, const char *mode, char **facts, char **why)
+{
+    struct grade_sandbox sb = *base;
+    const struct lab *lab0 = &g->cat.labs[0];
+    char *pd = util_format("%s/probe-%s", g->state, mode), *spec = NULL, *marker = NULL, *got = NULL;
+    char *p_run = NULL, *p_build = NULL, *p_wb = NULL, *log = NULL, *esc = NULL, *tmp = NULL;
+    char status[32] = "none";
+    int rc = -1, nobody = !strcmp(mode, "bwrap-nobody");
+
+    *facts = *why = NULL;
+    /* The mode's own fields over the shared ones (owned by base). */
+    util_copy(sb.mode, sizeof sb.mode, mode);
+    if (!strcmp(mode, "none"))
+        sb.bwrap = NULL;
+    sb.uid = nobody ? GRADE_SANDBOX_NOBODY : -1;
+    if (!pd || !(spec = util_format("%s/sandbox.json", pd)) || !(p_run = util_format("%s/run", pd)) ||
+        !(p_build = util_format("%s/build", pd)) || !(p_wb = util_format("%s/wb", pd)) ||
+        !(esc = util_format("%s/probe-escape", g->out)))
+        goto oom;
+    util_remove_tree(pd);
+    char *dirs[] = {util_format("%s/data", p_wb), util_format("%s/tutor", p_wb), util_format("%s/%s", p_wb, lab0->dir)};
+    int bad = 0;
+    for (int i = 0; i < 3; i++)
+        bad |= !dirs[i] || util_mkdirs(dirs[i]);
+    for (int i = 0; i < 3; i++)
+        free(dirs[i]);
+    if (bad || util_mkdirs(p_run) || util_mkdirs(p_build) || save_spec(&sb, spec)) {
+        *why = util_format("cannot prepare %s: %s", pd, strerror(errno));
+        goto out;
+    }
+    const char *copies[][2] = {{"data/labs.json", "data/labs.json"}, {"tutor/lab.h", "tutor/lab.h"}};
+    for (int i = 0; i < 2; i++) {
+        char *a = util_format("%s/%s", g->pristine, copies[i][0]), *b = util_format("%s/%s", p_wb, copies[i][1]);
+        bad |= !a || !b || copy_in(a, b);
+        free(a);
+        free(b);
+    }
+    char *stub = util_format("%s/%s", g->pristine, lab0->stub), *kernel = util_format("%s/%s/kernel.cu", p_wb, lab0->dir);
+    bad |= !stub || !kernel || copy_in(stub, kernel);
+    free(stub);
+    free(kernel);
+    if (bad) {
+        *why = util_format("cannot copy the workbook's files into %s", pd);
+        goto out;
+    }
+    if (nobody)
+        grade_work_chown(pd, GRADE_SANDBOX_NOBODY);
+
+    /* The isolation, from inside. */
+    const char *tmpdir = getenv("TMPDIR");
+    if (!(marker = util_format("%s/grade-probe.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp")))
+        goto oom;
+    int fd = mkostemp(marker, O_CLOEXEC);
+    if (fd >= 0)
+        close(fd);
+    unlink(esc);
+    log = util_format("%s/run.log", pd);
+    char *run_argv[] = {g->self, "grade", "--sandbox-exec", spec, "--", "/bin/sh", "-c", (char *)PROBE_SCRIPT,
+                        "probe", g->out, marker, g->pristine, NULL};
+    grade_spawn(g, run_argv, p_run, NULL, PROBE_RUN_TIMEOUT_S, 0, log);
+    unlink(marker);
+    char *probe_txt = util_format("%s/probe.txt", p_run);
+    got = probe_txt ? util_read_file(probe_txt, NULL) : NULL;
+    free(probe_txt);
+    if (!got && !(got = strdup("")))
+        goto oom;
+    got[strcspn(got, "\n")] = '\0';
+    char missing[256] = "";
+    char padded[300];
+    snprintf(padded, sizeof padded, " %s ", got);
+    for (int i = 0; PROBE_FACTS[i]; i++) {
+        char want[40];
+        snprintf(want, sizeof want, " %s ", PROBE_FACTS[i]);
+        if (!strstr(padded, want))
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s:no", PROBE_FACTS[i]);
+    }
+    if (access(esc, F_OK) == 0) {
+        snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " wrote-outside");
+        unlink(esc);
+    }
+    if (!strcmp(mode, "none"))
+        missing[0] = '\0';
+    if (missing[0]) {
+        tmp = tail_lines(log, 3);
+        *why = util_format("isolation probe failed:%s; %s", missing, tmp ? tmp : "");
+        goto out;
+    }
+
+    /* A build in the build sandbox. */
+    free(log);
+    log = util_format("%s/build.log", pd);
+    char *report = util_format("%s/report.json", p_build);
+    char *build_argv[] = {g->self, "grade", "--sandbox-exec", spec, "--build", p_wb, "--", g->self, "--root", p_wb,
+                          "check", lab0->id, "--build-only", "--work-dir", p_build, "--json", "--out", report, NULL};
+    if (!report || !log)
+        goto oom;
+    grade_spawn(g, build_argv, p_build, NULL, PROBE_BUILD_TIMEOUT_S, 0, log);
+    char *text = util_read_file(report, NULL);
+    cJSON *o = text ? cJSON_Parse(text) : NULL;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+    util_copy(status, sizeof status, cJSON_IsString(st) ? st->valuestring : "none");
+    cJSON_Delete(o);
+    free(text);
+    free(report);
+    if (strcmp(status, status_name(STATUS_NO_GPU))) {
+        tmp = tail_lines(log, 3);
+        *why = util_format("a build in the sandbox failed (%s): %s", status, tmp ? tmp : "");
+        goto out;
+    }
+
+    /* Where there is a GPU, the harness must see it from inside the
+     * sandbox as well as from outside: the stub runs (and fails) instead
+     * of finding no device. */
+    *facts = strdup(got[0] == ' ' ? got + 1 : got);
+    if (strcmp(mode, "none") && g->gpus[0][0]) {
+        char inside[32], outside[32];
+        probe_gpu(g, pd, spec, inside, sizeof inside);
+        if (!strcmp(inside, status_name(STATUS_NO_GPU)) || !strcmp(inside, "none") ||
+            !strcmp(inside, status_name(STATUS_INTERNAL_ERROR))) {
+            probe_gpu(g, pd, NULL, outside, sizeof outside);
+            if (strcmp(outside, inside)) {
+                char *msgs = probe_messages(pd);
+                *why = util_format("the GPU cannot be used in the sandbox (%s, outside %s): %s", inside, outside,
+                                   msgs ? msgs : "");
+                free(msgs);
+                goto out;
+            }
+        } else {
+            char *more = util_format("%s%sgpu-usable", *facts ? *facts : "", *facts && **facts ? " " : "");
+            free(*facts);
+            *facts = more;
+        }
+    }
+    util_remove_tree(pd);
+    rc = 0;
+    goto out;
+oom:
+    *why = strdup("out of memory");
+out:
+    if (rc) {
+        free(*facts);
+        *facts = NULL;
+    }
+    free(pd);
+    free(spec);
+    free(marker);
+    free(got);
+    free(p_run);
+    free(p_build);
+    free(p_wb);
+    free(log);
+    free(esc);
+    free(tmp);
+    return rc;
+}
+
+/* Appends "MODE: why" to the notes. */
+static void note(struct grade *g, const char *mode, const char *why)
+{
+    char *more = util_format("%s%s%s%s%s", g->sandbox_notes ? g->sandbox_notes : "",
+                             g->sandbox_notes && *g->sandbox_notes ? "; " : "", mode ? mode : "", mode ? ": " : "",
+                             why ? why : "");
+    if (more) {
+        free(g->sandbox_notes);
+        g->sandbox_notes = more;
+    }
+}
+
+int grade_choose_sandbox(struct grade *g)
+{
+    struct grade_sandbox base;
+    const char *modes[3];
+    int nmodes = 0, rc = GRADE_EXIT_INTERNAL;
+    char *bwrap = g->o->sandbox != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
+
+    g->sandbox_notes = strdup("");
+    if (g->o->sandbox != GRADE_SANDBOX_NONE) {
+        if (!bwrap) {
+            note(g, NULL, "bubblewrap (bwrap) is not installed");
+        } else {
+            if (geteuid() == 0)
+                modes[nmodes++] = "bwrap-nobody";
+            modes[nmodes++] = "bwrap";
+        }
+    }
+    if (base_spec(g, &base, bwrap)) {
+        fprintf(stderr, "cudatutor grade: cannot describe the sandbox: out of memory\n");
+        goto out;
+    }
+    util_copy(g->mode, sizeof g->mode, "none");
+    for (int i = 0; i < nmodes && !atomic_load(&g->interrupted); i++) {
+        if (probe(g, &base, modes[i], &facts, &why) == 0) {
+            util_copy(g->mode, sizeof g->mode, modes[i]);
+            break;
+        }
+        note(g, modes[i], why);
+        free(why);
+        why = NULL;
+    }
+    if (atomic_load(&g->interrupted)) {
+        rc = GRADE_EXIT_INTERRUPTED;
+        goto out;
+    }
+    if (!strcmp(g->mode, "none")) {
+        if (g->o->sandbox == GRADE_SANDBOX_BWRAP) {
+            fprintf(stderr, "cudatutor grade: --sandbox bwrap, but bubblewrap does not work here: %s\n",
+                    g->sandbox_notes);
+            rc = GRADE_EXIT_SANDBOX;
+            goto out;
+        }
+        if (probe(g, &base, "none", &facts, &why)) {
+            fprintf(stderr, "cudatutor grade: the workbook cannot build a kernel: %s\n", why ? why : "");
+            goto out;
+        }
+        free(facts);
+        facts = strdup("");
+        fprintf(stderr,
+                "cudatutor grade: ********************************************************************\n"
+                "cudatutor grade: WARNING: NO SANDBOX.  Student code will run with your user's rights:\n"
+                "cudatutor grade: it can read and write your files and use the network.  Only the time\n"
+                "cudatutor grade: limit, the output cap and ulimits apply.\n");
+        if (g->o->sandbox == GRADE_SANDBOX_NONE)
+            fprintf(stderr, "cudatutor grade: (--sandbox none was asked for)\n");
+        else
+            fprintf(stderr, "cudatutor grade: Why: %s\n", g->sandbox_notes);
+        fprintf(stderr, "cudatutor grade: ********************************************************************\n");
+    }
+    /* The spec every build and run of this grading goes through. */
+    util_copy(base.mode, sizeof base.mode, g->mode);
+    if (!strcmp(g->mode, "none")) {
+        free(base.bwrap);
+        base.bwrap = NULL;
+    }
+    base.uid = !strcmp(g->mode, "bwrap-nobody") ? GRADE_SANDBOX_NOBODY : -1;
+    if (!(g->spec = util_format("%s/sandbox.json", g->state)) || save_spec(&base, g->spec)) {
+        fprintf(stderr, "cudatutor grade: cannot write %s/sandbox.json\n", g->state);
+        goto out;
+    }
+    g->sandbox_facts = facts ? facts : strdup("");
+    facts = NULL;
+    if (strcmp(g->mode, "none"))
+        grade_say(g, "sandbox: %s (checked: %s)", g->mode, g->sandbox_facts);
+    rc = 0;
+out:
+    grade_sandbox_free(&base);
+    free(bwrap);
+    free(facts);
+    free(why);
+    return rc;
+}

@@ -1,0 +1,168 @@
+/* grade_run.h — what the files of one grading share (private to
+ * tutor/grade/): the run's state, set up once by grade.c and read by the
+ * stages, and each stage's entry point.  grade.c orders the stages:
+ * workbook, output folder, catalog, rubric, submissions, GPUs, sandbox
+ * (grade_probe.c), calibration (grade_calibrate.c), intake and the pools
+ * (grade_work.c, grade_pool.c), run.json, the class reports.  --merge and
+ * --rescore are grade_merge.c, --selftest grade_selftest.c. */
+#ifndef GRADE_RUN_H
+#define GRADE_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "grade/grade.h"
+#include "grade/grade_opts.h"
+#include "grade/grade_sandbox.h"
+#include "grade/roster.h"
+#include "model/catalog.h"
+#include "model/rubric.h"
+
+/* One submission of this shard. */
+struct grade_sub {
+    char id[ROSTER_ID_MAX + 1];
+    char *name;                 /* its file or folder name, as handed in */
+    char *path;                 /* absolute, links not resolved (realpath -s) */
+};
+
+/* One lab of one student to build and run. */
+struct grade_job {
+    int sub;                    /* index into subs */
+    const struct lab *lab;
+    int built;                  /* the build has ended (under the pool's lock) */
+    int build_code;             /* its exit code; 124 when it ran out of time */
+};
+
+struct grade {
+    const struct grade_opts *o;
+    const char *prog;           /* the program as started (argv[0]) */
+    char *self;                 /* this program: it builds, runs and wraps every check */
+    char *pristine;             /* the workbook, resolved */
+    char *harness_dir;
+    char *rubric_path;          /* resolved */
+    struct catalog cat;
+    struct rubric rubric;
+    int have_cat, have_rubric;
+    const struct lab **labs;    /* the labs graded, in catalog order or --labs's */
+    int nlabs;
+
+    char *out, *state, *work, *students;
+    int lock_fd, events_fd;
+
+    struct grade_sub *subs;     /* this shard's, sorted by id */
+    int nsubs;
+    char **gpus;                /* "" for one unnamed GPU: CUDA_VISIBLE_DEVICES left alone */
+    int ngpus;
+    int jobs, check_runs;
+
+    char mode[16];              /* the sandbox: bwrap-nobody, bwrap or none */
+    char *spec;                 /* STATE/sandbox.json, the --sandbox-exec SPEC of every build and run */
+    char *sandbox_notes;        /* why stronger modes were not used; "" */
+    char *sandbox_facts;        /* what the probe checked, space-separated; "" */
+
+    double *target_min;         /* [gpu * nlabs + lab]: the calibrated threshold, 0: the catalog's */
+
+    char **graded_now;          /* the students this run grades */
+    int ngraded;
+    time_t t0;
+
+    pthread_mutex_t mu;         /* errors and the events file */
+    char *errors;               /* lines for stderr at the end; the exit is then 4 */
+    atomic_int interrupted;     /* INT or TERM: every child is stopped through it */
+    int wake_fd, wake_read;     /* a pipe written when a stage's workers are done, or on a
+                                   signal: the pool's progress loop waits on it */
+};
+
+/* ---- grade.c ------------------------------------------------------------ */
+
+/* A note on stderr unless --quiet; a warning always. */
+void grade_say(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void grade_warn(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A usage error: says it as grade.sh did, then how to get help; returns
+ * GRADE_EXIT_USAGE. */
+int grade_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The grader itself cannot go on: says why, returns GRADE_EXIT_INTERNAL. */
+int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An error that makes the run end in exit 4, said at the end. */
+void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line appended to STATE/events ("B ID LAB", "C ID LAB", "S ID"). */
+void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The GPU lock file of gpus[i] (heap). */
+char *grade_gpu_lock(const struct grade *g, int i);
+/* The time now as 2024-05-01T12:00:00Z. */
+void grade_utc(char *buf, size_t len, time_t t);
+
+/* The set-up stages, each returning 0 or an exit code after saying why. */
+int grade_setup_workbook(struct grade *g);
+int grade_setup_out(struct grade *g, const char *out);
+int grade_load_catalog(struct grade *g, int all_labs);
+int grade_load_rubric(struct grade *g);
+int grade_collect(struct grade *g, char *const *paths, int npaths);
+int grade_detect_gpus(struct grade *g);
+/* Grades subs (intake, pools, students' reports); 0, or 130 when interrupted. */
+int grade_submissions(struct grade *g);
+int grade_write_run_json(struct grade *g);
+/* The class reports, the table, and the exit code over the students. */
+int grade_finish_reports(struct grade *g);
+void grade_free(struct grade *g);
+
+/* ---- grade_probe.c ------------------------------------------------------- */
+
+/* Chooses the sandbox (--sandbox asks): probes each mode, strongest first;
+ * saves the one used as g->spec.  0, or GRADE_EXIT_SANDBOX / _INTERNAL. */
+int grade_choose_sandbox(struct grade *g);
+
+/* ---- grade_calibrate.c --------------------------------------------------- */
+
+/* Fills g->target_min from OUT/calibration.json, measuring first on the
+ * GPUs it lacks (or all, with --force).  Nothing without --calibrate or a
+ * named GPU.  0, or an exit code. */
+int grade_calibrate(struct grade *g);
+
+/* ---- grade_work.c -------------------------------------------------------- */
+
+/* Whether a student already graded in the output folder is skipped: it
+ * is finished (its report.json is there) and --force was not given. */
+int grade_work_skip(int force, int have_report);
+/* Takes submission s in: WORK/ID (wb, intake.json, one folder per lab to
+ * build).  Writes the labs to build into labs (nlabs of them) and returns
+ * how many, or -1 when the grader itself failed (said through grade_error). */
+int grade_work_intake(struct grade *g, int s, const struct lab **labs);
+/* The lab's verdict WORK/ID/LAB/final.json: file as it is when it holds one
+ * (a JSON object with a status), else an internal_error saying why, with
+ * the end of log.  0, or -1 when it cannot be written. */
+int grade_work_final(const char *dir, const char *lab, const char *file, const char *why, const char *log);
+/* Writes STUDENTS/ID (intake, verdicts, logs, reports) atomically, then
+ * removes the work folder.  0, or -1 (said through grade_error). */
+int grade_work_finish(struct grade *g, int s);
+/* chown -R to the sandbox's user, without following links. */
+int grade_work_chown(const char *path, int uid);
+/* cp -R src dst (files and folders; a link is copied as a link). */
+int grade_work_copy_tree(const char *src, const char *dst);
+
+/* ---- grade_pool.c -------------------------------------------------------- */
+
+/* Builds every job (--jobs at a time) and runs each as its build ends
+ * (--check-runs at a time on each GPU); a student is finished as soon as
+ * every lab of it has a verdict.  0, or 130 when interrupted. */
+int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs);
+
+/* Runs one child to its end: argv in cwd with env ("NAME=VALUE", NULL-
+ * terminated, or NULL), stopped by an interrupt; appends its output to log
+ * (if not NULL).  Returns the exit code, 124 when it ran out of time, 128+N
+ * for a signal, 130 when interrupted, 127 when it could not start. */
+int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
+                int nice, const char *log);
+
+/* The wrap words of a sandboxed run: --wrap SELF --wrap-arg=grade ... --wrap-arg=--
+ * into argv at *a (12 words at most). */
+void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a);
+
+/* ---- grade_merge.c, grade_selftest.c --------------------------------------- */
+
+int grade_merge(struct grade *g);
+int grade_rescore(struct grade *g);
+int grade_selftest(struct grade *g);
+
+#endif /* GRADE_RUN_H */

@@ -1,0 +1,529 @@
+/* grade_sandbox.c — see grade_sandbox.h.  The argv is a pure function of
+ * the saved spec and the call, so the unit tests read it word by word; the
+ * exec is the only part that changes the process, and does so in the
+ * order the kernel needs: limits first (RLIMIT_NPROC counts the user the
+ * process will become), then the user, then exec. */
+#define _GNU_SOURCE     /* setresuid, setresgid, execvpe */
+#include "grade/grade_sandbox.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/util.h"
+
+/* tmpfs sizes inside the sandbox: /tmp, /dev/shm, and each hidden folder. */
+#define TMP_SIZE (512ull << 20)
+#define SHM_SIZE (64ull << 20)
+#define HIDDEN_SIZE (1ull << 20)
+
+static void free_list(char **v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void grade_sandbox_free(struct grade_sandbox *sb)
+{
+    free(sb->bwrap);
+    free_list(sb->devices, sb->ndevices);
+    for (int i = 0; i < sb->nhide; i++)
+        free(sb->hide[i].path);
+    free(sb->hide);
+    free_list(sb->rebind, sb->nrebind);
+    free_list(sb->env, sb->nenv);
+    free(sb->locks);
+    memset(sb, 0, sizeof *sb);
+}
+
+/* ---- the spec as JSON --------------------------------------------------- */
+
+static cJSON *string_array(char *const *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+    return a;
+}
+
+char *grade_sandbox_format(const struct grade_sandbox *sb)
+{
+    cJSON *o = cJSON_CreateObject(), *hide;
+    char *text = NULL;
+    if (!o)
+        return NULL;
+    cJSON_AddNumberToObject(o, "schema", GRADE_SANDBOX_SCHEMA);
+    cJSON_AddStringToObject(o, "mode", sb->mode);
+    if (sb->bwrap)
+        cJSON_AddStringToObject(o, "bwrap", sb->bwrap);
+    else
+        cJSON_AddNullToObject(o, "bwrap");
+    cJSON_AddBoolToObject(o, "sized", sb->sized);
+    cJSON_AddItemToObject(o, "devices", string_array(sb->devices, sb->ndevices));
+    if ((hide = cJSON_AddArrayToObject(o, "hide")))
+        for (int i = 0; i < sb->nhide; i++) {
+            cJSON *h = cJSON_CreateObject();
+            cJSON_AddStringToObject(h, "path", sb->hide[i].path);
+            cJSON_AddBoolToObject(h, "dir", sb->hide[i].dir);
+            cJSON_AddItemToArray(hide, h);
+        }
+    cJSON_AddItemToObject(o, "rebind", string_array(sb->rebind, sb->nrebind));
+    cJSON_AddItemToObject(o, "env", string_array(sb->env, sb->nenv));
+    if (sb->locks)
+        cJSON_AddStringToObject(o, "gpu_locks", sb->locks);
+    else
+        cJSON_AddNullToObject(o, "gpu_locks");
+    cJSON_AddNumberToObject(o, "max_procs", sb->max_procs);
+    cJSON_AddNumberToObject(o, "uid", sb->uid);
+    text = cJSON_Print(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+/* An array of strings into *v; -1 when it is not one. */
+static int parse_strings(const cJSON *a, char ***v, int *n)
+{
+    const cJSON *e;
+    *v = NULL;
+    *n = 0;
+    if (!cJSON_IsArray(a))
+        return -1;
+    if (!(*v = calloc((size_t)cJSON_GetArraySize(a) + 1, sizeof **v)))
+        return -1;
+    cJSON_ArrayForEach(e, a) {
+        if (!cJSON_IsString(e) || !((*v)[*n] = strdup(e->valuestring)))
+            return -1;
+        (*n)++;
+    }
+    return 0;
+}
+
+int grade_sandbox_parse(struct grade_sandbox *sb, const char *text, char *err, size_t errlen)
+{
+    cJSON *o = cJSON_Parse(text);
+    const cJSON *v, *h;
+    int rc = -1;
+
+    memset(sb, 0, sizeof *sb);
+    if (!cJSON_IsObject(o)) {
+        snprintf(err, errlen, "not a sandbox description (JSON)");
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "schema");
+    if (!cJSON_IsNumber(v) || v->valueint != GRADE_SANDBOX_SCHEMA) {
+        snprintf(err, errlen, "not schema %d", GRADE_SANDBOX_SCHEMA);
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "mode");
+    if (!cJSON_IsString(v) || (strcmp(v->valuestring, "none") && strcmp(v->valuestring, "bwrap") &&
+                               strcmp(v->valuestring, "bwrap-nobody"))) {
+        snprintf(err, errlen, "mode is none, bwrap or bwrap-nobody");
+        goto out;
+    }
+    util_copy(sb->mode, sizeof sb->mode, v->valuestring);
+    v = cJSON_GetObjectItemCaseSensitive(o, "bwrap");
+    if (cJSON_IsString(v) && !(sb->bwrap = strdup(v->valuestring)))
+        goto oom;
+    if (!sb->bwrap && strcmp(sb->mode, "none")) {
+        snprintf(err, errlen, "mode %s without bwrap's path", sb->mode);
+        goto out;
+    }
+    sb->sized = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "sized"));
+    if (parse_strings(cJSON_GetObjectItemCaseSensitive(o, "devices"), &sb->devices, &sb->ndevices) ||
+        parse_strings(cJSON_GetObjectItemCaseSensitive(o, "rebind"), &sb->rebind, &sb->nrebind) ||
+        parse_strings(cJSON_GetObjectItemCaseSensitive(o, "env"), &sb->env, &sb->nenv)) {
+        snprintf(err, errlen, "devices, rebind and env are lists of strings");
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "hide");
+    if (!cJSON_IsArray(v) || !(sb->hide = calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *sb->hide))) {
+        snprintf(err, errlen, "hide is a list");
+        goto out;
+    }
+    cJSON_ArrayForEach(h, v) {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(h, "path");
+        if (!cJSON_IsString(p) || p->valuestring[0] != '/') {
+            snprintf(err, errlen, "a hidden path is not absolute");
+            goto out;
+        }
+        if (!(sb->hide[sb->nhide].path = strdup(p->valuestring)))
+            goto oom;
+        sb->hide[sb->nhide++].dir = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "dir"));
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "gpu_locks");
+    if (cJSON_IsString(v) && !(sb->locks = strdup(v->valuestring)))
+        goto oom;
+    v = cJSON_GetObjectItemCaseSensitive(o, "max_procs");
+    sb->max_procs = cJSON_IsNumber(v) && v->valueint > 0 ? v->valueint : 1024;
+    v = cJSON_GetObjectItemCaseSensitive(o, "uid");
+    sb->uid = cJSON_IsNumber(v) ? v->valueint : -1;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, errlen, "out of memory");
+out:
+    if (rc)
+        grade_sandbox_free(sb);
+    cJSON_Delete(o);
+    return rc;
+}
+
+/* ---- what is hidden ----------------------------------------------------- */
+
+/* The places every program needs: never hidden. */
+static int is_system(const char *p)
+{
+    static const char *const exact[] = {"/", "/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/sys", "/dev",
+                                        "/tmp", NULL};
+    for (int i = 0; exact[i]; i++)
+        if (!strcmp(p, exact[i]))
+            return 1;
+    return !strncmp(p, "/usr/", 5) || !strncmp(p, "/dev/", 5);
+}
+
+static int by_length(const void *a, const void *b)
+{
+    const struct grade_hidden *x = a, *y = b;
+    size_t lx = strlen(x->path), ly = strlen(y->path);
+    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->path, y->path);
+}
+
+int grade_sandbox_hidden(const char *const *cand, int ncand, struct grade_hidden **out)
+{
+    struct grade_hidden *h = calloc((size_t)ncand + 1, sizeof *h);
+    int n = 0;
+    if (!h)
+        return -1;
+    for (int i = 0; i < ncand; i++) {
+        char real[PATH_MAX];
+        struct stat st;
+        int dup = 0;
+        if (!cand[i] || !cand[i][0] || !realpath(cand[i], real) || stat(real, &st) || is_system(real))
+            continue;
+        for (int j = 0; j < n && !dup; j++)
+            dup = !strcmp(h[j].path, real);
+        if (dup)
+            continue;
+        if (!(h[n].path = strdup(real))) {
+            for (int j = 0; j < n; j++)
+                free(h[j].path);
+            free(h);
+            return -1;
+        }
+        h[n++].dir = S_ISDIR(st.st_mode);
+    }
+    qsort(h, (size_t)n, sizeof *h, by_length);
+    *out = h;
+    return n;
+}
+
+char *grade_sandbox_hide_of_submission(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *parent = slash && slash != path ? strndup(path, (size_t)(slash - path)) : strdup("/");
+    if (parent && is_system(parent)) {
+        free(parent);
+        return strdup(path);
+    }
+    return parent;
+}
+
+int grade_sandbox_under_hidden(const struct grade_sandbox *sb, const char *path)
+{
+    for (int i = 0; i < sb->nhide; i++) {
+        size_t n = strlen(sb->hide[i].path);
+        if (!strncmp(path, sb->hide[i].path, n) && (path[n] == '/' || !path[n]))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the argv ----------------------------------------------------------- */
+
+struct words {
+    char **v;
+    int n, cap;
+    int failed;
+};
+
+static void add(struct words *w, const char *s)
+{
+    if (w->failed)
+        return;
+    if (w->n + 2 > w->cap) {
+        int cap = w->cap ? 2 * w->cap : 64;
+        char **v = realloc(w->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            w->failed = 1;
+            return;
+        }
+        w->v = v;
+        w->cap = cap;
+    }
+    if (!(w->v[w->n] = strdup(s))) {
+        w->failed = 1;
+        return;
+    }
+    w->v[++w->n] = NULL;
+}
+
+static void add_size(struct words *w, const struct grade_sandbox *sb, unsigned long long bytes)
+{
+    char n[32];
+    if (!sb->sized)
+        return;
+    snprintf(n, sizeof n, "%llu", bytes);
+    add(w, "--size");
+    add(w, n);
+}
+
+static void add3(struct words *w, const char *a, const char *b, const char *c)
+{
+    add(w, a);
+    add(w, b);
+    add(w, c);
+}
+
+static char **finish(struct words *w)
+{
+    if (w->failed || !w->v) {
+        grade_sandbox_argv_free(w->v);
+        return NULL;
+    }
+    return w->v;
+}
+
+char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_sandbox_call *c)
+{
+    struct words w = {0};
+    if (!sb->bwrap) {
+        for (int i = 0; c->cmd[i]; i++)
+            add(&w, c->cmd[i]);
+        return finish(&w);
+    }
+    add(&w, sb->bwrap);
+    add3(&w, "--ro-bind", "/", "/");
+    add(&w, "--dev");
+    add(&w, "/dev");
+    for (int i = 0; i < sb->ndevices; i++)
+        add3(&w, "--dev-bind", sb->devices[i], sb->devices[i]);
+    add(&w, "--proc");
+    add(&w, "/proc");
+    add_size(&w, sb, TMP_SIZE);
+    add(&w, "--tmpfs");
+    add(&w, "/tmp");
+    add_size(&w, sb, SHM_SIZE);
+    add(&w, "--tmpfs");
+    add(&w, "/dev/shm");
+    for (int i = 0; i < sb->nhide; i++) {
+        if (sb->hide[i].dir) {
+            add_size(&w, sb, HIDDEN_SIZE);
+            add(&w, "--tmpfs");
+            add(&w, sb->hide[i].path);
+        } else {
+            add3(&w, "--ro-bind", "/dev/null", sb->hide[i].path);
+        }
+    }
+    for (int i = 0; i < sb->nrebind; i++)
+        add3(&w, "--ro-bind", sb->rebind[i], sb->rebind[i]);
+    /* The caller's places, over the hidden ones they may lie in. */
+    if (c->build_wb)
+        add3(&w, "--ro-bind", c->build_wb, c->build_wb);
+    add3(&w, "--bind", c->cwd, c->cwd);
+    for (int i = 0; !c->build_wb && c->locks && c->locks[i]; i++)
+        add3(&w, "--bind", c->locks[i], c->locks[i]);
+    /* Then the hidden folders go read-only: nothing can be added to them. */
+    for (int i = 0; i < sb->nhide; i++)
+        if (sb->hide[i].dir) {
+            add(&w, "--remount-ro");
+            add(&w, sb->hide[i].path);
+        }
+    static const char *const unshare[] = {"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                                          "--unshare-cgroup-try", "--hostname", "grader", "--die-with-parent",
+                                          "--new-session", "--clearenv", NULL};
+    for (int i = 0; unshare[i]; i++)
+        add(&w, unshare[i]);
+    for (int i = 0; i < sb->nenv; i++) {
+        const char *eq = strchr(sb->env[i], '=');
+        char name[128];
+        if (!eq || (size_t)(eq - sb->env[i]) >= sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(eq - sb->env[i]), sb->env[i]);
+        add3(&w, "--setenv", name, eq + 1);
+    }
+    if (c->visible)
+        add3(&w, "--setenv", "CUDA_VISIBLE_DEVICES", c->visible);
+    if (c->progress)
+        add3(&w, "--setenv", "CUDATUTOR_PROGRESS", c->progress);
+    add(&w, "--chdir");
+    add(&w, c->cwd);
+    add(&w, "--");
+    for (int i = 0; c->cmd[i]; i++)
+        add(&w, c->cmd[i]);
+    return finish(&w);
+}
+
+void grade_sandbox_argv_free(char **argv)
+{
+    for (int i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+char **grade_sandbox_envp(const struct grade_sandbox *sb, const struct grade_sandbox_call *c)
+{
+    struct words w = {0};
+    for (int i = 0; i < sb->nenv; i++)
+        add(&w, sb->env[i]);
+    if (c->visible) {
+        char *v = util_format("CUDA_VISIBLE_DEVICES=%s", c->visible);
+        v ? add(&w, v) : (void)(w.failed = 1);
+        free(v);
+    }
+    if (c->progress) {
+        char *v = util_format("CUDATUTOR_PROGRESS=%s", c->progress);
+        v ? add(&w, v) : (void)(w.failed = 1);
+        free(v);
+    }
+    if (!w.v && !w.failed)
+        return calloc(1, sizeof(char *));
+    return finish(&w);
+}
+
+/* ---- running one program in it ------------------------------------------ */
+
+int grade_sandbox_count_procs(int uid)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return 0;
+    while ((e = readdir(d))) {
+        struct stat st;
+        char path[300];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s", e->d_name);
+        if (stat(path, &st) || (int)st.st_uid != uid)
+            continue;
+        /* Threads count against RLIMIT_NPROC as processes do. */
+        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
+        DIR *t = opendir(path);
+        struct dirent *te;
+        int threads = 0;
+        while (t && (te = readdir(t)))
+            threads += te->d_name[0] >= '0' && te->d_name[0] <= '9';
+        if (t)
+            closedir(t);
+        n += threads ? threads : 1;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The GPU lock files a run binds in: every *.lock of the folder. */
+static char **lock_files(const char *dir)
+{
+    struct words w = {0};
+    DIR *d = dir ? opendir(dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n > 5 && !strcmp(e->d_name + n - 5, ".lock")) {
+            char *p = util_format("%s/%s", dir, e->d_name);
+            if (p && util_is_file(p))
+                add(&w, p);
+            free(p);
+        }
+    }
+    if (d)
+        closedir(d);
+    if (!w.v && !w.failed)
+        return calloc(1, sizeof(char *));
+    return finish(&w);
+}
+
+static int set_limit(int resource, rlim_t value)
+{
+    struct rlimit rl = {value, value};
+    return setrlimit(resource, &rl);
+}
+
+int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *cmd, char *err, size_t errlen)
+{
+    struct grade_sandbox sb;
+    char why[256], cwd[PATH_MAX];
+    char *text = util_read_file(spec, NULL), **locks = NULL, **argv = NULL, **envp = NULL;
+    int rc = -1;
+
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s: %s", spec, strerror(errno));
+        return -1;
+    }
+    if (grade_sandbox_parse(&sb, text, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", spec, why);
+        free(text);
+        return -1;
+    }
+    free(text);
+    if (!getcwd(cwd, sizeof cwd)) {
+        snprintf(err, errlen, "getcwd: %s", strerror(errno));
+        goto out;
+    }
+    locks = build_wb ? NULL : lock_files(sb.locks);
+    struct grade_sandbox_call c = {.cwd = cwd, .build_wb = build_wb, .locks = locks,
+                                   .visible = getenv("CUDA_VISIBLE_DEVICES"),
+                                   .progress = getenv("CUDATUTOR_PROGRESS"), .cmd = cmd};
+    if ((!build_wb && !locks) || !(argv = grade_sandbox_argv(&sb, &c)) ||
+        (!sb.bwrap && !(envp = grade_sandbox_envp(&sb, &c)))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    /* Limits first: RLIMIT_NPROC is checked against the user the process
+     * becomes, so it is counted for that user. */
+    int uid = sb.uid >= 0 ? sb.uid : (int)getuid();
+    if (set_limit(RLIMIT_CORE, 0) ||
+        set_limit(RLIMIT_FSIZE, build_wb ? GRADE_SANDBOX_BUILD_FSIZE : GRADE_SANDBOX_RUN_FSIZE) ||
+        set_limit(RLIMIT_NPROC, (rlim_t)grade_sandbox_count_procs(uid) + (rlim_t)sb.max_procs)) {
+        snprintf(err, errlen, "setrlimit: %s", strerror(errno));
+        goto out;
+    }
+    if (sb.uid >= 0 && (int)getuid() != sb.uid) {
+        gid_t g = (gid_t)sb.uid;
+        pid_t parent = getppid();
+        if (setgroups(0, NULL) || setresgid(g, g, g) || setresuid((uid_t)sb.uid, (uid_t)sb.uid, (uid_t)sb.uid)) {
+            snprintf(err, errlen, "cannot become uid %d: %s", sb.uid, strerror(errno));
+            goto out;
+        }
+        /* A change of user clears the signal that proc.c asked for when
+         * our parent dies: ask again, and go now if it is gone already. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) {
+            snprintf(err, errlen, "the program that started the sandbox has ended");
+            goto out;
+        }
+    }
+    if (envp)
+        execvpe(argv[0], argv, envp);
+    else
+        execv(argv[0], argv);
+    snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(errno));
+out:
+    grade_sandbox_argv_free(argv);
+    grade_sandbox_argv_free(envp);
+    grade_sandbox_argv_free(locks);
+    grade_sandbox_free(&sb);
+    return rc;
+}
