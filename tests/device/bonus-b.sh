@@ -17,6 +17,9 @@ set -u
 # Judged by the catalog's targets: a first check on a new GPU model would
 # time every reference solution first.
 export CUDATUTOR_NO_CALIBRATE=1
+# One seed for the solutions and the variants: lab 14's timed widths are
+# drawn from it, so every row of the lessons' tables sees the same widths.
+SEED=${SEED:-20261124}
 OUT=${OUT:-/tmp/cudatutor-bonus-b}
 LOG=$OUT/bonus-b
 mkdir -p "$LOG" build/variants
@@ -42,7 +45,7 @@ for lab in 13 14; do
     if [ "$(j .status "$f")" = fail ]; then say_ok "$lab stub fails: $(j .summary "$f")"
     else say_bad "$lab stub fails: got $(j .status "$f"): $(j .summary "$f")"; fi
     f=$LOG/solution-$lab.json
-    $T check "$lab" --file "solutions/$lab-$slug/kernel.cu" --json > "$f"
+    $T check "$lab" --file "solutions/$lab-$slug/kernel.cu" --seed "$SEED" --json > "$f"
     if [ "$(j .status "$f")" = pass ]; then say_ok "$lab solution passes: $(j .summary "$f")"
     else say_bad "$lab solution passes: got $(j .status "$f"): $(j .summary "$f") $(j '.messages | join("; ")' "$f")"; fi
     if [ "$(j .target.met "$f")" = true ]; then say_ok "$lab solution meets its target: $(j -c .target "$f")"
@@ -76,7 +79,7 @@ echo "== 3. the lessons' figures"
 # variant LAB NAME FILE: a full check (every timed case) of a variant, its rows in the table.
 variant() {
     local r=$LOG/var-$1-$2.json
-    $T check "$1" --file "$3" --no-sanitize --json > "$r"
+    $T check "$1" --file "$3" --no-sanitize --seed "$SEED" --json > "$r"
     echo "$1 $2: $(j .status "$r"): $(j .summary "$r")"
     perf_rows "$r" "$1 $2"
 }
@@ -91,6 +94,8 @@ variant 14 two-reads tests/device/bonus-b/14-two-reads.cu
 variant 14 thread-per-row tests/bank/rownorm_thread_per_row.cu
 
 echo "== 4. every timed case (us: median; GB/s: bytes that must move / median; % of the copy peak; x the reference)"
+# The width of a timed case is its bytes over 8 per element and its rows.
+echo "seed $SEED: lab 14's widths $(jq -r '[.perf[] | "\(.label) \(.bytes / 8 / .n | round)"] | join(", ")' "$LOG/solution-14.json" 2>/dev/null)"
 echo "device: $(j '.device.name + ", copy " + (.device.copy_gbps | round | tostring) + " GB/s, read " + (.device.read_gbps | round | tostring) + " GB/s"' "$LOG/solution-13.json")"
 column -t -s "$(printf '\t')" "$LOG/table.tsv"
 echo "== 5. the lessons' placeholders ({{H100: ...}} in labs/13-scan/README.md, labs/14-butterfly/README.md)"

@@ -114,6 +114,22 @@ static void bad_metric_and_case(void)
     EXPECT(strstr(err, "labs[0].target: case: \"2^99\" is not a perf label") != NULL);
 }
 
+/* pct_peak is a fraction: 0.5 is half the peak; 830 (a percent typed for
+ * it) asks 830 times the peak and is refused. */
+static void pct_peak_is_a_fraction(void)
+{
+    struct catalog cat;
+    char err[256];
+    EXPECT(parse_mini("01", "reduce_int", "pct_peak", "2^20", "\"a\", \"b\", \"c\"", err, sizeof err) == 0);
+    char *text = util_format(MINI, "01", "reduce_int", "pct_peak", "2^20", "\"a\", \"b\", \"c\"");
+    char *at = strstr(text, "\"min\": 0.5");
+    memcpy(at, "\"min\": 830", strlen("\"min\": 830"));
+    EXPECT(catalog_parse(&cat, text, "t.json", err, sizeof err) == -1);
+    EXPECT(strstr(err, "labs[0].target: pct_peak is a fraction of the measured peak (0.8 = 80%), at most 1.1: "
+                       "min 830") != NULL);
+    free(text);
+}
+
 static void hints_must_be_three(void)
 {
     char err[256];
@@ -315,4 +331,4 @@ TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_name
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
          T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),
-         T(determinism_only_where_the_judge_can))
+         T(determinism_only_where_the_judge_can), T(pct_peak_is_a_fraction))

@@ -354,6 +354,19 @@ static int parse_target(struct parser *p, const cJSON *lab, const char *base, st
         goto out;
     if (parse_also(p, t, path, l))
         goto out;
+    /* pct_peak is a fraction of the measured peak (0.8 = 80%), and more than
+     * 1.10 of it is implausible (docs/harness.md, section 4): a figure above
+     * that is a percent typed for a fraction, a target no kernel can meet. */
+    if (l->target.metric == METRIC_PCT_PEAK) {
+        int bad = l->target.min > 1.1 || l->target.solution > 1.1;
+        for (int i = 0; i < l->target.nalso; i++)
+            bad |= l->target.also[i].min > 1.1 || l->target.also[i].solution > 1.1;
+        if (bad) {
+            fail(p, path, "pct_peak is a fraction of the measured peak (0.8 = 80%%), at most 1.1: "
+                          "min %g, solution %g", l->target.min, l->target.solution);
+            goto out;
+        }
+    }
     rc = 0;
 out:
     free(metric);
