@@ -2,7 +2,7 @@
 # tests/summary.sh — tests/run.sh's report, on stand-in test programs: one
 # line per program with its skips summarised by reason (never a line per
 # skip), every failure on its own line, a program that dies without TAP
-# counted as failed, the totals, and the exit code.
+# or halfway counted as failed, the totals, and the exit code.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -17,13 +17,17 @@ echo "not ok - broken"
 echo "#   why it broke"
 EOF
 printf 'echo "no TAP at all"\nexit 3\n' > "$TMP/crash.sh"
+# Dies halfway, as a script on an unset variable does: its one ok counts,
+# and so does the death.
+printf 'echo "ok - before"\nexit 1\n' > "$TMP/halfway.sh"
 
-out=$(RUN_LOG="$TMP/log" bash tests/run.sh "$TMP/skips.sh" "$TMP/fails.sh" "$TMP/crash.sh"); rc=$?
+out=$(RUN_LOG="$TMP/log" bash tests/run.sh "$TMP/skips.sh" "$TMP/fails.sh" "$TMP/crash.sh" "$TMP/halfway.sh"); rc=$?
 check "skips: one line for the program, each reason once with its count" \
     test -n "$(grep -E '^skips +1 passed, 0 failed, 4 skipped +[0-9]+ s \(3: no CUDA device; 1: tmux is not installed\)$' <<<"$out")"
 check "no line per skip" test -z "$(grep -F '# SKIP' <<<"$out")"
 check "each failure on its own line, with its detail" \
     test -n "$(grep -xF '  [fails] not ok - broken' <<<"$out")" -a -n "$(grep -F 'why it broke' <<<"$out")"
-check "a program that dies without TAP is a failure" test -n "$(grep -F '[crash] crashed (exit 3)' <<<"$out")"
-check "the totals, and exit 1" test "$(tail -n1 <<<"$out")-$rc" = "2 passed, 2 failed, 4 skipped-1"
+check "a program that dies without TAP is a failure" test -n "$(grep -F '[crash] exited 3 after 0 tests' <<<"$out")"
+check "a program that dies halfway is a failure too" test -n "$(grep -F '[halfway] exited 1 after 1 tests' <<<"$out")"
+check "the totals, and exit 1" test "$(tail -n1 <<<"$out")-$rc" = "3 passed, 3 failed, 4 skipped-1"
 check "the full output goes to RUN_LOG" test -n "$(grep -F 'no TAP at all' "$TMP/log")"
