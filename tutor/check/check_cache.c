@@ -64,26 +64,6 @@ static int write_in(const char *dir, const char *name, const char *text)
     return rc;
 }
 
-/* Removes an entry folder that was never published: only the names an
- * entry can hold are in it. */
-static void remove_entry(const char *dir)
-{
-    for (int f = 0; f < F_COUNT; f++) {
-        char *path = util_format("%s/%s", dir, entry_names[f]);
-        if (path)
-            unlink(path);
-        free(path);
-    }
-    char *e = util_format("%s/exit", dir), *l = util_format("%s/log", dir);
-    if (e)
-        unlink(e);
-    if (l)
-        unlink(l);
-    free(e);
-    free(l);
-    rmdir(dir);
-}
-
 /* Adds a file's bytes (or its absence) to the hash; 0, or -1 if unreadable. */
 static int hash_file(struct sha256 *h, const char *path)
 {
@@ -261,7 +241,7 @@ void cache_store(const struct run *r, const char *dir, const char *key, int exit
     /* rename publishes the entry whole; when another check stored the same
      * key first, theirs stays and this copy goes. */
     if (!ok || rename(tmp, entry) != 0)
-        remove_entry(tmp);
+        util_remove_tree(tmp);
     free(entry);
     free(tmp);
     free(deps);
