@@ -4,7 +4,7 @@
 # from it with the same verdict, naming its own path; a compile error too;
 # and what the key does not cover is never served stale — an include beside
 # the source and a changed lab.h each compile afresh, with the verdict the
-# new bytes deserve.
+# new bytes deserve; two checks that miss on one key at once compile it once.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -53,7 +53,25 @@ check "an include beside the source: compiled each time" test "$(fresh inc1)$(fr
 check "and the edited include is judged: $(jq -r .status "$TMP/inc1.json") then $(jq -r .status "$TMP/inc2.json")" \
     test "$(jq -r .status "$TMP/inc2.json")" = compile_error -a "$(jq -r .status "$TMP/inc1.json")" != compile_error
 
+# A workbook elsewhere with the same lab.h (the grader's copy of one) is
+# served, and the list of what was read names its own lab.h: the include
+# rule looks at those paths.
+chk copywb 08 "$TMP/b/copy.cu" "$WB"
+check "another workbook's same lab.h is served, named at its own path" \
+    test "$(fresh copywb)" = 0 -a -n "$(grep -F "$WB/tutor/lab.h" "$TMP/w-copywb/kernel.d")" \
+         -a -z "$(grep -F "$ROOT/tutor/lab.h" "$TMP/w-copywb/kernel.d")"
+
 # lab.h is in the key: a workbook whose lab.h differs compiles afresh.
 echo '#define LAB_CACHE_TEST 1' >> "$WB/tutor/lab.h"
 chk other 08 "$TMP/b/copy.cu" "$WB"
 check "a different lab.h compiles afresh" test "$(fresh other)" = 1
+
+# Two checks that miss on one key at the same moment (two test programs
+# checking one solution): the second waits for the first's compile and is
+# served it, instead of running nvcc beside it.
+mkdir -p "$TMP/c1" "$TMP/c2"
+{ cat "solutions/$(lab_dir 07)/kernel.cu"; echo "// twin"; } > "$TMP/c1/kernel.cu"
+cp "$TMP/c1/kernel.cu" "$TMP/c2/kernel.cu"
+chk twin1 07 "$TMP/c1/kernel.cu" & chk twin2 07 "$TMP/c2/kernel.cu" & wait
+check "two checks of one new file at once run nvcc once ($(fresh twin1)+$(fresh twin2))" \
+    test "$(( $(fresh twin1) + $(fresh twin2) ))" = 1 -a "$(jq -r .status "$TMP/twin1.json")" = "$(jq -r .status "$TMP/twin2.json")"

@@ -361,6 +361,23 @@ else
     check "the sandbox cannot see the workbook's solutions or the submissions" \
         test -n "$(grep -x solutions-hidden <<<"$got")" -a -n "$(grep -x submissions-hidden <<<"$got")"
     check "the sandbox limits processes (ulimit -u)" test "$(tail -n1 <<<"$got")" != unlimited
+    # The shared compiles ($CUDATUTOR_COMPILE_CACHE, as tests/run.sh sets
+    # it): a build adds to them; a run, where the student's host code
+    # executes, could otherwise plant an object for a classmate's source.
+    cache=$(jq -r '.compile_cache // empty' "$O1/.grader/sandbox.json")
+    if [ -n "$cache" ]; then
+        # shellcheck disable=SC2016
+        probe_cache='ls -A "$1" | grep -q . && echo sees; touch "$1/planted" 2>/dev/null && echo writes
+                     [ "$CUDATUTOR_COMPILE_CACHE" = "$1" ] && echo told'
+        run_saw=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
+        build_saw=$(cd "$W" && "$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --build "$ROOT" -- \
+                    /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
+        check "a build adds to the shared compiles (${build_saw:-nothing})" test "$build_saw" = "sees writes told "
+        check "a run neither sees nor changes them (${run_saw:-nothing})" test -z "$run_saw"
+        rm -f "$cache/planted"
+    else
+        skip "the grader's builds share the compile cache" "no \$CUDATUTOR_COMPILE_CACHE (tests/run.sh sets one)"
+    fi
     # Killed the way the tutor kills a run that is out of time.
     ( (cd "$W" && exec timeout --foreground -s KILL 2 "${SANDBOX[@]}" /bin/sh -c 'sleep 4242 & sleep 4243') ) > /dev/null 2>&1
     sleep 0.5

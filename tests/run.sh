@@ -74,7 +74,12 @@ trap 'rm -rf "$work"' EXIT
 # went in (tutor/check/check_cache.c), in a folder that lives as long as
 # this run, so no entry outlives the toolkit or the code that made it.
 # tests/cache.sh shows what is and is not served from it.
-export CUDATUTOR_COMPILE_CACHE=${CUDATUTOR_COMPILE_CACHE:-$work/nvcc-cache}
+# The grader's builds add to it too, as its sandbox's user (nobody, when
+# the suite runs as root): the folder is open to every user, as /tmp is.
+if [ -z "${CUDATUTOR_COMPILE_CACHE:-}" ]; then
+    export CUDATUTOR_COMPILE_CACHE=$work/nvcc-cache
+    chmod 711 "$work" && mkdir -m 1777 "$CUDATUTOR_COMPILE_CACHE"
+fi
 names=() running=0 next=0
 # flush: reports, in order, the programs that have ended and all before them.
 flush() {

@@ -69,6 +69,13 @@ static void spec_round_trip(void)
     EXPECT_STR(b.hide[1].path, "/home/prof/roster.csv");
     EXPECT(b.nrebind == 1 && b.nenv == 2 && b.max_procs == 77 && b.uid == GRADE_SANDBOX_NOBODY);
     EXPECT_STR(b.locks, "/home/prof/out/.grader/gpu-locks");
+    EXPECT(b.cache == NULL);
+    grade_sandbox_free(&b);
+    free(text);
+    a.cache = strdup("/tmp/run/nvcc-cache");
+    text = grade_sandbox_format(&a);
+    EXPECT(text && grade_sandbox_parse(&b, text, err, sizeof err) == 0);
+    EXPECT_STR(b.cache, "/tmp/run/nvcc-cache");
     grade_sandbox_free(&b);
     free(text);
     grade_sandbox_free(&a);
@@ -174,7 +181,54 @@ static void build_argv(void)
     EXPECT(find(argv, locks[0], 0) < 0);        /* a build takes no GPU lock */
     EXPECT(find(argv, "--size", 0) < 0);        /* an old bubblewrap: no caps asked */
     EXPECT(find(argv, "CUDA_VISIBLE_DEVICES", 0) < 0 && find(argv, "CUDATUTOR_PROGRESS", 0) < 0);
+    EXPECT(find(argv, "CUDATUTOR_COMPILE_CACHE", 0) < 0);
     grade_sandbox_argv_free(argv);
+    grade_sandbox_free(&sb);
+}
+
+/* Whether argv makes path read-only ("--remount-ro PATH"). */
+static int remounted(char **argv, const char *path)
+{
+    for (int i = find(argv, "--remount-ro", 0); i >= 0; i = find(argv, "--remount-ro", i + 1))
+        if (!strcmp(argv[i + 1], path))
+            return i;
+    return 0;
+}
+
+/* The shared compiles: bound writable into a build and named to it; a run
+ * gets an empty read-only folder in their place, and no name. */
+static void cache_argv(void)
+{
+    struct grade_sandbox sb;
+    char *cmd[] = {"cudatutor", "check", NULL};
+    struct grade_sandbox_call build = {.cwd = "/o/work/bob/01", .build_wb = "/o/work/bob/wb", .cmd = cmd};
+    struct grade_sandbox_call run = {.cwd = "/o/work/bob/01", .cmd = cmd};
+    spec_init(&sb, "bwrap-nobody");
+    sb.cache = strdup("/c/nvcc");
+    char **argv = grade_sandbox_argv(&sb, &build);
+    EXPECT(has3(argv, "--bind", "/c/nvcc", "/c/nvcc") && has3(argv, "--setenv", "CUDATUTOR_COMPILE_CACHE", "/c/nvcc"));
+    EXPECT(!remounted(argv, "/c/nvcc"));
+    int t = find(argv, "/c/nvcc", 0);
+    EXPECT(t > 0 && strcmp(argv[t - 1], "--tmpfs"));
+    grade_sandbox_argv_free(argv);
+    argv = grade_sandbox_argv(&sb, &run);
+    t = find(argv, "/c/nvcc", 0);
+    EXPECT(t > 0 && !strcmp(argv[t - 1], "--tmpfs") && find(argv, "--bind", 0) < t);
+    EXPECT(remounted(argv, "/c/nvcc") > t);
+    EXPECT(!has3(argv, "--bind", "/c/nvcc", "/c/nvcc") && find(argv, "CUDATUTOR_COMPILE_CACHE", 0) < 0);
+    grade_sandbox_argv_free(argv);
+    free(sb.bwrap);             /* "none": the environment alone carries it */
+    sb.bwrap = NULL;
+    char **envp = grade_sandbox_envp(&sb, &build);
+    int named = 0;
+    for (int i = 0; envp && envp[i]; i++)
+        named |= !strcmp(envp[i], "CUDATUTOR_COMPILE_CACHE=/c/nvcc");
+    EXPECT(named);
+    grade_sandbox_argv_free(envp);
+    envp = grade_sandbox_envp(&sb, &run);
+    for (int i = 0; envp && envp[i]; i++)
+        EXPECT(strncmp(envp[i], "CUDATUTOR_COMPILE_CACHE=", 24));
+    grade_sandbox_argv_free(envp);
     grade_sandbox_free(&sb);
 }
 
@@ -322,5 +376,5 @@ static void counts_processes(void)
     EXPECT(grade_sandbox_count_procs(54321) == 0);
 }
 
-TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(none_is_the_command),
+TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(cache_argv), T(none_is_the_command),
          T(exec_limits_and_environment), T(exec_isolates), T(counts_processes))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check_stage.h"
 #include "check/rules.h"
@@ -71,7 +72,7 @@ int stage_compile(struct run *r)
     struct compiled out = {0};
     const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
     char *key = NULL;
-    int rc = -1;
+    int rc = -1, lock = -1;
 
     check_progress(r, "compile", 0, 0, r->src);
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
@@ -83,7 +84,8 @@ int stage_compile(struct run *r)
                     "-MD", "-MF", r->deps, "-keep", "-keep-dir", r->keep, "-o", r->obj, r->src, NULL};
     char *flags[] = {"-c", arch, "-std=c++17", "-O3", "-lineinfo", "-MD", "-keep", NULL};
     if (cache && *cache && (key = cache_key(r, flags)) && util_mkdirs(cache) == 0 &&
-        cache_fetch(r, cache, key, &out.exit_code, &out.log) == 0) {
+        (cache_fetch(r, cache, key, &out.exit_code, &out.log) == 0 ||
+         ((lock = cache_lock(cache, key)) >= 0 && cache_fetch(r, cache, key, &out.exit_code, &out.log) == 0))) {
         out.exited = 1;
     } else {
         if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
@@ -111,6 +113,8 @@ int stage_compile(struct run *r)
             check_message(r, "nvcc did not finish: %s", why);
     }
 done:
+    if (lock >= 0)
+        close(lock);
     free(key);
     free(out.log);
     proc_result_free(&pr);

@@ -7,20 +7,24 @@
  * everything that decides its outcome: the nvcc binary, the arguments less
  * the paths, lab.h, and the source's bytes.  The source's path is not in
  * the key, so that copies of one file share an entry; it is stored as a
- * placeholder in the log and the dependency list, and the current path
- * goes back in on a hit.
+ * placeholder in the log and the dependency list (as is lab.h's, which
+ * differs between a workbook and the grader's copy of it), and the current
+ * paths go back in on a hit.  Two checks that miss on one key at once take
+ * turns on a lock: the second is served the first's compile.
  *
  * Only a compile that read nothing but the source, lab.h and system or
  * CUDA headers is stored: an include beside the source could change
  * without changing the key.  The tests' runner gives each run a fresh
  * folder, so an entry never outlives the toolkit it was made with.  The
- * tutor and the grader leave the variable unset: a student's compile, and
- * the lines its sanitizer report names, stay their own. */
+ * tutor leaves the variable unset; the grader passes it on to its builds
+ * alone (grade/grade_sandbox.c), where no student code runs, and hides
+ * the folder from every run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +36,7 @@
 /* Stands for the source's path (and the object's) in what is stored. */
 #define SRC_MARK "\001SRC\001"
 #define OBJ_MARK "\001OBJ\001"
+#define LABH_MARK "\001LABH\001"
 
 /* The files an entry holds, beside "exit" and "log". */
 enum { F_OBJ, F_PTX, F_FATBIN, F_DEPS, F_COUNT };
@@ -132,6 +137,25 @@ static char *replace_all(const char *text, const char *from, const char *to)
     return out;
 }
 
+/* text with this run's paths (source, object, lab.h) as placeholders, and
+ * back; NULL when out of memory. */
+static char *swap_paths(const struct run *r, const char *text, int to_marks)
+{
+    char *lab_h = util_format("%s/lab.h", r->tc->include_dir);
+    const char *paths[] = {r->src, r->obj, lab_h}, *marks[] = {SRC_MARK, OBJ_MARK, LABH_MARK};
+    char *out = lab_h ? strdup(text) : NULL;
+    for (int i = 0; i < 3 && out; i++) {
+        char *next = to_marks ? replace_all(out, paths[i], marks[i]) : replace_all(out, marks[i], paths[i]);
+        free(out);
+        out = next;
+    }
+    free(lab_h);
+    return out;
+}
+
+static char *mark_paths(const struct run *r, const char *text) { return swap_paths(r, text, 1); }
+static char *put_paths(const struct run *r, const char *text) { return swap_paths(r, text, 0); }
+
 /* The dependency list names only the source, lab.h and headers of the
  * system or the toolkit: nothing that can change without changing the key. */
 static int deps_cacheable(const struct run *r, const char *deps)
@@ -180,9 +204,7 @@ int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit
         size_t len = 0;
         int ok = from && (data = util_read_file(from, &len)) != NULL;
         if (ok && f == F_DEPS) {
-            char *a = replace_all(data, SRC_MARK, r->src);
-            fixed = a ? replace_all(a, OBJ_MARK, r->obj) : NULL;
-            free(a);
+            fixed = put_paths(r, data);
             ok = fixed && util_write_file(r->deps, fixed, strlen(fixed)) == 0;
         } else if (ok) {
             ok = util_write_file(run_file(r, f), data, len) == 0;
@@ -198,7 +220,7 @@ int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit
             goto out;
     }
     *exit_code = atoi(code);
-    if (!(*log = replace_all(stored_log, SRC_MARK, r->src)))
+    if (!(*log = put_paths(r, stored_log)))
         goto out;
     rc = 0;
 out:
@@ -220,13 +242,11 @@ void cache_store(const struct run *r, const char *dir, const char *key, int exit
         size_t len = 0;
         char *data = util_read_file(run_file(r, f), &len);
         if (data && f == F_DEPS) {
-            char *a = replace_all(data, r->src, SRC_MARK);
-            char *b = a ? replace_all(a, r->obj, OBJ_MARK) : NULL;
+            char *marked = mark_paths(r, data);
             free(data);
-            free(a);
-            data = b;
-            len = b ? strlen(b) : 0;
-            ok = b != NULL;
+            data = marked;
+            len = marked ? strlen(marked) : 0;
+            ok = marked != NULL;
         }
         if (ok && data)
             ok = to && util_write_file(to, data, len) == 0;
@@ -235,7 +255,7 @@ void cache_store(const struct run *r, const char *dir, const char *key, int exit
     }
     char code[16];
     snprintf(code, sizeof code, "%d", exit_code);
-    char *marked = ok ? replace_all(log, r->src, SRC_MARK) : NULL;
+    char *marked = ok ? mark_paths(r, log) : NULL;
     ok = ok && marked && write_in(tmp, "exit", code) == 0 && write_in(tmp, "log", marked) == 0;
     free(marked);
     /* rename publishes the entry whole; when another check stored the same
@@ -245,4 +265,18 @@ void cache_store(const struct run *r, const char *dir, const char *key, int exit
     free(entry);
     free(tmp);
     free(deps);
+}
+
+int cache_lock(const char *dir, const char *key)
+{
+    char *path = util_format("%s/.lock-%s", dir, key);
+    /* Read-only: a lock file another user made (the grader's sandbox user
+     * beside the test suite's) can still be locked. */
+    int fd = path ? open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644) : -1;
+    free(path);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
 }

@@ -104,9 +104,12 @@ int stage_counters(struct run *r);
  * be read.  cache_fetch puts a stored compile's files in place of this
  * run's and returns 0 with nvcc's exit code and log (the source's path put
  * back), or -1 when there is none.  cache_store keeps this run's compile if
- * it read nothing that the key does not cover. */
+ * it read nothing that the key does not cover.  cache_lock waits for the
+ * key's lock (another check compiling the same) and returns its descriptor
+ * to close when done, or -1 (then compile without it). */
 char *cache_key(const struct run *r, char *const *flags);
 int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit_code, char **log);
 void cache_store(const struct run *r, const char *dir, const char *key, int exit_code, const char *log);
+int cache_lock(const char *dir, const char *key);
 
 #endif /* CHECK_STAGE_H */

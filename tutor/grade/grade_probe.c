@@ -219,6 +219,11 @@ static int base_spec(struct grade *g, struct grade_sandbox *sb, const char *bwra
     sb->sized = bwrap ? bwrap_sized(g, bwrap) : 0;
     sb->uid = -1;
     sb->max_procs = g->o->max_procs;
+    /* The test suite's shared compiles (check/check_cache.c); the builds
+     * run as the sandbox's user, who must be able to add to the folder. */
+    const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
+    if (cache && *cache && util_mkdirs(cache) == 0 && !(sb->cache = realpath(cache, NULL)))
+        goto out;
     if (!(sb->locks = util_format("%s/gpu-locks", g->state)) || sandbox_env(g, sb) || sandbox_rebinds(g, sb) ||
         sandbox_devices(g, sb))
         goto out;

@@ -44,6 +44,7 @@ void grade_sandbox_free(struct grade_sandbox *sb)
     free_list(sb->rebind, sb->nrebind);
     free_list(sb->env, sb->nenv);
     free(sb->locks);
+    free(sb->cache);
     memset(sb, 0, sizeof *sb);
 }
 
@@ -84,6 +85,10 @@ char *grade_sandbox_format(const struct grade_sandbox *sb)
         cJSON_AddStringToObject(o, "gpu_locks", sb->locks);
     else
         cJSON_AddNullToObject(o, "gpu_locks");
+    if (sb->cache)
+        cJSON_AddStringToObject(o, "compile_cache", sb->cache);
+    else
+        cJSON_AddNullToObject(o, "compile_cache");
     cJSON_AddNumberToObject(o, "max_procs", sb->max_procs);
     cJSON_AddNumberToObject(o, "uid", sb->uid);
     text = cJSON_Print(o);
@@ -164,6 +169,11 @@ int grade_sandbox_parse(struct grade_sandbox *sb, const char *text, char *err, s
     v = cJSON_GetObjectItemCaseSensitive(o, "gpu_locks");
     if (cJSON_IsString(v) && !(sb->locks = strdup(v->valuestring)))
         goto oom;
+    v = cJSON_GetObjectItemCaseSensitive(o, "compile_cache");
+    if (cJSON_IsString(v) && (v->valuestring[0] != '/' || !(sb->cache = strdup(v->valuestring)))) {
+        snprintf(err, errlen, "compile_cache is an absolute path");
+        goto out;
+    }
     v = cJSON_GetObjectItemCaseSensitive(o, "max_procs");
     sb->max_procs = cJSON_IsNumber(v) && v->valueint > 0 ? v->valueint : 1024;
     v = cJSON_GetObjectItemCaseSensitive(o, "uid");
@@ -341,6 +351,15 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
     if (c->build_wb)
         add3(&w, "--ro-bind", c->build_wb, c->build_wb);
     add3(&w, "--bind", c->cwd, c->cwd);
+    /* nvcc's shared results: a build adds to them (nvcc runs there, no
+     * student code); a run may neither read nor change them. */
+    if (sb->cache && c->build_wb) {
+        add3(&w, "--bind", sb->cache, sb->cache);
+    } else if (sb->cache) {
+        add_size(&w, sb, HIDDEN_SIZE);
+        add(&w, "--tmpfs");
+        add(&w, sb->cache);
+    }
     for (int i = 0; !c->build_wb && c->locks && c->locks[i]; i++)
         add3(&w, "--bind", c->locks[i], c->locks[i]);
     /* Then the hidden folders go read-only: nothing can be added to them. */
@@ -349,6 +368,10 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
             add(&w, "--remount-ro");
             add(&w, sb->hide[i].path);
         }
+    if (sb->cache && !c->build_wb) {
+        add(&w, "--remount-ro");
+        add(&w, sb->cache);
+    }
     static const char *const unshare[] = {"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
                                           "--unshare-cgroup-try", "--hostname", "grader", "--die-with-parent",
                                           "--new-session", "--clearenv", NULL};
@@ -366,6 +389,8 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
         add3(&w, "--setenv", "CUDA_VISIBLE_DEVICES", c->visible);
     if (c->progress)
         add3(&w, "--setenv", "CUDATUTOR_PROGRESS", c->progress);
+    if (c->build_wb && sb->cache)
+        add3(&w, "--setenv", "CUDATUTOR_COMPILE_CACHE", sb->cache);
     add(&w, "--chdir");
     add(&w, c->cwd);
     add(&w, "--");
@@ -393,6 +418,11 @@ char **grade_sandbox_envp(const struct grade_sandbox *sb, const struct grade_san
     }
     if (c->progress) {
         char *v = util_format("CUDATUTOR_PROGRESS=%s", c->progress);
+        v ? add(&w, v) : (void)(w.failed = 1);
+        free(v);
+    }
+    if (c->build_wb && sb->cache) {
+        char *v = util_format("CUDATUTOR_COMPILE_CACHE=%s", sb->cache);
         v ? add(&w, v) : (void)(w.failed = 1);
         free(v);
     }

@@ -51,6 +51,9 @@ struct grade_sandbox {
     int nenv;
     char *locks;                /* the folder of the GPU lock files (*.lock), bound
                                    writable into a run; NULL: none */
+    char *cache;                /* nvcc's results by what went in ($CUDATUTOR_COMPILE_CACHE,
+                                   check/check_cache.c), bound writable into a build,
+                                   hidden from a run; NULL: none */
     int max_procs;              /* processes the program may add to its user's */
     int uid;                    /* the user to run as (GRADE_SANDBOX_NOBODY), or -1: as is */
 };
@@ -96,7 +99,8 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
 void grade_sandbox_argv_free(char **argv);
 
 /* The environment of the program with no sandbox ("none"): sb->env, then
- * CUDA_VISIBLE_DEVICES and CUDATUTOR_PROGRESS when c has them.  Heap array
+ * CUDA_VISIBLE_DEVICES and CUDATUTOR_PROGRESS when c has them, and a
+ * build's CUDATUTOR_COMPILE_CACHE when sb has one.  Heap array
  * of heap strings; free with grade_sandbox_argv_free.  NULL: out of memory. */
 char **grade_sandbox_envp(const struct grade_sandbox *sb, const struct grade_sandbox_call *c);
 
