@@ -138,9 +138,10 @@ static __device__ float warp_sum_partials(const float *p, unsigned count)
 /* `head` (0..3) scalars come before the first 16-byte boundary of `in`, so
  * the float4 view below is always aligned whatever pointer we are given.
  * __launch_bounds__(BLOCK, 1): one block per SM is all we launch, so the
- * compiler may give each thread up to 64 registers.  Left to itself it
- * keeps to 32, enough for two such blocks per SM, and then only four of
- * the eight loads are in flight before the first add waits for one. */
+ * compiler may give each thread up to 64 registers; eight float4s in
+ * flight are 32 of them.  Kept to 32 in all (so that two blocks could share
+ * an SM), a kernel like this one issues four loads and waits for the first
+ * before it issues the fifth. */
 __global__ void __launch_bounds__(BLOCK, BLOCKS_PER_SM)
 sum_last_block(const float *__restrict__ in, unsigned n, unsigned head,
                float *partials, float *out)
