@@ -1,8 +1,9 @@
 // bank: lab=15 expect=pass
 // why: the lesson's other place for the counter: in d_scratch, zeroed by a cudaMemsetAsync on s before the launch; right and the same bits every run, but two operations on the stream instead of one (the device script times it at 2^22 for the lesson)
-/* Everything as in the solution but the counter, which lives in the first
- * word of d_scratch, before the partials; the last block needs no reset:
- * the next call's memset does it. */
+/* Everything as in the lesson's version (tests/device/lab15-lesson.cu)
+ * but the counter, which lives in the first word of d_scratch, before the
+ * partials; the last block needs no reset: the next call's memset does
+ * it. */
 #include "lab.h"
 
 #define BLOCK 512

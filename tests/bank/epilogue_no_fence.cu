@@ -1,5 +1,5 @@
 // bank: lab=15 expect=fail
-// why: the solution without either __threadfence(): a race between a partial's store and the counter's update that shows on few runs if any (a window of a few hundred nanoseconds, and the partial usually lands first), so no sum catches it reliably; the lab's technique check does, finding no membar.gl or fence in the PTX
+// why: the lesson's version (tests/device/lab15-lesson.cu) without either __threadfence(): a race between a partial's store and the counter's update that shows on few runs if any (a window of a few hundred nanoseconds, and the partial usually lands first), so no sum catches it reliably; the lab's technique check does, finding no membar.gl or fence in the PTX
 /* Without the fence nothing orders the store of the partial before the
  * ticket for the other SMs; the last block may add a value that is not
  * there yet.  The check does not wait for that to happen. */

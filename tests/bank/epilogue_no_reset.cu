@@ -1,5 +1,5 @@
 // bank: lab=15 expect=fail
-// why: the solution with its ticket taken by atomicAdd and the counter never set back to zero: the first call after the module is loaded is right, the next finds the counter at gridDim.x already, no block draws the last ticket, and *d_out keeps its poison (the judge reloads the module between the runs it compares, so this shows at the second trial size)
+// why: the lesson's version (tests/device/lab15-lesson.cu) with its ticket taken by atomicAdd and the counter never set back to zero: the first call after the module is loaded is right, the next finds the counter at gridDim.x already, no block draws the last ticket, and *d_out keeps its poison (the judge reloads the module between the runs it compares, so this shows at the second trial size)
 /* The seed's last-block pattern ends with the last block writing
  * count = 0; leave that out and the counter carries over to the next call. */
 #include "lab.h"

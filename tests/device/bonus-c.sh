@@ -5,16 +5,21 @@
 #     against CUB at 2^22, 2^26 and 2^28 from one run, and its target;
 #  2. every lab 15 kernel of tests/bank/ gets the verdict its first line
 #     names, as tests/bank.sh judges it;
-#  3. the lesson's other figures: labs 07 and 08 at every size, the counter
-#     zeroed by a memset (tests/bank/epilogue_memset_counter.cu);
+#  3. the lesson's other figures: labs 07 and 08 at every size, the lab
+#     as the lesson teaches it (tests/device/lab15-lesson.cu: the stub's
+#     TODOs done as written), and that with its counter zeroed by a memset
+#     (tests/bank/epilogue_memset_counter.cu);
 #  4. bit-identity: the judge itself with --repeat 20 on the solution (20
 #     calls on each input, the module loaded afresh before each), then 20
 #     judge processes on one seed at 2^22 for the solution, lab 08's
 #     solution and the finish-order atomics (tests/bank/epilogue_finish_order.cu,
 #     judged as lab 08, which does not ask for the same bits), counting
 #     distinct sums;
-#  5. variants of the solution (block size, loads in flight) at 2^22 and
-#     2^28, for the catalog's choice;
+#  5. variants of the solution at 2^22 and 2^28, each a step it takes
+#     undone: no evict-first hint, the hint on every sweep,
+#     __launch_bounds__ without its 1, two sweeps at 2^22, 512 threads with
+#     16 loads, two blocks per SM (32 registers), the lesson's fences
+#     around a plain atomicInc;
 #  6. the epilogue taken apart (tests/device/lab15-variants.cu): the fence
 #     as fence.acq_rel, the ticket as one atom.acq_rel, the last sum by one
 #     warp, and (measurement only) no ordering at all, each run twice.
@@ -101,8 +106,9 @@ for lab in 07 08; do
     $T check $lab --file "solutions/$(cd solutions && ls -d "$lab"-*)/kernel.cu" --no-sanitize --json \
         --work-dir "$L/w-lab$lab" > "$L/lab$lab.json"
 done
+$T check 15 --file tests/device/lab15-lesson.cu --no-sanitize --json > "$L/lesson.json"
 $T check 15 --file tests/bank/epilogue_memset_counter.cu --no-sanitize --json > "$L/memset.json"
-for f in lab07 lab08 memset; do
+for f in lab07 lab08 lesson memset; do
     for c in 2^22 2^26 2^28; do
         printf '%-7s %-5s %8s µs  %5s x CUB\n' "$f" "$c" "$(us "$(at "$L/$f.json" $c .time.median_ms)")" \
             "$(at "$L/$f.json" $c .ratio)"
@@ -141,16 +147,26 @@ echo "== 5. variants of the solution (x CUB at 2^22 and 2^28)"
 variant() {  # name sed-expression
     local f=build/variants/15-$1.cu
     sed -e "$2" "$SOL" > "$f"
+    [ "$1" = base ] || ! cmp -s "$f" "$SOL" || echo "($1: the sed matched nothing: it is the solution itself)"
     $T check 15 --file "$f" --no-sanitize --quick --json > "$L/var-$1.json"
-    printf '%-12s %-5s 2^22 %8s µs %5s x   2^28 %5s x\n' "$1" "$(j .status "$L/var-$1.json")" \
+    printf '%-12s %-5s 2^22 %8s µs %5s x   2^28 %8s µs %5s x\n' "$1" "$(j .status "$L/var-$1.json")" \
         "$(us "$(at "$L/var-$1.json" 2^22 .time.median_ms)")" "$(at "$L/var-$1.json" 2^22 .ratio)" \
-        "$(at "$L/var-$1.json" 2^28 .ratio)"
+        "$(us "$(at "$L/var-$1.json" 2^28 .time.median_ms)")" "$(at "$L/var-$1.json" 2^28 .ratio)"
 }
 variant base 's/x/x/'
-variant b256 's/^#define BLOCK 512/#define BLOCK 256/'
-variant b1024 's/^#define BLOCK 512/#define BLOCK 1024/'
-variant u2 's/^#define UNROLL 4/#define UNROLL 2/'
-variant u8 's/^#define UNROLL 4/#define UNROLL 8/'
+variant nohint 's/bool first = i == tid;/bool first = false;/'
+variant allhint 's/bool first = i == tid;/bool first = true;/'
+# __launch_bounds__(1024) without its 1: ptxas may then keep to 32 registers
+# (as it did for lab15-variants.cu's v4w); for the solution it chose 54.
+variant lb-alone 's/__launch_bounds__(BLOCK, BLOCKS_PER_SM)/__launch_bounds__(BLOCK)/'
+variant u4 's/^#define UNROLL 8/#define UNROLL 4/'
+variant b512u16 's/^#define BLOCK 1024/#define BLOCK 512/; s/^#define UNROLL 8/#define UNROLL 16/'
+# Two blocks of 1024 per SM: __launch_bounds__(1024, 2) holds a thread to 32
+# registers, four loads in flight, and this kernel spills.
+variant x2 's/^#define BLOCKS_PER_SM 1/#define BLOCKS_PER_SM 2/'
+# The lesson's ordering: __threadfence() before a plain atomicInc, and again
+# in the last block, instead of one atom.acq_rel.
+variant fences 's/last = ticket(&blocks_done, gridDim.x - 1) == gridDim.x - 1;/__threadfence(); last = atomicInc(\&blocks_done, gridDim.x - 1) == gridDim.x - 1;/; s/^    __syncwarp();$/    __syncwarp();\n    __threadfence();/'
 
 epilogue_variants
 
@@ -165,6 +181,20 @@ FIG["CUB 2^28 µs"]=$(us "$(at "$S" 2^28 .reference.time.median_ms)")
 FIG["lab 08 2^22 µs"]=$(us "$(at "$L/lab08.json" 2^22 .time.median_ms)")
 FIG["lab 08 2^22 ×CUB"]=$(at "$L/lab08.json" 2^22 .ratio)
 FIG["memset variant 2^22 µs"]=$(us "$(at "$L/memset.json" 2^22 .time.median_ms)")
+FIG["lesson 2^22 µs"]=$(us "$(at "$L/lesson.json" 2^22 .time.median_ms)")
+FIG["lesson 2^22 ×CUB"]=$(at "$L/lesson.json" 2^22 .ratio)
+FIG["lesson 2^28 µs"]=$(us "$(at "$L/lesson.json" 2^28 .time.median_ms)")
+FIG["lesson 2^28 ×CUB"]=$(at "$L/lesson.json" 2^28 .ratio)
+FIG["no hint 2^22 µs"]=$(us "$(at "$L/var-nohint.json" 2^22 .time.median_ms)")
+FIG["hint every sweep 2^22 µs"]=$(us "$(at "$L/var-allhint.json" 2^22 .time.median_ms)")
+FIG["hint every sweep 2^28 µs"]=$(us "$(at "$L/var-allhint.json" 2^28 .time.median_ms)")
+FIG["no hint 2^28 µs"]=$(us "$(at "$L/var-nohint.json" 2^28 .time.median_ms)")
+FIG["launch bounds alone 2^22 µs"]=$(us "$(at "$L/var-lb-alone.json" 2^22 .time.median_ms)")
+FIG["two blocks per SM 2^22 µs"]=$(us "$(at "$L/var-x2.json" 2^22 .time.median_ms)")
+FIG["fences 2^22 µs"]=$(us "$(at "$L/var-fences.json" 2^22 .time.median_ms)")
+eighty() { awk -v r="$1" 'BEGIN { if (r != "") printf "%.2f", int(r * 0.8 * 100) / 100 }'; }
+FIG["target 2^22 ×CUB"]=$(eighty "$(at "$S" 2^22 .ratio)")
+FIG["target 2^28 ×CUB"]=$(eighty "$(at "$S" 2^28 .ratio)")
 FIG["lab 15 2^22 µs"]=$(us "$(at "$S" 2^22 .time.median_ms)")
 FIG["lab 15 2^28 µs"]=$(us "$(at "$S" 2^28 .time.median_ms)")
 FIG["lab 15 2^22 ×CUB"]=$(at "$S" 2^22 .ratio)

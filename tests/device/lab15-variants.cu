@@ -22,7 +22,13 @@
  *      and the last block reads a slot again until its tag is this
  *      launch's.  How much of the 1.5 µs the ordering itself costs.
  * Every variant gives the same bits on every run: the partials are added
- * in block order whatever order the blocks finish in. */
+ * in block order whatever order the blocks finish in.
+ *
+ * Later (tests/device/lab15-bench.cu, and its SASS): with
+ * __launch_bounds__(1024) alone ptxas keeps a thread to 32 registers, so
+ * 4w's eight loads go out four at a time; LOAD (below) tries the cache
+ * hints.  The solution took 4 with __launch_bounds__(1024, 1), the
+ * evict-first hint on its first sweep and no second barrier. */
 #include "lab.h"
 
 #define VARIANT 1
@@ -30,6 +36,7 @@
 #define BLOCK 1024
 #define WARPS (BLOCK / 32)
 #define UNROLL 4
+#define LOAD 0              /* 0 plain; 1 __ldcs; 3 L2::evict_first policy */
 #define FULL_MASK 0xffffffffu
 
 /* Tickets of the running launch; the last one wraps it back to zero. */
@@ -53,6 +60,21 @@ static __device__ float block_sum(float v, float *warp_sums)
         warp_sums[warp] = v;
     __syncthreads();
     return warp == 0 ? warp_sum(lane < WARPS ? warp_sums[lane] : 0.0f) : 0.0f;
+}
+
+/* A float4 of the input, read once (LOAD, above). */
+static __device__ __forceinline__ float4 load_once(const float4 *p)
+{
+    float4 v;
+    if (LOAD == 1)
+        return __ldcs(p);
+    if (LOAD == 3) {
+        asm("{.reg .b64 pol; createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n"
+            " ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 {%0,%1,%2,%3}, [%4], pol;}"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+        return v;
+    }
+    return *p;
 }
 
 /* atomicInc with acquire and release at GPU scope, in one instruction. */
@@ -105,7 +127,7 @@ sum_last_block(const float *__restrict__ in, unsigned n, unsigned head, float *p
         float4 v[UNROLL];
 #pragma unroll
         for (int k = 0; k < UNROLL; k++)
-            v[k] = i + k * stride < nvec ? vin[i + k * stride] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[k] = i + k * stride < nvec ? load_once(&vin[i + k * stride]) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
             s0 += v[k].x;
