@@ -62,7 +62,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
-HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox
+HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox hx_cub
 HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
 HX_FAMILIES += argmax select scan rownorm
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
@@ -194,7 +194,8 @@ $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(B
 	$(Q)$(NVCC) $(NVCCFLAGS) -o $@ $(filter %.cu %.o,$^)
 
 # The judge's verification rules, tested on the CPU (host code only).
-$(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harness/hx_time.o | check-nvcc
+$(BUILD)/tests/test_judge_inputs: tests/unit/test_judge_inputs.cu $(BUILD)/harness/hx_time.o \
+		$(BUILD)/harness/hx_cub.o | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $(filter %.cu %.o,$^)

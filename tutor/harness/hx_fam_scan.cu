@@ -32,7 +32,6 @@
  * between the timing events.  Bytes that must move: n ints read, n written;
  * the peak it is compared with is the streaming copy's.
  */
-#include <cub/device/device_scan.cuh>
 #include <nvtx3/nvToolsExt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -317,7 +316,7 @@ static int sc_generate(struct ctx *c, const gen &g)
 /* The reference scan of the input as it is now, by CUB, into d_ref. */
 static int sc_reference(struct ctx *c, unsigned long long n, int *dst)
 {
-    HX_CHECK(cub::DeviceScan::InclusiveSum(sf.d_cub, sf.cub_bytes, sf.d_in, dst, (int)n, c->s));
+    HX_CHECK(hx_cub_inclusive_sum(sf.d_cub, sf.cub_bytes, sf.d_in, dst, (int)n, c->s));
     return 0;
 }
 
@@ -386,7 +385,7 @@ static int sc_setup(struct ctx *c, unsigned long long max_n)
     HX_CHECK(cudaMalloc(&sf.d_bad, 2 * sizeof(unsigned long long)));
     HX_CHECK(cudaMalloc(&sf.d_probe, sizeof(struct sc_probe)));
     HX_CHECK(cudaMalloc(&sf.d_marks, ((max_n + SC_MARK - 1) / SC_MARK) * sizeof(int)));
-    HX_CHECK(cub::DeviceScan::InclusiveSum(NULL, sf.cub_bytes, sf.d_in, sf.d_out, (int)max_n, c->s));
+    HX_CHECK(hx_cub_inclusive_sum(NULL, sf.cub_bytes, sf.d_in, sf.d_out, (int)max_n, c->s));
     HX_CHECK(cudaMalloc(&sf.d_cub, sf.cub_bytes));
     return 0;
 }

@@ -22,12 +22,12 @@
  * the same predicate (which also keeps the order), is timed on it.
  */
 #include <algorithm>
-#include <cub/device/device_select.cuh>
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
 
+#include "hx_cub.h"
 #include "hx_select.cuh"
 
 namespace hx {
@@ -98,11 +98,6 @@ sel_print_out(const int *d_out, unsigned long long count, uint64_t k0, uint64_t 
         sel_add(&mine, key, d_out[i]);
     sel_merge(mine, out);
 }
-
-/* CUB's predicate: the same rule as the student's. */
-struct sel_keep_op {
-    __device__ bool operator()(const int &x) const { return lab_keep(x) != 0; }
-};
 
 static struct {
     int *d_in, *d_out;                  /* d_out: cap + GUARD ints */
@@ -200,8 +195,7 @@ static int sel_setup(struct ctx *c, unsigned long long max_n)
     HX_CHECK(cudaMalloc(&sf.d_scratch, sf.scratch_bytes));
     HX_CHECK(cudaMalloc(&sf.d_print, sizeof(sprint)));
     HX_CHECK(cudaMalloc(&sf.d_bad, 2 * sizeof(unsigned long long)));
-    HX_CHECK(cub::DeviceSelect::If(NULL, sf.cub_bytes, sf.d_in, sf.d_out, sf.d_count, (int64_t)max_n,
-                                   sel_keep_op(), c->s));
+    HX_CHECK(hx_cub_select_kept(NULL, sf.cub_bytes, sf.d_in, sf.d_out, sf.d_count, (int64_t)max_n, c->s));
     HX_CHECK(cudaMalloc(&sf.d_cub, sf.cub_bytes));
     return 0;
 }
@@ -360,8 +354,8 @@ static int sel_call(void *arg)
 {
     struct srun *r = (struct srun *)arg;
     if (r->reference)
-        HX_CHECK(cub::DeviceSelect::If(sf.d_cub, sf.cub_bytes, sf.d_in, sf.d_out, sf.d_count, (int64_t)r->g.n,
-                                       sel_keep_op(), r->c->s));
+        HX_CHECK(hx_cub_select_kept(sf.d_cub, sf.cub_bytes, sf.d_in, sf.d_out, sf.d_count,
+                                    (int64_t)r->g.n, r->c->s));
     else if (student_replay(r->c, &r->plan))
         return -1;
     return 0;
