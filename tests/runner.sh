@@ -19,6 +19,16 @@ for kind in labs solutions; do
     done
 done
 par_wait
+# Each family's number of trial sizes, and each check's plans as lines of
+# text ("n=N: plan"), read once: a jq per question would cost more CPU
+# than the checks did.
+declare -A nsizes
+while read -r fam n; do nsizes[$fam]=$n; done < <(jq -r '.families | to_entries[] | "\(.key) \(.value.sizes | length)"' data/labs.json)
+for kind in labs solutions; do
+    for lab in $(lab_ids); do
+        jq -r '.plan.seen[]?' "$TMP/$kind-$lab.json" > "$TMP/$kind-$lab.plans"
+    done
+done
 for kind in labs solutions; do
     for lab in $(lab_ids); do
         dir="$TMP/$kind-$lab"
@@ -27,19 +37,22 @@ for kind in labs solutions; do
         check "$kind $lab: every CUDA call of its object is in the recording runtime" test -z "$missing"
         [ -z "$missing" ] || echo "#   missing: $missing"
         status=$(jq -r .status "$dir.json")
-        sizes=$(jq '.plan.seen | length' "$dir.json")
+        sizes=$(wc -l < "$dir.plans")
         if have_gpu; then
             skip "$kind $lab: plans recorded for every trial size without a GPU" "a CUDA device is present"
         else
             check "$kind $lab: plans recorded for every trial size without a GPU" \
-                test "$status" = no_gpu -a "$sizes" = "$(jq --arg f "$(lab_family "$lab")" '.families[$f].sizes | length' data/labs.json)"
+                test "$status" = no_gpu -a "$sizes" = "${nsizes[$(lab_family "$lab")]}"
         fi
     done
 done
 have_gpu && { echo "# the plan checks below need the CPU path"; exit 0; }
 
 plan_at() {     # plan_at KIND LAB N: the plan recorded for size N
-    jq -r --arg n "n=$3:" '.plan.seen[] | select(startswith($n)) | sub("^n=[0-9]+: "; "")' "$TMP/$1-$2.json"
+    local line
+    while IFS= read -r line; do
+        [[ $line == "n=$3: "* ]] && { printf '%s\n' "${line#"n=$3: "}"; return; }
+    done < "$TMP/$1-$2.plans"
 }
 
 # Labs 01-05: passes of ceil(len / (threads * per_thread)) blocks until one
@@ -55,10 +68,11 @@ multipass() {   # multipass N PER_THREAD KERNEL
     echo "${out# }"
 }
 k=_Z12reduce_blockPKiPij
+reduce_sizes=$(jq -r '.families.reduce_int.sizes[]' data/labs.json)
 for lab in 01 02 03 04 05; do
     per=1; [ "$lab" -ge 4 ] && per=2
     bad=""
-    for n in $(jq -r '.families.reduce_int.sizes[]' data/labs.json); do
+    for n in $reduce_sizes; do
         want=$(multipass "$n" $per $k)
         for kind in labs solutions; do
             [ "$(plan_at $kind $lab "$n")" = "$want" ] || bad="$bad $kind:n=$n"
