@@ -58,11 +58,13 @@ report() {
 if [ $# -gt 0 ]; then
     programs=("$@")
 else
-    # The unit tests, then the slowest programs first (they run side by
-    # side with the rest), then the GPU's verdicts and everything else.
-    order="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
-    programs=(build/tests/test_* $order
-              $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)))
+    # The programs that compile the most first (bank, runner: the rest
+    # are then served their compiles), then the slow ones, the unit tests
+    # (several of which mostly wait on timers, beside the compiles), the
+    # GPU's verdicts and everything else.
+    order="tests/bank.sh tests/runner.sh tests/grade.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
+    programs=($order build/tests/test_* tests/gpu.sh
+              $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh -e tests/gpu.sh $(printf -- '-e %s ' $order)))
 fi
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs_max" -le 4 ] || jobs_max=4
