@@ -62,9 +62,17 @@ else
     # are then served their compiles), then the slow ones, the unit tests
     # (several of which mostly wait on timers, beside the compiles), the
     # GPU's verdicts and everything else.
+    # On a GPU machine the grader's own GPU locks do not keep its runs
+    # from tests/gpu.sh's timed sections, so there the grader goes first
+    # and gpu.sh after it, as the H100 sessions have run them.
     order="tests/bank.sh tests/runner.sh tests/grade.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
     programs=($order build/tests/test_* tests/gpu.sh
               $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh -e tests/gpu.sh $(printf -- '-e %s ' $order)))
+    if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        order="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
+        programs=(build/tests/test_* $order
+                  $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)))
+    fi
 fi
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs_max" -le 4 ] || jobs_max=4
