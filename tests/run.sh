@@ -8,7 +8,8 @@
 #   tests/run.sh                 every test
 #   tests/run.sh PROGRAM...      only these (tests/cli.sh, build/tests/test_proc)
 # RUN_LOG=FILE puts the full output elsewhere than build/tests/log.
-# TEST_JOBS=N runs up to N programs at once (default: the cores, at most 4;
+# TEST_JOBS=N runs up to N programs at once, besides the two that mostly
+# wait on timers (default: the cores, at most 4;
 # each program has its own temporary folder, checks of one lab queue on its
 # work folder's lock, and timed sections on the GPU lock); the lines come
 # out in the programs' order all the same.
@@ -99,6 +100,21 @@ flush() {
         next=$((next + 1))
     done
 }
+# Programs that spend their time waiting on timers (lock timeouts, a
+# watcher's quiet period), not on a CPU: they run beside the others
+# without taking a place among jobs_max.
+waiters=" tests/lock.sh build/tests/test_watch "
+declare -A slot=()
+# reap: waits for one program to end; a place is free again if it had one.
+reap() {
+    local pid=
+    wait -n -p pid
+    if [ -n "$pid" ] && [ -n "${slot[$pid]:-}" ]; then
+        unset "slot[$pid]"
+        running=$((running - 1))
+    fi
+    flush
+}
 for t in "${programs[@]}"; do
     case $t in
         *.sh) [ -f "$t" ] || continue; name=$(basename "$t" .sh); cmd=(bash "$t") ;;
@@ -106,21 +122,19 @@ for t in "${programs[@]}"; do
     esac
     i=${#names[@]}
     names+=("$name")
-    if [ "$running" -ge "$jobs_max" ]; then
-        wait -n
-        running=$((running - 1))
-        flush
-    fi
+    waiter=0
+    [[ $waiters == *" $t "* ]] && waiter=1
+    while [ $waiter = 0 ] && [ "$running" -ge "$jobs_max" ]; do reap; done
     # The rc file is written last, by a rename: its presence means done.
     ( t0=$SECONDS; "${cmd[@]}" > "$work/$i.out" 2>&1 < /dev/null
       echo "$? $((SECONDS - t0))" > "$work/$i.rc.tmp" && mv "$work/$i.rc.tmp" "$work/$i.rc" ) &
-    running=$((running + 1))
+    if [ $waiter = 0 ]; then
+        slot[$!]=1
+        running=$((running + 1))
+    fi
 done
-while [ "$running" -gt 0 ]; do
-    wait -n
-    running=$((running - 1))
-    flush
-done
+while [ "$running" -gt 0 ]; do reap; done
+wait
 flush
 
 [ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]} (full output in $log)"
