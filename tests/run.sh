@@ -59,21 +59,22 @@ report() {
 if [ $# -gt 0 ]; then
     programs=("$@")
 else
-    # The programs that compile the most first (bank, runner: the rest
-    # are then served their compiles), then the slow ones, the unit tests
-    # (several of which mostly wait on timers, beside the compiles), the
-    # GPU's verdicts and everything else.
-    # On a GPU machine the grader's own GPU locks do not keep its runs
-    # from tests/gpu.sh's timed sections, so there the grader goes first
-    # and gpu.sh after it, as the H100 sessions have run them.
-    order="tests/bank.sh tests/runner.sh tests/grade.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
-    programs=($order build/tests/test_* tests/gpu.sh
-              $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh -e tests/gpu.sh $(printf -- '-e %s ' $order)))
+    # Without a GPU the programs that compile the most go first (bank,
+    # runner: the rest are then served their compiles), then the slow
+    # ones, then the unit tests, the GPU's verdicts and everything else.  On a GPU machine the
+    # grader's own GPU locks do not keep its runs from tests/gpu.sh's
+    # timed sections, so there the grader goes first and gpu.sh after it,
+    # as the H100 sessions have run them.
+    # before and after: the programs ahead of the unit tests and behind them.
     if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
-        order="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
-        programs=(build/tests/test_* $order
-                  $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $order)))
+        before=""
+        after="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh tests/gpu.sh"
+    else
+        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
+        after="tests/gpu.sh"
     fi
+    programs=($before build/tests/test_* $after
+              $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $before $after)))
 fi
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ "$jobs_max" -le 4 ] || jobs_max=4
