@@ -23,11 +23,16 @@ cp -r "$S/alice" "$S/bob"
 cp -r "$S/alice" "$S/carol"
 LOG=$TMP/judged.log
 
-# The stand-in nvidia-smi: one GPU, FAKE_SMI its model.
+# The stand-in nvidia-smi: one GPU, FAKE_SMI its model, FAKE_APPS the
+# compute processes it lists on it (none when unset).
 mkdir -p "$TMP/bin" "$TMP/hx"
 cat > "$TMP/bin/nvidia-smi" <<'EOF'
 #!/bin/sh
-case "$*" in *-L*) echo "GPU 0: $FAKE_SMI (UUID: GPU-0)" ;; *) echo "$FAKE_SMI" ;; esac
+case "$*" in
+    *-L*) echo "GPU 0: $FAKE_SMI (UUID: GPU-0)" ;;
+    *--query-compute-apps*) [ -z "${FAKE_APPS:-}" ] || printf '%s\n' "$FAKE_APPS" ;;
+    *) echo "$FAKE_SMI" ;;
+esac
 EOF
 # The stand-in judge: a pass at FAKE_SOLUTION x the reference for a run of
 # the solution (the grader's calibration runs it from .grader/calibration/,
@@ -123,3 +128,16 @@ jq '.labs |= map(if .id == "01" then del(.target.solution) else . end)' data/lab
 check "no figure in the catalog: the catalog's threshold stands, and the line says why" \
     test "$(jq -c '.gpus["0"].labs["01"] | [.min, .lowered]' "$TMP/o3/calibration.json")" = '[0.12,false]' \
          -a -n "$(grep -F "lab 01: the catalog records no figure for its solution; its catalog target stands" "$TMP/o3.err")"
+
+# Other programs computing on the grading GPU: the grader's lock does not
+# order them, so it says so, as grading starts and as it ends, and keeps
+# what it saw in run.json.  A GPU nobody else uses: not a word.
+FAKE_APPS='4242, /usr/bin/python3
+4343, [Not Found]' ./grade.sh "${OPTS[@]}" -o "$TMP/o4" "$S/alice" > /dev/null 2> "$TMP/o4.err"
+check "a GPU that other programs use: a warning names them as grading starts and as it ends" \
+    test "$(grep -cF "GPU 0 is shared: nvidia-smi lists other programs on it as grading starts (4242 python3, 4343 [Not Found])" "$TMP/o4.err"),$(grep -cF "as grading ends (4242 python3, 4343 [Not Found])" "$TMP/o4.err")" = 1,1
+check "a GPU that other programs use: run.json keeps what was seen" \
+    test "$(jq -c '[.gpu_others[] | [.gpu, .when, .processes]]' "$TMP/o4/run.json")" = \
+         '[["0","start","4242 python3, 4343 [Not Found]"],["0","end","4242 python3, 4343 [Not Found]"]]'
+check "a GPU nobody else uses: no warning, and run.json's list is empty" \
+    test -z "$(grep -F "is shared" "$TMP/o1.err")" -a "$(jq -c .gpu_others "$O/run.json")" = '[]'

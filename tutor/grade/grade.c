@@ -22,7 +22,6 @@
 
 #include "grade/grade_report.h"
 #include "grade/grade_run.h"
-#include "sys/proc.h"
 #include "sys/toolchain.h"
 #include "sys/util.h"
 
@@ -105,11 +104,6 @@ int grade_internal(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return GRADE_EXIT_INTERNAL;
-}
-
-char *grade_gpu_lock(const struct grade *g, int i)
-{
-    return util_format("%s/gpu-locks/gpu-%s.lock", g->state, g->gpus[i][0] ? g->gpus[i] : "any");
 }
 
 void grade_utc(char *buf, size_t len, time_t t)
@@ -423,104 +417,6 @@ out:
     return rc;
 }
 
-/* ---- the GPUs ------------------------------------------------------------ */
-
-/* Splits a comma list into g->gpus as bash's `IFS=, read -a` does: a
- * trailing empty item dropped, an empty list none. */
-static int split_gpus(struct grade *g, const char *list)
-{
-    size_t n = strlen(list);
-    char *copy = strdup(list);
-    if (!copy || !(g->gpus = calloc(n + 2, sizeof *g->gpus)))
-        return free(copy), -1;
-    if (n && copy[n - 1] == ',')
-        copy[n - 1] = '\0';
-    for (char *p = copy; *copy && p;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        if (!(g->gpus[g->ngpus++] = strdup(p)))
-            return free(copy), -1;
-        p = comma ? comma + 1 : NULL;
-    }
-    free(copy);
-    return 0;
-}
-
-/* The GPU indices nvidia-smi -L lists ("GPU 0: ..."). */
-static int smi_gpus(struct grade *g)
-{
-    char *smi = util_which("nvidia-smi");
-    if (!smi)
-        return 0;
-    char *argv[] = {smi, "-L", NULL};
-    struct proc_spec spec = {.argv = argv, .timeout_s = 20, .output_cap = 1 << 16};
-    struct proc_result r;
-    int rc = 0;
-    if (proc_run(&spec, &r) == 0 && r.output) {
-        char *text = strdup(r.output);
-        int cap = 8;
-        if (!text || !(g->gpus = calloc((size_t)cap + 1, sizeof *g->gpus)))
-            rc = -1;
-        for (char *save = NULL, *line = text && !rc ? strtok_r(text, "\n", &save) : NULL; line;
-             line = strtok_r(NULL, "\n", &save)) {
-            unsigned idx;
-            if (sscanf(line, "GPU %u:", &idx) != 1)
-                continue;
-            if (g->ngpus == cap) {
-                char **v = realloc(g->gpus, ((size_t)(cap *= 2) + 1) * sizeof *v);
-                if (!v)
-                    break;
-                g->gpus = v;
-            }
-            g->gpus[g->ngpus++] = util_format("%u", idx);
-        }
-        free(text);
-    }
-    proc_result_free(&r);
-    free(smi);
-    return rc;
-}
-
-int grade_detect_gpus(struct grade *g)
-{
-    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    int rc;
-    if (g->o->gpus)
-        rc = split_gpus(g, g->o->gpus);
-    else if (vis)
-        rc = split_gpus(g, vis);
-    else
-        rc = smi_gpus(g);
-    if (rc)
-        return grade_internal("out of memory");
-    if (!g->ngpus) {
-        free(g->gpus);
-        g->gpus = calloc(2, sizeof *g->gpus);
-        if (!g->gpus || !(g->gpus[0] = strdup("")))
-            return grade_internal("out of memory");
-        g->ngpus = 1;
-    }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    g->jobs = g->o->jobs ? g->o->jobs : (cpus > 0 ? (int)cpus : 2);
-    g->check_runs = g->o->check_runs ? g->o->check_runs : (int)(cpus / 2 > 8 ? 8 : cpus / 2 < 1 ? 1 : cpus / 2);
-    /* A lock file per GPU that the sandbox's user can take too. */
-    char *dir = util_format("%s/gpu-locks", g->state);
-    if (!dir || util_mkdirs(dir))
-        return free(dir), grade_internal("cannot create %s/gpu-locks", g->state);
-    free(dir);
-    for (int i = 0; i < g->ngpus; i++) {
-        char *lock = grade_gpu_lock(g, i);
-        int fd = lock ? open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0666) : -1;
-        if (fd >= 0) {
-            fchmod(fd, 0666);
-            close(fd);
-        }
-        free(lock);
-    }
-    return 0;
-}
-
 /* ---- run.json and the class reports ----------------------------------------- */
 
 int grade_write_run_json(struct grade *g)
@@ -562,6 +458,8 @@ int grade_write_run_json(struct grade *g)
         cJSON_AddNumberToObject(o, "fixed_seed", (double)g->o->seed);
     else
         cJSON_AddNullToObject(o, "fixed_seed");
+    /* Other programs seen on a grading GPU (grade_gpus.c): [] when none. */
+    cJSON_AddItemToObject(o, "gpu_others", g->gpu_others ? cJSON_Duplicate(g->gpu_others, 1) : cJSON_CreateArray());
     if ((a = cJSON_AddArrayToObject(o, "graded_now")))
         for (int i = 0; i < g->ngraded; i++)
             cJSON_AddItemToArray(a, cJSON_CreateString(g->graded_now[i]));
@@ -607,9 +505,12 @@ static int do_grade(struct grade *g)
     int rc;
     if ((rc = grade_setup_workbook(g)) || (rc = grade_setup_out(g, g->o->out ? g->o->out : "grade-out")) ||
         (rc = grade_load_catalog(g, 0)) || (rc = grade_load_rubric(g)) ||
-        (rc = grade_collect(g, g->o->args, g->o->nargs)) || (rc = grade_detect_gpus(g)) ||
-        (rc = grade_choose_sandbox(g)) || (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))
+        (rc = grade_collect(g, g->o->args, g->o->nargs)) || (rc = grade_detect_gpus(g)))
         return rc;
+    grade_gpus_others(g, "start");
+    if ((rc = grade_choose_sandbox(g)) || (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))
+        return rc;
+    grade_gpus_others(g, "end");
     grade_write_run_json(g);
     return grade_finish_reports(g);
 }
@@ -663,6 +564,7 @@ void grade_free(struct grade *g)
     free(g->sandbox_notes);
     free(g->sandbox_facts);
     free(g->target_min);
+    cJSON_Delete(g->gpu_others);
     for (int i = 0; i < g->ngraded; i++)
         free(g->graded_now[i]);
     free(g->graded_now);

@@ -1,7 +1,7 @@
 /* grade_run.h — what the files of one grading share (private to
  * tutor/grade/): the run's state, set up once by grade.c and read by the
  * stages, and each stage's entry point.  grade.c orders the stages:
- * workbook, output folder, catalog, rubric, submissions, GPUs, sandbox
+ * workbook, output folder, catalog, rubric, submissions, GPUs (grade_gpus.c), sandbox
  * (grade_probe.c), calibration (grade_calibrate.c), intake and the pools
  * (grade_work.c, grade_pool.c), run.json, the class reports.  --merge and
  * --rescore are grade_merge.c, --selftest grade_selftest.c. */
@@ -62,6 +62,7 @@ struct grade {
     char *sandbox_facts;        /* what the probe checked, space-separated; "" */
 
     double *target_min;         /* [gpu * nlabs + lab]: the calibrated threshold, 0: the catalog's */
+    struct cJSON *gpu_others;   /* what grade_gpus_others saw, for run.json; NULL: nothing */
 
     char **graded_now;          /* the students this run grades */
     int ngraded;
@@ -88,8 +89,6 @@ int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line appended to STATE/events ("B ID LAB", "C ID LAB", "S ID"). */
 void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The GPU lock file of gpus[i] (heap). */
-char *grade_gpu_lock(const struct grade *g, int i);
 /* The time now as 2024-05-01T12:00:00Z. */
 void grade_utc(char *buf, size_t len, time_t t);
 
@@ -99,13 +98,26 @@ int grade_setup_out(struct grade *g, const char *out);
 int grade_load_catalog(struct grade *g, int all_labs);
 int grade_load_rubric(struct grade *g);
 int grade_collect(struct grade *g, char *const *paths, int npaths);
-int grade_detect_gpus(struct grade *g);
+
 /* Grades subs (intake, pools, students' reports); 0, or 130 when interrupted. */
 int grade_submissions(struct grade *g);
 int grade_write_run_json(struct grade *g);
 /* The class reports, the table, and the exit code over the students. */
 int grade_finish_reports(struct grade *g);
 void grade_free(struct grade *g);
+
+/* ---- grade_gpus.c -------------------------------------------------------- */
+
+/* Fills g->gpus (--gpus, else CUDA_VISIBLE_DEVICES, else nvidia-smi -L;
+ * one unnamed GPU when none is named), the pools' sizes, and a lock file
+ * per GPU that the sandbox's user can take.  0, or an exit code. */
+int grade_detect_gpus(struct grade *g);
+/* The GPU lock file of gpus[i] (heap). */
+char *grade_gpu_lock(const struct grade *g, int i);
+/* Warns about, and keeps for run.json, the compute processes nvidia-smi
+ * lists on each named GPU; when is "start" or "end" (of the grading).
+ * Nothing when nvidia-smi is missing or cannot say. */
+void grade_gpus_others(struct grade *g, const char *when);
 
 /* ---- grade_probe.c ------------------------------------------------------- */
 
