@@ -17,7 +17,16 @@
  * Every timed call is verified whole, on the GPU: sc_check compares every
  * element with the reference scan of the generated input, which CUB works
  * out once per case (and the CPU checks at every SC_MARK-th element and at
- * the last), plus what this sample's changes add from their place on.  The
+ * the last), plus what this sample's changes add from their place on.
+ *
+ * No right answer is in device memory while the student's code runs: the
+ * kernels run in the judge's context and can read any of its buffers, and
+ * one that found d_ref (next to the others) could copy it and patch in the
+ * changes without scanning anything.  So d_ref is scrubbed before every call,
+ * and made again after it, from the input with the changes undone; its hash
+ * under a key the student never sees must be the one taken when the CPU
+ * checked it, so a call that changed the input or wrote into the judge's
+ * buffers cannot make its own reference.  The
  * changed elements, the last one and a few at random places also come back
  * to the CPU, which works out those prefixes itself (from its marks, every
  * SC_MARK elements).  Before each call SC_CHANGES elements at random places
@@ -27,8 +36,10 @@
  * each kernel's last sample the whole input must be as generated.
  *
  * The poison: every element of d_out random under a key the operating system
- * gives for that call, drawn again where it would be right (never computed
- * from the answer); scratch is 0xab bytes.  Only the student's call lies
+ * gives for that call; in a trial drawn again where it would be right (never
+ * computed from the answer), in a timed sample drawn once (d_ref is scrubbed
+ * by then: a draw that happens to be right, once in 2^32 elements, is a
+ * right element all the same); scratch is 0xab bytes.  Only the student's call lies
  * between the timing events.  Bytes that must move: n ints read, n written;
  * the peak it is compared with is the streaming copy's.
  */
@@ -320,8 +331,21 @@ static int sc_reference(struct ctx *c, unsigned long long n, int *dst)
     return 0;
 }
 
-/* Poisons d_out[0, n) for a call whose right answer is d_ref plus ch; the
- * guard past n and the scratch too. */
+/* Overwrites d_ref[0, n) before a call, and what else holds a part of the
+ * answer: CUB's temporary storage (its tiles' prefixes) and the marks (the
+ * prefix every SC_MARK elements, enough to scan the blocks apart).  What the
+ * student's code could read there then is a constant. */
+static int sc_scrub(struct ctx *c, unsigned long long n)
+{
+    HX_CHECK(cudaMemsetAsync(sf.d_ref, 0x5c, n * sizeof(int), c->s));
+    HX_CHECK(cudaMemsetAsync(sf.d_cub, 0x5c, sf.cub_bytes, c->s));
+    HX_CHECK(cudaMemsetAsync(sf.d_marks, 0x5c, ((n + SC_MARK - 1) / SC_MARK) * sizeof(int), c->s));
+    return 0;
+}
+
+/* Poisons d_out[0, n) for a call whose right answer is d_ref plus ch (when
+ * d_ref holds it: else the poison is only random, which is right somewhere
+ * once in 2^32 elements); the guard past n and the scratch too. */
 static int sc_poison_call(struct ctx *c, unsigned long long n, const sc_changes &ch, uint64_t key)
 {
     sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_ref, ch, sf.d_out, n, key);
@@ -428,7 +452,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
                            "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
     unsigned long long ref_hash = probe.hash;
     struct call call = sc_call_of(c, n);
-    if (student_run(c, &call))
+    if (sc_scrub(c, n) || student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
     sf.buf.resize(n + SC_GUARD);
@@ -459,12 +483,13 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         }
     }
     /* The judge's GPU check must count what the CPU counted, on the
-     * reference it had before the call. */
-    if (sc_verify_all(c, n, none, &probe, 0))
+     * reference made again after the call (the same, by its hash). */
+    if (sc_reference(c, n, sf.d_ref) || sc_verify_all(c, n, none, &probe, 0))
         return -1;
     if (probe.hash != ref_hash) {
-        test_fail(t, "the call wrote into the judge's memory (its reference scan changed), outside d_out and "
-                  "d_scratch");
+        if (!bad)
+            test_fail(t, "the call changed the judge's memory, outside d_out and d_scratch: the reference scan, "
+                      "made again after it, came out different");
         return 0;
     }
     if (probe.bad != bad || (bad && probe.first != wrong_at))
@@ -528,20 +553,19 @@ static int sc_judge(struct srun *r, int k, char *msg, size_t len)
     const char *who = r->reference ? "the reference" : "timed";
     unsigned long long n = r->g.n;
 
-    /* The judge's reference as it was made: the check above compared with
-     * it, so a call that changed it could have made anything look right. */
+    /* The reference, made again after the call, as it was when the CPU
+     * checked it: else the call changed the input (or wrote into the
+     * judge's buffers), and the check above proves nothing. */
     if (p->hash != sf.ref_hash) {
-        snprintf(msg, len, "%s sample %d: the call wrote into the judge's memory (its reference scan changed), "
-                 "outside d_out and d_scratch", who, k);
+        snprintf(msg, len, "%s sample %d: the call changed the input or the judge's memory, outside d_out and "
+                 "d_scratch: the reference scan, made again after it, came out different", who, k);
         return 0;
     }
-    /* The input where the probes read it: as the CPU wrote it. */
+    /* The input where the probes read it (the changes undone): as the
+     * CPU wrote it. */
     for (int m = 0; m < SC_PROBES; m++) {
         unsigned long long i = p->idx[m];
         int want = elem<int>::value(r->g, i);
-        for (int q = 0; q < r->ch.count; q++)
-            if (r->ch.idx[q] == i)
-                want = r->ch.val[q];
         if (p->in[m] != want) {
             snprintf(msg, len, "%s sample %d: the call modified the input: d_in[%llu] is %d, the judge wrote %d",
                      who, k, i, p->in[m], want);
@@ -572,24 +596,28 @@ static int sc_judge(struct srun *r, int k, char *msg, size_t len)
     return 1;
 }
 
-/* After each call: every element on the GPU, the probes on the CPU too;
- * then the changed elements get their generated values back. */
+/* After each call: the changed elements get their generated values back,
+ * the reference is made again from them, every element is checked on the
+ * GPU and the probes on the CPU too; then the reference is scrubbed before
+ * the next call. */
 static int sc_verify(void *arg, int k, char *msg, size_t len)
 {
     struct srun *r = (struct srun *)arg;
     struct sc_probe *p = &r->probe;
     unsigned long long n = r->g.n;
 
+    sc_apply<<<1, SC_CHANGES, 0, r->c->s>>>(sf.d_in, r->undo);
+    HX_CHECK(cudaGetLastError());
+    if (sc_reference(r->c, n, sf.d_ref))
+        return -1;
+
     for (int m = 0; m < SC_PROBES; m++)
         p->idx[m] = m < r->ch.count ? r->ch.idx[m]
                   : m == SC_CHANGES ? n - 1
                   : below(draw(r->g.seed, r->g.salt ^ 0x5b075ull, (uint64_t)k * SC_PROBES + (uint64_t)m), (uint32_t)n);
-    if (sc_verify_all(r->c, n, r->ch, p, SC_PROBES))
+    if (sc_verify_all(r->c, n, r->ch, p, SC_PROBES) || sc_scrub(r->c, n))
         return -1;
-    int ok = sc_judge(r, k, msg, len);
-    sc_apply<<<1, SC_CHANGES, 0, r->c->s>>>(sf.d_in, r->undo);
-    HX_CHECK(cudaGetLastError());
-    return ok;
+    return sc_judge(r, k, msg, len);
 }
 
 /* After a kernel's last sample: the input must be as generated (every change
@@ -661,7 +689,7 @@ static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<l
     if (sc_verify_all(c, g.n, none, &probe, 0))
         return -1;
     sf.ref_hash = probe.hash;
-    return 0;
+    return sc_scrub(c, g.n);
 }
 
 static int sc_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
@@ -693,7 +721,8 @@ static int sc_profile(struct ctx *c, unsigned long long n)
     gen g = elem<int>::make(c->o->seed, 4242, n);
     sc_changes none;
     memset(&none, 0, sizeof none);
-    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, poison_bits()))
+    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, poison_bits()) ||
+        sc_scrub(c, n))
         return -1;
     static struct plan plan;
     struct call call = sc_call_of(c, n);
