@@ -32,17 +32,18 @@ cat > "$TMP/bin/nvidia-smi" <<'EOF'
 [ -n "${FAKE_SMI:-}" ] || { echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."; exit 9; }
 echo "$FAKE_SMI"
 EOF
-# The stand-in judge: a pass on GPU FAKE_GPU (no_gpu when unset), at
+# The stand-in judge (its --gpu-lock goes to FAKE_LOCKLOG when set): a pass on GPU FAKE_GPU (no_gpu when unset), at
 # FAKE_SOLUTION x the reference for a calibration run of lab 01's solution,
 # 5x for the other solutions, FAKE_STUDENT x for any other check.  Each
 # call is logged: who, lab.
 cat > "$TMP/judge" <<'EOF'
 #!/bin/sh
-out= lab= runner=
+out= lab= runner= lock=
 while [ $# -gt 0 ]; do
-    case $1 in --json) out=$2 ;; --lab) lab=$2 ;; --runner) runner=$2 ;; esac
+    case $1 in --json) out=$2 ;; --lab) lab=$2 ;; --runner) runner=$2 ;; --gpu-lock) lock=$2 ;; esac
     shift
 done
+[ -z "${FAKE_LOCKLOG:-}" ] || echo "$lock" >> "$FAKE_LOCKLOG"
 case $runner in
     */calibrate/*) who=solution; ratio=5; [ "$lab" = 01 ] && ratio=$FAKE_SOLUTION ;;
     *) who=student; ratio=$FAKE_STUDENT ;;
@@ -194,3 +195,32 @@ check "list --json keeps the catalog's min, the calibrated one beside it" \
     test "$(tutor list --json | jq -c '.[0].target | [.min, .calibrated.min, .calibrated.gpu]')" = '[0.13,0.0817,"NVIDIA Stand-in"]'
 check "with CUDATUTOR_NO_CALIBRATE, list shows the catalog's threshold" \
     test -n "$(CUDATUTOR_NO_CALIBRATE=1 tutor list | grep -E '^01 .*target 0.13 x the reference at 2\^28$')"
+
+# ---- the GPU lock: one for the machine ---------------------------------------------
+# Every check on the machine takes one lock, whoever runs it and from
+# whichever workbook (docs/harness.md 4.1): two students on one GPU server
+# must not time at once.  The file is made readable and writable by all
+# whatever the umask; a symbolic link in its place is not followed (it
+# would make the tutor create or lock the file it points at) and leaves the
+# workbook's own lock, with a note.
+WB2=$TMP/wb2
+make_workbook "$WB2"
+LL=$TMP/locks.log
+( umask 022
+  export FAKE_LOCKLOG=$LL CUDATUTOR_GPU_LOCK=$TMP/machine/gpu.lock
+  mkdir -p "$TMP/machine"
+  check01 "$TMP/lock1.json" /dev/null
+  "$TUTOR" --root "$WB2" check 01 --file "$sol01" --no-sanitize --quick --json > "$TMP/lock2.json" 2> /dev/null )
+check "two workbooks' checks take the one machine lock, open to every user whatever the umask" \
+    test "$(sort -u "$LL")" = "$TMP/machine/gpu.lock" -a "$(jq -r .status "$TMP/lock2.json")" = pass \
+         -a "$(stat -c %a "$TMP/machine/gpu.lock")" = 666
+: > "$LL"
+ln -s "$TMP/victim" "$TMP/trap.lock"
+FAKE_LOCKLOG=$LL CUDATUTOR_GPU_LOCK=$TMP/trap.lock check01 "$TMP/lock3.json" /dev/null
+check "a symbolic link in the lock's place is not followed: the workbook's own lock, and a note" \
+    test ! -e "$TMP/victim" -a "$(sort -u "$LL")" = "$WB/build/check/gpu.lock" \
+         -a "$(jq -r '.messages[] | select(startswith("the machine'"'"'s GPU lock"))' "$TMP/lock3.json")" = \
+            "the machine's GPU lock $TMP/trap.lock cannot be used (it is a symbolic link): this check takes turns with the GPU only with the other checks of this workbook"
+: > "$LL"
+(unset CUDATUTOR_GPU_LOCK; FAKE_LOCKLOG=$LL check01 "$TMP/lock4.json" /dev/null)
+check "by default the machine lock is /tmp/cudatutor-gpu.lock" test "$(sort -u "$LL")" = /tmp/cudatutor-gpu.lock

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/check_stage.h"
@@ -344,6 +345,36 @@ static void save_build(struct run *r)
     free(text);
 }
 
+/* The lock that every check on this machine takes to use the GPU, whoever
+ * runs it and from whichever workbook: two students on one GPU server must
+ * not time at once, or each slows the other's kernel.  $CUDATUTOR_GPU_LOCK,
+ * else MACHINE_LOCK, made readable and writable by every user (a write lock
+ * needs both).  A symbolic link there (someone's trap: it is not followed),
+ * something other than a file, or a file this user cannot open leaves the
+ * workbook's own lock, and a note that says so.  Anyone who can open the
+ * file can hold it too; a wait for it ends after GPU_WAIT_S all the same. */
+static char *machine_lock(struct run *r)
+{
+    const char *env = getenv("CUDATUTOR_GPU_LOCK");
+    const char *path = env && env[0] ? env : MACHINE_LOCK;
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+    int e = fd < 0 ? errno : 0;
+    struct stat st;
+
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (st.st_uid == geteuid())
+            (void)fchmod(fd, 0666);     /* past this user's umask */
+        close(fd);
+        return strdup(path);
+    }
+    if (fd >= 0)
+        close(fd);
+    r->lock_note = util_format("the machine's GPU lock %s cannot be used (%s): this check takes turns with "
+                               "the GPU only with the other checks of this workbook", path,
+                               e == ELOOP ? "it is a symbolic link" : e ? strerror(e) : "not a regular file");
+    return util_format("%s/check/gpu.lock", r->tc->build_dir);
+}
+
 static int prepare(struct run *r, char *err, size_t errlen)
 {
     const char *base;
@@ -356,9 +387,12 @@ static int prepare(struct run *r, char *err, size_t errlen)
     r->src = r->o->file ? strdup(r->o->file) : util_format("%s/%s/kernel.cu", r->tc->root, r->lab->dir);
     if (!r->dir || !r->src)
         goto oom;
-    /* One lock for every check of this workbook, whatever its work folder:
-     * a check in the tutor and one in a terminal do not time at once. */
-    r->gpu_lock = r->o->gpu_lock ? strdup(r->o->gpu_lock) : util_format("%s/check/gpu.lock", r->tc->build_dir);
+    /* One lock for every check on this machine (a grader's runs pass their
+     * own): a check in the tutor, one in a terminal and a classmate's do not
+     * time at once. */
+    r->gpu_lock = r->o->gpu_lock ? strdup(r->o->gpu_lock)
+                : r->o->build_only ? util_format("%s/check/gpu.lock", r->tc->build_dir)  /* runs nothing */
+                : machine_lock(r);
     if (!r->gpu_lock)
         goto oom;
     r->keep = util_format("%s/keep", r->dir);
@@ -447,6 +481,8 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
     cJSON_AddNumberToObject(r.root, "seed", (double)r.seed);
     cJSON_AddStringToObject(r.root, "file", file);
     cJSON_AddArrayToObject(r.root, "messages");
+    if (r.lock_note)
+        check_message(&r, "%s", r.lock_note);
     if (opts->build_only || build) {
         char *hash = source_hash(r.src);
         if (hash)
@@ -523,6 +559,7 @@ fail:
 out:
     san_end(&r, 0);
     free(r.gpu_lock);
+    free(r.lock_note);
     if (r.lock_fd >= 0)
         close(r.lock_fd);
     free(r.dir);

@@ -28,6 +28,8 @@
  * may wait twice (trials, then timing), and a judge that says it waits
  * gains no more than this. */
 #define GPU_WAIT_S 120
+/* The GPU lock every check on the machine shares (check.c, machine_lock). */
+#define MACHINE_LOCK "/tmp/cudatutor-gpu.lock"
 #define GRACE_MAX_S (2 * GPU_WAIT_S + 10)
 
 /* Time a child spent waiting for the GPU, from its "@gpu wait" and
@@ -52,6 +54,7 @@ struct run {
     double t0;
     int lock_fd;            /* held on the work folder for the whole check */
     char *gpu_lock;         /* the file the judges share the GPU through */
+    char *lock_note;        /* why it is not the machine's (a message), or NULL */
     struct waits hx_waits;  /* the judge's waits for the GPU */
     double trials_t0;       /* when the judge began its trials; 0: not yet */
     double trials_w0;       /* its waits for the GPU by then */
