@@ -129,9 +129,10 @@ static char *smi_processes(const char *smi, const char *id)
     struct proc_spec spec = {.argv = argv, .timeout_s = 20, .output_cap = 1 << 16};
     struct proc_result r;
     char *list = NULL, *text = NULL;
+    size_t cap = 0;
 
     if (proc_run(&spec, &r) || !r.exited || r.exit_code || !r.output || !(text = strdup(r.output)) ||
-        !(list = calloc(1, strlen(text) + 1)))
+        !(list = calloc(1, cap = strlen(text) + 1)))
         goto out;
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *comma = strchr(line, ',');
@@ -140,7 +141,8 @@ static char *smi_processes(const char *smi, const char *id)
             continue;   /* a header, "No running processes found", a blank */
         const char *name = comma + 1 + strspn(comma + 1, " ");
         const char *base = strrchr(name, '/');
-        sprintf(list + strlen(list), "%s%lu %s", list[0] ? ", " : "", pid, base ? base + 1 : name);
+        size_t used = strlen(list);     /* never more than the text it comes from, but bounded anyway */
+        snprintf(list + used, cap - used, "%s%lu %s", list[0] ? ", " : "", pid, base ? base + 1 : name);
     }
 out:
     free(text);
