@@ -81,3 +81,10 @@ probe o1 own 3000; sleep 0.3
 "$PROBE" "$LOCK" share 10 0.5 > "$TMP/s3" 2>/dev/null
 wait
 check "trials that waited too long run anyway and say so" grep -q 'the trials ran beside another run' "$TMP/s3"
+
+# The tutor's lock lives in /tmp: a symbolic link put there between the
+# tutor's look and the harness's open is not followed (the run goes on
+# without the lock, and nothing is created where the link points).
+ln -s "$TMP/victim" "$TMP/trap.lock"
+"$PROBE" "$TMP/trap.lock" own 10 1 > /dev/null 2>&1; rc=$?
+check "the harness does not open its lock through a symbolic link" test $rc = 1 -a ! -e "$TMP/victim"

@@ -65,7 +65,9 @@ int gpu_lock_open(struct ctx *c)
     c->lock_state = LOCK_NONE;
     if (!c->o->gpu_lock)
         return 0;
-    c->lock_fd = open(c->o->gpu_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* Not through a symbolic link: the tutor's lock is in /tmp, where
+     * anyone can put one between the tutor's look and this open. */
+    c->lock_fd = open(c->o->gpu_lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     if (c->lock_fd < 0) {
         note(c->r, "could not open the GPU lock %s: ran without it", c->o->gpu_lock);
         return -1;
