@@ -43,6 +43,7 @@
  * between the timing events.  Bytes that must move: n ints read, n written;
  * the peak it is compared with is the streaming copy's.
  */
+#include <limits.h>
 #include <nvtx3/nvToolsExt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -215,12 +216,14 @@ static __global__ void sc_set(int *p, unsigned long long count, int v)
         p[i] = v;
 }
 
-/* Writes a call's poison into d_out[0, n). */
+/* Writes a call's poison into d_out[0, n): drawn again where it would be
+ * ref's right answer, or drawn once when ref is NULL (no int is below
+ * INT_MIN, so no draw is taken for right). */
 static __global__ void sc_poison_all(const int *ref, sc_changes ch, int *out, unsigned long long n, uint64_t key)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
-        out[i] = sc_poison(key, i, sc_right(ref[i], ch, i));
+        out[i] = sc_poison(key, i, ref ? sc_right(ref[i], ch, i) : (long long)INT_MIN - 1);
 }
 
 /* Writes the changes (or their undoing) into the input; one thread each. */
@@ -343,12 +346,12 @@ static int sc_scrub(struct ctx *c, unsigned long long n)
     return 0;
 }
 
-/* Poisons d_out[0, n) for a call whose right answer is d_ref plus ch (when
- * d_ref holds it: else the poison is only random, which is right somewhere
- * once in 2^32 elements); the guard past n and the scratch too. */
-static int sc_poison_call(struct ctx *c, unsigned long long n, const sc_changes &ch, uint64_t key)
+/* Poisons d_out[0, n) for a call whose right answer is ref plus ch (ref
+ * NULL when no reference is at hand: then the poison is only random, right
+ * somewhere once in 2^32 elements); the guard past n and the scratch too. */
+static int sc_poison_call(struct ctx *c, const int *ref, unsigned long long n, const sc_changes &ch, uint64_t key)
 {
-    sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_ref, ch, sf.d_out, n, key);
+    sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(ref, ch, sf.d_out, n, key);
     HX_CHECK(cudaGetLastError());
     sc_set<<<1, SC_THREADS, 0, c->s>>>(sf.d_out + n, SC_GUARD, SC_GUARD_FILL);
     HX_CHECK(cudaGetLastError());
@@ -442,7 +445,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
 
     memset(&none, 0, sizeof none);
     sf.ref_key = poison_bits();
-    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, key))
+    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, sf.d_ref, n, none, key))
         return -1;
     /* The judge's GPU check on the poison: every element is wrong. */
     if (sc_verify_all(c, n, none, &probe, 0))
@@ -524,7 +527,7 @@ static int sc_prepare(void *arg, int k)
     sc_apply<<<1, SC_CHANGES, 0, c->s>>>(sf.d_in, r->ch);
     HX_CHECK(cudaGetLastError());
     r->key = poison_bits();
-    if (sc_poison_call(c, r->g.n, r->ch, r->key))
+    if (sc_poison_call(c, NULL, r->g.n, r->ch, r->key))
         return -1;
     if (!r->reference && plan_sample(c, &r->call, &r->plan, &r->first, &r->have_first))
         return -1;
@@ -721,8 +724,7 @@ static int sc_profile(struct ctx *c, unsigned long long n)
     gen g = elem<int>::make(c->o->seed, 4242, n);
     sc_changes none;
     memset(&none, 0, sizeof none);
-    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, n, none, poison_bits()) ||
-        sc_scrub(c, n))
+    if (sc_generate(c, g) || sc_poison_call(c, NULL, n, none, poison_bits()) || sc_scrub(c, n))
         return -1;
     static struct plan plan;
     struct call call = sc_call_of(c, n);
