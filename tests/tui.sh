@@ -75,9 +75,15 @@ wait_for() {
 expect() {
     if wait_for "$2" "${3:-5}"; then ok "$1"; else not_ok "$1" "no \"$2\" on the screen:" "$(screen)"; fi
 }
-# expect_line NAME REGEX: some line of the screen matches REGEX.
+# expect_line NAME REGEX [SECONDS]: some line of the screen matches REGEX,
+# within SECONDS (keys just sent may not be drawn yet on a busy machine).
 expect_line() {
-    if screen | grep -qE -- "$2"; then ok "$1"; else not_ok "$1" "no line matches /$2/:" "$(screen)"; fi
+    local t=0 limit=${3:-5}
+    while [ "$t" -lt $((limit * 20)) ]; do
+        screen | grep -qE -- "$2" && { ok "$1"; return; }
+        sleep 0.05; t=$((t + 1))
+    done
+    not_ok "$1" "no line matches /$2/:" "$(screen)"
 }
 expect_no() {
     if screen | grep -qF -- "$2"; then not_ok "$1" "\"$2\" should not be on the screen:" "$(screen)"; else ok "$1"; fi
