@@ -48,7 +48,7 @@ ranked() {
             if (f == "tutor/lab.h" || f == "tutor/status.h") return 0   # the contract, shared with CUDA
             if (f ~ /^tutor\/sys\//) return 1
             if (f ~ /^tutor\/model\//) return 2
-            if (f ~ /^tutor\/(check|harness|runner)\//) return 3
+            if (f ~ /^tutor\/(check|harness|runner|emu)\//) return 3
             if (f ~ /^tutor\/view\//) return 4
             if (f ~ /^tutor\/(cli|ui|grade)\//) return 5
             return "-"

@@ -1,0 +1,130 @@
+/* emu.h — the PTX emulator: a module of PTX text parsed once into decoded
+ * instructions, and its kernels launched over host memory with every access
+ * checked (docs/harness.md, "The CPU tier"; DESIGN §11).
+ *
+ * Global memory is host memory: a device pointer is the host address of a
+ * range the caller mapped with emu_mem_map (the emulating runtime maps every
+ * allocation it makes, the module maps its own .global and .const
+ * variables).  An access outside every mapped range, or straddling the end
+ * of one, is a fault that names the range and the offset.  Shared and local
+ * memory live in windows of generic addresses no host allocation can take,
+ * so cvta and generic loads and stores work as on the GPU.
+ *
+ * Nothing here is thread-safe: one struct emu runs one launch at a time.
+ * Nothing here guesses: a form the parser or the interpreter does not know
+ * ends in EMU_UNSUPPORTED naming it ("needs a GPU"), never in a verdict. */
+#ifndef EMU_H
+#define EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a load or a launch ended.  Only EMU_OK lets the caller go on. */
+enum emu_status {
+    EMU_OK = 0,
+    EMU_FAULT,       /* what a GPU faults on: out of bounds, misaligned, trap, a bad address */
+    EMU_HAZARD,      /* a race, a read of shared memory no thread wrote, a .sync mask naming
+                        a lane that exited or waits elsewhere: what racecheck/synccheck find */
+    EMU_UNSUPPORTED, /* needs a GPU: an instruction, directive or operand not emulated */
+    EMU_LIMIT,       /* the launch's instruction budget ran out (a kernel that does not end) */
+    EMU_PARSE,       /* the text is not PTX the parser accepts (a line and what was expected) */
+    EMU_NOMEM        /* the host ran out of memory */
+};
+
+/* Why a call did not end in EMU_OK: the status again and one or two
+ * sentences for a student ("thread 255 of block 3 read 4 bytes at d_in +
+ * 4096, 0 bytes past its end (kernel.cu:31)").  For a hazard, both
+ * instructions' source lines.  The text never holds bytes read from
+ * emulated memory. */
+struct emu_error {
+    enum emu_status status;
+    char message[512];
+    char what[64];      /* EMU_UNSUPPORTED: the instruction or directive, "tex.2d.v4.f32.f32" */
+    int line;           /* source line of the (first) instruction at fault, 0 when unknown */
+    char file[128];     /* its source file as .file names it, "" when unknown */
+};
+
+struct emu_config {
+    /* What a kernel can observe: %nsmid, %smid's range, %nwarpid, and the
+     * cycles %clock/%clock64/%globaltimer advance by per warp instruction. */
+    int sm_count;                   /* 132 for the H100 SXM */
+    int warps_per_sm;               /* %nwarpid: 64 */
+    double clock_ghz;               /* %globaltimer in ns from %clock64 */
+    uint64_t seed;                  /* the interleaving of a block's warps */
+    int hazards;                    /* 1: track shared and global hazards (slower) */
+    uint64_t budget;                /* thread-instructions one launch may execute, 0: none */
+    /* printf's formatted text, in order; NULL drops it. */
+    void (*print)(void *ctx, const char *text, size_t len);
+    void *print_ctx;
+};
+
+struct emu;
+struct emu_module;
+struct emu_kernel;
+
+struct emu *emu_new(const struct emu_config *cfg);
+void emu_free(struct emu *e);
+
+/* Makes [base, base + bytes) global memory under NAME ("d_in", "d_out",
+ * "a judge buffer"); the name is copied.  emu_mem_unmap forgets the range
+ * that starts at BASE, emu_mem_rename names it again.  0, or -1 (overlap,
+ * unknown base, no memory). */
+int emu_mem_map(struct emu *e, void *base, size_t bytes, const char *name);
+int emu_mem_unmap(struct emu *e, void *base);
+int emu_mem_rename(struct emu *e, void *base, const char *name);
+
+/* Parses and decodes PTX text (NUL not required; LEN bytes).  The
+ * module's .global/.const variables are allocated, initialised and mapped
+ * under their own names.  EMU_OK with *OUT set, or the error. */
+enum emu_status emu_module_load(struct emu *e, const char *ptx, size_t len,
+                                struct emu_module **out, struct emu_error *err);
+void emu_module_unload(struct emu_module *m);
+
+/* An .entry by its (mangled) name; NULL when the module has none. */
+const struct emu_kernel *emu_module_kernel(const struct emu_module *m, const char *name);
+/* The Nth .entry in the order of the text, NULL past the last. */
+const struct emu_kernel *emu_module_kernel_at(const struct emu_module *m, int n);
+/* A module-scope variable's mapped address and size; -1 when unknown. */
+int emu_module_global(const struct emu_module *m, const char *name, void **addr, size_t *bytes);
+
+enum { EMU_MAX_PARAMS = 64 };
+
+/* What the driver would say of a kernel (cuKernelGetParamInfo,
+ * cuFuncGetAttribute): from the declarations, never from comments. */
+struct emu_kernel_info {
+    const char *name;
+    int nparams;
+    uint32_t param_offset[EMU_MAX_PARAMS], param_size[EMU_MAX_PARAMS];
+    uint32_t static_smem;   /* bytes of the .shared variables the kernel can reach */
+    uint32_t local_bytes;   /* per thread: .local declarations and the depot */
+    uint32_t max_threads;   /* .maxntid's product, else 1024 */
+};
+void emu_kernel_info(const struct emu_kernel *k, struct emu_kernel_info *info);
+
+struct emu_launch {
+    unsigned grid[3], block[3];
+    unsigned dyn_smem;
+    void **args;            /* as cuLaunchKernel's kernelParams: one pointer per parameter */
+};
+
+struct emu_stats {
+    uint64_t thread_instructions;   /* instructions times the lanes that executed them */
+    uint64_t warp_instructions;
+};
+
+/* Runs the kernel over the whole grid; EMU_OK, or the first fault, hazard,
+ * unsupported form or the budget, in ERR.  Memory the kernel wrote before
+ * stopping stays written, as on a GPU. */
+enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
+                           struct emu_error *err);
+void emu_stats(const struct emu *e, struct emu_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
