@@ -143,8 +143,35 @@ static void ptx_techniques(void)
     /* Mentions in comments do not count. */
     rules_check_ptx(l08, "// shfl.sync would go here\n\tadd.f32 %f1, %f2, %f3; // red.global.add\n", found);
     EXPECT(!found[0] && !found[1]);
+    /* Nor do block comments, a quoted .file name that #line chose, or the
+     * middle of a word. */
+    rules_check_ptx(l08, "/* shfl.sync.down.b32 */ .file 1 \"shfl.sync\"\n\tnoshfl.sync %r1;\n"
+                         "\tmov.u32 %r1, %r2; /* red.global.add\n ... */\n", found);
+    EXPECT(!found[0] && !found[1]);
+    rules_check_ptx(l08, "\t@%p1 shfl.sync.bfly.b32 %r1|%p2, %r2, 1, 31, -1;\n{ red.global.add.f32 [%rd1], %f1; }\n", found);
+    EXPECT(found[0] && found[1]);
+}
+
+/* Every form of block barrier synchronises the block: __syncthreads_count,
+ * _and and _or compile to bar.red, and a kernel using only those has its
+ * barrier. */
+static void block_barrier_forms(void)
+{
+    load();
+    const struct lab *l01 = catalog_find(&cat, "01");
+    int found[8];
+    EXPECT(l01 && l01->ntech == 1);
+    if (!l01)
+        return;
+    rules_check_ptx(l01, "\tbar.red.popc.u32 \t%r1, 0, %p1;\n", found);
+    EXPECT(found[0]);
+    rules_check_ptx(l01, "\tbarrier.cta.sync.aligned 0;\n", found);
+    EXPECT(found[0]);
+    rules_check_ptx(l01, "\tbar.arrive 0, 64;\n\tmembar.cta;\n", found);
+    EXPECT(!found[0]);
 }
 
 TAP_MAIN(T(clean_object_passes), T(memcpy_rejected_with_rule), T(forbidden_calls_each_named),
          T(unknown_symbol_not_on_allow_list), T(defining_runtime_symbols_rejected),
-         T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques))
+         T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques),
+         T(block_barrier_forms))

@@ -180,16 +180,44 @@ int rules_check_includes(const char *deps, struct rules_report *rep)
     return 0;
 }
 
-/* Does an instruction (not a comment) of the PTX contain pat? */
+/* Does an instruction of the PTX start with pat?  Only opcodes count: text
+ * inside comments (// and block comments) and quoted strings (a .file name
+ * that #line chose) is skipped, and a match must be a whole opcode or its
+ * prefix up to a '.' ("shfl.sync" matches shfl.sync.down.b32, "bar.sync"
+ * does not match bar.synced), so no name a student picks can fake a
+ * technique. */
 static int ptx_has(const char *ptx, const char *pat)
 {
-    for (const char *hit = strstr(ptx, pat); hit; hit = strstr(hit + 1, pat)) {
-        const char *bol = hit;
-        while (bol > ptx && bol[-1] != '\n')
-            bol--;
-        const char *cmt = strstr(bol, "//");
-        if (!cmt || cmt > hit)
-            return 1;
+    size_t len = strlen(pat);
+    int at_token = 1;
+
+    for (const char *p = ptx; *p; ) {
+        if (p[0] == '/' && p[1] == '/') {
+            p += strcspn(p, "\n");
+            continue;
+        }
+        if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+            at_token = 1;
+            continue;
+        }
+        if (*p == '"') {
+            p++;
+            while (*p && *p != '"' && *p != '\n')
+                p += (p[0] == '\\' && p[1]) ? 2 : 1;
+            if (*p == '"')
+                p++;
+            at_token = 0;
+            continue;
+        }
+        if (at_token && !strncmp(p, pat, len)) {
+            char next = p[len];
+            if (pat[len - 1] == '.' || next == '.' || next == ';' || next == '\0' || isspace((unsigned char)next))
+                return 1;
+        }
+        at_token = isspace((unsigned char)*p) || *p == ';' || *p == '{' || *p == '}';
+        p++;
     }
     return 0;
 }
