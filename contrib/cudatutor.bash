@@ -5,7 +5,7 @@
 # Installed as /usr/share/bash-completion/completions/cudatutor, or sourced
 # from ~/.bashrc: . /path/to/workbook/contrib/cudatutor.bash
 
-_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result grade"
+_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result grade help"
 _cudatutor_global="--help --version --root --progress --no-color --unlock-all"
 
 # _cudatutor_command_options COMMAND: the options COMMAND takes besides the
@@ -81,6 +81,7 @@ _cudatutor() {
             show|check|watch|hint|reset|solution)
                 mapfile -t COMPREPLY < <(compgen -W "$(_cudatutor_labs)" -- "$cur") ;;
             view-result|grade) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            help) mapfile -t COMPREPLY < <(compgen -W "$_cudatutor_commands" -- "$cur") ;;
         esac
     elif [ "$cmd" = hint ] && [ "$nargs" = 1 ]; then
         mapfile -t COMPREPLY < <(compgen -W "1 2 3" -- "$cur")

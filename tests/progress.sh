@@ -196,4 +196,10 @@ for c in list show check watch hint progress reset solution ladder view-result; 
     out=$("$TUTOR" "$c" --help); rc=$?
     check "$c --help" test $rc -eq 0 -a -n "$(grep "^usage: cudatutor $c" <<<"$out")"
 done
+out=$("$TUTOR" help); rc=$?
+check "help is the help, as --help is" test $rc -eq 0 -a "$out" = "$("$TUTOR" --help)"
+out=$("$TUTOR" help reset); rc=$?
+check "help COMMAND is that command's help" test $rc -eq 0 -a "$out" = "$("$TUTOR" reset --help)"
+"$TUTOR" help nosuch > /dev/null 2>&1; rc=$?
+check "help of an unknown command: usage error" test $rc -eq 2
 check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -E '^  view-result ')" -a -n "$("$TUTOR" --help | grep -F -- '--keys SCRIPT')"

@@ -38,7 +38,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a);
  * program without a command. */
 enum cmd_id {
     CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_HINT, CMD_PROGRESS, CMD_RESET,
-    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_GRADE, CMD_COUNT
+    CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_GRADE, CMD_HELP, CMD_COUNT
 };
 
 /* Whether the tutor's lock rule applies: never; or to the student's own
@@ -80,6 +80,8 @@ static const struct command commands[CMD_COUNT] = {
     /* Its own grammar (grade.sh's options): main hands it the line. */
     [CMD_GRADE] = {"grade", NULL, "SUBMISSION...", 0, 0, 0, LOCK_NONE,
                    "grade a class's submissions (grade.sh; cudatutor grade --help)"},
+    /* As git and cargo have it: the help, or a command's. */
+    [CMD_HELP] = {"help", NULL, "[COMMAND]", 0, 1, 0, LOCK_NONE, "this help, or a command's"},
 };
 
 #define ON(c) (1u << (c))
@@ -341,7 +343,20 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
         printf("cudatutor %s\n", CUDATUTOR_VERSION);
         return EXIT_OK;
     }
-    if (!(cmd = command_of(a))) {
+    if ((cmd = command_of(a)) == &commands[CMD_HELP] && !help) {
+        if (a->npos > 1) {
+            fputs("cudatutor: help takes one command at most: cudatutor help [COMMAND]\n", stderr);
+            return EXIT_USAGE;
+        }
+        help = 1;
+        a->cmd = a->npos ? a->pos[0] : NULL;
+        a->npos = 0;
+        if ((cmd = command_of(a)) == &commands[CMD_GRADE]) {
+            puts("The grader reads grade.sh's options: cudatutor grade --help");
+            return EXIT_OK;
+        }
+    }
+    if (!cmd) {
         fprintf(stderr, "cudatutor: unknown command \"%s\"\n", a->cmd);
         cli_usage(stderr);
         return EXIT_USAGE;
