@@ -28,6 +28,8 @@ NO_GPU_REASON="skipped: no CUDA device"
 # A scratch folder removed when the script ends.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudatutor-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# tests/run.sh checks, once every program has ended, that each removed it.
+[ -z "${TEST_SCRATCH_LOG:-}" ] || echo "$0 $TMP" >> "$TEST_SCRATCH_LOG"
 # Tests never touch the workbook's own progress.json.
 export CUDATUTOR_PROGRESS="$TMP/progress.json"
 # Checks are judged by the catalog's targets: on a GPU, each script's fresh

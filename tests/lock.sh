@@ -6,8 +6,6 @@
 cd "$ROOT"
 
 PROBE=build/tests/lockprobe
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 LOCK="$TMP/gpu.lock"
 
 if [ ! -x "$PROBE" ]; then

@@ -166,6 +166,8 @@ check "reset --yes puts the pristine stub back" cmp -s "$k" "$stub"
 check "reset keeps the student's file as kernel.cu.bak-TIME" \
     grep -q "// my work" "$WB"/labs/02-strided-index/kernel.cu.bak-*
 check "reset says where the backup is" test -n "$(grep 'kernel.cu.bak-' <<<"$out")"
+check "reset's backups are ignored by git (not in git status)" \
+    git -C "$ROOT" check-ignore -q "$(basename "$(ls -d "$WB"/labs/02-strided-index/kernel.cu.bak-* | head -n1)" | sed 's|^|labs/02-strided-index/|')"
 out=$("$TUTOR" --root "$WB" reset 02 --yes --json)
 check "reset of a pristine stub needs no backup" test "$(jq -r .backup <<<"$out")" = null
 cp solutions/02-strided-index/kernel.cu "$k"

@@ -95,6 +95,10 @@ if [ -z "${CUDATUTOR_COMPILE_CACHE:-}" ]; then
     export CUDATUTOR_COMPILE_CACHE=$work/nvcc-cache
     chmod 711 "$work" && mkdir -m 1777 "$CUDATUTOR_COMPILE_CACHE"
 fi
+# Each script's scratch folder (tests/lib.sh) is listed here, and must be
+# gone when the script has ended.
+export TEST_SCRATCH_LOG=$work/scratch
+: > "$TEST_SCRATCH_LOG"
 names=() running=0 next=0
 # flush: reports, in order, the programs that have ended and all before them.
 flush() {
@@ -141,6 +145,12 @@ done
 while [ "$running" -gt 0 ]; do reap; done
 wait
 flush
+
+left=$(while read -r script dir; do [ ! -e "$dir" ] || echo "$script"; done < "$TEST_SCRATCH_LOG" | sort -u)
+if [ -n "$left" ]; then
+    fail=$((fail + 1)); failures+=(scratch)
+    echo "  not ok - every test script removes its scratch folder (left by: $(echo $left))"
+fi
 
 [ ${#failures[@]} -gt 0 ] && echo "failing: ${failures[*]} (full output in $log)"
 echo "$pass passed, $fail failed, $skip skipped"
