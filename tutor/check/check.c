@@ -214,13 +214,14 @@ static void summarize(struct run *r)
         else
             snprintf(buf, sizeof buf, "%s", meaning);
         break;
-    case STATUS_COMPILE_ERROR:
-        if (res.ndiags)
-            snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, res.diags[0].file, res.diags[0].line,
-                     res.diags[0].message);
+    case STATUS_COMPILE_ERROR: {
+        const struct rdiag *d = result_first_error(&res);
+        if (d)
+            snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, d->file, d->line, d->message);
         else
             snprintf(buf, sizeof buf, "%s: see the compiler's log", meaning);
         break;
+    }
     case STATUS_REJECTED:
         /* The judge's plan checks name the rule in a sentence of their own. */
         if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))

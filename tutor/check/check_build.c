@@ -17,7 +17,7 @@
 /* nvcc's front end says "file(12): error: ..."; the host compiler and the
  * linker say "file:12:5: error: ...".  Both become {file, line, severity,
  * message}, so the tutor can point at the student's line. */
-static void parse_diagnostics(cJSON *list, const char *log)
+static void parse_diagnostics(cJSON *list, const char *log, int *have_error)
 {
     for (const char *line = log; *line;) {
         const char *eol = strchr(line, '\n');
@@ -37,8 +37,12 @@ static void parse_diagnostics(cJSON *list, const char *log)
         }
         if (strncmp(sev, "error", 5) && strncmp(sev, "warning", 7) && strncmp(sev, "fatal", 5))
             continue;
-        if (cJSON_GetArraySize(list) >= 30)
-            return;
+        /* Past the cap only the first error is still taken: a file with
+         * many warnings must not lose the error that stopped it. */
+        int is_error = strncmp(sev, "warning", 7) != 0;
+        if (cJSON_GetArraySize(list) >= 30 && (!is_error || *have_error))
+            continue;
+        *have_error |= is_error;
         const char *msg = buf + off;
         while (*msg == ' ')
             msg++;
@@ -115,7 +119,8 @@ int stage_compile(struct run *r)
     cJSON_AddBoolToObject(c, "ok", out.exited && out.exit_code == 0);
     cJSON_AddNumberToObject(c, "seconds", out.seconds);
     cJSON_AddStringToObject(c, "log", check_tail(out.log, 16384));
-    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), out.log);
+    int have_error = 0;
+    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), out.log, &have_error);
     rc = out.exited && out.exit_code == 0 ? 0 : 1;
     if (rc) {
         check_set_status(r, STATUS_COMPILE_ERROR);
@@ -298,7 +303,8 @@ int stage_link(struct run *r)
         cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
         cJSON_ReplaceItemInObjectCaseSensitive(c, "ok", cJSON_CreateFalse());
         cJSON_ReplaceItemInObjectCaseSensitive(c, "log", cJSON_CreateString(check_tail(pr.output, 16384)));
-        parse_diagnostics(cJSON_GetObjectItemCaseSensitive(c, "diagnostics"), pr.output);
+        int have_error = 0;
+        parse_diagnostics(cJSON_GetObjectItemCaseSensitive(c, "diagnostics"), pr.output, &have_error);
         check_set_status(r, STATUS_COMPILE_ERROR);
         check_message(r, "linking the runner failed");
     }

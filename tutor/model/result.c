@@ -380,6 +380,14 @@ const struct rperf *result_perf(const struct result *r, const char *label)
     return NULL;
 }
 
+const struct rdiag *result_first_error(const struct result *r)
+{
+    for (int i = 0; i < r->ndiags; i++)
+        if (r->diags[i].severity && !strcmp(r->diags[i].severity, "error"))
+            return &r->diags[i];
+    return r->ndiags ? &r->diags[0] : NULL;
+}
+
 const struct rperf *result_target_perf(const struct result *r)
 {
     return r->have_target ? result_perf(r, r->target_case) : NULL;

@@ -149,5 +149,9 @@ const char *result_detail(const struct result *r);
 const struct rperf *result_target_perf(const struct result *r);
 /* The perf entry of the case of this label, or NULL. */
 const struct rperf *result_perf(const struct result *r, const char *label);
+/* The diagnostic a compile error is told by: the first error, which a
+ * warning printed before it (a NUL byte's "null character(s) ignored")
+ * must not hide; the first diagnostic when none is an error; NULL. */
+const struct rdiag *result_first_error(const struct result *r);
 
 #endif /* RESULT_H */
