@@ -163,7 +163,7 @@ check "the diagnostic names the student's file" \
     test "$(jq -r '.compile.diagnostics[0].file' "$TMP/syntax.json")" = "$TMP/syntax.cu"
 
 # A warning nvcc prints first (a NUL byte) must not stand for the error.
-printf '#include "lab.h"\n// \0\nextern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)\n{\n    abc = 1;\n}\n' > "$TMP/nul.cu"
+printf '#include "lab.h"\nint x; \0\nextern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)\n{\n    abc = 1;\n}\n' > "$TMP/nul.cu"
 "$TUTOR" check 01 --file "$TMP/nul.cu" --json > "$TMP/nul.json"; rc=$?
 check "the headline of a compile error is its first error, not a warning before it" \
     test $rc -eq 1 -a -n "$(jq -r .summary "$TMP/nul.json" | grep -F ':5: identifier "abc" is undefined')"
