@@ -175,7 +175,12 @@ CU
 "$TUTOR" check 01 --file "$TMP/noentry.cu" --json > "$TMP/noentry.json"; rc=$?
 check "an entry point without extern \"C\" is explained" \
     test "$(jq -r '.compile.diagnostics[0].message' "$TMP/noentry.json")" = \
-         'lab_reduce_int is not defined: the file must define it with extern "C"'
+         'defines no extern "C" lab_reduce_int, the entry point lab 01'"'"'s harness calls (lab.h declares it; the stub defines it at its end)'
+: > "$TMP/empty.cu"
+"$TUTOR" check 01 --file "$TMP/empty.cu" --json > "$TMP/empty.json"; rc=$?
+check "an empty file: the entry point is missing, not a compiler's failure" \
+    test $rc -eq 1 -a "$(jq -r .summary "$TMP/empty.json")" = \
+         "the kernel did not build: $TMP/empty.cu defines no extern \"C\" lab_reduce_int, the entry point lab 01's harness calls (lab.h declares it; the stub defines it at its end)"
 
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --json > "$TMP/host.json"; rc=$?
 check "a host-side sum is rejected, naming cudaMemcpy and the rule" \

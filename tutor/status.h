@@ -14,7 +14,7 @@
 #define STATUS_TABLE(X)                                                              \
     X(STATUS_PASS,           "pass",            0,  'P', "correct at every size")          \
     X(STATUS_FAIL,           "fail",            1,  'F', "a wrong result, a race or a missing technique") \
-    X(STATUS_COMPILE_ERROR,  "compile_error",   1,  'C', "nvcc could not compile the kernel") \
+    X(STATUS_COMPILE_ERROR,  "compile_error",   1,  'C', "the kernel did not build")         \
     X(STATUS_REJECTED,       "rejected",        1,  'R', "the kernel breaks a rule of lab.h") \
     X(STATUS_RUNTIME_ERROR,  "runtime_error",   1,  'E', "the kernel crashed or a CUDA call failed") \
     X(STATUS_TIMEOUT,        "timeout",         1,  'T', "the run did not finish in time") \

@@ -216,8 +216,10 @@ static void summarize(struct run *r)
         break;
     case STATUS_COMPILE_ERROR: {
         const struct rdiag *d = result_first_error(&res);
-        if (d)
+        if (d && d->line > 0)
             snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, d->file, d->line, d->message);
+        else if (d)
+            snprintf(buf, sizeof buf, "%s: %s %s", meaning, d->file, d->message);
         else
             snprintf(buf, sizeof buf, "%s: see the compiler's log", meaning);
         break;

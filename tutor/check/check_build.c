@@ -148,14 +148,17 @@ static void add_violations(cJSON *list, const struct rules_report *rep)
     }
 }
 
-/* The entry point is missing: a compile error that points at the file. */
+/* The entry point is missing: nvcc compiled the file, but the build of the
+ * runner cannot go on without it.  A diagnostic of the file (line 0), which
+ * the summary shows without a line. */
 static void entry_missing(struct run *r)
 {
     cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
     cJSON *diags = cJSON_GetObjectItemCaseSensitive(c, "diagnostics");
     cJSON *d = cJSON_CreateObject();
-    char *msg = util_format("%s is not defined: the file must define it with extern \"C\"",
-                            r->lab->family->entry);
+    char *msg = util_format("defines no extern \"C\" %s, the entry point lab %s's harness calls "
+                            "(lab.h declares it; the stub defines it at its end)",
+                            r->lab->family->entry, r->lab->id);
     cJSON_AddStringToObject(d, "file", r->src);
     cJSON_AddNumberToObject(d, "line", 0);
     cJSON_AddStringToObject(d, "severity", "error");
