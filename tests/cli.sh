@@ -182,6 +182,11 @@ check "an empty file: the entry point is missing, not a compiler's failure" \
     test $rc -eq 1 -a "$(jq -r .summary "$TMP/empty.json")" = \
          "the kernel did not build: $TMP/empty.cu defines no extern \"C\" lab_reduce_int, the entry point lab 01's harness calls (lab.h declares it; the stub defines it at its end)"
 
+"$TUTOR" --unlock-all check 01 --file "$(ls solutions/09-*/kernel.cu)" --json > "$TMP/other.json"; rc=$?
+check "another lab's file: it defines lab 09's entry point, this is lab 01" \
+    test $rc -eq 1 -a "$(jq -r .summary "$TMP/other.json")" = \
+         "the kernel breaks a rule of lab.h: defines lab_trapezoid — the entry point of lab 09, not of this one (lab_reduce_int): is this the right lab's file?"
+
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --json > "$TMP/host.json"; rc=$?
 check "a host-side sum is rejected, naming cudaMemcpy and the rule" \
     test $rc -eq 1 -a "$(jq -r '.status + " " + ([.symbols.violations[].symbol] | join(","))' "$TMP/host.json" \

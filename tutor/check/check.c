@@ -229,7 +229,8 @@ static void summarize(struct run *r)
         if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))
             snprintf(buf, sizeof buf, "%s: %s", meaning, res.viol_rules[0]);
         else
-            snprintf(buf, sizeof buf, "%s: uses %s — %s", meaning, res.nviol ? res.viol_symbols[0] : "?",
+            snprintf(buf, sizeof buf, "%s: %s %s — %s", meaning, result_violation_verb(&res, 0),
+                     res.nviol ? res.viol_symbols[0] : "?",
                      res.nviol ? res.viol_rules[0] : "");
         break;
     case STATUS_NO_GPU: {

@@ -144,6 +144,8 @@ static void add_violations(cJSON *list, const struct rules_report *rep)
         cJSON *v = cJSON_CreateObject();
         cJSON_AddStringToObject(v, "symbol", rep->v[i].symbol);
         cJSON_AddStringToObject(v, "rule", rep->v[i].rule);
+        if (rep->v[i].defined)
+            cJSON_AddBoolToObject(v, "defined", 1);
         cJSON_AddItemToArray(list, v);
     }
 }

@@ -20,6 +20,7 @@ static int add_v(struct rules_report *rep, const char *symbol, const char *rule,
     if (!nv[rep->nv].symbol || !nv[rep->nv].rule)
         return -1;
     nv[rep->nv].generic = generic;
+    nv[rep->nv].defined = 0;
     rep->nv++;
     return 0;
 }
@@ -71,6 +72,26 @@ static int check_undefined(const struct catalog *cat, const char *sym, struct ru
                                          "make (host_symbols.allow in data/labs.json)", !rule);
 }
 
+/* A violation of a symbol the file defines. */
+static int add_defined(struct rules_report *rep, const char *symbol, const char *rule, int generic)
+{
+    if (add_v(rep, symbol, rule, generic))
+        return -1;
+    rep->v[rep->nv - 1].defined = 1;
+    return 0;
+}
+
+/* The labs whose entry point SYM is ("09" or "02, 03"), or "" when it is
+ * no family's. */
+static void labs_of_entry(const struct catalog *cat, const char *sym, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < cat->nlabs && used < len; i++)
+        if (!strcmp(cat->labs[i].family->entry, sym))
+            used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", cat->labs[i].id);
+}
+
 /* Defined globals: a kernel could replace the harness's own functions (or the
  * runtime's) by defining them, so it may define only its entry point with C
  * linkage, plus C++ symbols of its own. */
@@ -91,13 +112,19 @@ static int check_defined(const struct catalog *cat, const char *entry, const cha
         return 0;
     const char *rule = match_rule(cat->deny_defined, cat->ndeny_defined, sym);
     if (rule)
-        return add(rep, sym, rule);
+        return add_defined(rep, sym, rule, 0);
     if (!strncmp(sym, "_Z", 2))
         return 0;
-    char msg[200];
+    char msg[200], labs[64];
+    labs_of_entry(cat, sym, labs, sizeof labs);
+    if (labs[0]) {
+        snprintf(msg, sizeof msg, "the entry point of lab %s, not of this one (%s): is this the right lab's file?",
+                 labs, entry);
+        return add_defined(rep, sym, msg, 0);
+    }
     snprintf(msg, sizeof msg, "a kernel file defines only its entry point (%s) with C linkage: "
                               "make other functions static, or drop their extern \"C\"", entry);
-    return add_v(rep, sym, msg, 1);
+    return add_defined(rep, sym, msg, 1);
 }
 
 int rules_check_symbols(const struct catalog *cat, const char *entry, const char *nm_output,

@@ -12,6 +12,7 @@ struct violation {
     char *symbol;
     char *rule;
     int generic;                /* no specific rule named it: listed after those that did */
+    int defined;                /* the file defines the symbol (else it calls it) */
 };
 
 struct rules_report {

@@ -167,7 +167,10 @@ static void parse_rules(const cJSON *root, struct result *r)
     int i = 0;
     r->viol_symbols = calloc((size_t)r->nviol + 1, sizeof *r->viol_symbols);
     r->viol_rules = calloc((size_t)r->nviol + 1, sizeof *r->viol_rules);
+    r->viol_defined = calloc((size_t)r->nviol + 1, sizeof *r->viol_defined);
     cJSON_ArrayForEach(v, a) {
+        if (r->viol_defined)
+            r->viol_defined[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, "defined"));
         r->viol_symbols[i] = str(v, "symbol");
         r->viol_rules[i++] = str(v, "rule");
     }
@@ -353,6 +356,7 @@ void result_free(struct result *r)
     free(r->diags);
     free_strv(r->viol_symbols, r->nviol);
     free_strv(r->viol_rules, r->nviol);
+    free(r->viol_defined);
     for (int i = 0; r->tech && i < r->ntech; i++) {
         free(r->tech[i].name);
         free(r->tech[i].why);
@@ -386,6 +390,11 @@ const struct rdiag *result_first_error(const struct result *r)
         if (r->diags[i].severity && !strcmp(r->diags[i].severity, "error"))
             return &r->diags[i];
     return r->ndiags ? &r->diags[0] : NULL;
+}
+
+const char *result_violation_verb(const struct result *r, int i)
+{
+    return r->viol_defined && i >= 0 && i < r->nviol && r->viol_defined[i] ? "defines" : "uses";
 }
 
 const struct rperf *result_target_perf(const struct result *r)

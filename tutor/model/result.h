@@ -107,6 +107,7 @@ struct result {
     struct rdiag *diags;
     int ndiags;
     char **viol_symbols, **viol_rules;
+    int *viol_defined;          /* the file defines the symbol; else it calls it */
     int nviol;
     struct rtech *tech;
     int ntech;
@@ -153,5 +154,7 @@ const struct rperf *result_perf(const struct result *r, const char *label);
  * warning printed before it (a NUL byte's "null character(s) ignored")
  * must not hide; the first diagnostic when none is an error; NULL. */
 const struct rdiag *result_first_error(const struct result *r);
+/* How violation I's symbol is named: "defines" or "uses". */
+const char *result_violation_verb(const struct result *r, int i);
 
 #endif /* RESULT_H */

@@ -424,7 +424,7 @@ static char *lab_text(const struct score_lab *e, const struct result *rep)
     }
     for (int i = 0; rep && i < rep->nviol && i < 5; i++) {
         LINE();
-        sb_printf(&b, "uses %s: %s", rep->viol_symbols[i], rep->viol_rules[i]);
+        sb_printf(&b, "%s %s: %s", result_violation_verb(rep, i), rep->viol_symbols[i], rep->viol_rules[i]);
     }
     if (e->status == STATUS_PASS || e->status == STATUS_FAIL)
         for (int i = 0; rep && i < rep->ntech; i++)

@@ -27,7 +27,7 @@ def text($e; $rep):
     + (if $e.intake.why and $e.intake.why != ($e.status | meaning) then [$e.intake.why] else [] end)
     + (if $e.graded then ["score \($e.score) of \($e.max_score): correctness \($e.correctness.score) of \($e.correctness.max), performance \($e.performance.score) of \($e.performance.max)" + (if $e.performance.why then " (" + $e.performance.why + ")" else "" end)] else [] end)
     + [($rep.compile.diagnostics // [])[:5][] | "\(.file):\(.line): \(.severity): \(.message)"]
-    + [($rep.symbols.violations // [])[:5][] | "uses \(.symbol): \(.rule)"]
+    + [($rep.symbols.violations // [])[:5][] | "\(if .defined then "defines" else "uses" end) \(.symbol): \(.rule)"]
     + (if $e.status == "pass" or $e.status == "fail"
        then [($rep.techniques // [])[] | select(.found == false) | "technique missing: \(.name): \(.why)"] else [] end)
     + [($rep.sanitizer.tools // [])[] | select(.clean == false)
