@@ -80,6 +80,19 @@ double check_timeout(const struct run *r)
     return r->lab->family->timeout_s * scale;
 }
 
+double check_bound(const struct run *r)
+{
+    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
+    return r->lab->check_timeout_s * scale;
+}
+
+double check_deadline(const struct run *r, const struct waits *waited)
+{
+    if (!r->run_t0)
+        return 0;
+    return r->run_t0 + check_bound(r) + waits_grace(&r->hx_waits) + (waited ? waits_grace(waited) : 0);
+}
+
 /* ---- target and summary ------------------------------------------------- */
 
 static double perf_metric(const cJSON *p, enum metric m)
