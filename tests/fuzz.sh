@@ -83,6 +83,22 @@ check "every exit is runtime_error, every signal the student's verdict (${#wrong
 check "no message names the exit code or signal number the launcher chose" test ${#echoed[@]} = 0
 [ ${#echoed[@]} = 0 ] || echo "#   ${echoed[*]:0:20}"
 
+# The other side: a set-up step that fails before the exec is the
+# workbook's, and says which step (a runner that is not there, an output
+# file in a folder that is not there).
+rm -f "$TMP/j.json"
+CUDA_VISIBLE_DEVICES= "$judge" --json "$TMP/j.json" --lab 01 --family reduce_int --mode check --seed 1 \
+    --runner "$TMP/no-runner" --runner-out "$TMP/r.out" --fatbin "$W/keep/host_behaviours.fatbin" \
+    --ptx "$W/keep/host_behaviours.ptx" --plan-timeout 0.3 --sizes 1 --gpu-lock "$TMP/lock" > /dev/null 2>&1
+check "a runner that cannot be executed is internal_error, naming the sandbox's step" \
+    test "$(jq -r '.status + ": " + .messages[-1]' "$TMP/j.json")" = \
+         "internal_error: internal: could not start the runner: its sandbox could not be set up (opening /dev/null, the output file or the runner: No such file or directory)"
+rm -f "$TMP/j.json"
+CUDA_VISIBLE_DEVICES= "$judge" --json "$TMP/j.json" --lab 01 --family reduce_int --mode check --seed 1 \
+    --runner "$TMP/runner" --runner-out "$TMP/no-folder/r.out" --fatbin "$W/keep/host_behaviours.fatbin" \
+    --ptx "$W/keep/host_behaviours.ptx" --plan-timeout 0.3 --sizes 1 --gpu-lock "$TMP/lock" > /dev/null 2>&1
+check "an output file that cannot be made is internal_error too" test "$(jq -r .status "$TMP/j.json")" = internal_error
+
 # The same through the tutor's check, which runs the judge as a child and
 # reads its report: the runner of the build patched in place.
 for b in "x 121" "c 122" "i 123" "o 120" "s 11" "S 6" "x 0" "p 0"; do

@@ -139,6 +139,8 @@ static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
  * 0 when the socket closed (the runner ended), -1 when time ran out. */
 static int recv_msg(void *buf, size_t len, double until, ssize_t *got)
 {
+    if (pl.run.fd < 0)
+        return 0;
     for (;;) {
         double left = until - now_s();
         if (left <= 0)
@@ -165,7 +167,8 @@ static int runner_lost(struct ctx *c, int timed_out, const char *when)
 {
     char why[240];
     if (timed_out) {
-        kill(pl.run.pid, SIGKILL);
+        if (pl.run.pid > 0)     /* never kill(-1): that is every process */
+            kill(pl.run.pid, SIGKILL);
         runner_stop(&pl.run, NULL, 0);
         pl.live = 0;
         return plan_fail(c, STATUS_TIMEOUT, "the launcher did not answer within %g s %s: its host "
@@ -366,6 +369,8 @@ int plan_load(struct ctx *c, int gpu)
 
     if (!c->o->runner)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no --runner given");
+    if (c->plan_status || pl.run.fd < 0)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner did not start");
     int rc = recv_msg(&hello, sizeof hello, now_s() + c->o->plan_timeout_s, &got);
     if (rc <= 0)
         return runner_lost(c, rc < 0, "as it started (before the first call)");
