@@ -43,8 +43,7 @@ for name in exit_sandbox_code huge_grid incbin_memset ptx_comment_params; do
     [ "$got" = "$want" ] && pass "$name: $want — $(j .summary "$OUT/bank-$name.json" | cut -c1-150)" ||
         bad "$name: want $want, got $got: $(j .summary "$OUT/bank-$name.json")"
 done
-grep -qF "$(head -c 8 /etc/hostname | tr -d '\n')" "$OUT/bank-incbin_memset.json" &&
-    bad "incbin_memset: the report holds /etc/hostname's text" || pass "incbin_memset: the report holds no /etc/hostname text"
+# (tests/fuzz.sh looks for a random file's bytes in such a report.)
 
 echo "== 2. a printf flood under the sanitizers ends at the check's bound"
 start=$(date +%s)
