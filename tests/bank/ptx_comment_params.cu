@@ -1,5 +1,5 @@
 // bank: lab=01 expect=pass cpu=no_gpu
-// why: inline assembly puts comments into the PTX that declare the kernel with other parameters ("// .entry NAME(.param .u64 a, ...)", a block comment, a 4 KiB .b8 array) ahead of its real .entry; the judge once read the PTX's text and then refused the launches (no GPU) or the driver refused its questions (internal_error); parameters now come from the driver, and the kernel, which is right, passes (tests/fuzz.sh checks the no-GPU side)
+// why: inline assembly puts comments into the PTX that declare the kernel with other parameters ("// .entry NAME(.param .u64 a, ...)", a block comment, a 4 KiB .b8 array, a .pragma string) ahead of its real .entry; the judge once read the PTX's text and then refused the launches (no GPU) or the driver refused its questions (internal_error); parameters now come from the driver, and the kernel, which is right, passes (tests/fuzz.sh checks the no-GPU side)
 /* Comments are PTX like any other text of the file. */
 #include "lab.h"
 
@@ -10,7 +10,8 @@ __device__ __noinline__ int lookalike(int x)
     asm volatile("// .entry _Z12reduce_blockPKiPij(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d)\n\t"
                  "/* .entry _Z12reduce_blockPKiPij(\n\t.param .u64 e,\n\t.param .u64 f,\n\t.param .u64 g,\n\t"
                  ".param .u64 h\n\t) \"*/\n\t"
-                 "// .entry _Z12reduce_blockPKiPij( .param .b8 q[4096] )");
+                 "// .entry _Z12reduce_blockPKiPij( .param .b8 q[4096] )\n\t"
+                 ".pragma \".entry _Z12reduce_blockPKiPij(.param .u64 s, .param .u64 t, .param .u64 u, .param .u64 v)\";");
     return x;
 }
 

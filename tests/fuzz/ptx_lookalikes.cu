@@ -1,8 +1,9 @@
 /* tests/fuzz/ptx_lookalikes.cu — lab 01's reduction whose device code puts
  * text that looks like PTX declarations into the PTX as comments: a line
  * comment and a block comment in inline assembly, ahead of the kernel's
- * real .entry, each declaring the kernel with four 8-byte parameters where
- * it has three (20 bytes).  A judge that read the PTX's text would take
+ * real .entry, and a string (an unknown .pragma, which ptxas passes over
+ * with a warning), each declaring the kernel with other parameters than
+ * its three (20 bytes).  A judge that read the PTX's text would take
  * these for the kernel's parameters: without a GPU it then refused every
  * launch, with one the driver refused the judge's questions and the check
  * ended in internal_error.  The kernel is right: the verdict must be its. */
@@ -15,7 +16,8 @@ __device__ __noinline__ int lookalike(int x)
     asm volatile("// .entry _Z12reduce_blockPKiPij(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d)\n\t"
                  "/* .entry _Z12reduce_blockPKiPij(\n\t.param .u64 e,\n\t.param .u64 f,\n\t.param .u64 g,\n\t"
                  ".param .u64 h\n\t) \"*/\n\t"
-                 "// .entry _Z12reduce_blockPKiPij( .param .b8 q[4096] )");
+                 "// .entry _Z12reduce_blockPKiPij( .param .b8 q[4096] )\n\t"
+                 ".pragma \".entry _Z12reduce_blockPKiPij(.param .u64 s, .param .u64 t, .param .u64 u, .param .u64 v)\";");
     return x;
 }
 
