@@ -86,11 +86,9 @@ double check_bound(const struct run *r)
     return r->lab->check_timeout_s * scale;
 }
 
-double check_deadline(const struct run *r, const struct waits *waited)
+double check_deadline(const struct run *r, double waited)
 {
-    if (!r->run_t0)
-        return 0;
-    return r->run_t0 + check_bound(r) + waits_grace(&r->hx_waits) + (waited ? waits_grace(waited) : 0);
+    return r->run_t0 ? r->run_t0 + check_bound(r) + waited : 0;
 }
 
 /* ---- target and summary ------------------------------------------------- */

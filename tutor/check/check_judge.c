@@ -59,7 +59,7 @@ static double trials_cutoff(const struct run *r)
 static double run_cutoff(void *ud)
 {
     const struct run *r = ud;
-    double trials = trials_cutoff(r), whole = check_deadline(r, NULL);
+    double trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
     return trials > 0 && trials < whole ? trials : whole;
 }
 
@@ -295,7 +295,7 @@ int stage_judge(struct run *r)
     rc = 0;
     /* Which bound ended it: the trials', the whole check's, or the
      * judge's own run limit. */
-    double now = util_now(), trials = trials_cutoff(r), whole = check_deadline(r, NULL);
+    double now = util_now(), trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
     if (pr.timed_out && trials > 0 && now >= trials) {
         check_set_status(r, STATUS_TIMEOUT);
         check_message(r, "timed out after %.0f s: the correctness trials ran past their %g s limit "

@@ -54,6 +54,7 @@ struct san_job {
     struct proc_spec spec;
     struct proc_result pr;
     struct waits waits;
+    double judge_waited;    /* the judge's waits for the GPU when this tool started */
     int rc, started;
     pthread_t thread;
 };
@@ -69,12 +70,13 @@ static double san_grace(void *ud)
     return waits_grace(&((struct san_job *)ud)->waits);
 }
 
-/* A tool ends by the whole check's bound, its own waits for the GPU
- * forgiven like the judge's. */
+/* A tool ends by the whole check's bound, the judge's waits for the GPU
+ * before it started and its own forgiven.  Asked in the tool's thread: it
+ * reads nothing the judge's thread writes. */
 static double san_cutoff(void *ud)
 {
     const struct san_job *j = ud;
-    return check_deadline(j->run, &j->waits);
+    return check_deadline(j->run, j->judge_waited + waits_grace(&j->waits));
 }
 
 static void *san_thread(void *arg)
@@ -90,6 +92,7 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
     int a = 0, skip = 0;
 
     j->run = r;
+    j->judge_waited = waits_grace(&r->hx_waits);
     j->tool = tool;
     j->rc = -1;
     j->json = util_format("%s/sanitize-%s.json", r->dir, tool);
@@ -159,7 +162,7 @@ static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j
     } else if (hs && status_from_name(hs) != STATUS_PASS && status_from_name(hs) != STATUS_NO_GPU) {
         v = SAN_DIRTY;
         check_message(r, "under %s the kernel's run ended in %s", j->tool, hs);
-    } else if (j->pr.timed_out && util_now() >= check_deadline(r, &j->waits)) {
+    } else if (j->pr.timed_out && util_now() >= san_cutoff(j)) {
         v = SAN_TIMEOUT;
         check_message(r, "timed out after %.0f s under %s: the check ran past its %g s bound (the judge "
                          "and the race checkers together; time waiting for the GPU not counted)",

@@ -76,11 +76,11 @@ const char *check_tail(const char *text, size_t keep);
 double check_timeout(const struct run *r);
 /* The whole check's bound (the lab's check_timeout_s, scaled), and the
  * time (util_now's clock) by which a child of the run stage must have
- * ended: from the judge's start, plus the time the judge and `waited`
- * (the child's own waits, or NULL) spent waiting for the GPU.  0 before
- * the judge started. */
+ * ended: from the judge's start, plus `waited`, the seconds the child (and
+ * the judge before it) spent waiting for the GPU.  0 before the judge
+ * started. */
 double check_bound(const struct run *r);
-double check_deadline(const struct run *r, const struct waits *waited);
+double check_deadline(const struct run *r, double waited);
 
 /* ---- check_build.c ---- */
 int stage_compile(struct run *r);
