@@ -7,7 +7,8 @@
 #     PTX comment look-alikes (pass: the parameters come from the driver);
 #  2. a kernel that floods printf, under the race checkers, ends in timeout
 #     at the check's bound (the message names it), within the bound plus
-#     the GPU waits and a few seconds, not at 3x the judge's limit;
+#     the GPU waits and a few seconds, not at 3x the judge's limit; the
+#     launcher's flood (flood_output.cu) under them passes within it;
 #  3. every solution of lab 01-15 still passes with the sanitizers: the
 #     judge counts parameters with cuKernelGetParamInfo until the driver
 #     says there is none, which compute-sanitizer must not count against
@@ -56,6 +57,17 @@ j '.messages[]' "$OUT/flood.json" | grep -q "ran past its 15 s bound" &&
     pass "the message names the check's bound (15 s at scale 0.25)" ||
     bad "no message names the check's bound (the trials' or the judge's ended it?)"
 [ "$took" -le 60 ] && pass "the check took $took s, under 60 (was about 190 s at scale 1)" || bad "the check took $took s"
+
+# The host code's flood (tests/bank/flood_output.cu, a megabyte a call from
+# the launcher) under the tools too: the runner's file is capped, the tools
+# watch the judge only, and the verdict is the reduction's, within the bound.
+start=$(date +%s)
+$T check 01 --file tests/bank/flood_output.cu --quick --timeout-scale 0.25 --json > "$OUT/host-flood.json"
+took=$(( $(date +%s) - start ))
+j '.sanitizer.tools[]? | "   \(.tool): clean=\(.clean) \(.seconds) s"' "$OUT/host-flood.json"
+[ "$(j .status "$OUT/host-flood.json")" = pass ] && [ "$took" -le 60 ] &&
+    pass "the launcher's flood passes with the sanitizers in $took s" ||
+    bad "the launcher's flood with the sanitizers: $(j .status "$OUT/host-flood.json") in $took s: $(j .summary "$OUT/host-flood.json")"
 
 echo "== 3. every solution passes with the sanitizers, within its bound"
 for lab in $(jq -r '.labs[].id' data/labs.json); do
