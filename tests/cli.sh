@@ -219,12 +219,25 @@ stuck_verdict() {
 check "a run stuck in its trials stops at the trials' limit, and says so" \
     test "$(stuck_verdict "$TMP/stuck-in-trials" | sed 's/^timeout [01] s /timeout /')" = \
          "timeout timed out after N s: the correctness trials ran past their 0.5 s limit during correctness 3/32 n=31: the whole process group was killed"
-check "past its trials a run has the whole limit" \
+check "past its trials a run has the whole check's bound, and says so" \
     test "$(stuck_verdict "$TMP/stuck-in-timing" | sed 's/^timeout [3-9] s /timeout /')" = \
-         "timeout timed out after N s during timing 1/1 2^28: the whole process group was killed"
-check "protocol lines printed on stdout or stderr change no limit: stopped at the run's 3 s, no grace" \
+         "timeout timed out after N s: the check ran past its 3 s bound (time waiting for the GPU not counted) during timing 1/1 2^28: the whole process group was killed"
+check "protocol lines printed on stdout or stderr change no limit: stopped at the check's 3 s, no grace" \
     test "$(stuck_verdict "$TMP/prints-protocol" | sed 's/^timeout 3 s /timeout /')" = \
-         "timeout timed out after N s: the whole process group was killed"
+         "timeout timed out after N s: the check ran past its 3 s bound (time waiting for the GPU not counted): the whole process group was killed"
+
+# A lab's check_timeout_s bounds the whole check, below the judge's own
+# limit when it is shorter: lab 01 at 10 s, scaled by 0.05, stops a run
+# stuck in its timing after 0.5 s (the judge's own limit is 3 s).
+WBT=$TMP/wb-bound
+make_workbook "$WBT"
+jq '.labs |= map(if .id == "01" then . + {"check_timeout_s": 10} else . end)' "$ROOT/data/labs.json" \
+    > "$WBT/data/labs.json"
+got=$("$TUTOR" --root "$WBT" check 01 --file "$sol01" --json --no-sanitize --timeout-scale 0.05 \
+          --wrap "$TMP/stuck-in-timing" | jq -r '.status + " " + (.run_s | floor | tostring) + " " + .messages[0]')
+check "the lab's check_timeout_s ends the check, and the verdict names that bound" \
+    test "$(sed 's/after [0-9]* s/after N s/' <<<"$got")" = \
+         "timeout 0 timed out after N s: the check ran past its 0.5 s bound (time waiting for the GPU not counted) during timing 1/1 2^28: the whole process group was killed"
 
 # --target-min: the threshold a grader calibrated for its GPU replaces the
 # catalog's; the report keeps both.  A stand-in harness reports a passing

@@ -327,7 +327,28 @@ static void determinism_only_where_the_judge_can(void)
     free(text);
 }
 
-TAP_MAIN(T(real_catalog_loads), T(minimal_catalog_parses), T(unknown_family_named_with_path),
+static void check_timeout_defaults_and_bounds(void)
+{
+    struct catalog cat;
+    char err[256] = "";
+    static const char one[] = "{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1}";
+    EXPECT(parse_target_text(one, "", err, sizeof err, &cat) == 0);
+    if (!err[0]) {
+        EXPECT(cat.labs[0].check_timeout_s == CATALOG_CHECK_TIMEOUT_S);
+        catalog_free(&cat);
+    }
+    EXPECT(parse_target_text(one, ", \"check_timeout_s\": 90", err, sizeof err, &cat) == 0);
+    if (!err[0]) {
+        EXPECT(cat.labs[0].check_timeout_s == 90);
+        catalog_free(&cat);
+    }
+    EXPECT(parse_target_text(one, ", \"check_timeout_s\": 5", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].check_timeout_s: 5 is outside [10, 3600]");
+    EXPECT(parse_target_text(one, ", \"check_timeout_s\": \"60\"", err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].check_timeout_s: must be a number");
+}
+
+TAP_MAIN(T(real_catalog_loads), T(check_timeout_defaults_and_bounds), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
          T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),

@@ -80,6 +80,17 @@ double check_timeout(const struct run *r)
     return r->lab->family->timeout_s * scale;
 }
 
+double check_bound(const struct run *r)
+{
+    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
+    return r->lab->check_timeout_s * scale;
+}
+
+double check_deadline(const struct run *r, double waited)
+{
+    return r->run_t0 ? r->run_t0 + check_bound(r) + waited : 0;
+}
+
 /* ---- target and summary ------------------------------------------------- */
 
 static double perf_metric(const cJSON *p, enum metric m)

@@ -46,13 +46,21 @@ static double trials_limit(const struct run *r)
 /* While the trials run they have their own, shorter limit (the catalog's
  * trials_timeout_s): a kernel that never ends is stopped after it, not
  * after the whole run's limit — in a grader it holds the GPU meanwhile, and
- * no other run can time a kernel beside it. */
-static double run_cutoff(void *ud)
+ * no other run can time a kernel beside it.  0 when the trials are not
+ * running. */
+static double trials_cutoff(const struct run *r)
 {
-    const struct run *r = ud;
     if (!r->trials_t0 || r->trials_done)
         return 0;
     return r->trials_t0 + trials_limit(r) + waits_grace(&r->hx_waits) - r->trials_w0;
+}
+
+/* The judge ends by the trials' cutoff or the whole check's, the sooner. */
+static double run_cutoff(void *ud)
+{
+    const struct run *r = ud;
+    double trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
+    return trials > 0 && trials < whole ? trials : whole;
 }
 
 /* "@stage correctness 3/32 n=31" from the judge becomes a progress call;
@@ -270,6 +278,7 @@ int stage_judge(struct run *r)
         goto out;
     check_progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
     r->last_stage[0] = '\0';
+    r->run_t0 = util_now();
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
                              .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
                              .grace = run_grace, .cutoff = run_cutoff, .channel = 1};
@@ -284,16 +293,24 @@ int stage_judge(struct run *r)
     cJSON *h = text ? cJSON_Parse(text) : NULL;
     free(text);
     rc = 0;
-    double cut = run_cutoff(r);
-    if (pr.timed_out && cut > 0 && util_now() >= cut) {
+    /* Which bound ended it: the trials', the whole check's, or the
+     * judge's own run limit. */
+    double now = util_now(), trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
+    if (pr.timed_out && trials > 0 && now >= trials) {
         check_set_status(r, STATUS_TIMEOUT);
         check_message(r, "timed out after %.0f s: the correctness trials ran past their %g s limit "
                          "during %s: the whole process group was killed",
                       pr.seconds, trials_limit(r), r->last_stage);
+    } else if (pr.timed_out && now >= whole) {
+        check_set_status(r, STATUS_TIMEOUT);
+        check_message(r, "timed out after %.0f s: the check ran past its %g s bound (time waiting for "
+                         "the GPU not counted)%s%s: the whole process group was killed",
+                      pr.seconds, check_bound(r), r->last_stage[0] ? " during " : "", r->last_stage);
     } else if (pr.timed_out) {
         check_set_status(r, STATUS_TIMEOUT);
-        check_message(r, "timed out after %.0f s%s%s: the whole process group was killed",
-                      pr.seconds, r->last_stage[0] ? " during " : "", r->last_stage);
+        check_message(r, "timed out after %.0f s: the judge ran past its %g s limit%s%s: the whole "
+                         "process group was killed",
+                      pr.seconds, check_timeout(r), r->last_stage[0] ? " during " : "", r->last_stage);
     } else if (!h) {
         char why[200];
         proc_describe(&pr, why, sizeof why);

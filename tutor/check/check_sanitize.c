@@ -46,6 +46,7 @@ enum { SAN_TOOLS = sizeof san_tools / sizeof san_tools[0] };
 
 /* One compute-sanitizer tool run over the harness in sanitize mode. */
 struct san_job {
+    struct run *run;
     const char *tool;
     char *json, *code;
     char **hx;
@@ -53,6 +54,7 @@ struct san_job {
     struct proc_spec spec;
     struct proc_result pr;
     struct waits waits;
+    double judge_waited;    /* the judge's waits for the GPU when this tool started */
     int rc, started;
     pthread_t thread;
 };
@@ -68,6 +70,15 @@ static double san_grace(void *ud)
     return waits_grace(&((struct san_job *)ud)->waits);
 }
 
+/* A tool ends by the whole check's bound, the judge's waits for the GPU
+ * before it started and its own forgiven.  Asked in the tool's thread: it
+ * reads nothing the judge's thread writes. */
+static double san_cutoff(void *ud)
+{
+    const struct san_job *j = ud;
+    return check_deadline(j->run, j->judge_waited + waits_grace(&j->waits));
+}
+
 static void *san_thread(void *arg)
 {
     struct san_job *j = arg;
@@ -80,6 +91,8 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
     const struct family_spec *f = r->lab->family;
     int a = 0, skip = 0;
 
+    j->run = r;
+    j->judge_waited = waits_grace(&r->hx_waits);
     j->tool = tool;
     j->rc = -1;
     j->json = util_format("%s/sanitize-%s.json", r->dir, tool);
@@ -102,21 +115,31 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
     j->argv[a++] = j->code;
     j->argv[a++] = "--print-limit";
     j->argv[a++] = "20";
+    /* The judge checks every driver call's result itself, and some fail by
+     * design: it counts a kernel's parameters by asking until the driver
+     * says there is none.  The tools are here for the kernel's hazards. */
+    j->argv[a++] = "--report-api-errors";
+    j->argv[a++] = "no";
     for (int i = skip; j->hx[i] && a < 94; i++)
         j->argv[a++] = j->hx[i];
     j->spec = (struct proc_spec){.argv = j->argv, .cwd = r->dir, .timeout_s = check_timeout(r) * 3,
                                  .output_cap = OUTPUT_KEEP * 8, .on_line = san_line, .ud = j,
-                                 .grace = san_grace, .cancel = &r->san_cancel, .channel = 1};
+                                 .grace = san_grace, .cutoff = san_cutoff, .cancel = &r->san_cancel,
+                                 .channel = 1};
     return 0;
 }
 
-/* Records one tool's findings; returns 1 when they fail the kernel. */
-static int san_record(struct run *r, cJSON *list, struct san_job *j)
+/* What one tool's run makes of the kernel. */
+enum san_verdict { SAN_CLEAN, SAN_DIRTY, SAN_TIMEOUT };
+
+/* Records one tool's findings and says what they make of the kernel. */
+static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j)
 {
-    int hazards, dirty = 0;
+    int hazards;
+    enum san_verdict v = SAN_CLEAN;
     if (j->rc != 0) {
         check_message(r, "%s could not start: %s", j->tool, j->pr.error);
-        return 0;
+        return SAN_CLEAN;
     }
     char *excerpt = sanitizer_excerpt(j->pr.output, &hazards);
     int clean = j->pr.exited && j->pr.exit_code == 0;
@@ -134,21 +157,26 @@ static int san_record(struct run *r, cJSON *list, struct san_job *j)
     const cJSON *st = h ? cJSON_GetObjectItemCaseSensitive(h, "status") : NULL;
     const char *hs = cJSON_IsString(st) ? st->valuestring : NULL;
     if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
-        dirty = 1;
+        v = SAN_DIRTY;
         check_message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
     } else if (hs && status_from_name(hs) != STATUS_PASS && status_from_name(hs) != STATUS_NO_GPU) {
-        dirty = 1;
+        v = SAN_DIRTY;
         check_message(r, "under %s the kernel's run ended in %s", j->tool, hs);
+    } else if (j->pr.timed_out && util_now() >= san_cutoff(j)) {
+        v = SAN_TIMEOUT;
+        check_message(r, "timed out after %.0f s under %s: the check ran past its %g s bound (the judge "
+                         "and the race checkers together; time waiting for the GPU not counted)",
+                      util_now() - r->run_t0, j->tool, check_bound(r));
     } else if (!clean) {
         char why[160];
         proc_describe(&j->pr, why, sizeof why);
         check_message(r, "%s could not judge the kernel (%s)", j->tool, why);
-        dirty = j->pr.timed_out;
+        v = j->pr.timed_out ? SAN_DIRTY : SAN_CLEAN;
     }
     cJSON_Delete(h);
     free(text);
     free(excerpt);
-    return dirty;
+    return v;
 }
 
 /* Starts the three tools at once, each in a thread: they check small sizes,
@@ -175,7 +203,7 @@ void san_begin(struct run *r)
 void san_end(struct run *r, int record)
 {
     cJSON *list = NULL;
-    int dirty = 0;
+    int dirty = 0, late = 0;
     if (!r->san)
         return;
     if (!record)
@@ -191,8 +219,11 @@ void san_end(struct run *r, int record)
             pthread_join(j->thread, NULL);
         if (record && !j->started)
             check_message(r, "%s could not start", san_tools[t]);
-        if (record && j->started)
-            dirty |= san_record(r, list, j);
+        if (record && j->started) {
+            enum san_verdict v = san_record(r, list, j);
+            dirty |= v == SAN_DIRTY;
+            late |= v == SAN_TIMEOUT;
+        }
         proc_result_free(&j->pr);
         judge_argv_free(j->hx);
         free(j->json);
@@ -203,8 +234,12 @@ void san_end(struct run *r, int record)
                                 util_now() - r->san_t0);
     free(r->san);
     r->san = NULL;
+    /* A hazard found is a verdict on the kernel whenever it came; a check
+     * that ran out of time without one is a timeout. */
     if (dirty)
         check_set_status(r, STATUS_FAIL);
+    else if (late)
+        check_set_status(r, STATUS_TIMEOUT);
 }
 
 /* The race checkers' verdict on a kernel that passed its trials. */

@@ -59,6 +59,7 @@ struct run {
     double trials_t0;       /* when the judge began its trials; 0: not yet */
     double trials_w0;       /* its waits for the GPU by then */
     int trials_done;        /* it said "@passed correctness" */
+    double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;
@@ -73,6 +74,13 @@ void check_message(struct run *r, const char *fmt, ...) __attribute__((format(pr
 const char *check_tail(const char *text, size_t keep);
 /* The catalog's run limit, scaled by --timeout-scale. */
 double check_timeout(const struct run *r);
+/* The whole check's bound (the lab's check_timeout_s, scaled), and the
+ * time (util_now's clock) by which a child of the run stage must have
+ * ended: from the judge's start, plus `waited`, the seconds the child (and
+ * the judge before it) spent waiting for the GPU.  0 before the judge
+ * started. */
+double check_bound(const struct run *r);
+double check_deadline(const struct run *r, double waited);
 
 /* ---- check_build.c ---- */
 int stage_compile(struct run *r);

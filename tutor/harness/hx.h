@@ -56,6 +56,7 @@ struct opts {
     const char *runner, *runner_out, *fatbin, *ptx;
     double plan_timeout_s;      /* the longest a launcher may take to answer */
     int max_steps;              /* launches and memsets in one plan */
+    unsigned long long max_blocks;  /* blocks in one launch (0: BLOCKS_PER_ITEM times the largest size) */
     int max_local_bytes;        /* local memory per thread of a launched kernel */
     int progress_fd;            /* where @ lines go: never stdout or stderr */
     /* Calls of the entry point on each input that must give the same bits
@@ -189,7 +190,11 @@ extern const struct family family_impl;
 
 /* ---- the student's launcher (hx_plan.cu, hx_sandbox.cu) ---------------- */
 
-enum { RUNNER_OUTPUT_CAP = 1 << 20 };
+/* RUNNER_OUTPUT_CAP: what the runner may print.  The bound on blocks per
+ * launch is BLOCKS_PER_ITEM times the largest size the run calls with (a
+ * block per element, four times over, is more than any lab needs), and
+ * never under BLOCKS_FLOOR (a grid sized by the device, not by n). */
+enum { RUNNER_OUTPUT_CAP = 1 << 20, BLOCKS_PER_ITEM = 4, BLOCKS_FLOOR = 1 << 20 };
 
 struct runner {
     int pid;
@@ -197,10 +202,16 @@ struct runner {
 };
 
 /* Starts the runner in its sandbox with one socket; its stdout and stderr go
- * to out_path, capped at out_cap bytes.  Before any CUDA call. */
-int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap);
+ * to out_path, capped at out_cap bytes.  Before any CUDA call.  Returns 0
+ * once the runner is executing (no student code has run before that), or
+ * -1 with why set when the workbook could not start it: the sandbox's own
+ * failure, never the student's. */
+int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap,
+                 char *why, size_t len);
 /* Closes the socket and reaps the runner; why says how it ended. */
 void runner_stop(struct runner *r, char *why, size_t len);
+/* How a runner that was executing ended (a wait status), in words that
+ * carry no number the submission chose. */
 void runner_describe(int status, char *why, size_t len);
 
 /* One call of the lab's entry point, as the runner gets it: device pointers

@@ -26,8 +26,8 @@ static const char usage_text[] =
     "             [--budget-ms MS] [--min-samples K] [--max-samples K] [--profile-n N]\n"
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
-    "             [--plan-timeout S] [--max-steps K] [--max-local BYTES] [--progress-fd FD]\n"
-    "             [--repeat K]\n"
+    "             [--plan-timeout S] [--max-steps K] [--max-blocks K] [--max-local BYTES]\n"
+    "             [--progress-fd FD] [--repeat K]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -122,6 +122,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->plan_timeout_s = atof(v);
         else if (!strcmp(a, "--max-steps"))
             o->max_steps = atoi(v);
+        else if (!strcmp(a, "--max-blocks"))
+            o->max_blocks = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--max-local"))
             o->max_local_bytes = atoi(v);
         else if (!strcmp(a, "--progress-fd"))
@@ -529,6 +531,11 @@ int main(int argc, char **argv)
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);
     hx::perf_jitter(&o);
+    if (!o.max_blocks) {
+        const unsigned long long floor = hx::BLOCKS_FLOOR;
+        unsigned long long need = hx::BLOCKS_PER_ITEM * hx::largest(&o);
+        o.max_blocks = need > floor ? need : floor;
+    }
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
@@ -549,10 +556,20 @@ int main(int argc, char **argv)
     }
     r.plans = c.plans;
     hx::plan_end(&c);
-    /* A reference that disagreed with the CPU is the harness's fault. */
+    /* A judge's GPU check that disagreed with the CPU is the harness's
+     * fault, unless the student's device code had run in this context by
+     * then: a kernel can write any of the judge's device memory, and a
+     * verdict a submission can make "not graded" would be its to choose. */
     for (int i = 0; i < r.nmsgs; i++)
-        if (!strncmp(r.messages[i], "internal:", 9))
-            r.status = STATUS_INTERNAL_ERROR;
+        if (!strncmp(r.messages[i], "internal:", 9)) {
+            if (!c.student_ran) {
+                r.status = STATUS_INTERNAL_ERROR;
+            } else if (r.status != STATUS_INTERNAL_ERROR) {
+                r.status = STATUS_FAIL;
+                hx::note(&r, "the judge's own GPU check went wrong after the kernel had run in its "
+                             "context: a kernel that writes outside its buffers does that");
+            }
+        }
     /* A CUDA error ends the run; whose it was depends on whether the student's
      * code had run yet. */
     if (hx::error_text()) {

@@ -7,8 +7,16 @@
  * The driver API (cuLibraryLoadData and friends) is reached through the
  * runtime's cudaGetDriverEntryPointByVersion, so the judge does not link
  * libcuda and still starts, and checks plans, on a machine without one.
- * There the parameter sizes come from the PTX instead of the loaded code,
- * and device questions get the answers of a stand-in device. */
+ * With a GPU every fact about the student's module (its kernels, their
+ * parameters, their resources) comes from the driver, never from the PTX's
+ * text, which a comment in inline assembly can fake.  Without one the
+ * parameter sizes come from the PTX with its comments and strings blanked
+ * out, and device questions get the answers of a stand-in device.
+ *
+ * Messages describe what a plan did ("a memset past the end of d_out");
+ * they never print a number or a name the runner sent: a refused step's
+ * fields are the runner's to choose, and could carry the bytes of any file
+ * the compiler read (.incbin). */
 #include <cuda.h>
 #include <errno.h>
 #include <poll.h>
@@ -131,6 +139,8 @@ static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
  * 0 when the socket closed (the runner ended), -1 when time ran out. */
 static int recv_msg(void *buf, size_t len, double until, ssize_t *got)
 {
+    if (pl.run.fd < 0)
+        return 0;
     for (;;) {
         double left = until - now_s();
         if (left <= 0)
@@ -157,7 +167,8 @@ static int runner_lost(struct ctx *c, int timed_out, const char *when)
 {
     char why[240];
     if (timed_out) {
-        kill(pl.run.pid, SIGKILL);
+        if (pl.run.pid > 0)     /* never kill(-1): that is every process */
+            kill(pl.run.pid, SIGKILL);
         runner_stop(&pl.run, NULL, 0);
         pl.live = 0;
         return plan_fail(c, STATUS_TIMEOUT, "the launcher did not answer within %g s %s: its host "
@@ -165,14 +176,62 @@ static int runner_lost(struct ctx *c, int timed_out, const char *when)
     }
     runner_stop(&pl.run, why, sizeof why);
     pl.live = 0;
+    /* The runner was executing (runner_start saw the exec), so however it
+     * ended, its code did it. */
     if (strstr(why, "sandbox stopped"))
         return plan_fail(c, STATUS_REJECTED, "the launcher's host code was stopped %s: %s", when, why);
-    if (!strncmp(why, "internal:", 9))
-        return plan_fail(c, STATUS_INTERNAL_ERROR, "%s", why);
     return plan_fail(c, STATUS_RUNTIME_ERROR, "the launcher's host code failed %s: %s", when, why);
 }
 
 /* ---- parameters from the PTX (no GPU) ---------------------------------- */
+
+/* The PTX with every comment and string literal blanked to spaces (line
+ * breaks kept): what the text scan below reads, so that inline assembly
+ * such as "// .entry NAME(.param .u64 x)" or a string holding ".entry"
+ * declares nothing.  The emulator's parser (emu_kernel_info, tutor/emu/
+ * emu.h) gives the same facts from the declarations themselves; this scan
+ * is to give way to it. */
+static void ptx_blank(char *t)
+{
+    enum { CODE, LINE, BLOCK, STRING } st = CODE;
+    for (char *p = t; *p; p++) {
+        switch (st) {
+        case CODE:
+            if (p[0] == '/' && p[1] == '/')
+                st = LINE;
+            else if (p[0] == '/' && p[1] == '*')
+                st = BLOCK, *p++ = ' ';
+            else if (p[0] == '"')
+                st = STRING;
+            else
+                continue;
+            *p = ' ';
+            continue;
+        case LINE:
+            if (*p == '\n')
+                st = CODE;
+            else
+                *p = ' ';
+            continue;
+        case BLOCK:
+            if (p[0] == '*' && p[1] == '/') {
+                *p++ = ' ';
+                st = CODE;
+            }
+            if (*p != '\n')
+                *p = ' ';
+            continue;
+        case STRING:
+            if (p[0] == '\\' && p[1] && p[1] != '\n')
+                *p++ = ' ';
+            else if (p[0] == '"')
+                st = CODE;
+            if (*p != '\n')
+                *p = ' ';
+            continue;
+        }
+    }
+}
 
 /* The width of one ".param" declaration: ".param .u64 .ptr .align 1 X",
  * ".param .align 8 .b8 X[24]", ".param .f32 X". */
@@ -190,7 +249,7 @@ static int ptx_param_size(const char *decl, size_t len)
     return -1;
 }
 
-/* Finds the .entry of k->name in the PTX and sets its parameters. */
+/* Finds the .entry of k->name in the blanked PTX and sets its parameters. */
 static int ptx_params(const char *ptx, struct kernel *k)
 {
     size_t nl = strlen(k->name);
@@ -258,20 +317,29 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
-/* The kernel as the driver loaded it.  The number of its parameters comes
- * from the PTX (the driver has no call that counts them, and asking past the
- * last is an error every sanitizer reports); their sizes from the driver. */
-static int load_kernel_gpu(CUlibrary lib, const char *ptx, struct kernel *k)
+/* The kernel as the driver loaded it: whether the module has it, its
+ * parameters (cuKernelGetParamInfo with increasing index until the driver
+ * says there is none: it has no call that counts them) and its resources.
+ * Returns 0, or -1 when the driver refused the student's module (the
+ * student's failure, in error_text). */
+static int load_kernel_gpu(CUlibrary lib, struct kernel *k)
 {
     CUkernel ker;
     int v;
-    if (drv.libraryGetKernel(&ker, lib, k->name) != CUDA_SUCCESS || ptx_params(ptx, k))
+    if (drv.libraryGetKernel(&ker, lib, k->name) != CUDA_SUCCESS)
         return 0;
     CU_CHECK(drv.kernelGetFunction(&k->f, ker));
-    for (int i = 0; i < k->nparams; i++) {
+    for (k->nparams = 0;; k->nparams++) {
         size_t off, sz;
-        CU_CHECK(drv.kernelGetParamInfo(ker, (size_t)i, &off, &sz));
-        k->size[i] = (uint32_t)sz;
+        CUresult e = drv.kernelGetParamInfo(ker, (size_t)k->nparams, &off, &sz);
+        if (e == CUDA_ERROR_INVALID_VALUE)
+            break;
+        CU_CHECK(e);
+        if (k->nparams == PLAN_MAX_PARAMS) {
+            set_error_text("a kernel of the file takes more parameters than a launch plan can carry");
+            return -1;
+        }
+        k->size[k->nparams] = (uint32_t)sz;
     }
     CU_CHECK(drv.funcGetAttribute(&k->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, k->f));
     CU_CHECK(drv.funcGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->f));
@@ -287,8 +355,9 @@ int plan_start(struct ctx *c)
     if (!c->o->runner)
         return 0;
     snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "runner.out");
-    if (runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP))
-        return plan_fail(c, STATUS_INTERNAL_ERROR, "could not start the runner: %s", strerror(errno));
+    char why[240];
+    if (runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why))
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
     return 0;
 }
 
@@ -300,6 +369,8 @@ int plan_load(struct ctx *c, int gpu)
 
     if (!c->o->runner)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no --runner given");
+    if (c->plan_status || pl.run.fd < 0)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner did not start");
     int rc = recv_msg(&hello, sizeof hello, now_s() + c->o->plan_timeout_s, &got);
     if (rc <= 0)
         return runner_lost(c, rc < 0, "as it started (before the first call)");
@@ -315,18 +386,26 @@ int plan_load(struct ctx *c, int gpu)
     if (gpu) {
         size_t len = 0;
         char *image = c->o->fatbin ? read_all(c->o->fatbin, &len) : NULL;
-        if (!image || drv_load() ||
-            cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__)) {
+        if (!image || drv_load()) {
             free(image);
-            return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot load the kernel's device code "
-                             "%s: %s", c->o->fatbin ? c->o->fatbin : "(no --fatbin)",
-                             error_text() ? error_text() : "unreadable");
+            return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot read the kernel's device code "
+                             "%s or reach the driver", c->o->fatbin ? c->o->fatbin : "(no --fatbin)");
         }
+        /* The workbook built this image: a driver that refuses it refuses
+         * what the student's code made it. */
+        int refused = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0),
+                               "cuLibraryLoadData", __LINE__);
         free(image);
+        if (refused)
+            return plan_fail(c, STATUS_REJECTED, "the driver refused to load the file's device code "
+                             "(%s)", error_text());
         pl.lib = lib;
+    } else {
+        if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
+            return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' "
+                             "parameters from (--ptx)");
+        ptx_blank(ptx);
     }
-    if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
-        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' parameters from (--ptx)");
     memset(&lay, 0, sizeof lay);
     lay.h.type = PLAN_LAYOUT;
     lay.h.size = sizeof lay;
@@ -336,10 +415,9 @@ int plan_load(struct ctx *c, int gpu)
         memset(k, 0, sizeof *k);
         memcpy(k->name, hello.names[i], PLAN_NAME_MAX - 1);
         if (gpu) {
-            if (load_kernel_gpu(lib, ptx, k)) {
-                free(ptx);
-                return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: %s", error_text());
-            }
+            if (load_kernel_gpu(lib, k))
+                return plan_fail(c, STATUS_REJECTED, "the driver refused a kernel of the file: %s",
+                                 error_text());
         } else {
             k->known = ptx_params(ptx, k) == 0;
             k->max_threads = 1024;
@@ -531,42 +609,60 @@ static int inside(uint64_t p, uint64_t n, uint64_t base, uint64_t size)
     return p >= base && n <= size && p - base <= size - n;
 }
 
+/* The buffers' names, by family (enum plan_family, from 1). */
+static const char *const buffer_names[][4] = {
+    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "-"},
+    {"-", "d_out", "d_scratch", "-"}, {"a", "b", "r", "carry_out"},
+    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "count"},
+    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "-", "-"}};
+
+static const char *buffer_name(const struct call *k, int b)
+{
+    const int nfam = (int)(sizeof buffer_names / sizeof buffer_names[0]);
+    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
+    return buffer_names[f][b];
+}
+
 static int check_launch(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
 {
     const struct device_limits *lim = &c->limits;
     if (st->kernel >= (uint32_t)pl.nkernels || !pl.k[st->kernel].known)
         return plan_fail(c, STATUS_REJECTED, "launches a kernel that is not in the file's device code");
     const struct kernel *kr = &pl.k[st->kernel];
+    /* The name is one the driver (or, without a GPU, the PTX) knows: the
+     * student wrote it in the source. */
     char what[160];
     snprintf(what, sizeof what, "launches %.100s", kr->name);
     if (st->stream != k->stream)
         return stream_fail(c, st->stream, what);
     if (st->argbytes != kr->argbytes)
-        return plan_fail(c, STATUS_REJECTED, "%s with %u bytes of arguments where its parameters take %u",
-                         what, st->argbytes, kr->argbytes);
+        return plan_fail(c, STATUS_REJECTED, "%s with arguments that do not fit its parameters", what);
     unsigned long long threads = (unsigned long long)st->block[0] * st->block[1] * st->block[2];
+    unsigned long long blocks = (unsigned long long)st->grid[0] * st->grid[1] * st->grid[2];
     for (int d = 0; d < 3; d++) {
         if (st->grid[d] == 0 || st->grid[d] > (unsigned)lim->max_grid[d])
-            return plan_fail(c, STATUS_REJECTED, "%s with grid (%u, %u, %u): each dimension must be 1 to "
-                             "%d, %d, %d on this device", what, st->grid[0], st->grid[1], st->grid[2],
+            return plan_fail(c, STATUS_REJECTED, "%s with a grid dimension that is 0 or past the device's "
+                             "limit: each must be 1 to %d, %d, %d on this device", what,
                              lim->max_grid[0], lim->max_grid[1], lim->max_grid[2]);
         if (st->block[d] == 0 || st->block[d] > (unsigned)lim->max_block[d])
-            return plan_fail(c, STATUS_REJECTED, "%s with block (%u, %u, %u): each dimension must be 1 to "
-                             "%d, %d, %d", what, st->block[0], st->block[1], st->block[2],
+            return plan_fail(c, STATUS_REJECTED, "%s with a block dimension that is 0 or past the device's "
+                             "limit: each must be 1 to %d, %d, %d", what,
                              lim->max_block[0], lim->max_block[1], lim->max_block[2]);
     }
+    if (blocks > c->o->max_blocks)
+        return plan_fail(c, STATUS_REJECTED, "%s with more blocks than any size this lab is judged at "
+                         "needs: at most %llu blocks a launch", what, c->o->max_blocks);
     if (threads > (unsigned long long)kr->max_threads)
-        return plan_fail(c, STATUS_REJECTED, "%s with %llu threads per block: this kernel takes at most %d",
-                         what, threads, kr->max_threads);
+        return plan_fail(c, STATUS_REJECTED, "%s with more threads per block than this kernel takes "
+                         "(its limit, from its registers and __launch_bounds__)", what);
     if (st->shmem > (uint64_t)kr->max_dyn_smem)
-        return plan_fail(c, STATUS_REJECTED, "%s with %llu bytes of dynamic shared memory: at most %d "
-                         "(more needs cudaFuncSetAttribute first)", what, (unsigned long long)st->shmem,
-                         kr->max_dyn_smem);
+        return plan_fail(c, STATUS_REJECTED, "%s with more dynamic shared memory than it may use (48 KiB "
+                         "unless cudaFuncSetAttribute raised its limit first)", what);
     if (kr->local_bytes > c->o->max_local_bytes)
-        return plan_fail(c, STATUS_REJECTED, "%s, whose threads use %d bytes of local memory each: at "
-                         "most %d (a large local array makes the driver reserve memory for every "
+        return plan_fail(c, STATUS_REJECTED, "%s, whose threads use more local memory each than %d bytes "
+                         "(a large local array makes the driver reserve memory for every "
                          "thread the GPU can hold, and starves other processes)", what,
-                         kr->local_bytes, c->o->max_local_bytes);
+                         c->o->max_local_bytes);
     out->kind = STEP_LAUNCH;
     out->kernel = st->kernel;
     memcpy(out->grid, st->grid, sizeof out->grid);
@@ -577,6 +673,22 @@ static int check_launch(struct ctx *c, const struct call *k, const struct plan_s
     return 0;
 }
 
+/* Where a refused memset went, in words: which buffer it starts in and
+ * whether it runs past its end, or that it touches none of them. */
+static void memset_where(const struct call *k, const struct plan_step *st, char *buf, size_t len)
+{
+    for (int b = 0; b < 4; b++) {
+        if (!k->bytes[b] || st->ptr < k->ptr[b] || st->ptr - k->ptr[b] >= k->bytes[b])
+            continue;
+        if (!k->writable[b])
+            snprintf(buf, len, "a memset of %s, which the kernel may only read", buffer_name(k, b));
+        else
+            snprintf(buf, len, "a memset past the end of %s", buffer_name(k, b));
+        return;
+    }
+    snprintf(buf, len, "a memset of memory that is none of the call's buffers");
+}
+
 static int check_memset(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
 {
     if (st->stream != k->stream)
@@ -585,10 +697,12 @@ static int check_memset(struct ctx *c, const struct call *k, const struct plan_s
     for (int i = 0; i < 4; i++)
         if (k->writable[i] && inside(st->ptr, st->bytes, k->ptr[i], k->bytes[i]))
             ok = 1;
-    if (!ok)
-        return plan_fail(c, STATUS_REJECTED, "cudaMemsetAsync of %llu bytes at 0x%llx: only the output "
-                         "and scratch buffers may be set, within their sizes (rules 4 and 5 in lab.h)",
-                         (unsigned long long)st->bytes, (unsigned long long)st->ptr);
+    if (!ok) {
+        char where[120];
+        memset_where(k, st, where, sizeof where);
+        return plan_fail(c, STATUS_REJECTED, "cudaMemsetAsync: %s; only the output and scratch buffers "
+                         "may be set, within their sizes (rules 4 and 5 in lab.h)", where);
+    }
     out->kind = STEP_MEMSET;
     out->ptr = st->ptr;
     out->bytes = st->bytes;
@@ -605,23 +719,25 @@ static int apply_attr(struct ctx *c, const struct plan_step *st)
     struct kernel *kr = &pl.k[st->kernel];
     if (st->attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (st->value < 0 || st->value + kr->static_smem > c->limits.smem_optin)
-            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute asks for %d bytes of dynamic shared "
-                             "memory: this device has %d per block", st->value, c->limits.smem_optin);
+            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute asks for more dynamic shared memory "
+                             "than this device has per block (%d bytes, the kernel's static shared "
+                             "memory included)", c->limits.smem_optin);
         if (pl.gpu && cu_check(drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                     st->value), "cuFuncSetAttribute", __LINE__))
-            return plan_fail(c, STATUS_RUNTIME_ERROR, "%s", error_text());
+            return plan_fail(c, STATUS_RUNTIME_ERROR, "the driver refused the launcher's "
+                             "cudaFuncSetAttribute: %s", error_text());
         kr->max_dyn_smem = st->value;
         return 0;
     }
     if (st->attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
         if (st->value < -1 || st->value > 100)
-            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute: a carveout of %d%%", st->value);
+            return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute: a carveout outside -1 to 100 percent");
         if (pl.gpu)
             drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, st->value);
         return 0;
     }
-    return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute with attribute %d: only the dynamic "
-                     "shared memory size and the carveout may be set", st->attr);
+    return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute with an attribute other than the two a "
+                     "launcher may set: the dynamic shared memory size and the carveout");
 }
 
 /* ---- asking for a plan --------------------------------------------------- */
@@ -874,13 +990,6 @@ int student_differs(struct ctx *c, unsigned n)
 
 void plan_describe(const struct plan *p, const struct call *k, unsigned n, char *buf, size_t len)
 {
-    /* The buffers' names, by family (enum plan_family, from 1). */
-    static const char *const names[][4] = {
-        {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "-"}, {"-", "out", "scratch", "-"},
-        {"a", "b", "r", "carry_out"}, {"in", "out", "scratch", "-"}, {"in", "out", "scratch", "count"},
-        {"in", "out", "scratch", "-"}, {"in", "out", "-", "-"}};
-    const int nfam = (int)(sizeof names / sizeof names[0]);
-    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
     size_t used = k->n2 ? (size_t)snprintf(buf, len, "n=%u cols=%u:", n, k->n2)
                         : (size_t)snprintf(buf, len, "n=%u:", n);
     for (int i = 0; i < p->nsteps && used < len; i++) {
@@ -895,7 +1004,8 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
         uint64_t off = 0;
         for (int b = 0; b < 4; b++)
             if (k->bytes[b] && s->ptr >= k->ptr[b] && s->ptr - k->ptr[b] < k->bytes[b]) {
-                where = names[f][b];
+                where = buffer_name(k, b);
+                where += strncmp(where, "d_", 2) ? 0 : 2;
                 off = s->ptr - k->ptr[b];
             }
         used += (size_t)snprintf(buf + used, len - used, " memset(%s+%llu,%d,%llu)", where,

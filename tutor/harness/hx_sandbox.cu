@@ -15,6 +15,14 @@
  * the filter allows that one call (that fd, AT_EMPTY_PATH) and no other,
  * and the fd closes on exec.  The runner is linked statically, so the exec
  * maps it without opening a library or an executable mapping.
+ *
+ * Whose failure is whose: a step of the set-up that fails writes which one
+ * and its errno on a close-on-exec pipe, and the exec closes that pipe.  So
+ * runner_start knows, before any student code runs, whether the sandbox
+ * stood: a report is the workbook's failure, end of file is the exec.
+ * From then on every exit status, signal or silence of the process is the
+ * student's, and runner_describe says so in words of its own: no exit
+ * status or signal number a submission picked reaches a message.
  * This runs before the judge's first CUDA call: forking a process that has
  * a CUDA context is not safe. */
 #include <errno.h>
@@ -37,7 +45,9 @@
 
 namespace hx {
 
-enum { RUNNER_AS_BYTES = 512 << 20, RUNNER_CPU_S = 120 };
+/* REPORT_FD_MIN: where the set-up report pipe waits, above any descriptor
+ * the child opens or places. */
+enum { RUNNER_AS_BYTES = 512 << 20, RUNNER_CPU_S = 120, REPORT_FD_MIN = 100 };
 
 /* One argument test; SCMP_A0..5 leave a field out, which C++ warns about. */
 static struct scmp_arg_cmp arg(unsigned i, enum scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0)
@@ -86,8 +96,34 @@ static int filter_build(scmp_filter_ctx f, int exec_fd, pid_t self)
     return rc;
 }
 
-/* In the child: never returns. */
-static void child(const char *runner, int sock, const char *out_path, size_t out_cap)
+/* The set-up steps, as a failure report names them. */
+#define SETUP_STEPS(X)                                    \
+    X(SETUP_FILES, "opening /dev/null, the output file or the runner") \
+    X(SETUP_FDS, "placing the descriptors")               \
+    X(SETUP_LIMITS, "setting the resource limits")        \
+    X(SETUP_FILTER, "installing the system-call filter")  \
+    X(SETUP_EXEC, "executing the runner")
+#define SETUP_ENUM_(id, text) id,
+enum setup_step { SETUP_STEPS(SETUP_ENUM_) SETUP_COUNT };
+#undef SETUP_ENUM_
+
+/* What the child writes on the report pipe when a step fails. */
+struct setup_report {
+    int step;                   /* enum setup_step */
+    int err;                    /* errno, or 0 */
+};
+
+/* In the child, before exec: says which step failed, and ends. */
+static void setup_failed(int report, int step)
+{
+    struct setup_report m = {step, errno};
+    (void)!write(report, &m, sizeof m);
+    _exit(127);
+}
+
+/* In the child: never returns.  `report` is the pipe's write end,
+ * close-on-exec. */
+static void child(const char *runner, int sock, int report, const char *out_path, size_t out_cap)
 {
     char *const argv[] = {(char *)"runner", NULL};
     char *const envp[] = {NULL};
@@ -101,51 +137,103 @@ static void child(const char *runner, int sock, const char *out_path, size_t out
     int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int exe = open(runner, O_RDONLY | O_CLOEXEC);
     if (devnull < 0 || out < 0 || exe < 0)
-        _exit(120);
+        setup_failed(report, SETUP_FILES);
+    /* The report pipe moves above every descriptor the steps below place,
+     * and the loop that closes the rest spares it. */
+    int moved = fcntl(report, F_DUPFD_CLOEXEC, REPORT_FD_MIN);
+    if (moved < 0)
+        setup_failed(report, SETUP_FDS);
+    report = moved;
     if (dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(sock, PLAN_FD) < 0)
-        _exit(120);
+        setup_failed(report, SETUP_FDS);
     /* exe must survive the closing below: move it to PLAN_FD + 1. */
     if (dup2(exe, PLAN_FD + 1) < 0 || fcntl(PLAN_FD + 1, F_SETFD, FD_CLOEXEC) < 0)
-        _exit(120);
+        setup_failed(report, SETUP_FDS);
     exe = PLAN_FD + 1;
     for (int fd = PLAN_FD + 2; fd < 1024; fd++)
-        close(fd);
+        if (fd != report)
+            close(fd);
     /* Writes past the cap fail with EFBIG instead of killing the runner. */
     signal(SIGXFSZ, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     if (setrlimit(RLIMIT_AS, &as) || setrlimit(RLIMIT_CPU, &cpu) || setrlimit(RLIMIT_CORE, &none) ||
         setrlimit(RLIMIT_NPROC, &none) || setrlimit(RLIMIT_FSIZE, &fsize) ||
         setrlimit(RLIMIT_NOFILE, &files))
-        _exit(121);
+        setup_failed(report, SETUP_LIMITS);
     if (!(f = seccomp_init(SCMP_ACT_KILL_PROCESS)) || filter_build(f, exe, getpid()) ||
         seccomp_load(f))
-        _exit(122);
+        setup_failed(report, SETUP_FILTER);
     syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
-    _exit(123);
+    setup_failed(report, SETUP_EXEC);
 }
 
-int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap)
+/* Reads the child's set-up report: 0 when the pipe closed empty (the exec
+ * happened), -1 with *m filled when a step failed. */
+static int setup_wait(int fd, struct setup_report *m)
 {
-    int sv[2];
+    size_t got = 0;
+    while (got < sizeof *m) {
+        ssize_t n = read(fd, (char *)m + got, sizeof *m - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got == 0)
+        return 0;
+    if (got < sizeof *m || m->step < 0 || m->step >= SETUP_COUNT)
+        m->step = SETUP_EXEC, m->err = 0;
+    return -1;
+}
+
+int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap,
+                 char *why, size_t len)
+{
+#define SETUP_TEXT_(id, text) text,
+    static const char *const step_text[] = {SETUP_STEPS(SETUP_TEXT_)};
+#undef SETUP_TEXT_
+    int sv[2] = {-1, -1}, rp[2] = {-1, -1}, status;
+    struct setup_report m;
     r->pid = -1;
     r->fd = -1;
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-        return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(sv[0]);
-        close(sv[1]);
-        return -1;
+    snprintf(why, len, "%s", "");
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) || pipe2(rp, O_CLOEXEC)) {
+        snprintf(why, len, "no socket or pipe for it: %s", strerror(errno));
+        goto fail;
     }
-    if (pid == 0) {
+    fflush(NULL);
+    r->pid = fork();
+    if (r->pid < 0) {
+        snprintf(why, len, "fork: %s", strerror(errno));
+        goto fail;
+    }
+    if (r->pid == 0) {
         close(sv[0]);
-        child(path, sv[1], out_path, out_cap);
+        close(rp[0]);
+        child(path, sv[1], rp[1], out_path, out_cap);
     }
     close(sv[1]);
-    r->pid = pid;
+    close(rp[1]);
+    sv[1] = rp[1] = -1;
+    if (setup_wait(rp[0], &m)) {
+        snprintf(why, len, "its sandbox could not be set up (%s: %s)", step_text[m.step],
+                 m.err ? strerror(m.err) : "no reason given");
+        waitpid(r->pid, &status, 0);
+        r->pid = -1;
+        goto fail;
+    }
+    close(rp[0]);
     r->fd = sv[0];
     return 0;
+fail:
+    for (int i = 0; i < 2; i++) {
+        if (sv[i] >= 0)
+            close(sv[i]);
+        if (rp[i] >= 0)
+            close(rp[i]);
+    }
+    return -1;
 }
 
 void runner_stop(struct runner *r, char *why, size_t len)
@@ -175,21 +263,42 @@ reaped:
     runner_describe(status, why, len);
 }
 
+/* How a runner's end reads, by signal: a fixed vocabulary, so that a
+ * submission that kills itself with a signal of its choosing picks one of
+ * these words and not a number. */
+#define RUNNER_SIGNALS(X)                                                                          \
+    X(SIGSYS, "the sandbox stopped it: it made a system call a launcher may not make "               \
+              "(files, network, processes, signals to others, executable memory)")                 \
+    X(SIGXCPU, "it ran out of CPU time")                                                           \
+    X(SIGSEGV, "it crashed on a bad memory access (SIGSEGV)")                                      \
+    X(SIGBUS, "it crashed on a bad memory access (SIGBUS)")                                        \
+    X(SIGFPE, "it crashed on an arithmetic error (SIGFPE)")                                        \
+    X(SIGILL, "it crashed on an illegal instruction (SIGILL)")                                     \
+    X(SIGABRT, "it aborted (SIGABRT)")                                                             \
+    X(SIGKILL, "it was killed (SIGKILL)")
+
 void runner_describe(int status, char *why, size_t len)
 {
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
-        snprintf(why, len, "the sandbox stopped it: it made a system call a launcher may not make "
-                           "(files, network, processes, signals to others, executable memory)");
-    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
-        snprintf(why, len, "it ran out of CPU time");
-    else if (WIFSIGNALED(status))
-        snprintf(why, len, "it was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else if (WIFEXITED(status) && WEXITSTATUS(status) >= 120 && WEXITSTATUS(status) <= 123)
-        snprintf(why, len, "internal: the sandbox could not be set up (step %d)", WEXITSTATUS(status) - 120);
-    else if (WIFEXITED(status))
-        snprintf(why, len, "it ended its process (exit %d)", WEXITSTATUS(status));
-    else
+#define SIG_ROW_(sig, text) {sig, text},
+    static const struct {
+        int sig;
+        const char *text;
+    } rows[] = {RUNNER_SIGNALS(SIG_ROW_)};
+#undef SIG_ROW_
+    if (WIFSIGNALED(status)) {
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (rows[i].sig == WTERMSIG(status)) {
+                snprintf(why, len, "%s", rows[i].text);
+                return;
+            }
+        snprintf(why, len, "it was ended by a signal");
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        snprintf(why, len, "it ended its process (exit status 0) before the judge was done with it");
+    } else if (WIFEXITED(status)) {
+        snprintf(why, len, "it ended its process with a non-zero exit status");
+    } else {
         snprintf(why, len, "it ended");
+    }
 }
 
 } /* namespace hx */

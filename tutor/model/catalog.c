@@ -391,6 +391,15 @@ static int parse_deterministic(struct parser *p, const cJSON *lab, const char *b
     return 0;
 }
 
+/* Optional: "check_timeout_s", the whole check's wall-clock bound. */
+static int parse_check_timeout(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
+{
+    l->check_timeout_s = CATALOG_CHECK_TIMEOUT_S;
+    if (!cJSON_GetObjectItemCaseSensitive(lab, "check_timeout_s"))
+        return 0;
+    return get_number(p, lab, base, "check_timeout_s", 10, 3600, &l->check_timeout_s);
+}
+
 static int valid_id(const char *id)
 {
     return strlen(id) == 2 && isdigit((unsigned char)id[0]) && isdigit((unsigned char)id[1]);
@@ -481,7 +490,7 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
         goto out;
     if (parse_target(p, v, base, l) || parse_techniques(p, v, base, l) ||
         parse_counters(p, v, base, l) || parse_deterministic(p, v, base, l) ||
-        get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
+        parse_check_timeout(p, v, base, l) || get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
         goto out;
     if (cJSON_GetArraySize(hints) != CATALOG_HINTS) {
         char path[64];

@@ -13,6 +13,9 @@
 #define CATALOG_HINTS 3
 /* How many calls on one input a "deterministic" lab's judge compares. */
 #define CATALOG_REPEAT 5
+/* A check's wall-clock bound from the judge's start to the last race
+ * checker's end, when the lab names none ("check_timeout_s"). */
+#define CATALOG_CHECK_TIMEOUT_S 60
 
 /* The harness families the C code knows: JSON name, entry point, and the
  * harness object that implements it.  A new family needs a row here and a
@@ -132,6 +135,11 @@ struct lab {
      * input: the judge calls the entry point CATALOG_REPEAT times on each
      * input (judge option --repeat) and compares (reduce families only). */
     int deterministic;
+    /* The whole check's wall-clock bound: the judge, the race checkers and
+     * the counters together, whatever the kernel prints or how slowly a
+     * tool runs (optional "check_timeout_s", default CATALOG_CHECK_TIMEOUT_S;
+     * time spent waiting for the GPU does not count). */
+    double check_timeout_s;
 };
 
 struct symbol_rule {
