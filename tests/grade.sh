@@ -11,6 +11,9 @@
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
 set -o pipefail
+# The grader's sandbox runs as nobody when the suite runs as root: nobody
+# must be able to pass through the scratch folder to its work folders.
+chmod 711 "$TMP"
 
 GRADE="$ROOT/grade.sh"
 XSD="$ROOT/tests/grade/junit.xsd"
@@ -444,8 +447,74 @@ chmod +x "$TMP/fakebin/bwrap"
 out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" --sandbox bwrap -o "$TMP/o-nobw" "$S/alice" 2>&1); rc=$?
 check "--sandbox bwrap where bubblewrap cannot work exits 5" test $rc = 5 -a -n "$(grep 'does not work here' <<<"$out")"
 out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" -o "$TMP/o-nobw2" "$S/alice" 2>&1); rc=$?
-check "without a working bubblewrap: a loud warning, and grading goes on" \
-    test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw2" alice 02)" = compile_error
+if [ "$(id -u)" = 0 ]; then
+    check "as root without a working bubblewrap: refused (5), never root's rights, and the options that choose them named" \
+        test $rc = 5 -a -n "$(grep 'REFUSED' <<<"$out")" -a -n "$(grep -- '--sandbox bwrap-root' <<<"$out")" \
+             -a -n "$(grep -- '--sandbox none' <<<"$out")" -a ! -e "$TMP/o-nobw2/students/alice/report.json"
+    out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" --sandbox none -o "$TMP/o-nobw3" "$S/alice" 2>&1); rc=$?
+    check "--sandbox none: a loud warning, and grading goes on" \
+        test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw3" alice 02)" = compile_error
+else
+    check "without a working bubblewrap: a loud warning, and grading goes on" \
+        test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw2" alice 02)" = compile_error
+fi
+
+# ---- an attacked grader: host files through the compiler ---------------------
+
+# A build sees the toolchain, lab.h and the student's file, not the host's
+# users: an #include or an .incbin of /etc/passwd or /etc/shadow finds
+# nothing, and no line of either file reaches any output of the grader.
+# leaked DIR: the lines (8 bytes or more) of /etc/passwd and /etc/shadow
+# that appear in a file under DIR.
+leaked() {
+    local f
+    for f in /etc/passwd /etc/shadow; do
+        [ -r "$f" ] && awk 'length >= 8' "$f"
+    done > "$TMP/host-lines"
+    [ -s "$TMP/host-lines" ] && grep -rhoF -f "$TMP/host-lines" "$1" | sort -u | head -3
+}
+H="$TMP/hostfiles"
+# attack NAME LINE: a submission whose lab 01 is the solution after LINE.
+attack() { mkdir -p "$H/$1/labs/$L1"; { printf '%s\n' "$2"; cat "$SOL1"; } > "$H/$1/labs/$L1/kernel.cu"; }
+attack include-passwd '#include "/etc/passwd"'
+attack include-shadow '#include "/etc/shadow"'
+attack incbin-passwd '__asm__(".incbin \"/etc/passwd\"");'
+attack include-root '#include "/root/.bashrc"'
+attack include-proc '#include "/proc/1/environ"'
+hostfile_checks() {  # MODE OUT: the checks on one grading of $H
+    local mode=$1 o=$2 leak
+    leak=$(leaked "$o")
+    check "$mode: no line of /etc/passwd or /etc/shadow in any output of the grader${leak:+ (found: $leak)}" \
+        test -z "$leak" -a -d "$o/students"
+    check "$mode: an .incbin of /etc/passwd does not assemble (the file is not in the build's view)" \
+        test "$(status "$o" incbin-passwd 01)" = compile_error \
+             -a -n "$(grep -rl 'file not found: /etc/passwd' "$o/students/incbin-passwd/logs")"
+    check "$mode: an #include of /etc/passwd, /etc/shadow or /root finds no file" \
+        test "$(for s in include-passwd include-shadow include-root; do jq -r '.labs[0].text' "$o/students/$s/report.json" |
+                    grep -q 'No such file or directory' && echo -n y; done)" = yyy
+}
+if [ "$sandbox" = none ]; then
+    skip "the build's view of the system" "bubblewrap does not work here"
+else
+    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-host" "$H"/* > "$TMP/o-host.log" 2>&1
+    hostfile_checks "$(jq -r .sandbox "$TMP/o-host/run.json")" "$TMP/o-host"
+fi
+# As root with the nobody mode failing (an output folder that nobody
+# cannot reach): refused, unless --sandbox bwrap-root asks for bubblewrap
+# as root, whose build sees no more of the host than nobody's.
+if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
+    mkdir -m 700 "$TMP/rootonly"
+    out=$("$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o" "$H"/* 2>&1); rc=$?
+    check "as root, the nobody sandbox failing: refused (5), never a fallback to root" \
+        test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/rootonly/o/students" -name report.json)"
+    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root -o "$TMP/rootonly/o" "$H"/* \
+        > "$TMP/o-root.log" 2>&1
+    check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
+        test "$(jq -r .sandbox "$TMP/rootonly/o/run.json")" = bwrap
+    hostfile_checks "bwrap as root" "$TMP/rootonly/o"
+else
+    skip "as root, the nobody sandbox failing: refused unless --sandbox bwrap-root" "not root, or no nobody sandbox here"
+fi
 
 # ---- check --build-only / --run-only / --wrap ---------------------------------
 

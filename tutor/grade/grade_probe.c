@@ -1,5 +1,7 @@
 /* grade_probe.c — which sandbox a grading uses: each mode is tested before
- * it is trusted, strongest first (as root: nobody, then root; then none).
+ * it is trusted, strongest first (as root: nobody; root only when
+ * --sandbox bwrap-root says so, none only when --sandbox none does, or,
+ * for a grader that is not root, when bubblewrap does not work).
  * A probe runs through the very `--sandbox-exec` line the grading will
  * use: the work folder must be writable, the network gone, the output
  * folder read-only, /tmp private and the workbook hidden; then the first
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "model/result.h"
+#include "sys/toolchain.h"
 #include "sys/util.h"
 
 #define PROBE_RUN_TIMEOUT_S 60
@@ -51,14 +54,69 @@ static int add_string(char ***v, int *n, const char *s)
     return 0;
 }
 
+/* Appends dir to the ':'-list *list unless it is there. */
+static int path_add(char **list, const char *dir)
+{
+    size_t n = strlen(dir);
+    for (const char *p = *list; p && *p;) {
+        size_t k = strcspn(p, ":");
+        if (k == n && !strncmp(p, dir, n))
+            return 0;
+        p += k + (p[k] == ':');
+    }
+    char *more = util_format("%s%s%s", *list && **list ? *list : "", *list && **list ? ":" : "", dir);
+    if (!more)
+        return -1;
+    free(*list);
+    *list = more;
+    return 0;
+}
+
+/* The folder of program prog, or with parent the folder above it (the
+ * install prefix of PREFIX/bin/prog); heap, NULL when out of memory. */
+static char *program_dir(const char *prog, int parent)
+{
+    char *d = strdup(prog), *slash;
+    for (int up = 0; d && up < 1 + parent; up++)
+        if ((slash = strrchr(d, '/')) && slash != d)
+            *slash = '\0';
+    return d;
+}
+
+/* The sandbox's PATH: the folders of the toolchain this grader finds
+ * (nvcc's, the C++ compiler's, nm's, compute-sanitizer's, ncu's), then
+ * /usr/bin and /bin; never the grader's own PATH, one of whose folders the
+ * sandbox's user may not be allowed to read (which would fail the nobody
+ * mode for nothing).  Heap; NULL when out of memory. */
+static char *sandbox_path(const struct toolchain *tc)
+{
+    const char *progs[] = {tc->nvcc, tc->cxx, tc->nm, tc->sanitizer, tc->ncu, NULL};
+    char *list = strdup("");
+    for (int i = 0; list && progs[i]; i++) {
+        char *d = program_dir(progs[i], 0);
+        if (!d || path_add(&list, d)) {
+            free(d);
+            free(list);
+            return NULL;
+        }
+        free(d);
+    }
+    const char *fixed[] = {"/usr/bin", "/bin"};
+    for (int i = 0; list && i < 2; i++)
+        if (util_is_dir(fixed[i]) && path_add(&list, fixed[i])) {
+            free(list);
+            return NULL;
+        }
+    return list;
+}
+
 /* The environment a sandboxed program gets: nothing else of the grader's. */
-static int sandbox_env(const struct grade *g, struct grade_sandbox *sb)
+static int sandbox_env(const struct grade *g, struct grade_sandbox *sb, const char *path)
 {
     static const char *const keep[] = {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "NVCC", "CUDATUTOR_ARCH", NULL};
-    const char *path = getenv("PATH");
     char *line;
     int rc = 0;
-    line = util_format("PATH=%s", path ? path : "/usr/bin:/bin");
+    line = util_format("PATH=%s", path);
     rc |= !line || add_string(&sb->env, &sb->nenv, line);
     free(line);
     rc |= add_string(&sb->env, &sb->nenv, "HOME=/tmp") || add_string(&sb->env, &sb->nenv, "TMPDIR=/tmp") ||
@@ -105,9 +163,9 @@ static int replaced(const struct grade_sandbox *sb, const char *path)
 
 /* What the build and the runs need back from places the sandbox hides or
  * replaces, read-only: this program, the judges, the toolkit; and the
- * folders of the grader's PATH and LD_LIBRARY_PATH (a private sysroot
+ * folders of the sandbox's PATH and of LD_LIBRARY_PATH (a private sysroot
  * under /tmp, say). */
-static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
+static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb, const char *path)
 {
     char *toolkit = toolkit_dir();
     const char *fixed[] = {g->self, g->harness_dir, toolkit, "/run/nvidia-persistenced", NULL};
@@ -116,8 +174,8 @@ static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
         if (access(fixed[i], F_OK) == 0 && replaced(sb, fixed[i]))
             rc = add_string(&sb->rebind, &sb->nrebind, fixed[i]);
     free(toolkit);
-    const char *lib = getenv("LD_LIBRARY_PATH"), *path = getenv("PATH");
-    char *dirs = util_format("%s:%s", lib ? lib : "", path ? path : "");
+    const char *lib = getenv("LD_LIBRARY_PATH");
+    char *dirs = util_format("%s:%s", lib ? lib : "", path);
     for (char *save = NULL, *d = dirs && !rc ? strtok_r(dirs, ":", &save) : NULL; d && !rc;
          d = strtok_r(NULL, ":", &save)) {
         int dup = 0;
@@ -128,6 +186,36 @@ static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
         if (!dup && replaced(sb, d))
             rc = add_string(&sb->rebind, &sb->nrebind, d);
     }
+    free(dirs);
+    return rc;
+}
+
+/* A build's view (grade_sandbox_build_view): the system's folders, and
+ * wherever else they lie the toolkit, the prefixes of nvcc, the C++
+ * compiler and nm, this program, the harness objects (rt.o, runner.o),
+ * and the folders of the sandbox's PATH and of LD_LIBRARY_PATH. */
+static int sandbox_view(const struct grade *g, struct grade_sandbox *sb, const struct toolchain *tc,
+                        const char *path)
+{
+    const char *lib = getenv("LD_LIBRARY_PATH");
+    char *dirs = util_format("%s:%s", path, lib ? lib : "");
+    char *owned[4] = {toolkit_dir(), tc->nvcc ? program_dir(tc->nvcc, 1) : NULL,
+                      tc->cxx ? program_dir(tc->cxx, 1) : NULL, tc->nm ? program_dir(tc->nm, 1) : NULL};
+    int n = 0, rc = -1;
+    const char **places = dirs ? calloc(strlen(dirs) + 8, sizeof *places) : NULL;
+    if (!places || !owned[0])
+        goto out;
+    for (int i = 0; i < 4; i++)
+        places[n++] = owned[i];
+    places[n++] = g->self;
+    places[n++] = g->harness_dir;
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        places[n++] = d;
+    rc = grade_sandbox_build_view(sb, places, n);
+out:
+    for (int i = 0; i < 4; i++)
+        free(owned[i]);
+    free(places);
     free(dirs);
     return rc;
 }
@@ -185,8 +273,10 @@ static int bwrap_sized(struct grade *g, const char *bwrap)
  * devices, the GPU locks, the limits. */
 static int base_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
 {
-    int ncand = 0, rc = -1;
+    int ncand = 0, rc = -1, have_tc = 0;
     const char **cand = calloc((size_t)(g->o->nhide + g->nsubs + 8), sizeof *cand);
+    struct toolchain tc;
+    char *path = NULL, why[256];
     char *rubric_default = util_format("%s/data/rubric.json", g->pristine);
     char **subs = calloc((size_t)g->nsubs + 1, sizeof *subs);
 
@@ -224,11 +314,18 @@ static int base_spec(struct grade *g, struct grade_sandbox *sb, const char *bwra
     const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
     if (cache && *cache && util_mkdirs(cache) == 0 && !(sb->cache = realpath(cache, NULL)))
         goto out;
-    if (!(sb->locks = util_format("%s/gpu-locks", g->state)) || sandbox_env(g, sb) || sandbox_rebinds(g, sb) ||
-        sandbox_devices(g, sb))
+    if (toolchain_init(&tc, g->pristine, why, sizeof why))
+        goto out;
+    have_tc = 1;
+    if (!(path = sandbox_path(&tc)) || !(sb->locks = util_format("%s/gpu-locks", g->state)) ||
+        sandbox_env(g, sb, path) || sandbox_rebinds(g, sb, path) || sandbox_devices(g, sb) ||
+        (bwrap && sandbox_view(g, sb, &tc, path)))
         goto out;
     rc = 0;
 out:
+    if (have_tc)
+        toolchain_free(&tc);
+    free(path);
     for (int i = 0; subs && i < g->nsubs; i++)
         free(subs[i]);
     free(subs);
@@ -512,25 +609,47 @@ static void note(struct grade *g, const char *mode, const char *why)
     }
 }
 
+/* The loud refusal of a grader that is root and has no sandbox that drops
+ * root: what failed, and the options that choose root's rights instead. */
+static void refuse_root(const struct grade *g)
+{
+    fprintf(stderr,
+            "cudatutor grade: ********************************************************************\n"
+            "cudatutor grade: REFUSED: you grade as root, and the sandbox that runs student code as\n"
+            "cudatutor grade: nobody does not work here.  Why: %s\n"
+            "cudatutor grade: The grader never runs student code with root's rights unless told to.\n"
+            "cudatutor grade: Fix the cause (docs/instructor-guide.md section 8), or grade as an\n"
+            "cudatutor grade: ordinary user, or choose root's rights with the same command and:\n"
+            "cudatutor grade:   %s --sandbox bwrap-root ...   bubblewrap as root, capabilities dropped\n"
+            "cudatutor grade:   %s --sandbox none ...         no sandbox at all\n"
+            "cudatutor grade: ********************************************************************\n",
+            g->sandbox_notes && *g->sandbox_notes ? g->sandbox_notes : "bubblewrap (bwrap) is not installed",
+            g->prog, g->prog);
+}
+
 int grade_choose_sandbox(struct grade *g)
 {
     struct grade_sandbox base;
     const char *modes[3];
-    int nmodes = 0, rc = GRADE_EXIT_INTERNAL;
-    char *bwrap = g->o->sandbox != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
+    int nmodes = 0, rc = GRADE_EXIT_INTERNAL, root = geteuid() == 0;
+    enum grade_sandbox_want want = g->o->sandbox;
+    char *bwrap = want != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
 
     g->sandbox_notes = strdup("");
-    if (g->o->sandbox != GRADE_SANDBOX_NONE) {
+    if (want != GRADE_SANDBOX_NONE) {
         if (!bwrap) {
             note(g, NULL, "bubblewrap (bwrap) is not installed");
+        } else if (root) {
+            /* Root's own rights only where the command line asks for them. */
+            modes[nmodes++] = "bwrap-nobody";
+            if (want == GRADE_SANDBOX_BWRAP_ROOT)
+                modes[nmodes++] = "bwrap";
         } else {
-            if (geteuid() == 0)
-                modes[nmodes++] = "bwrap-nobody";
             modes[nmodes++] = "bwrap";
         }
     }
     if (base_spec(g, &base, bwrap)) {
-        fprintf(stderr, "cudatutor grade: cannot describe the sandbox: out of memory\n");
+        fprintf(stderr, "cudatutor grade: cannot describe the sandbox: out of memory, or no toolchain\n");
         goto out;
     }
     util_copy(g->mode, sizeof g->mode, "none");
@@ -548,9 +667,16 @@ int grade_choose_sandbox(struct grade *g)
         goto out;
     }
     if (!strcmp(g->mode, "none")) {
-        if (g->o->sandbox == GRADE_SANDBOX_BWRAP) {
-            fprintf(stderr, "cudatutor grade: --sandbox bwrap, but bubblewrap does not work here: %s\n",
-                    g->sandbox_notes);
+        if (want == GRADE_SANDBOX_BWRAP || want == GRADE_SANDBOX_BWRAP_ROOT) {
+            fprintf(stderr, "cudatutor grade: --sandbox %s, but bubblewrap does not work here: %s\n",
+                    want == GRADE_SANDBOX_BWRAP ? "bwrap" : "bwrap-root", g->sandbox_notes);
+            if (root && want == GRADE_SANDBOX_BWRAP)
+                refuse_root(g);
+            rc = GRADE_EXIT_SANDBOX;
+            goto out;
+        }
+        if (root && want == GRADE_SANDBOX_AUTO) {
+            refuse_root(g);
             rc = GRADE_EXIT_SANDBOX;
             goto out;
         }
