@@ -481,6 +481,7 @@ attack include-shadow '#include "/etc/shadow"'
 attack incbin-passwd '__asm__(".incbin \"/etc/passwd\"");'
 attack include-root '#include "/root/.bashrc"'
 attack include-proc '#include "/proc/1/environ"'
+attack include-solution "#include \"$SOL1\""
 hostfile_checks() {  # MODE OUT: the checks on one grading of $H
     local mode=$1 o=$2 leak
     leak=$(leaked "$o")
@@ -489,14 +490,18 @@ hostfile_checks() {  # MODE OUT: the checks on one grading of $H
     check "$mode: an .incbin of /etc/passwd does not assemble (the file is not in the build's view)" \
         test "$(status "$o" incbin-passwd 01)" = compile_error \
              -a -n "$(grep -rl 'file not found: /etc/passwd' "$o/students/incbin-passwd/logs")"
-    check "$mode: an #include of /etc/passwd, /etc/shadow or /root finds no file" \
-        test "$(for s in include-passwd include-shadow include-root; do jq -r '.labs[0].text' "$o/students/$s/report.json" |
-                    grep -q 'No such file or directory' && echo -n y; done)" = yyy
+    check "$mode: an #include of /etc/passwd, /etc/shadow, /root or the reference solution finds no file" \
+        test "$(for s in include-passwd include-shadow include-root include-solution; do
+                    jq -r '.labs[0].text' "$o/students/$s/report.json" | grep -q 'No such file or directory' && echo -n y
+                done)" = yyyy
+    check "$mode: the grader's environment is not in any output (an #include of /proc/1/environ)" \
+        test -z "$(grep -rl "hunter2-$$" "$o")" -a -e "$o/students/include-proc/report.json"
 }
 if [ "$sandbox" = none ]; then
     skip "the build's view of the system" "bubblewrap does not work here"
 else
-    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-host" "$H"/* > "$TMP/o-host.log" 2>&1
+    GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-host" "$H"/* \
+        > "$TMP/o-host.log" 2>&1
     hostfile_checks "$(jq -r .sandbox "$TMP/o-host/run.json")" "$TMP/o-host"
 fi
 # As root with the nobody mode failing (an output folder that nobody
@@ -507,8 +512,8 @@ if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
     out=$("$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o" "$H"/* 2>&1); rc=$?
     check "as root, the nobody sandbox failing: refused (5), never a fallback to root" \
         test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/rootonly/o/students" -name report.json)"
-    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root -o "$TMP/rootonly/o" "$H"/* \
-        > "$TMP/o-root.log" 2>&1
+    GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root \
+        -o "$TMP/rootonly/o" "$H"/* > "$TMP/o-root.log" 2>&1
     check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
         test "$(jq -r .sandbox "$TMP/rootonly/o/run.json")" = bwrap
     hostfile_checks "bwrap as root" "$TMP/rootonly/o"
