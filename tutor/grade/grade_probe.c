@@ -84,23 +84,26 @@ static char *program_dir(const char *prog, int parent)
 }
 
 /* The sandbox's PATH: the folders of the toolchain this grader finds
- * (nvcc's, the C++ compiler's, nm's, compute-sanitizer's, ncu's), then
- * /usr/bin and /bin; never the grader's own PATH, one of whose folders the
- * sandbox's user may not be allowed to read (which would fail the nobody
- * mode for nothing).  Heap; NULL when out of memory. */
+ * (nvcc's, the C++ compiler's, nm's, compute-sanitizer's, ncu's) and of
+ * nvidia-smi, then /usr/bin and /bin; never the grader's own PATH, one of
+ * whose folders the sandbox's user may not be allowed to read (which would
+ * fail the nobody mode for nothing).  Heap; NULL when out of memory. */
 static char *sandbox_path(const struct toolchain *tc)
 {
-    const char *progs[] = {tc->nvcc, tc->cxx, tc->nm, tc->sanitizer, tc->ncu, NULL};
+    char *smi = util_which("nvidia-smi");
+    const char *progs[] = {tc->nvcc, tc->cxx, tc->nm, tc->sanitizer, tc->ncu, smi};
     char *list = strdup("");
-    for (int i = 0; list && progs[i]; i++) {
+    for (int i = 0; list && i < 6; i++) {
+        if (!progs[i])
+            continue;
         char *d = program_dir(progs[i], 0);
         if (!d || path_add(&list, d)) {
-            free(d);
             free(list);
-            return NULL;
+            list = NULL;
         }
         free(d);
     }
+    free(smi);
     const char *fixed[] = {"/usr/bin", "/bin"};
     for (int i = 0; list && i < 2; i++)
         if (util_is_dir(fixed[i]) && path_add(&list, fixed[i])) {
@@ -619,12 +622,12 @@ static void refuse_root(const struct grade *g)
             "cudatutor grade: nobody does not work here.  Why: %s\n"
             "cudatutor grade: The grader never runs student code with root's rights unless told to.\n"
             "cudatutor grade: Fix the cause (docs/instructor-guide.md section 8), or grade as an\n"
-            "cudatutor grade: ordinary user, or choose root's rights with the same command and:\n"
-            "cudatutor grade:   %s --sandbox bwrap-root ...   bubblewrap as root, capabilities dropped\n"
-            "cudatutor grade:   %s --sandbox none ...         no sandbox at all\n"
+            "cudatutor grade: ordinary user, or choose root's rights: run the same grade.sh command\n"
+            "cudatutor grade: again with one of\n"
+            "cudatutor grade:   --sandbox bwrap-root   bubblewrap as root, every capability dropped\n"
+            "cudatutor grade:   --sandbox none         no sandbox at all\n"
             "cudatutor grade: ********************************************************************\n",
-            g->sandbox_notes && *g->sandbox_notes ? g->sandbox_notes : "bubblewrap (bwrap) is not installed",
-            g->prog, g->prog);
+            g->sandbox_notes && *g->sandbox_notes ? g->sandbox_notes : "bubblewrap (bwrap) is not installed");
 }
 
 int grade_choose_sandbox(struct grade *g)
