@@ -3,8 +3,10 @@
 # archives (malformed ones refused), compile errors and rejections scored,
 # no_gpu left ungraded, the reports well-formed (results.json keys, JUnit
 # against tests/grade/junit.xsd, CSV parsed), shards + merge equal to one
-# run, resume, exit codes, the sandbox's isolation, the calibration of the
-# targets (on a GPU), and the two check options grade.sh is built on
+# run, resume, exit codes, the sandbox's isolation, the grader attacked
+# (submissions named as spreadsheet formulas, host files read through the
+# compiler, a fallback to root's rights), the calibration of the targets
+# (on a GPU), and the two check options grade.sh is built on
 # (--build-only/--run-only and --wrap).
 # On a GPU machine the runnable kernels pass instead of being no_gpu.
 # shellcheck source=tests/lib.sh
@@ -502,6 +504,8 @@ if [ "$sandbox" = none ]; then
 else
     GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-host" "$H"/* \
         > "$TMP/o-host.log" 2>&1
+    check "the probe looked for the host's users' files from inside a build (build-view-closed)" \
+        test "$(jq '.sandbox_checks | index("build-view-closed") != null' "$TMP/o-host/run.json")" = true
     hostfile_checks "$(jq -r .sandbox "$TMP/o-host/run.json")" "$TMP/o-host"
 fi
 # As root with the nobody mode failing (an output folder that nobody

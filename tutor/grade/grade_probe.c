@@ -5,8 +5,9 @@
  * A probe runs through the very `--sandbox-exec` line the grading will
  * use: the work folder must be writable, the network gone, the output
  * folder read-only, /tmp private and the workbook hidden; then the first
- * lab's stub must build in the build sandbox, and where there is a GPU
- * the harness must see it from inside as it does from outside. */
+ * lab's stub must build in the build sandbox, which must show none of the
+ * host's users' files (/etc/passwd, /etc/shadow, /root, /home); and where
+ * there is a GPU the harness must see it from inside as from outside. */
 #define _GNU_SOURCE     /* mkostemp */
 #include "grade/grade_run.h"
 
@@ -30,6 +31,12 @@
 /* What the probe checks inside, in the order it reports them. */
 static const char *const PROBE_FACTS[] = {"work-writable", "no-network", "output-read-only", "private-tmp",
                                           "workbook-hidden", NULL};
+
+/* What a build must not see (grade_sandbox_build_view), looked for from
+ * inside a build sandbox: writes build-view.txt only when none is there. */
+static const char BUILD_VIEW_SCRIPT[] =
+    "for f in /etc/passwd /etc/shadow /root /home; do [ -e \"$f\" ] && exit 0; done\n"
+    "echo closed > build-view.txt\n";
 
 /* The probe itself: $1 the output folder, $2 a file of the grader's /tmp,
  * $3 the pristine workbook; writes what held into probe.txt. */
@@ -553,11 +560,27 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
         *why = util_format("a build in the sandbox failed (%s): %s", status, tmp ? tmp : "");
         goto out;
     }
+    /* And the build saw none of the host's users' files. */
+    int closed = 1;
+    if (strcmp(mode, "none")) {
+        char *view_argv[] = {g->self, "grade", "--sandbox-exec", spec, "--build", p_wb, "--", "/bin/sh", "-c",
+                             (char *)BUILD_VIEW_SCRIPT, NULL};
+        char *view_txt = util_format("%s/build-view.txt", p_build);
+        if (!view_txt)
+            goto oom;
+        grade_spawn(g, view_argv, p_build, NULL, PROBE_RUN_TIMEOUT_S, 0, NULL);
+        closed = access(view_txt, F_OK) == 0;
+        free(view_txt);
+    }
+    if (!closed) {
+        *why = strdup("a build in the sandbox sees /etc/passwd, /etc/shadow, /root or /home");
+        goto out;
+    }
 
     /* Where there is a GPU, the harness must see it from inside the
      * sandbox as well as from outside: the stub runs (and fails) instead
      * of finding no device. */
-    *facts = strdup(got[0] == ' ' ? got + 1 : got);
+    *facts = util_format("%s%s", got[0] == ' ' ? got + 1 : got, strcmp(mode, "none") ? " build-view-closed" : "");
     if (strcmp(mode, "none") && g->gpus[0][0]) {
         char inside[32], outside[32];
         probe_gpu(g, pd, spec, inside, sizeof inside);
