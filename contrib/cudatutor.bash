@@ -50,7 +50,7 @@ _cudatutor() {
         --root|--work-dir|--workbook|--build) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --progress|--file|--out|-o|--wrap|--gpu-lock|--roster|--rubric|--hide|--sandbox-exec)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        --sandbox) mapfile -t COMPREPLY < <(compgen -W "auto bwrap none" -- "$cur"); return ;;
+        --sandbox) mapfile -t COMPREPLY < <(compgen -W "auto bwrap bwrap-root none" -- "$cur"); return ;;
         --seed|--timeout-scale|--time-budget|--target-min|--keys|--size|--wrap-arg|--jobs|-j|--labs|--bank|\
         --shard|--gpus|--check-runs|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs) return ;;
     esac

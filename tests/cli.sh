@@ -115,6 +115,46 @@ rm -rf "$WB/labs/$L3"
 mv "$TMP/l03" "$WB/labs/$L3"
 mv "$TMP/k03" "$WB/labs/$L3/kernel.cu"
 
+# ---- the grader's intake rules -------------------------------------------------
+# What the grader would refuse when it takes a submission in, check refuses
+# first, with the grader's status and sentence (model/intake_rule.h), and
+# builds nothing: a kernel.cu over 256 KiB, one that is no regular file (a
+# symbolic link, a folder, a FIFO: never opened, so never waited on), and
+# one that is not UTF-8 text.  The grader's side: tests/grade.sh, test_intake.
+L1=$(lab_dir 01)
+K1="$WB/labs/$L1/kernel.cu"
+cp "$K1" "$TMP/k01"
+# intake_verdict: the check of lab 01's own kernel.cu, as "EXIT STATUS | SUMMARY".
+intake_verdict() {
+    local out rc
+    out=$(timeout 20 "$TUTOR" --root "$WB" check 01 --json 2>/dev/null); rc=$?
+    echo "$rc $(jq -r '.status + " | " + .summary' <<<"$out" 2>/dev/null)"
+}
+refused="1 refused | refused when the submission was taken in: labs/$L1/kernel.cu"
+head -c $((6 << 20)) /dev/zero | tr '\0' '/' > "$K1"
+check "check of a 6 MiB kernel.cu: refused, in the grader's words" \
+    test "$(intake_verdict)" = "$refused is 6291456 bytes (the limit is 256 KiB)"
+rm -f "$K1" && ln -s "$TMP/k01" "$K1"
+check "check of a kernel.cu that is a symbolic link: refused" test "$(intake_verdict)" = "$refused is a symbolic link"
+rm -f "$K1" && mkfifo "$K1"
+check "check of a kernel.cu that is a FIFO: refused, without waiting on it" \
+    test "$(intake_verdict)" = "$refused is not a regular file"
+rm -f "$K1" && mkdir "$K1"
+check "check of a kernel.cu that is a folder: refused" test "$(intake_verdict)" = "$refused is not a regular file"
+rmdir "$K1"
+{ cat "$TMP/k01"; printf '// \0\n'; } > "$K1"
+check "check of a kernel.cu with a NUL byte: refused, naming the line" \
+    test "$(intake_verdict)" = "$refused is not text: line $(($(wc -l < "$TMP/k01") + 1)) holds a NUL byte"
+printf '// caf\xe9\n' > "$K1"
+check "check of a kernel.cu in Latin-1: refused, naming the line and the byte" \
+    test "$(intake_verdict)" = "$refused is not UTF-8 text: line 1 holds the byte 0xe9"
+check "a refused check built nothing" test ! -e "$WB/build/check/01/kernel.o"
+mkfifo "$TMP/fifo.cu"
+out=$(timeout 20 "$TUTOR" check 01 --file "$TMP/fifo.cu" --json 2>&1); rc=$?
+check "check --file of a FIFO: refused as the grader refuses it" \
+    test $rc = 1 -a "$(jq -r .summary <<<"$out")" = "refused when the submission was taken in: $TMP/fifo.cu is not a regular file"
+cp "$TMP/k01" "$K1"
+
 # ---- a check that waits ------------------------------------------------------------
 # Another check of the lab (flock on the lock check_run takes) for a second:
 # this one says what it waits for, then runs.

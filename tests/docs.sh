@@ -66,4 +66,4 @@ check "completion: an option's value is not a command" test -z "$(complete_line 
 check "completion: options before the command do not count as it" test "$(complete_line --unlock-all hi)" = "hint "
 check "completion: grade offers its own options, not the tutor's" \
     test "$(complete_line grade --r)" = "--rescore --roster --rubric "
-check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap "
+check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap bwrap-root "

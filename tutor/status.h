@@ -31,8 +31,9 @@ enum status {
     STATUS_COUNT
 };
 
-/* A check ends in one of the statuses before STATUS_MISSING; the grader's
- * intake adds the rest. */
+/* A check ends in one of the statuses before STATUS_MISSING, or in
+ * STATUS_REFUSED when the grader's intake rules (model/intake_rule.h)
+ * refuse its file; the grader's intake adds the rest. */
 #define STATUS_CHECK_COUNT STATUS_MISSING
 
 #endif /* STATUS_H */

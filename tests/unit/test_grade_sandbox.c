@@ -3,10 +3,12 @@
  * duplicates once, shortest first); bubblewrap's words in the order that
  * makes them hold (hidden folders emptied before the work folder is bound
  * into them, and made read-only after); the clean environment; and
- * --sandbox-exec itself, attacked: a secret in the grader's environment,
- * core dumps, big files and process counts without limits, and (where
- * bubblewrap works here) a file in a hidden folder read and a file outside
- * the work folder written. */
+ * a build's view of the system (the toolchain's folders and the linker's
+ * files of /etc, never the whole system); and --sandbox-exec itself,
+ * attacked: a secret in the grader's environment, core dumps, big files
+ * and process counts without limits, and (where bubblewrap works here) a
+ * file in a hidden folder read, a file outside the work folder written,
+ * and the host's users' files read by a build. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -34,6 +36,10 @@ static void spec_init(struct grade_sandbox *sb, const char *mode)
     sb->env[sb->nenv++] = strdup("PATH=/usr/bin:/bin");
     sb->env[sb->nenv++] = strdup("HOME=/tmp");
     sb->locks = strdup("/home/prof/out/.grader/gpu-locks");
+    sb->view = calloc(3, sizeof *sb->view);
+    sb->view[sb->nview++] = (struct grade_view){strdup("/usr"), NULL};
+    sb->view[sb->nview++] = (struct grade_view){strdup("/bin"), strdup("usr/bin")};
+    sb->view[sb->nview++] = (struct grade_view){strdup("/home/prof/wb"), NULL};
     sb->max_procs = 77;
     sb->uid = strcmp(mode, "bwrap-nobody") ? -1 : GRADE_SANDBOX_NOBODY;
 }
@@ -70,6 +76,8 @@ static void spec_round_trip(void)
     EXPECT(b.nrebind == 1 && b.nenv == 2 && b.max_procs == 77 && b.uid == GRADE_SANDBOX_NOBODY);
     EXPECT_STR(b.locks, "/home/prof/out/.grader/gpu-locks");
     EXPECT(b.cache == NULL);
+    EXPECT(b.nview == 3 && !b.view[0].link && !strcmp(b.view[1].path, "/bin") && b.view[1].link &&
+           !strcmp(b.view[1].link, "usr/bin"));
     grade_sandbox_free(&b);
     free(text);
     a.cache = strdup("/tmp/run/nvcc-cache");
@@ -83,6 +91,11 @@ static void spec_round_trip(void)
     EXPECT(grade_sandbox_parse(&b, "{\"schema\": 1, \"mode\": \"bwrap\", \"hide\": []}", err, sizeof err) == -1);
     EXPECT(strstr(err, "without bwrap") != NULL);
     EXPECT(grade_sandbox_parse(&b, "[1]", err, sizeof err) == -1);
+    /* Bubblewrap without a build view would build in a bare root, or, read
+     * loosely, in the whole system: refused. */
+    EXPECT(grade_sandbox_parse(&b, "{\"schema\": 1, \"mode\": \"bwrap\", \"bwrap\": \"/b\", \"hide\": [], "
+                                   "\"devices\": [], \"rebind\": [], \"env\": []}", err, sizeof err) == -1);
+    EXPECT(strstr(err, "without a build_view") != NULL);
 }
 
 static void hidden_paths(void)
@@ -167,6 +180,8 @@ static void run_argv(void)
     grade_sandbox_free(&sb);
 }
 
+static int remounted(char **argv, const char *path);
+
 static void build_argv(void)
 {
     struct grade_sandbox sb;
@@ -182,8 +197,55 @@ static void build_argv(void)
     EXPECT(find(argv, "--size", 0) < 0);        /* an old bubblewrap: no caps asked */
     EXPECT(find(argv, "CUDA_VISIBLE_DEVICES", 0) < 0 && find(argv, "CUDATUTOR_PROGRESS", 0) < 0);
     EXPECT(find(argv, "CUDATUTOR_COMPILE_CACHE", 0) < 0);
+    /* The view, not the system: its folders bound, its links made, the
+     * hidden places outside it left out (the view's /home/prof/wb lies in
+     * the hidden /home/prof, and is bound by itself), the root read-only. */
+    EXPECT(!has3(argv, "--ro-bind", "/", "/"));
+    EXPECT(has3(argv, "--ro-bind", "/usr", "/usr") && has3(argv, "--symlink", "usr/bin", "/bin"));
+    EXPECT(find(argv, "/dev/null", 0) < 0);     /* /home/prof/roster.csv is not in the view */
+    int last = -1;
+    for (int i = find(argv, "--remount-ro", 0); i >= 0; i = find(argv, "--remount-ro", i + 1))
+        last = i;
+    EXPECT(last > 0 && !strcmp(argv[last + 1], "/"));
+    grade_sandbox_argv_free(argv);
+    /* A hidden folder inside the view (an output folder under /usr/local)
+     * is emptied there as in a run. */
+    sb.hide[sb.nhide++] = (struct grade_hidden){strdup("/usr/local/grade-out"), 1};
+    argv = grade_sandbox_argv(&sb, &c);
+    int t = find(argv, "/usr/local/grade-out", 0);
+    EXPECT(t > find(argv, "/usr", 0) && !strcmp(argv[t - 1], "--tmpfs") && remounted(argv, "/usr/local/grade-out"));
     grade_sandbox_argv_free(argv);
     grade_sandbox_free(&sb);
+}
+
+/* The view this machine gives a build: the system's folders as they are
+ * laid out here, the linker's files, the places asked for once each, and
+ * nothing of the host's users. */
+static void build_view(void)
+{
+    struct grade_sandbox sb;
+    memset(&sb, 0, sizeof sb);
+    char tmp[] = "/tmp/cudatutor-view-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    char *tool = util_format("%s/opt-cuda", tmp), *link = util_format("%s/cuda", tmp);
+    util_mkdirs(tool);
+    EXPECT(symlink(tool, link) == 0);
+    const char *places[] = {"/usr/bin", link, tool, "relative", NULL};
+    EXPECT(grade_sandbox_build_view(&sb, places, 5) == 0);
+    int usr = 0, tools = 0, links = 0;
+    for (int i = 0; i < sb.nview; i++) {
+        const char *p = sb.view[i].path;
+        usr += !strcmp(p, "/usr") && !sb.view[i].link;
+        tools += !strcmp(p, tool);
+        links += !strcmp(p, link);
+        EXPECT(strcmp(p, "/usr/bin") && strcmp(p, "/etc") && strcmp(p, "/etc/passwd") && strcmp(p, "/etc/shadow"));
+        EXPECT(strcmp(p, "/root") && strcmp(p, "/home") && strcmp(p, "/") && strcmp(p, "relative"));
+    }
+    EXPECT(usr == 1 && tools == 1 && links == 1);
+    grade_sandbox_free(&sb);
+    util_remove_tree(tmp);
+    free(tool);
+    free(link);
 }
 
 /* Whether argv makes path read-only ("--remount-ro PATH"). */
@@ -259,7 +321,7 @@ static void show(const char *out)
 
 /* Runs `--sandbox-exec spec -- cmd` in a child whose environment holds a
  * secret, in folder cwd; returns what it printed (heap). */
-static char *exec_in(const char *spec, const char *cwd, char *const *cmd)
+static char *exec_in_as(const char *spec, const char *build_wb, const char *cwd, char *const *cmd)
 {
     int fds[2];
     if (pipe(fds))
@@ -272,7 +334,7 @@ static char *exec_in(const char *spec, const char *cwd, char *const *cmd)
         close(fds[0]);
         setenv("GRADER_SECRET_TOKEN", "hunter2", 1);
         if (chdir(cwd) == 0)
-            grade_sandbox_exec(spec, NULL, cmd, err, sizeof err);
+            grade_sandbox_exec(spec, build_wb, cmd, err, sizeof err);
         printf("exec failed: %s\n", err);
         _exit(127);
     }
@@ -285,6 +347,11 @@ static char *exec_in(const char *spec, const char *cwd, char *const *cmd)
     close(fds[0]);
     waitpid(pid, NULL, 0);
     return out;
+}
+
+static char *exec_in(const char *spec, const char *cwd, char *const *cmd)
+{
+    return exec_in_as(spec, NULL, cwd, cmd);
 }
 
 static void exec_limits_and_environment(void)
@@ -370,11 +437,55 @@ static void exec_isolates(void)
     free(spec);
 }
 
+/* A build, attacked as a student's #include or .incbin would: the host's
+ * users' files are not there to read, while the system's programs are. */
+static void exec_build_sees_the_view(void)
+{
+    if (!bwrap_works()) {
+        printf("# bubblewrap does not work here: the build's view is tested by tests/grade.sh where it does\n");
+        return;
+    }
+    char tmp[] = "/tmp/cudatutor-sbx-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    char *work = util_format("%s/work", tmp), *wb = util_format("%s/wb", tmp), *spec = util_format("%s/s.json", tmp);
+    util_mkdirs(work);
+    util_mkdirs(wb);
+    struct grade_sandbox sb;
+    memset(&sb, 0, sizeof sb);
+    util_copy(sb.mode, sizeof sb.mode, "bwrap");
+    sb.bwrap = util_which("bwrap");
+    sb.uid = -1;
+    sb.max_procs = 64;
+    sb.env = calloc(2, sizeof *sb.env);
+    sb.env[sb.nenv++] = strdup("PATH=/usr/bin:/bin");
+    EXPECT(grade_sandbox_build_view(&sb, NULL, 0) == 0);
+    char *text = grade_sandbox_format(&sb);
+    util_write_file(spec, text, strlen(text));
+    char *cmd[] = {"/bin/sh", "-c",
+                   "for f in /etc/passwd /etc/shadow /etc/hostname /root /home /srv /opt; do "
+                   "[ -e $f ] && echo \"sees $f\"; done; [ -x /usr/bin/env ] && echo has-usr; "
+                   "[ -e /etc/ld.so.cache ] && echo has-cache; echo x > here && echo writes-work",
+                   NULL};
+    char *out = exec_in_as(spec, wb, work, cmd);
+    show(out);
+    EXPECT(out && !strstr(out, "sees "));
+    EXPECT(out && strstr(out, "has-usr") && strstr(out, "writes-work"));
+    EXPECT(out && (strstr(out, "has-cache") || access("/etc/ld.so.cache", F_OK)));
+    free(out);
+    free(text);
+    grade_sandbox_free(&sb);
+    util_remove_tree(tmp);
+    free(work);
+    free(wb);
+    free(spec);
+}
+
 static void counts_processes(void)
 {
     EXPECT(grade_sandbox_count_procs((int)getuid()) >= 1);
     EXPECT(grade_sandbox_count_procs(54321) == 0);
 }
 
-TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(cache_argv), T(none_is_the_command),
-         T(exec_limits_and_environment), T(exec_isolates), T(counts_processes))
+TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(build_view), T(cache_argv),
+         T(none_is_the_command), T(exec_limits_and_environment), T(exec_isolates), T(exec_build_sees_the_view),
+         T(counts_processes))

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "grade/intake.h"
+#include "model/intake_rule.h"
 #include "sys/util.h"
 #include "tap.h"
 
@@ -573,6 +574,37 @@ static void a_huge_file_in_a_folder_is_refused(void)
     free(dir), free(k), free(sub), free(big);
 }
 
+/* The text rule (model/intake_rule.h): a NUL byte or a byte that is not
+ * UTF-8 refuses the lab, from a folder or an archive, in the rule's own
+ * sentence, the one check gives; UTF-8 beyond ASCII is text. */
+static void a_kernel_that_is_not_text_is_refused(void)
+{
+    static const char nul[] = "// ok\n\0 hidden\n";
+    char *dir = util_format("%s/in/nul/labs/%s", root, l1), *k = util_format("%s/kernel.cu", dir);
+    char *sub = util_format("%s/in/nul", root), *from = util_format("labs/%s/kernel.cu", l1), *want = NULL;
+    util_mkdirs(dir);
+    util_write_file(k, nul, sizeof nul - 1);
+    EXPECT(take("s", "nul", sub, NULL) == 0);
+    expect_lab_refused(0, "is not text: line 2 holds a NUL byte");
+    EXPECT(intake_rule_text(from, nul, sizeof nul - 1, &want) == 1);
+    EXPECT_STR(res.labs[0].why, want);
+    expect_only("s", "");
+    free(want);
+
+    char *m1 = member_path("", l1);
+    struct member latin1[] = {{m1, 'f', "// a\n// b\n// caf\xe9\n", 0, 0}};
+    char *p = make_archive("latin1.tar.gz", TAR_GZ, latin1, 1);
+    EXPECT(take("s", "latin1.tar.gz", p, NULL) == 0);
+    expect_lab_refused(0, "is not UTF-8 text: line 3 holds the byte 0xe9");
+    free(p);
+    struct member utf8[] = {{m1, 'f', "// caf\xc3\xa9 \xe2\x9c\x93\n", 0, 0}};
+    p = make_archive("utf8.zip", ZIP, utf8, 1);
+    EXPECT(take("s", "utf8.zip", p, NULL) == 0);
+    EXPECT(res.labs[0].ok && !res.labs[0].why);
+    free(p);
+    free(m1), free(dir), free(k), free(sub), free(from);
+}
+
 /* ---- honest submissions ----------------------------------------------- */
 
 /* The kernel intake wrote for lab dir of student s equals text. */
@@ -730,6 +762,7 @@ int main(void)
         T(a_damaged_gzip_is_refused),
         T(folder_links_are_not_followed),
         T(a_huge_file_in_a_folder_is_refused),
+        T(a_kernel_that_is_not_text_is_refused),
         T(a_nested_top_folder_is_taken),
         T(lab_folders_at_the_top_are_taken_and_the_stub_is_unchanged),
         T(the_best_placed_member_wins),

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/check_intake.h"
 #include "check/check_stage.h"
 #include "model/result.h"
 #include "sys/util.h"
@@ -498,6 +499,11 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
     cJSON_AddArrayToObject(r.root, "messages");
     if (r.lock_note)
         check_message(&r, "%s", r.lock_note);
+    if (!build && (stop = check_intake(&r, file)) != 0) {
+        if (stop < 0)
+            check_set_status(&r, STATUS_INTERNAL_ERROR);
+        goto done;
+    }
     if (opts->build_only || build) {
         char *hash = source_hash(r.src);
         if (hash)

@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/calibrate.h"
@@ -574,15 +575,17 @@ out:
 
 /* Whatever check is to compile must be there: a missing lab file is the
  * workbook's trouble with a fix, never a compile error; a missing --file is
- * a slip in the command.  --run-only runs what a build left. */
+ * a slip in the command.  Something there that is no plain file (a link, a
+ * folder, a FIFO) goes on to the check, whose intake rule refuses it as
+ * the grader would.  --run-only runs what a build left. */
 static int kernel_present(struct app *app, const struct cli_args *a, const char *cmd)
 {
     char err[768];
+    struct stat st;
     if (a->run_only)
         return EXIT_OK;
-    if (a->file && !util_is_file(a->file)) {
-        fprintf(stderr, "cudatutor %s: --file %s: %s\n", cmd, a->file,
-                access(a->file, F_OK) ? strerror(errno) : "not a file");
+    if (a->file && lstat(a->file, &st) != 0) {
+        fprintf(stderr, "cudatutor %s: --file %s: %s\n", cmd, a->file, strerror(errno));
         return EXIT_USAGE;
     }
     if (!a->file && workspace_present(app->root, a->lab, "kernel.cu", err, sizeof err)) {

@@ -86,7 +86,9 @@ void grade_opts_usage(FILE *f)
           "  --no-sanitize          skip compute-sanitizer (races then go unnoticed)\n"
           "  --timeout-scale X      multiply the catalog's time limits by X\n"
           "  --sandbox MODE         auto (default): bubblewrap if it works here, else a\n"
-          "                         loud warning; bwrap: bubblewrap or exit 5; none\n"
+          "                         loud warning (as root: exit 5, never root's rights);\n"
+          "                         bwrap: bubblewrap or exit 5; bwrap-root: bubblewrap,\n"
+          "                         as root when nobody fails; none: no sandbox\n"
           "  --hide PATH            also hide PATH from the sandbox (repeatable)\n"
           "  --gpus LIST            GPUs to use, e.g. 0,1 (default: every visible one)\n"
           "  --check-runs N         runs at once on each GPU (default: half the CPUs, at\n"
@@ -121,7 +123,7 @@ void grade_opts_usage(FILE *f)
           "\n"
           "Exit codes: 0 all graded; 1 --selftest judged something wrong; 2 usage;\n"
           "3 labs not graded for want of a GPU; 4 internal error; 5 no working sandbox\n"
-          "with --sandbox bwrap; 130 interrupted (run again to resume).\n",
+          "(as root, or with --sandbox bwrap); 130 interrupted (run again to resume).\n",
           f);
 }
 
@@ -228,10 +230,12 @@ static int take(struct grade_opts *o, int code, const char *name, const char *v,
             o->sandbox = GRADE_SANDBOX_AUTO;
         else if (!strcmp(v, "bwrap"))
             o->sandbox = GRADE_SANDBOX_BWRAP;
+        else if (!strcmp(v, "bwrap-root"))
+            o->sandbox = GRADE_SANDBOX_BWRAP_ROOT;
         else if (!strcmp(v, "none"))
             o->sandbox = GRADE_SANDBOX_NONE;
         else {
-            snprintf(err, errlen, "--sandbox is auto, bwrap or none");
+            snprintf(err, errlen, "--sandbox is auto, bwrap, bwrap-root or none");
             return -1;
         }
         break;

@@ -18,7 +18,9 @@ enum grade_mode {
                                    program in a grading's sandbox (grade_sandbox.h) */
 };
 
-enum grade_sandbox_want { GRADE_SANDBOX_AUTO, GRADE_SANDBOX_BWRAP, GRADE_SANDBOX_NONE };
+/* --sandbox: auto, bwrap, bwrap-root (bubblewrap, and as root the grader
+ * may run it as root when nobody does not work), none. */
+enum grade_sandbox_want { GRADE_SANDBOX_AUTO, GRADE_SANDBOX_BWRAP, GRADE_SANDBOX_BWRAP_ROOT, GRADE_SANDBOX_NONE };
 
 struct grade_opts {
     enum grade_mode mode;

@@ -1,18 +1,19 @@
 /* grade_probe.c — which sandbox a grading uses: each mode is tested before
- * it is trusted, strongest first (as root: nobody, then root; then none).
+ * it is trusted, strongest first (as root: nobody; root only when
+ * --sandbox bwrap-root says so, none only when --sandbox none does, or,
+ * for a grader that is not root, when bubblewrap does not work).
  * A probe runs through the very `--sandbox-exec` line the grading will
  * use: the work folder must be writable, the network gone, the output
  * folder read-only, /tmp private and the workbook hidden; then the first
- * lab's stub must build in the build sandbox, and where there is a GPU
- * the harness must see it from inside as it does from outside. */
+ * lab's stub must build in the build sandbox, which must show none of the
+ * host's users' files (/etc/passwd, /etc/shadow, /root, /home); and where
+ * there is a GPU the harness must see it from inside as from outside. */
 #define _GNU_SOURCE     /* mkostemp */
 #include "grade/grade_run.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,12 @@
 static const char *const PROBE_FACTS[] = {"work-writable", "no-network", "output-read-only", "private-tmp",
                                           "workbook-hidden", NULL};
 
+/* What a build must not see (grade_sandbox_build_view), looked for from
+ * inside a build sandbox: writes build-view.txt only when none is there. */
+static const char BUILD_VIEW_SCRIPT[] =
+    "for f in /etc/passwd /etc/shadow /root /home; do [ -e \"$f\" ] && exit 0; done\n"
+    "echo closed > build-view.txt\n";
+
 /* The probe itself: $1 the output folder, $2 a file of the grader's /tmp,
  * $3 the pristine workbook; writes what held into probe.txt. */
 static const char PROBE_SCRIPT[] =
@@ -38,204 +45,6 @@ static const char PROBE_SCRIPT[] =
     "[ -e \"$2\" ] || r=\"$r private-tmp\"\n"
     "[ -e \"$3/data/labs.json\" ] || r=\"$r workbook-hidden\"\n"
     "echo \"$r\" > probe.txt\n";
-
-static int add_string(char ***v, int *n, const char *s)
-{
-    char **grown = realloc(*v, (size_t)(*n + 2) * sizeof **v);
-    if (!grown)
-        return -1;
-    *v = grown;
-    if (!(grown[*n] = strdup(s)))
-        return -1;
-    grown[++*n] = NULL;
-    return 0;
-}
-
-/* The environment a sandboxed program gets: nothing else of the grader's. */
-static int sandbox_env(const struct grade *g, struct grade_sandbox *sb)
-{
-    static const char *const keep[] = {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "NVCC", "CUDATUTOR_ARCH", NULL};
-    const char *path = getenv("PATH");
-    char *line;
-    int rc = 0;
-    line = util_format("PATH=%s", path ? path : "/usr/bin:/bin");
-    rc |= !line || add_string(&sb->env, &sb->nenv, line);
-    free(line);
-    rc |= add_string(&sb->env, &sb->nenv, "HOME=/tmp") || add_string(&sb->env, &sb->nenv, "TMPDIR=/tmp") ||
-          add_string(&sb->env, &sb->nenv, "LANG=C.UTF-8");
-    line = util_format("CUDATUTOR_HARNESS_DIR=%s", g->harness_dir);
-    rc |= !line || add_string(&sb->env, &sb->nenv, line);
-    free(line);
-    for (int i = 0; keep[i]; i++) {
-        const char *v = getenv(keep[i]);
-        if (!v || !*v)
-            continue;
-        line = util_format("%s=%s", keep[i], v);
-        rc |= !line || add_string(&sb->env, &sb->nenv, line);
-        free(line);
-    }
-    return rc ? -1 : 0;
-}
-
-/* The CUDA toolkit's folder, from nvcc as the build finds it. */
-static char *toolkit_dir(void)
-{
-    char real[PATH_MAX];
-    char *nvcc = util_which("nvcc");
-    const char *home = getenv("CUDA_HOME");
-    if (!nvcc)
-        nvcc = util_format("%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
-    if (!nvcc || !realpath(nvcc, real))
-        util_copy(real, sizeof real, "/usr/local/cuda/bin/nvcc");
-    free(nvcc);
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(real, '/');
-        if (slash && slash != real)
-            *slash = '\0';
-    }
-    return strdup(real);
-}
-
-/* Whether the sandbox puts something else at path: a hidden place, or its
- * own /tmp and /dev/shm. */
-static int replaced(const struct grade_sandbox *sb, const char *path)
-{
-    return !strncmp(path, "/tmp/", 5) || !strncmp(path, "/dev/shm/", 9) || grade_sandbox_under_hidden(sb, path);
-}
-
-/* What the build and the runs need back from places the sandbox hides or
- * replaces, read-only: this program, the judges, the toolkit; and the
- * folders of the grader's PATH and LD_LIBRARY_PATH (a private sysroot
- * under /tmp, say). */
-static int sandbox_rebinds(const struct grade *g, struct grade_sandbox *sb)
-{
-    char *toolkit = toolkit_dir();
-    const char *fixed[] = {g->self, g->harness_dir, toolkit, "/run/nvidia-persistenced", NULL};
-    int rc = toolkit ? 0 : -1;
-    for (int i = 0; fixed[i] && !rc; i++)
-        if (access(fixed[i], F_OK) == 0 && replaced(sb, fixed[i]))
-            rc = add_string(&sb->rebind, &sb->nrebind, fixed[i]);
-    free(toolkit);
-    const char *lib = getenv("LD_LIBRARY_PATH"), *path = getenv("PATH");
-    char *dirs = util_format("%s:%s", lib ? lib : "", path ? path : "");
-    for (char *save = NULL, *d = dirs && !rc ? strtok_r(dirs, ":", &save) : NULL; d && !rc;
-         d = strtok_r(NULL, ":", &save)) {
-        int dup = 0;
-        if (!util_is_dir(d))
-            continue;
-        for (int i = 0; i < sb->nrebind; i++)
-            dup |= !strcmp(sb->rebind[i], d);
-        if (!dup && replaced(sb, d))
-            rc = add_string(&sb->rebind, &sb->nrebind, d);
-    }
-    free(dirs);
-    return rc;
-}
-
-/* The GPU's device nodes; nvidia-uvm appears only once something has used
- * CUDA since boot, so nvidia-modprobe makes it first where it can. */
-static int sandbox_devices(struct grade *g, struct grade_sandbox *sb)
-{
-    char *modprobe = util_which("nvidia-modprobe");
-    if (modprobe && access("/dev/nvidiactl", F_OK) == 0) {
-        char *argv[] = {modprobe, "-u", "-c=0", NULL};
-        grade_spawn(g, argv, NULL, NULL, 30, 0, NULL);
-    }
-    free(modprobe);
-    DIR *d = opendir("/dev");
-    struct dirent *e;
-    int rc = 0;
-    char **names = NULL;
-    int n = 0;
-    while (d && (e = readdir(d)) && !rc)
-        if (!strncmp(e->d_name, "nvidia", 6))
-            rc = add_string(&names, &n, e->d_name);
-    if (d)
-        closedir(d);
-    for (int i = 0; i < n && !rc; i++) {
-        char *p = util_format("/dev/%s", names[i]);
-        rc = !p || add_string(&sb->devices, &sb->ndevices, p);
-        free(p);
-    }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    return rc;
-}
-
-/* Whether this bubblewrap caps a tmpfs (--size, bubblewrap 0.5 on). */
-static int bwrap_sized(struct grade *g, const char *bwrap)
-{
-    char *log = util_format("%s/bwrap-help.txt", g->state), *text;
-    char *argv[] = {(char *)bwrap, "--help", NULL};
-    int sized = 0;
-    if (!log)
-        return 0;
-    unlink(log);
-    grade_spawn(g, argv, NULL, NULL, 20, 0, log);
-    if ((text = util_read_file(log, NULL)))
-        sized = strstr(text, "--size") != NULL;
-    free(text);
-    unlink(log);
-    free(log);
-    return sized;
-}
-
-/* The spec every mode shares: hidden paths, binds back, environment,
- * devices, the GPU locks, the limits. */
-static int base_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
-{
-    int ncand = 0, rc = -1;
-    const char **cand = calloc((size_t)(g->o->nhide + g->nsubs + 8), sizeof *cand);
-    char *rubric_default = util_format("%s/data/rubric.json", g->pristine);
-    char **subs = calloc((size_t)g->nsubs + 1, sizeof *subs);
-
-    memset(sb, 0, sizeof *sb);
-    if (!cand || !rubric_default || !subs)
-        goto out;
-    /* The grader's home, the pristine workbook (solutions, history), the
-     * output folder (other students), /run (sockets), /var/tmp, --hide,
-     * the roster, another rubric, and the submissions' folders. */
-    cand[ncand++] = getenv("HOME");
-    cand[ncand++] = g->pristine;
-    cand[ncand++] = g->out;
-    cand[ncand++] = "/run";
-    cand[ncand++] = "/var/tmp";
-    for (int i = 0; i < g->o->nhide; i++)
-        cand[ncand++] = g->o->hide[i];
-    if (g->o->roster)
-        cand[ncand++] = g->o->roster;
-    if (strcmp(g->rubric_path, rubric_default))
-        cand[ncand++] = g->rubric_path;
-    for (int i = 0; i < g->nsubs; i++)
-        if (!(cand[ncand++] = subs[i] = grade_sandbox_hide_of_submission(g->subs[i].path)))
-            goto out;
-    if ((sb->nhide = grade_sandbox_hidden(cand, ncand, &sb->hide)) < 0) {
-        sb->nhide = 0;
-        goto out;
-    }
-    if (bwrap && !(sb->bwrap = strdup(bwrap)))
-        goto out;
-    sb->sized = bwrap ? bwrap_sized(g, bwrap) : 0;
-    sb->uid = -1;
-    sb->max_procs = g->o->max_procs;
-    /* The test suite's shared compiles (check/check_cache.c); the builds
-     * run as the sandbox's user, who must be able to add to the folder. */
-    const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
-    if (cache && *cache && util_mkdirs(cache) == 0 && !(sb->cache = realpath(cache, NULL)))
-        goto out;
-    if (!(sb->locks = util_format("%s/gpu-locks", g->state)) || sandbox_env(g, sb) || sandbox_rebinds(g, sb) ||
-        sandbox_devices(g, sb))
-        goto out;
-    rc = 0;
-out:
-    for (int i = 0; subs && i < g->nsubs; i++)
-        free(subs[i]);
-    free(subs);
-    free(cand);
-    free(rubric_default);
-    return rc;
-}
 
 /* Writes sb as path; -1 when it cannot. */
 static int save_spec(const struct grade_sandbox *sb, const char *path)
@@ -453,11 +262,27 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
         *why = util_format("a build in the sandbox failed (%s): %s", status, tmp ? tmp : "");
         goto out;
     }
+    /* And the build saw none of the host's users' files. */
+    int closed = 1;
+    if (strcmp(mode, "none")) {
+        char *view_argv[] = {g->self, "grade", "--sandbox-exec", spec, "--build", p_wb, "--", "/bin/sh", "-c",
+                             (char *)BUILD_VIEW_SCRIPT, NULL};
+        char *view_txt = util_format("%s/build-view.txt", p_build);
+        if (!view_txt)
+            goto oom;
+        grade_spawn(g, view_argv, p_build, NULL, PROBE_RUN_TIMEOUT_S, 0, NULL);
+        closed = access(view_txt, F_OK) == 0;
+        free(view_txt);
+    }
+    if (!closed) {
+        *why = strdup("a build in the sandbox sees /etc/passwd, /etc/shadow, /root or /home");
+        goto out;
+    }
 
     /* Where there is a GPU, the harness must see it from inside the
      * sandbox as well as from outside: the stub runs (and fails) instead
      * of finding no device. */
-    *facts = strdup(got[0] == ' ' ? got + 1 : got);
+    *facts = util_format("%s%s", got[0] == ' ' ? got + 1 : got, strcmp(mode, "none") ? " build-view-closed" : "");
     if (strcmp(mode, "none") && g->gpus[0][0]) {
         char inside[32], outside[32];
         probe_gpu(g, pd, spec, inside, sizeof inside);
@@ -512,25 +337,47 @@ static void note(struct grade *g, const char *mode, const char *why)
     }
 }
 
+/* The loud refusal of a grader that is root and has no sandbox that drops
+ * root: what failed, and the options that choose root's rights instead. */
+static void refuse_root(const struct grade *g)
+{
+    fprintf(stderr,
+            "cudatutor grade: ********************************************************************\n"
+            "cudatutor grade: REFUSED: you grade as root, and the sandbox that runs student code as\n"
+            "cudatutor grade: nobody does not work here.  Why: %s\n"
+            "cudatutor grade: The grader never runs student code with root's rights unless told to.\n"
+            "cudatutor grade: Fix the cause (docs/instructor-guide.md section 8), or grade as an\n"
+            "cudatutor grade: ordinary user, or choose root's rights: run the same grade.sh command\n"
+            "cudatutor grade: again with one of\n"
+            "cudatutor grade:   --sandbox bwrap-root   bubblewrap as root, every capability dropped\n"
+            "cudatutor grade:   --sandbox none         no sandbox at all\n"
+            "cudatutor grade: ********************************************************************\n",
+            g->sandbox_notes && *g->sandbox_notes ? g->sandbox_notes : "bubblewrap (bwrap) is not installed");
+}
+
 int grade_choose_sandbox(struct grade *g)
 {
     struct grade_sandbox base;
     const char *modes[3];
-    int nmodes = 0, rc = GRADE_EXIT_INTERNAL;
-    char *bwrap = g->o->sandbox != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
+    int nmodes = 0, rc = GRADE_EXIT_INTERNAL, root = geteuid() == 0;
+    enum grade_sandbox_want want = g->o->sandbox;
+    char *bwrap = want != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
 
     g->sandbox_notes = strdup("");
-    if (g->o->sandbox != GRADE_SANDBOX_NONE) {
+    if (want != GRADE_SANDBOX_NONE) {
         if (!bwrap) {
             note(g, NULL, "bubblewrap (bwrap) is not installed");
+        } else if (root) {
+            /* Root's own rights only where the command line asks for them. */
+            modes[nmodes++] = "bwrap-nobody";
+            if (want == GRADE_SANDBOX_BWRAP_ROOT)
+                modes[nmodes++] = "bwrap";
         } else {
-            if (geteuid() == 0)
-                modes[nmodes++] = "bwrap-nobody";
             modes[nmodes++] = "bwrap";
         }
     }
-    if (base_spec(g, &base, bwrap)) {
-        fprintf(stderr, "cudatutor grade: cannot describe the sandbox: out of memory\n");
+    if (grade_spec(g, &base, bwrap)) {
+        fprintf(stderr, "cudatutor grade: cannot describe the sandbox: out of memory, or no toolchain\n");
         goto out;
     }
     util_copy(g->mode, sizeof g->mode, "none");
@@ -548,9 +395,16 @@ int grade_choose_sandbox(struct grade *g)
         goto out;
     }
     if (!strcmp(g->mode, "none")) {
-        if (g->o->sandbox == GRADE_SANDBOX_BWRAP) {
-            fprintf(stderr, "cudatutor grade: --sandbox bwrap, but bubblewrap does not work here: %s\n",
-                    g->sandbox_notes);
+        if (want == GRADE_SANDBOX_BWRAP || want == GRADE_SANDBOX_BWRAP_ROOT) {
+            fprintf(stderr, "cudatutor grade: --sandbox %s, but bubblewrap does not work here: %s\n",
+                    want == GRADE_SANDBOX_BWRAP ? "bwrap" : "bwrap-root", g->sandbox_notes);
+            if (root && want == GRADE_SANDBOX_BWRAP)
+                refuse_root(g);
+            rc = GRADE_EXIT_SANDBOX;
+            goto out;
+        }
+        if (root && want == GRADE_SANDBOX_AUTO) {
+            refuse_root(g);
             rc = GRADE_EXIT_SANDBOX;
             goto out;
         }

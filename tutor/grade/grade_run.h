@@ -119,6 +119,14 @@ char *grade_gpu_lock(const struct grade *g, int i);
  * Nothing when nvidia-smi is missing or cannot say. */
 void grade_gpus_others(struct grade *g, const char *when);
 
+/* ---- grade_spec.c -------------------------------------------------------- */
+
+/* The spec every mode shares, into sb: hidden paths, binds back, a build's
+ * view (with bubblewrap at bwrap; NULL: none), the environment with a PATH
+ * of the toolchain's folders, devices, the GPU locks, the limits.  0, or
+ * -1 when out of memory or the toolchain cannot be described. */
+int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap);
+
 /* ---- grade_probe.c ------------------------------------------------------- */
 
 /* Chooses the sandbox (--sandbox asks): probes each mode, strongest first;

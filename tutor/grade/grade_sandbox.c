@@ -42,6 +42,11 @@ void grade_sandbox_free(struct grade_sandbox *sb)
         free(sb->hide[i].path);
     free(sb->hide);
     free_list(sb->rebind, sb->nrebind);
+    for (int i = 0; i < sb->nview; i++) {
+        free(sb->view[i].path);
+        free(sb->view[i].link);
+    }
+    free(sb->view);
     free_list(sb->env, sb->nenv);
     free(sb->locks);
     free(sb->cache);
@@ -80,6 +85,16 @@ char *grade_sandbox_format(const struct grade_sandbox *sb)
             cJSON_AddItemToArray(hide, h);
         }
     cJSON_AddItemToObject(o, "rebind", string_array(sb->rebind, sb->nrebind));
+    cJSON *view = cJSON_AddArrayToObject(o, "build_view");
+    for (int i = 0; view && i < sb->nview; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "path", sb->view[i].path);
+        if (sb->view[i].link)
+            cJSON_AddStringToObject(e, "link", sb->view[i].link);
+        else
+            cJSON_AddNullToObject(e, "link");
+        cJSON_AddItemToArray(view, e);
+    }
     cJSON_AddItemToObject(o, "env", string_array(sb->env, sb->nenv));
     if (sb->locks)
         cJSON_AddStringToObject(o, "gpu_locks", sb->locks);
@@ -166,6 +181,26 @@ int grade_sandbox_parse(struct grade_sandbox *sb, const char *text, char *err, s
             goto oom;
         sb->hide[sb->nhide++].dir = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "dir"));
     }
+    /* A build with bubblewrap sees the view and nothing else of the
+     * system: without one it would see nothing a compiler needs. */
+    v = cJSON_GetObjectItemCaseSensitive(o, "build_view");
+    const cJSON *view = cJSON_IsArray(v) ? v : NULL;
+    if (view && !(sb->view = calloc((size_t)cJSON_GetArraySize(view) + 1, sizeof *sb->view)))
+        goto oom;
+    cJSON_ArrayForEach(h, view) {
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(h, "path"), *l = cJSON_GetObjectItemCaseSensitive(h, "link");
+        if (!cJSON_IsString(p) || p->valuestring[0] != '/' || !(cJSON_IsString(l) || cJSON_IsNull(l))) {
+            snprintf(err, errlen, "build_view holds absolute paths, each with a link or null");
+            goto out;
+        }
+        struct grade_view *e = &sb->view[sb->nview++];
+        if (!(e->path = strdup(p->valuestring)) || (cJSON_IsString(l) && !(e->link = strdup(l->valuestring))))
+            goto oom;
+    }
+    if (sb->bwrap && !sb->nview) {
+        snprintf(err, errlen, "mode %s without a build_view", sb->mode);
+        goto out;
+    }
     v = cJSON_GetObjectItemCaseSensitive(o, "gpu_locks");
     if (cJSON_IsString(v) && !(sb->locks = strdup(v->valuestring)))
         goto oom;
@@ -249,12 +284,86 @@ char *grade_sandbox_hide_of_submission(const char *path)
     return parent;
 }
 
+/* Whether path is dir or lies in it. */
+static int is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/')
+        return 1;
+    return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
 int grade_sandbox_under_hidden(const struct grade_sandbox *sb, const char *path)
 {
-    for (int i = 0; i < sb->nhide; i++) {
-        size_t n = strlen(sb->hide[i].path);
-        if (!strncmp(path, sb->hide[i].path, n) && (path[n] == '/' || !path[n]))
+    for (int i = 0; i < sb->nhide; i++)
+        if (is_under(path, sb->hide[i].path))
             return 1;
+    return 0;
+}
+
+/* ---- a build's view of the system ---------------------------------------- */
+
+/* Whether path lies in a place of the view (a link there points into the
+ * view's own folders: /bin -> usr/bin). */
+static int in_view(const struct grade_sandbox *sb, const char *path)
+{
+    for (int i = 0; i < sb->nview; i++)
+        if (is_under(path, sb->view[i].path))
+            return 1;
+    return 0;
+}
+
+static int view_add(struct grade_sandbox *sb, const char *path, const char *link)
+{
+    struct grade_view *v = realloc(sb->view, (size_t)(sb->nview + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    sb->view = v;
+    v[sb->nview].path = strdup(path);
+    v[sb->nview].link = link ? strdup(link) : NULL;
+    if (!v[sb->nview].path || (link && !v[sb->nview].link)) {
+        free(v[sb->nview].path);
+        free(v[sb->nview].link);
+        return -1;
+    }
+    sb->nview++;
+    return 0;
+}
+
+int grade_sandbox_build_view(struct grade_sandbox *sb, const char *const *places, int n)
+{
+    /* The system's programs and libraries, as they are laid out here. */
+    static const char *const system[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL};
+    /* What the dynamic linker and the distribution's compiler choice read. */
+    static const char *const etc[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                      "/etc/alternatives", NULL};
+    for (int i = 0; system[i]; i++) {
+        struct stat st;
+        char target[PATH_MAX];
+        if (lstat(system[i], &st))
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            ssize_t len = readlink(system[i], target, sizeof target - 1);
+            if (len <= 0)
+                continue;
+            target[len] = '\0';
+            if (view_add(sb, system[i], target))
+                return -1;
+        } else if (S_ISDIR(st.st_mode) && view_add(sb, system[i], NULL)) {
+            return -1;
+        }
+    }
+    for (int i = 0; etc[i]; i++)
+        if (access(etc[i], F_OK) == 0 && view_add(sb, etc[i], NULL))
+            return -1;
+    for (int i = 0; i < n; i++) {
+        char real[PATH_MAX];
+        if (!places[i] || places[i][0] != '/' || !realpath(places[i], real))
+            continue;
+        if (!in_view(sb, real) && view_add(sb, real, NULL))
+            return -1;
+        if (strcmp(real, places[i]) && !in_view(sb, places[i]) && view_add(sb, places[i], NULL))
+            return -1;
     }
     return 0;
 }
@@ -322,8 +431,18 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
             add(&w, c->cmd[i]);
         return finish(&w);
     }
+    /* A run sees the system read-only; a build its view, in which the
+     * compiler finds what it needs and no file of the host's users. */
+    int view = c->build_wb && sb->nview;
     add(&w, sb->bwrap);
-    add3(&w, "--ro-bind", "/", "/");
+    if (!view)
+        add3(&w, "--ro-bind", "/", "/");
+    for (int i = 0; view && i < sb->nview; i++) {
+        if (sb->view[i].link)
+            add3(&w, "--symlink", sb->view[i].link, sb->view[i].path);
+        else
+            add3(&w, "--ro-bind", sb->view[i].path, sb->view[i].path);
+    }
     add(&w, "--dev");
     add(&w, "/dev");
     for (int i = 0; i < sb->ndevices; i++)
@@ -337,6 +456,8 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
     add(&w, "--tmpfs");
     add(&w, "/dev/shm");
     for (int i = 0; i < sb->nhide; i++) {
+        if (view && !in_view(sb, sb->hide[i].path))
+            continue;   /* not in the view at all */
         if (sb->hide[i].dir) {
             add_size(&w, sb, HIDDEN_SIZE);
             add(&w, "--tmpfs");
@@ -364,10 +485,15 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
         add3(&w, "--bind", c->locks[i], c->locks[i]);
     /* Then the hidden folders go read-only: nothing can be added to them. */
     for (int i = 0; i < sb->nhide; i++)
-        if (sb->hide[i].dir) {
+        if (sb->hide[i].dir && (!view || in_view(sb, sb->hide[i].path))) {
             add(&w, "--remount-ro");
             add(&w, sb->hide[i].path);
         }
+    /* The view's own folders (the parents bubblewrap made) stay as made. */
+    if (view) {
+        add(&w, "--remount-ro");
+        add(&w, "/");
+    }
     if (sb->cache && !c->build_wb) {
         add(&w, "--remount-ro");
         add(&w, sb->cache);

@@ -8,7 +8,8 @@
  * `cudatutor check --wrap` takes that same line for the harness, word for
  * word (--wrap-arg).
  *
- * With bubblewrap the program sees a read-only system, a fresh /dev with
+ * With bubblewrap a run sees a read-only system, a build only the view of
+ * it a compiler needs (grade_sandbox_build_view); either gets a fresh /dev with
  * only the GPU's nodes added, its own /proc, PID, IPC, UTS and network
  * namespaces (no network), a private /tmp and /dev/shm, the hidden paths
  * (the grader's home, the pristine workbook, the output folder, the
@@ -35,6 +36,14 @@ struct grade_hidden {
     int dir;
 };
 
+/* One place of a build's view of the system: a folder or file bound
+ * read-only at the same path, or a symbolic link made there (/bin ->
+ * usr/bin on a merged /usr). */
+struct grade_view {
+    char *path;
+    char *link;                 /* the link's target; NULL: path is bound */
+};
+
 struct grade_sandbox {
     char mode[16];              /* "bwrap-nobody", "bwrap" or "none" */
     char *bwrap;                /* bubblewrap's absolute path; NULL for "none" */
@@ -45,6 +54,11 @@ struct grade_sandbox {
     int nhide;
     char **rebind;              /* put back read-only inside hidden places */
     int nrebind;
+    struct grade_view *view;    /* all a build sees of the system besides /dev,
+                                   /proc, /tmp and the caller's places (a run sees
+                                   the whole system read-only); required with
+                                   bubblewrap */
+    int nview;
     char **env;                 /* NAME=VALUE: the whole environment the program gets,
                                    besides CUDA_VISIBLE_DEVICES and CUDATUTOR_PROGRESS,
                                    which pass through from the caller's */
@@ -72,6 +86,18 @@ int grade_sandbox_parse(struct grade_sandbox *sb, const char *text, char *err, s
  * /sys, /dev and below, /tmp), duplicates dropped, shortest first.
  * Returns the count, or -1 when out of memory. */
 int grade_sandbox_hidden(const char *const *cand, int ncand, struct grade_hidden **out);
+
+/* Fills sb->view with what a compiler needs and nothing else: the
+ * system's program and library folders (/usr, and /bin, /sbin, /lib,
+ * /lib32, /lib64, /libx32 as the links or folders they are here), the
+ * dynamic linker's files of /etc (ld.so.cache, ld.so.conf, ld.so.conf.d)
+ * and /etc/alternatives, and each of places[0..n) (absolute paths: the
+ * toolkit, the compiler's prefix, the tutor, the harness objects) that
+ * does not already lie in the view, bound where it is found and, when that
+ * differs, where it resolves to.  Not /etc/passwd or /etc/shadow, not
+ * /root, /home, /opt or /srv unless a place lies there.  Returns 0, or -1
+ * when out of memory. */
+int grade_sandbox_build_view(struct grade_sandbox *sb, const char *const *places, int n);
 
 /* The folder a submission at path (absolute) is hidden by: its parent, or,
  * where the parent is a place every program needs (/, /tmp, /usr, /bin,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "model/intake_rule.h"
 #include "model/result.h"
 #include "sys/util.h"
 
@@ -469,17 +470,21 @@ static int decide_member(struct found *f, const struct intake_limits *lim)
         f->size = 0;
     } else if (f->type == 'l' || f->type == 'h') {
         f->status = STATUS_REFUSED;
-        f->why = util_format("%s is a link", f->raw);
+        f->why = intake_rule_link(f->raw);
         f->size = 0;
     } else if (f->type != 'f') {
         f->status = STATUS_REFUSED;
-        f->why = util_format("%s is not a regular file", f->raw);
+        f->why = intake_rule_not_regular(f->raw);
         f->size = 0;
     } else if (f->size > (long long)lim->max_file_kb << 10) {
         f->status = STATUS_REFUSED;
-        f->why = util_format("%s is %lld bytes (the limit is %d KiB)", f->raw, f->size, lim->max_file_kb);
+        f->why = intake_rule_too_big(f->raw, f->size, lim->max_file_kb);
     } else {
-        f->ok = 1;
+        int rc = intake_rule_text(f->raw, f->data, f->len, &f->why);
+        if (rc < 0)
+            return -1;
+        f->ok = !rc;
+        f->status = rc ? STATUS_REFUSED : f->status;
         return 0;
     }
     return f->why ? 0 : -1;
@@ -529,16 +534,15 @@ static int top_folders(const char *src, char ***out)
 }
 
 /* Reads rel (under the folder open at root) into f, never following a
- * symbolic link: each folder on the way opened O_NOFOLLOW, the file
- * checked to be a regular one before and after it is opened, at most the
- * limit + 1 bytes read.  Decides f (pick_file's sentences).  Returns 0, or
- * -1 when out of memory. */
+ * symbolic link: each folder on the way opened O_NOFOLLOW, the file itself
+ * judged and read by intake_rule_read (a regular file before and after it
+ * is opened, at most the limit + 1 bytes, text).  Decides f.  Returns 0,
+ * or -1 when out of memory. */
 static int take_file(int root, const char *rel, struct found *f, const struct intake_limits *lim)
 {
     char path[1024], *part, *save = NULL;
-    int fd = root, next, file = -1;
-    size_t cap = ((size_t)lim->max_file_kb << 10) + 1;
-    struct stat st, st2;
+    int fd = root, next;
+    struct stat st;
 
     f->level = 1;
     f->raw = strdup(rel);
@@ -551,51 +555,23 @@ static int take_file(int root, const char *rel, struct found *f, const struct in
         /* The path up to here, for the message. */
         size_t upto = (size_t)(part - path) + strlen(part);
         if (fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            f->why = util_format("%s is not a regular file", rel);
+            f->why = intake_rule_not_regular(rel);
             break;
         }
         if (S_ISLNK(st.st_mode)) {
-            f->why = util_format("%.*s is a symbolic link", (int)upto, rel);
+            f->why = intake_rule_symlink(rel, upto);
             break;
         }
         if (!rest) {
-            if (!S_ISREG(st.st_mode)) {
-                f->why = util_format("%s is not a regular file", rel);
-            } else if (st.st_size > (off_t)lim->max_file_kb << 10) {
-                f->size = st.st_size;
-                f->why = util_format("%s is %lld bytes (the limit is %d KiB)", rel,
-                                     (long long)st.st_size, lim->max_file_kb);
-            } else if ((file = openat(fd, part, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0 ||
-                       fstat(file, &st2) != 0 || !S_ISREG(st2.st_mode) ||
-                       st2.st_ino != st.st_ino || st2.st_dev != st.st_dev) {
-                /* Swapped for something else since it was looked at. */
-                f->why = util_format("%s is not a regular file", rel);
-            } else if (!(f->data = malloc(cap))) {
-                break;
-            } else {
-                ssize_t got;
-                while (f->len < cap && (got = read(file, f->data + f->len, cap - f->len)) != 0) {
-                    if (got < 0) {
-                        if (errno == EINTR)
-                            continue;
-                        break;
-                    }
-                    f->len += (size_t)got;
-                }
-                f->size = (long long)f->len;
-                if (f->len >= cap)
-                    f->why = util_format("%s is more than %d KiB", rel, lim->max_file_kb);
-                else if (got < 0)
-                    f->why = util_format("%s could not be read: %s", rel, strerror(errno));
-                else
-                    f->ok = 1;
-            }
+            /* The file itself, by the rule check applies too. */
+            int rc = intake_rule_read(fd, part, rel, lim->max_file_kb, &f->data, &f->len, &f->why);
+            f->size = (long long)f->len;
+            f->ok = rc == 0;
             break;
         }
         next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
-            f->why = errno == ELOOP ? util_format("%.*s is a symbolic link", (int)upto, rel)
-                                    : util_format("%s is not a regular file", rel);
+            f->why = errno == ELOOP ? intake_rule_symlink(rel, upto) : intake_rule_not_regular(rel);
             break;
         }
         if (fd != root)
@@ -603,8 +579,6 @@ static int take_file(int root, const char *rel, struct found *f, const struct in
         fd = next;
         part = rest;
     }
-    if (file >= 0)
-        close(file);
     if (fd != root)
         close(fd);
     if (f->ok) {

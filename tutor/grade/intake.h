@@ -10,7 +10,9 @@
  * counted, and reading stops at the first limit passed.  Nothing but the
  * taken kernels is ever written, and only to paths built from the catalog.
  * A folder is read without following a symbolic link anywhere on the way
- * to a kernel.cu. */
+ * to a kernel.cu.  Each kernel.cu is judged by model/intake_rule.h (a
+ * regular file, the size limit, UTF-8 text), whose sentences it gives, as
+ * the tutor's check does. */
 #ifndef INTAKE_H
 #define INTAKE_H
 

@@ -15,8 +15,10 @@
 char *workspace_kernel(const char *root, const struct lab *lab);
 
 /* Whether the lab folder holds name ("kernel.cu", "README.md"): 0 when it
- * does; -1 when it does not, with a message in err that names what is
- * missing and the command that restores it. */
+ * does (a kernel.cu that is there as anything, a link or a folder too: the
+ * check's intake rule refuses what is not a plain file); -1 when it does
+ * not, with a message in err that names what is missing and the command
+ * that restores it. */
 int workspace_present(const char *root, const struct lab *lab, const char *name, char *err, size_t errlen);
 
 /* The pristine stub's text (heap), or NULL with a message in err that says

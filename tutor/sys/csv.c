@@ -159,10 +159,15 @@ out:
     return rc;
 }
 
+int csv_is_formula(const char *s)
+{
+    return s[0] && strchr("=+-@\t\r\n", s[0]) != NULL;
+}
+
 int csv_put_field(FILE *f, const char *s)
 {
     size_t n = strlen(s);
-    if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' ')))
+    if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' ')) && !csv_is_formula(s))
         return fputs(s, f) < 0 ? -1 : 0;
     return csv_put_string(f, s);
 }
@@ -170,6 +175,11 @@ int csv_put_field(FILE *f, const char *s)
 int csv_put_string(FILE *f, const char *s)
 {
     if (putc('"', f) == EOF)
+        return -1;
+    /* OWASP's remedy: the quote makes the spreadsheet take the cell as
+     * text, and it sits inside the field's own quotes, where no separator
+     * or quote of s can move it out of the cell. */
+    if (csv_is_formula(s) && putc('\'', f) == EOF)
         return -1;
     for (; *s; s++) {
         if (*s == '"' && putc('"', f) == EOF)

@@ -1,6 +1,7 @@
 /* csv.h — comma-separated values as RFC 4180 has them: the reader the
  * grader's roster goes through, and the writer its grades.csv comes out of.
- * Knows nothing of rosters or grades; no policy lives here. */
+ * Knows nothing of rosters or grades; the one rule it applies to what it
+ * writes is that no text cell is a formula for a spreadsheet. */
 #ifndef CSV_H
 #define CSV_H
 
@@ -31,14 +32,24 @@ int csv_parse(const char *text, size_t len, struct csv_table *table, char *err, 
 
 void csv_free(struct csv_table *table);
 
+/* Whether a spreadsheet that opens the file would take text cell s for a
+ * formula, or shift it (OWASP's CSV injection): s starts with '=', '+',
+ * '-', '@', a tab, a carriage return or a line feed. */
+int csv_is_formula(const char *s);
+
 /* Writes one field, quoted only when it must be (a comma, a quote, CR or
- * LF inside, or a space at either end), quotes doubled.  The caller writes
- * the commas and the "\n" between fields and rows.  Returns 0, or -1 on a
- * write error. */
+ * LF inside, a space at either end, or a formula), quotes doubled; a
+ * formula (csv_is_formula) behind a single quote, as csv_put_string
+ * writes it.  The caller writes the commas and the "\n" between fields
+ * and rows.  Returns 0, or -1 on a write error. */
 int csv_put_field(FILE *f, const char *s);
 
-/* Writes a string always quoted, quotes doubled, as jq's @csv writes every
- * string (grade.sh's grades.csv): "alice", "", "a ""b""". */
+/* Writes a text cell always quoted, quotes doubled, as jq's @csv writes
+ * every string (grade.sh's grades.csv): "alice", "", "a ""b"""; and a
+ * formula (csv_is_formula) with a single quote before its first character,
+ * as OWASP recommends: "'=1+1" reads back as the text '=1+1, which a
+ * spreadsheet shows as =1+1 and never evaluates.  Numbers go through
+ * csv_put_number and stay numbers, a negative one too. */
 int csv_put_string(FILE *f, const char *s);
 
 /* Writes a number bare, as jq 1.6 prints one (so as @csv does): the

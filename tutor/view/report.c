@@ -641,7 +641,11 @@ char *report_summary(const struct score_report *reps, int n)
     double sum = 0;
     for (int s = 0; s < n; s++) {
         const struct score_report *r = v[s];
-        pad(&w, r->student, 24, 0);
+        /* The table is pasted into spreadsheets too: a student cell is
+         * guarded as grades.csv guards one (csv_is_formula). */
+        char *name = util_format("%s%s", csv_is_formula(r->student) ? "'" : "", r->student);
+        pad(&w, name ? name : r->student, 24, 0);
+        free(name);
         pad(&w, num(buf, r->score), 8, 1);
         pad(&w, num(buf2, r->graded_max_score), 8, 1);
         put(&w, "       ");

@@ -43,13 +43,17 @@ char *report_junit(const struct score_report *reps, int n);
 /* grades.csv: a header row (student, submission, score, max_score,
  * graded_max_score, labs_not_graded, each lab's score, each lab's
  * status_NN, refused), then a row per student sorted by id; strings
- * quoted, numbers bare, an empty cell for a lab not graded.  The labs are
- * every lab id any student has, sorted. */
+ * quoted, numbers bare, an empty cell for a lab not graded; a string a
+ * spreadsheet would read as a formula (a submission named "=1+1") behind a
+ * single quote (csv.h).  The labs are every lab id any student has,
+ * sorted. */
 char *report_csv(const struct score_report *reps, int n);
 
 /* summary.txt: a line per student sorted by id, a letter per lab (its
  * status's letter; a pass that missed its target in lower case), the
- * legend built from status.h's table, and the class's mean. */
+ * legend built from status.h's table, and the class's mean; a student
+ * cell that a spreadsheet would read as a formula behind a single quote,
+ * as in grades.csv. */
 char *report_summary(const struct score_report *reps, int n);
 
 #endif /* REPORT_H */
