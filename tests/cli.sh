@@ -202,9 +202,9 @@ check "the diagnostic points at the student's line" \
 check "the diagnostic names the student's file" \
     test "$(jq -r '.compile.diagnostics[0].file' "$TMP/syntax.json")" = "$TMP/syntax.cu"
 
-# A warning nvcc prints first (a NUL byte) must not stand for the error.
-printf '#include "lab.h"\nint x; \0\nextern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)\n{\n    abc = 1;\n}\n' > "$TMP/nul.cu"
-"$TUTOR" check 01 --file "$TMP/nul.cu" --json > "$TMP/nul.json"; rc=$?
+# A warning nvcc prints before the error (a #warning) must not stand for it.
+printf '#include "lab.h"\n#warning "a note to myself"\nextern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)\n{\n    abc = 1;\n}\n' > "$TMP/warnfirst.cu"
+"$TUTOR" check 01 --file "$TMP/warnfirst.cu" --json > "$TMP/nul.json"; rc=$?
 check "the headline of a compile error is its first error, not a warning before it" \
     test $rc -eq 1 -a -n "$(jq -r .summary "$TMP/nul.json" | grep -F ':5: identifier "abc" is undefined')"
 
