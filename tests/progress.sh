@@ -184,9 +184,14 @@ echo "// more work" >> "$k"
 out=$(PATH="$TMP/nogit" "$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
 check "reset needs neither git nor a checkout" done_right $rc "$k" "$stub"
 rm -rf "$WB/labs/03-sequential-addressing"
-"$TUTOR" --root "$WB" --unlock-all reset 03 --yes > /dev/null 2>&1; rc=$?
+out=$("$TUTOR" --root "$WB" --unlock-all reset 03 --yes 2>&1); rc=$?
 check "reset of a deleted lab folder brings its kernel.cu back" \
     done_right $rc "$WB/labs/03-sequential-addressing/kernel.cu" "$WB/data/stubs/03-sequential-addressing.cu"
+# ---- reset of a missing file (issue 25) ------------------------------------
+# There was no file to compare with the stub: the words say it was missing.
+check "reset of a missing kernel.cu says it was missing and is the stub now" \
+    test -n "$(grep -F 'labs/03-sequential-addressing/kernel.cu was missing; it is the stub now' <<<"$out")" \
+         -a -z "$(grep -F 'already was' <<<"$out")"
 mv "$WB/data/stubs/02-strided-index.cu" "$TMP/stub02"
 out=$("$TUTOR" --root "$WB" reset 02 --yes 2>&1); rc=$?
 check "a missing pristine stub: exit 4, and how to restore it" \

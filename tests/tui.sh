@@ -468,3 +468,20 @@ keys e
 expect "e runs the editor and comes back" "back from the editor"
 check "e: the editor got the lab's kernel.cu" grep -q "// edited" "$k"
 expect "e: the screen is restored" "CUDA reduction workbook"
+
+# ---- what a newcomer tripped on (issue 25), through the dump mode ---------
+# dump SIZE KEYS [ARGS...]: the last screen of the tutor, off-screen, after
+# the key script KEYS, at SIZE (COLSxROWS).
+dump() {
+    local size=$1 keys=$2
+    shift 2
+    CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" \
+        "$TUTOR" "$@" --keys "$keys" --dump --size "$size" 2>/dev/null
+}
+
+# r y with the lab's kernel.cu gone: there was no file to keep.
+rm -f "$PROG" "$k"
+out=$(dump 100x30 ry --root "$WB")
+check "reset of a missing kernel.cu: said missing, the stub now" \
+    test -n "$(grep -F 'lab 01: kernel.cu was missing; it is the stub now' <<<"$out")"
+check "reset of a missing kernel.cu: the stub is back" cmp -s "$k" "$WB/data/stubs/01-interleaved-addressing.cu"

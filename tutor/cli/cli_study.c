@@ -349,6 +349,10 @@ int cmd_reset(struct app *app, const struct cli_args *a)
             return EXIT_OK;
         }
     }
+    /* Whether there was a file to compare with the stub, for the words. */
+    char *kernel = workspace_kernel(app->root, lab);
+    int missing = kernel && !util_is_file(kernel);
+    free(kernel);
     if (workspace_reset(app->root, lab, backup, sizeof backup, err, sizeof err) != 0) {
         fprintf(stderr, "cudatutor reset: %s\n", err);
         return EXIT_INTERNAL;
@@ -363,11 +367,12 @@ int cmd_reset(struct app *app, const struct cli_args *a)
             cJSON_AddNullToObject(o, "backup");
         return put_json(o);
     }
-    printf("lab %s: %s/kernel.cu is the stub again", lab->id, lab->dir);
-    if (backup[0])
-        printf("; your file is kept as %s\n", backup);
+    if (missing)
+        printf("lab %s: %s/kernel.cu was missing; it is the stub now\n", lab->id, lab->dir);
+    else if (backup[0])
+        printf("lab %s: %s/kernel.cu is the stub again; your file is kept as %s\n", lab->id, lab->dir, backup);
     else
-        printf(" (it already was; no backup needed)\n");
+        printf("lab %s: %s/kernel.cu is the stub again (it already was; no backup needed)\n", lab->id, lab->dir);
     return EXIT_OK;
 }
 

@@ -215,8 +215,13 @@ static void reset_yes(struct ui *ui, void *ctx)
 {
     const struct lab *lab = &ui->app->cat.labs[*(int *)ctx];
     char backup[1024], err[768];
+    char *kernel = workspace_kernel(ui->app->root, lab);
+    int missing = kernel && !util_is_file(kernel);
+    free(kernel);
     if (workspace_reset(ui->app->root, lab, backup, sizeof backup, err, sizeof err) != 0)
         ui_message(ui, DOC_BAD, "not reset: %s", err);
+    else if (missing)
+        ui_message(ui, DOC_GOOD, "lab %s: kernel.cu was missing; it is the stub now", lab->id);
     else if (backup[0])
         ui_message(ui, DOC_GOOD, "lab %s is the stub again; your file is kept as %s", lab->id,
                    strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup);
