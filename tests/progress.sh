@@ -210,3 +210,15 @@ check "help COMMAND is that command's help" test $rc -eq 0 -a "$out" = "$("$TUTO
 "$TUTOR" help nosuch > /dev/null 2>&1; rc=$?
 check "help of an unknown command: usage error" test $rc -eq 2
 check "--help names the tutor's own options" test -n "$("$TUTOR" --help | grep -E '^  view-result ')" -a -n "$("$TUTOR" --help | grep -F -- '--keys SCRIPT')"
+
+# ---- one problem with progress.json, one message (issue 25) ----------------
+# A check reads progress for the lock rule, before it, and writes it after:
+# a newer file is still one message.  Checks run in the fresh workbook.
+export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
+echo '{"schema": 9, "labs": {}}' > "$P"
+for cmd in "check 01" "hint 01"; do
+    # shellcheck disable=SC2086
+    n=$("$TUTOR" --root "$WB" $cmd 2>&1 >/dev/null | grep -c 'newer cudatutor (schema 9')
+    check "$cmd: a newer progress.json is said once ($n)" test "$n" -eq 1
+done
+rm -f "$P"

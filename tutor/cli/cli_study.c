@@ -27,8 +27,10 @@ static int put_json(cJSON *o)
 }
 
 /* Loads progress, reporting a moved-aside file.  Returns 0, or -1 after
- * printing why (p is then empty and usable). */
-static int load(struct app *app, const char *cmd, struct progress *p)
+ * printing why (p is then empty and usable).  quiet: print nothing, for a
+ * read before a write that reports the same trouble, so that one problem
+ * is one message. */
+static int load(struct app *app, const char *cmd, struct progress *p, int quiet)
 {
     char note[768] = "", err[768] = "";
     char *path = progress_path(app->root, app->progress_path);
@@ -36,10 +38,11 @@ static int load(struct app *app, const char *cmd, struct progress *p)
     if (!path)
         util_copy(err, sizeof err, "out of memory");
     free(path);
-    if (rc == PROGRESS_OK && note[0])
+    if (rc == PROGRESS_OK && note[0] && !quiet)
         fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
     if (rc != PROGRESS_OK) {
-        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        if (!quiet)
+            fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
         progress_init(p);
         return -1;
     }
@@ -102,7 +105,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
     struct progress p;
     struct calibration cal;
     int json = a->json;
-    load(app, "list", &p);
+    load(app, "list", &p, 0);
     const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     for (int i = 0; i < app->cat.nlabs; i++) {
@@ -229,7 +232,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
     if (update(app, "hint", record_hint, &h, NULL) != 0) {
         /* Nothing recorded: still answer, with the hint the file would have given. */
         struct progress p;
-        load(app, "hint", &p);
+        load(app, "hint", &p, 1);
         record_hint(&p, &h);
         progress_free(&p);
     }
@@ -266,7 +269,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
 {
     struct progress p;
     int json = a->json, rc = EXIT_OK;
-    if (load(app, "progress", &p) != 0)
+    if (load(app, "progress", &p, 0) != 0)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
@@ -384,7 +387,7 @@ int cmd_solution(struct app *app, const struct cli_args *a)
     int json = a->json;
     char err[768];
     struct progress p;
-    load(app, "solution", &p);
+    load(app, "solution", &p, 0);
     enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
     progress_free(&p);
     if (st < LAB_PASSED && !app->unlock_all) {
@@ -416,11 +419,17 @@ int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
 {
     struct progress p;
     int i = lab_index(app, lab);
-    load(app, cmd, &p);
+    /* The command records after, and says then what is wrong with the file;
+     * unless the lab is locked, when that is the reason it stops here. */
+    int unread = load(app, cmd, &p, 1);
     enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
     progress_free(&p);
     if (st != LAB_LOCKED)
         return 0;
+    if (unread) {
+        load(app, cmd, &p, 0);
+        progress_free(&p);
+    }
     /* The tutor's words: the lab that opens it is the one to pass. */
     const struct lab *opener = catalog_opener(&app->cat, lab);
     fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
@@ -438,7 +447,7 @@ void cli_record_check(struct app *app, const struct result *r)
     if (!lab)
         return;
     progress_now(c.when, sizeof c.when);
-    load(app, "check", &before);
+    load(app, "check", &before, 1);
     if (update(app, "check", progress_check_fn, &c, &after) != 0) {
         progress_free(&before);
         return;
