@@ -222,3 +222,29 @@ for cmd in "check 01" "hint 01"; do
     check "$cmd: a newer progress.json is said once ($n)" test "$n" -eq 1
 done
 rm -f "$P"
+
+# ---- a read-only progress.json is respected (issue 25) ----------------------
+# A student who made progress.json read-only asked for it to be left alone:
+# the tests run as root, whom access(2) lets write anything, so this shows
+# that the mode bits decide.
+"$TUTOR" hint 01 > /dev/null 2>&1
+chmod 444 "$P"
+before=$(cat "$P")
+out=$("$TUTOR" hint 01 2>"$TMP/ro.err"); rc=$?
+check "read-only progress.json: hint still answers" test $rc -eq 0 -a -n "$(grep -F 'hint 2 of 3' <<<"$out")"
+check "read-only progress.json: said once, with the mode" \
+    test "$(grep -c 'is read-only (mode 0444)' "$TMP/ro.err")" -eq 1
+check "read-only progress.json: left as it was, mode 0444" \
+    test "$(cat "$P")" = "$before" -a "$(stat -c %a "$P")" = 444
+out=$("$TUTOR" --root "$WB" check 01 2>"$TMP/ro.err"); rc=$?
+check "read-only progress.json: check still prints its verdict" \
+    test -n "$(grep -F "$(jq -r '.labs[0].title' "$ROOT/data/labs.json")" <<<"$out")$(grep -iF 'not run' <<<"$out")"
+check "read-only progress.json: check says so once" test "$(grep -c 'is read-only' "$TMP/ro.err")" -eq 1
+check "read-only progress.json: the check left it as it was" \
+    test "$(cat "$P")" = "$before" -a "$(stat -c %a "$P")" = 444
+# A writable file keeps its mode when it is rewritten.
+chmod 600 "$P"
+"$TUTOR" hint 01 > /dev/null 2>&1
+check "a rewritten progress.json keeps its mode (0600)" \
+    test "$(stat -c %a "$P")" = 600 -a "$(jq -r '.labs["01"].hints_used' "$P")" = 2
+rm -f "$P"

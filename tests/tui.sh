@@ -485,3 +485,16 @@ out=$(dump 100x30 ry --root "$WB")
 check "reset of a missing kernel.cu: said missing, the stub now" \
     test -n "$(grep -F 'lab 01: kernel.cu was missing; it is the stub now' <<<"$out")"
 check "reset of a missing kernel.cu: the stub is back" cmp -s "$k" "$WB/data/stubs/01-interleaved-addressing.cu"
+
+# A read-only progress.json: the hint is shown, the status line says why it
+# was not recorded, and the file is left as it was.
+rm -f "$PROG"
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+chmod 444 "$PROG"
+before=$(cat "$PROG")
+out=$(dump 100x30 hy)
+check "read-only progress.json: the hint is on screen" test -n "$(grep -F 'Hint 2 of 3' <<<"$out")"
+check "read-only progress.json: the status line says it is read-only" \
+    test -n "$(grep -F 'is read-only (mode 0444)' <<<"$out")"
+check "read-only progress.json: left as it was" test "$(cat "$PROG")" = "$before" -a "$(stat -c %a "$PROG")" = 444
+rm -f "$PROG"
