@@ -498,3 +498,25 @@ check "read-only progress.json: the status line says it is read-only" \
     test -n "$(grep -F 'is read-only (mode 0444)' <<<"$out")"
 check "read-only progress.json: left as it was" test "$(cat "$PROG")" = "$before" -a "$(stat -c %a "$PROG")" = 444
 rm -f "$PROG"
+
+# ---- the help and the too-small message wrap, never cut (issue 25) ---------
+# joined: the dump's words on one line, as a reader takes them in.
+joined() { tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
+# Each key's help text, from the key table itself.
+key_helps=$(sed -n 's/^ *X(ACT_[A-Z]*,.*, *"\(.*\)") *\\\?$/\1/p' tutor/ui/ui_keys.h)
+check "the key table's help texts are read ($(wc -l <<<"$key_helps"))" test "$(wc -l <<<"$key_helps")" -ge 15
+for size in 80x24 100x30; do
+    # The top and the end of the help: between them, every line.
+    page=$( (dump "$size" '?'; dump "$size" '?>') | grep -v '^ Help ' | grep -v '^j/k scroll' | joined)
+    missing=$(while IFS= read -r h; do grep -qF -- "$h" <<<"$page" || echo "$h"; done <<<"$key_helps")
+    check "help at $size: every key's text whole" test -z "$missing"
+    check "help at $size: the locked state's text whole" \
+        test -n "$(grep -F 'the Bonus labs when lab 08 does (--unlock-all opens every lab)' <<<"$page")"
+done
+for size in 20x5 40x3; do
+    cols=${size%x*} rows=${size#*x}
+    check "too small at $size: the whole message, wrapped" \
+        test "$(dump "$size" '' | joined)" = "needs 80x24; this terminal is ${cols}x${rows}: enlarge it, or press q to quit"
+done
+check "too small at 12x3: shortened, not cut" test "$(dump 12x3 '' | joined)" = "needs 80x24; q quits"
+check "too small at 5x1: the size it needs" test "$(dump 5x1 '' | joined)" = "80x24"
