@@ -520,3 +520,29 @@ for size in 20x5 40x3; do
 done
 check "too small at 12x3: shortened, not cut" test "$(dump 12x3 '' | joined)" = "needs 80x24; q quits"
 check "too small at 5x1: the size it needs" test "$(dump 5x1 '' | joined)" = "80x24"
+
+# ---- the lesson gets the room on the main screen (issue 25) ----------------
+# At least 12 lesson lines between the lesson's bar and the status line; a
+# list longer than the rest scrolls with the selection, and every lab can
+# be selected and seen.
+rm -f "$PROG"
+nlabs=$(lab_ids | wc -l)
+for size in 80x24 100x30; do
+    rows=${size#*x}
+    bar=$(dump "$size" '' | grep -n '^ Lesson 01: ' | cut -d: -f1)
+    check "main screen at $size: the lesson has $(( rows - 1 - ${bar:-$rows} )) rows, 12 or more" \
+        test -n "$bar" -a $(( rows - 1 - ${bar:-$rows} )) -ge 12
+    unseen=""
+    for i in $(seq 0 $((nlabs - 1))); do
+        id=$(jq -r ".labs[$i].id" data/labs.json)
+        dump "$size" "$(printf 'j%.0s' $(seq 1 "$i") | head -c "$i")" | grep -qE "^▸ $id " || unseen="$unseen $id"
+    done
+    check "main screen at $size: every lab, once selected, is in sight" test -z "$unseen"
+done
+out=$(dump 80x24 "$(printf 'j%.0s' $(seq 2 "$nlabs"))")
+check "80x24, the last lab selected: an arrow says labs are out of sight above" test -n "$(sed -n 2p <<<"$out" | grep '^↑ ')"
+check "80x24, the first lab selected: an arrow says labs are out of sight below" \
+    test -n "$(dump 80x24 '' | grep '^↓ ')"
+first_bonus=$(jq '[.labs[] | .bonus == true] | index(true)' data/labs.json)
+check "80x24, the first bonus lab selected: its heading is in sight above it" \
+    test -n "$(dump 80x24 "$(printf 'j%.0s' $(seq 1 "$first_bonus"))" | grep -A1 '^  Bonus' | grep '^▸ ')"
