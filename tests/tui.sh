@@ -546,3 +546,37 @@ check "80x24, the first lab selected: an arrow says labs are out of sight below"
 first_bonus=$(jq '[.labs[] | .bonus == true] | index(true)' data/labs.json)
 check "80x24, the first bonus lab selected: its heading is in sight above it" \
     test -n "$(dump 80x24 "$(printf 'j%.0s' $(seq 1 "$first_bonus"))" | grep -A1 '^  Bonus' | grep '^▸ ')"
+
+# ---- p: the progress page; unknown keys (issue 25) --------------------------
+# The page says what `cudatutor progress` says: the count, each lab's state,
+# hints used and best result.
+rm -f "$PROG"
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+summary=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" progress | head -n1)
+for size in 80x24 100x30; do
+    out=$(dump "$size" p)
+    check "p at $size: the progress page" test -n "$(grep -E '^ Progress ' <<<"$out")"
+    check "p at $size: the count as cudatutor progress prints it" test -n "$(grep -F "$summary" <<<"$out")"
+    check "p at $size: lab 01 open, 2 hints used" test -n "$(grep -E '^   01 +open +0 +2 +- +-' <<<"$out")"
+    check "p at $size: lab 02 locked" test -n "$(grep -E '^   02 +locked ' <<<"$out")"
+    check "p at $size: q goes back" test -n "$(dump "$size" pq | grep -F 'CUDA reduction workbook')"
+done
+# Every key of the key table is in the student guide and the manual page.
+keys_of_table=$(sed -n "s/^ *X(ACT_[A-Z]*, *'\(.\)',.*/\1/p" tutor/ui/ui_keys.h | grep -v '^\\')
+check "the key table's letters are read ($(wc -w <<<"$keys_of_table"))" test "$(wc -w <<<"$keys_of_table")" -ge 15
+guide_keys=$(sed -n '/^## Keys/,/^## [^K]/p' docs/student-guide.md)
+man_keys=$(sed -n '/^\.SH KEYS/,/^\.SH EXIT/p' docs/cudatutor.1 | sed -n 's/^\.BR\{0,1\} //p' |
+           sed 's/", "/\n/g; s/"//g' | sed 's/^ *//; s/ *$//; s/^\\&//')
+missing=""
+for k in $keys_of_table; do
+    grep -qF "\`$k\`" <<<"$guide_keys" || missing="$missing guide:$k"
+    grep -qxF -- "$k" <<<"$man_keys" || missing="$missing man:$k"
+done
+check "every key is in the student guide and the manual page${missing:+ (missing:$missing)}" test -z "$missing"
+# A key bound to nothing says where the keys are, on the main screen and in
+# a page; in a question it is simply not an answer.
+check "an unknown key on the main screen: ? for keys" \
+    test -n "$(dump 80x24 x | tail -n1 | grep -F 'x is not a key here: ? for keys')"
+check "an unknown key in a page: ? for keys" test -n "$(dump 80x24 '?x' | tail -n1 | grep -F '? for keys')"
+check "an unknown key in a question: no word of keys" test -z "$(dump 80x24 'hx' | grep -F '? for keys')"

@@ -13,6 +13,7 @@
 #include "check/calibrate.h"
 #include "model/progress.h"
 #include "sys/util.h"
+#include "view/standing.h"
 #include "model/workspace.h"
 
 /* Prints a cJSON value to stdout and frees it; returns the exit code. */
@@ -254,11 +255,8 @@ static void progress_line(const struct app *app, const struct progress *p, int i
 {
     const struct lab *l = &app->cat.labs[i];
     const struct progress_lab *pl = progress_find(p, l->id);
-    char best[48] = "-";
-    if (pl && pl->best.have && pl->best.gbps >= 0)
-        snprintf(best, sizeof best, "%.0f GB/s, %.2fx ref", pl->best.gbps, pl->best.ratio);
-    else if (pl && pl->best.have)
-        snprintf(best, sizeof best, "%.4g %s, %.2fx ref", pl->best.rate, pl->best.rate_unit, pl->best.ratio);
+    char best[64];
+    standing_best(pl, best, sizeof best);
     printf("%-3s  %-9s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
            lab_state_label(progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
            pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
@@ -273,17 +271,9 @@ int cmd_progress(struct app *app, const struct cli_args *a)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
-        /* The core labs are the workbook; the bonus ones are counted apart. */
-        int passed[2] = {0, 0}, count[2] = {0, 0};
-        for (int i = 0; i < app->cat.nlabs; i++) {
-            int b = app->cat.labs[i].bonus != 0;
-            count[b]++;
-            passed[b] += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
-        }
-        printf("%s: %d of %d labs passed", path ? path : "progress.json", passed[0], count[0]);
-        if (count[1])
-            printf("; bonus: %d of %d", passed[1], count[1]);
-        putchar('\n');
+        char line[1200];
+        standing_summary(&app->cat, &p, app->unlock_all, path ? path : "progress.json", line, sizeof line);
+        puts(line);
         printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
                "first pass", "last");
         for (int i = 0; i < app->cat.nlabs; i++)

@@ -9,6 +9,7 @@
 
 #include "view/lesson.h"
 #include "view/sheet.h"
+#include "view/standing.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "sys/watch.h"
@@ -272,6 +273,23 @@ static void chart_build(struct doc *d, struct ui *ui, void *ctx, int width)
 void ui_act_chart(struct ui *ui)
 {
     ui_replace(ui, ui_pager_new(VIEW_CHART, "Chart: your ladder", chart_build, NULL, NULL));
+}
+
+static void progress_build(struct doc *d, struct ui *ui, void *ctx, int width)
+{
+    (void)ctx;
+    standing_page(d, &ui->app->cat, &ui->prog, ui->app->unlock_all, ui->prog_path ? ui->prog_path : "progress.json",
+                  width);
+    if (!ui->prog_ok) {
+        doc_newline(d);
+        doc_newline(d);
+        doc_add(d, DOC_WARN, "progress.json was refused at start: nothing is recorded this session");
+    }
+}
+
+void ui_act_progress(struct ui *ui)
+{
+    ui_replace(ui, ui_pager_new(VIEW_PROGRESS, "Progress", progress_build, NULL, NULL));
 }
 
 static void help_build(struct doc *d, struct ui *ui, void *ctx, int width)
