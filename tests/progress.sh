@@ -24,8 +24,8 @@ check "no progress yet: 01 open, the rest locked" \
 check "--unlock-all opens every lab" test "$(state --unlock-all | grep -o locked | wc -l)" = 0
 check "list starts each lab's line with its id, in the catalog's order" \
     test "$("$TUTOR" list | awk '/^[0-9][0-9] /{print $1}' | tr '\n' ' ')" = "$ids"
-check "list's other lines are the Bonus heading only" \
-    test -z "$("$TUTOR" list | grep -vE '^([0-9][0-9] |Bonus: open once lab 08 has passed$)')"
+check "list's other lines are the Bonus heading only, up to the legend of the cases" \
+    test -z "$("$TUTOR" list | sed '/^$/,$d' | grep -vE '^([0-9][0-9] |Bonus: open once lab 08 has passed$)')"
 check "list shows the state" test -n "$("$TUTOR" list | grep -E '^02 .* locked ')"
 check "reading progress creates no file" test ! -e "$P"
 out=$("$TUTOR" progress)
@@ -248,3 +248,19 @@ chmod 600 "$P"
 check "a rewritten progress.json keeps its mode (0600)" \
     test "$(stat -c %a "$P")" = 600 -a "$(jq -r '.labs["01"].hints_used' "$P")" = 2
 rm -f "$P"
+
+# ---- list explains the cases its targets name (issue 25) -------------------
+# "at ripple" meant nothing without it.  Each case a target names that is
+# not a size (2^k for n = 2^k) has a line under the table, with its n, its
+# input and the labs it judges, all from the catalog.
+out=$("$TUTOR" list)
+named=$(jq -r '.families as $f | .labs[] | . as $l | ([.target.case] + [(.target.also // [])[] | .case])[] as $c
+               | $f[$l.family].perf[] | select(.label == $c)
+               | select(.label != "2^\(.n | log2 | floor)" or (pow(2; .n | log2 | floor) != .n))
+               | "\(.label) \(.input // .label) \($l.id)"' data/labs.json | sort -u)
+check "the catalog has cases named for their input ($(wc -l <<<"$named"))" test -n "$named"
+while read -r label input id; do
+    check "list explains \"at $label\": its input and lab $id" \
+        test -n "$(grep -E "^  $label +n = [0-9^]+ of the $input input \(the lessons? of labs? ([0-9]+, )*$id(,| )" <<<"$out")"
+done <<<"$named"
+check "list says what \"at 2^28\" means" test -n "$(grep -F '"at 2^28" is the case of' <<<"$out")"

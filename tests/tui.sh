@@ -102,7 +102,7 @@ expect "start: the title bar" "CUDA reduction workbook"
 expect_line "start: lab 01 selected and open" "^▸ 01 ○ $(lesson_title 0) +open$"
 expect_line "start: lab 02 locked" "^  02 · $(lesson_title 1) +locked$"
 expect_line "start: lab 10 locked" "^  10 · .* +locked$"
-expect_line "start: the lesson of lab 01 below" "^ Lesson 01: $(lesson_title 0) +[0-9]+%$"
+expect_line "start: the lesson of lab 01 below" "^ Lesson 01: $(lesson_title 0) +lines 1-[0-9]+ of [0-9]+$"
 expect_line "start: the status line names the keys" "^j/k lab  Enter lesson  c check .* q quit"
 expect "start: 0 of 10 passed" "0 of 10 passed"
 
@@ -117,7 +117,7 @@ expect_line "arrows move too, and stop at the top" "^▸ 01 "
 # ---- the lesson --------------------------------------------------------
 expect "the lesson starts at its title" "Lab 01 — Interleaved addressing"
 keys NPage
-wait_for "%" 2
+wait_for "lines " 2
 if screen | grep -qF "Lab 01 — Interleaved addressing"; then
     not_ok "PgDn scrolls the lesson" "$(screen)"
 else
@@ -237,7 +237,7 @@ keys j j j j j j j j j j
 expect_line "bonus: j moves from lab 10 over the heading to lab 98" "^▸ 98 ○ Extra one +open$"
 expect "bonus: the lesson follows" "Lesson 98: Extra one"
 tm resize-window -x 80 -y 24
-expect_line "bonus: at 80x24 the list and a lesson pane still fit" "^ Lesson 98: Extra one +[0-9]+%$"
+expect_line "bonus: at 80x24 the list and a lesson pane still fit" "^ Lesson 98: Extra one +lines 1-[0-9]+ of [0-9]+$"
 tm resize-window -x 100 -y 30
 keys Q
 rm -f "$PROG"
@@ -580,3 +580,16 @@ check "an unknown key on the main screen: ? for keys" \
     test -n "$(dump 80x24 x | tail -n1 | grep -F 'x is not a key here: ? for keys')"
 check "an unknown key in a page: ? for keys" test -n "$(dump 80x24 '?x' | tail -n1 | grep -F '? for keys')"
 check "an unknown key in a question: no word of keys" test -z "$(dump 80x24 'hx' | grep -F '? for keys')"
+
+# ---- the lesson's bar says which lines are shown (issue 25) -----------------
+# It was a bare percentage.  The count of lines is the reader's (Enter), at
+# the same width.
+for size in 80x24 100x30; do
+    rows=${size#*x}
+    total=$(dump "$size" '<Enter>' | head -n1 | sed -n 's/.* [0-9]*-[0-9]* of \([0-9]*\) *$/\1/p')
+    pane=$(( rows - 1 - $(dump "$size" '' | grep -n '^ Lesson 01: ' | cut -d: -f1) ))
+    check "lesson bar at $size: lines 1-$pane of $total" \
+        test -n "$total" -a -n "$(dump "$size" '' | grep -E "^ Lesson 01: .* lines 1-$pane of $total\$")"
+    check "lesson bar at $size after PgDn: from line $pane on" \
+        test -n "$(dump "$size" '<PgDn>' | grep -E "^ Lesson 01: .* lines $pane-$(( 2 * pane - 1 )) of $total\$")"
+done

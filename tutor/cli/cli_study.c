@@ -101,6 +101,88 @@ static const struct calibrate_gpu *recent_calibration(struct app *app, const str
     return calibrate_find(c, latest->gpu, hash);
 }
 
+/* The lab's timed case of this label, from its family's perf list, or NULL. */
+static const struct perf_spec *timed_case(const struct lab *l, const char *label)
+{
+    for (int k = 0; k < l->family->nperf; k++)
+        if (!strcmp(l->family->perf[k].label, label))
+            return &l->family->perf[k];
+    return NULL;
+}
+
+/* Whether a case is named by its size ("2^28" for n = 2^28). */
+static int named_by_size(const struct perf_spec *c)
+{
+    char want[24];
+    int k = 0;
+    while (k < 63 && (1ull << k) < c->n)
+        k++;
+    snprintf(want, sizeof want, "2^%d", k);
+    return (1ull << k) == c->n && !strcmp(c->label, want);
+}
+
+/* n as list prints it: 2^k when it is a power of two. */
+static void size_words(unsigned long long n, char *buf, size_t len)
+{
+    int k = 0;
+    while (k < 63 && (1ull << k) < n)
+        k++;
+    if ((1ull << k) == n)
+        snprintf(buf, len, "2^%d", k);
+    else
+        snprintf(buf, len, "%llu", n);
+}
+
+/* What "at CASE" in the targets means, from the catalog's timed cases: a
+ * size names itself; a case named for its input gets a line of its own,
+ * with the labs it judges. */
+static void list_cases(const struct catalog *cat)
+{
+    const struct perf_spec *seen[64];
+    int nseen = 0;
+    const char *size_example = NULL;
+
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct lab *l = &cat->labs[i];
+        for (int k = -1; k < l->target.nalso; k++) {
+            const char *label = k < 0 ? l->target.case_label : l->target.also[k].case_label;
+            const struct perf_spec *c = timed_case(l, label);
+            if (c && named_by_size(c) && !size_example)
+                size_example = c->label;
+            if (!c || named_by_size(c))
+                continue;
+            int dup = 0;
+            for (int s = 0; s < nseen; s++)
+                dup |= seen[s] == c;
+            if (!dup && nseen < (int)(sizeof seen / sizeof seen[0]))
+                seen[nseen++] = c;
+        }
+    }
+    if (!nseen)
+        return;
+    printf("\n\"at CASE\" names the timed case a target is judged on");
+    if (size_example)
+        printf(": \"at %s\" is the case of\n%s elements", size_example, size_example);
+    printf("; these cases are named for the input the harness times:\n");
+    for (int s = 0; s < nseen; s++) {
+        char n[32], ids[256] = "";
+        int nlabs = 0;
+        size_t at = 0;
+        for (int i = 0; i < cat->nlabs; i++) {
+            const struct lab *l = &cat->labs[i];
+            int uses = 0;
+            for (int k = -1; k < l->target.nalso; k++)
+                uses |= timed_case(l, k < 0 ? l->target.case_label : l->target.also[k].case_label) == seen[s];
+            if (uses && at < sizeof ids)
+                at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%s", nlabs++ ? ", " : "", l->id);
+        }
+        size_words(seen[s]->n, n, sizeof n);
+        printf("  %-8s n = %s of the %s input (the %s of lab%s %s %s what it holds)\n", seen[s]->label, n,
+               seen[s]->input[0] ? seen[s]->input : seen[s]->label, nlabs > 1 ? "lessons" : "lesson",
+               nlabs > 1 ? "s" : "", ids, nlabs > 1 ? "say" : "says");
+    }
+}
+
 int cmd_list(struct app *app, const struct cli_args *a)
 {
     struct progress p;
@@ -195,6 +277,8 @@ int cmd_list(struct app *app, const struct cli_args *a)
     }
     progress_free(&p);
     calibrate_free(&cal);
+    if (!json)
+        list_cases(&app->cat);
     return json ? put_json(arr) : EXIT_OK;
 }
 

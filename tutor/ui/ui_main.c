@@ -167,8 +167,11 @@ static void main_draw(struct view *v, struct ui *ui)
     if (m->scroll < 0)
         m->scroll = 0;
     snprintf(left, sizeof left, " Lesson %s: %s ", ui_lab(ui)->id, ui_lab(ui)->title);
-    snprintf(right, sizeof right, " %d%% ",
-             d->nlines > m->pane ? 100 * (m->scroll + m->pane) / d->nlines : 100);
+    /* Which lines of the lesson are in the pane, in the reader's words. */
+    int last = m->scroll + m->pane < d->nlines ? m->scroll + m->pane : d->nlines;
+    snprintf(right, sizeof right, " lines %d-%d of %d ", d->nlines ? m->scroll + 1 : 0, last, d->nlines);
+    if (doc_width(left, strlen(left)) + doc_width(right, strlen(right)) > ui->cols)
+        snprintf(right, sizeof right, " %d-%d of %d ", d->nlines ? m->scroll + 1 : 0, last, d->nlines);
     ui_bar(ui, y0, left, right, ui_attr(ui, DOC_H2) | A_REVERSE);
     for (int r = 0; r < m->pane && m->scroll + r < d->nlines; r++)
         ui_put_line(ui, y0 + 1 + r, 1, width, &d->lines[m->scroll + r], ui->needle[0] ? ui->needle : NULL);
