@@ -11,27 +11,20 @@
 #include <unistd.h>
 
 #include "check/calibrate.h"
+#include "cli/outcome.h"
 #include "model/progress.h"
 #include "sys/util.h"
 #include "view/standing.h"
 #include "model/workspace.h"
 
-/* Prints a cJSON value to stdout and frees it; returns the exit code. */
-static int put_json(cJSON *o)
-{
-    char *s = o ? cJSON_Print(o) : NULL;
-    if (s)
-        puts(s);
-    free(s);
-    cJSON_Delete(o);
-    return s ? EXIT_OK : EXIT_INTERNAL;
-}
+/* How load reports a file it cannot read: as a warning the command goes on
+ * after, not at all (a write that follows reports the same trouble, so one
+ * problem is one message), or as the command's failure. */
+enum load_say { LOAD_WARN, LOAD_QUIET, LOAD_FAIL };
 
 /* Loads progress, reporting a moved-aside file.  Returns 0, or -1 after
- * printing why (p is then empty and usable).  quiet: print nothing, for a
- * read before a write that reports the same trouble, so that one problem
- * is one message. */
-static int load(struct app *app, const char *cmd, struct progress *p, int quiet)
+ * saying why as say asks (p is then empty and usable). */
+static int load(struct app *app, const char *cmd, struct progress *p, enum load_say say)
 {
     char note[768] = "", err[768] = "";
     char *path = progress_path(app->root, app->progress_path);
@@ -39,11 +32,13 @@ static int load(struct app *app, const char *cmd, struct progress *p, int quiet)
     if (!path)
         util_copy(err, sizeof err, "out of memory");
     free(path);
-    if (rc == PROGRESS_OK && note[0] && !quiet)
+    if (rc == PROGRESS_OK && note[0] && say != LOAD_QUIET)
         fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
     if (rc != PROGRESS_OK) {
-        if (!quiet)
+        if (say == LOAD_WARN)
             fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        else if (say == LOAD_FAIL)
+            outcome_fail(cmd, "%s", err);
         progress_init(p);
         return -1;
     }
@@ -188,7 +183,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
     struct progress p;
     struct calibration cal;
     int json = a->json;
-    load(app, "list", &p, 0);
+    load(app, "list", &p, LOAD_WARN);
     const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     for (int i = 0; i < app->cat.nlabs; i++) {
@@ -279,7 +274,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
     calibrate_free(&cal);
     if (!json)
         list_cases(&app->cat);
-    return json ? put_json(arr) : EXIT_OK;
+    return json ? outcome_put(arr) : EXIT_OK;
 }
 
 /* ---- hint --------------------------------------------------------------- */
@@ -308,7 +303,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
         char *end;
         long v = strtol(a->pos[1], &end, 10);
         if (*end || v < 1 || v > CATALOG_HINTS) {
-            fprintf(stderr, "cudatutor hint: which hint? %s is not 1 to %d\n", a->pos[1], CATALOG_HINTS);
+            outcome_fail("hint", "which hint? %s is not 1 to %d", a->pos[1], CATALOG_HINTS);
             return EXIT_USAGE;
         }
         k = (int)v;
@@ -317,7 +312,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
     if (update(app, "hint", record_hint, &h, NULL) != 0) {
         /* Nothing recorded: still answer, with the hint the file would have given. */
         struct progress p;
-        load(app, "hint", &p, 1);
+        load(app, "hint", &p, LOAD_QUIET);
         record_hint(&p, &h);
         progress_free(&p);
     }
@@ -330,7 +325,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
     cJSON_AddNumberToObject(o, "hint", h.shown);
     cJSON_AddNumberToObject(o, "of", CATALOG_HINTS);
     cJSON_AddStringToObject(o, "text", lab->hints[h.shown - 1]);
-    return put_json(o);
+    return outcome_put(o);
 }
 
 /* ---- progress ----------------------------------------------------------- */
@@ -351,7 +346,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
 {
     struct progress p;
     int json = a->json, rc = EXIT_OK;
-    if (load(app, "progress", &p, 0) != 0)
+    if (load(app, "progress", &p, LOAD_FAIL) != 0)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
@@ -370,6 +365,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
     free(text);
     if (!root || !labs) {
         cJSON_Delete(root);
+        outcome_fail("progress", "out of memory");
         rc = EXIT_INTERNAL;
         goto out;
     }
@@ -389,7 +385,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
         cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
         cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(&p, &app->cat, i, app->unlock_all)));
     }
-    rc = put_json(root);
+    rc = outcome_put(root);
 out:
     free(path);
     progress_free(&p);
@@ -416,8 +412,7 @@ int cmd_reset(struct app *app, const struct cli_args *a)
     char backup[1024], err[768], q[256];
     if (!yes) {
         if (!isatty(STDIN_FILENO)) {
-            fprintf(stderr, "cudatutor reset: this replaces %s/kernel.cu with the stub; add --yes to confirm\n",
-                    lab->dir);
+            outcome_fail("reset", "this replaces %s/kernel.cu with the stub; add --yes to confirm", lab->dir);
             return EXIT_USAGE;
         }
         snprintf(q, sizeof q, "Replace %s/kernel.cu with the stub (your file is kept as a backup)?", lab->dir);
@@ -431,7 +426,7 @@ int cmd_reset(struct app *app, const struct cli_args *a)
     int missing = kernel && !util_is_file(kernel);
     free(kernel);
     if (workspace_reset(app->root, lab, backup, sizeof backup, err, sizeof err) != 0) {
-        fprintf(stderr, "cudatutor reset: %s\n", err);
+        outcome_fail("reset", "%s", err);
         return EXIT_INTERNAL;
     }
     if (json) {
@@ -442,7 +437,7 @@ int cmd_reset(struct app *app, const struct cli_args *a)
             cJSON_AddStringToObject(o, "backup", backup);
         else
             cJSON_AddNullToObject(o, "backup");
-        return put_json(o);
+        return outcome_put(o);
     }
     if (missing)
         printf("lab %s: %s/kernel.cu was missing; it is the stub now\n", lab->id, lab->dir);
@@ -461,17 +456,17 @@ int cmd_solution(struct app *app, const struct cli_args *a)
     int json = a->json;
     char err[768];
     struct progress p;
-    load(app, "solution", &p, 0);
+    load(app, "solution", &p, LOAD_WARN);
     enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
     progress_free(&p);
     if (st < LAB_PASSED && !app->unlock_all) {
-        fprintf(stderr, "cudatutor solution: lab %s has not passed yet; its solution opens when it does "
-                        "(or add --unlock-all)\n", lab->id);
+        outcome_fail("solution", "lab %s has not passed yet; its solution opens when it does (or add --unlock-all)",
+                     lab->id);
         return EXIT_VERDICT;
     }
     char *text = workspace_solution(app->root, lab, err, sizeof err);
     if (!text) {
-        fprintf(stderr, "cudatutor solution: %s\n", err);
+        outcome_fail("solution", "%s", err);
         return EXIT_INTERNAL;
     }
     if (!json) {
@@ -484,7 +479,7 @@ int cmd_solution(struct app *app, const struct cli_args *a)
     cJSON_AddStringToObject(o, "path", lab->solution_dir);
     cJSON_AddStringToObject(o, "text", text);
     free(text);
-    return put_json(o);
+    return outcome_put(o);
 }
 
 /* ---- the lock rule ------------------------------------------------------ */
@@ -495,19 +490,19 @@ int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
     int i = lab_index(app, lab);
     /* The command records after, and says then what is wrong with the file;
      * unless the lab is locked, when that is the reason it stops here. */
-    int unread = load(app, cmd, &p, 1);
+    int unread = load(app, cmd, &p, LOAD_QUIET);
     enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
     progress_free(&p);
     if (st != LAB_LOCKED)
         return 0;
     if (unread) {
-        load(app, cmd, &p, 0);
+        load(app, cmd, &p, LOAD_WARN);
         progress_free(&p);
     }
     /* The tutor's words: the lab that opens it is the one to pass. */
     const struct lab *opener = catalog_opener(&app->cat, lab);
-    fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
-            opener ? opener->id : lab->id);
+    outcome_fail(cmd, "lab %s is locked: pass lab %s first (or add --unlock-all)", lab->id,
+                 opener ? opener->id : lab->id);
     return 1;
 }
 
@@ -521,7 +516,7 @@ void cli_record_check(struct app *app, const struct result *r)
     if (!lab)
         return;
     progress_now(c.when, sizeof c.when);
-    load(app, "check", &before, 1);
+    load(app, "check", &before, LOAD_QUIET);
     if (update(app, "check", progress_check_fn, &c, &after) != 0) {
         progress_free(&before);
         return;
