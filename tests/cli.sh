@@ -19,7 +19,7 @@ check "list --json has every lab with its family" \
 bonus=$(jq -r '[.labs[] | select(.bonus) | .id] | join(" ")' data/labs.json)
 if [ -n "$bonus" ]; then
     check "list shows the bonus labs ($bonus) under their heading, after lab 10" \
-        test "$(sed -n '/^Bonus: open once lab 08 has passed$/,$p' <<<"$out" | awk '{print $1}' | tr '\n' ' ')" = \
+        test "$(sed -n '/^Bonus: open once lab 08 has passed$/,$p' <<<"$out" | sed '/^$/,$d' | awk '{print $1}' | tr '\n' ' ')" = \
              "Bonus: $bonus " -a "$(grep -B1 '^Bonus:' <<<"$out" | awk 'NR == 1 {print $1}')" = 10
 else
     skip "list shows the bonus labs under their heading" "the catalog has no bonus lab"
@@ -317,3 +317,38 @@ else
     "$TUTOR" ladder --out "$TMP/ladder.md" > /dev/null 2>&1; rc=$?
     check "ladder without a GPU writes nothing and exits 3" test $rc -eq 3 -a ! -e "$TMP/ladder.md"
 fi
+
+# ---- --json: every outcome is a JSON object on stdout (issue 25) -----------
+# A command that fails before it has an answer (a usage error, no such lab,
+# a locked lab, no GPU) still prints one object: the command, the error as
+# stderr words it, and the exit code.  A script reads stdout alone.
+json_error() {
+    local name=$1; shift
+    local out rc err
+    out=$("$TUTOR" "$@" 2>"$TMP/json.err" < /dev/null); rc=$?
+    err=$(head -n1 "$TMP/json.err" | sed 's/^cudatutor[^:]*: //')
+    if [ "$rc" -ne 0 ] && [ "$(jq -r '.exit' <<<"$out" 2>/dev/null)" = "$rc" ] &&
+       [ "$(jq -r '.error' <<<"$out" 2>/dev/null)" = "$err" ] && [ "$(jq -s length <<<"$out" 2>/dev/null)" = 1 ]; then
+        ok "$name"
+    else
+        not_ok "$name" "exit $rc, stdout:" "$out" "stderr:" "$(cat "$TMP/json.err")"
+    fi
+}
+json_error "check 99 --json: the error as JSON (exit 2)" check 99 --json
+json_error "--json before the command: a usage error as JSON" --json check
+json_error "list --yes --json: an option the command does not take, as JSON" list --yes --json
+json_error "--seed x --json: a bad value, as JSON" progress --json --seed x
+json_error "reset 01 --json without --yes: refused, as JSON" --root "$WB" reset 01 --json
+json_error "solution 01 --json before a pass: as JSON (exit 1)" solution 01 --json
+json_error "--root /nonexistent list --json: as JSON" --root /nonexistent list --json
+rm -f "$CUDATUTOR_PROGRESS"
+json_error "check 02 --json, locked: as JSON (exit 1)" check 02 --json
+check "check 99 --json names the command" test "$("$TUTOR" check 99 --json 2>/dev/null | jq -r .command)" = check
+if have_gpu; then
+    skip "calibrate --json without a GPU: as JSON (exit 3)" "a CUDA device is present"
+else
+    json_error "calibrate --json without a GPU: as JSON (exit 3)" calibrate --json
+fi
+check "a command that succeeds prints its own answer alone (list --json is the array)" \
+    test "$("$TUTOR" list --json | jq -r 'type')" = array
+check "without --json, an error prints nothing on stdout" test -z "$("$TUTOR" check 99 2>/dev/null)"

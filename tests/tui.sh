@@ -102,7 +102,7 @@ expect "start: the title bar" "CUDA reduction workbook"
 expect_line "start: lab 01 selected and open" "^▸ 01 ○ $(lesson_title 0) +open$"
 expect_line "start: lab 02 locked" "^  02 · $(lesson_title 1) +locked$"
 expect_line "start: lab 10 locked" "^  10 · .* +locked$"
-expect_line "start: the lesson of lab 01 below" "^ Lesson 01: $(lesson_title 0) +[0-9]+%$"
+expect_line "start: the lesson of lab 01 below" "^ Lesson 01: $(lesson_title 0) +lines 1-[0-9]+ of [0-9]+$"
 expect_line "start: the status line names the keys" "^j/k lab  Enter lesson  c check .* q quit"
 expect "start: 0 of 10 passed" "0 of 10 passed"
 
@@ -117,7 +117,7 @@ expect_line "arrows move too, and stop at the top" "^▸ 01 "
 # ---- the lesson --------------------------------------------------------
 expect "the lesson starts at its title" "Lab 01 — Interleaved addressing"
 keys NPage
-wait_for "%" 2
+wait_for "lines " 2
 if screen | grep -qF "Lab 01 — Interleaved addressing"; then
     not_ok "PgDn scrolls the lesson" "$(screen)"
 else
@@ -237,7 +237,7 @@ keys j j j j j j j j j j
 expect_line "bonus: j moves from lab 10 over the heading to lab 98" "^▸ 98 ○ Extra one +open$"
 expect "bonus: the lesson follows" "Lesson 98: Extra one"
 tm resize-window -x 80 -y 24
-expect_line "bonus: at 80x24 the list and a lesson pane still fit" "^ Lesson 98: Extra one +[0-9]+%$"
+expect_line "bonus: at 80x24 the list and a lesson pane still fit" "^ Lesson 98: Extra one +lines 1-[0-9]+ of [0-9]+$"
 tm resize-window -x 100 -y 30
 keys Q
 rm -f "$PROG"
@@ -468,3 +468,128 @@ keys e
 expect "e runs the editor and comes back" "back from the editor"
 check "e: the editor got the lab's kernel.cu" grep -q "// edited" "$k"
 expect "e: the screen is restored" "CUDA reduction workbook"
+
+# ---- what a newcomer tripped on (issue 25), through the dump mode ---------
+# dump SIZE KEYS [ARGS...]: the last screen of the tutor, off-screen, after
+# the key script KEYS, at SIZE (COLSxROWS).
+dump() {
+    local size=$1 keys=$2
+    shift 2
+    CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" \
+        "$TUTOR" "$@" --keys "$keys" --dump --size "$size" 2>/dev/null
+}
+
+# r y with the lab's kernel.cu gone: there was no file to keep.
+rm -f "$PROG" "$k"
+out=$(dump 100x30 ry --root "$WB")
+check "reset of a missing kernel.cu: said missing, the stub now" \
+    test -n "$(grep -F 'lab 01: kernel.cu was missing; it is the stub now' <<<"$out")"
+check "reset of a missing kernel.cu: the stub is back" cmp -s "$k" "$WB/data/stubs/01-interleaved-addressing.cu"
+
+# A read-only progress.json: the hint is shown, the status line says why it
+# was not recorded, and the file is left as it was.
+rm -f "$PROG"
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+chmod 444 "$PROG"
+before=$(cat "$PROG")
+out=$(dump 100x30 hy)
+check "read-only progress.json: the hint is on screen" test -n "$(grep -F 'Hint 2 of 3' <<<"$out")"
+check "read-only progress.json: the status line says it is read-only" \
+    test -n "$(grep -F 'is read-only (mode 0444)' <<<"$out")"
+check "read-only progress.json: left as it was" test "$(cat "$PROG")" = "$before" -a "$(stat -c %a "$PROG")" = 444
+rm -f "$PROG"
+
+# ---- the help and the too-small message wrap, never cut (issue 25) ---------
+# joined: the dump's words on one line, as a reader takes them in.
+joined() { tr -s ' \n' '  ' | sed 's/^ //; s/ $//'; }
+# Each key's help text, from the key table itself.
+key_helps=$(sed -n 's/^ *X(ACT_[A-Z]*,.*, *"\(.*\)") *\\\?$/\1/p' tutor/ui/ui_keys.h)
+check "the key table's help texts are read ($(wc -l <<<"$key_helps"))" test "$(wc -l <<<"$key_helps")" -ge 15
+for size in 80x24 100x30; do
+    # The top and the end of the help: between them, every line.
+    page=$( (dump "$size" '?'; dump "$size" '?>') | grep -v '^ Help ' | grep -v '^j/k scroll' | joined)
+    missing=$(while IFS= read -r h; do grep -qF -- "$h" <<<"$page" || echo "$h"; done <<<"$key_helps")
+    check "help at $size: every key's text whole" test -z "$missing"
+    check "help at $size: the locked state's text whole" \
+        test -n "$(grep -F 'the Bonus labs when lab 08 does (--unlock-all opens every lab)' <<<"$page")"
+done
+for size in 20x5 40x3; do
+    cols=${size%x*} rows=${size#*x}
+    check "too small at $size: the whole message, wrapped" \
+        test "$(dump "$size" '' | joined)" = "needs 80x24; this terminal is ${cols}x${rows}: enlarge it, or press q to quit"
+done
+check "too small at 12x3: shortened, not cut" test "$(dump 12x3 '' | joined)" = "needs 80x24; q quits"
+check "too small at 5x1: the size it needs" test "$(dump 5x1 '' | joined)" = "80x24"
+
+# ---- the lesson gets the room on the main screen (issue 25) ----------------
+# At least 12 lesson lines between the lesson's bar and the status line; a
+# list longer than the rest scrolls with the selection, and every lab can
+# be selected and seen.
+rm -f "$PROG"
+nlabs=$(lab_ids | wc -l)
+for size in 80x24 100x30; do
+    rows=${size#*x}
+    bar=$(dump "$size" '' | grep -n '^ Lesson 01: ' | cut -d: -f1)
+    check "main screen at $size: the lesson has $(( rows - 1 - ${bar:-$rows} )) rows, 12 or more" \
+        test -n "$bar" -a $(( rows - 1 - ${bar:-$rows} )) -ge 12
+    unseen=""
+    for i in $(seq 0 $((nlabs - 1))); do
+        id=$(jq -r ".labs[$i].id" data/labs.json)
+        dump "$size" "$(printf 'j%.0s' $(seq 1 "$i") | head -c "$i")" | grep -qE "^▸ $id " || unseen="$unseen $id"
+    done
+    check "main screen at $size: every lab, once selected, is in sight" test -z "$unseen"
+done
+out=$(dump 80x24 "$(printf 'j%.0s' $(seq 2 "$nlabs"))")
+check "80x24, the last lab selected: an arrow says labs are out of sight above" test -n "$(sed -n 2p <<<"$out" | grep '^↑ ')"
+check "80x24, the first lab selected: an arrow says labs are out of sight below" \
+    test -n "$(dump 80x24 '' | grep '^↓ ')"
+first_bonus=$(jq '[.labs[] | .bonus == true] | index(true)' data/labs.json)
+check "80x24, the first bonus lab selected: its heading is in sight above it" \
+    test -n "$(dump 80x24 "$(printf 'j%.0s' $(seq 1 "$first_bonus"))" | grep -A1 '^  Bonus' | grep '^▸ ')"
+
+# ---- p: the progress page; unknown keys (issue 25) --------------------------
+# The page says what `cudatutor progress` says: the count, each lab's state,
+# hints used and best result.
+rm -f "$PROG"
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+CUDATUTOR_PROGRESS="$PROG" "$TUTOR" hint 01 > /dev/null 2>&1
+summary=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" progress | head -n1)
+for size in 80x24 100x30; do
+    out=$(dump "$size" p)
+    check "p at $size: the progress page" test -n "$(grep -E '^ Progress ' <<<"$out")"
+    check "p at $size: the count as cudatutor progress prints it" test -n "$(grep -F "$summary" <<<"$out")"
+    check "p at $size: lab 01 open, 2 hints used" test -n "$(grep -E '^   01 +open +0 +2 +- +-' <<<"$out")"
+    check "p at $size: lab 02 locked" test -n "$(grep -E '^   02 +locked ' <<<"$out")"
+    check "p at $size: q goes back" test -n "$(dump "$size" pq | grep -F 'CUDA reduction workbook')"
+done
+# Every key of the key table is in the student guide and the manual page.
+keys_of_table=$(sed -n "s/^ *X(ACT_[A-Z]*, *'\(.\)',.*/\1/p" tutor/ui/ui_keys.h | grep -v '^\\')
+check "the key table's letters are read ($(wc -w <<<"$keys_of_table"))" test "$(wc -w <<<"$keys_of_table")" -ge 15
+guide_keys=$(sed -n '/^## Keys/,/^## [^K]/p' docs/student-guide.md)
+man_keys=$(sed -n '/^\.SH KEYS/,/^\.SH EXIT/p' docs/cudatutor.1 | sed -n 's/^\.BR\{0,1\} //p' |
+           sed 's/", "/\n/g; s/"//g' | sed 's/^ *//; s/ *$//; s/^\\&//')
+missing=""
+for k in $keys_of_table; do
+    grep -qF "\`$k\`" <<<"$guide_keys" || missing="$missing guide:$k"
+    grep -qxF -- "$k" <<<"$man_keys" || missing="$missing man:$k"
+done
+check "every key is in the student guide and the manual page${missing:+ (missing:$missing)}" test -z "$missing"
+# A key bound to nothing says where the keys are, on the main screen and in
+# a page; in a question it is simply not an answer.
+check "an unknown key on the main screen: ? for keys" \
+    test -n "$(dump 80x24 x | tail -n1 | grep -F 'x is not a key here: ? for keys')"
+check "an unknown key in a page: ? for keys" test -n "$(dump 80x24 '?x' | tail -n1 | grep -F '? for keys')"
+check "an unknown key in a question: no word of keys" test -z "$(dump 80x24 'hx' | grep -F '? for keys')"
+
+# ---- the lesson's bar says which lines are shown (issue 25) -----------------
+# It was a bare percentage.  The count of lines is the reader's (Enter), at
+# the same width.
+for size in 80x24 100x30; do
+    rows=${size#*x}
+    total=$(dump "$size" '<Enter>' | head -n1 | sed -n 's/.* [0-9]*-[0-9]* of \([0-9]*\) *$/\1/p')
+    pane=$(( rows - 1 - $(dump "$size" '' | grep -n '^ Lesson 01: ' | cut -d: -f1) ))
+    check "lesson bar at $size: lines 1-$pane of $total" \
+        test -n "$total" -a -n "$(dump "$size" '' | grep -E "^ Lesson 01: .* lines 1-$pane of $total\$")"
+    check "lesson bar at $size after PgDn: from line $pane on" \
+        test -n "$(dump "$size" '<PgDn>' | grep -E "^ Lesson 01: .* lines $pane-$(( 2 * pane - 1 )) of $total\$")"
+done

@@ -19,6 +19,7 @@
 #include "check/check.h"
 #include "cli/cli_study.h"
 #include "cli/ladder.h"
+#include "cli/outcome.h"
 #include "model/result.h"
 #include "sys/util.h"
 #include "view/verdict.h"
@@ -250,33 +251,45 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_SIZE:
         if (sscanf(v, "%dx%d", &a->cols, &a->rows) != 2 || a->cols <= 0 || a->rows <= 0 || a->cols >= 1000 ||
             a->rows >= 1000)
-            return fprintf(stderr, "cudatutor: --size takes COLSxROWS, e.g. 80x24 (got \"%s\")\n", v), -1;
+            return outcome_fail(NULL, "--size takes COLSxROWS, e.g. 80x24 (got \"%s\")", v), -1;
         break;
     case OPT_SEED:
         errno = 0;
         a->seed = strtoull(v, &end, 0);
         if (errno || end == v || *end || v[0] == '-' || a->seed >= (1ull << 53))
-            return fprintf(stderr, "cudatutor: --seed takes an integer below 2^53 (got \"%s\")\n", v), -1;
+            return outcome_fail(NULL, "--seed takes an integer below 2^53 (got \"%s\")", v), -1;
         a->have_seed = 1;
         break;
     case OPT_TIMEOUT_SCALE:
         if (parse_double(v, 0, 1e6, &a->timeout_scale))
-            return fprintf(stderr, "cudatutor: --timeout-scale takes a positive number (got \"%s\")\n", v), -1;
+            return outcome_fail(NULL, "--timeout-scale takes a positive number (got \"%s\")", v), -1;
         break;
     case OPT_TARGET_MIN:
         if (parse_double(v, 0, 1e12, &a->target_min))
-            return fprintf(stderr, "cudatutor: --target-min takes a positive number (got \"%s\")\n", v), -1;
+            return outcome_fail(NULL, "--target-min takes a positive number (got \"%s\")", v), -1;
         break;
     case OPT_TIME_BUDGET:
         if (parse_double(v, 0, 1e7, &d) || d != (int)d)
-            return fprintf(stderr, "cudatutor: --time-budget takes whole milliseconds (got \"%s\")\n", v), -1;
+            return outcome_fail(NULL, "--time-budget takes whole milliseconds (got \"%s\")", v), -1;
         a->time_budget_ms = (int)d;
         break;
     }
     return 0;
 }
 
+static int parse(int argc, char **argv, struct cli_args *a);
+
 int cli_parse(int argc, char **argv, struct cli_args *a)
+{
+    /* --json decides how even an error in the line itself is answered. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--json"))
+            outcome_json(1);
+    int rc = parse(argc, argv, a);
+    return rc >= 0 ? outcome_end(rc) : rc;
+}
+
+static int parse(int argc, char **argv, struct cli_args *a)
 {
     struct option longopts[NOPTIONS + 1];
     int seen[NOPTIONS], help = 0, version = 0, c;
@@ -290,7 +303,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
                                       options[i].code};
     if (!(a->pos = calloc((size_t)argc + 1, sizeof *a->pos)) ||
         !(a->wrap_args = calloc((size_t)argc + 1, sizeof *a->wrap_args))) {
-        fputs("cudatutor: out of memory\n", stderr);
+        outcome_fail(NULL, "out of memory");
         return EXIT_INTERNAL;
     }
     /* "-": arguments come back in order as code 1, whatever POSIXLY_CORRECT
@@ -310,13 +323,13 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
              * or a cluster of short options it is the previous argument. */
             const char *bad = argv[optind - 1], *eq = strchr(bad, '=');
             if (c == ':')
-                fprintf(stderr, "cudatutor: %s needs a value\n", bad);
+                outcome_fail(NULL, "%s needs a value", bad);
             else if (!strncmp(bad, "--", 2) && eq && optopt)
-                fprintf(stderr, "cudatutor: --%.*s takes no value\n", (int)(eq - bad - 2), bad + 2);
+                outcome_fail(NULL, "--%.*s takes no value", (int)(eq - bad - 2), bad + 2);
             else if (optopt && optopt < 256 && bad[0] == '-' && bad[1] != '-')
-                fprintf(stderr, "cudatutor: unknown option -%c\n", optopt);
+                outcome_fail(NULL, "unknown option -%c", optopt);
             else
-                fprintf(stderr, "cudatutor: unknown option %s\n", bad);
+                outcome_fail(NULL, "unknown option %s", bad);
             fputs("Run `cudatutor --help` for the commands and options.\n", stderr);
             return EXIT_USAGE;
         }
@@ -346,7 +359,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
     }
     if ((cmd = command_of(a)) == &commands[CMD_HELP] && !help) {
         if (a->npos > 1) {
-            fputs("cudatutor: help takes one command at most: cudatutor help [COMMAND]\n", stderr);
+            outcome_fail(NULL, "help takes one command at most: cudatutor help [COMMAND]");
             return EXIT_USAGE;
         }
         help = 1;
@@ -358,12 +371,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
         }
     }
     if (!cmd) {
-        fprintf(stderr, "cudatutor: unknown command \"%s\"\n", a->cmd);
+        outcome_fail(NULL, "unknown command \"%s\"", a->cmd);
         cli_usage(stderr);
         return EXIT_USAGE;
     }
     if (cmd == &commands[CMD_GRADE]) {
-        fputs("cudatutor: grade comes first, with its own options after it: cudatutor grade --help\n", stderr);
+        outcome_fail(NULL, "grade comes first, with its own options after it: cudatutor grade --help");
         return EXIT_USAGE;
     }
     if (help) {
@@ -376,34 +389,32 @@ int cli_parse(int argc, char **argv, struct cli_args *a)
     for (size_t i = 0; i < NOPTIONS; i++)
         if (seen[i] && !(options[i].on & ON((int)(cmd - commands)))) {
             if (a->cmd)
-                fprintf(stderr, "cudatutor %s: --%s is not an option of %s\n", a->cmd, options[i].name, a->cmd);
+                outcome_fail(a->cmd, "--%s is not an option of %s", options[i].name, a->cmd);
             else
-                fprintf(stderr, "cudatutor: --%s goes with a command (cudatutor --help lists them)\n",
-                        options[i].name);
+                outcome_fail(NULL, "--%s goes with a command (cudatutor --help lists them)", options[i].name);
             return a->cmd ? usage_of(cmd, stderr) : EXIT_USAGE;
         }
     if (a->npos < cmd->min_args) {
         if (cmd->takes_lab)
-            fprintf(stderr, "cudatutor %s: which lab? (e.g. cudatutor %s 01)\n", cmd->name, cmd->name);
+            outcome_fail(cmd->name, "which lab? (e.g. cudatutor %s 01)", cmd->name);
         else
-            fprintf(stderr, "cudatutor %s: needs %s\n", cmd->name, cmd->args);
+            outcome_fail(cmd->name, "needs %s", cmd->args);
         return usage_of(cmd, stderr);
     }
     if (a->npos > cmd->max_args) {
-        fprintf(stderr, "cudatutor%s%s: unexpected argument \"%s\"\n", a->cmd ? " " : "", a->cmd ? a->cmd : "",
-                a->pos[cmd->max_args]);
+        outcome_fail(a->cmd, "unexpected argument \"%s\"", a->pos[cmd->max_args]);
         return a->cmd ? usage_of(cmd, stderr) : EXIT_USAGE;
     }
     if (a->build_only && a->run_only) {
-        fputs("cudatutor check: --build-only and --run-only exclude each other\n", stderr);
+        outcome_fail("check", "--build-only and --run-only exclude each other");
         return EXIT_USAGE;
     }
     if (a->nwrap_args && !a->wrap) {
-        fputs("cudatutor check: --wrap-arg goes with --wrap\n", stderr);
+        outcome_fail("check", "--wrap-arg goes with --wrap");
         return EXIT_USAGE;
     }
     if (a->nwrap_args >= CHECK_WRAP_MAX) {
-        fprintf(stderr, "cudatutor check: --wrap-arg at most %d times\n", CHECK_WRAP_MAX - 1);
+        outcome_fail("check", "--wrap-arg at most %d times", CHECK_WRAP_MAX - 1);
         return EXIT_USAGE;
     }
     return -1;
@@ -540,7 +551,7 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
         calibrate_annotate(rep, &cal, &app->cat);
     calibrate_gpu_free(&cal);
     if (!rep) {
-        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        outcome_fail(cmd, "%s", err);
         goto out;
     }
     text = cJSON_Print(rep);
@@ -548,16 +559,16 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (!text)
         goto out;
     if (a->out && util_write_file(a->out, text, strlen(text))) {
-        fprintf(stderr, "cudatutor %s: cannot write %s: %s\n", cmd, a->out, strerror(errno));
+        outcome_fail(cmd, "cannot write %s: %s", a->out, strerror(errno));
         goto out;
     }
     if (result_parse(text, &res, err, sizeof err)) {
-        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        outcome_fail(cmd, "%s", err);
         goto out;
     }
     parsed = 1;
     if (a->json)
-        puts(text);
+        outcome_put_text(text);
     else
         verdict_print(stdout, &res, app->color && isatty(STDOUT_FILENO));
     fflush(stdout);
@@ -585,11 +596,11 @@ static int kernel_present(struct app *app, const struct cli_args *a, const char 
     if (a->run_only)
         return EXIT_OK;
     if (a->file && lstat(a->file, &st) != 0) {
-        fprintf(stderr, "cudatutor %s: --file %s: %s\n", cmd, a->file, strerror(errno));
+        outcome_fail(cmd, "--file %s: %s", a->file, strerror(errno));
         return EXIT_USAGE;
     }
     if (!a->file && workspace_present(app->root, a->lab, "kernel.cu", err, sizeof err)) {
-        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        outcome_fail(cmd, "%s", err);
         return EXIT_INTERNAL;
     }
     return EXIT_OK;
@@ -616,7 +627,7 @@ static int cmd_watch(struct app *app, const struct cli_args *a)
         goto out;
     rc = EXIT_INTERNAL;
     if (!path || !(w = watch_open(path, force && *force, err, sizeof err))) {
-        fprintf(stderr, "cudatutor watch: cannot watch %s/kernel.cu: %s\n", a->lab->dir, path ? err : "out of memory");
+        outcome_fail("watch", "cannot watch %s/kernel.cu: %s", a->lab->dir, path ? err : "out of memory");
         goto out;
     }
     for (;;) {
@@ -626,12 +637,12 @@ static int cmd_watch(struct app *app, const struct cli_args *a)
         while (!watch_check(w, util_now())) {
             struct pollfd p = {watch_fd(w), POLLIN, 0};
             if (poll(&p, p.fd >= 0 ? 1 : 0, watch_timeout_ms(w, util_now())) < 0 && errno != EINTR) {
-                fprintf(stderr, "cudatutor watch: poll: %s\n", strerror(errno));
+                outcome_fail("watch", "poll: %s", strerror(errno));
                 goto out;
             }
         }
         if (workspace_present(app->root, a->lab, "kernel.cu", err, sizeof err)) {
-            fprintf(stderr, "cudatutor watch: %s\n", err);
+            outcome_fail("watch", "%s", err);
             goto out;
         }
         printf("\n%s/kernel.cu was saved: checking it\n", a->lab->dir);
@@ -649,13 +660,13 @@ static int cmd_show(struct app *app, const struct cli_args *a)
     const struct lab *lab = a->lab;
     char err[768];
     if (workspace_present(app->root, lab, "README.md", err, sizeof err)) {
-        fprintf(stderr, "cudatutor show: %s\n", err);
+        outcome_fail("show", "%s", err);
         return EXIT_INTERNAL;
     }
     char *path = util_format("%s/%s/README.md", app->root, lab->dir);
     char *text = path ? util_read_file(path, NULL) : NULL;
     if (!text) {
-        fprintf(stderr, "cudatutor show: cannot read %s/README.md: %s\n", lab->dir, path ? strerror(errno) : "out of memory");
+        outcome_fail("show", "cannot read %s/README.md: %s", lab->dir, path ? strerror(errno) : "out of memory");
         free(path);
         return EXIT_INTERNAL;
     }
@@ -664,10 +675,11 @@ static int cmd_show(struct app *app, const struct cli_args *a)
         cJSON_AddStringToObject(o, "id", lab->id);
         cJSON_AddStringToObject(o, "title", lab->title);
         cJSON_AddStringToObject(o, "lesson", text);
-        char *s = cJSON_Print(o);
-        puts(s ? s : "null");
-        free(s);
-        cJSON_Delete(o);
+        if (outcome_put(o) != EXIT_OK) {
+            free(text);
+            free(path);
+            return EXIT_INTERNAL;
+        }
     } else {
         fputs(text, stdout);
     }
@@ -683,7 +695,7 @@ static int cmd_ladder(struct app *app, const struct cli_args *a)
     char err[512] = "";
     int rc = ladder_run(app, a->out, stdout, err, sizeof err);
     if (rc < 0) {
-        fprintf(stderr, "cudatutor ladder: %s\n", err);
+        outcome_fail("ladder", "%s", err);
         return rc == -2 ? EXIT_NO_GPU : EXIT_INTERNAL;
     }
     if (a->out)
@@ -707,8 +719,8 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
     if (!path)
         return EXIT_INTERNAL;
     if (calibrate_gpu_name(gpu, sizeof gpu)) {
-        fprintf(stderr, "cudatutor calibrate: no GPU (nvidia-smi names none): the catalog's targets stand, and "
-                        "nothing was cached\n");
+        outcome_fail("calibrate", "no GPU (nvidia-smi names none): the catalog's targets stand, and nothing was "
+                                  "cached");
         rc = EXIT_NO_GPU;
         goto out;
     }
@@ -720,11 +732,14 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
     if (q.progress)
         show_progress(NULL, "done", 0, 0, "");
     if (outcome < 0) {
-        fprintf(stderr, "cudatutor calibrate: %s\n", err);
+        outcome_fail("calibrate", "%s", err);
         goto out;
     }
     if (outcome == CALIBRATE_NONE || outcome == CALIBRATE_UNREADABLE) {
+        /* calibrate_prepare has said what it saw; this is the outcome. */
         rc = outcome == CALIBRATE_NONE ? EXIT_NO_GPU : EXIT_INTERNAL;
+        outcome_fail("calibrate", outcome == CALIBRATE_NONE ? "no GPU answered: nothing was measured or cached"
+                                                            : "calibration.json cannot be used: nothing was measured");
         goto out;
     }
     rc = EXIT_OK;
@@ -737,10 +752,8 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
             cJSON_AddStringToObject(o, "path", path);
             cJSON_AddBoolToObject(o, "cached_before", outcome == CALIBRATE_CACHED);
         }
-        char *text = o ? cJSON_Print(o) : NULL;
-        puts(text ? text : "null");
-        free(text);
-        cJSON_Delete(o);
+        if (outcome_put(o) != EXIT_OK)
+            rc = EXIT_INTERNAL;
         goto out;
     }
     if (outcome == CALIBRATE_CACHED)
@@ -766,11 +779,11 @@ int cli_run(struct app *app, struct cli_args *a)
     if (!cmd || !cmd->fn)
         return EXIT_USAGE;      /* cli_parse refused it, or it is the UI's */
     if (cmd->takes_lab && !(a->lab = catalog_find(&app->cat, a->pos[0]))) {
-        fprintf(stderr, "cudatutor %s: no lab \"%s\" (cudatutor list shows them)\n", cmd->name, a->pos[0]);
-        return EXIT_USAGE;
+        outcome_fail(cmd->name, "no lab \"%s\" (cudatutor list shows them)", a->pos[0]);
+        return outcome_end(EXIT_USAGE);
     }
     if (cmd->lock == LOCK_RECORDED && !a->file && !a->build_only && !a->run_only &&
         cli_locked(app, cmd->name, a->lab))
-        return EXIT_VERDICT;
-    return cmd->fn(app, a);
+        return outcome_end(EXIT_VERDICT);
+    return outcome_end(cmd->fn(app, a));
 }

@@ -15,8 +15,9 @@
 /* Parses argv (which getopt may reorder) into a; a's strings point into
  * argv.  Answers --help and --version itself.  Returns -1 when the program
  * should go on, else the exit code: EXIT_OK after help or the version,
- * EXIT_USAGE after a usage error explained on stderr.  Free a with
- * cli_args_free whatever it returns. */
+ * EXIT_USAGE after a usage error explained on stderr (and, with --json
+ * anywhere on the line, as a JSON object on stdout: outcome.h).  Free a
+ * with cli_args_free whatever it returns. */
 int cli_parse(int argc, char **argv, struct cli_args *a);
 void cli_args_free(struct cli_args *a);
 
@@ -25,7 +26,8 @@ void cli_args_free(struct cli_args *a);
 int cli_wants_ui(const struct cli_args *a);
 
 /* Runs the command cli_parse accepted: resolves its lab, applies the lock
- * rules of the tutor, and returns the exit code. */
+ * rules of the tutor, and returns the exit code; with --json, a command that
+ * fails without a JSON answer ends with the error object (outcome.h). */
 int cli_run(struct app *app, struct cli_args *a);
 
 /* Whether word, the first argument, is a command with a grammar of its

@@ -11,24 +11,20 @@
 #include <unistd.h>
 
 #include "check/calibrate.h"
+#include "cli/outcome.h"
 #include "model/progress.h"
 #include "sys/util.h"
+#include "view/standing.h"
 #include "model/workspace.h"
 
-/* Prints a cJSON value to stdout and frees it; returns the exit code. */
-static int put_json(cJSON *o)
-{
-    char *s = o ? cJSON_Print(o) : NULL;
-    if (s)
-        puts(s);
-    free(s);
-    cJSON_Delete(o);
-    return s ? EXIT_OK : EXIT_INTERNAL;
-}
+/* How load reports a file it cannot read: as a warning the command goes on
+ * after, not at all (a write that follows reports the same trouble, so one
+ * problem is one message), or as the command's failure. */
+enum load_say { LOAD_WARN, LOAD_QUIET, LOAD_FAIL };
 
 /* Loads progress, reporting a moved-aside file.  Returns 0, or -1 after
- * printing why (p is then empty and usable). */
-static int load(struct app *app, const char *cmd, struct progress *p)
+ * saying why as say asks (p is then empty and usable). */
+static int load(struct app *app, const char *cmd, struct progress *p, enum load_say say)
 {
     char note[768] = "", err[768] = "";
     char *path = progress_path(app->root, app->progress_path);
@@ -36,10 +32,13 @@ static int load(struct app *app, const char *cmd, struct progress *p)
     if (!path)
         util_copy(err, sizeof err, "out of memory");
     free(path);
-    if (rc == PROGRESS_OK && note[0])
+    if (rc == PROGRESS_OK && note[0] && say != LOAD_QUIET)
         fprintf(stderr, "cudatutor %s: %s\n", cmd, note);
     if (rc != PROGRESS_OK) {
-        fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        if (say == LOAD_WARN)
+            fprintf(stderr, "cudatutor %s: %s\n", cmd, err);
+        else if (say == LOAD_FAIL)
+            outcome_fail(cmd, "%s", err);
         progress_init(p);
         return -1;
     }
@@ -97,12 +96,94 @@ static const struct calibrate_gpu *recent_calibration(struct app *app, const str
     return calibrate_find(c, latest->gpu, hash);
 }
 
+/* The lab's timed case of this label, from its family's perf list, or NULL. */
+static const struct perf_spec *timed_case(const struct lab *l, const char *label)
+{
+    for (int k = 0; k < l->family->nperf; k++)
+        if (!strcmp(l->family->perf[k].label, label))
+            return &l->family->perf[k];
+    return NULL;
+}
+
+/* Whether a case is named by its size ("2^28" for n = 2^28). */
+static int named_by_size(const struct perf_spec *c)
+{
+    char want[24];
+    int k = 0;
+    while (k < 63 && (1ull << k) < c->n)
+        k++;
+    snprintf(want, sizeof want, "2^%d", k);
+    return (1ull << k) == c->n && !strcmp(c->label, want);
+}
+
+/* n as list prints it: 2^k when it is a power of two. */
+static void size_words(unsigned long long n, char *buf, size_t len)
+{
+    int k = 0;
+    while (k < 63 && (1ull << k) < n)
+        k++;
+    if ((1ull << k) == n)
+        snprintf(buf, len, "2^%d", k);
+    else
+        snprintf(buf, len, "%llu", n);
+}
+
+/* What "at CASE" in the targets means, from the catalog's timed cases: a
+ * size names itself; a case named for its input gets a line of its own,
+ * with the labs it judges. */
+static void list_cases(const struct catalog *cat)
+{
+    const struct perf_spec *seen[64];
+    int nseen = 0;
+    const char *size_example = NULL;
+
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct lab *l = &cat->labs[i];
+        for (int k = -1; k < l->target.nalso; k++) {
+            const char *label = k < 0 ? l->target.case_label : l->target.also[k].case_label;
+            const struct perf_spec *c = timed_case(l, label);
+            if (c && named_by_size(c) && !size_example)
+                size_example = c->label;
+            if (!c || named_by_size(c))
+                continue;
+            int dup = 0;
+            for (int s = 0; s < nseen; s++)
+                dup |= seen[s] == c;
+            if (!dup && nseen < (int)(sizeof seen / sizeof seen[0]))
+                seen[nseen++] = c;
+        }
+    }
+    if (!nseen)
+        return;
+    printf("\n\"at CASE\" names the timed case a target is judged on");
+    if (size_example)
+        printf(": \"at %s\" is the case of\n%s elements", size_example, size_example);
+    printf("; these cases are named for the input the harness times:\n");
+    for (int s = 0; s < nseen; s++) {
+        char n[32], ids[256] = "";
+        int nlabs = 0;
+        size_t at = 0;
+        for (int i = 0; i < cat->nlabs; i++) {
+            const struct lab *l = &cat->labs[i];
+            int uses = 0;
+            for (int k = -1; k < l->target.nalso; k++)
+                uses |= timed_case(l, k < 0 ? l->target.case_label : l->target.also[k].case_label) == seen[s];
+            if (uses && at < sizeof ids)
+                at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%s", nlabs++ ? ", " : "", l->id);
+        }
+        size_words(seen[s]->n, n, sizeof n);
+        printf("  %-8s n = %s of the %s input (the %s of lab%s %s %s what it holds)\n", seen[s]->label, n,
+               seen[s]->input[0] ? seen[s]->input : seen[s]->label, nlabs > 1 ? "lessons" : "lesson",
+               nlabs > 1 ? "s" : "", ids, nlabs > 1 ? "say" : "says");
+    }
+}
+
 int cmd_list(struct app *app, const struct cli_args *a)
 {
     struct progress p;
     struct calibration cal;
     int json = a->json;
-    load(app, "list", &p);
+    load(app, "list", &p, LOAD_WARN);
     const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     for (int i = 0; i < app->cat.nlabs; i++) {
@@ -191,7 +272,9 @@ int cmd_list(struct app *app, const struct cli_args *a)
     }
     progress_free(&p);
     calibrate_free(&cal);
-    return json ? put_json(arr) : EXIT_OK;
+    if (!json)
+        list_cases(&app->cat);
+    return json ? outcome_put(arr) : EXIT_OK;
 }
 
 /* ---- hint --------------------------------------------------------------- */
@@ -220,7 +303,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
         char *end;
         long v = strtol(a->pos[1], &end, 10);
         if (*end || v < 1 || v > CATALOG_HINTS) {
-            fprintf(stderr, "cudatutor hint: which hint? %s is not 1 to %d\n", a->pos[1], CATALOG_HINTS);
+            outcome_fail("hint", "which hint? %s is not 1 to %d", a->pos[1], CATALOG_HINTS);
             return EXIT_USAGE;
         }
         k = (int)v;
@@ -229,7 +312,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
     if (update(app, "hint", record_hint, &h, NULL) != 0) {
         /* Nothing recorded: still answer, with the hint the file would have given. */
         struct progress p;
-        load(app, "hint", &p);
+        load(app, "hint", &p, LOAD_QUIET);
         record_hint(&p, &h);
         progress_free(&p);
     }
@@ -242,7 +325,7 @@ int cmd_hint(struct app *app, const struct cli_args *a)
     cJSON_AddNumberToObject(o, "hint", h.shown);
     cJSON_AddNumberToObject(o, "of", CATALOG_HINTS);
     cJSON_AddStringToObject(o, "text", lab->hints[h.shown - 1]);
-    return put_json(o);
+    return outcome_put(o);
 }
 
 /* ---- progress ----------------------------------------------------------- */
@@ -251,11 +334,8 @@ static void progress_line(const struct app *app, const struct progress *p, int i
 {
     const struct lab *l = &app->cat.labs[i];
     const struct progress_lab *pl = progress_find(p, l->id);
-    char best[48] = "-";
-    if (pl && pl->best.have && pl->best.gbps >= 0)
-        snprintf(best, sizeof best, "%.0f GB/s, %.2fx ref", pl->best.gbps, pl->best.ratio);
-    else if (pl && pl->best.have)
-        snprintf(best, sizeof best, "%.4g %s, %.2fx ref", pl->best.rate, pl->best.rate_unit, pl->best.ratio);
+    char best[64];
+    standing_best(pl, best, sizeof best);
     printf("%-3s  %-9s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
            lab_state_label(progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
            pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
@@ -266,21 +346,13 @@ int cmd_progress(struct app *app, const struct cli_args *a)
 {
     struct progress p;
     int json = a->json, rc = EXIT_OK;
-    if (load(app, "progress", &p) != 0)
+    if (load(app, "progress", &p, LOAD_FAIL) != 0)
         return EXIT_INTERNAL;
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
-        /* The core labs are the workbook; the bonus ones are counted apart. */
-        int passed[2] = {0, 0}, count[2] = {0, 0};
-        for (int i = 0; i < app->cat.nlabs; i++) {
-            int b = app->cat.labs[i].bonus != 0;
-            count[b]++;
-            passed[b] += progress_state(&p, &app->cat, i, app->unlock_all) >= LAB_PASSED;
-        }
-        printf("%s: %d of %d labs passed", path ? path : "progress.json", passed[0], count[0]);
-        if (count[1])
-            printf("; bonus: %d of %d", passed[1], count[1]);
-        putchar('\n');
+        char line[1200];
+        standing_summary(&app->cat, &p, app->unlock_all, path ? path : "progress.json", line, sizeof line);
+        puts(line);
         printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
                "first pass", "last");
         for (int i = 0; i < app->cat.nlabs; i++)
@@ -293,6 +365,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
     free(text);
     if (!root || !labs) {
         cJSON_Delete(root);
+        outcome_fail("progress", "out of memory");
         rc = EXIT_INTERNAL;
         goto out;
     }
@@ -312,7 +385,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
         cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
         cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(&p, &app->cat, i, app->unlock_all)));
     }
-    rc = put_json(root);
+    rc = outcome_put(root);
 out:
     free(path);
     progress_free(&p);
@@ -339,8 +412,7 @@ int cmd_reset(struct app *app, const struct cli_args *a)
     char backup[1024], err[768], q[256];
     if (!yes) {
         if (!isatty(STDIN_FILENO)) {
-            fprintf(stderr, "cudatutor reset: this replaces %s/kernel.cu with the stub; add --yes to confirm\n",
-                    lab->dir);
+            outcome_fail("reset", "this replaces %s/kernel.cu with the stub; add --yes to confirm", lab->dir);
             return EXIT_USAGE;
         }
         snprintf(q, sizeof q, "Replace %s/kernel.cu with the stub (your file is kept as a backup)?", lab->dir);
@@ -349,8 +421,12 @@ int cmd_reset(struct app *app, const struct cli_args *a)
             return EXIT_OK;
         }
     }
+    /* Whether there was a file to compare with the stub, for the words. */
+    char *kernel = workspace_kernel(app->root, lab);
+    int missing = kernel && !util_is_file(kernel);
+    free(kernel);
     if (workspace_reset(app->root, lab, backup, sizeof backup, err, sizeof err) != 0) {
-        fprintf(stderr, "cudatutor reset: %s\n", err);
+        outcome_fail("reset", "%s", err);
         return EXIT_INTERNAL;
     }
     if (json) {
@@ -361,13 +437,14 @@ int cmd_reset(struct app *app, const struct cli_args *a)
             cJSON_AddStringToObject(o, "backup", backup);
         else
             cJSON_AddNullToObject(o, "backup");
-        return put_json(o);
+        return outcome_put(o);
     }
-    printf("lab %s: %s/kernel.cu is the stub again", lab->id, lab->dir);
-    if (backup[0])
-        printf("; your file is kept as %s\n", backup);
+    if (missing)
+        printf("lab %s: %s/kernel.cu was missing; it is the stub now\n", lab->id, lab->dir);
+    else if (backup[0])
+        printf("lab %s: %s/kernel.cu is the stub again; your file is kept as %s\n", lab->id, lab->dir, backup);
     else
-        printf(" (it already was; no backup needed)\n");
+        printf("lab %s: %s/kernel.cu is the stub again (it already was; no backup needed)\n", lab->id, lab->dir);
     return EXIT_OK;
 }
 
@@ -379,17 +456,17 @@ int cmd_solution(struct app *app, const struct cli_args *a)
     int json = a->json;
     char err[768];
     struct progress p;
-    load(app, "solution", &p);
+    load(app, "solution", &p, LOAD_WARN);
     enum lab_state st = progress_state(&p, &app->cat, lab_index(app, lab), 0);
     progress_free(&p);
     if (st < LAB_PASSED && !app->unlock_all) {
-        fprintf(stderr, "cudatutor solution: lab %s has not passed yet; its solution opens when it does "
-                        "(or add --unlock-all)\n", lab->id);
+        outcome_fail("solution", "lab %s has not passed yet; its solution opens when it does (or add --unlock-all)",
+                     lab->id);
         return EXIT_VERDICT;
     }
     char *text = workspace_solution(app->root, lab, err, sizeof err);
     if (!text) {
-        fprintf(stderr, "cudatutor solution: %s\n", err);
+        outcome_fail("solution", "%s", err);
         return EXIT_INTERNAL;
     }
     if (!json) {
@@ -402,7 +479,7 @@ int cmd_solution(struct app *app, const struct cli_args *a)
     cJSON_AddStringToObject(o, "path", lab->solution_dir);
     cJSON_AddStringToObject(o, "text", text);
     free(text);
-    return put_json(o);
+    return outcome_put(o);
 }
 
 /* ---- the lock rule ------------------------------------------------------ */
@@ -411,15 +488,21 @@ int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
 {
     struct progress p;
     int i = lab_index(app, lab);
-    load(app, cmd, &p);
+    /* The command records after, and says then what is wrong with the file;
+     * unless the lab is locked, when that is the reason it stops here. */
+    int unread = load(app, cmd, &p, LOAD_QUIET);
     enum lab_state st = progress_state(&p, &app->cat, i, app->unlock_all);
     progress_free(&p);
     if (st != LAB_LOCKED)
         return 0;
+    if (unread) {
+        load(app, cmd, &p, LOAD_WARN);
+        progress_free(&p);
+    }
     /* The tutor's words: the lab that opens it is the one to pass. */
     const struct lab *opener = catalog_opener(&app->cat, lab);
-    fprintf(stderr, "cudatutor %s: lab %s is locked: pass lab %s first (or add --unlock-all)\n", cmd, lab->id,
-            opener ? opener->id : lab->id);
+    outcome_fail(cmd, "lab %s is locked: pass lab %s first (or add --unlock-all)", lab->id,
+                 opener ? opener->id : lab->id);
     return 1;
 }
 
@@ -433,7 +516,7 @@ void cli_record_check(struct app *app, const struct result *r)
     if (!lab)
         return;
     progress_now(c.when, sizeof c.when);
-    load(app, "check", &before);
+    load(app, "check", &before, LOAD_QUIET);
     if (update(app, "check", progress_check_fn, &c, &after) != 0) {
         progress_free(&before);
         return;

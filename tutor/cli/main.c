@@ -9,6 +9,7 @@
 
 #include "cli/app.h"
 #include "cli/cli.h"
+#include "cli/outcome.h"
 #include "grade/grade.h"
 #include "ui/ui.h"
 #include "sys/util.h"
@@ -45,14 +46,15 @@ int main(int argc, char **argv)
     uo.rows = a.rows;
     uo.result_file = a.cmd && a.npos ? a.pos[0] : NULL;   /* view-result FILE */
     if (toolchain_find_root(a.root, &app.root, err, sizeof err)) {
-        fprintf(stderr, "cudatutor: %s\n", err);
-        rc = EXIT_USAGE;
+        outcome_fail(NULL, "%s", err);
+        rc = outcome_end(EXIT_USAGE);
         goto out;
     }
     if (!(catalog = util_format("%s/data/labs.json", app.root)) ||
         catalog_load(&app.cat, catalog, "data/labs.json", err, sizeof err) ||
         toolchain_init(&app.tc, app.root, err, sizeof err)) {
-        fprintf(stderr, "cudatutor: %s\n", catalog ? err : "out of memory");
+        outcome_fail(NULL, "%s", catalog ? err : "out of memory");
+        rc = outcome_end(rc);
         goto out;
     }
     if (!cli_wants_ui(&a))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -329,12 +330,26 @@ int progress_load(const char *path, struct progress *p, char *note, size_t notel
     return rc;
 }
 
+/* Whether the mode bits of a file give its writer (by the owner, group or
+ * other class this process falls in) the right to write it.  The bits, not
+ * access(2): root may write anything, yet a student who made the file
+ * read-only asked for it to be left alone. */
+static int mode_writable(const struct stat *st)
+{
+    if (st->st_uid == geteuid())
+        return (st->st_mode & S_IWUSR) != 0;
+    if (st->st_gid == getegid())
+        return (st->st_mode & S_IWGRP) != 0;
+    return (st->st_mode & S_IWOTH) != 0;
+}
+
 int progress_update(const char *path, progress_fn fn, void *ud, struct progress *out, char *note,
                     size_t notelen, char *err, size_t errlen)
 {
     struct progress p;
+    struct stat st;
     char *text = NULL;
-    int fd, rc;
+    int fd, rc, exists;
 
     if (notelen)
         note[0] = '\0';
@@ -342,6 +357,15 @@ int progress_update(const char *path, progress_fn fn, void *ud, struct progress 
     if ((fd = lock_take(path)) < 0) {
         snprintf(err, errlen, "cannot lock %s.lock: %s", path, strerror(errno));
         return PROGRESS_ERROR;
+    }
+    /* The file is replaced by a rename, which its own mode would not stop:
+     * a read-only file is refused here, and a writable one keeps its mode. */
+    exists = stat(path, &st) == 0;
+    if (exists && !mode_writable(&st)) {
+        snprintf(err, errlen, "%s is read-only (mode %04o); left it untouched (chmod u+w it to record progress)",
+                 path, (unsigned)(st.st_mode & 07777));
+        rc = PROGRESS_ERROR;
+        goto out;
     }
     if ((rc = read_locked(path, 1, &p, note, notelen, err, errlen)) != PROGRESS_OK)
         goto out;
@@ -352,7 +376,7 @@ int progress_update(const char *path, progress_fn fn, void *ud, struct progress 
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if (util_write_file(path, text, strlen(text)) != 0) {
+    if (util_write_file(path, text, strlen(text)) != 0 || (exists && chmod(path, st.st_mode & 07777) != 0)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }

@@ -97,7 +97,9 @@ int progress_load(const char *path, struct progress *p, char *note, size_t notel
  * the result atomically.  fn returns 0 to write, nonzero to abandon.  When
  * out is not NULL it receives the merged progress (the caller frees it).
  * Returns as progress_load, and note likewise reports a corrupt file moved
- * aside. */
+ * aside.  A file whose mode bits deny this process writing (read-only to
+ * its owner, say) is refused, PROGRESS_ERROR, even for root; a file that is
+ * rewritten keeps its mode. */
 typedef int (*progress_fn)(struct progress *p, void *ud);
 int progress_update(const char *path, progress_fn fn, void *ud, struct progress *out, char *note,
                     size_t notelen, char *err, size_t errlen);

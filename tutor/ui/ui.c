@@ -153,7 +153,7 @@ static const struct {
     {UI_SEARCH, act_search},       {UI_CHECK, act_check},     {UI_EDIT, ui_act_edit},
     {UI_HINT, ui_act_hint},        {UI_RESET, ui_act_reset},  {UI_SOLUTION, ui_act_solution},
     {UI_CHART, ui_act_chart},      {UI_WATCH, ui_act_watch},  {UI_HELP, ui_act_help},
-    {UI_LESSON, ui_act_lesson},
+    {UI_LESSON, ui_act_lesson},    {UI_PROGRESS, ui_act_progress},
 };
 
 void ui_perform(struct ui *ui, int flags)
@@ -205,6 +205,14 @@ static int too_small(const struct ui *ui)
     return ui->rows < UI_MIN_ROWS || ui->cols < UI_MIN_COLS;
 }
 
+static void unknown_key(struct ui *ui, int ch)
+{
+    if (ch > ' ' && ch < 127)
+        ui_message(ui, DOC_DIM, "%c is not a key here: ? for keys", ch);
+    else
+        ui_message(ui, DOC_DIM, "not a key here: ? for keys");
+}
+
 static void dispatch(struct ui *ui, int ch)
 {
     if (ch == KEY_RESIZE) {
@@ -226,9 +234,14 @@ static void dispatch(struct ui *ui, int ch)
             ui->quit = ch != 27;
         return;
     }
+    enum view_kind kind = ui->top->kind;
     int fl = ui->top->ops->key(ui->top, ui, act, ch);
     if (fl & UI_PASS)
         fl = (fl & ~UI_PASS) | ui_action_flag(act);
+    /* A key bound to nothing says where the keys are; a question and the
+     * check screen read keys of their own (y/n, q) and say which. */
+    if (act == ACT_NONE && !fl && kind != VIEW_ASK && kind != VIEW_CHECK)
+        unknown_key(ui, ch);
     ui_perform(ui, fl);
 }
 

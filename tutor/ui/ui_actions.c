@@ -9,6 +9,7 @@
 
 #include "view/lesson.h"
 #include "view/sheet.h"
+#include "view/standing.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "sys/watch.h"
@@ -215,8 +216,13 @@ static void reset_yes(struct ui *ui, void *ctx)
 {
     const struct lab *lab = &ui->app->cat.labs[*(int *)ctx];
     char backup[1024], err[768];
+    char *kernel = workspace_kernel(ui->app->root, lab);
+    int missing = kernel && !util_is_file(kernel);
+    free(kernel);
     if (workspace_reset(ui->app->root, lab, backup, sizeof backup, err, sizeof err) != 0)
         ui_message(ui, DOC_BAD, "not reset: %s", err);
+    else if (missing)
+        ui_message(ui, DOC_GOOD, "lab %s: kernel.cu was missing; it is the stub now", lab->id);
     else if (backup[0])
         ui_message(ui, DOC_GOOD, "lab %s is the stub again; your file is kept as %s", lab->id,
                    strrchr(backup, '/') ? strrchr(backup, '/') + 1 : backup);
@@ -267,6 +273,23 @@ static void chart_build(struct doc *d, struct ui *ui, void *ctx, int width)
 void ui_act_chart(struct ui *ui)
 {
     ui_replace(ui, ui_pager_new(VIEW_CHART, "Chart: your ladder", chart_build, NULL, NULL));
+}
+
+static void progress_build(struct doc *d, struct ui *ui, void *ctx, int width)
+{
+    (void)ctx;
+    standing_page(d, &ui->app->cat, &ui->prog, ui->app->unlock_all, ui->prog_path ? ui->prog_path : "progress.json",
+                  width);
+    if (!ui->prog_ok) {
+        doc_newline(d);
+        doc_newline(d);
+        doc_add(d, DOC_WARN, "progress.json was refused at start: nothing is recorded this session");
+    }
+}
+
+void ui_act_progress(struct ui *ui)
+{
+    ui_replace(ui, ui_pager_new(VIEW_PROGRESS, "Progress", progress_build, NULL, NULL));
 }
 
 static void help_build(struct doc *d, struct ui *ui, void *ctx, int width)

@@ -173,16 +173,54 @@ void ui_draw_status(struct ui *ui)
         ui_put(ui, y, 0, ui->cols, DOC_DIM, ui->top->keys);
 }
 
+/* Flows text to the terminal's width into d; returns its lines, or -1 when
+ * a word had to be cut or a line is wider than the terminal (doc_flow keeps
+ * lines of 8 columns at least). */
+static int flow_whole(struct doc *d, const char *text, int cols)
+{
+    struct doc_para p = {0};
+    const char *w = text;
+    doc_para_add(&p, DOC_TEXT, text, strlen(text));
+    doc_flow(d, &p, cols, "", DOC_TEXT);
+    doc_para_free(&p);
+    for (int i = 0; i < d->nlines; i++)
+        if (doc_width(d->lines[i].text, d->lines[i].len) > cols)
+            return -1;
+    while (*w) {
+        size_t n = strcspn(w, " ");
+        if (doc_width(w, n) > cols)
+            return -1;
+        w += n + strspn(w + n, " ");
+    }
+    return d->nlines;
+}
+
 void ui_draw_too_small(struct ui *ui)
 {
-    char line[96];
+    char need[32], has[48], quit[] = "enlarge it, or press q to quit";
+    char full[160], brief[96], bare[32];
     erase();
-    snprintf(line, sizeof line, "needs %dx%d", UI_MIN_COLS, UI_MIN_ROWS);
-    ui_put(ui, ui->rows / 2 - 1 > 0 ? ui->rows / 2 - 1 : 0, 0, ui->cols, DOC_STRONG, line);
-    snprintf(line, sizeof line, "this terminal is %dx%d", ui->cols, ui->rows);
-    ui_put(ui, ui->rows / 2 > 0 ? ui->rows / 2 : 0, 0, ui->cols, DOC_TEXT, line);
-    if (ui->rows > 2)
-        ui_put(ui, ui->rows / 2 + 1, 0, ui->cols, DOC_DIM, "enlarge it, or press q to quit");
+    snprintf(need, sizeof need, "needs %dx%d", UI_MIN_COLS, UI_MIN_ROWS);
+    snprintf(has, sizeof has, "this terminal is %dx%d", ui->cols, ui->rows);
+    snprintf(full, sizeof full, "%s; %s: %s", need, has, quit);
+    snprintf(brief, sizeof brief, "%s; q quits", need);
+    snprintf(bare, sizeof bare, "%dx%d", UI_MIN_COLS, UI_MIN_ROWS);
+    /* The whole message where it fits, word for word; then shorter ones,
+     * so that a tiny terminal still reads the size it needs. */
+    const char *const tries[] = {full, brief, need, bare};
+    struct doc d;
+    doc_init(&d);
+    int n = -1;
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        doc_free(&d);
+        doc_init(&d);
+        if ((n = flow_whole(&d, tries[t], ui->cols)) >= 0 && n <= ui->rows)
+            break;
+    }
+    int top = (ui->rows - d.nlines) / 2 > 0 ? (ui->rows - d.nlines) / 2 : 0;
+    for (int i = 0; i < d.nlines && top + i < ui->rows; i++)
+        ui_put(ui, top + i, 0, ui->cols, i == 0 ? DOC_STRONG : DOC_TEXT, d.lines[i].text);
+    doc_free(&d);
 }
 
 void ui_dump(FILE *f)

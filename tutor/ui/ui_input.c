@@ -37,17 +37,29 @@ int ui_action_flag(enum ui_action act)
     return 0;
 }
 
+/* The help's name column: two spaces, then the key or state in this many. */
+#define HELP_NAME_COLS 12
+
+/* One row of the help: the name, then its text flowed to width under a
+ * hanging indent, so that no line is cut at any width. */
+static void help_row(struct doc *d, const char *name, const char *text, int width)
+{
+    char prefix[64];
+    int pad = HELP_NAME_COLS - doc_width(name, strlen(name));
+    struct doc_para p = {0};
+    snprintf(prefix, sizeof prefix, "  %s%*s", name, pad > 1 ? pad : 1, "");
+    doc_para_add(&p, DOC_TEXT, text, strlen(text));
+    doc_flow(d, &p, width, prefix, DOC_STRONG);
+    doc_para_free(&p);
+}
+
 void ui_help_build(struct doc *d, int width)
 {
     doc_newline(d);
     doc_add(d, DOC_H1, "Keys");
     doc_newline(d);
-    for (int i = 0; i < NBINDINGS; i++) {
-        doc_newline(d);
-        doc_add(d, DOC_TEXT, "  ");
-        doc_addcell(d, DOC_STRONG, keymap[i].shown, 12);
-        doc_add(d, DOC_TEXT, keymap[i].help);
-    }
+    for (int i = 0; i < NBINDINGS; i++)
+        help_row(d, keymap[i].shown, keymap[i].help, width);
     doc_newline(d);
     doc_newline(d);
     doc_add(d, DOC_H2, "The labs");
@@ -62,12 +74,8 @@ void ui_help_build(struct doc *d, int width)
         {"passed", passed},
         {"on target", "passed, and fast enough: the catalog's target met"},
     };
-    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
-        doc_newline(d);
-        doc_add(d, DOC_TEXT, "  ");
-        doc_addcell(d, DOC_STRONG, legend[i][0], 12);
-        doc_add(d, DOC_TEXT, legend[i][1]);
-    }
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++)
+        help_row(d, legend[i][0], legend[i][1], width);
     doc_newline(d);
     doc_newline(d);
     doc_add(d, DOC_H2, "Everything is also a command");

@@ -24,6 +24,7 @@
     X(ACT_SOLUTION, 's',        0,          "s",       UI_SOLUTION,  "the solution, once the lab has passed") \
     X(ACT_CHART,    'g',        0,          "g",       UI_CHART,     "the chart: your own ladder of GB/s")    \
     X(ACT_WATCH,    'w',        0,          "w",       UI_WATCH,     "watch mode on/off: check on every save") \
+    X(ACT_PROGRESS, 'p',        0,          "p",       UI_PROGRESS,  "your progress: labs passed, best results, hints used") \
     X(ACT_HELP,     '?',        KEY_F(1),   "? F1",    UI_HELP,      "this help")                             \
     X(ACT_BACK,     'q',        27,         "q Esc",   UI_CLOSE,     "back; on the main screen q quits")      \
     X(ACT_QUIT,     'Q',        0,          "Q",       UI_QUIT,      "quit from anywhere")

@@ -1,15 +1,24 @@
 /* ui_main.c — the main screen: the labs with their state and best GB/s
  * above (the bonus labs under a heading of their own), the selected lab's
  * lesson below, a status line with the keys.
- * j/k move between labs; the page keys, / and n/N work on the lesson. */
+ * j/k move between labs; the page keys, / and n/N work on the lesson.
+ * The lesson is what the student reads, so it keeps UI_LESSON_ROWS rows;
+ * a list longer than the rest scrolls with the selection, with arrows at
+ * its edges where labs are out of sight. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "view/lesson.h"
 #include "ui/ui_view.h"
 
+/* The lesson's rows at least, on any screen the tutor draws (80x24 up). */
+#define UI_LESSON_ROWS 12
+/* The list's rows at least: the selection and a lab either side. */
+#define LIST_MIN_ROWS 3
+
 struct main_view {
     struct view v;
+    int list_top;               /* the list's first shown row */
     int scroll;                 /* the lesson's first shown line */
     int pane;                   /* lesson rows, as last drawn */
     struct doc lesson;          /* rendered for lesson_lab at lesson_width */
@@ -93,12 +102,41 @@ static void draw_bonus_header(struct ui *ui, int y, const struct lab *first)
     ui_put(ui, y, 2, ui->cols - 2, DOC_H2, text);
 }
 
+/* The list's row of lab i: the labs in order, the Bonus heading before
+ * the first bonus lab. */
+static int list_row(int i, int bonus)
+{
+    return i + (bonus >= 0 && i >= bonus);
+}
+
+/* How many list rows are shown (the rest of the screen after the lesson's
+ * rows), and from which one: the selection and one row either side stay in
+ * sight. */
+static int list_place(struct main_view *m, const struct ui *ui, int nrows, int bonus)
+{
+    int body = ui->rows - 3;    /* the title, the lesson's bar, the status line */
+    int h = body - UI_LESSON_ROWS > LIST_MIN_ROWS ? body - UI_LESSON_ROWS : LIST_MIN_ROWS;
+    int sel = list_row(ui->sel, bonus);
+    if (h > nrows)
+        h = nrows;
+    if (sel - 1 < m->list_top)
+        m->list_top = sel - 1;
+    if (sel + 2 > m->list_top + h)
+        m->list_top = sel + 2 - h;
+    if (m->list_top > nrows - h)
+        m->list_top = nrows - h;
+    if (m->list_top < 0)
+        m->list_top = 0;
+    return h;
+}
+
 static void main_draw(struct view *v, struct ui *ui)
 {
     struct main_view *m = (struct main_view *)v;
     const struct catalog *cat = &ui->app->cat;
     char right[96], left[160];
-    int bonus = first_bonus(cat), y0 = 1 + cat->nlabs + (bonus >= 0), passed = 0, core = 0, width = ui->cols - 2;
+    int bonus = first_bonus(cat), nrows = cat->nlabs + (bonus >= 0), passed = 0, core = 0, width = ui->cols - 2;
+    int h = list_place(m, ui, nrows, bonus), y0 = 1 + h;
 
     /* The count in the title bar is of the core labs: the bonus ones are
      * extra, and a student who has done the ten has done the workbook. */
@@ -111,10 +149,16 @@ static void main_draw(struct view *v, struct ui *ui)
              ui->watch ? "watch on  " : "", passed, core);
     ui_bar(ui, 0, " CUDA reduction workbook", right, A_REVERSE | A_BOLD);
     for (int i = 0; i < cat->nlabs; i++) {
-        if (i == bonus)
-            draw_bonus_header(ui, 1 + i, &cat->labs[i]);
-        draw_lab(ui, 1 + i + (bonus >= 0 && i >= bonus), i);
+        int r = list_row(i, bonus) - m->list_top;
+        if (i == bonus && r - 1 >= 0 && r - 1 < h)
+            draw_bonus_header(ui, r, &cat->labs[i]);
+        if (r >= 0 && r < h)
+            draw_lab(ui, 1 + r, i);
     }
+    if (m->list_top > 0)
+        ui_put(ui, 1, 0, 1, DOC_DIM, ui_glyph(ui, "↑", "^"));
+    if (m->list_top + h < nrows)
+        ui_put(ui, h, 0, 1, DOC_DIM, ui_glyph(ui, "↓", "v"));
 
     struct doc *d = lesson(m, ui, width);
     m->pane = ui->rows - 1 - y0 - 1;
@@ -123,8 +167,11 @@ static void main_draw(struct view *v, struct ui *ui)
     if (m->scroll < 0)
         m->scroll = 0;
     snprintf(left, sizeof left, " Lesson %s: %s ", ui_lab(ui)->id, ui_lab(ui)->title);
-    snprintf(right, sizeof right, " %d%% ",
-             d->nlines > m->pane ? 100 * (m->scroll + m->pane) / d->nlines : 100);
+    /* Which lines of the lesson are in the pane, in the reader's words. */
+    int last = m->scroll + m->pane < d->nlines ? m->scroll + m->pane : d->nlines;
+    snprintf(right, sizeof right, " lines %d-%d of %d ", d->nlines ? m->scroll + 1 : 0, last, d->nlines);
+    if (doc_width(left, strlen(left)) + doc_width(right, strlen(right)) > ui->cols)
+        snprintf(right, sizeof right, " %d-%d of %d ", d->nlines ? m->scroll + 1 : 0, last, d->nlines);
     ui_bar(ui, y0, left, right, ui_attr(ui, DOC_H2) | A_REVERSE);
     for (int r = 0; r < m->pane && m->scroll + r < d->nlines; r++)
         ui_put_line(ui, y0 + 1 + r, 1, width, &d->lines[m->scroll + r], ui->needle[0] ? ui->needle : NULL);

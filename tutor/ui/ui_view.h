@@ -33,7 +33,8 @@ enum ui_flag {
     UI_WATCH = 1 << 10,
     UI_HELP = 1 << 11,
     UI_LESSON = 1 << 12,
-    UI_SEARCH = 1 << 13
+    UI_SEARCH = 1 << 13,
+    UI_PROGRESS = 1 << 14
 };
 
 #include "ui/ui_keys.h"
@@ -41,7 +42,7 @@ enum ui_flag {
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 
-enum view_kind { VIEW_MAIN, VIEW_LESSON, VIEW_RESULT, VIEW_HINTS, VIEW_SOLUTION, VIEW_HELP, VIEW_CHART, VIEW_CHECK, VIEW_ASK };
+enum view_kind { VIEW_MAIN, VIEW_LESSON, VIEW_RESULT, VIEW_HINTS, VIEW_SOLUTION, VIEW_HELP, VIEW_CHART, VIEW_PROGRESS, VIEW_CHECK, VIEW_ASK };
 
 struct ui;
 struct view;
@@ -169,6 +170,7 @@ void ui_act_hint(struct ui *ui);
 void ui_act_reset(struct ui *ui);
 void ui_act_solution(struct ui *ui);
 void ui_act_chart(struct ui *ui);
+void ui_act_progress(struct ui *ui);
 void ui_act_help(struct ui *ui);
 void ui_act_lesson(struct ui *ui);
 void ui_act_watch(struct ui *ui);

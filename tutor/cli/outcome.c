@@ -1,0 +1,70 @@
+/* outcome.c — see outcome.h.  One process runs one command, so the state is
+ * the process's: whether JSON was asked for and said, and the first error. */
+#include "cli/outcome.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/app.h"
+#include "sys/util.h"
+
+static struct {
+    int json;                   /* --json */
+    int said;                   /* a JSON answer is on stdout */
+    int failed;                 /* err holds the first error */
+    char cmd[32];
+    char err[1024];
+} out;
+
+void outcome_json(int on)
+{
+    out.json = on;
+}
+
+void outcome_fail(const char *cmd, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cudatutor%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
+    if (out.failed)
+        return;
+    out.failed = 1;
+    util_copy(out.cmd, sizeof out.cmd, cmd ? cmd : "");
+    util_copy(out.err, sizeof out.err, msg);
+}
+
+void outcome_put_text(const char *text)
+{
+    puts(text);
+    fflush(stdout);
+    out.said = 1;
+}
+
+int outcome_put(cJSON *o)
+{
+    char *s = o ? cJSON_Print(o) : NULL;
+    if (s)
+        outcome_put_text(s);
+    free(s);
+    cJSON_Delete(o);
+    return s ? EXIT_OK : EXIT_INTERNAL;
+}
+
+int outcome_end(int rc)
+{
+    if (!out.json || out.said || rc == EXIT_OK)
+        return rc;
+    cJSON *o = cJSON_CreateObject();
+    if (out.cmd[0])
+        cJSON_AddStringToObject(o, "command", out.cmd);
+    else
+        cJSON_AddNullToObject(o, "command");
+    cJSON_AddStringToObject(o, "error", out.failed ? out.err : "failed; stderr says why");
+    cJSON_AddNumberToObject(o, "exit", rc);
+    outcome_put(o);
+    return rc;
+}
