@@ -112,7 +112,7 @@ static void timed_changes_defeat_a_kept_result(void)
     for (uint64_t k = 0; k < 2000; k++) {
         uint64_t bits = hx::mix(k * 0x51ed27ull);
         unsigned long long i = hx::below(bits, (uint32_t)g.n);
-        float old = elem<float>::value(g, i), nv = elem<float>::change(g, old, hx::mix(bits), r.abs_sum);
+        float old = elem<float>::value(g, i), nv = elem<float>::change(g, i, old, hx::mix(bits), r.abs_sum);
         double want = r.sum - old + nv, abs_sum = r.abs_sum - fabs((double)old) + fabs((double)nv);
         EXPECT(!elem<float>::right(want, abs_sum, (float)r.sum));
         least = fmin(least, fabs((double)nv - old) / ldexp(abs_sum, -11));
@@ -120,22 +120,65 @@ static void timed_changes_defeat_a_kept_result(void)
     printf("#   the smallest float change was %.0f times the tolerance\n", least);
     EXPECT(least >= 100);
 
-    gen gi = elem<int>::make(77, 1001, 1000);
-    for (uint64_t k = 0; k < 2000; k++) {
-        int old = elem<int>::value(gi, k % 1000), nv = elem<int>::change(gi, old, hx::mix(k), 0);
-        EXPECT(nv != old);
-        EXPECT(nv >= -gi.range && nv <= gi.range);
+    for (uint64_t salt = 1001; salt < 1001 + hx::INT_SHAPES; salt++) {
+        gen gi = elem<int>::make(77, salt, 1000);
+        for (uint64_t k = 0; k < 2000; k++) {
+            unsigned long long i = k % 1000;
+            int old = elem<int>::value(gi, i), nv = elem<int>::change(gi, i, old, hx::mix(k), 0);
+            int s = elem<int>::stretch(gi, i);
+            EXPECT(nv != old);
+            EXPECT(nv >= gi.st_lo[s] && nv <= gi.st_hi[s]);
+        }
     }
 }
 
+/* Whatever the shape, the positive elements add up to at most INT_MAX and
+ * the negative ones to at least -INT_MAX (so no sum of any of them, in any
+ * order, overflows), every element lies in its stretch, and the stretches
+ * cover [0, n). */
 static void int_values_cannot_overflow_in_any_order(void)
 {
-    for (int k = 0; k < NSIZES; k++) {
-        gen g = elem<int>::make(3, 1, sizes[k]);
-        EXPECT((unsigned long long)g.range * sizes[k] <= (unsigned long long)INT_MAX);
-        for (unsigned long long i = 0; i < sizes[k] && i < 4096; i++)
-            EXPECT(abs(elem<int>::value(g, i)) <= g.range);
+    int shapes[hx::INT_SHAPES] = {0};
+    for (int k = 0; k < NSIZES; k++)
+        for (uint64_t salt = 1; salt <= 8; salt++) {
+            gen g = elem<int>::make(3, salt, sizes[k]);
+            long long most = 0, least = 0;
+            unsigned long long start = 0;
+            shapes[g.shape]++;
+            for (int s = 0; s < g.nstretch; s++) {
+                long long len = (long long)(g.st_end[s] - start);
+                EXPECT(len > 0 && g.st_lo[s] <= g.st_hi[s]);
+                most += len * (g.st_hi[s] > 0 ? g.st_hi[s] : 0);
+                least += len * (g.st_lo[s] < 0 ? g.st_lo[s] : 0);
+                start = g.st_end[s];
+            }
+            EXPECT(start == g.n);
+            EXPECT(most <= INT_MAX && least >= -(long long)INT_MAX);
+            for (unsigned long long i = 0; i < sizes[k] && i < 4096; i++) {
+                int s = elem<int>::stretch(g, i), v = elem<int>::value(g, i);
+                EXPECT(v >= g.st_lo[s] && v <= g.st_hi[s]);
+            }
+        }
+    for (int sh = 0; sh < hx::INT_SHAPES; sh++)
+        EXPECT(shapes[sh] > 0);
+}
+
+/* reduce_int's partial sums reach 2^30 in some trial of every few sizes: a
+ * reduction that keeps a block's partial in 30 bits fails. */
+static void int_partial_sums_reach_2_to_the_30(void)
+{
+    const unsigned long long ns[] = {65535, 65537, 999983, 1048576};
+    long long top = 0;
+    for (int k = 0; k < 4; k++) {
+        gen g = elem<int>::make(11, 26 + (uint64_t)k, ns[k]);
+        long long s = 0;
+        for (unsigned long long i = 0; i < g.n; i++) {
+            s += elem<int>::value(g, i);
+            top = llabs(s) > top ? llabs(s) : top;
+        }
     }
+    printf("#   the largest |prefix| over four trials: %lld\n", top);
+    EXPECT(top >= 1ll << 30);
 }
 
 /* The poison tells nothing: fresh bits every call, never the answer. */
@@ -228,5 +271,6 @@ static void plausibility_rule(void)
 TAP_MAIN(T(float_reference_matches_every_element), T(float_large_values_are_sparse_distinct_and_everywhere),
          T(float_subset_estimates_miss_by_far), T(float_tolerance_is_the_documented_bound),
          T(timed_changes_defeat_a_kept_result), T(int_values_cannot_overflow_in_any_order),
+         T(int_partial_sums_reach_2_to_the_30),
          T(int_poison_is_fresh_and_never_the_answer), T(timed_sizes_are_jittered_from_the_seed),
          T(plausibility_rule))

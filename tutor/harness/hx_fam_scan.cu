@@ -1,10 +1,13 @@
 /* hx_fam_scan.cu — family scan (lab 13): d_out[i] = d_in[0] + ... + d_in[i],
  * the inclusive prefix sum of n ints.
  *
- * Inputs are reduce_int's (hx_reduce.cuh, elem<int>): uniform integers in
- * [-R, R] with R * n < 2^31, so that no prefix of any array of such values
- * overflows, in whatever order a kernel adds: every element of a result is
- * exact and compared exactly.  They are generated on the device from (seed,
+ * Inputs are reduce_int's (hx_reduce.cuh, elem<int>): one or two stretches
+ * of uniform integers, a walk of small values of both signs or slopes that
+ * carry the prefix past 2^30 (up, down, up then down, down then up), with
+ * the positive elements adding up to at most INT_MAX and the negative ones
+ * to at least -INT_MAX, so that no prefix, nor any sum of any elements a
+ * kernel adds in whatever order, overflows: every element of a result is
+ * exact and compared exactly, and tile offsets need all 32 bits.  They are generated on the device from (seed,
  * salt, index), and the CPU works out its own sums from the same function.
  *
  * Every element of every result is checked, and the first wrong index is
@@ -30,7 +33,7 @@
  * changed elements, the last one and a few at random places also come back
  * to the CPU, which works out those prefixes itself (from its marks, every
  * SC_MARK elements).  Before each call SC_CHANGES elements at random places
- * get another value of the same range (so nothing can overflow still), and
+ * get another value of their stretch's range (so nothing can overflow still), and
  * after it they get their generated values back: a result kept from an
  * earlier call, or computed ahead, is wrong from the first change on.  After
  * each kernel's last sample the whole input must be as generated.
@@ -130,7 +133,7 @@ static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
     for (int m = 0; m < ch.count; m++) {
         ch.idx[m] = sc_change_index(g, k, m, ch.idx);
         int old = elem<int>::value(g, ch.idx[m]);
-        ch.val[m] = elem<int>::change(g, old, mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m)), 0);
+        ch.val[m] = elem<int>::change(g, ch.idx[m], old, mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m)), 0);
         ch.delta[m] = (long long)ch.val[m] - old;
     }
     return ch;

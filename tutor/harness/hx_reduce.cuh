@@ -41,13 +41,16 @@
 
 namespace hx {
 
-enum { MAX_BIG = 16 };
+enum { MAX_BIG = 16, MAX_STRETCH = 2, INT_SHAPES = 4 };
 
 /* Everything that determines one input array. */
 struct gen {
     uint64_t seed, salt;
     unsigned long long n;
-    int range;                          /* int: values in [-range, range] */
+    int shape;                          /* int: 0 walk, 1 rise, 2 rise then fall, 3 fall then rise */
+    int nstretch;                       /* int: element i of stretch s, i < st_end[s], is in [st_lo, st_hi] */
+    unsigned long long st_end[MAX_STRETCH];
+    int st_lo[MAX_STRETCH], st_hi[MAX_STRETCH];
     double scale, delta;                /* float: base scale, segment offset */
     unsigned long long seg_lo, seg_hi;  /* float: the offset segment */
     int nbig;                           /* float: the sparse large values */
@@ -57,21 +60,77 @@ struct gen {
 
 template <typename T> struct elem;
 
+/* One stretch of an int input: elements up to end, uniform in [lo, hi]. */
+static inline void int_stretch(gen &g, unsigned long long end, int lo, int hi)
+{
+    g.st_end[g.nstretch] = end;
+    g.st_lo[g.nstretch] = lo;
+    g.st_hi[g.nstretch] = hi;
+    g.nstretch++;
+}
+
+/* A stretch of len elements that moves the prefix by 5/8 to all of INT_MAX
+ * in one direction: each element between 5/8 of INT_MAX / len and all of
+ * it, so len of them add up to at most INT_MAX (at least 5/8 of it: 2^30
+ * and more), whatever else they are added with. */
+static inline void int_slope(gen &g, unsigned long long end, unsigned long long len, int sign)
+{
+    int b = (int)((unsigned long long)INT_MAX / len);
+    int a = (int)(((long long)b * 5 + 7) / 8);
+    if (sign > 0)
+        int_stretch(g, end, a, b);
+    else
+        int_stretch(g, end, -b, -a);
+}
+
 template <> struct elem<int> {
     static constexpr const char *rate_unit = "Gint/s";
+    /* Four shapes, taken in turn by consecutive salts (so that every few
+     * trials of a size meet all of them): a walk of small values of both
+     * signs, [-R, R] with R * n <= INT_MAX (and R <= 2^20); a rise, every
+     * element positive, the last prefix 5/8 of INT_MAX or more; a rise
+     * over a random first part (a quarter to three quarters of n), then a
+     * fall as steep; and the same falling first.  In every shape the
+     * positive elements together add up to at most INT_MAX and the
+     * negative ones to at least -INT_MAX: no sum of any of the elements,
+     * in any order, leaves int (lab.h), and yet prefixes come within a
+     * factor of 2 of either end of its range. */
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
         gen g = {};
         g.seed = seed;
         g.salt = salt;
         g.n = n;
-        unsigned long long r = (unsigned long long)INT_MAX / n;
-        g.range = (int)(r < (1u << 20) ? r : (1u << 20));
+        uint64_t b = draw(seed, salt, ~0ull);
+        g.shape = (int)((salt + (draw(seed, 0, ~0ull) & 3)) % INT_SHAPES);
+        unsigned long long m = n / 4 + below(b, (uint32_t)(n / 2 + 1));
+        if (g.shape >= 2 && (m == 0 || m >= n))
+            g.shape = 1;                /* n = 1: no room for two stretches */
+        if (g.shape == 0) {
+            unsigned long long r = (unsigned long long)INT_MAX / n;
+            int range = (int)(r < (1u << 20) ? r : (1u << 20));
+            int_stretch(g, n, -range, range);
+        } else if (g.shape == 1) {
+            int_slope(g, n, n, 1);
+        } else {
+            int sign = g.shape == 2 ? 1 : -1;
+            int_slope(g, m, m, sign);
+            int_slope(g, n, n - m, -sign);
+        }
         return g;
+    }
+    /* The stretch element i is in. */
+    __host__ __device__ static int stretch(const gen &g, unsigned long long i)
+    {
+        int s = 0;
+        while (s + 1 < g.nstretch && i >= g.st_end[s])
+            s++;
+        return s;
     }
     __host__ __device__ static int value(const gen &g, unsigned long long i)
     {
-        return (int)below(draw(g.seed, g.salt, i), 2u * g.range + 1) - g.range;
+        int s = stretch(g, i);
+        return g.st_lo[s] + (int)below(draw(g.seed, g.salt, i), (uint32_t)((long long)g.st_hi[s] - g.st_lo[s] + 1));
     }
     /* Integers have no sparse values: every element is a base one. */
     __host__ __device__ static int base(const gen &g, unsigned long long i) { return value(g, i); }
@@ -87,13 +146,15 @@ template <> struct elem<int> {
         while ((double)p == expected);
         return p;
     }
-    /* A timed sample's new value for one element: another of the same
-     * range (every change is far above a tolerance of zero). */
-    static int change(const gen &g, int old, uint64_t bits, double)
+    /* A timed sample's new value for element i: another of its stretch's
+     * range, so that no sum of any elements can overflow still (every
+     * change is far above a tolerance of zero). */
+    static int change(const gen &g, unsigned long long i, int old, uint64_t bits, double)
     {
-        int v = (int)below(bits, 2u * g.range + 1) - g.range;
+        int s = stretch(g, i), lo = g.st_lo[s], hi = g.st_hi[s];
+        int v = lo + (int)below(bits, (uint32_t)((long long)hi - lo + 1));
         if (v == old)
-            v = old > 0 ? old - 1 : old + 1;
+            v = old < hi ? old + 1 : old - 1;
         return v;
     }
     static double tolerance(double) { return 0; }
@@ -165,7 +226,7 @@ template <> struct elem<float> {
      * 1/16 to 1/8 of sum |x|, up or down, which is 128 times the tolerance
      * or more even after the move itself raises sum |x|: a result kept from
      * any earlier call is wrong by far more than rounding can explain. */
-    static float change(const gen &, float old, uint64_t bits, double abs_sum)
+    static float change(const gen &, unsigned long long, float old, uint64_t bits, double abs_sum)
     {
         double m = abs_sum * (0.0625 + 0.0625 * unit(bits)) * ((bits & 1) ? -1.0 : 1.0);
         return (float)((double)old + m);
@@ -451,7 +512,7 @@ template <typename T> struct reduce_family {
         uint64_t bits = draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k);
         r->idx = below(bits, (uint32_t)r->g.n);
         r->old_v = elem<T>::value(r->g, r->idx);
-        r->new_v = elem<T>::change(r->g, r->old_v, mix(bits), r->want.abs_sum);
+        r->new_v = elem<T>::change(r->g, r->idx, r->old_v, mix(bits), r->want.abs_sum);
         static T v;
         v = r->new_v;
         HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
