@@ -2,10 +2,11 @@
  * and the first index where it occurs, as one 64-bit key (lab.h,
  * lab_argmax_key).
  *
- * Inputs (hx_argmax.cuh) sit on a grid of levels, so the maximum occurs
- * many times and only its first index is right; a third of them are all
- * negative; two in three have rare "peaks" above everything else at random
- * places.  The check is exact: the key must equal the expected one.  The
+ * Inputs (hx_argmax.cuh) sit on a ladder of levels, so the maximum occurs
+ * many times and only its first index is right; the levels are floats of
+ * every exponent and both signs, or all negative, or subnormals around
+ * +0.0, or a few ulps apart; two in three inputs have rare "peaks" above
+ * everything else at random places.  The check is exact: the key must equal the expected one.  The
  * output is poisoned with random bits from the operating system before
  * every call, the scratch buffer with 0xab bytes.
  *
