@@ -5,6 +5,7 @@
  * "Verification").  Host code of the judge only: no GPU is touched. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../tutor/harness/hx_reduce.cuh"
 #include "tap.h"
@@ -194,6 +195,114 @@ static void int_poison_is_fresh_and_never_the_answer(void)
     EXPECT(same < 3);
 }
 
+/* Runs a fill or check part for every thread of the grid the judge
+ * launches for bytes, as the device would. */
+static void fill_as_launched(uint8_t *p, unsigned long long bytes, uint64_t key)
+{
+    unsigned long long threads = (unsigned long long)hx::poison_grid(bytes) * hx::POISON_THREADS;
+    for (unsigned long long t = 0; t < threads; t++)
+        hx::poison_fill_part(p, bytes, key, t, threads);
+}
+
+static void check_as_launched(const uint8_t *p, unsigned long long bytes, uint64_t key, unsigned long long keep_lo,
+                              unsigned long long keep_hi, unsigned long long *bad, unsigned long long *first)
+{
+    unsigned long long threads = (unsigned long long)hx::poison_grid(bytes) * hx::POISON_THREADS;
+    *bad = 0;
+    *first = ~0ull;
+    for (unsigned long long t = 0; t < threads; t++) {
+        unsigned long long b = 0, f = 0;
+        hx::poison_check_part(p, bytes, key, keep_lo, keep_hi, t, threads, &b, &f);
+        if (b && f < *first)
+            *first = f;
+        *bad += b;
+    }
+}
+
+/* Every byte of an allocation gets the poison (aligned or not, any size:
+ * the output arena, the scratch of the timed sizes), fresh for every key:
+ * two fills differ in nearly every byte, so nothing of a call before it
+ * is left and nothing of it can be foreseen. */
+static void whole_allocations_are_poisoned(void)
+{
+    const unsigned long long sizes_b[] = {1, 7, 8, 9, 4099, hx::OUT_ARENA, LAB_SCRATCH_BYTES(1000003),
+                                          LAB_SCRATCH_BYTES(1u << 26)};
+    unsigned long long unpoisoned = 0, same = 0, total = 0;
+    for (unsigned k = 0; k < sizeof sizes_b / sizeof sizes_b[0]; k++)
+        for (int shift = 0; shift < 2; shift++) {
+            unsigned long long bytes = sizes_b[k];
+            uint8_t *mem = (uint8_t *)aligned_alloc(64, bytes + 64), *p = mem + shift * 3;
+            uint64_t key = hx::poison_bits(), key2 = hx::poison_bits();
+            memset(mem, 0, bytes + 64);
+            fill_as_launched(p, bytes, key);
+            for (unsigned long long b = 0; b < bytes; b++)
+                unpoisoned += p[b] != hx::poison_byte(key, b);
+            fill_as_launched(p, bytes, key2);
+            for (unsigned long long b = 0; b < bytes; b++)
+                same += p[b] == hx::poison_byte(key, b);
+            for (unsigned long long b = bytes; b < bytes + 64 - shift * 3; b++)
+                unpoisoned += p[b] != 0;        /* and nothing past it */
+            total += bytes;
+            free(mem);
+        }
+    printf("#   %llu bytes poisoned twice: %llu not poisoned, %llu the same under a second key\n", total,
+           unpoisoned, same);
+    EXPECT(unpoisoned == 0);
+    EXPECT(same < total / 128);
+}
+
+/* The check after a call: any byte changed outside the result is found
+ * (the first of them named), the result's own bytes are free, and an
+ * untouched arena passes. */
+static void bytes_around_the_result_are_checked(void)
+{
+    const unsigned long long bytes = hx::OUT_ARENA;
+    uint8_t *p = (uint8_t *)aligned_alloc(256, bytes);
+    uint64_t key = hx::poison_bits();
+    unsigned long long bad, first, missed = 0, wrong = 0;
+    fill_as_launched(p, bytes, key);
+    check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+    EXPECT(bad == 0);
+    for (uint64_t k = 0; k < 300; k++) {
+        unsigned long long at = hx::below(hx::mix(k), (uint32_t)bytes);
+        uint8_t was = p[at];
+        p[at] ^= (uint8_t)(1 + hx::below(hx::mix(~k), 255));
+        check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+        if (at >= 512 && at < 516)
+            wrong += bad != 0;
+        else
+            missed += bad != 1 || first != at;
+        p[at] = was;
+    }
+    /* A memo beside the result: 12 bytes after it. */
+    memset(p + 520, 0x42, 12);
+    check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+    EXPECT(bad >= 11 && first == 520);
+    free(p);
+    EXPECT(missed == 0 && wrong == 0);
+}
+
+/* The output moves: every move goes to another 256-byte-aligned place of
+ * the arena with room for the result, and the places are spread over it. */
+static void the_output_moves(void)
+{
+    hx::moving_out m = {};
+    m.size = 8;
+    int stayed = 0, bad = 0, seen[hx::OUT_ARENA / hx::OUT_ALIGN] = {0};
+    for (int k = 0; k < 4000; k++) {
+        unsigned long long before = m.at;
+        hx::moving_out_move(&m);
+        stayed += m.at == before;
+        bad += m.at % hx::OUT_ALIGN != 0 || m.at + m.size > hx::OUT_ARENA;
+        seen[m.at / hx::OUT_ALIGN]++;
+    }
+    int places = 0;
+    for (int i = 0; i < hx::OUT_ARENA / hx::OUT_ALIGN; i++)
+        places += seen[i] > 0;
+    EXPECT(stayed == 0 && bad == 0);
+    EXPECT(places == hx::OUT_ARENA / hx::OUT_ALIGN);
+}
+
 static void timed_sizes_are_jittered_from_the_seed(void)
 {
     hx::opts a = {}, b = {};
@@ -272,5 +381,6 @@ TAP_MAIN(T(float_reference_matches_every_element), T(float_large_values_are_spar
          T(float_subset_estimates_miss_by_far), T(float_tolerance_is_the_documented_bound),
          T(timed_changes_defeat_a_kept_result), T(int_values_cannot_overflow_in_any_order),
          T(int_partial_sums_reach_2_to_the_30),
-         T(int_poison_is_fresh_and_never_the_answer), T(timed_sizes_are_jittered_from_the_seed),
+         T(int_poison_is_fresh_and_never_the_answer), T(whole_allocations_are_poisoned),
+         T(bytes_around_the_result_are_checked), T(the_output_moves), T(timed_sizes_are_jittered_from_the_seed),
          T(plausibility_rule))

@@ -38,6 +38,7 @@
 #include "../lab.h"
 #include "hx.h"
 #include "hx_cub.h"
+#include "hx_poison.cuh"
 
 namespace hx {
 
@@ -275,7 +276,8 @@ __global__ void compare(gen g, const T *in, unsigned long long *bad, unsigned lo
 template <typename T> struct reduce_family {
     struct sums { double sum, abs_sum; };
 
-    T *d_in, *d_out;
+    T *d_in, *d_out;                    /* d_out: out's place now */
+    struct moving_out out;
     void *d_scratch, *d_cub;
     size_t scratch_bytes, cub_bytes;
     unsigned long long *d_bad;          /* [0] count, [1] first index */
@@ -346,18 +348,41 @@ template <typename T> struct reduce_family {
         return 0;
     }
 
-    /* Poisons the output and the scratch: a kernel that skips a write, or
-     * reads scratch it never wrote, sees garbage. */
+    /* Poisons the output and the scratch with fresh bits (hx_poison.cuh):
+     * a kernel that skips a write, or reads scratch it never wrote, sees
+     * garbage, and nothing kept in them from an earlier call survives.
+     * The whole of d_out's arena; the result itself a value that is never
+     * the answer; of the scratch, all of it (whole) or the part a call of
+     * n may use (a timed sample: the rest holds an earlier sample's bits). */
     T last_poison;  /* the value d_out was last poisoned with */
 
-    int poison(struct ctx *c, unsigned long long n, double expected)
+    int poison(struct ctx *c, unsigned long long n, double expected, int whole)
     {
         static T p;     /* static: the async copy reads it after we return */
         p = last_poison = elem<T>::poison(expected);
+        if (moving_out_poison(c, &out))
+            return -1;
         HX_CHECK(cudaMemcpyAsync(d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
         size_t sb = LAB_SCRATCH_BYTES(n);
-        HX_CHECK(cudaMemsetAsync(d_scratch, 0xab, sb < scratch_bytes ? sb : scratch_bytes, c->s));
-        return 0;
+        return poison_fill(c, d_scratch, whole || sb > scratch_bytes ? scratch_bytes : sb, poison_bits());
+    }
+
+    /* The result at a new place of the arena (a check's call). */
+    void move(void)
+    {
+        moving_out_move(&out);
+        d_out = (T *)moving_out_ptr(&out);
+    }
+
+    /* 1 when the call left d_out's arena alone outside the result; else 0
+     * with t failed (or -1 after a CUDA error). */
+    int intact(struct ctx *c, struct test *t, const char *when)
+    {
+        char why[200];
+        int rc = moving_out_intact(c, &out, why, sizeof why);
+        if (rc == 0)
+            test_fail(t, "%s%s", when, why);
+        return rc;
     }
 
     /* Returns the number of input elements that changed, or -1. */
@@ -378,7 +403,9 @@ template <typename T> struct reduce_family {
         scratch_bytes = LAB_SCRATCH_BYTES(max_n);
         grid = c->r->dev.sms * 8;
         HX_CHECK(cudaMalloc(&d_in, max_n * sizeof(T)));
-        HX_CHECK(cudaMalloc(&d_out, 256));
+        if (moving_out_setup(&out, sizeof(T)))
+            return -1;
+        d_out = (T *)moving_out_ptr(&out);
         HX_CHECK(cudaMalloc(&d_scratch, scratch_bytes));
         HX_CHECK(cudaMalloc(&d_bad, 2 * sizeof(unsigned long long)));
         HX_CHECK(hx_cub_sum(NULL, cub_bytes, d_in, d_out, (int)max_n, c->s));
@@ -389,7 +416,7 @@ template <typename T> struct reduce_family {
     void teardown(struct ctx *)
     {
         cudaFree(d_in);
-        cudaFree(d_out);
+        cudaFree(out.arena);
         cudaFree(d_scratch);
         cudaFree(d_bad);
         cudaFree(d_cub);
@@ -400,11 +427,14 @@ template <typename T> struct reduce_family {
         return call_make(c, elem<T>::plan_id, (unsigned)n, d_in, d_out, d_scratch, NULL);
     }
 
-    /* The result of one more call on the input in d_in, after a fresh
-     * poison; -1 after a CUDA error or a plan's verdict. */
-    int call_again(struct ctx *c, unsigned long long n, double expected, T *got)
+    /* The result of one more call on the input in d_in, with d_out moved
+     * to a new place and everything poisoned afresh; 1, or 0 when the call
+     * wrote outside its result (t failed), or -1 after a CUDA error or a
+     * plan's verdict. */
+    int call_again(struct ctx *c, unsigned long long n, double expected, T *got, struct test *t, const char *when)
     {
-        if (poison(c, n, expected))
+        move();
+        if (poison(c, n, expected, 1))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -412,11 +442,12 @@ template <typename T> struct reduce_family {
         HX_CHECK(cudaGetLastError());
         HX_CHECK(cudaMemcpyAsync(got, d_out, sizeof *got, cudaMemcpyDeviceToHost, c->s));
         HX_CHECK(cudaStreamSynchronize(c->s));
-        return 0;
+        return intact(c, t, when);
     }
 
     /* The same bits on every call (a lab with "deterministic", check mode):
-     * runs 2 to o->repeat on the input in d_in, each poisoned afresh and on
+     * runs 2 to o->repeat on the input in d_in, each with d_out at another
+     * place, d_out's arena and all of the scratch poisoned afresh, and on
      * the device code loaded afresh, must give exactly `first`, a result
      * already found right.  A float sum
      * whose blocks meet through atomicAdd takes them in the order they
@@ -427,12 +458,19 @@ template <typename T> struct reduce_family {
     {
         for (int k = 2; c->o->mode == MODE_CHECK && k <= c->o->repeat; k++) {
             T got;
-            char now[48], then[48];
-            /* Each run on fresh copies of the kernels' own variables: a
-             * kernel that remembers run 1's result (under a hash of the
-             * input, say) and hands it back must not look deterministic. */
-            if (student_reload(c) || call_again(c, n, expected, &got))
+            char now[48], then[48], when[48];
+            /* Each run on fresh copies of the kernels' own variables, with
+             * the output moved and every byte around it and of the scratch
+             * fresh: a kernel that remembers run 1's result (under a hash
+             * of the input, say), in its own memory, in d_out's spare bytes
+             * or at a fixed place, and hands it back must not look
+             * deterministic. */
+            snprintf(when, sizeof when, "run %d on the same input: ", k);
+            if (student_reload(c))
                 return -1;
+            int rc = call_again(c, n, expected, &got, t, when);
+            if (rc <= 0)
+                return rc;
             if (!memcmp(&got, &first, sizeof got))
                 continue;
             elem<T>::bits(now, sizeof now, got);
@@ -457,7 +495,8 @@ template <typename T> struct reduce_family {
         T got;
         unsigned long long first;
 
-        if (generate(c, g) || poison(c, n, want.sum))
+        move();
+        if (generate(c, g) || poison(c, n, want.sum, 1))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -475,6 +514,9 @@ template <typename T> struct reduce_family {
                 test_fail(t, "wrong sum: off by %.9g", (double)got - want.sum);
             return 0;
         }
+        int whole = intact(c, t, "");
+        if (whole <= 0)
+            return whole;
         if (!std::is_integral<T>::value)
             tol_note(c->r, fabs((double)got - want.sum), elem<T>::tolerance(want.abs_sum));
         int same = same_bits(c, n, want.sum, got, t);
@@ -518,7 +560,7 @@ template <typename T> struct reduce_family {
         HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
         if (!r->reference && plan_sample(r->c, &r->call, r->plan, r->first, &r->have_first))
             return -1;
-        return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v);
+        return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v, 0);
     }
 
     /* Between the student's last sample and the reference's first: the
@@ -558,6 +600,14 @@ template <typename T> struct reduce_family {
         T got, old_v = r->old_v;
         HX_CHECK(cudaMemcpy(&got, r->f->d_out, sizeof got, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(r->f->d_in + r->idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
+        char why[200];
+        int whole = moving_out_intact(r->c, &r->f->out, why, sizeof why);
+        if (whole < 0)
+            return -1;
+        if (whole == 0) {
+            snprintf(msg, len, "%s sample %d: %s", r->reference ? "the reference" : "timed", k, why);
+            return 0;
+        }
         if (elem<T>::right(want, abs_sum, got)) {
             if (!std::is_integral<T>::value && !r->reference)
                 tol_note(r->c->r, fabs((double)got - want), elem<T>::tolerance(abs_sum));
@@ -587,8 +637,8 @@ template <typename T> struct reduce_family {
          * more blocks, more orders they can finish in. */
         if (c->o->repeat > 1 && c->o->mode == MODE_CHECK) {
             T got;
-            if (call_again(c, pc->n, r.want.sum, &got))
-                return -1;
+            if ((rc = call_again(c, pc->n, r.want.sum, &got, t, "before timing: ")) <= 0)
+                return rc;
             elem<T>::show(t->expected, sizeof t->expected, r.want.sum);
             elem<T>::show(t->got, sizeof t->got, (double)got);
             if (!elem<T>::right(r.want.sum, r.want.abs_sum, got)) {
@@ -600,6 +650,10 @@ template <typename T> struct reduce_family {
             /* A failed timed sample names its values in its message. */
             t->expected[0] = t->got[0] = '\0';
         }
+        /* One place for the result through all the samples: their plans
+         * must be the same. */
+        move();
+        r.call = call_of(c, pc->n);
         if ((rc = measure_both(c, &tm, p, t)) != 0)
             return rc < 0 ? -1 : 0;
         p->bytes = (double)pc->n * sizeof(T);
@@ -611,7 +665,7 @@ template <typename T> struct reduce_family {
     int profile(struct ctx *c, unsigned long long n)
     {
         gen g = elem<T>::make(c->o->seed, 4242, n);
-        if (generate(c, g) || poison(c, n, 0))
+        if (generate(c, g) || poison(c, n, 0, 1))
             return -1;
         HX_CHECK(cudaStreamSynchronize(c->s));
         static struct plan plan;
