@@ -6,21 +6,20 @@
  * many times and only its first index is right; the levels are floats of
  * every exponent and both signs, or all negative, or subnormals around
  * +0.0, or a few ulps apart; two in three inputs have rare "peaks" above
- * everything else at random places.  The check is exact: the key must equal the expected one.  The
- * output is poisoned with random bits from the operating system before
- * every call, every byte around it (d_out is 8 bytes at a
- * place of a 64 KiB arena, drawn afresh for every trial: hx_poison.cuh)
- * and of the scratch with fresh bits too, and the bytes around the result
- * must be unchanged after the call.
+ * everything else at random places.  The check is exact: the key must
+ * equal the expected one.  The output is poisoned with random bits from
+ * the operating system before every call, and every other byte of its
+ * allocation and of the scratch with fresh bits (d_out is 8 bytes at a
+ * place of a 64 KiB arena, drawn afresh for every trial: hx_poison.cuh);
+ * the bytes around the result must be unchanged after the call.
  *
  * Every timed sample changes one element first (a new maximum somewhere, or
  * a copy of the maximum before its first index: hx_argmax.cuh, am_change)
- * and its key is checked after the second event (and d_out's arena around
- * it unchanged); the element is put back
- * after the check, the input is checked unchanged after the student's last
- * sample and generated afresh before the reference, CUB's
- * DeviceReduce::ArgMax, is timed on it (it keeps the first index of ties
- * too).
+ * and its key is checked after the second event, and the arena around it;
+ * the element is put back after the check, the input is checked unchanged
+ * after the student's last sample and generated afresh before the
+ * reference, CUB's DeviceReduce::ArgMax, is timed on it (it keeps the
+ * first index of ties too).
  */
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>

@@ -7,15 +7,17 @@
  * the positive elements adding up to at most INT_MAX and the negative ones
  * to at least -INT_MAX, so that no prefix, nor any sum of any elements a
  * kernel adds in whatever order, overflows: every element of a result is
- * exact and compared exactly, and tile offsets need all 32 bits.  They are generated on the device from (seed,
- * salt, index), and the CPU works out its own sums from the same function.
+ * exact and compared exactly, and tile offsets need all 32 bits.  They are
+ * generated on the device from (seed, salt, index), and the CPU works out
+ * its own sums from the same function.
  *
  * Every element of every result is checked, and the first wrong index is
  * reported.  In a trial, on the CPU: d_out comes back whole and is compared
  * with the running sum of the generated values, and every byte of d_out's
- * allocation past its end (poisoned with fresh bits) must be untouched.  The judge's GPU check (sc_check, below) is held to
- * the CPU in every trial: it must find every element of the poison wrong,
- * and as many of the result as the CPU did.
+ * allocation past its end (poisoned with fresh bits) must be untouched.
+ * The judge's GPU check (sc_check, below) is held to the CPU in every
+ * trial: it must find every element of the poison wrong, and as many of
+ * the result as the CPU did.
  *
  * Every timed call is verified whole, on the GPU: sc_check compares every
  * element with the reference scan of the generated input, which CUB works
@@ -127,7 +129,7 @@ static inline unsigned long long sc_change_index(const gen &g, uint64_t k, int m
 }
 
 /* Sample k's changes: SC_CHANGES places (fewer when n is smaller), each
- * given another value of the generator's range. */
+ * given another value of its stretch's range. */
 static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
 {
     sc_changes ch;
@@ -136,7 +138,8 @@ static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
     for (int m = 0; m < ch.count; m++) {
         ch.idx[m] = sc_change_index(g, k, m, ch.idx);
         int old = elem<int>::value(g, ch.idx[m]);
-        ch.val[m] = elem<int>::change(g, ch.idx[m], old, mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m)), 0);
+        uint64_t bits = mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m));
+        ch.val[m] = elem<int>::change(g, ch.idx[m], old, bits, 0);
         ch.delta[m] = (long long)ch.val[m] - old;
     }
     return ch;

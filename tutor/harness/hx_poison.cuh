@@ -197,8 +197,8 @@ static inline int moving_out_intact(struct ctx *c, const struct moving_out *m, c
         return -1;
     if (bad == 0)
         return 1;
-    snprintf(msg, len, "the call wrote outside its result: %llu byte(s) of d_out's allocation around the "
-             "result changed, the first at d_out%+lld bytes (only the %llu byte(s) of the result may be written)",
+    snprintf(msg, len, "the call wrote outside its result: %llu byte(s) around it in d_out's allocation "
+             "changed, the first at d_out%+lld bytes (only the result's %llu may be written)",
              bad, (long long)first - (long long)m->at, m->size);
     return 0;
 }
