@@ -288,8 +288,9 @@ static void the_output_moves(void)
 {
     hx::moving_out m = {};
     m.size = 8;
-    int stayed = 0, bad = 0, seen[hx::OUT_ARENA / hx::OUT_ALIGN] = {0};
-    for (int k = 0; k < 4000; k++) {
+    static int seen[hx::OUT_ARENA / hx::OUT_ALIGN];
+    int stayed = 0, bad = 0;
+    for (int k = 0; k < 200000; k++) {
         unsigned long long before = m.at;
         hx::moving_out_move(&m);
         stayed += m.at == before;

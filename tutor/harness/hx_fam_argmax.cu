@@ -10,7 +10,7 @@
  * equal the expected one.  The output is poisoned with random bits from
  * the operating system before every call, and every other byte of its
  * allocation and of the scratch with fresh bits (d_out is 8 bytes at a
- * place of a 64 KiB arena, drawn afresh for every trial: hx_poison.cuh);
+ * place of a 2 MiB arena, drawn afresh for every trial: hx_poison.cuh);
  * the bytes around the result must be unchanged after the call.
  *
  * Every timed sample changes one element first (a new maximum somewhere, or

@@ -11,7 +11,7 @@
  * judge's fault (internal_error).  Before every call d_out is filled with a
  * random byte, *d_count with random bits that are not the count, and the
  * rest of both allocations and the scratch with fresh bits (hx_poison.cuh:
- * in a trial all of them, *d_count at a new place of its 64 KiB arena; in
+ * in a trial all of them, *d_count at a new place of its 2 MiB arena; in
  * a timed sample the GUARD ints past d_out[n], the count's arena and the
  * scratch a call of n may use); what is not an output must be unchanged
  * after the call.

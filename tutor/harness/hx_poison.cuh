@@ -148,8 +148,11 @@ static inline int poison_check(struct ctx *c, const void *p, unsigned long long 
  * 256-byte-aligned places of an arena, all of which is poisoned before a
  * call and checked after it.  A call of a check (a trial, each repeat of a
  * deterministic lab) gets a place drawn afresh; a timed case keeps one for
- * all its samples, so that their plans stay the same. */
-enum { OUT_ARENA = 64 * 1024, OUT_ALIGN = 256 };
+ * all its samples, so that their plans stay the same.  The arena is 2 MiB,
+ * the driver's page of device memory: an allocation that large is mapped
+ * on its own, so no slack of a smaller allocation, which nobody poisons,
+ * shares the result's page. */
+enum { OUT_ARENA = 2 * 1024 * 1024, OUT_ALIGN = 256 };
 
 struct moving_out {
     uint8_t *arena;             /* OUT_ARENA bytes */

@@ -278,6 +278,8 @@ template <typename T> struct reduce_family {
 
     T *d_in, *d_out;                    /* d_out: out's place now */
     struct moving_out out;
+    unsigned long long cap;             /* elements of d_in */
+    uint64_t tail_key;                  /* the bits past d_in[n] */
     void *d_scratch, *d_cub;
     size_t scratch_bytes, cub_bytes;
     unsigned long long *d_bad;          /* [0] count, [1] first index */
@@ -367,6 +369,34 @@ template <typename T> struct reduce_family {
         return poison_fill(c, d_scratch, whole || sb > scratch_bytes ? scratch_bytes : sb, poison_bits());
     }
 
+    /* A check's call (a trial, a repeat): d_in past n and every buffer of
+     * the judge's that the call has no use for, CUB's temporary storage
+     * and the counters, get fresh bits too, so that a kernel finds nothing
+     * there that an earlier call left; d_in past n must keep them. */
+    int poison_rest(struct ctx *c, unsigned long long n)
+    {
+        tail_key = poison_bits();
+        if (poison_fill(c, d_in + n, (cap - n) * sizeof(T), tail_key) ||
+            poison_fill(c, d_cub, cub_bytes, poison_bits()) ||
+            poison_fill(c, d_bad, 2 * sizeof(unsigned long long), poison_bits()))
+            return -1;
+        return 0;
+    }
+
+    /* 1 when d_in past n holds poison_rest's bits still; else 0 with t
+     * failed (or -1 after a CUDA error). */
+    int input_tail_intact(struct ctx *c, unsigned long long n, struct test *t, const char *when)
+    {
+        unsigned long long past, at;
+        if (poison_check(c, d_in + n, (cap - n) * sizeof(T), tail_key, 0, 0, &past, &at))
+            return -1;
+        if (past == 0)
+            return 1;
+        test_fail(t, "%swrote past the end of d_in, which is read-only: d_in[%llu] changed, but n is %llu", when,
+                  n + at / sizeof(T), n);
+        return 0;
+    }
+
     /* The result at a new place of the arena (a check's call). */
     void move(void)
     {
@@ -401,6 +431,7 @@ template <typename T> struct reduce_family {
     int setup(struct ctx *c, unsigned long long max_n)
     {
         scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+        cap = max_n;
         grid = c->r->dev.sms * 8;
         HX_CHECK(cudaMalloc(&d_in, max_n * sizeof(T)));
         if (moving_out_setup(&out, sizeof(T)))
@@ -434,7 +465,7 @@ template <typename T> struct reduce_family {
     int call_again(struct ctx *c, unsigned long long n, double expected, T *got, struct test *t, const char *when)
     {
         move();
-        if (poison(c, n, expected, 1))
+        if (poison(c, n, expected, 1) || poison_rest(c, n))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -442,7 +473,8 @@ template <typename T> struct reduce_family {
         HX_CHECK(cudaGetLastError());
         HX_CHECK(cudaMemcpyAsync(got, d_out, sizeof *got, cudaMemcpyDeviceToHost, c->s));
         HX_CHECK(cudaStreamSynchronize(c->s));
-        return intact(c, t, when);
+        int rc = intact(c, t, when);
+        return rc <= 0 ? rc : input_tail_intact(c, n, t, when);
     }
 
     /* The same bits on every call (a lab with "deterministic", check mode):
@@ -496,7 +528,7 @@ template <typename T> struct reduce_family {
         unsigned long long first;
 
         move();
-        if (generate(c, g) || poison(c, n, want.sum, 1))
+        if (generate(c, g) || poison(c, n, want.sum, 1) || poison_rest(c, n))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -515,6 +547,8 @@ template <typename T> struct reduce_family {
             return 0;
         }
         int whole = intact(c, t, "");
+        if (whole > 0)
+            whole = input_tail_intact(c, n, t, "");
         if (whole <= 0)
             return whole;
         if (!std::is_integral<T>::value)
