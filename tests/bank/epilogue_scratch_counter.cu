@@ -1,5 +1,5 @@
 // bank: lab=15 expect=fail
-// why: the ticket counter kept in d_scratch, which the harness fills with 0xab bytes before every call, and never zeroed: the first ticket is 0xabababab, no block draws gridDim.x - 1, and *d_out keeps its poison from n=1 on
+// why: the ticket counter kept in d_scratch, which the harness fills with fresh random bits before every call, and never zeroed: the first ticket is random, no block draws gridDim.x - 1 (but once in 2^32 / blocks calls), and *d_out keeps its poison from n=1 on
 /* d_scratch holds garbage at every call (lab.h, rule 4): a counter there
  * needs a cudaMemsetAsync on s before the launch, which this one lacks. */
 #include "lab.h"

@@ -3,8 +3,8 @@
 /* The lab's solution with a shortcut in the last tile: an int4 store
  * whenever its first element is below n.  Every prefix is right, but when n
  * is not a multiple of 4 the store runs past the end of d_out; the judge
- * keeps a guard of 64 elements there and fails the first trial that touches
- * it (n = 1). */
+ * poisons the rest of d_out's allocation there and fails the first trial
+ * that touches it (n = 1). */
 #include "lab.h"
 
 #define BLOCK 512

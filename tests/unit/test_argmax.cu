@@ -1,13 +1,16 @@
 /* test_argmax.cu — lab 11's inputs and key (tutor/harness/hx_argmax.cuh,
  * lab.h's lab_argmax_key) on the CPU: the key orders (value, index) pairs
- * as argmax wants and comes apart again; every value is an exact float,
- * never NaN or -0.0; the three sign modes and the peaks all occur; the
- * maximum has ties in nearly every input; the judge's shortcut answer
- * equals a full scan; a timed sample's change always moves the answer, and
+ * as argmax wants and comes apart again; the levels are floats in strict
+ * order, never NaN, -0.0 or -infinity; the four modes and the peaks all
+ * occur; the drawn values cover every exponent of both signs, subnormals,
+ * +0.0 and neighbours a few ulps apart; the maximum has ties in nearly
+ * every input; the judge's shortcut answer equals a full scan; a timed
+ * sample's change always moves the answer, and
  * the answer after it equals a full scan of the changed input; and the
  * wrong kernels of the bank (last index of ties, a search from 0.0f, a 90%
- * prefix) are caught by every seed's trials or first 250 timed samples.  Built
+ * prefix, comparing in 24.8 fixed point) are caught by every seed's trials or first 250 timed samples.  Built
  * by nvcc, run without a GPU. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,26 +57,80 @@ static void the_key_orders_pairs_and_comes_apart(void)
     EXPECT(lab_argmax_key(-INFINITY, 0xffffffffu) > 0);
 }
 
-static void values_are_exact_and_never_nan_or_negative_zero(void)
+/* Levels 0 .. K+1 are floats in strictly increasing order, never NaN,
+ * -0.0 or -infinity; a negative input has only negative values; all four
+ * modes and the peaks occur. */
+static void values_are_ordered_and_never_nan_or_negative_zero(void)
 {
-    int modes[3] = {0, 0, 0}, peaks = 0, bad = 0;
+    int modes[AM_MODES] = {0}, peaks = 0, bad = 0, infs = 0;
     for (uint64_t seed = 1; seed <= SEEDS; seed++)
-        for (int t = 0; t < SMALL; t++) {
+        for (int t = 0; t < N(SIZES); t++) {
             agen g = am_make(seed * 7919, 1 + (uint64_t)t, SIZES[t]);
             modes[g.mode]++;
             peaks += g.npeak > 0;
-            for (unsigned long long i = 0; i < g.n; i++) {
-                int l = am_level(g, i);
-                float x = am_value(g, i);
-                double exact = (double)(g.base + l) * (double)g.step;
-                bad += isnan(x) || (x == 0.0f && signbit(x)) || (double)x != exact;
-                bad += g.mode == 0 && !(x < 0.0f);
-                bad += g.mode == 2 && !(x > 0.0f);
+            for (int l = 0; l <= g.levels + 1; l++) {
+                float x = am_value_of(g, l);
+                bad += isnan(x) || (x == 0.0f && signbit(x)) || x == -INFINITY;
+                bad += l > 0 && !(am_value_of(g, l - 1) < x);
+                bad += g.mode == AM_NEGATIVE && !(x < 0.0f);
+                infs += x == INFINITY;
+                bad += x == INFINITY && !(g.inf_top && l == g.levels + 1);
             }
         }
     EXPECT(bad == 0);
-    EXPECT(modes[0] > 100 && modes[1] > 100 && modes[2] > 100);
-    EXPECT(peaks > SEEDS * SMALL / 2 && peaks < SEEDS * SMALL);
+    for (int m = 0; m < AM_MODES; m++)
+        EXPECT(modes[m] > SEEDS * N(SIZES) / 8);
+    EXPECT(peaks > SEEDS * N(SIZES) / 2 && peaks < SEEDS * N(SIZES));
+    EXPECT(infs > 0);
+}
+
+/* The drawn range, measured on the values the trials' inputs hold (every
+ * element of the small sizes, every level of the large ones, where each
+ * level occurs about 16 times): every exponent of both signs, subnormals
+ * of both signs, +0.0, values one unit in the last place apart, and the
+ * maximum tied at several indices. */
+static void values_cover_every_exponent(void)
+{
+    static int seen[2][256];
+    int zero = 0, subnormal[2] = {0, 0}, adjacent = 0, zero_max_tied = 0, many_ties = 0;
+    memset(seen, 0, sizeof seen);
+    for (uint64_t seed = 1; seed <= 8; seed++)
+        for (int t = 0; t < N(SIZES); t++) {
+            agen g = am_make(seed, 1 + (uint64_t)t, SIZES[t]);
+            for (int l = 0; l < g.levels + 1; l++) {
+                float x = am_value_of(g, l);
+                uint32_t u;
+                memcpy(&u, &x, sizeof u);
+                int neg = (int)(u >> 31), e = (int)((u >> 23) & 0xff);
+                seen[neg][e]++;
+                zero += x == 0.0f;
+                subnormal[neg] += e == 0 && x != 0.0f;
+                if (l > 0) {
+                    uint32_t a = am_ordered_of(am_value_of(g, l - 1)), b = am_ordered_of(x);
+                    adjacent += b - a <= 4;
+                }
+            }
+            if (t >= SMALL)
+                continue;
+            aanswer a = am_answer(g);
+            unsigned long long copies = 0;
+            for (unsigned long long i = 0; i < g.n; i++)
+                copies += am_level(g, i) == a.level;
+            many_ties += copies >= 4;
+            zero_max_tied += copies >= 2 && am_value_of(g, a.level) == 0.0f;
+        }
+    int missing = 0;
+    for (int neg = 0; neg < 2; neg++)
+        for (int e = 1; e < 255; e++)
+            missing += seen[neg][e] == 0;
+    printf("# exponents 1..254 of both signs: %d missing; subnormals %d negative, %d positive; +0.0 %d times; "
+           "%d levels within 4 ulps of the one below; the maximum +0.0 and tied in %d inputs, tied 4 times or "
+           "more in %d\n", missing, subnormal[1], subnormal[0], zero, adjacent, zero_max_tied, many_ties);
+    EXPECT(missing == 0);
+    EXPECT(subnormal[0] > 0 && subnormal[1] > 0);
+    EXPECT(zero > 0 && zero_max_tied > 0);
+    EXPECT(adjacent > 0);
+    EXPECT(many_ties > 8 * SMALL / 4);
 }
 
 static void the_shortcut_answer_is_a_full_scan(void)
@@ -146,20 +203,31 @@ static void timed_changes_always_move_the_answer(void)
     EXPECT(before > 100);
 }
 
+/* (int)(x * 256) as the GPU converts it: toward zero, saturating. */
+static int fixed_point(float x)
+{
+    double v = (double)x * 256.0;
+    return v >= 2147483647.0 ? INT_MAX : v <= -2147483648.0 ? INT_MIN : (int)v;
+}
+
 /* The bank's wrong kernels, emulated: each must be caught by every seed,
  * in its trials or (the prefix) in the first 250 samples of the 2^28
  * case. */
 static void the_banks_wrong_kernels_are_caught(void)
 {
-    int last_caught = 0, zero_caught = 0, prefix_caught = 0;
+    int last_caught = 0, zero_caught = 0, prefix_caught = 0, fixed_caught = 0;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-        int last = 0, zero = 0, prefix = 0;
+        int last = 0, zero = 0, prefix = 0, fixed = 0;
         for (int t = 0; t < SMALL; t++) {
             agen g = am_make(seed, 1 + (uint64_t)t, SIZES[t]);
             aanswer a = am_answer(g);
-            unsigned long long want = am_key(g, a), last_k = 0, zero_k = lab_argmax_key(0.0f, 0);
+            unsigned long long want = am_key(g, a), last_k = 0, zero_k = lab_argmax_key(0.0f, 0), fixed_k = 0;
             for (unsigned long long i = 0; i < g.n; i++) {
                 float x = am_value(g, i);
+                /* tests/bank/argmax_fixed_point.cu: keys of (int)(x * 256) */
+                unsigned long long fk = ((unsigned long long)((unsigned)fixed_point(x) ^ 0x80000000u) << 32) |
+                                        (unsigned)~i;
+                fixed_k = fk > fixed_k ? fk : fixed_k;
                 /* index, not ~index: the last of equal values wins */
                 unsigned long long k = (lab_argmax_key(x, 0) & ~0xffffffffull) | i;
                 last_k = k > last_k ? k : last_k;
@@ -167,6 +235,8 @@ static void the_banks_wrong_kernels_are_caught(void)
             }
             last |= ((last_k & ~0xffffffffull) | ~(unsigned)last_k) != want;
             zero |= zero_k != want;
+            unsigned fi = ~(unsigned)fixed_k;
+            fixed |= lab_argmax_key(am_value(g, fi), fi) != want;
             prefix |= a.first >= g.n - g.n / 10;
         }
         /* The 2^28 case (the target's, the one --quick times) takes about
@@ -182,14 +252,17 @@ static void the_banks_wrong_kernels_are_caught(void)
         last_caught += last;
         zero_caught += zero;
         prefix_caught += prefix;
+        fixed_caught += fixed;
     }
-    printf("# caught, of %d seeds: last index %d, start from 0.0f %d, a 90%% prefix %d\n", SEEDS, last_caught,
-           zero_caught, prefix_caught);
+    printf("# caught, of %d seeds: last index %d, start from 0.0f %d, a 90%% prefix %d, 24.8 fixed point %d\n",
+           SEEDS, last_caught, zero_caught, prefix_caught, fixed_caught);
+    EXPECT(fixed_caught == SEEDS);
     EXPECT(last_caught == SEEDS);
     EXPECT(zero_caught == SEEDS);
     EXPECT(prefix_caught == SEEDS);
 }
 
-TAP_MAIN(T(the_key_orders_pairs_and_comes_apart), T(values_are_exact_and_never_nan_or_negative_zero),
+TAP_MAIN(T(the_key_orders_pairs_and_comes_apart), T(values_are_ordered_and_never_nan_or_negative_zero),
+         T(values_cover_every_exponent),
          T(the_shortcut_answer_is_a_full_scan), T(the_maximum_has_ties), T(timed_changes_always_move_the_answer),
          T(the_banks_wrong_kernels_are_caught))

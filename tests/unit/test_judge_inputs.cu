@@ -5,6 +5,7 @@
  * "Verification").  Host code of the judge only: no GPU is touched. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../tutor/harness/hx_reduce.cuh"
 #include "tap.h"
@@ -112,7 +113,7 @@ static void timed_changes_defeat_a_kept_result(void)
     for (uint64_t k = 0; k < 2000; k++) {
         uint64_t bits = hx::mix(k * 0x51ed27ull);
         unsigned long long i = hx::below(bits, (uint32_t)g.n);
-        float old = elem<float>::value(g, i), nv = elem<float>::change(g, old, hx::mix(bits), r.abs_sum);
+        float old = elem<float>::value(g, i), nv = elem<float>::change(g, i, old, hx::mix(bits), r.abs_sum);
         double want = r.sum - old + nv, abs_sum = r.abs_sum - fabs((double)old) + fabs((double)nv);
         EXPECT(!elem<float>::right(want, abs_sum, (float)r.sum));
         least = fmin(least, fabs((double)nv - old) / ldexp(abs_sum, -11));
@@ -120,22 +121,65 @@ static void timed_changes_defeat_a_kept_result(void)
     printf("#   the smallest float change was %.0f times the tolerance\n", least);
     EXPECT(least >= 100);
 
-    gen gi = elem<int>::make(77, 1001, 1000);
-    for (uint64_t k = 0; k < 2000; k++) {
-        int old = elem<int>::value(gi, k % 1000), nv = elem<int>::change(gi, old, hx::mix(k), 0);
-        EXPECT(nv != old);
-        EXPECT(nv >= -gi.range && nv <= gi.range);
+    for (uint64_t salt = 1001; salt < 1001 + hx::INT_SHAPES; salt++) {
+        gen gi = elem<int>::make(77, salt, 1000);
+        for (uint64_t k = 0; k < 2000; k++) {
+            unsigned long long i = k % 1000;
+            int old = elem<int>::value(gi, i), nv = elem<int>::change(gi, i, old, hx::mix(k), 0);
+            int s = elem<int>::stretch(gi, i);
+            EXPECT(nv != old);
+            EXPECT(nv >= gi.st_lo[s] && nv <= gi.st_hi[s]);
+        }
     }
 }
 
+/* Whatever the shape, the positive elements add up to at most INT_MAX and
+ * the negative ones to at least -INT_MAX (so no sum of any of them, in any
+ * order, overflows), every element lies in its stretch, and the stretches
+ * cover [0, n). */
 static void int_values_cannot_overflow_in_any_order(void)
 {
-    for (int k = 0; k < NSIZES; k++) {
-        gen g = elem<int>::make(3, 1, sizes[k]);
-        EXPECT((unsigned long long)g.range * sizes[k] <= (unsigned long long)INT_MAX);
-        for (unsigned long long i = 0; i < sizes[k] && i < 4096; i++)
-            EXPECT(abs(elem<int>::value(g, i)) <= g.range);
+    int shapes[hx::INT_SHAPES] = {0};
+    for (int k = 0; k < NSIZES; k++)
+        for (uint64_t salt = 1; salt <= 8; salt++) {
+            gen g = elem<int>::make(3, salt, sizes[k]);
+            long long most = 0, least = 0;
+            unsigned long long start = 0;
+            shapes[g.shape]++;
+            for (int s = 0; s < g.nstretch; s++) {
+                long long len = (long long)(g.st_end[s] - start);
+                EXPECT(len > 0 && g.st_lo[s] <= g.st_hi[s]);
+                most += len * (g.st_hi[s] > 0 ? g.st_hi[s] : 0);
+                least += len * (g.st_lo[s] < 0 ? g.st_lo[s] : 0);
+                start = g.st_end[s];
+            }
+            EXPECT(start == g.n);
+            EXPECT(most <= INT_MAX && least >= -(long long)INT_MAX);
+            for (unsigned long long i = 0; i < sizes[k] && i < 4096; i++) {
+                int s = elem<int>::stretch(g, i), v = elem<int>::value(g, i);
+                EXPECT(v >= g.st_lo[s] && v <= g.st_hi[s]);
+            }
+        }
+    for (int sh = 0; sh < hx::INT_SHAPES; sh++)
+        EXPECT(shapes[sh] > 0);
+}
+
+/* reduce_int's partial sums reach 2^30 in some trial of every few sizes: a
+ * reduction that keeps a block's partial in 30 bits fails. */
+static void int_partial_sums_reach_2_to_the_30(void)
+{
+    const unsigned long long ns[] = {65535, 65537, 999983, 1048576};
+    long long top = 0;
+    for (int k = 0; k < 4; k++) {
+        gen g = elem<int>::make(11, 26 + (uint64_t)k, ns[k]);
+        long long s = 0;
+        for (unsigned long long i = 0; i < g.n; i++) {
+            s += elem<int>::value(g, i);
+            top = llabs(s) > top ? llabs(s) : top;
+        }
     }
+    printf("#   the largest |prefix| over four trials: %lld\n", top);
+    EXPECT(top >= 1ll << 30);
 }
 
 /* The poison tells nothing: fresh bits every call, never the answer. */
@@ -149,6 +193,115 @@ static void int_poison_is_fresh_and_never_the_answer(void)
         prev = p;
     }
     EXPECT(same < 3);
+}
+
+/* Runs a fill or check part for every thread of the grid the judge
+ * launches for bytes, as the device would. */
+static void fill_as_launched(uint8_t *p, unsigned long long bytes, uint64_t key)
+{
+    unsigned long long threads = (unsigned long long)hx::poison_grid(bytes) * hx::POISON_THREADS;
+    for (unsigned long long t = 0; t < threads; t++)
+        hx::poison_fill_part(p, bytes, key, t, threads);
+}
+
+static void check_as_launched(const uint8_t *p, unsigned long long bytes, uint64_t key, unsigned long long keep_lo,
+                              unsigned long long keep_hi, unsigned long long *bad, unsigned long long *first)
+{
+    unsigned long long threads = (unsigned long long)hx::poison_grid(bytes) * hx::POISON_THREADS;
+    *bad = 0;
+    *first = ~0ull;
+    for (unsigned long long t = 0; t < threads; t++) {
+        unsigned long long b = 0, f = 0;
+        hx::poison_check_part(p, bytes, key, keep_lo, keep_hi, t, threads, &b, &f);
+        if (b && f < *first)
+            *first = f;
+        *bad += b;
+    }
+}
+
+/* Every byte of an allocation gets the poison (aligned or not, any size:
+ * the output arena, the scratch of the timed sizes), fresh for every key:
+ * two fills differ in nearly every byte, so nothing of a call before it
+ * is left and nothing of it can be foreseen. */
+static void whole_allocations_are_poisoned(void)
+{
+    const unsigned long long sizes_b[] = {1, 7, 8, 9, 4099, hx::OUT_ARENA, LAB_SCRATCH_BYTES(1000003),
+                                          LAB_SCRATCH_BYTES(1u << 26)};
+    unsigned long long unpoisoned = 0, same = 0, total = 0;
+    for (unsigned k = 0; k < sizeof sizes_b / sizeof sizes_b[0]; k++)
+        for (int shift = 0; shift < 2; shift++) {
+            unsigned long long bytes = sizes_b[k];
+            uint8_t *mem = (uint8_t *)aligned_alloc(64, bytes + 64), *p = mem + shift * 3;
+            uint64_t key = hx::poison_bits(), key2 = hx::poison_bits();
+            memset(mem, 0, bytes + 64);
+            fill_as_launched(p, bytes, key);
+            for (unsigned long long b = 0; b < bytes; b++)
+                unpoisoned += p[b] != hx::poison_byte(key, b);
+            fill_as_launched(p, bytes, key2);
+            for (unsigned long long b = 0; b < bytes; b++)
+                same += p[b] == hx::poison_byte(key, b);
+            for (unsigned long long b = bytes; b < bytes + 64 - shift * 3; b++)
+                unpoisoned += p[b] != 0;        /* and nothing past it */
+            total += bytes;
+            free(mem);
+        }
+    printf("#   %llu bytes poisoned twice: %llu not poisoned, %llu the same under a second key\n", total,
+           unpoisoned, same);
+    EXPECT(unpoisoned == 0);
+    EXPECT(same < total / 128);
+}
+
+/* The check after a call: any byte changed outside the result is found
+ * (the first of them named), the result's own bytes are free, and an
+ * untouched arena passes. */
+static void bytes_around_the_result_are_checked(void)
+{
+    const unsigned long long bytes = hx::OUT_ARENA;
+    uint8_t *p = (uint8_t *)aligned_alloc(256, bytes);
+    uint64_t key = hx::poison_bits();
+    unsigned long long bad, first, missed = 0, wrong = 0;
+    fill_as_launched(p, bytes, key);
+    check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+    EXPECT(bad == 0);
+    for (uint64_t k = 0; k < 300; k++) {
+        unsigned long long at = hx::below(hx::mix(k), (uint32_t)bytes);
+        uint8_t was = p[at];
+        p[at] ^= (uint8_t)(1 + hx::below(hx::mix(~k), 255));
+        check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+        if (at >= 512 && at < 516)
+            wrong += bad != 0;
+        else
+            missed += bad != 1 || first != at;
+        p[at] = was;
+    }
+    /* A memo beside the result: 12 bytes after it. */
+    memset(p + 520, 0x42, 12);
+    check_as_launched(p, bytes, key, 512, 516, &bad, &first);
+    EXPECT(bad >= 11 && first == 520);
+    free(p);
+    EXPECT(missed == 0 && wrong == 0);
+}
+
+/* The output moves: every move goes to another 256-byte-aligned place of
+ * the arena with room for the result, and the places are spread over it. */
+static void the_output_moves(void)
+{
+    hx::moving_out m = {};
+    m.size = 8;
+    static int seen[hx::OUT_ARENA / hx::OUT_ALIGN];
+    int stayed = 0, bad = 0;
+    for (int k = 0; k < 200000; k++) {
+        unsigned long long before = m.at;
+        hx::moving_out_move(&m);
+        stayed += m.at == before;
+        bad += m.at % hx::OUT_ALIGN != 0 || m.at + m.size > hx::OUT_ARENA;
+        seen[m.at / hx::OUT_ALIGN]++;
+    }
+    int places = 0;
+    for (int i = 0; i < hx::OUT_ARENA / hx::OUT_ALIGN; i++)
+        places += seen[i] > 0;
+    EXPECT(stayed == 0 && bad == 0);
+    EXPECT(places == hx::OUT_ARENA / hx::OUT_ALIGN);
 }
 
 static void timed_sizes_are_jittered_from_the_seed(void)
@@ -228,5 +381,7 @@ static void plausibility_rule(void)
 TAP_MAIN(T(float_reference_matches_every_element), T(float_large_values_are_sparse_distinct_and_everywhere),
          T(float_subset_estimates_miss_by_far), T(float_tolerance_is_the_documented_bound),
          T(timed_changes_defeat_a_kept_result), T(int_values_cannot_overflow_in_any_order),
-         T(int_poison_is_fresh_and_never_the_answer), T(timed_sizes_are_jittered_from_the_seed),
+         T(int_partial_sums_reach_2_to_the_30),
+         T(int_poison_is_fresh_and_never_the_answer), T(whole_allocations_are_poisoned),
+         T(bytes_around_the_result_are_checked), T(the_output_moves), T(timed_sizes_are_jittered_from_the_seed),
          T(plausibility_rule))

@@ -2,20 +2,24 @@
  * and the first index where it occurs, as one 64-bit key (lab.h,
  * lab_argmax_key).
  *
- * Inputs (hx_argmax.cuh) sit on a grid of levels, so the maximum occurs
- * many times and only its first index is right; a third of them are all
- * negative; two in three have rare "peaks" above everything else at random
- * places.  The check is exact: the key must equal the expected one.  The
- * output is poisoned with random bits from the operating system before
- * every call, the scratch buffer with 0xab bytes.
+ * Inputs (hx_argmax.cuh) sit on a ladder of levels, so the maximum occurs
+ * many times and only its first index is right; the levels are floats of
+ * every exponent and both signs, or all negative, or subnormals around
+ * +0.0, or a few ulps apart; two in three inputs have rare "peaks" above
+ * everything else at random places.  The check is exact: the key must
+ * equal the expected one.  The output is poisoned with random bits from
+ * the operating system before every call, and every other byte of its
+ * allocation and of the scratch with fresh bits (d_out is 8 bytes at a
+ * place of a 2 MiB arena, drawn afresh for every trial: hx_poison.cuh);
+ * the bytes around the result must be unchanged after the call.
  *
  * Every timed sample changes one element first (a new maximum somewhere, or
  * a copy of the maximum before its first index: hx_argmax.cuh, am_change)
- * and its key is checked after the second event; the element is put back
- * after the check, the input is checked unchanged after the student's last
- * sample and generated afresh before the reference, CUB's
- * DeviceReduce::ArgMax, is timed on it (it keeps the first index of ties
- * too).
+ * and its key is checked after the second event, and the arena around it;
+ * the element is put back after the check, the input is checked unchanged
+ * after the student's last sample and generated afresh before the
+ * reference, CUB's DeviceReduce::ArgMax, is timed on it (it keeps the
+ * first index of ties too).
  */
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 #include "hx_argmax.cuh"
 #include "hx_cub.h"
+#include "hx_poison.cuh"
 
 namespace hx {
 
@@ -52,7 +57,8 @@ static __global__ void am_compare(agen g, const float *in, unsigned long long *b
 
 static struct {
     float *d_in;
-    unsigned long long *d_out;
+    unsigned long long *d_out;          /* out's place now */
+    struct moving_out out;
     void *d_scratch, *d_cub;
     size_t scratch_bytes, cub_bytes;
     float *d_ref_max;                   /* CUB's outputs */
@@ -69,18 +75,28 @@ static int am_generate(struct ctx *c, const agen &g)
     return 0;
 }
 
-/* Fresh random bits in *d_out (never the answer) and 0xab in the scratch. */
-static int am_poison(struct ctx *c, unsigned long long n, unsigned long long want)
+/* Fresh random bits in *d_out (never the answer), in the rest of its
+ * arena and in the scratch: all of it (whole) or the part a call of n may
+ * use (a timed sample). */
+static int am_poison(struct ctx *c, unsigned long long n, unsigned long long want, int whole)
 {
     static unsigned long long p;        /* static: the async copy reads it later */
     do
         p = poison_bits();
     while (p == want);
     af.last_poison = p;
+    if (moving_out_poison(c, &af.out))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(af.d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
     size_t sb = LAB_SCRATCH_BYTES(n);
-    HX_CHECK(cudaMemsetAsync(af.d_scratch, 0xab, sb < af.scratch_bytes ? sb : af.scratch_bytes, c->s));
-    return 0;
+    return poison_fill(c, af.d_scratch, whole || sb > af.scratch_bytes ? af.scratch_bytes : sb, poison_bits());
+}
+
+/* The result at a new place of its arena. */
+static void am_move(void)
+{
+    moving_out_move(&af.out);
+    af.d_out = (unsigned long long *)moving_out_ptr(&af.out);
 }
 
 /* Returns the number of input elements that changed, or -1. */
@@ -134,7 +150,9 @@ static int am_setup(struct ctx *c, unsigned long long max_n)
     af.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
     af.grid = c->r->dev.sms * 8;
     HX_CHECK(cudaMalloc(&af.d_in, max_n * sizeof(float)));
-    HX_CHECK(cudaMalloc(&af.d_out, 256));
+    if (moving_out_setup(&af.out, sizeof(unsigned long long)))
+        return -1;
+    af.d_out = (unsigned long long *)moving_out_ptr(&af.out);
     HX_CHECK(cudaMalloc(&af.d_scratch, af.scratch_bytes));
     HX_CHECK(cudaMalloc(&af.d_ref_max, sizeof(float)));
     HX_CHECK(cudaMalloc(&af.d_ref_idx, sizeof(int64_t)));
@@ -148,7 +166,7 @@ static int am_setup(struct ctx *c, unsigned long long max_n)
 static void am_teardown(struct ctx *)
 {
     cudaFree(af.d_in);
-    cudaFree(af.d_out);
+    cudaFree(af.out.arena);
     cudaFree(af.d_scratch);
     cudaFree(af.d_ref_max);
     cudaFree(af.d_ref_idx);
@@ -167,7 +185,8 @@ static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     aanswer a = am_answer(g);
     unsigned long long want = am_key(g, a), got, first;
 
-    if (am_generate(c, g) || am_poison(c, n, want))
+    am_move();
+    if (am_generate(c, g) || am_poison(c, n, want, 1))
         return -1;
     struct call call = am_call_of(c, n);
     if (student_run(c, &call))
@@ -186,6 +205,13 @@ static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         am_explain(why, sizeof why, g, want, got, af.last_poison, am_generated, NULL);
         test_fail(t, "%s", why);
         return 0;
+    }
+    char around[200];
+    int whole = moving_out_intact(c, &af.out, around, sizeof around);
+    if (whole <= 0) {
+        if (whole == 0)
+            test_fail(t, "%s", around);
+        return whole;
     }
     long long bad = am_changed(c, g, &first);
     if (bad < 0)
@@ -227,7 +253,7 @@ static int am_prepare(void *arg, int k)
     HX_CHECK(cudaMemcpyAsync(af.d_in + r->change.idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
     if (!r->reference && plan_sample(r->c, &r->call, &r->plan, &r->first, &r->have_first))
         return -1;
-    return am_poison(r->c, r->g.n, am_key(r->g, r->now));
+    return am_poison(r->c, r->g.n, am_key(r->g, r->now), 0);
 }
 
 static int am_call(void *arg)
@@ -256,9 +282,15 @@ static int am_verify(void *arg, int k, char *msg, size_t len)
     }
     float old_v = r->old_v;
     HX_CHECK(cudaMemcpy(af.d_in + r->change.idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
+    char e[64], why[200];
+    int whole = moving_out_intact(r->c, &af.out, why, sizeof why);
+    if (whole <= 0) {
+        if (whole == 0)
+            snprintf(msg, len, "%s sample %d: %s", r->reference ? "the reference" : "timed", k, why);
+        return whole;
+    }
     if (got == want)
         return 1;
-    char e[64], why[200];
     am_show(e, sizeof e, want);
     am_explain(why, sizeof why, r->g, want, got, r->reference ? ~got : af.last_poison, am_current, r);
     snprintf(msg, len, "%s sample %d (d_in[%llu] changed since the last call): expected %s; %s",
@@ -294,6 +326,7 @@ static int am_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     r.c = c;
     r.g = am_make(c->o->seed, case_salt(pc), pc->n);
     r.want = am_answer(r.g);
+    am_move();                  /* one place for all the samples: their plans must agree */
     r.call = am_call_of(c, pc->n);
     struct timed tm = {am_prepare, am_call, am_verify, &r, &r.reference, NULL, am_between};
 
@@ -319,7 +352,7 @@ static int am_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 static int am_profile(struct ctx *c, unsigned long long n)
 {
     agen g = am_make(c->o->seed, 4242, n);
-    if (am_generate(c, g) || am_poison(c, n, am_key(g, am_answer(g))))
+    if (am_generate(c, g) || am_poison(c, n, am_key(g, am_answer(g)), 1))
         return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
     static struct plan plan;

@@ -11,8 +11,9 @@
  * A trial's check is exact and on the CPU: every limb of r and every
  * carry_out.  The outputs arrive poisoned with random bits under a key the
  * operating system gives for that call (never the right value, nothing
- * computed from the answer), and a guard of GUARD numbers past the end of
- * r and carry_out must stay untouched.  Each trial also holds the judge's
+ * computed from the answer), and the rest of the allocations of r and
+ * carry_out past their ends, fresh bits (hx_poison.cuh), must stay
+ * untouched.  Each trial also holds the judge's
  * GPU check (below) to the CPU: it must find every number of the poison
  * wrong and none of a right result.
  *
@@ -34,11 +35,11 @@
 #include <vector>
 
 #include "hx_mpgen.cuh"
+#include "hx_poison.cuh"
 
 namespace hx {
 
 enum { MP_THREADS = 256, LIMBS = MP_LIMBS, GUARD = 64, MP_SPOTS = 8, MP_PROBES = MP_CHANGES + MP_SPOTS };
-static const uint32_t GUARD_FILL = 0xa5a5a5a5u;  /* past the end: not an output, so a constant */
 static const unsigned FULL = 0xffffffffu;
 
 /* ---- device code ----------------------------------------------------------- */
@@ -387,12 +388,14 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     struct mp_wrong w0 = {0, -1, 0, 0, 0, 0, 0, 0}, w;
     static struct mp_probe probe;
 
-    /* The expected sums; the poison, random, then the guard. */
-    uint64_t key = poison_bits(), ckey = mp_carry_key(key);
+    /* The expected sums; the poison, random, then past the ends fresh bits. */
+    uint64_t key = poison_bits(), ckey = mp_carry_key(key), rkey = poison_bits(), tkey = poison_bits();
+    size_t r_tail = ((size_t)mf.cap * LIMBS + gl - nl) * sizeof(uint32_t);
+    size_t c_tail = ((size_t)mf.cap + GUARD - n) * sizeof(uint32_t);
     mf.want_r.resize(nl);
     mf.want_c.resize(n);
-    mf.buf_r.resize(nl + gl);
-    mf.buf_c.resize(n + GUARD);
+    mf.buf_r.resize(nl);
+    mf.buf_c.resize(n);
     for (unsigned long long i = 0; i < n; i++) {
         uint32_t a[LIMBS], b[LIMBS];
         mp_number(g, i, a, b);
@@ -402,17 +405,13 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     }
     for (size_t q = 0; q < nl; q++)
         mf.buf_r[q] = mp_poison(key, q, mf.want_r[q]);
-    for (size_t q = nl; q < nl + gl; q++)
-        mf.buf_r[q] = GUARD_FILL;
-    for (unsigned long long i = n; i < n + GUARD; i++)
-        mf.buf_c[i] = GUARD_FILL;
 
     if (generate(c, g))
         return -1;
-    HX_CHECK(cudaMemcpyAsync(mf.d_r, mf.buf_r.data(), (nl + gl) * sizeof(uint32_t),
-                             cudaMemcpyHostToDevice, c->s));
-    HX_CHECK(cudaMemcpyAsync(mf.d_carry, mf.buf_c.data(), (n + GUARD) * sizeof(uint32_t),
-                             cudaMemcpyHostToDevice, c->s));
+    HX_CHECK(cudaMemcpyAsync(mf.d_r, mf.buf_r.data(), nl * sizeof(uint32_t), cudaMemcpyHostToDevice, c->s));
+    HX_CHECK(cudaMemcpyAsync(mf.d_carry, mf.buf_c.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice, c->s));
+    if (poison_fill(c, mf.d_r + nl, r_tail, rkey) || poison_fill(c, mf.d_carry + n, c_tail, tkey))
+        return -1;
     /* The judge's GPU check on the poison: every number is wrong. */
     if (mp_verify_all(c, n, &probe, 0))
         return -1;
@@ -423,10 +422,8 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     if (student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaMemcpyAsync(mf.buf_r.data(), mf.d_r, (nl + gl) * sizeof(uint32_t),
-                             cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaMemcpyAsync(mf.buf_c.data(), mf.d_carry, (n + GUARD) * sizeof(uint32_t),
-                             cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaMemcpyAsync(mf.buf_r.data(), mf.d_r, nl * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->s));
+    HX_CHECK(cudaMemcpyAsync(mf.buf_c.data(), mf.d_carry, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
 
     snprintf(t->expected, sizeof t->expected, "%llu sums, %llu with carry out", n, carries);
@@ -449,17 +446,22 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     }
     snprintf(t->got, sizeof t->got, "%s", t->expected);
 
-    for (size_t q = nl; q < nl + gl; q++)
-        if (mf.buf_r[q] != GUARD_FILL) {
-            test_fail(t, "wrote past the end of r: limb %zu of number %llu changed, but count is %llu",
-                      (q - nl) % LIMBS, n + (q - nl) / LIMBS, n);
-            return 0;
-        }
-    for (unsigned long long i = n; i < n + GUARD; i++)
-        if (mf.buf_c[i] != GUARD_FILL) {
-            test_fail(t, "wrote past the end of carry_out: carry_out[%llu] changed, but count is %llu", i, n);
-            return 0;
-        }
+    unsigned long long past, at;
+    if (poison_check(c, mf.d_r + nl, r_tail, rkey, 0, 0, &past, &at))
+        return -1;
+    if (past > 0) {
+        unsigned long long q = at / sizeof(uint32_t);
+        test_fail(t, "wrote past the end of r: limb %llu of number %llu changed, but count is %llu", q % LIMBS,
+                  n + q / LIMBS, n);
+        return 0;
+    }
+    if (poison_check(c, mf.d_carry + n, c_tail, tkey, 0, 0, &past, &at))
+        return -1;
+    if (past > 0) {
+        test_fail(t, "wrote past the end of carry_out: carry_out[%llu] changed, but count is %llu",
+                  n + at / sizeof(uint32_t), n);
+        return 0;
+    }
 
     long long changed_limbs = changed(c, g, &first);
     if (changed_limbs < 0)

@@ -29,7 +29,8 @@
  * 1/(2 cols), at least 2^-11: four times the tolerance.
  *
  * Every element of every result is checked.  A trial's d_out comes back
- * whole to the CPU, with GUARD elements past its end that must be untouched;
+ * whole to the CPU, and the rest of its allocation past the end (fresh
+ * bits, hx_poison.cuh) must be untouched;
  * the judge's GPU check (rn_check) is held to the CPU in every trial, on the
  * poison and on the result.  Every timed call is checked whole on the GPU
  * (rn_check works out each row's sum in float64 from the input as it is);
@@ -57,6 +58,7 @@
 #define LAB_NO_PARAMS
 #include "../lab.h"
 #include "hx.h"
+#include "hx_poison.cuh"
 
 namespace hx {
 
@@ -70,7 +72,6 @@ enum {
     ROW_MAX = LAB_ROW_MAX,
     RN_TOL_EXP = -13            /* the tolerance, 2^-13 of each exact value */
 };
-static const uint32_t RN_GUARD_BITS = 0x4b1d4b1du;  /* past the end: not an output, so a constant */
 static const unsigned FULL = 0xffffffffu;
 
 /* The widths of the first trials: the edges a kernel gets wrong. */
@@ -364,6 +365,7 @@ rn_ref(const float *in, unsigned rows, unsigned cols, float *out)
 
 static struct {
     float *d_in, *d_out;                    /* d_out has RN_GUARD more */
+    uint64_t tail_key;                      /* the bits past the end of d_out */
     unsigned long long cap;                 /* elements */
     unsigned long long *d_bad;              /* [0] count, [1] first element */
     struct rn_probe *d_probe;
@@ -449,14 +451,20 @@ static int rn_generate(struct ctx *c, const rgen &g)
     return 0;
 }
 
-/* Fills d_out[0, total) with the poison and the guard past it. */
-static int rn_poison(struct ctx *c, unsigned long long total, uint32_t bits)
+/* Bytes of d_out's allocation past element total. */
+static unsigned long long rn_tail_bytes(unsigned long long total)
+{
+    return (rf.cap + RN_GUARD - total) * sizeof(float);
+}
+
+/* Fills d_out[0, total) with the poison, and past it fresh bits
+ * (hx_poison.cuh): all the rest of the allocation (whole) or the guard. */
+static int rn_poison(struct ctx *c, unsigned long long total, uint32_t bits, int whole)
 {
     rn_set<<<rf.grid, RN_THREADS, 0, c->s>>>(rf.d_out, total, bits);
     HX_CHECK(cudaGetLastError());
-    rn_set<<<1, RN_THREADS, 0, c->s>>>(rf.d_out + total, RN_GUARD, RN_GUARD_BITS);
-    HX_CHECK(cudaGetLastError());
-    return 0;
+    rf.tail_key = poison_bits();
+    return poison_fill(c, rf.d_out + total, whole ? rn_tail_bytes(total) : RN_GUARD * sizeof(float), rf.tail_key);
 }
 
 static long long rn_changed(struct ctx *c, const rgen &g, unsigned long long *first)
@@ -517,7 +525,7 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
     double used = 0, want_at = 0;
 
     snprintf(t->name, sizeof t->name, "n=%llu cols=%u", rows, cols);
-    if (rn_generate(c, g) || rn_poison(c, total, pz))
+    if (rn_generate(c, g) || rn_poison(c, total, pz, 1))
         return -1;
     /* The judge's GPU check on the poison: every element is wrong. */
     if (rn_verify_all(c, g, &probe, 0))
@@ -529,9 +537,8 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
     if (student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
-    rf.buf.resize(total + RN_GUARD);
-    HX_CHECK(cudaMemcpyAsync(rf.buf.data(), rf.d_out, (total + RN_GUARD) * sizeof(float), cudaMemcpyDeviceToHost,
-                             c->s));
+    rf.buf.resize(total);
+    HX_CHECK(cudaMemcpyAsync(rf.buf.data(), rf.d_out, total * sizeof(float), cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
 
     bad = rn_cpu_check(g, rf.buf.data(), &first_bad, &want_at, &used);
@@ -546,12 +553,14 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
         snprintf(t->expected, sizeof t->expected, "%llu rows of %u summing to 1", rows, cols);
         snprintf(t->got, sizeof t->got, "%s", t->expected);
         tol_note(c->r, used, 1.0);
-        for (unsigned long long q = total; q < total + RN_GUARD; q++)
-            if (rn_bits(rf.buf[q]) != RN_GUARD_BITS) {
-                test_fail(t, "wrote past the end of d_out: d_out[%llu] changed, but the matrix has %llu "
-                          "elements (%llu x %u)", q, total, rows, cols);
-                return 0;
-            }
+        unsigned long long past, at;
+        if (poison_check(c, rf.d_out + total, rn_tail_bytes(total), rf.tail_key, 0, 0, &past, &at))
+            return -1;
+        if (past > 0) {
+            test_fail(t, "wrote past the end of d_out: d_out[%llu] changed, but the matrix has %llu "
+                      "elements (%llu x %u)", total + at / sizeof(float), total, rows, cols);
+            return 0;
+        }
         long long changed = rn_changed(c, g, &first);
         if (changed < 0)
             return -1;
@@ -598,7 +607,7 @@ static int rn_prepare(void *arg, int k)
     rn_fill_rows<<<r->changed.count, RN_THREADS, 0, c->s>>>(r->g, r->changed, rf.d_in);
     HX_CHECK(cudaGetLastError());
     r->poison = rn_poison_bits(poison_bits());
-    if (rn_poison(c, r->g.rows * r->g.cols, r->poison))
+    if (rn_poison(c, r->g.rows * r->g.cols, r->poison, 0))
         return -1;
     if (!r->reference && plan_sample(c, &r->call, &r->plan, &r->first, &r->have_first))
         return -1;
@@ -755,7 +764,7 @@ static int rn_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 static int rn_profile(struct ctx *c, unsigned long long n)
 {
     rgen g = {c->o->seed, 4242, std::max(1ull, n / 1000), 1000};
-    if (rn_generate(c, g) || rn_poison(c, g.rows * g.cols, rn_poison_bits(poison_bits())))
+    if (rn_generate(c, g) || rn_poison(c, g.rows * g.cols, rn_poison_bits(poison_bits()), 1))
         return -1;
     static struct plan plan;
     struct call call = rn_call_of(c, g.rows, g.cols);

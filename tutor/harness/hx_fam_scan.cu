@@ -1,18 +1,23 @@
 /* hx_fam_scan.cu — family scan (lab 13): d_out[i] = d_in[0] + ... + d_in[i],
  * the inclusive prefix sum of n ints.
  *
- * Inputs are reduce_int's (hx_reduce.cuh, elem<int>): uniform integers in
- * [-R, R] with R * n < 2^31, so that no prefix of any array of such values
- * overflows, in whatever order a kernel adds: every element of a result is
- * exact and compared exactly.  They are generated on the device from (seed,
- * salt, index), and the CPU works out its own sums from the same function.
+ * Inputs are reduce_int's (hx_reduce.cuh, elem<int>): one or two stretches
+ * of uniform integers, a walk of small values of both signs or slopes that
+ * carry the prefix past 2^30 (up, down, up then down, down then up), with
+ * the positive elements adding up to at most INT_MAX and the negative ones
+ * to at least -INT_MAX, so that no prefix, nor any sum of any elements a
+ * kernel adds in whatever order, overflows: every element of a result is
+ * exact and compared exactly, and tile offsets need all 32 bits.  They are
+ * generated on the device from (seed, salt, index), and the CPU works out
+ * its own sums from the same function.
  *
  * Every element of every result is checked, and the first wrong index is
  * reported.  In a trial, on the CPU: d_out comes back whole and is compared
- * with the running sum of the generated values, and GUARD elements past its
- * end must be untouched.  The judge's GPU check (sc_check, below) is held to
- * the CPU in every trial: it must find every element of the poison wrong,
- * and as many of the result as the CPU did.
+ * with the running sum of the generated values, and every byte of d_out's
+ * allocation past its end (poisoned with fresh bits) must be untouched.
+ * The judge's GPU check (sc_check, below) is held to the CPU in every
+ * trial: it must find every element of the poison wrong, and as many of
+ * the result as the CPU did.
  *
  * Every timed call is verified whole, on the GPU: sc_check compares every
  * element with the reference scan of the generated input, which CUB works
@@ -30,7 +35,7 @@
  * changed elements, the last one and a few at random places also come back
  * to the CPU, which works out those prefixes itself (from its marks, every
  * SC_MARK elements).  Before each call SC_CHANGES elements at random places
- * get another value of the same range (so nothing can overflow still), and
+ * get another value of their stretch's range (so nothing can overflow still), and
  * after it they get their generated values back: a result kept from an
  * earlier call, or computed ahead, is wrong from the first change on.  After
  * each kernel's last sample the whole input must be as generated.
@@ -39,7 +44,10 @@
  * gives for that call; in a trial drawn again where it would be right (never
  * computed from the answer), in a timed sample drawn once (d_ref is scrubbed
  * by then: a draw that happens to be right, once in 2^32 elements, is a
- * right element all the same); scratch is 0xab bytes.  Only the student's call lies
+ * right element all the same); past the end of d_out and in the scratch,
+ * fresh bits under another key (hx_poison.cuh): in a trial all of both
+ * allocations, in a timed sample the GUARD elements past the end and the
+ * part of the scratch a call of n may use.  Only the student's call lies
  * between the timing events.  Bytes that must move: n ints read, n written;
  * the peak it is compared with is the streaming copy's.
  */
@@ -51,6 +59,7 @@
 #include <thread>
 #include <vector>
 
+#include "hx_poison.cuh"
 #include "hx_reduce.cuh"
 
 namespace hx {
@@ -63,7 +72,6 @@ enum {
     SC_PROBES = SC_CHANGES + 1 + SC_SPOTS,  /* those, and the last element */
     SC_MARK = 4096              /* the CPU keeps the prefix every SC_MARK elements */
 };
-static const int SC_GUARD_FILL = 0x5ca75ca7;    /* past the end: not an output, so a constant */
 
 /* A timed sample's changes: element idx[m] holds val[m] during the call,
  * delta[m] more than as generated. */
@@ -121,7 +129,7 @@ static inline unsigned long long sc_change_index(const gen &g, uint64_t k, int m
 }
 
 /* Sample k's changes: SC_CHANGES places (fewer when n is smaller), each
- * given another value of the generator's range. */
+ * given another value of its stretch's range. */
 static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
 {
     sc_changes ch;
@@ -130,7 +138,8 @@ static inline sc_changes sc_changes_of(const gen &g, uint64_t k)
     for (int m = 0; m < ch.count; m++) {
         ch.idx[m] = sc_change_index(g, k, m, ch.idx);
         int old = elem<int>::value(g, ch.idx[m]);
-        ch.val[m] = elem<int>::change(g, old, mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m)), 0);
+        uint64_t bits = mix(draw(g.seed, g.salt ^ 0x7a1ull, k * SC_CHANGES + (uint64_t)m));
+        ch.val[m] = elem<int>::change(g, ch.idx[m], old, bits, 0);
         ch.delta[m] = (long long)ch.val[m] - old;
     }
     return ch;
@@ -208,13 +217,6 @@ static unsigned long long sc_cpu_check(const gen &g, const int *got, unsigned lo
 }
 
 /* ---- device code ------------------------------------------------------------- */
-
-static __global__ void sc_set(int *p, unsigned long long count, int v)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
-        p[i] = v;
-}
 
 /* Writes a call's poison into d_out[0, n): drawn again where it would be
  * ref's right answer, or drawn once when ref is NULL (no int is below
@@ -298,6 +300,7 @@ static struct {
     int *d_marks;                           /* the reference at the marks */
     int grid;
     std::vector<int> buf;                   /* a trial's d_out on the host */
+    uint64_t tail_key;                      /* the bits past the end of d_out */
     uint64_t ref_key;                       /* the key of d_ref's hash, for the case timed */
     unsigned long long ref_hash;            /* d_ref's hash, taken when it was checked */
     /* The timed cases' marks, worked out by sc_expect ahead. */
@@ -346,18 +349,27 @@ static int sc_scrub(struct ctx *c, unsigned long long n)
     return 0;
 }
 
+/* Bytes of d_out's allocation past element n. */
+static unsigned long long sc_tail_bytes(unsigned long long n)
+{
+    return (sf.cap + SC_GUARD - n) * sizeof(int);
+}
+
 /* Poisons d_out[0, n) for a call whose right answer is ref plus ch (ref
  * NULL when no reference is at hand: then the poison is only random, right
- * somewhere once in 2^32 elements); the guard past n and the scratch too. */
-static int sc_poison_call(struct ctx *c, const int *ref, unsigned long long n, const sc_changes &ch, uint64_t key)
+ * somewhere once in 2^32 elements); past n and the scratch, fresh bits:
+ * all of both (whole) or the GUARD elements and the scratch a call of n
+ * may use (a timed sample). */
+static int sc_poison_call(struct ctx *c, const int *ref, unsigned long long n, const sc_changes &ch, uint64_t key,
+                          int whole)
 {
     sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(ref, ch, sf.d_out, n, key);
     HX_CHECK(cudaGetLastError());
-    sc_set<<<1, SC_THREADS, 0, c->s>>>(sf.d_out + n, SC_GUARD, SC_GUARD_FILL);
-    HX_CHECK(cudaGetLastError());
+    sf.tail_key = poison_bits();
+    if (poison_fill(c, sf.d_out + n, whole ? sc_tail_bytes(n) : SC_GUARD * sizeof(int), sf.tail_key))
+        return -1;
     size_t sb = LAB_SCRATCH_BYTES(n);
-    HX_CHECK(cudaMemsetAsync(sf.d_scratch, 0xab, sb < sf.scratch_bytes ? sb : sf.scratch_bytes, c->s));
-    return 0;
+    return poison_fill(c, sf.d_scratch, whole || sb > sf.scratch_bytes ? sf.scratch_bytes : sb, poison_bits());
 }
 
 /* Runs the GPU check of d_out[0, n) against d_ref plus ch, gathers the
@@ -445,7 +457,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
 
     memset(&none, 0, sizeof none);
     sf.ref_key = poison_bits();
-    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, sf.d_ref, n, none, key))
+    if (sc_generate(c, g) || sc_reference(c, n, sf.d_ref) || sc_poison_call(c, sf.d_ref, n, none, key, 1))
         return -1;
     /* The judge's GPU check on the poison: every element is wrong. */
     if (sc_verify_all(c, n, none, &probe, 0))
@@ -458,8 +470,8 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     if (sc_scrub(c, n) || student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
-    sf.buf.resize(n + SC_GUARD);
-    HX_CHECK(cudaMemcpyAsync(sf.buf.data(), sf.d_out, (n + SC_GUARD) * sizeof(int), cudaMemcpyDeviceToHost, c->s));
+    sf.buf.resize(n);
+    HX_CHECK(cudaMemcpyAsync(sf.buf.data(), sf.d_out, n * sizeof(int), cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
 
     bad = sc_cpu_check(g, sf.buf.data(), &wrong_at, &want_at, &sum);
@@ -472,11 +484,14 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     } else {
         snprintf(t->expected, sizeof t->expected, "%llu prefix sums, the last %lld", n, sum);
         snprintf(t->got, sizeof t->got, "%s", t->expected);
-        for (unsigned long long i = n; i < n + SC_GUARD; i++)
-            if (sf.buf[i] != SC_GUARD_FILL) {
-                test_fail(t, "wrote past the end of d_out: d_out[%llu] changed, but n is %llu", i, n);
-                return 0;
-            }
+        unsigned long long past, at;
+        if (poison_check(c, sf.d_out + n, sc_tail_bytes(n), sf.tail_key, 0, 0, &past, &at))
+            return -1;
+        if (past > 0) {
+            test_fail(t, "wrote past the end of d_out: d_out[%llu] changed (%llu byte(s) past the end in all), "
+                      "but n is %llu", n + at / sizeof(int), past, n);
+            return 0;
+        }
         long long changed = sc_changed(c, g, &first);
         if (changed < 0)
             return -1;
@@ -527,7 +542,7 @@ static int sc_prepare(void *arg, int k)
     sc_apply<<<1, SC_CHANGES, 0, c->s>>>(sf.d_in, r->ch);
     HX_CHECK(cudaGetLastError());
     r->key = poison_bits();
-    if (sc_poison_call(c, NULL, r->g.n, r->ch, r->key))
+    if (sc_poison_call(c, NULL, r->g.n, r->ch, r->key, 0))
         return -1;
     if (!r->reference && plan_sample(c, &r->call, &r->plan, &r->first, &r->have_first))
         return -1;
@@ -724,7 +739,7 @@ static int sc_profile(struct ctx *c, unsigned long long n)
     gen g = elem<int>::make(c->o->seed, 4242, n);
     sc_changes none;
     memset(&none, 0, sizeof none);
-    if (sc_generate(c, g) || sc_poison_call(c, NULL, n, none, poison_bits()) || sc_scrub(c, n))
+    if (sc_generate(c, g) || sc_poison_call(c, NULL, n, none, poison_bits(), 1) || sc_scrub(c, n))
         return -1;
     static struct plan plan;
     struct call call = sc_call_of(c, n);

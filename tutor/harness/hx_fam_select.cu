@@ -5,18 +5,22 @@
  * Inputs and the order-free check are in hx_select.cuh.  A trial checks on
  * the host: *d_count exactly, then d_out[0..count) against the survivors as
  * multisets (two keyed sums; a sort names the first element that differs
- * when they disagree), and a guard of GUARD ints past d_out[n] that must
- * keep its value.  It also holds the judge's GPU sums to the host's, on the
+ * when they disagree), and the rest of d_out's allocation past d_out[n],
+ * which must keep its poison.  It also holds the judge's GPU sums to the host's, on the
  * input as generated and on the output as written: any disagreement is the
  * judge's fault (internal_error).  Before every call d_out is filled with a
  * random byte, *d_count with random bits that are not the count, and the
- * scratch with 0xab.
+ * rest of both allocations and the scratch with fresh bits (hx_poison.cuh:
+ * in a trial all of them, *d_count at a new place of its 2 MiB arena; in
+ * a timed sample the GUARD ints past d_out[n], the count's arena and the
+ * scratch a call of n may use); what is not an output must be unchanged
+ * after the call.
  *
  * Every timed sample changes one element first (kept or not, or its value:
  * hx_select.cuh, sel_change), and after the second event the count and the
  * GPU's keyed sums of d_out[0..count) are compared with the generated
  * input's sums, worked out once per case on the GPU under keys drawn then,
- * and moved by the change on the host; the guard too.  Then the element is
+ * and moved by the change on the host; the guard and the count's arena too.  Then the element is
  * put back; the input is checked unchanged after the student's last sample
  * and generated afresh before the reference, CUB's DeviceSelect::If with
  * the same predicate (which also keeps the order), is timed on it.
@@ -28,12 +32,12 @@
 #include <vector>
 
 #include "hx_cub.h"
+#include "hx_poison.cuh"
 #include "hx_select.cuh"
 
 namespace hx {
 
 enum { GUARD = 64, SEL_THREADS = 256 };
-static const int GUARD_FILL = 0x5a5a5a5a;     /* past the end: not an output, so a constant */
 static const unsigned FULL = 0xffffffffu;
 
 static __global__ void sel_fill(sgen g, int *out)
@@ -101,7 +105,10 @@ sel_print_out(const int *d_out, unsigned long long count, uint64_t k0, uint64_t 
 
 static struct {
     int *d_in, *d_out;                  /* d_out: cap + GUARD ints */
-    unsigned *d_count;
+    unsigned long long cap;
+    unsigned *d_count;                  /* count's place now */
+    struct moving_out count;
+    uint64_t tail_key;                  /* the bits past d_out[n] */
     void *d_scratch, *d_cub;
     size_t scratch_bytes, cub_bytes;
     sprint *d_print;
@@ -127,12 +134,19 @@ static int sel_generate(struct ctx *c, const sgen &g)
     return 0;
 }
 
-/* d_out to a random byte, the guard to its fill, *d_count to random bits
- * that are not the count, the scratch to 0xab. */
-static int sel_poison(struct ctx *c, unsigned long long n, unsigned long long count)
+/* Bytes of d_out's allocation past d_out[n]. */
+static unsigned long long sel_tail_bytes(unsigned long long n)
+{
+    return (sf.cap + GUARD - n) * sizeof(int);
+}
+
+/* d_out to a random byte, past its end fresh bits (all of the allocation,
+ * or the guard: whole or not), *d_count to random bits that are not the
+ * count and the rest of its arena to fresh bits, the scratch to fresh bits
+ * (all of it, or what a call of n may use). */
+static int sel_poison(struct ctx *c, unsigned long long n, unsigned long long count, int whole)
 {
     static unsigned cp;
-    static int guard[GUARD];
     uint64_t bits = poison_bits();
     int byte = (int)(bits & 0xff);
     cp = (unsigned)(bits >> 32);
@@ -140,14 +154,35 @@ static int sel_poison(struct ctx *c, unsigned long long n, unsigned long long co
         cp = ~cp;
     sf.last_count_poison = cp;
     sf.last_out_poison = (int)(0x01010101u * (unsigned)byte);
-    for (int j = 0; j < GUARD; j++)
-        guard[j] = GUARD_FILL;
     HX_CHECK(cudaMemsetAsync(sf.d_out, byte, n * sizeof(int), c->s));
-    HX_CHECK(cudaMemcpyAsync(sf.d_out + n, guard, sizeof guard, cudaMemcpyHostToDevice, c->s));
+    sf.tail_key = poison_bits();
+    if (poison_fill(c, sf.d_out + n, whole ? sel_tail_bytes(n) : GUARD * sizeof(int), sf.tail_key) ||
+        moving_out_poison(c, &sf.count))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(sf.d_count, &cp, sizeof cp, cudaMemcpyHostToDevice, c->s));
     size_t sb = LAB_SCRATCH_BYTES(n);
-    HX_CHECK(cudaMemsetAsync(sf.d_scratch, 0xab, sb < sf.scratch_bytes ? sb : sf.scratch_bytes, c->s));
-    return 0;
+    return poison_fill(c, sf.d_scratch, whole || sb > sf.scratch_bytes ? sf.scratch_bytes : sb, poison_bits());
+}
+
+/* After a call: nothing past d_out[n] (all of it, or the guard) and
+ * nothing around *d_count changed.  1, or 0 with msg saying what did (who
+ * begins it: a timed sample's name), or -1 after a CUDA error. */
+static int sel_intact(struct ctx *c, unsigned long long n, int whole, const char *who, char *msg, size_t len)
+{
+    unsigned long long past, at;
+    if (poison_check(c, sf.d_out + n, whole ? sel_tail_bytes(n) : GUARD * sizeof(int), sf.tail_key, 0, 0, &past,
+                     &at))
+        return -1;
+    if (past > 0) {
+        snprintf(msg, len, "%swrote past the end of d_out: d_out[%llu] changed, but n is %llu", who,
+                 n + at / sizeof(int), n);
+        return 0;
+    }
+    char why[200];
+    int rc = moving_out_intact(c, &sf.count, why, sizeof why);
+    if (rc == 0)
+        snprintf(msg, len, "%s%s (d_out here is d_count)", who, why);
+    return rc;
 }
 
 /* Returns the number of input elements that changed, or -1. */
@@ -188,10 +223,13 @@ static int sel_gpu_print(struct ctx *c, const sgen *gen, unsigned long long coun
 static int sel_setup(struct ctx *c, unsigned long long max_n)
 {
     sf.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+    sf.cap = max_n;
     sf.grid = c->r->dev.sms * 8;
     HX_CHECK(cudaMalloc(&sf.d_in, max_n * sizeof(int)));
     HX_CHECK(cudaMalloc(&sf.d_out, (max_n + GUARD) * sizeof(int)));
-    HX_CHECK(cudaMalloc(&sf.d_count, 256));
+    if (moving_out_setup(&sf.count, sizeof(unsigned)))
+        return -1;
+    sf.d_count = (unsigned *)moving_out_ptr(&sf.count);
     HX_CHECK(cudaMalloc(&sf.d_scratch, sf.scratch_bytes));
     HX_CHECK(cudaMalloc(&sf.d_print, sizeof(sprint)));
     HX_CHECK(cudaMalloc(&sf.d_bad, 2 * sizeof(unsigned long long)));
@@ -204,7 +242,7 @@ static void sel_teardown(struct ctx *)
 {
     cudaFree(sf.d_in);
     cudaFree(sf.d_out);
-    cudaFree(sf.d_count);
+    cudaFree(sf.count.arena);
     cudaFree(sf.d_scratch);
     cudaFree(sf.d_print);
     cudaFree(sf.d_bad);
@@ -246,9 +284,10 @@ static int sel_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     uint64_t key[2] = {poison_bits(), poison_bits()};
     sprint host_want = {0, {0, 0}}, host_got = {0, {0, 0}}, gpu_want, gpu_got;
     unsigned count;
-    int guard[GUARD];
     unsigned long long first;
 
+    moving_out_move(&sf.count);
+    sf.d_count = (unsigned *)moving_out_ptr(&sf.count);
     sf.want.clear();
     for (unsigned long long i = 0; i < n; i++) {
         int x = sel_value(g, i);
@@ -261,24 +300,25 @@ static int sel_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         return -1;
     if (memcmp(&gpu_want, &host_want, sizeof gpu_want))
         return sel_internal(c, "the input", n);
-    if (sel_poison(c, n, host_want.count))
+    if (sel_poison(c, n, host_want.count, 1))
         return -1;
     struct call call = sel_call_of(c, n);
     if (student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
     HX_CHECK(cudaMemcpyAsync(&count, sf.d_count, sizeof count, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaMemcpyAsync(guard, sf.d_out + n, sizeof guard, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
 
     snprintf(t->expected, sizeof t->expected, "%llu of %llu kept (%s)", host_want.count, n,
              sel_kind_name[(k + c->o->seed) % SEL_KINDS]);
     snprintf(t->got, sizeof t->got, "count %u", count);
-    for (int j = 0; j < GUARD; j++)
-        if (guard[j] != GUARD_FILL) {
-            test_fail(t, "wrote past the end of d_out: d_out[%llu] changed, but n is %llu", n + j, n);
-            return 0;
-        }
+    char why_out[300];
+    int whole = sel_intact(c, n, 1, "", why_out, sizeof why_out);
+    if (whole <= 0) {
+        if (whole == 0)
+            test_fail(t, "%s", why_out);
+        return whole;
+    }
     if (count != host_want.count) {
         if (count == sf.last_count_poison)
             test_fail(t, "*d_count was never written: it still holds the poison value");
@@ -347,7 +387,7 @@ static int sel_prepare(void *arg, int k)
     HX_CHECK(cudaMemcpyAsync(sf.d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
     if (!r->reference && plan_sample(r->c, &r->call, &r->plan, &r->first, &r->have_first))
         return -1;
-    return sel_poison(r->c, r->g.n, r->now.count);
+    return sel_poison(r->c, r->g.n, r->now.count, 0);
 }
 
 static int sel_call(void *arg)
@@ -366,11 +406,11 @@ static int sel_verify(void *arg, int k, char *msg, size_t len)
     struct srun *r = (struct srun *)arg;
     const char *who = r->reference ? "the reference" : "timed";
     unsigned count;
-    int guard[GUARD], old_v = r->old_v;
+    int old_v = r->old_v;
     sprint got;
+    char pre[48];
 
     HX_CHECK(cudaMemcpy(&count, sf.d_count, sizeof count, cudaMemcpyDeviceToHost));
-    HX_CHECK(cudaMemcpy(guard, sf.d_out + r->g.n, sizeof guard, cudaMemcpyDeviceToHost));
     int right = count == r->now.count;
     if (right) {
         if (sel_gpu_print(r->c, NULL, count, r->key, &got))
@@ -378,12 +418,10 @@ static int sel_verify(void *arg, int k, char *msg, size_t len)
         right = !memcmp(&got, &r->now, sizeof got);
     }
     HX_CHECK(cudaMemcpy(sf.d_in + r->idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
-    for (int j = 0; j < GUARD; j++)
-        if (guard[j] != GUARD_FILL) {
-            snprintf(msg, len, "%s sample %d: wrote past the end of d_out: d_out[%llu] changed, but n is %llu",
-                     who, k, r->g.n + j, r->g.n);
-            return 0;
-        }
+    snprintf(pre, sizeof pre, "%s sample %d: ", who, k);
+    int whole = sel_intact(r->c, r->g.n, 0, pre, msg, len);
+    if (whole <= 0)
+        return whole;
     if (right)
         return 1;
     if (count != r->now.count)
@@ -430,6 +468,8 @@ static int sel_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     r.g.frac = sel_kind_frac[kind];
     r.key[0] = poison_bits();
     r.key[1] = poison_bits();
+    moving_out_move(&sf.count);        /* one place for all the samples: their plans must agree */
+    sf.d_count = (unsigned *)moving_out_ptr(&sf.count);
     r.call = sel_call_of(c, pc->n);
     struct timed tm = {sel_prepare, sel_call, sel_verify, &r, &r.reference, NULL, sel_between};
 
@@ -456,7 +496,7 @@ static int sel_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 static int sel_profile(struct ctx *c, unsigned long long n)
 {
     sgen g = {c->o->seed, 4242, n, sel_kind_frac[2]};
-    if (sel_generate(c, g) || sel_poison(c, n, ~0ull))
+    if (sel_generate(c, g) || sel_poison(c, n, ~0ull, 1))
         return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
     static struct plan plan;

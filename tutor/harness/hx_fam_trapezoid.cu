@@ -104,6 +104,7 @@
 
 #include "../lab.h"
 #include "hx.h"
+#include "hx_poison.cuh"
 
 namespace hx {
 
@@ -307,7 +308,8 @@ trap_peak(float lo, float dx, float *sink)
 static struct {
     int grid;                   /* the reference's grid: every SM full */
     int peak_grid;              /* the calibration's */
-    float *d_out;
+    float *d_out;               /* out's place now */
+    struct moving_out out;
     void *d_scratch;
     size_t scratch_bytes;
     float *d_sink;              /* the calibration's one value per thread */
@@ -329,15 +331,18 @@ static float poison_value(void)
 
 /* Poisons the output and the scratch: a kernel that never writes *d_out, or
  * accumulates into it without zeroing it, or reads scratch it never wrote,
- * sees garbage. */
-static int poison(struct ctx *c, unsigned long long n)
+ * sees garbage.  *d_out a NaN, the rest of its arena and the scratch fresh
+ * bits (hx_poison.cuh): all of the scratch (whole) or what a call of n may
+ * use (a timed sample). */
+static int poison(struct ctx *c, unsigned long long n, int whole)
 {
     static float p;     /* static: the async copy reads it after we return */
     p = poison_value();
+    if (moving_out_poison(c, &tf.out))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(tf.d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
     size_t sb = LAB_SCRATCH_BYTES(n);
-    HX_CHECK(cudaMemsetAsync(tf.d_scratch, 0xab, sb < tf.scratch_bytes ? sb : tf.scratch_bytes, c->s));
-    return 0;
+    return poison_fill(c, tf.d_scratch, whole || sb > tf.scratch_bytes ? tf.scratch_bytes : sb, poison_bits());
 }
 
 /* Writes the integrand of the next call on c->s, ahead of it: into the
@@ -389,7 +394,9 @@ static int trap_setup(struct ctx *c, unsigned long long max_n)
     HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_peak, TRAP_THREADS, 0));
     tf.peak_grid = c->r->dev.sms * (per_sm > 0 ? per_sm : 1);
     tf.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
-    HX_CHECK(cudaMalloc(&tf.d_out, 256));
+    if (moving_out_setup(&tf.out, sizeof(float)))
+        return -1;
+    tf.d_out = (float *)moving_out_ptr(&tf.out);
     HX_CHECK(cudaMalloc(&tf.d_scratch, tf.scratch_bytes));
     HX_CHECK(cudaMalloc(&tf.d_sink, (size_t)tf.peak_grid * TRAP_THREADS * sizeof(float)));
     return 0;
@@ -397,7 +404,7 @@ static int trap_setup(struct ctx *c, unsigned long long max_n)
 
 static void trap_teardown(struct ctx *)
 {
-    cudaFree(tf.d_out);
+    cudaFree(tf.out.arena);
     cudaFree(tf.d_scratch);
     cudaFree(tf.d_sink);
 }
@@ -417,8 +424,10 @@ static int trap_trial(struct ctx *c, unsigned long long n, int k, struct test *t
     struct expect want = reference(r);
     float got;
 
+    moving_out_move(&tf.out);
+    tf.d_out = (float *)moving_out_ptr(&tf.out);
     struct call call = trap_call_of(c, (unsigned)n, &tc);
-    if (poison(c, n) || set_params(c, &tc.p, 0) || student_run(c, &call))
+    if (poison(c, n, 1) || set_params(c, &tc.p, 0) || student_run(c, &call))
         return -1;
     HX_CHECK(cudaGetLastError());
     HX_CHECK(cudaMemcpyAsync(&got, tf.d_out, sizeof got, cudaMemcpyDeviceToHost, c->s));
@@ -427,6 +436,12 @@ static int trap_trial(struct ctx *c, unsigned long long n, int k, struct test *t
     snprintf(t->expected, sizeof t->expected, "%.9g", want.value);
     snprintf(t->got, sizeof t->got, "%.9g", (double)got);
     if (fabs((double)got - want.value) <= want.tol) {
+        char why[200];
+        int whole = moving_out_intact(c, &tf.out, why, sizeof why);
+        if (whole == 0)
+            test_fail(t, "%s", why);
+        if (whole <= 0)
+            return whole;
         tol_note(c->r, fabs((double)got - want.value), want.tol);
         return 0;
     }
@@ -512,7 +527,7 @@ static int trap_prepare(void *arg, int k)
         if (student_plan(r->c, &call, r->plan))
             return -1;
     }
-    return set_params(r->c, &r->t.p, r->reference) || poison(r->c, r->n) ? -1 : 0;
+    return set_params(r->c, &r->t.p, r->reference) || poison(r->c, r->n, 0) ? -1 : 0;
 }
 
 static int trap_call(void *arg)
@@ -528,7 +543,14 @@ static int trap_verify(void *arg, int k, char *msg, size_t len)
     struct trun *r = (struct trun *)arg;
     struct expect want = exact(&r->t, r->n);
     float got;
+    char why[200];
     HX_CHECK(cudaMemcpy(&got, tf.d_out, sizeof got, cudaMemcpyDeviceToHost));
+    int whole = moving_out_intact(r->c, &tf.out, why, sizeof why);
+    if (whole <= 0) {
+        if (whole == 0)
+            snprintf(msg, len, "%s sample %d: %s", r->reference ? "the reference" : "timed", k, why);
+        return whole;
+    }
     if (fabs((double)got - want.value) <= want.tol) {
         if (!r->reference)
             tol_note(r->c->r, fabs((double)got - want.value), want.tol);
@@ -566,7 +588,7 @@ static int trap_profile(struct ctx *c, unsigned long long n)
     struct tcase tc = pick(c->o->seed, 4242, 0);
     static struct plan plan;
     struct call call = trap_call_of(c, (unsigned)n, &tc);
-    if (poison(c, n) || set_params(c, &tc.p, 0) || student_plan(c, &call, &plan))
+    if (poison(c, n, 1) || set_params(c, &tc.p, 0) || student_plan(c, &call, &plan))
         return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
     /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */

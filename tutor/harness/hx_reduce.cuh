@@ -38,16 +38,20 @@
 #include "../lab.h"
 #include "hx.h"
 #include "hx_cub.h"
+#include "hx_poison.cuh"
 
 namespace hx {
 
-enum { MAX_BIG = 16 };
+enum { MAX_BIG = 16, MAX_STRETCH = 2, INT_SHAPES = 4 };
 
 /* Everything that determines one input array. */
 struct gen {
     uint64_t seed, salt;
     unsigned long long n;
-    int range;                          /* int: values in [-range, range] */
+    int shape;                          /* int: 0 walk, 1 rise, 2 rise then fall, 3 fall then rise */
+    int nstretch;                       /* int: element i of stretch s, i < st_end[s], is in [st_lo, st_hi] */
+    unsigned long long st_end[MAX_STRETCH];
+    int st_lo[MAX_STRETCH], st_hi[MAX_STRETCH];
     double scale, delta;                /* float: base scale, segment offset */
     unsigned long long seg_lo, seg_hi;  /* float: the offset segment */
     int nbig;                           /* float: the sparse large values */
@@ -57,21 +61,77 @@ struct gen {
 
 template <typename T> struct elem;
 
+/* One stretch of an int input: elements up to end, uniform in [lo, hi]. */
+static inline void int_stretch(gen &g, unsigned long long end, int lo, int hi)
+{
+    g.st_end[g.nstretch] = end;
+    g.st_lo[g.nstretch] = lo;
+    g.st_hi[g.nstretch] = hi;
+    g.nstretch++;
+}
+
+/* A stretch of len elements that moves the prefix by 5/8 to all of INT_MAX
+ * in one direction: each element between 5/8 of INT_MAX / len and all of
+ * it, so len of them add up to at most INT_MAX (at least 5/8 of it: 2^30
+ * and more), whatever else they are added with. */
+static inline void int_slope(gen &g, unsigned long long end, unsigned long long len, int sign)
+{
+    int b = (int)((unsigned long long)INT_MAX / len);
+    int a = (int)(((long long)b * 5 + 7) / 8);
+    if (sign > 0)
+        int_stretch(g, end, a, b);
+    else
+        int_stretch(g, end, -b, -a);
+}
+
 template <> struct elem<int> {
     static constexpr const char *rate_unit = "Gint/s";
+    /* Four shapes, taken in turn by consecutive salts (so that every few
+     * trials of a size meet all of them): a walk of small values of both
+     * signs, [-R, R] with R * n <= INT_MAX (and R <= 2^20); a rise, every
+     * element positive, the last prefix 5/8 of INT_MAX or more; a rise
+     * over a random first part (a quarter to three quarters of n), then a
+     * fall as steep; and the same falling first.  In every shape the
+     * positive elements together add up to at most INT_MAX and the
+     * negative ones to at least -INT_MAX: no sum of any of the elements,
+     * in any order, leaves int (lab.h), and yet prefixes come within a
+     * factor of 2 of either end of its range. */
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
         gen g = {};
         g.seed = seed;
         g.salt = salt;
         g.n = n;
-        unsigned long long r = (unsigned long long)INT_MAX / n;
-        g.range = (int)(r < (1u << 20) ? r : (1u << 20));
+        uint64_t b = draw(seed, salt, ~0ull);
+        g.shape = (int)((salt + (draw(seed, 0, ~0ull) & 3)) % INT_SHAPES);
+        unsigned long long m = n / 4 + below(b, (uint32_t)(n / 2 + 1));
+        if (g.shape >= 2 && (m == 0 || m >= n))
+            g.shape = 1;                /* n = 1: no room for two stretches */
+        if (g.shape == 0) {
+            unsigned long long r = (unsigned long long)INT_MAX / n;
+            int range = (int)(r < (1u << 20) ? r : (1u << 20));
+            int_stretch(g, n, -range, range);
+        } else if (g.shape == 1) {
+            int_slope(g, n, n, 1);
+        } else {
+            int sign = g.shape == 2 ? 1 : -1;
+            int_slope(g, m, m, sign);
+            int_slope(g, n, n - m, -sign);
+        }
         return g;
+    }
+    /* The stretch element i is in. */
+    __host__ __device__ static int stretch(const gen &g, unsigned long long i)
+    {
+        int s = 0;
+        while (s + 1 < g.nstretch && i >= g.st_end[s])
+            s++;
+        return s;
     }
     __host__ __device__ static int value(const gen &g, unsigned long long i)
     {
-        return (int)below(draw(g.seed, g.salt, i), 2u * g.range + 1) - g.range;
+        int s = stretch(g, i);
+        return g.st_lo[s] + (int)below(draw(g.seed, g.salt, i), (uint32_t)((long long)g.st_hi[s] - g.st_lo[s] + 1));
     }
     /* Integers have no sparse values: every element is a base one. */
     __host__ __device__ static int base(const gen &g, unsigned long long i) { return value(g, i); }
@@ -87,13 +147,15 @@ template <> struct elem<int> {
         while ((double)p == expected);
         return p;
     }
-    /* A timed sample's new value for one element: another of the same
-     * range (every change is far above a tolerance of zero). */
-    static int change(const gen &g, int old, uint64_t bits, double)
+    /* A timed sample's new value for element i: another of its stretch's
+     * range, so that no sum of any elements can overflow still (every
+     * change is far above a tolerance of zero). */
+    static int change(const gen &g, unsigned long long i, int old, uint64_t bits, double)
     {
-        int v = (int)below(bits, 2u * g.range + 1) - g.range;
+        int s = stretch(g, i), lo = g.st_lo[s], hi = g.st_hi[s];
+        int v = lo + (int)below(bits, (uint32_t)((long long)hi - lo + 1));
         if (v == old)
-            v = old > 0 ? old - 1 : old + 1;
+            v = old < hi ? old + 1 : old - 1;
         return v;
     }
     static double tolerance(double) { return 0; }
@@ -165,7 +227,7 @@ template <> struct elem<float> {
      * 1/16 to 1/8 of sum |x|, up or down, which is 128 times the tolerance
      * or more even after the move itself raises sum |x|: a result kept from
      * any earlier call is wrong by far more than rounding can explain. */
-    static float change(const gen &, float old, uint64_t bits, double abs_sum)
+    static float change(const gen &, unsigned long long, float old, uint64_t bits, double abs_sum)
     {
         double m = abs_sum * (0.0625 + 0.0625 * unit(bits)) * ((bits & 1) ? -1.0 : 1.0);
         return (float)((double)old + m);
@@ -214,7 +276,10 @@ __global__ void compare(gen g, const T *in, unsigned long long *bad, unsigned lo
 template <typename T> struct reduce_family {
     struct sums { double sum, abs_sum; };
 
-    T *d_in, *d_out;
+    T *d_in, *d_out;                    /* d_out: out's place now */
+    struct moving_out out;
+    unsigned long long cap;             /* elements of d_in */
+    uint64_t tail_key;                  /* the bits past d_in[n] */
     void *d_scratch, *d_cub;
     size_t scratch_bytes, cub_bytes;
     unsigned long long *d_bad;          /* [0] count, [1] first index */
@@ -285,18 +350,69 @@ template <typename T> struct reduce_family {
         return 0;
     }
 
-    /* Poisons the output and the scratch: a kernel that skips a write, or
-     * reads scratch it never wrote, sees garbage. */
+    /* Poisons the output and the scratch with fresh bits (hx_poison.cuh):
+     * a kernel that skips a write, or reads scratch it never wrote, sees
+     * garbage, and nothing kept in them from an earlier call survives.
+     * The whole of d_out's arena; the result itself a value that is never
+     * the answer; of the scratch, all of it (whole) or the part a call of
+     * n may use (a timed sample: the rest holds an earlier sample's bits). */
     T last_poison;  /* the value d_out was last poisoned with */
 
-    int poison(struct ctx *c, unsigned long long n, double expected)
+    int poison(struct ctx *c, unsigned long long n, double expected, int whole)
     {
         static T p;     /* static: the async copy reads it after we return */
         p = last_poison = elem<T>::poison(expected);
+        if (moving_out_poison(c, &out))
+            return -1;
         HX_CHECK(cudaMemcpyAsync(d_out, &p, sizeof p, cudaMemcpyHostToDevice, c->s));
         size_t sb = LAB_SCRATCH_BYTES(n);
-        HX_CHECK(cudaMemsetAsync(d_scratch, 0xab, sb < scratch_bytes ? sb : scratch_bytes, c->s));
+        return poison_fill(c, d_scratch, whole || sb > scratch_bytes ? scratch_bytes : sb, poison_bits());
+    }
+
+    /* A check's call (a trial, a repeat): d_in past n and every buffer of
+     * the judge's that the call has no use for, CUB's temporary storage
+     * and the counters, get fresh bits too, so that a kernel finds nothing
+     * there that an earlier call left; d_in past n must keep them. */
+    int poison_rest(struct ctx *c, unsigned long long n)
+    {
+        tail_key = poison_bits();
+        if (poison_fill(c, d_in + n, (cap - n) * sizeof(T), tail_key) ||
+            poison_fill(c, d_cub, cub_bytes, poison_bits()) ||
+            poison_fill(c, d_bad, 2 * sizeof(unsigned long long), poison_bits()))
+            return -1;
         return 0;
+    }
+
+    /* 1 when d_in past n holds poison_rest's bits still; else 0 with t
+     * failed (or -1 after a CUDA error). */
+    int input_tail_intact(struct ctx *c, unsigned long long n, struct test *t, const char *when)
+    {
+        unsigned long long past, at;
+        if (poison_check(c, d_in + n, (cap - n) * sizeof(T), tail_key, 0, 0, &past, &at))
+            return -1;
+        if (past == 0)
+            return 1;
+        test_fail(t, "%swrote past the end of d_in, which is read-only: d_in[%llu] changed, but n is %llu", when,
+                  n + at / sizeof(T), n);
+        return 0;
+    }
+
+    /* The result at a new place of the arena (a check's call). */
+    void move(void)
+    {
+        moving_out_move(&out);
+        d_out = (T *)moving_out_ptr(&out);
+    }
+
+    /* 1 when the call left d_out's arena alone outside the result; else 0
+     * with t failed (or -1 after a CUDA error). */
+    int intact(struct ctx *c, struct test *t, const char *when)
+    {
+        char why[200];
+        int rc = moving_out_intact(c, &out, why, sizeof why);
+        if (rc == 0)
+            test_fail(t, "%s%s", when, why);
+        return rc;
     }
 
     /* Returns the number of input elements that changed, or -1. */
@@ -315,9 +431,12 @@ template <typename T> struct reduce_family {
     int setup(struct ctx *c, unsigned long long max_n)
     {
         scratch_bytes = LAB_SCRATCH_BYTES(max_n);
+        cap = max_n;
         grid = c->r->dev.sms * 8;
         HX_CHECK(cudaMalloc(&d_in, max_n * sizeof(T)));
-        HX_CHECK(cudaMalloc(&d_out, 256));
+        if (moving_out_setup(&out, sizeof(T)))
+            return -1;
+        d_out = (T *)moving_out_ptr(&out);
         HX_CHECK(cudaMalloc(&d_scratch, scratch_bytes));
         HX_CHECK(cudaMalloc(&d_bad, 2 * sizeof(unsigned long long)));
         HX_CHECK(hx_cub_sum(NULL, cub_bytes, d_in, d_out, (int)max_n, c->s));
@@ -328,7 +447,7 @@ template <typename T> struct reduce_family {
     void teardown(struct ctx *)
     {
         cudaFree(d_in);
-        cudaFree(d_out);
+        cudaFree(out.arena);
         cudaFree(d_scratch);
         cudaFree(d_bad);
         cudaFree(d_cub);
@@ -339,11 +458,14 @@ template <typename T> struct reduce_family {
         return call_make(c, elem<T>::plan_id, (unsigned)n, d_in, d_out, d_scratch, NULL);
     }
 
-    /* The result of one more call on the input in d_in, after a fresh
-     * poison; -1 after a CUDA error or a plan's verdict. */
-    int call_again(struct ctx *c, unsigned long long n, double expected, T *got)
+    /* The result of one more call on the input in d_in, with d_out moved
+     * to a new place and everything poisoned afresh; 1, or 0 when the call
+     * wrote outside its result (t failed), or -1 after a CUDA error or a
+     * plan's verdict. */
+    int call_again(struct ctx *c, unsigned long long n, double expected, T *got, struct test *t, const char *when)
     {
-        if (poison(c, n, expected))
+        move();
+        if (poison(c, n, expected, 1) || poison_rest(c, n))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -351,11 +473,13 @@ template <typename T> struct reduce_family {
         HX_CHECK(cudaGetLastError());
         HX_CHECK(cudaMemcpyAsync(got, d_out, sizeof *got, cudaMemcpyDeviceToHost, c->s));
         HX_CHECK(cudaStreamSynchronize(c->s));
-        return 0;
+        int rc = intact(c, t, when);
+        return rc <= 0 ? rc : input_tail_intact(c, n, t, when);
     }
 
     /* The same bits on every call (a lab with "deterministic", check mode):
-     * runs 2 to o->repeat on the input in d_in, each poisoned afresh and on
+     * runs 2 to o->repeat on the input in d_in, each with d_out at another
+     * place, d_out's arena and all of the scratch poisoned afresh, and on
      * the device code loaded afresh, must give exactly `first`, a result
      * already found right.  A float sum
      * whose blocks meet through atomicAdd takes them in the order they
@@ -366,12 +490,19 @@ template <typename T> struct reduce_family {
     {
         for (int k = 2; c->o->mode == MODE_CHECK && k <= c->o->repeat; k++) {
             T got;
-            char now[48], then[48];
-            /* Each run on fresh copies of the kernels' own variables: a
-             * kernel that remembers run 1's result (under a hash of the
-             * input, say) and hands it back must not look deterministic. */
-            if (student_reload(c) || call_again(c, n, expected, &got))
+            char now[48], then[48], when[48];
+            /* Each run on fresh copies of the kernels' own variables, with
+             * the output moved and every byte around it and of the scratch
+             * fresh: a kernel that remembers run 1's result (under a hash
+             * of the input, say), in its own memory, in d_out's spare bytes
+             * or at a fixed place, and hands it back must not look
+             * deterministic. */
+            snprintf(when, sizeof when, "run %d on the same input: ", k);
+            if (student_reload(c))
                 return -1;
+            int rc = call_again(c, n, expected, &got, t, when);
+            if (rc <= 0)
+                return rc;
             if (!memcmp(&got, &first, sizeof got))
                 continue;
             elem<T>::bits(now, sizeof now, got);
@@ -396,7 +527,8 @@ template <typename T> struct reduce_family {
         T got;
         unsigned long long first;
 
-        if (generate(c, g) || poison(c, n, want.sum))
+        move();
+        if (generate(c, g) || poison(c, n, want.sum, 1) || poison_rest(c, n))
             return -1;
         struct call call = call_of(c, n);
         if (student_run(c, &call))
@@ -414,6 +546,11 @@ template <typename T> struct reduce_family {
                 test_fail(t, "wrong sum: off by %.9g", (double)got - want.sum);
             return 0;
         }
+        int whole = intact(c, t, "");
+        if (whole > 0)
+            whole = input_tail_intact(c, n, t, "");
+        if (whole <= 0)
+            return whole;
         if (!std::is_integral<T>::value)
             tol_note(c->r, fabs((double)got - want.sum), elem<T>::tolerance(want.abs_sum));
         int same = same_bits(c, n, want.sum, got, t);
@@ -451,13 +588,13 @@ template <typename T> struct reduce_family {
         uint64_t bits = draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k);
         r->idx = below(bits, (uint32_t)r->g.n);
         r->old_v = elem<T>::value(r->g, r->idx);
-        r->new_v = elem<T>::change(r->g, r->old_v, mix(bits), r->want.abs_sum);
+        r->new_v = elem<T>::change(r->g, r->idx, r->old_v, mix(bits), r->want.abs_sum);
         static T v;
         v = r->new_v;
         HX_CHECK(cudaMemcpyAsync(r->f->d_in + r->idx, &v, sizeof v, cudaMemcpyHostToDevice, r->c->s));
         if (!r->reference && plan_sample(r->c, &r->call, r->plan, r->first, &r->have_first))
             return -1;
-        return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v);
+        return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v, 0);
     }
 
     /* Between the student's last sample and the reference's first: the
@@ -497,6 +634,14 @@ template <typename T> struct reduce_family {
         T got, old_v = r->old_v;
         HX_CHECK(cudaMemcpy(&got, r->f->d_out, sizeof got, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(r->f->d_in + r->idx, &old_v, sizeof old_v, cudaMemcpyHostToDevice));
+        char why[200];
+        int whole = moving_out_intact(r->c, &r->f->out, why, sizeof why);
+        if (whole < 0)
+            return -1;
+        if (whole == 0) {
+            snprintf(msg, len, "%s sample %d: %s", r->reference ? "the reference" : "timed", k, why);
+            return 0;
+        }
         if (elem<T>::right(want, abs_sum, got)) {
             if (!std::is_integral<T>::value && !r->reference)
                 tol_note(r->c->r, fabs((double)got - want), elem<T>::tolerance(abs_sum));
@@ -526,8 +671,8 @@ template <typename T> struct reduce_family {
          * more blocks, more orders they can finish in. */
         if (c->o->repeat > 1 && c->o->mode == MODE_CHECK) {
             T got;
-            if (call_again(c, pc->n, r.want.sum, &got))
-                return -1;
+            if ((rc = call_again(c, pc->n, r.want.sum, &got, t, "before timing: ")) <= 0)
+                return rc;
             elem<T>::show(t->expected, sizeof t->expected, r.want.sum);
             elem<T>::show(t->got, sizeof t->got, (double)got);
             if (!elem<T>::right(r.want.sum, r.want.abs_sum, got)) {
@@ -539,6 +684,10 @@ template <typename T> struct reduce_family {
             /* A failed timed sample names its values in its message. */
             t->expected[0] = t->got[0] = '\0';
         }
+        /* One place for the result through all the samples: their plans
+         * must be the same. */
+        move();
+        r.call = call_of(c, pc->n);
         if ((rc = measure_both(c, &tm, p, t)) != 0)
             return rc < 0 ? -1 : 0;
         p->bytes = (double)pc->n * sizeof(T);
@@ -550,7 +699,7 @@ template <typename T> struct reduce_family {
     int profile(struct ctx *c, unsigned long long n)
     {
         gen g = elem<T>::make(c->o->seed, 4242, n);
-        if (generate(c, g) || poison(c, n, 0))
+        if (generate(c, g) || poison(c, n, 0, 1))
             return -1;
         HX_CHECK(cudaStreamSynchronize(c->s));
         static struct plan plan;
