@@ -238,7 +238,7 @@ check "read-only progress.json: left as it was, mode 0444" \
     test "$(cat "$P")" = "$before" -a "$(stat -c %a "$P")" = 444
 out=$("$TUTOR" --root "$WB" check 01 2>"$TMP/ro.err"); rc=$?
 check "read-only progress.json: check still prints its verdict" \
-    test -n "$(grep -F "$(jq -r '.labs[0].title' "$ROOT/data/labs.json")" <<<"$out")$(grep -iF 'not run' <<<"$out")"
+    test -n "$(grep -E '^(pass|fail|no_gpu|runtime_error|timeout|rejected|compile_error) ' <<<"$out")"
 check "read-only progress.json: check says so once" test "$(grep -c 'is read-only' "$TMP/ro.err")" -eq 1
 check "read-only progress.json: the check left it as it was" \
     test "$(cat "$P")" = "$before" -a "$(stat -c %a "$P")" = 444

@@ -1,5 +1,5 @@
 // bank: lab=01 expect=rejected cpu=rejected
-// why: the launcher puts /etc/hostname into its object with .incbin and asks for a memset of d_out whose size is the file's first 8 bytes; the judge refuses it (past the end of d_out) and its message describes the memset instead of printing the size, which would print the file (tests/fuzz.sh looks for a random file's bytes in the report)
+// why: the launcher puts a host file (/usr/include/stdio.h, which every build view holds, the grader's too) into its object with .incbin and asks for a memset of d_out whose size is the file's first 8 bytes; the judge refuses it (past the end of d_out) and its message describes the memset instead of printing the size, which would print the file (tests/fuzz.sh looks for a random file's bytes in the report)
 /* The assembler reads any file the compiler can: a number the launcher
  * hands the judge can carry 8 of its bytes. */
 #include "lab.h"
@@ -7,7 +7,7 @@
 __asm__(".section .rodata\n"
         ".balign 8\n"
         "host_name_bytes:\n"
-        ".incbin \"/etc/hostname\"\n"
+        ".incbin \"/usr/include/stdio.h\"\n"
         ".zero 16\n"
         ".previous\n");
 extern "C" const unsigned long long host_name_bytes[2];
