@@ -74,7 +74,7 @@ void lab_mpadd(const uint32_t *a, const uint32_t *b, uint32_t *r,
 
 /* argmax (lab 11): *d_out = lab_argmax_key(d_in[i], i) for the largest value
  * of d_in[0..n) and, among equal ones, the smallest i: the largest key of
- * all (below).  The values are never NaN and never -0.0. */
+ * all (below).  The values are never NaN, never -0.0 and never -infinity. */
 void lab_argmax(const float *d_in, unsigned n, unsigned long long *d_out,
                 void *d_scratch, cudaStream_t s);
 
