@@ -203,9 +203,10 @@ static int unsupported_at(struct run *r, int pc, const char *what)
     char w[64];
     snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
              emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s:%u)", w, emu_file_name(r->m, in->file),
-                  in->line);
+                  "needs a GPU: %s is not emulated (%s)", w, where);
     r->st = EMU_UNSUPPORTED;
     return -1;
 }
@@ -222,8 +223,10 @@ static int warp_hazard(struct run *r, struct warp *w, int lane, int pc, const ch
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s:%u)", who, what, emu_file_name(r->m, in->file), in->line);
+                  "%s %s (%s)", who, what, where);
     r->st = EMU_HAZARD;
     return -1;
 }
@@ -322,6 +325,7 @@ static int warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t em
                            "runs a .sync warp operation whose mask names lane %u, which skips it",
                            (uint32_t)__builtin_ctz(missing & mask));
     w->wsync |= mask;
+    w->wsync_need = need;
     return 0;
 }
 
@@ -433,6 +437,12 @@ static int warp_step(struct run *r, struct warp *w)
 {
     uint32_t runnable = w->live & ~w->exited & ~w->at_bar & ~w->wsync;
     if (!runnable) {
+        if (w->wsync && (w->wsync_need & w->exited)) {
+            int l = __builtin_ctz(w->wsync);
+            return warp_hazard(r, w, l, (int)w->pc[l],
+                               "runs a .sync warp operation whose mask names lane %u, which has exited",
+                               (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+        }
         if (w->wsync && !w->at_bar) {
             int l = __builtin_ctz(w->wsync);
             return warp_hazard(r, w, l, (int)w->pc[l],

@@ -20,6 +20,7 @@ struct warp {
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */
     uint32_t wsync;         /* waiting for the lanes a .sync warp op names */
+    uint32_t wsync_need;    /* the lanes those wait for */
     int index;              /* in the block */
     uint64_t cycles;
     uint32_t wepoch;        /* .sync warp operations so far (hazard ordering) */
@@ -84,6 +85,8 @@ int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
+/* "kernel.cu:31", or the instruction's index where the PTX has no lines. */
+void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
