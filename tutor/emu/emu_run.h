@@ -15,7 +15,9 @@ enum { NBAR = 16 };
 struct warp {
     uint64_t *R;
     uint32_t carry[32];
-    uint32_t pc[32];
+    uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
+    uint32_t upc;           /* the PC of every lane, while it is (uni) */
+    int uni;
     uint32_t live;          /* lanes that are threads of the block */
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */
@@ -77,6 +79,13 @@ struct run {
     uint64_t budget_left;
     uint64_t base_cycles;
 };
+
+static inline uint32_t popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 /* emu_access.c */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
