@@ -421,6 +421,36 @@ static int redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
     return 0;
 }
 
+/* match.any / match.all over the lanes of EMASK. */
+static void match(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    int two = in->aux == 2;
+    const uint64_t *a = w->R + (size_t)in->o[two ? 2 : 1].reg * 32;
+    uint64_t m = emu_type_size[in->type] == 8 ? ~0ull : 0xffffffffull;
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    uint64_t *p = two ? w->R + (size_t)in->o[1].reg * 32 : NULL;
+    uint32_t same_all = emask;
+    uint32_t first = (uint32_t)__builtin_ctz(emask);
+    for (uint32_t mm = emask; mm; mm &= mm - 1)
+        if ((a[__builtin_ctz(mm)] & m) != (a[first] & m))
+            same_all = 0;
+    for (uint32_t mm = emask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t eq = 0;
+        if (in->sub == SUB_ANY) {
+            for (uint32_t k = emask; k; k &= k - 1)
+                if ((a[__builtin_ctz(k)] & m) == (a[l] & m))
+                    eq |= 1u << __builtin_ctz(k);
+        } else {
+            eq = same_all;
+        }
+        d[l] = eq;
+        if (p)
+            p[l] = same_all != 0;
+    }
+    w->R[0] = 0;
+}
+
 /* ---- one step of a warp ----------------------------------------------------------- */
 
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
@@ -595,6 +625,7 @@ static int warp_step(struct run *r, struct warp *w)
     case OP_WARPSYNC:
     case OP_SHFL:
     case OP_VOTE:
+    case OP_MATCH:
     case OP_REDUX: {
         int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
         if (emask) {
@@ -614,6 +645,8 @@ static int warp_step(struct run *r, struct warp *w)
                 shfl(w, in, emask);
             else if (in->op == OP_VOTE)
                 vote(w, in, emask);
+            else if (in->op == OP_MATCH)
+                match(w, in, emask);
             else if (in->op == OP_REDUX && redux(w, in, emask))
                 return unsupported_at(r, ipc, "redux");
             w->wepoch++;

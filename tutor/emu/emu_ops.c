@@ -863,9 +863,18 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             d[l] = ge ? a[l] & m : b[l] & m;
         }
         return 0;
-    case OP_CVT:
+    case OP_CVT: {
+        /* int to float and float narrowing round in the host's mode */
+        int round = host_round(in->rnd), old = 0;
+        if (round != FE_TONEAREST) {
+            old = fegetround();
+            fesetround(round);
+        }
         LANES(mask) d[l] = cvt_one(in, a[l]);
+        if (round != FE_TONEAREST)
+            fesetround(old);
         return 0;
+    }
     case OP_TESTP:
         LANES(mask) d[l] = (uint64_t)testp(in->sub, a[l], type);
         return 0;

@@ -1139,8 +1139,20 @@ static int parse_insn(struct parser *P, int guard, int guard_neg)
     if (in->op == OP_CALL)
         return parse_call(P, in, mn, mlen);
     switch (in->op) {
-    case OP_BRX: case OP_LDU: case OP_MATCH: case OP_ISSPACEP: case OP_SAD: case OP_PMEVENT:
+    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_SAD: case OP_PMEVENT:
         return unsupported(P, mn, mlen);
+    case OP_ATOM: case OP_RED:
+        if (in->vec != 1)
+            return unsupported(P, mn, mlen);
+        break;
+    case OP_CVTA:
+        if (in->space == SP_PARAM)
+            return unsupported(P, mn, mlen);
+        break;
+    case OP_MATCH:
+        if (in->sub != SUB_ANY && in->sub != SUB_ALL)
+            return unsupported(P, mn, mlen);
+        break;
     default: break;
     }
     struct raw r[EMU_MAX_OPNDS + 1];
