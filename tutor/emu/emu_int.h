@@ -63,6 +63,12 @@ enum emu_op {
 };
 extern const char *const emu_op_name[OP_COUNT];
 
+/* Call parameters (.param declared inside a function body, a .func's own
+ * parameters) live in a per-thread scratch area, at addresses above every
+ * kernel parameter: the interpreter tells the two apart by the address. */
+#define PARAM_SCRATCH 0x40000000u
+#define SCRATCH_BYTES 4096u
+
 /* State spaces. */
 enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST };
 

@@ -6,8 +6,6 @@
 
 #include "emu/emu_int.h"
 
-#define PARAM_SCRATCH 0x40000000u
-#define SCRATCH_BYTES 4096u
 
 enum { NBAR = 16 };
 
