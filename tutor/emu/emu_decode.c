@@ -488,11 +488,27 @@ int emu_decode_add_insn(struct parser *P, struct emu_insn **out)
     (*out)->target = -1;
     (*out)->line = P->cur_line;
     (*out)->file = (uint16_t)P->cur_file;
+    (*out)->fn = (uint16_t)P->fn_index;
     return 0;
 }
 
-/* call (ret), func, (args); — vprintf only; other calls need the callee's
- * frames, which the interpreter does not keep. */
+/* An argument or result of a call: the caller's .param declaration, as
+ * an address in the call scratch. */
+static int call_param(struct parser *P, struct emu_opnd *o, const char *s, int len)
+{
+    const struct symdecl *sd = emu_parse_find_sym(P, s, len);
+    if (!sd || sd->space != SP_PARAM || sd->addr < PARAM_SCRATCH)
+        return emu_parse_fail(P, "a call's argument or result must be a .param declared in the caller");
+    o->kind = OK_ADDR;
+    o->reg = -1;
+    o->off = (int64_t)sd->addr;
+    return 0;
+}
+
+/* call[.uni] [(ret),] func[, (args)]: o[0] the result's .param (or
+ * none), o[1..] the arguments'.  vprintf and __assertfail are the
+ * runtime's, emulated here; any other callee must have a body in the
+ * module (link_calls finds it). */
 static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
 {
     struct raw r[3];
@@ -509,40 +525,44 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
     int fi = -1;
     const struct raw *ret = NULL, *args = NULL;
     for (int i = 0; i < n; i++) {
-        if (r[i].kind == RK_ID)
+        if (r[i].kind == RK_ID) {
+            int ty;
+            if (emu_parse_find_reg(P, r[i].s, r[i].len, &ty) >= 0)
+                return emu_parse_unsupported(P, "an indirect call", 16);
             fi = emu_parse_find_func(P->m, r[i].s, r[i].len);
-        else if (r[i].kind == RK_LIST && fi < 0)
+            if (fi < 0)
+                return emu_parse_fail(P, "call to an unknown function '%.*s'", r[i].len, r[i].s);
+        } else if (r[i].kind == RK_LIST && fi < 0) {
             ret = &r[i];
-        else if (r[i].kind == RK_LIST)
+        } else if (r[i].kind == RK_LIST) {
             args = &r[i];
-        if (r[i].kind == RK_ID && fi < 0)
-            return emu_parse_fail(P, "call to an unknown function '%.*s'", r[i].len, r[i].s);
+        }
     }
     if (fi < 0)
         return emu_parse_fail(P, "call without a function");
-    if (strcmp(P->m->funcs[fi].name, "vprintf") || !P->m->funcs[fi].is_extern)
+    const struct emu_func *f = &P->m->funcs[fi];
+    int nargs = args ? args->n : 0;
+    if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
         return emu_parse_unsupported(P, mn, mlen);
-    in->op = OP_VPRINTF;
-    if (!args || args->n != 2)
-        return emu_parse_fail(P, "vprintf takes two arguments");
-    for (int i = 0; i < 2; i++) {
-        const struct symdecl *sd = emu_parse_find_sym(P, args->es[i], args->elen[i]);
-        if (!sd || sd->space != SP_PARAM)
-            return emu_parse_fail(P, "a call's argument must be a .param");
-        in->o[i].kind = OK_ADDR;
-        in->o[i].reg = -1;
-        in->o[i].off = (int64_t)sd->addr;
+    in->o[0].kind = OK_NONE;
+    if (ret && ret->n == 1 && call_param(P, &in->o[0], ret->es[0], ret->elen[0]))
+        return -1;
+    for (int i = 0; i < nargs; i++)
+        if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
+            return -1;
+    in->nops = (uint8_t)(1 + nargs);
+    in->target = fi;
+    if (f->is_extern && !strcmp(f->name, "vprintf")) {
+        if (nargs != 2)
+            return emu_parse_fail(P, "vprintf takes two arguments");
+        in->op = OP_VPRINTF;
+    } else if (f->is_extern && !strcmp(f->name, "__assertfail")) {
+        if (nargs != 5)
+            return emu_parse_fail(P, "__assertfail takes five arguments");
+        in->op = OP_ASSERT;
+    } else {
+        in->op = OP_CALL;
     }
-    in->o[2].kind = OK_NONE;
-    if (ret && ret->n == 1) {
-        const struct symdecl *sd = emu_parse_find_sym(P, ret->es[0], ret->elen[0]);
-        if (!sd || sd->space != SP_PARAM)
-            return emu_parse_fail(P, "a call's result must be a .param");
-        in->o[2].kind = OK_ADDR;
-        in->o[2].reg = -1;
-        in->o[2].off = (int64_t)sd->addr;
-    }
-    in->nops = 3;
     return emu_parse_expect(P, ';');
 }
 
@@ -560,10 +580,11 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     struct emu_insn *in;
     if (emu_decode_add_insn(P, &in))
         return -1;
-    int line = in->line, file = in->file;
+    int line = in->line, file = in->file, fn = in->fn;
     *in = tmp;
     in->line = (uint32_t)line;
     in->file = (uint16_t)file;
+    in->fn = (uint16_t)fn;
     in->guard = guard;
     in->guard_neg = (uint8_t)guard_neg;
     in->target = -1;

@@ -176,24 +176,31 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     }
 }
 
-/* Sets a warp's registers that hold constants, once per launch. */
-static void warp_constants(const struct run *r, struct warp *w)
+/* Sets the registers of function FN's frame R that hold constants, once
+ * per launch. */
+static void frame_constants(const struct run *r, int fn, uint64_t *R)
 {
-    const struct emu_func *f = r->f;
+    const struct emu_func *f = &r->m->funcs[fn];
     for (int i = 0; i < f->nconsts; i++) {
-        uint64_t *s = w->R + (size_t)f->consts[i].slot * 32;
+        uint64_t *s = R + (size_t)f->consts[i].slot * 32;
         for (int l = 0; l < 32; l++)
             s[l] = f->consts[i].bits;
     }
 }
 
+/* Sets the special registers of every frame W has, once per block. */
 static void warp_sregs(const struct run *r, struct warp *w)
 {
-    const struct emu_func *f = r->f;
-    for (int i = 0; i < f->nsregs; i++) {
-        uint64_t *s = w->R + (size_t)f->sregs[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+    for (int fn = 0; fn < r->m->nfuncs; fn++) {
+        const struct emu_func *f = &r->m->funcs[fn];
+        uint64_t *R = w->frames[fn];
+        if (!R)
+            continue;
+        for (int i = 0; i < f->nsregs; i++) {
+            uint64_t *s = R + (size_t)f->sregs[i].slot * 32;
+            for (int l = 0; l < 32; l++)
+                s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+        }
     }
 }
 
@@ -451,6 +458,117 @@ static void match(struct warp *w, const struct emu_insn *in, uint32_t emask)
     w->R[0] = 0;
 }
 
+static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
+static void diverge(struct warp *w);
+static void advance(struct warp *w, uint32_t mask, uint32_t npc);
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+static int frame_of(struct run *r, struct warp *w, int fn)
+{
+    if (w->frames[fn])
+        return 0;
+    const struct emu_func *f = &r->m->funcs[fn];
+    w->frames[fn] = calloc((size_t)f->nslots * 32, sizeof **w->frames);
+    if (!w->frames[fn]) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
+    frame_constants(r, fn, w->frames[fn]);
+    for (int i = 0; i < f->nsregs; i++) {
+        uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
+        for (int l = 0; l < 32; l++)
+            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+    }
+    return 0;
+}
+
+/* call: the lanes of EMASK copy their arguments into the callee's
+ * parameters and go to its first instruction; the rest of MASK go on. */
+static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask, uint32_t pc)
+{
+    const struct emu_func *f = &r->m->funcs[in->target];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        int recursive = in->fn == in->target;
+        for (int k = 0; k < w->depth[l]; k++)
+            if (r->code[w->ret_pc[l][k] - 1].fn == in->target)
+                recursive = 1;
+        if (recursive || w->depth[l] >= CALL_DEPTH) {
+            char what[64];
+            snprintf(what, sizeof what, "%s", recursive ? "recursion" : "calls nested past 16");
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
+            emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line,
+                          emu_file_name(r->m, in->file), "needs a GPU: %s is not emulated (%s)",
+                          what, where);
+            r->st = EMU_UNSUPPORTED;
+            return -1;
+        }
+    }
+    if (frame_of(r, w, in->target))
+        return -1;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+        for (int i = 0; i < f->nparams; i++)
+            memmove(sc + (f->param_offset[i] - PARAM_SCRATCH),
+                    sc + ((uint64_t)in->o[1 + i].off - PARAM_SCRATCH), f->param_size[i]);
+        w->ret_pc[l][w->depth[l]++] = pc + 1;
+    }
+    if (emask == mask) {
+        advance(w, mask, (uint32_t)f->first);
+    } else {
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w->pc[l] = (emask >> l) & 1 ? (uint32_t)f->first : pc + 1;
+        }
+    }
+    return 0;
+}
+
+/* ret: lanes inside a call go back to their caller with the result
+ * copied out; lanes of the kernel itself exit. */
+static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask)
+{
+    uint32_t back = 0, npc = 0, same = 1;
+    const struct emu_func *f = &r->m->funcs[in->fn];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (!w->depth[l])
+            continue;
+        uint32_t to = w->ret_pc[l][--w->depth[l]];
+        const struct emu_insn *site = &r->code[to - 1];
+        if (site->o[0].kind == OK_ADDR && f->nret) {
+            uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+            memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
+                    sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
+        }
+        if (back && to != npc)
+            same = 0;
+        npc = to;
+        back |= 1u << l;
+    }
+    if (back == mask && same) {
+        advance(w, mask, npc);
+    } else {
+        uint32_t pc = w->uni ? w->upc : w->pc[__builtin_ctz(mask)];
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if ((back >> l) & 1)
+                w->pc[l] = w->ret_pc[l][w->depth[l]];
+            else if (!((emask >> l) & 1))
+                w->pc[l] = pc + 1;
+        }
+    }
+    lanes_exit(r, w, emask & ~back);
+}
+
 /* ---- one step of a warp ----------------------------------------------------------- */
 
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
@@ -534,7 +652,7 @@ static int warp_step(struct run *r, struct warp *w)
         }
     }
     const struct emu_insn *in = &r->code[pc];
-    uint64_t *R = w->R;
+    uint64_t *R = w->R = w->frames[in->fn];
     uint32_t emask = mask;
     if (in->guard >= 0) {
         const uint64_t *g = R + (size_t)in->guard * 32;
@@ -578,6 +696,12 @@ static int warp_step(struct run *r, struct warp *w)
         }
         return 1;
     case OP_RET:
+        if (in->fn != r->fn) {
+            ret(r, w, in, mask, emask);
+            return 1;
+        }
+        /* a kernel's ret is its exit */
+        __attribute__((fallthrough));
     case OP_EXIT:
         if (emask != mask) {
             diverge(w);
@@ -586,6 +710,17 @@ static int warp_step(struct run *r, struct warp *w)
         }
         lanes_exit(r, w, emask);
         return 1;
+    case OP_CALL:
+        if (emask) {
+            if (call(r, w, in, mask, emask, pc))
+                return -1;
+            return 1;
+        }
+        break;
+    case OP_ASSERT:
+        if (emask)
+            return emu_fault(r, w, __builtin_ctz(emask), ipc, "failed an assert()");
+        break;
     case OP_TRAP:
         if (emask)
             return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
@@ -684,6 +819,7 @@ static int run_block(struct run *r)
         w->exited = w->at_bar = w->wsync = 0;
         w->uni = 1;
         w->upc = (uint32_t)r->f->first;
+        memset(w->depth, 0, sizeof w->depth);
         w->cycles = 0;
         w->wepoch = 0;
         for (int l = 0; l < 32; l++)
@@ -780,7 +916,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.smem_bytes = f->uses_dyn_smem || l->dyn_smem ? ((stat + 15) & ~15u) + l->dyn_smem : stat;
     if (r.smem_bytes > 232448)
         return launch_error(err, EMU_FAULT, "more shared memory a block than the GPU has (227 KiB)");
-    r.local_bytes = f->local_bytes;
+    r.local_bytes = k->m->local_total;
+    r.fn = k->fn;
     r.param_bytes = f->param_bytes;
     enum emu_status st = EMU_NOMEM;
     r.params = calloc(1, f->param_bytes + 16);
@@ -799,20 +936,24 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     int scratch_used = 0;
     for (int i = 0; i < f->count; i++) {
         const struct emu_insn *in = &r.code[f->first + i];
-        if (in->op == OP_VPRINTF || ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
+        if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT ||
+            ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
             scratch_used = 1;
     }
     for (uint32_t i = 0; i < r.nwarps; i++) {
         struct warp *w = &r.warps[i];
         w->index = (int)i;
-        w->R = calloc((size_t)f->nslots * 32, sizeof *w->R);
+        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
+        if (!w->frames)
+            goto out;
+        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
         if (!w->R)
             goto out;
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             goto out;
         if (r.local_bytes && !(w->local = calloc(32, r.local_bytes)))
             goto out;
-        warp_constants(&r, w);
+        frame_constants(&r, k->fn, w->R);
     }
     if (r.hazards) {
         r.sh_words = (r.smem_bytes + 3) / 4;
@@ -839,7 +980,9 @@ out:
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     for (uint32_t i = 0; r.warps && i < r.nwarps; i++) {
-        free(r.warps[i].R);
+        for (int fn = 0; r.warps[i].frames && fn < k->m->nfuncs; fn++)
+            free(r.warps[i].frames[fn]);
+        free(r.warps[i].frames);
         free(r.warps[i].scratch);
         free(r.warps[i].local);
     }

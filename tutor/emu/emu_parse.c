@@ -489,6 +489,10 @@ static int module_var(struct parser *P, struct vardecl *d)
 
 /* ---- functions -------------------------------------------------------------- */
 
+/* A function's parameter list.  An .entry's parameters are offsets into
+ * the launch's parameter buffer; a .func's (and its return values) are
+ * addresses in each thread's call scratch, above the callseq area, every
+ * .func its own range (calls copy arguments in and results out). */
 static int parse_params(struct parser *P, struct emu_func *f, int is_ret)
 {
     if (emu_parse_expect(P, '('))
@@ -510,21 +514,29 @@ static int parse_params(struct parser *P, struct emu_func *f, int is_ret)
         uint32_t bytes = (uint32_t)d.elems * emu_type_size[d.type];
         uint32_t a = (uint32_t)d.align;
         off = (off + a - 1) & ~(a - 1);
+        uint32_t addr = off;
+        if (!f->is_entry) {
+            uint32_t base = (P->func_params + a - 1) & ~(a - 1);
+            if (base + bytes > SCRATCH_BYTES - FUNC_PARAMS)
+                return emu_parse_unsupported(P, "functions with more than 2 KiB of parameters", 44);
+            addr = PARAM_SCRATCH + FUNC_PARAMS + base;
+            P->func_params = base + bytes;
+        }
         if (is_ret) {
             if (f->nret >= 4)
                 return emu_parse_unsupported(P, "more than 4 return values", 25);
-            f->ret_offset[f->nret] = off;
+            f->ret_offset[f->nret] = addr;
             f->ret_size[f->nret] = bytes;
             f->nret++;
         } else {
             if (f->nparams >= EMU_MAX_PARAMS)
                 return emu_parse_unsupported(P, "more than 64 parameters", 23);
-            f->param_offset[f->nparams] = off;
+            f->param_offset[f->nparams] = addr;
             f->param_size[f->nparams] = bytes;
             f->nparams++;
-            if (add_sym(P, d.name, d.len, SP_PARAM, off, bytes, 0))
-                return -1;
         }
+        if (add_sym(P, d.name, d.len, SP_PARAM, addr, bytes, 0))
+            return -1;
         off += bytes;
         if (is_punct(P, ','))
             next(P);
@@ -598,6 +610,8 @@ static int parse_local_var(struct parser *P, int space)
     struct emu_func *f = P->fn;
     uint64_t addr;
     if (space == SP_SHARED) {
+        if (!f->is_entry)
+            return emu_parse_unsupported(P, ".shared declared in a .func", 27);
         if (P->func_dyn_used)
             return emu_parse_unsupported(P, ".shared declared after the dynamic array's first use", 50);
         uint32_t off = (P->m->module_smem + f->static_smem + a - 1) & ~(a - 1);
@@ -606,10 +620,12 @@ static int parse_local_var(struct parser *P, int space)
             return emu_parse_fail(P, "shared declaration too large");
         f->static_smem = (uint32_t)(off + bytes) - P->m->module_smem;
     } else if (space == SP_LOCAL) {
+        /* every function's locals at their own offsets, so a callee's never
+         * overlap its caller's */
         uint32_t off = (f->local_bytes + a - 1) & ~(a - 1);
-        if ((uint64_t)off + bytes > 0x10000000u)
+        if ((uint64_t)f->local_base + off + bytes > 0x10000000u)
             return emu_parse_fail(P, "local declaration too large");
-        addr = off;
+        addr = f->local_base + off;
         f->local_bytes = (uint32_t)(off + bytes);
     } else {
         uint32_t off = (P->scratch + a - 1) & ~(a - 1);
@@ -778,6 +794,7 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
     f->is_entry = is_entry;
     f->is_extern = is_extern;
     f->max_threads = 1024;
+    f->local_base = (m->local_total + 15) & ~15u;
     P->fn = f;
     P->fn_index = fi;
     P->nregs = 0;
@@ -848,8 +865,8 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
             return emu_parse_fail(P, "an .extern function with a body");
         f->first = m->ninsn;
         rc = parse_body(P) || finish_function(P);
-        if (!rc && !is_entry)
-            rc = emu_parse_unsupported(P, ".func with a body (calls are not emulated)", 42);
+        f = &m->funcs[fi];
+        m->local_total = f->local_base + ((f->local_bytes + 15) & ~15u);
     }
     P->nsyms = module_syms;
     P->fn = NULL;
@@ -897,6 +914,36 @@ const char *emu_file_name(const struct emu_module *m, int id)
         if (m->files[i].id == id)
             return m->files[i].name;
     return "";
+}
+
+/* Points every call at its callee's body: a call parsed before the
+ * function was defined named its prototype.  Recursion is refused here. */
+static void link_calls(struct parser *P)
+{
+    struct emu_module *m = P->m;
+    for (int i = 0; i < m->ninsn && P->st == EMU_OK; i++) {
+        struct emu_insn *in = &m->insn[i];
+        if (in->op != OP_CALL)
+            continue;
+        const struct emu_func *proto = &m->funcs[in->target];
+        int body = -1;
+        for (int j = 0; j < m->nfuncs; j++)
+            if (!m->funcs[j].is_extern && !strcmp(m->funcs[j].name, proto->name))
+                body = j;
+        if (body < 0 || m->funcs[body].is_entry) {
+            P->lx.tok.line = (int)in->line;
+            emu_parse_unsupported(P, proto->name, (int)strlen(proto->name));
+            return;
+        }
+        const struct emu_func *f = &m->funcs[body];
+        if (in->nops - 1 != f->nparams || (in->o[0].kind == OK_ADDR) != (f->nret > 0) ||
+            f->nret > 1) {
+            P->lx.tok.line = (int)in->line;
+            emu_parse_fail(P, "a call to %s with other parameters than it declares", f->name);
+            return;
+        }
+        in->target = body;
+    }
 }
 
 /* Parses PTX text into M (whose e is set); EMU_OK or the error in ERR. */
@@ -984,10 +1031,7 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
     free(P.syms);
     free(P.labels);
     free(P.fixups);
-    if (P.st == EMU_OK) {
-        /* every module-scope name the body used is resolved; the array's
-         * size is final */
-        return EMU_OK;
-    }
+    if (P.st == EMU_OK)
+        link_calls(&P);
     return P.st;
 }

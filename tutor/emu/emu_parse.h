@@ -65,7 +65,11 @@ struct parser {
     uint32_t cur_line;
     int cur_file;
     int func_dyn_used;
+    uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
 };
+
+/* Where the .funcs' own parameters start in the call scratch. */
+#define FUNC_PARAMS 2048u
 
 #define GROW(P, arr, cnt, capf)                                                                    \
     (emu_parse_grow((void **)&(arr), &(capf), (cnt) + 1, sizeof *(arr)) ? emu_parse_nomem(P) : 0)

@@ -7,7 +7,7 @@
 #include "emu/emu_int.h"
 
 
-enum { NBAR = 16 };
+enum { NBAR = 16, CALL_DEPTH = 16 };
 
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
@@ -28,6 +28,9 @@ struct warp {
     uint8_t *scratch;       /* call parameters: SCRATCH_BYTES per lane */
     uint8_t *local;         /* local memory: local_bytes per lane */
     uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
+    uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
+    uint8_t depth[32];      /* calls each lane is inside */
+    uint32_t ret_pc[32][CALL_DEPTH];
 };
 
 /* What a shared word last saw (hazard tracking). */
@@ -48,6 +51,7 @@ struct run {
     struct emu *e;
     const struct emu_module *m;
     const struct emu_func *f;
+    int fn;                 /* the kernel's function index */
     const struct emu_insn *code;
     struct emu_error *err;
     enum emu_status st;
