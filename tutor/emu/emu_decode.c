@@ -253,7 +253,7 @@ static int parse_raw(struct parser *P, struct raw *r)
             next(P);
         } else if (tok(P)->kind == TK_NUM) {
             int64_t v;
-            if (emu_parse_int(tok(P)->s, tok(P)->len, &v))
+            if (emu_lex_int(tok(P)->s, tok(P)->len, &v))
                 return emu_parse_fail(P, "bad address");
             r->off = v;
             next(P);
@@ -268,7 +268,7 @@ static int parse_raw(struct parser *P, struct raw *r)
                 next(P);
             }
             int64_t v;
-            if (tok(P)->kind != TK_NUM || emu_parse_int(tok(P)->s, tok(P)->len, &v))
+            if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
                 return emu_parse_fail(P, "expected an offset in an address");
             r->off += sign * v;
             next(P);
@@ -315,7 +315,7 @@ static int parse_raw(struct parser *P, struct raw *r)
     if (r->kind == RK_ID && is_punct(P, '+')) {     /* sym+4 as a value */
         next(P);
         int64_t v;
-        if (tok(P)->kind != TK_NUM || emu_parse_int(tok(P)->s, tok(P)->len, &v))
+        if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
             return emu_parse_fail(P, "expected an offset");
         r->off = v;
         next(P);
@@ -335,7 +335,7 @@ static int value_slot(struct parser *P, const char *s, int len, int minus, int64
     }
     if (s[0] >= '0' && s[0] <= '9') {
         uint64_t bits;
-        if (emu_parse_number(s, len, minus, fbits, &bits))
+        if (emu_lex_number(s, len, minus, fbits, &bits))
             return emu_parse_fail(P, "bad number '%.*s'", len, s);
         *slot = const_slot(P, bits);
         return *slot < 0 ? -1 : 0;
