@@ -410,7 +410,7 @@ static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *
     o->neg = (uint8_t)r->neg;
     switch (r->kind) {
     case RK_SINK:
-        o->kind = OK_SINK;
+        o->kind = OK_REG;     /* '_': slot 0, written and read as zero */
         o->reg = 0;
         return 0;
     case RK_ADDR: {
@@ -603,7 +603,7 @@ static int shape_fits(const struct emu_insn *in, const char *shape, int len)
         return 0;
     for (int i = 0; i < len; i++) {
         int k = in->o[i].kind;
-        int reg = k == OK_REG || k == OK_SINK;
+        int reg = k == OK_REG;
         switch (shape[i]) {
         case 'd': case 'r': if (!reg) return 0; break;
         case 'a': if (k != OK_ADDR) return 0; break;

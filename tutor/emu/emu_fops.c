@@ -314,8 +314,13 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         case OP_SQRT: r = sqrtf(a); break;
         case OP_MIN: r = fmin32(a, b); break;
         case OP_MAX: r = fmax32(a, b); break;
-        case OP_ABS: r = fabsf(a); return (uint64_t)(uint32_t)x & 0x7fffffffu;
-        case OP_NEG: r = -a; return ((uint32_t)x ^ 0x80000000u);
+        case OP_ABS:
+        case OP_NEG: {
+            /* bit operations: a NaN keeps its payload; .ftz flushed a */
+            uint32_t bits;
+            memcpy(&bits, &a, 4);
+            return in->op == OP_ABS ? bits & 0x7fffffffu : bits ^ 0x80000000u;
+        }
         case OP_COPYSIGN: r = copysignf(b, a); break;
         default: r = approx_fn32(in->op, a); break;
         }

@@ -219,15 +219,17 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             break;
         if (in->flags & F_WIDE) {
             LANES(mask) d[l] = mulwide(a[l], b[l], type) + c[l];
-        } else if (in->flags & F_HI) {
-            LANES(mask) d[l] = (mulhi(a[l], b[l], type) + c[l]) & m;
         } else if (in->flags & F_CC) {
             int bits = emu_type_size[type] * 8;
+            int hi = (in->flags & F_HI) != 0;
             LANES(mask) {
-                uint64_t p = (a[l] * b[l]) & m, r = p + (c[l] & m);
+                uint64_t p = hi ? mulhi(a[l], b[l], type) : (a[l] * b[l]) & m;
+                uint64_t r = p + (c[l] & m);
                 carry[l] = bits == 64 ? r < p : (uint32_t)((r >> bits) & 1);
                 d[l] = r & m;
             }
+        } else if (in->flags & F_HI) {
+            LANES(mask) d[l] = (mulhi(a[l], b[l], type) + c[l]) & m;
         } else {
             LANES(mask) d[l] = (a[l] * b[l] + c[l]) & m;
         }
@@ -266,7 +268,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             break;
         LANES(mask) {
             int64_t v = sx(a[l], type);
-            d[l] = (uint64_t)(v < 0 ? -v : v) & m;
+            d[l] = (v < 0 ? 0 - (uint64_t)v : (uint64_t)v) & m;
         }
         return 0;
     case OP_NEG:
