@@ -921,6 +921,26 @@ static void clock_counts_instructions(void)
     EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
     EXPECT(out == first);
     done(&f);
+
+    /* a quarter second's wait on %globaltimer, sleeping 1 ms a turn: about
+     * 250 turns of a few instructions, not a budget's worth of spinning */
+    static const char *wait = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+        "  mov.u64 %rd1, %globaltimer;\n"
+        "  add.s64 %rd2, %rd1, 250000000;\n"
+        "$L:\n"
+        "  nanosleep.u32 1000000;\n"
+        "  mov.u64 %rd3, %globaltimer;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $L;\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, wait, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_OK);
+    struct emu_stats st;
+    emu_stats(f.e, &st);
+    EXPECT(st.warp_instructions > 4 * 200 && st.warp_instructions < 4 * 300);
+    done(&f);
 }
 
 /* A few ALU forms against their definitions (the exhaustive tests live in

@@ -208,8 +208,7 @@ static int decode_mnemonic(struct parser *P, const char *s, int len, struct emu_
         else
             in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
     }
-    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH ||
-        in->op == OP_NANOSLEEP || in->op == OP_PMEVENT)
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH || in->op == OP_PMEVENT)
         in->op = OP_NOP;
     return 0;
 }
@@ -594,7 +593,7 @@ static const struct {
     {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
     {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
     {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
-    {OP_RED, "ar", 1}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
+    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
 };
 
 static int shape_fits(const struct emu_insn *in, const char *shape, int len)
@@ -753,6 +752,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     int ndest = 1;
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
+    case OP_NANOSLEEP:
     case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_BRA:
         ndest = 0;
         break;

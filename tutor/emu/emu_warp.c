@@ -437,6 +437,16 @@ int emu_warp_step(struct run *r, struct warp *w)
         }
         break;
     }
+    case OP_NANOSLEEP:
+        /* the warp sleeps about that long (at most 1 ms): its clocks move
+         * on, so a kernel that waits on %globaltimer does not spin for it */
+        if (emask) {
+            uint64_t ns = R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
+            if (ns > 1000000)
+                ns = 1000000;
+            w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
+        }
+        break;
     case OP_ACTIVEMASK:
         for (uint32_t m = emask; m; m &= m - 1)
             R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
