@@ -753,7 +753,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         n++;
     }
     next(P);
-    if (in->flags & F_HINT)
+    if ((in->flags & F_HINT) && n > 0)
         n--;    /* the cache policy operand */
     if (n > EMU_MAX_OPNDS)
         return emu_parse_fail(P, "too many operands");
@@ -769,16 +769,12 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         fx->line = P->lx.tok.line;
         return 0;
     }
-    /* which operands are written */
+    /* which operands are written: the first, or none, or a d|p pair */
     int ndest = 1;
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
-    case OP_NANOSLEEP:
-    case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_BRA:
+    case OP_NANOSLEEP: case OP_EXIT: case OP_TRAP: case OP_NOP:
         ndest = 0;
-        break;
-    case OP_MOV:
-        ndest = 1;
         break;
     default:
         break;
