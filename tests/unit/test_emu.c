@@ -701,6 +701,18 @@ static void malformed_text_names_line(void)
     EXPECT(load(&f, ptx, 0) == EMU_PARSE);
     EXPECT(strstr(f.err.message, "line 7") != NULL);
     done(&f);
+    /* a .file name with an escape sequence and a line break reaches the
+     * fault message only as printable text */
+    static const char *evil_file = HEAD
+        ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<2>;\n  .loc 1 3 1\n"
+        "  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 1;\n  ret;\n}\n"
+        ".file 1 \"/x/\033[2Jok \\\\ passed\t.cu\"\n";
+    EXPECT(load(&f, evil_file, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, (void *)(uintptr_t)64, NULL) == EMU_FAULT);
+    EXPECT(strchr(f.err.message, '\033') == NULL && strchr(f.err.message, '\t') == NULL);
+    EXPECT(strchr(f.err.file, '\033') == NULL);
+    EXPECT(strstr(f.err.message, "?[2Jok") != NULL);
+    done(&f);
     static const char *unknown_reg = HEAD ".visible .entry k()\n{\n  mov.u32 %r9, 1;\n}\n";
     EXPECT(load(&f, unknown_reg, 0) == EMU_PARSE);
     done(&f);

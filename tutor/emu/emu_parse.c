@@ -33,7 +33,18 @@ const char *const emu_op_name[OP_COUNT] = {
 #undef X
 };
 
-/* Records the first error of a load or a launch in ERR. */
+/* Replaces what is not printable ASCII: the PTX's strings and names reach
+ * these texts, and a kernel's inline asm can write module-level text (a
+ * .file name) with any bytes a terminal or a report would act on. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
+/* Records the first error of a load or a launch in ERR, in printable
+ * ASCII. */
 void emu_error_set(struct emu_error *err, enum emu_status st, const char *what, int line,
                    const char *file, const char *fmt, ...)
 {
@@ -47,6 +58,9 @@ void emu_error_set(struct emu_error *err, enum emu_status st, const char *what, 
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    printable(err->what);
+    printable(err->file);
+    printable(err->message);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
