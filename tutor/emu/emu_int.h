@@ -94,6 +94,10 @@ enum {
     F_SYNC = 1u << 19, F_ARRIVE = 1u << 20, F_RED = 1u << 21, F_WARP = 1u << 22,
     F_NEGPRED = 1u << 23, /* setp/selp/bar.red: the predicate input is negated (!%p) */
     F_PRMT_MODE = 1u << 24,
+    /* memory-model words: a strong access (relaxed, volatile, acquire,
+     * release), its release and acquire semantics, and a scope of one block
+     * only (which orders nothing between blocks) */
+    F_STRONG = 1u << 25, F_REL = 1u << 26, F_ACQ = 1u << 27, F_CTA = 1u << 28,
 };
 
 /* A source or destination operand after decoding. */

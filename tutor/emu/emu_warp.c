@@ -454,6 +454,12 @@ int emu_warp_step(struct run *r, struct warp *w)
         }
         break;
     }
+    case OP_FENCE:
+        if (emask) {
+            r->blk_release++;
+            r->blk_acquire++;
+        }
+        break;
     case OP_NANOSLEEP:
         /* the warp sleeps about that long (at most 1 ms): its clocks move
          * on, so a kernel that waits on %globaltimer does not spin for it */
