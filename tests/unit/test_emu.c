@@ -413,6 +413,26 @@ static void out_of_bounds_names_buffer(void)
     off = 2;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "misaligned") != NULL);
+    done(&f);
+    /* inlined from CUDA's headers (__ldg and friends): the caller's line */
+    static const char *inlined = HEAD
+        ".visible .entry k(.param .u64 in, .param .u64 off)\n{\n"
+        "  .reg .b32 %r<3>; .reg .b64 %rd<5>;\n"
+        "  ld.param.u64 %rd1, [in];\n"
+        "  ld.param.u64 %rd2, [off];\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  .loc 2 119 3, function_name $L__info_string0, inlined_at 1 40 7\n"
+        "  ld.global.nc.u32 %r1, [%rd3];\n"
+        "  ret;\n}\n"
+        ".file 1 \"/home/student/labs/01/kernel.cu\"\n"
+        ".file 2 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_32_intrinsics.hpp\"\n";
+    EXPECT(load(&f, inlined, 0) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    k = emu_module_kernel_at(f.m, 0);
+    off = 4096;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "(kernel.cu:40)") != NULL);
+    EXPECT(f.err.line == 40);
     /* unmapped: the same address is no longer an allocation */
     emu_mem_unmap(f.e, in);
     off = 0;

@@ -520,6 +520,8 @@ int emu_decode_add_insn(struct parser *P, struct emu_insn **out)
     (*out)->line = P->cur_line;
     (*out)->file = (uint16_t)P->cur_file;
     (*out)->fn = (uint16_t)P->fn_index;
+    (*out)->cline = P->cur_cline;
+    (*out)->cfile = (uint16_t)P->cur_cfile;
     return 0;
 }
 
@@ -717,11 +719,13 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     struct emu_insn *in;
     if (emu_decode_add_insn(P, &in))
         return -1;
-    int line = in->line, file = in->file, fn = in->fn;
+    struct emu_insn place = *in;
     *in = tmp;
-    in->line = (uint32_t)line;
-    in->file = (uint16_t)file;
-    in->fn = (uint16_t)fn;
+    in->line = place.line;
+    in->file = place.file;
+    in->fn = place.fn;
+    in->cline = place.cline;
+    in->cfile = place.cfile;
     in->guard = guard;
     in->guard_neg = (uint8_t)guard_neg;
     in->target = -1;

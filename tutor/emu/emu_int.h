@@ -127,6 +127,8 @@ struct emu_insn {
     uint32_t line;
     uint16_t file;
     uint16_t fn;        /* the function it belongs to */
+    uint16_t cfile;     /* inlined: where it was called from (.loc inlined_at) */
+    uint32_t cline;
     struct emu_opnd o[EMU_MAX_OPNDS];
 };
 
@@ -181,6 +183,7 @@ struct emu_var {
 struct emu_file {
     int id;
     char *name;                     /* its last path component */
+    int is_system;                  /* one of CUDA's or the system's headers */
 };
 
 struct emu_module {
