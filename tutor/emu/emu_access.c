@@ -29,6 +29,8 @@ static void block_name(const struct run *r, char *out, size_t cap)
         snprintf(out, cap, "block (%u,%u,%u)", r->ctaid[0], r->ctaid[1], r->ctaid[2]);
 }
 
+/* "kernel.cu:31" for the instruction at PC, or its index in the function
+ * where the PTX has no line. */
 void emu_src_line(const struct run *r, int pc, char *out, size_t cap)
 {
     const struct emu_insn *in = &r->code[pc];

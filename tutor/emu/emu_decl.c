@@ -26,6 +26,7 @@ static int parse_type_word(const struct emu_tok *t)
     return 0;
 }
 
+/* The state space a word (".global") names, or -1. */
 int emu_decl_space(const struct emu_tok *t)
 {
     static const struct {
