@@ -654,6 +654,52 @@ static void blocks_writing_one_word(void)
     done(&f);
 }
 
+/* Lab 15's last block: each block stores its partial, takes a ticket, and
+ * the last one reads every partial.  Without a fence on each side that is
+ * a race; with membar.gl on both sides it is not. */
+#define LAST_BLOCK_PTX(FENCE) HEAD \
+    ".visible .entry k(.param .u64 part, .param .u64 cnt)\n{\n" \
+    "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n" \
+    "  ld.param.u64 %rd1, [part];\n" \
+    "  ld.param.u64 %rd2, [cnt];\n" \
+    "  mov.u32 %r1, %ctaid.x;\n" \
+    "  mov.u32 %r2, %nctaid.x;\n" \
+    "  mul.wide.u32 %rd3, %r1, 4;\n" \
+    "  add.s64 %rd4, %rd1, %rd3;\n" \
+    "  add.s32 %r3, %r1, 10;\n" \
+    "  st.global.u32 [%rd4], %r3;\n" \
+    FENCE \
+    "  atom.global.add.u32 %r4, [%rd2], 1;\n" \
+    "  add.s32 %r5, %r4, 1;\n" \
+    "  setp.ne.u32 %p1, %r5, %r2;\n" \
+    "  @%p1 bra $E;\n" \
+    FENCE \
+    "  ld.global.u32 %r6, [%rd1];\n" \
+    "  ld.global.u32 %r7, [%rd1+4];\n" \
+    "$E:\n" \
+    "  ret;\n}\n"
+
+static void last_block_needs_fences(void)
+{
+    const char *bare = LAST_BLOCK_PTX(""), *fenced = LAST_BLOCK_PTX("  membar.gl;\n");
+    struct fx f;
+    unsigned part[4], cnt = 0;
+    EXPECT(load(&f, bare, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on d_partials + 0: thread 0 of block 3 reads it") != NULL);
+    EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
+    done(&f);
+    cnt = 0;
+    EXPECT(load(&f, fenced, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
+    EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
+    done(&f);
+}
+
 /* ---- limits and refusals ------------------------------------------------------------------- */
 
 static void budget_stops_endless_loop(void)
@@ -1075,7 +1121,7 @@ static void alu_spot_checks(void)
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
          T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
-         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word),
+         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))
