@@ -377,6 +377,66 @@ static void atomics(void)
     done(&f);
 }
 
+/* Blocks on two host threads: the atomics are exact, the result is the
+ * one thread's, and a fault is always the first failing block's. */
+static void threads_run_blocks_side_by_side(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 lim)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<3>; .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.param.u64 %rd2, [lim];\n"
+        "  mov.u32 %r1, %ctaid.x;\n"
+        "  cvt.u64.u32 %rd3, %r1;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $OK;\n"
+        "  st.global.u32 [0], 1;\n"
+        "$OK:\n"
+        "  atom.global.add.u32 %r2, [%rd1], 1;\n"
+        "  atom.global.max.u32 %r3, [%rd1+4], %r1;\n"
+        "  mov.f32 %f1, 0f3F800000;\n"
+        "  atom.global.add.f32 %f2, [%rd1+8], %f1;\n"
+        "  atom.global.add.u64 %rd4, [%rd1+16], 3;\n"
+        "  ret;\n}\n";
+    struct emu_config cfg = {.seed = 3, .budget = 1u << 26, .threads = 2};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m;
+    struct emu_error err;
+    EXPECT(emu_module_load(e, ptx, strlen(ptx), &m, &err) == EMU_OK);
+    const struct emu_kernel *k = emu_module_kernel_at(m, 0);
+    struct {
+        unsigned count, max;
+        float sum;
+        unsigned pad;
+        unsigned long long wide;
+    } out;
+    memset(&out, 0, sizeof out);
+    emu_mem_map(e, &out, sizeof out, "d_out");
+    void *po = &out;
+    unsigned long long lim = 1u << 30;
+    void *args[2] = {&po, &lim};
+    struct emu_launch l = {.grid = {400, 1, 1}, .block = {64, 1, 1}, .args = args};
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_OK);
+    EXPECT(out.count == 400 * 64 && out.max == 399 && out.sum == 400.0f * 64);
+    EXPECT(out.wide == 3ull * 400 * 64);
+    struct emu_stats st;
+    emu_stats(e, &st);
+    EXPECT(st.warp_instructions == 400u * 2 * 12);
+    /* blocks 150 and up fault: the report names the same thread of block
+     * 150, run after run */
+    lim = 150;
+    char first[sizeof err.message];
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+    snprintf(first, sizeof first, "%s", err.message);
+    EXPECT(strstr(first, "of block 150 wrote 4 bytes at 0x0") != NULL);
+    for (int i = 0; i < 4; i++) {
+        EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+        EXPECT_STR(err.message, first);
+    }
+    emu_module_unload(m);
+    emu_free(e);
+}
+
 /* ---- memory checks ------------------------------------------------------------------------ */
 
 static const char *read_at_ptx = HEAD
@@ -1120,7 +1180,7 @@ static void alu_spot_checks(void)
 
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
-         T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
+         T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
