@@ -851,6 +851,18 @@ static void malformed_text_names_line(void)
         ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
     EXPECT(load(&f, regs, 0) == EMU_PARSE);
     done(&f);
+    /* initialiser braces nested a hundred thousand deep: refused, not a
+     * recursion as deep as the stack */
+    size_t deep = 100000;
+    char *nest = malloc(deep + 256);
+    if (nest) {
+        int n = snprintf(nest, 256, "%s.global .align 4 .u32 g[4] = ", HEAD);
+        memset(nest + n, '{', deep);
+        strcpy(nest + n + deep, "1};\n");
+        EXPECT(load(&f, nest, 0) == EMU_PARSE);
+        done(&f);
+        free(nest);
+    }
     static const char *local = HEAD
         ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
     EXPECT(load(&f, local, 0) == EMU_PARSE);
