@@ -1,8 +1,9 @@
-/* emu_decode.c — one PTX instruction to its decoded form: the mnemonic's
- * words to an opcode, types and modifier flags (a table of suffixes), each
- * operand to a register slot (immediates and special registers get
- * constant slots), an address to its base slot and constant offset, a
- * branch to a fixup its function resolves, vprintf's call to its own op. */
+/* emu_decode.c — one PTX instruction to its decoded form: the mnemonic
+ * read through emu_forms.c's table, each operand to a register slot
+ * (immediates and special registers get constant slots), an address to its
+ * base slot and constant offset, a branch to a fixup its function
+ * resolves, a call to its callee or to the runtime's vprintf and
+ * __assertfail, and the whole checked against the form's operand shapes. */
 #include "emu/emu_parse.h"
 
 #include <stdio.h>
