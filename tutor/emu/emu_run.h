@@ -1,0 +1,163 @@
+/* emu_run.h — the state of one launch, shared by the interpreter
+ * (emu_exec.c), its memory accesses and hazard shadow (emu_access.c) and
+ * printf (emu_print.c).  Private to tutor/emu/. */
+#ifndef EMU_RUN_H
+#define EMU_RUN_H
+
+#include <pthread.h>
+
+#include "emu/emu_int.h"
+
+
+enum { NBAR = 16, CALL_DEPTH = 16 };
+
+/* A warp: its lanes' registers (slot-major), PCs and states. */
+struct warp {
+    uint64_t *R;
+    uint32_t carry[32];
+    uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
+    uint32_t upc;           /* the PC of every lane, while it is (uni) */
+    int uni;
+    uint32_t live;          /* lanes that are threads of the block */
+    uint32_t exited;
+    uint32_t at_bar;        /* waiting at a block barrier */
+    uint32_t wsync;         /* waiting for the lanes a .sync warp op names */
+    uint32_t wsync_need;    /* the lanes those wait for */
+    int index;              /* in the block */
+    uint64_t cycles;
+    uint32_t wepoch;        /* .sync warp operations so far (hazard ordering) */
+    uint32_t steps;
+    uint8_t *scratch;       /* call parameters: SCRATCH_BYTES per lane */
+    uint8_t *local;         /* local memory: local_bytes per lane */
+    uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
+    uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
+    uint8_t depth[32];      /* calls each lane is inside */
+    uint32_t ret_pc[32][CALL_DEPTH];
+};
+
+/* What a shared word last saw (hazard tracking). */
+struct shadow {
+    uint32_t gen;           /* the block it belongs to; another block's is empty */
+    uint32_t wtid, wpc, wepoch, wwep, wstep;
+    uint32_t rtid, rpc, repoch, rwep;
+    uint32_t r2tid, r2pc, r2epoch, r2wep;
+    uint8_t written, watomic, read, read2;
+};
+
+struct gshadow {
+    uint64_t addr;          /* word address + 1; 0: empty */
+    uint32_t block, tid, pc;
+    uint32_t rel;           /* its block's releases before the store */
+    uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
+    uint8_t published;      /* its block released after it (a fence, a release atomic) */
+};
+
+/* What the host threads of one launch share (emu_exec.c): the next block,
+ * the first failing one and its error, the budget not yet handed out. */
+struct pool {
+    pthread_mutex_t lock;
+    uint64_t next, stop;
+    struct emu_error err;
+    enum emu_status st;
+    uint64_t budget;
+};
+
+/* One host thread's launch: everything a block needs, its own. */
+struct run {
+    struct emu *e;
+    const struct emu_module *m;
+    const struct emu_func *f;
+    int fn;                 /* the kernel's function index */
+    const struct emu_insn *code;
+    struct emu_error *err;
+    enum emu_status st;
+    unsigned grid[3], block[3];
+    uint32_t nthreads, nwarps;
+    uint64_t block_linear, nblocks;
+    unsigned ctaid[3];
+    uint8_t *params;
+    uint32_t param_bytes;
+    uint8_t *smem;
+    uint32_t smem_bytes, dyn_smem;
+    uint32_t local_bytes;
+    struct warp *warps;
+    /* barriers */
+    uint32_t bar_count[NBAR], bar_expect[NBAR];
+    uint32_t bar_red[NBAR];
+    const struct emu_insn *bar_insn[NBAR];
+    uint32_t live_threads;                  /* not exited */
+    uint32_t epoch;                         /* barriers completed in this block */
+    /* hazards */
+    int hazards;
+    struct shadow *sh;
+    uint32_t sh_words, gen;
+    struct gshadow *gh;
+    size_t gh_cap, gh_used;
+    uint32_t blk_release, blk_acquire;  /* the running block's fences and release/acquire ops */
+    uint64_t *blk_writes;               /* the words it stored to (keys into gh) */
+    size_t nblk_writes, cap_blk_writes;
+    uint64_t rng;
+    int budget_on;
+    uint64_t budget_left;           /* this thread's share of the budget */
+    struct pool *pool;              /* NULL when the launch has one thread */
+    struct emu_stats stats;
+    int mem_last;                   /* emu_mem_find's cache */
+    uint64_t base_cycles;
+};
+
+static inline uint32_t popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* emu_access.c */
+int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* At a block's end: its stores a release followed are published. */
+void emu_hazard_block_end(struct run *r);
+/* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
+int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
+                     size_t bytes);
+/* "kernel.cu:31", or the instruction's index where the PTX has no lines. */
+void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
+void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
+int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* emu_exec.c */
+/* Takes more of the launch's budget so that N more thread-instructions fit;
+ * 0, or -1 when it is spent. */
+int emu_budget_refill(struct run *r, uint64_t n);
+
+/* emu_warp.c */
+/* Runs one instruction of W: 1 when something happened, 0 when no lane can
+ * run, -1 on an error (in r->err). */
+int emu_warp_step(struct run *r, struct warp *w);
+/* The registers of function FN's frame R that hold constants (once a launch). */
+void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
+/* The special registers of every frame W has (once a block). */
+void emu_warp_sregs(const struct run *r, struct warp *w);
+int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* emu_sync.c */
+void emu_barriers_check(struct run *r);
+int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                   uint32_t emask, int pc, int wait);
+/* Whether every lane MEMBERS names is among EMASK: 1 (go on), 0 (the lanes
+ * of MASK wait for the rest), -1 (a named lane exited or skips it). */
+int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
+                    uint32_t members, int pc);
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask);
+int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
+/* 0, or -1 for a reduction this file does not know. */
+int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
+void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
+
+/* emu_print.c */
+int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+
+#endif
