@@ -102,6 +102,18 @@ jq '.fail_credit = 2' data/rubric.json > "$TMP/bad-rubric.json"
 out=$("$GRADE" -o "$TMP/o-rub" --rubric "$TMP/bad-rubric.json" "$S/alice" 2>&1); rc=$?
 check "a rubric out of range is a usage error that names the key" test $rc = 2 -a -n "$(grep fail_credit <<<"$out")"
 
+# A usage error leaves nothing behind: the output folder is made only once
+# every argument (the submissions, the roster, the rubric) is known good.
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$GRADE" "$TMP/nonexistent" > /dev/null 2>&1); rc=$?
+check "grade.sh of a path that is not there: usage error (2), no grade-out/ made" \
+    test $rc = 2 -a ! -e "$TMP/cwd/grade-out"
+left=""
+for o in o-x o-dup o-rub; do [ ! -e "$TMP/$o" ] || left="$left $o"; done
+check "a missing path, a duplicate id, a bad rubric: no output folder made${left:+ (left:$left)}" test -z "$left"
+(cd "$TMP/cwd" && "$GRADE" --roster "$TMP/nonexistent.csv" "$S/alice" > /dev/null 2>&1); rc=$?
+check "a roster that is not there: usage error (2), no grade-out/ made" test $rc = 2 -a ! -e "$TMP/cwd/grade-out"
+
 # The bonus labs are graded only when --labs names them: on a catalog with
 # two bonus labs (98, 99) and a rubric without points for them (and no
 # default), a plain run gets past the rubric (to the duplicate student id)
