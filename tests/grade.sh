@@ -162,6 +162,11 @@ check "a .tar.gz with the workbook one folder down is taken in" \
     test "$(jq -r '.labs["01"].from' "$O1/students/bob/intake.json")" = "bob/labs/$L1/kernel.cu"
 check "a lab missing from the submission is graded zero" \
     test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/bob/report.json")" = '["missing",0]'
+# The missing lab's verdict is said once: the text names the file the
+# grader looked for, and no second wording of "missing" follows it.
+miss_text=$(jq -r '.tests[1].output' "$O1/students/bob/results.json")
+check "a missing lab's text says it once, naming the file (no second wording of the verdict)" \
+    test "$(grep -c 'in the submission' <<<"$miss_text")" = 1 -a -n "$(grep -F "labs/$L2/kernel.cu" <<<"$miss_text")"
 check "a .zip with the lab folders at the top is taken in" \
     test "$(jq -r '.labs["01"].state' "$O1/students/carol/intake.json")" = ok
 check "an untouched stub is graded zero without being built" \
