@@ -222,6 +222,12 @@ done
 ok "every results.json has Gradescope's keys (score, tests with name, status, score, max_score, visibility, output)"
 check "results.json never shows the seed or the program's output in a test's text" \
     test -z "$(jq -r '.tests[].output' "$O1"/students/*/results.json | grep -E 'seed|^@stage')"
+# Gradescope stores extra_data and hands it back to later autograder runs,
+# where students' kernels run: the seed (4242 here) stays in report.json.
+check "results.json carries no seed, in extra_data or anywhere (report.json has it)" \
+    test "$(jq -s '[.[] | .. | objects | select(has("seed"))] | length' "$O1"/students/*/results.json)" = 0 \
+         -a -z "$(grep -lw 4242 "$O1"/students/*/results.json)" \
+         -a "$(jq '[.labs[].seed] | any(. == 4242)' "$O1/students/alice/report.json")" = true
 if xmllint --noout --schema "$XSD" "$O1/junit.xml" "$O1"/students/*/junit.xml > "$TMP/xsd.log" 2>&1; then
     ok "junit.xml (class and per student) validates against tests/grade/junit.xsd"
 else
