@@ -4,7 +4,8 @@
 # `cudatutor --help` (the CLI's command table) and every option of every
 # command (`cudatutor COMMAND --help`, from its option table) appear in
 # both; the page documents the exit codes and renders without warnings; the
-# completion completes commands, options and lab ids.
+# completion completes commands, options and lab ids.  Then the facts of
+# the guides that the code or the catalog can check (issue 25).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -67,3 +68,35 @@ check "completion: options before the command do not count as it" test "$(comple
 check "completion: grade offers its own options, not the tutor's" \
     test "$(complete_line grade --r)" = "--rescore --roster --rubric "
 check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap bwrap-root "
+
+# ---- the guides against the code and the catalog (issue 25) -----------------
+
+IG=docs/instructor-guide.md
+# section FILE N: the text of FILE's "## N." section.
+section() { awk -v n="$2" '/^## / { on = index($0, "## " n ".") == 1 } on' "$1"; }
+
+# §1's self-test count: the reference solution of each core lab and the
+# bank kernels of those labs (a plain --selftest grades the core labs).
+core=$(jq -r '.labs[] | select(.bonus != true) | .id' data/labs.json)
+nsol=$(wc -l <<<"$core")
+nbank=0
+for f in tests/bank/*.cu; do
+    lab=$(head -n1 "$f" | sed -n 's|^// bank: lab=\([0-9]*\) expect=[a-z_]*.*|\1|p')
+    [ -n "$lab" ] && grep -qx "$lab" <<<"$core" && nbank=$((nbank + 1))
+done
+selftest=$(section "$IG" 1 | tr '\n' ' ' | tr -s ' ')
+check "instructor guide §1: the self-test's count is the bank's ($((nsol + nbank)) kernels: $nsol solutions, $nbank bank kernels)" \
+    grep -qF "$((nsol + nbank)) kernels today, the $nsol reference solutions and $nbank bank kernels" <<<"$selftest"
+check "instructor guide §1: the self-test's judgements are the ones it prints" \
+    test -z "$(for j in 'right' 'right without a GPU' 'not run (no GPU)' 'WRONG'; do
+                   grep -qF "\"$j\"" tutor/grade/grade_selftest.c || echo "$j"
+                   grep -qF "\`$j\`" <<<"$selftest" || echo "$j"
+               done)"
+
+# §6's setup.sh installs every -dev package the Makefile builds with.
+setup=$(section "$IG" 6 | awk '/^```sh/ { n++; next } /^```/ { if (n == 1) exit } n == 1')
+mapfile -t devs < <(sed -n '/^DEB_PKGS *:=/,/^$/p' Makefile | grep -oE '[a-z0-9.+-]+-dev' | sort -u)
+missing=""
+for p in "${devs[@]}"; do grep -qw -- "$p" <<<"$setup" || missing="$missing $p"; done
+check "instructor guide §6: setup.sh installs the Makefile's -dev packages (${#devs[@]})${missing:+ (missing:$missing)}" \
+    test ${#devs[@]} -ge 5 -a -z "$missing"
