@@ -100,3 +100,40 @@ missing=""
 for p in "${devs[@]}"; do grep -qw -- "$p" <<<"$setup" || missing="$missing $p"; done
 check "instructor guide §6: setup.sh installs the Makefile's -dev packages (${#devs[@]})${missing:+ (missing:$missing)}" \
     test ${#devs[@]} -ge 5 -a -z "$missing"
+
+# harness.md §9.1: the family row names every family of the catalog and of
+# FAMILY_TABLE.
+row=$(grep -E '^\| `family` \| string \|' docs/harness.md)
+fams=$( (jq -r '.labs[].family' data/labs.json
+         sed -n 's/^ *X(FAMILY_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/model/catalog.h) | sort -u)
+missing=""
+for f in $fams; do grep -qF "\`$f\`" <<<"$row" || missing="$missing $f"; done
+check "harness.md §9.1: every family is listed ($(wc -w <<<"$fams"))${missing:+ (missing:$missing)}" \
+    test "$(wc -w <<<"$fams")" -ge 8 -a -z "$missing"
+
+# architecture.md's lab folder against a reset: after one, the folder holds
+# README.md, kernel.cu and the backup the sentence names, which
+# tests/labs.sh's pattern lets through.  Reset without a terminal asks
+# nothing: it changes nothing unless given --yes, as the student guide says.
+WB=$TMP/wb-docs
+make_workbook "$WB"
+L1=$(lab_dir 01)
+echo "// mine" >> "$WB/labs/$L1/kernel.cu"
+cp "$WB/labs/$L1/kernel.cu" "$TMP/mine.cu"
+out=$(echo y | "$TUTOR" --root "$WB" reset 01 2>&1); rc=$?
+check "reset from a pipe without --yes: usage error (2) that names --yes, kernel.cu unchanged" \
+    test $rc = 2 -a -n "$(grep -F -- '--yes' <<<"$out")" -a -n "$(cmp "$TMP/mine.cu" "$WB/labs/$L1/kernel.cu" && echo same)"
+check "student guide: reset asks only on a terminal, --yes otherwise" \
+    grep -qE 'reset 03 .*y/N question on a terminal' docs/student-guide.md
+"$TUTOR" --root "$WB" reset 01 --yes < /dev/null > /dev/null 2>&1
+pattern=$(sed -n "s/.*grep -vE '\\(\\^kernel[^']*\\)'.*/\\1/p" tests/labs.sh)
+arch=$(tr '\n' ' ' < docs/architecture.md | tr -s ' ')
+left=""
+for f in $(ls -A "$WB/labs/$L1"); do
+    case $f in
+    README.md | kernel.cu) grep -qF "ships exactly \`README.md\` and \`kernel.cu\`" <<<"$arch" || left="$left $f" ;;
+    *) grep -qE "$pattern" <<<"$f" && grep -qF '`kernel.cu.bak-YYYYmmdd-HHMMSS`' <<<"$arch" || left="$left $f" ;;
+    esac
+done
+check "architecture.md: a lab folder after a reset holds what it says, as tests/labs.sh allows${left:+ (not said:$left)}" \
+    test -n "$pattern" -a "$(ls -A "$WB/labs/$L1" | wc -l)" = 3 -a -z "$left"
