@@ -4,7 +4,8 @@
 # `cudatutor --help` (the CLI's command table) and every option of every
 # command (`cudatutor COMMAND --help`, from its option table) appear in
 # both; the page documents the exit codes and renders without warnings; the
-# completion completes commands, options and lab ids.
+# completion completes commands, options and lab ids.  Then the facts of
+# the guides that the code or the catalog can check (issue 25).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -67,3 +68,72 @@ check "completion: options before the command do not count as it" test "$(comple
 check "completion: grade offers its own options, not the tutor's" \
     test "$(complete_line grade --r)" = "--rescore --roster --rubric "
 check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap bwrap-root "
+
+# ---- the guides against the code and the catalog (issue 25) -----------------
+
+IG=docs/instructor-guide.md
+# section FILE N: the text of FILE's "## N." section.
+section() { awk -v n="$2" '/^## / { on = index($0, "## " n ".") == 1 } on' "$1"; }
+
+# §1's self-test count: the reference solution of each core lab and the
+# bank kernels of those labs (a plain --selftest grades the core labs).
+core=$(jq -r '.labs[] | select(.bonus != true) | .id' data/labs.json)
+nsol=$(wc -l <<<"$core")
+nbank=0
+for f in tests/bank/*.cu; do
+    lab=$(head -n1 "$f" | sed -n 's|^// bank: lab=\([0-9]*\) expect=[a-z_]*.*|\1|p')
+    [ -n "$lab" ] && grep -qx "$lab" <<<"$core" && nbank=$((nbank + 1))
+done
+selftest=$(section "$IG" 1 | tr '\n' ' ' | tr -s ' ')
+check "instructor guide §1: the self-test's count is the bank's ($((nsol + nbank)) kernels: $nsol solutions, $nbank bank kernels)" \
+    grep -qF "$((nsol + nbank)) kernels today, the $nsol reference solutions and $nbank bank kernels" <<<"$selftest"
+check "instructor guide §1: the self-test's judgements are the ones it prints" \
+    test -z "$(for j in 'right' 'right without a GPU' 'not run (no GPU)' 'WRONG'; do
+                   grep -qF "\"$j\"" tutor/grade/grade_selftest.c || echo "$j"
+                   grep -qF "\`$j\`" <<<"$selftest" || echo "$j"
+               done)"
+
+# §6's setup.sh installs every -dev package the Makefile builds with.
+setup=$(section "$IG" 6 | awk '/^```sh/ { n++; next } /^```/ { if (n == 1) exit } n == 1')
+mapfile -t devs < <(sed -n '/^DEB_PKGS *:=/,/^$/p' Makefile | grep -oE '[a-z0-9.+-]+-dev' | sort -u)
+missing=""
+for p in "${devs[@]}"; do grep -qw -- "$p" <<<"$setup" || missing="$missing $p"; done
+check "instructor guide §6: setup.sh installs the Makefile's -dev packages (${#devs[@]})${missing:+ (missing:$missing)}" \
+    test ${#devs[@]} -ge 5 -a -z "$missing"
+
+# harness.md §9.1: the family row names every family of the catalog and of
+# FAMILY_TABLE.
+row=$(grep -E '^\| `family` \| string \|' docs/harness.md)
+fams=$( (jq -r '.labs[].family' data/labs.json
+         sed -n 's/^ *X(FAMILY_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/model/catalog.h) | sort -u)
+missing=""
+for f in $fams; do grep -qF "\`$f\`" <<<"$row" || missing="$missing $f"; done
+check "harness.md §9.1: every family is listed ($(wc -w <<<"$fams"))${missing:+ (missing:$missing)}" \
+    test "$(wc -w <<<"$fams")" -ge 8 -a -z "$missing"
+
+# architecture.md's lab folder against a reset: after one, the folder holds
+# README.md, kernel.cu and the backup the sentence names, which
+# tests/labs.sh's pattern lets through.  Reset without a terminal asks
+# nothing: it changes nothing unless given --yes, as the student guide says.
+WB=$TMP/wb-docs
+make_workbook "$WB"
+L1=$(lab_dir 01)
+echo "// mine" >> "$WB/labs/$L1/kernel.cu"
+cp "$WB/labs/$L1/kernel.cu" "$TMP/mine.cu"
+out=$(echo y | "$TUTOR" --root "$WB" reset 01 2>&1); rc=$?
+check "reset from a pipe without --yes: usage error (2) that names --yes, kernel.cu unchanged" \
+    test $rc = 2 -a -n "$(grep -F -- '--yes' <<<"$out")" -a -n "$(cmp "$TMP/mine.cu" "$WB/labs/$L1/kernel.cu" && echo same)"
+check "student guide: reset asks only on a terminal, --yes otherwise" \
+    grep -qE 'reset 03 .*y/N question on a terminal' docs/student-guide.md
+"$TUTOR" --root "$WB" reset 01 --yes < /dev/null > /dev/null 2>&1
+pattern=$(sed -n "s/.*grep -vE '\\(\\^kernel[^']*\\)'.*/\\1/p" tests/labs.sh)
+arch=$(tr '\n' ' ' < docs/architecture.md | tr -s ' ')
+left=""
+for f in $(ls -A "$WB/labs/$L1"); do
+    case $f in
+    README.md | kernel.cu) grep -qF "ships exactly \`README.md\` and \`kernel.cu\`" <<<"$arch" || left="$left $f" ;;
+    *) grep -qE "$pattern" <<<"$f" && grep -qF '`kernel.cu.bak-YYYYmmdd-HHMMSS`' <<<"$arch" || left="$left $f" ;;
+    esac
+done
+check "architecture.md: a lab folder after a reset holds what it says, as tests/labs.sh allows${left:+ (not said:$left)}" \
+    test -n "$pattern" -a "$(ls -A "$WB/labs/$L1" | wc -l)" = 3 -a -z "$left"

@@ -102,6 +102,18 @@ jq '.fail_credit = 2' data/rubric.json > "$TMP/bad-rubric.json"
 out=$("$GRADE" -o "$TMP/o-rub" --rubric "$TMP/bad-rubric.json" "$S/alice" 2>&1); rc=$?
 check "a rubric out of range is a usage error that names the key" test $rc = 2 -a -n "$(grep fail_credit <<<"$out")"
 
+# A usage error leaves nothing behind: the output folder is made only once
+# every argument (the submissions, the roster, the rubric) is known good.
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$GRADE" "$TMP/nonexistent" > /dev/null 2>&1); rc=$?
+check "grade.sh of a path that is not there: usage error (2), no grade-out/ made" \
+    test $rc = 2 -a ! -e "$TMP/cwd/grade-out"
+left=""
+for o in o-x o-dup o-rub; do [ ! -e "$TMP/$o" ] || left="$left $o"; done
+check "a missing path, a duplicate id, a bad rubric: no output folder made${left:+ (left:$left)}" test -z "$left"
+(cd "$TMP/cwd" && "$GRADE" --roster "$TMP/nonexistent.csv" "$S/alice" > /dev/null 2>&1); rc=$?
+check "a roster that is not there: usage error (2), no grade-out/ made" test $rc = 2 -a ! -e "$TMP/cwd/grade-out"
+
 # The bonus labs are graded only when --labs names them: on a catalog with
 # two bonus labs (98, 99) and a rubric without points for them (and no
 # default), a plain run gets past the rubric (to the duplicate student id)
@@ -150,6 +162,11 @@ check "a .tar.gz with the workbook one folder down is taken in" \
     test "$(jq -r '.labs["01"].from' "$O1/students/bob/intake.json")" = "bob/labs/$L1/kernel.cu"
 check "a lab missing from the submission is graded zero" \
     test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/bob/report.json")" = '["missing",0]'
+# The missing lab's verdict is said once: the text names the file the
+# grader looked for, and no second wording of "missing" follows it.
+miss_text=$(jq -r '.tests[1].output' "$O1/students/bob/results.json")
+check "a missing lab's text says it once, naming the file (no second wording of the verdict)" \
+    test "$(grep -c 'in the submission' <<<"$miss_text")" = 1 -a -n "$(grep -F "labs/$L2/kernel.cu" <<<"$miss_text")"
 check "a .zip with the lab folders at the top is taken in" \
     test "$(jq -r '.labs["01"].state' "$O1/students/carol/intake.json")" = ok
 check "an untouched stub is graded zero without being built" \
@@ -205,6 +222,12 @@ done
 ok "every results.json has Gradescope's keys (score, tests with name, status, score, max_score, visibility, output)"
 check "results.json never shows the seed or the program's output in a test's text" \
     test -z "$(jq -r '.tests[].output' "$O1"/students/*/results.json | grep -E 'seed|^@stage')"
+# Gradescope stores extra_data and hands it back to later autograder runs,
+# where students' kernels run: the seed (4242 here) stays in report.json.
+check "results.json carries no seed, in extra_data or anywhere (report.json has it)" \
+    test "$(jq -s '[.[] | .. | objects | select(has("seed"))] | length' "$O1"/students/*/results.json)" = 0 \
+         -a -z "$(grep -lw 4242 "$O1"/students/*/results.json)" \
+         -a "$(jq '[.labs[].seed] | any(. == 4242)' "$O1/students/alice/report.json")" = true
 if xmllint --noout --schema "$XSD" "$O1/junit.xml" "$O1"/students/*/junit.xml > "$TMP/xsd.log" 2>&1; then
     ok "junit.xml (class and per student) validates against tests/grade/junit.xsd"
 else

@@ -499,13 +499,16 @@ int grade_finish_reports(struct grade *g)
 
 /* ---- grading ------------------------------------------------------------ */
 
-/* The whole grading of the submissions on the command line. */
+/* The whole grading of the submissions on the command line.  Everything
+ * the command line names is checked (the workbook, the catalog, the rubric,
+ * every submission) before the output folder is made: a mistyped argument
+ * leaves nothing behind. */
 static int do_grade(struct grade *g)
 {
     int rc;
-    if ((rc = grade_setup_workbook(g)) || (rc = grade_setup_out(g, g->o->out ? g->o->out : "grade-out")) ||
-        (rc = grade_load_catalog(g, 0)) || (rc = grade_load_rubric(g)) ||
-        (rc = grade_collect(g, g->o->args, g->o->nargs)) || (rc = grade_detect_gpus(g)))
+    if ((rc = grade_setup_workbook(g)) || (rc = grade_load_catalog(g, 0)) || (rc = grade_load_rubric(g)) ||
+        (rc = grade_collect(g, g->o->args, g->o->nargs)) ||
+        (rc = grade_setup_out(g, g->o->out ? g->o->out : "grade-out")) || (rc = grade_detect_gpus(g)))
         return rc;
     grade_gpus_others(g, "start");
     if ((rc = grade_choose_sandbox(g)) || (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))

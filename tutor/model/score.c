@@ -388,15 +388,20 @@ static char *lab_text(const struct score_lab *e, const struct result *rep)
     struct sb b = {0};
     const char *summary = rep && rep->summary && rep->summary[0] ? rep->summary : NULL;
     const char *meaning = status_meaning(e->status);
+    /* The verdict is said once, in the words of the lab's summary: the
+     * check's, else the intake's sentence (it names the file or the
+     * reason), else status.h's.  The intake's sentence follows a check's
+     * summary only when it adds to it. */
+    const char *head = summary ? summary : e->intake.why ? e->intake.why : meaning;
     int n = 0;
 #define LINE() (n++ ? sb_put(&b, "\n") : (void)0)
 
     LINE();
     if (!e->graded)
-        sb_printf(&b, "not graded: %s", summary ? summary : meaning);
+        sb_printf(&b, "not graded: %s", head);
     else
-        sb_put(&b, summary ? summary : meaning);
-    if (e->intake.why && strcmp(e->intake.why, meaning)) {
+        sb_put(&b, head);
+    if (e->intake.why && strcmp(e->intake.why, head) && strcmp(e->intake.why, meaning)) {
         LINE();
         sb_put(&b, e->intake.why);
     }

@@ -14,5 +14,5 @@
            + (if .graded then {score: .score, max_score: .max_score,
                                status: (if .status == "pass" then "passed" else "failed" end)} else {} end)
            + {visibility: ($rubric.gradescope.visibility // "visible"), output: .text,
-              tags: [.status], extra_data: {status: .status, seed: .seed}} ],
+              tags: [.status], extra_data: {status: .status}} ],
   extra_data: {student: .student, submission: .submission, labs_not_graded: .labs_not_graded} }

@@ -21,10 +21,9 @@ def perf($rep):
       end;
 def clean: if type == "string" then gsub("[^[:space:]:\"]*/work/[^/[:space:]]+/wb/"; "") else . end;
 def text($e; $rep):
-    [ if ($e.graded | not) then "not graded: " + ($rep.summary // ($e.status | meaning))
-      elif $rep.summary then $rep.summary
-      else ($e.status | meaning) end ]
-    + (if $e.intake.why and $e.intake.why != ($e.status | meaning) then [$e.intake.why] else [] end)
+    ($rep.summary // $e.intake.why // ($e.status | meaning)) as $head
+    | [ if ($e.graded | not) then "not graded: " + $head else $head end ]
+    + (if $e.intake.why and $e.intake.why != $head and $e.intake.why != ($e.status | meaning) then [$e.intake.why] else [] end)
     + (if $e.graded then ["score \($e.score) of \($e.max_score): correctness \($e.correctness.score) of \($e.correctness.max), performance \($e.performance.score) of \($e.performance.max)" + (if $e.performance.why then " (" + $e.performance.why + ")" else "" end)] else [] end)
     + [($rep.compile.diagnostics // [])[:5][] | "\(.file):\(.line): \(.severity): \(.message)"]
     + [($rep.symbols.violations // [])[:5][] | "\(if .defined then "defines" else "uses" end) \(.symbol): \(.rule)"]
