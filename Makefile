@@ -79,7 +79,8 @@ RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
 CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
              sed -n 's/^#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1)
 
-TEST_SRC := $(wildcard tests/unit/test_*.c)
+# test_emu_ops's table and generator are parts of it, not tests of their own.
+TEST_SRC := $(filter-out tests/unit/test_emu_ops_%.c,$(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 # Debian packages the build and the tests need, each with how to tell it is
@@ -242,6 +243,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread -lm
+
+# The PTX emulator held to the ISA, form by form (tests/unit/test_emu_ops*.c),
+# linked with the emulator's objects; while tutor/emu/ has no sources it
+# builds without them and its lines skip.
+EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c
+EMU_CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tutor/emu/*.c))
+$(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h $(EMU_CORE_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(if $(EMU_CORE_OBJ),,-DOPS_NO_EMU) -o $@ $(EMU_OPS_SRC) \
+	    $(EMU_CORE_OBJ) $(LDFLAGS) -pthread -lm
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \

@@ -1,0 +1,342 @@
+/* test_emu_ops.c — the PTX emulator held to the PTX ISA, one TAP line per
+ * instruction form of the corpus (tests/emu/forms.sh): each form's tiny
+ * kernel (test_emu_ops_gen.c) runs on the emulator over seeded operands
+ * and edge cases, and every thread's results must equal the ISA's
+ * (test_emu_ops_table.c) bit for bit, approximate forms within their
+ * stated error.
+ *
+ *   test_emu_ops                 the TAP test (EMU_OPS_SEED=N draws others)
+ *   test_emu_ops --list          the forms the table covers, one a line
+ *   test_emu_ops --write DIR     every row's PTX, operands and reference
+ *                                results, for the GPU (tests/device/emu-diff.cu)
+ *   test_emu_ops --compare DIR   the emulator on DIR's PTX and operands
+ *                                against the GPU's results there (and the
+ *                                references against the GPU), one line each
+ *                                difference and "emu-diff: N forms, ..."
+ *
+ * Built without an emulator (tutor/emu/ has no sources yet) the TAP lines
+ * skip, and --compare compares the references alone. */
+#include "test_emu_ops.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef OPS_NO_EMU
+#include "emu/emu.h"
+#endif
+
+enum { PTX_MAX = 16384, SHOW_MAX = 4 };
+#define OPS_WORDS ((size_t)OPS_THREADS * OPS_SLOTS)
+
+static uint64_t default_seed(void)
+{
+    const char *s = getenv("EMU_OPS_SEED");
+    return s && *s ? strtoull(s, NULL, 0) : 20261126;
+}
+
+/* ---- the emulator side --------------------------------------------------- */
+
+struct runner {
+#ifndef OPS_NO_EMU
+    struct emu *e;
+#endif
+    uint64_t *in, *out;   /* mapped once, OPS_WORDS each */
+};
+
+static int runner_open(struct runner *r)
+{
+    memset(r, 0, sizeof *r);
+    r->in = aligned_alloc(256, OPS_WORDS * 8);
+    r->out = aligned_alloc(256, OPS_WORDS * 8);
+    if (!r->in || !r->out) return -1;
+#ifndef OPS_NO_EMU
+    struct emu_config cfg = {.sm_count = 132, .warps_per_sm = 64, .clock_ghz = 1.98, .seed = 1,
+                             .hazards = 1, .budget = 50u * 1000 * 1000};
+    r->e = emu_new(&cfg);
+    if (!r->e || emu_mem_map(r->e, r->in, OPS_WORDS * 8, "in") ||
+        emu_mem_map(r->e, r->out, OPS_WORDS * 8, "out"))
+        return -1;
+#endif
+    return 0;
+}
+
+static void runner_close(struct runner *r)
+{
+#ifndef OPS_NO_EMU
+    if (r->e) emu_free(r->e);
+#endif
+    free(r->in);
+    free(r->out);
+}
+
+/* Runs PTX over IN (copied) with PARAM into r->out: 0, or -1 with why in
+ * WHY (the emulator's status and message). */
+static int runner_run(struct runner *r, const char *ptx, const uint64_t *in, uint64_t param, char *why,
+                      size_t whysize)
+{
+    memcpy(r->in, in, OPS_WORDS * 8);
+    memset(r->out, 0, OPS_WORDS * 8);
+#ifdef OPS_NO_EMU
+    (void)ptx;
+    (void)param;
+    snprintf(why, whysize, "no emulator built");
+    return -1;
+#else
+    static const char *const names[] = {"ok", "fault", "hazard", "unsupported", "limit", "parse", "nomem"};
+    struct emu_error err;
+    struct emu_module *m = NULL;
+    memset(&err, 0, sizeof err);
+    enum emu_status st = emu_module_load(r->e, ptx, strlen(ptx), &m, &err);
+    if (st == EMU_OK) {
+        const struct emu_kernel *k = emu_module_kernel(m, "t");
+        uint64_t pin = (uint64_t)(uintptr_t)r->in, pout = (uint64_t)(uintptr_t)r->out;
+        void *args[3] = {&pin, &pout, &param};
+        struct emu_launch l = {{OPS_THREADS / OPS_BLOCK, 1, 1}, {OPS_BLOCK, 1, 1}, 0, args};
+        if (!k) {
+            snprintf(why, whysize, "the module has no kernel t");
+            emu_module_unload(m);
+            return -1;
+        }
+        st = emu_launch(r->e, k, &l, &err);
+        emu_module_unload(m);
+    }
+    if (st == EMU_OK) return 0;
+    snprintf(why, whysize, "%s: %s%s%s (line %d)", (unsigned)st < 7 ? names[st] : "?", err.message,
+             err.what[0] ? " / " : "", err.what, err.line);
+    return -1;
+#endif
+}
+
+/* ---- comparing ------------------------------------------------------------ */
+
+/* Compares GOT with WANT for row R, printing up to SHOW_MAX differences
+ * after PREFIX; the number of threads that differ. */
+static int compare(const struct ops_row *r, const uint64_t *in, const uint64_t *want, const uint64_t *got,
+                   const char *prefix, const char *wname, const char *gname)
+{
+    int bad = 0;
+    for (int t = 0; t < OPS_THREADS; t++) {
+        int differs = 0;
+        for (int s = 0; s < OPS_SLOTS; s++) {
+            size_t i = (size_t)t * OPS_SLOTS + s;
+            if (ops_equal(r, s, want[i], got[i])) continue;
+            if (!differs && bad < SHOW_MAX)
+                printf("%sthread %d slot %d: in %#llx %#llx %#llx %#llx: %s %#llx, %s %#llx\n", prefix, t, s,
+                       (unsigned long long)in[t * OPS_SLOTS], (unsigned long long)in[t * OPS_SLOTS + 1],
+                       (unsigned long long)in[t * OPS_SLOTS + 2], (unsigned long long)in[t * OPS_SLOTS + 3],
+                       wname, (unsigned long long)want[i], gname, (unsigned long long)got[i]);
+            differs = 1;
+        }
+        bad += differs;
+    }
+    return bad;
+}
+
+static void reference(const struct ops_row *r, const struct ops_ctx *c, uint64_t *want)
+{
+    memset(want, 0, OPS_WORDS * 8);
+    for (int t = 0; t < OPS_THREADS; t++) r->ref(c, t, want + (size_t)t * OPS_SLOTS);
+}
+
+/* ---- the TAP test ----------------------------------------------------------- */
+
+static int tap(void)
+{
+    uint64_t seed = default_seed();
+    static uint64_t in[OPS_WORDS], want[OPS_WORDS];
+    static char ptx[PTX_MAX];
+    struct runner run;
+    int failed = 0;
+    printf("# seed %llu (EMU_OPS_SEED), %d rows, %d threads each\n", (unsigned long long)seed, ops_nrows,
+           OPS_THREADS);
+    if (runner_open(&run)) {
+        printf("not ok - emulator and buffers set up\n");
+        runner_close(&run);
+        return 1;
+    }
+    for (int i = 0; i < ops_nrows; i++) {
+        const struct ops_row *r = &ops_rows[i];
+        struct ops_ctx c;
+        char name[160], why[700];
+        ops_row_name(r, name, sizeof name);
+        ops_draw(r, seed, in, &c);
+        if (ops_ptx(r, &c, ptx, sizeof ptx)) {
+            printf("#   the row's PTX does not fit or names an unknown placeholder\nnot ok - %s\n", name);
+            failed = 1;
+            continue;
+        }
+#ifdef OPS_NO_EMU
+        printf("ok - %s # SKIP no emulator in tutor/emu yet\n", name);
+        continue;
+#endif
+        if (runner_run(&run, ptx, in, c.param, why, sizeof why)) {
+            printf("#   %s\nnot ok - %s\n", why, name);
+            failed = 1;
+            continue;
+        }
+        reference(r, &c, want);
+        int bad = compare(r, in, want, run.out, "#   ", "ISA", "emulator");
+        if (bad) printf("#   %d of %d threads differ\n", bad, OPS_THREADS);
+        printf("%s - %s\n", bad ? "not ok" : "ok", name);
+        failed |= bad != 0;
+    }
+    runner_close(&run);
+    return failed;
+}
+
+/* ---- files for the GPU differential -------------------------------------------- */
+
+static int write_file(const char *dir, int i, const char *ext, const void *p, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%03d.%s", dir, i, ext);
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t w = fwrite(p, 1, n, f);
+    return (fclose(f) || w != n) ? -1 : 0;
+}
+
+/* Reads exactly N bytes of DIR/NNN.EXT: 0, 1 when the file is absent, -1
+ * when it is short or unreadable. */
+static int read_file(const char *dir, int i, const char *ext, void *p, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%03d.%s", dir, i, ext);
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno == ENOENT ? 1 : -1;
+    size_t got = fread(p, 1, n, f);
+    int extra = fgetc(f) != EOF;
+    fclose(f);
+    return got == n && !extra ? 0 : -1;
+}
+
+static int write_dir(const char *dir)
+{
+    uint64_t seed = default_seed();
+    static uint64_t in[OPS_WORDS], want[OPS_WORDS];
+    static char ptx[PTX_MAX];
+    char path[4096];
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "test_emu_ops: cannot make %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/rows.tsv", dir);
+    FILE *list = fopen(path, "w");
+    if (!list) {
+        fprintf(stderr, "test_emu_ops: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(list, "# threads %d block %d slots %d seed %llu\n", OPS_THREADS, OPS_BLOCK, OPS_SLOTS,
+            (unsigned long long)seed);
+    for (int i = 0; i < ops_nrows; i++) {
+        const struct ops_row *r = &ops_rows[i];
+        struct ops_ctx c;
+        char name[160];
+        ops_row_name(r, name, sizeof name);
+        ops_draw(r, seed, in, &c);
+        reference(r, &c, want);
+        if (ops_ptx(r, &c, ptx, sizeof ptx) || write_file(dir, i, "ptx", ptx, strlen(ptx)) ||
+            write_file(dir, i, "in", in, sizeof in) || write_file(dir, i, "param", &c.param, 8) ||
+            write_file(dir, i, "ref", want, sizeof want)) {
+            fprintf(stderr, "test_emu_ops: cannot write row %d (%s) under %s\n", i, name, dir);
+            fclose(list);
+            return 1;
+        }
+        fprintf(list, "%03d\t%s\n", i, name);
+    }
+    if (fclose(list)) return 1;
+    printf("test_emu_ops: %d rows written to %s (seed %llu)\n", ops_nrows, dir, (unsigned long long)seed);
+    return 0;
+}
+
+/* The emulator on DIR's own PTX and operands against DIR/NNN.gpu; the
+ * references against the GPU too, so a reference that misreads the ISA
+ * shows as such and not as an emulator bug. */
+static int compare_dir(const char *dir)
+{
+    static uint64_t in[OPS_WORDS], want[OPS_WORDS], gpu[OPS_WORDS];
+    static char ptx[PTX_MAX];
+    struct runner run;
+    int forms = 0, equal = 0, differ = 0, nogpu = 0, refbad = 0;
+    if (runner_open(&run)) {
+        fprintf(stderr, "test_emu_ops: cannot set up the emulator\n");
+        runner_close(&run);
+        return 2;
+    }
+    for (int i = 0; i < ops_nrows; i++) {
+        const struct ops_row *r = &ops_rows[i];
+        char name[160], why[700], prefix[200];
+        uint64_t param = 0;
+        ops_row_name(r, name, sizeof name);
+        memset(ptx, 0, sizeof ptx);
+        if (read_file(dir, i, "in", in, sizeof in) || read_file(dir, i, "param", &param, 8) ||
+            read_file(dir, i, "ref", want, sizeof want)) {
+            printf("%s: row %d's files are missing (run --write %s first)\n", name, i, dir);
+            differ++;
+            continue;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%03d.ptx", dir, i);
+        FILE *f = fopen(path, "rb");
+        size_t n = f ? fread(ptx, 1, sizeof ptx - 1, f) : 0;
+        if (f) fclose(f);
+        ptx[n] = 0;
+        if (!n) {
+            printf("%s: %s is missing or empty\n", name, path);
+            differ++;
+            continue;
+        }
+        forms++;
+        int g = read_file(dir, i, "gpu", gpu, sizeof gpu);
+        if (g) {
+            printf("%s: no GPU result%s\n", name, g > 0 ? "" : " (short file)");
+            nogpu++;
+            continue;
+        }
+        snprintf(prefix, sizeof prefix, "%s: reference: ", name);
+        refbad += compare(r, in, gpu, want, prefix, "gpu", "ref") != 0;
+        if (runner_run(&run, ptx, in, param, why, sizeof why)) {
+            printf("%s: emulator: %s\n", name, why);
+            differ++;
+            continue;
+        }
+        snprintf(prefix, sizeof prefix, "%s: ", name);
+        int bad = compare(r, in, gpu, run.out, prefix, "gpu", "emu");
+        if (bad) {
+            printf("%s: %d of %d threads differ\n", name, bad, OPS_THREADS);
+            differ++;
+            if (write_file(dir, i, "emu", run.out, OPS_WORDS * 8)) printf("%s: cannot keep the result\n", name);
+        } else {
+            equal++;
+        }
+    }
+    runner_close(&run);
+    printf("ref-diff: %d forms, %d references differ from the GPU\n", forms, refbad);
+    printf("emu-diff: %d forms, %d equal, %d differ%s\n", forms, equal, differ + nogpu,
+           nogpu ? " (some without a GPU result)" : "");
+    return differ || nogpu ? 1 : 0;
+}
+
+static int list(void)
+{
+    for (int i = 0; i < ops_nrows; i++)
+        if (i == 0 || strcmp(ops_rows[i].form, ops_rows[i - 1].form)) {
+            int seen = 0;
+            for (int j = 0; j < i && !seen; j++) seen = !strcmp(ops_rows[j].form, ops_rows[i].form);
+            if (!seen) printf("%s\n", ops_rows[i].form);
+        }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 1) return tap();
+    if (argc == 2 && !strcmp(argv[1], "--list")) return list();
+    if (argc == 3 && !strcmp(argv[1], "--write")) return write_dir(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "--compare")) return compare_dir(argv[2]);
+    fprintf(stderr, "usage: test_emu_ops [--list | --write DIR | --compare DIR]\n");
+    return 2;
+}
