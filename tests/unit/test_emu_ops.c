@@ -23,12 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef OPS_NO_EMU
 #include "emu/emu.h"
 #endif
 
-enum { PTX_MAX = 16384, SHOW_MAX = 4 };
+enum { PTX_MAX = 16384, SHOW_MAX = 4, OPS_ROWS_MAX = 512 };
 #define OPS_WORDS ((size_t)OPS_THREADS * OPS_SLOTS)
 
 static uint64_t default_seed(void)
@@ -150,6 +151,10 @@ static int tap(void)
     static char ptx[PTX_MAX];
     struct runner run;
     int failed = 0;
+    if (ops_nrows > OPS_ROWS_MAX) {
+        printf("not ok - the table has more rows than OPS_ROWS_MAX\n");
+        return 1;
+    }
     printf("# seed %llu (EMU_OPS_SEED), %d rows, %d threads each\n", (unsigned long long)seed, ops_nrows,
            OPS_THREADS);
     if (runner_open(&run)) {
@@ -252,72 +257,115 @@ static int write_dir(const char *dir)
     return 0;
 }
 
-/* The emulator on DIR's own PTX and operands against DIR/NNN.gpu; the
+struct diff_counts {
+    int forms, equal, differ, nogpu, refbad;
+    unsigned char row_differs[OPS_ROWS_MAX];   /* the emulator against the GPU */
+};
+
+/* The emulator on DIR's own PTX and operands against DIR/NNN.gpu, and the
  * references against the GPU too, so a reference that misreads the ISA
- * shows as such and not as an emulator bug. */
-static int compare_dir(const char *dir)
+ * shows as such and not as an emulator bug; one line per difference. */
+static int compare_dir(const char *dir, struct diff_counts *n)
 {
     static uint64_t in[OPS_WORDS], want[OPS_WORDS], gpu[OPS_WORDS];
     static char ptx[PTX_MAX];
     struct runner run;
-    int forms = 0, equal = 0, differ = 0, nogpu = 0, refbad = 0;
+    memset(n, 0, sizeof *n);
     if (runner_open(&run)) {
         fprintf(stderr, "test_emu_ops: cannot set up the emulator\n");
         runner_close(&run);
-        return 2;
+        return -1;
     }
     for (int i = 0; i < ops_nrows; i++) {
         const struct ops_row *r = &ops_rows[i];
-        char name[160], why[700], prefix[200];
+        char name[160], why[700], prefix[200], path[4096];
         uint64_t param = 0;
         ops_row_name(r, name, sizeof name);
-        memset(ptx, 0, sizeof ptx);
+        n->row_differs[i] = 1;
         if (read_file(dir, i, "in", in, sizeof in) || read_file(dir, i, "param", &param, 8) ||
             read_file(dir, i, "ref", want, sizeof want)) {
             printf("%s: row %d's files are missing (run --write %s first)\n", name, i, dir);
-            differ++;
+            n->differ++;
             continue;
         }
-        char path[4096];
         snprintf(path, sizeof path, "%s/%03d.ptx", dir, i);
         FILE *f = fopen(path, "rb");
-        size_t n = f ? fread(ptx, 1, sizeof ptx - 1, f) : 0;
+        size_t len = f ? fread(ptx, 1, sizeof ptx - 1, f) : 0;
         if (f) fclose(f);
-        ptx[n] = 0;
-        if (!n) {
+        ptx[len] = 0;
+        if (!len) {
             printf("%s: %s is missing or empty\n", name, path);
-            differ++;
+            n->differ++;
             continue;
         }
-        forms++;
+        n->forms++;
         int g = read_file(dir, i, "gpu", gpu, sizeof gpu);
         if (g) {
             printf("%s: no GPU result%s\n", name, g > 0 ? "" : " (short file)");
-            nogpu++;
+            n->nogpu++;
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: reference: ", name);
-        refbad += compare(r, in, gpu, want, prefix, "gpu", "ref") != 0;
+        n->refbad += compare(r, in, gpu, want, prefix, "gpu", "ref") != 0;
         if (runner_run(&run, ptx, in, param, why, sizeof why)) {
             printf("%s: emulator: %s\n", name, why);
-            differ++;
+            n->differ++;
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: ", name);
         int bad = compare(r, in, gpu, run.out, prefix, "gpu", "emu");
         if (bad) {
             printf("%s: %d of %d threads differ\n", name, bad, OPS_THREADS);
-            differ++;
+            n->differ++;
             if (write_file(dir, i, "emu", run.out, OPS_WORDS * 8)) printf("%s: cannot keep the result\n", name);
         } else {
-            equal++;
+            n->equal++;
+            n->row_differs[i] = 0;
         }
     }
     runner_close(&run);
-    printf("ref-diff: %d forms, %d references differ from the GPU\n", forms, refbad);
-    printf("emu-diff: %d forms, %d equal, %d differ%s\n", forms, equal, differ + nogpu,
-           nogpu ? " (some without a GPU result)" : "");
-    return differ || nogpu ? 1 : 0;
+    printf("ref-diff: %d forms, %d references differ from the GPU\n", n->forms, n->refbad);
+    printf("emu-diff: %d forms, %d equal, %d differ%s\n", n->forms, n->equal, n->differ + n->nogpu,
+           n->nogpu ? " (some without a GPU result)" : "");
+    return 0;
+}
+
+/* The differential's own test, without a GPU: the references stand in for
+ * the GPU's results with one bit of one row flipped, and the comparison
+ * must name that row, on the references' side and on the emulator's. */
+static int tap_differential(void)
+{
+    static uint64_t word[OPS_WORDS];
+    char dir[] = "/tmp/test_emu_ops.XXXXXX", path[4096];
+    struct diff_counts n;
+    const int flip = 0, thread = 5;
+    int ok = 0;
+    if (!mkdtemp(dir)) {
+        printf("#   mkdtemp: %s\nnot ok - differential: a GPU result one bit off is reported\n",
+               strerror(errno));
+        return 1;
+    }
+    if (write_dir(dir) == 0) {
+        int copied = 1;
+        for (int i = 0; i < ops_nrows && copied; i++) {
+            copied = read_file(dir, i, "ref", word, sizeof word) == 0;
+            if (i == flip) word[(size_t)thread * OPS_SLOTS] ^= 1;
+            copied = copied && write_file(dir, i, "gpu", word, sizeof word) == 0;
+        }
+        ok = copied && compare_dir(dir, &n) == 0 && n.forms == ops_nrows && n.refbad == 1 &&
+             n.row_differs[flip];
+    }
+    static const char *const ext[] = {"ptx", "in", "param", "ref", "gpu", "emu"};
+    for (int i = 0; i < ops_nrows; i++)
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+            snprintf(path, sizeof path, "%s/%03d.%s", dir, i, ext[e]);
+            unlink(path);
+        }
+    snprintf(path, sizeof path, "%s/rows.tsv", dir);
+    unlink(path);
+    rmdir(dir);
+    printf("%s - differential: a GPU result one bit off is reported\n", ok ? "ok" : "not ok");
+    return !ok;
 }
 
 static int list(void)
@@ -333,10 +381,14 @@ static int list(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 1) return tap();
+    if (argc == 1) return tap() | tap_differential();
     if (argc == 2 && !strcmp(argv[1], "--list")) return list();
     if (argc == 3 && !strcmp(argv[1], "--write")) return write_dir(argv[2]);
-    if (argc == 3 && !strcmp(argv[1], "--compare")) return compare_dir(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "--compare")) {
+        struct diff_counts n;
+        if (compare_dir(argv[2], &n)) return 2;
+        return n.differ || n.nogpu ? 1 : 0;
+    }
     fprintf(stderr, "usage: test_emu_ops [--list | --write DIR | --compare DIR]\n");
     return 2;
 }

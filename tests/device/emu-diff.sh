@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# tests/device/emu-diff.sh — the PTX emulator against the H100 (DESIGN §11,
+# "Tested against the GPU"), in two parts:
+#  1. forms: every row of tests/unit/test_emu_ops's table (one tiny kernel
+#     per instruction form of the corpus) on the same operands, the same
+#     PTX text on both: the GPU loads it with cuModuleLoadData
+#     (tests/device/emu-diff.cu), the emulator parses it.  Results compared
+#     bit for bit (div.approx.f32 within its 2 ulps); prints each difference
+#     and "emu-diff: N forms, N equal, N differ", and the references'
+#     own line against the GPU ("ref-diff: ...": a reference that misreads
+#     the ISA, not an emulator bug).
+#  2. verdicts: every stub, solution and bank kernel's check status on the
+#     GPU against the judge's on the emulator, timing aside ("verdict-diff:
+#     N reports, N same, N differ, N missing").  The GPU's reports are
+#     GPU_VERDICTS (a folder of stub-NN/solution-NN/bank-NAME.json, as
+#     tests/gpu.sh and tests/bank.sh keep under GPU_RESULTS) or made here;
+#     the emulator's come from EMU_CHECK, the command that checks a kernel
+#     on the emulator ("EMU_CHECK LAB FILE" prints the report's JSON).  Until
+#     the judge runs on the emulator (branch emurt) EMU_CHECK is unset and
+#     the part says it is skipped.
+# Usage (from the workbook root; on the GPU machine after `. .gpu/env.sh`):
+#     bash tests/device/emu-diff.sh OUT
+#     bash tests/device/emu-diff.sh --verdicts GPU_DIR EMU_DIR   (part 2's comparison alone)
+# Without a GPU, EMU_DIFF_FAKE_GPU=1 takes the references for the GPU's
+# results (the emulator's side and the comparison run as on the GPU).
+set -u
+cd "$(dirname "$0")/../.."
+
+# verdicts GPU_DIR EMU_DIR: the status of each report in GPU_DIR against
+# the one of the same name in EMU_DIR.
+verdicts() {
+    local gdir=$1 edir=$2 n=0 same=0 differ=0 missing=0 f name g e
+    for f in "$gdir"/*.json; do
+        [ -e "$f" ] || continue
+        name=$(basename "$f")
+        n=$((n + 1))
+        g=$(jq -r '.status // "unreadable"' "$f" 2>/dev/null || echo unreadable)
+        if [ ! -s "$edir/$name" ]; then
+            missing=$((missing + 1))
+            echo "  ${name%.json}: gpu $g, no report on the emulator"
+            continue
+        fi
+        e=$(jq -r '.status // "unreadable"' "$edir/$name" 2>/dev/null || echo unreadable)
+        if [ "$g" = "$e" ]; then
+            same=$((same + 1))
+        else
+            differ=$((differ + 1))
+            echo "  ${name%.json}: gpu $g, emulator $e: $(jq -r '.summary // ""' "$edir/$name" 2>/dev/null | cut -c1-120)"
+        fi
+    done
+    echo "verdict-diff: $n reports, $same same, $differ differ, $missing missing"
+    [ "$differ" = 0 ] && [ "$missing" = 0 ] && [ "$n" -gt 0 ]
+}
+
+if [ "${1:-}" = --verdicts ]; then
+    [ $# = 3 ] || { echo "usage: $0 --verdicts GPU_DIR EMU_DIR" >&2; exit 2; }
+    verdicts "$2" "$3"
+    exit
+fi
+[ $# = 1 ] || { echo "usage: $0 OUT | --verdicts GPU_DIR EMU_DIR" >&2; exit 2; }
+OUT=$1
+D=$OUT/emu-diff
+rm -rf "$D"
+mkdir -p "$D/rows"
+status=0
+
+# ---- 1. forms -----------------------------------------------------------------
+if ! make -s build/tests/test_emu_ops > "$D/build.log" 2>&1; then
+    echo "emu-diff: test_emu_ops does not build:"; tail -20 "$D/build.log"; exit 1
+fi
+build/tests/test_emu_ops --write "$D/rows" || exit 1
+if [ "${EMU_DIFF_FAKE_GPU:-0}" = 1 ]; then
+    echo "emu-diff: no GPU here: the references stand in for the GPU's results"
+    for f in "$D"/rows/*.ref; do cp "$f" "${f%.ref}.gpu"; done
+else
+    nvcc -arch=sm_90 -O2 -std=c++17 -o "$D/emu-diff" tests/device/emu-diff.cu -lcuda > "$D/nvcc.log" 2>&1 ||
+        { echo "emu-diff: tests/device/emu-diff.cu does not build:"; tail -20 "$D/nvcc.log"; exit 1; }
+    "$D/emu-diff" "$D/rows" > "$D/gpu.log" 2>&1 || status=1
+    cat "$D/gpu.log"
+fi
+build/tests/test_emu_ops --compare "$D/rows" > "$D/compare.txt"
+[ $? = 0 ] || status=1
+grep -v '^\(emu\|ref\)-diff:' "$D/compare.txt" | head -200
+grep '^ref-diff:' "$D/compare.txt"
+grep '^emu-diff:' "$D/compare.txt"
+
+# ---- 2. verdicts -----------------------------------------------------------------
+# kernels: "NAME LAB FILE" for every stub, solution and bank kernel, named
+# as tests/gpu.sh and tests/bank.sh name their reports.
+kernels() {
+    local d id f lab
+    for d in labs/*/; do
+        id=$(basename "$d" | cut -c1-2)
+        echo "stub-$id $id ${d}kernel.cu"
+        [ -f "solutions/$(basename "$d")/kernel.cu" ] && echo "solution-$id $id solutions/$(basename "$d")/kernel.cu"
+    done
+    for f in tests/bank/*.cu; do
+        lab=$(head -n1 "$f" | sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p')
+        [ -n "$lab" ] && echo "bank-$(basename "$f" .cu) $lab $f"
+    done
+}
+if [ -z "${EMU_CHECK:-}" ]; then
+    echo "verdict-diff: skipped (no judge on the emulator yet: EMU_CHECK names the command that checks a kernel there)"
+    exit $status
+fi
+G=${GPU_VERDICTS:-$D/verdicts-gpu}
+E=$D/verdicts-emu
+mkdir -p "$G" "$E"
+while read -r name lab file; do
+    if [ -z "${GPU_VERDICTS:-}" ]; then
+        ./cudatutor check "$lab" --file "$file" --no-sanitize --quick --timeout-scale 0.25 --json \
+            > "$G/$name.json" 2> /dev/null
+    fi
+    # shellcheck disable=SC2086
+    $EMU_CHECK "$lab" "$file" > "$E/$name.json" 2> "$E/$name.err"
+done < <(kernels)
+verdicts "$G" "$E" || status=1
+exit $status
