@@ -255,6 +255,14 @@ $(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h $(EMU_CORE
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(if $(EMU_CORE_OBJ),,-DOPS_NO_EMU) -o $@ $(EMU_OPS_SRC) \
 	    $(EMU_CORE_OBJ) $(LDFLAGS) -pthread -lm
 
+# The emulator's speed on lab 01's and lab 07's solutions (tests/emu/bench.c):
+# bash tests/emu/forms.sh && make build/emu/bench && build/emu/bench
+$(BUILD)/emu/bench: tests/emu/bench.c $(EMU_CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)[ -n "$(EMU_CORE_OBJ)" ] || { echo "tutor/emu/ has no sources: nothing to time" >&2; exit 1; }
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_CORE_OBJ) $(LDFLAGS) -pthread -lm
+
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \
 	  echo "pkg-config cannot find $(PKGS): run 'make deps' (or apt-get install libncurses-dev libcjson-dev libarchive-dev zlib1g-dev)" >&2; \
