@@ -99,14 +99,14 @@ static int runner_run(struct runner *r, const char *ptx, const uint64_t *in, uin
 /* Compares GOT with WANT for row R, printing up to SHOW_MAX differences
  * after PREFIX; the number of threads that differ. */
 static int compare(const struct ops_row *r, const uint64_t *in, const uint64_t *want, const uint64_t *got,
-                   const char *prefix, const char *wname, const char *gname)
+                   int exact, const char *prefix, const char *wname, const char *gname)
 {
     int bad = 0;
     for (int t = 0; t < OPS_THREADS; t++) {
         int differs = 0;
         for (int s = 0; s < OPS_SLOTS; s++) {
             size_t i = (size_t)t * OPS_SLOTS + s;
-            if (ops_equal(r, s, want[i], got[i])) continue;
+            if (ops_equal(r, s, want[i], got[i], exact)) continue;
             if (!differs && bad < SHOW_MAX)
                 printf("%sthread %d slot %d: in %#llx %#llx %#llx %#llx: %s %#llx, %s %#llx\n", prefix, t, s,
                        (unsigned long long)in[t * OPS_SLOTS], (unsigned long long)in[t * OPS_SLOTS + 1],
@@ -162,7 +162,7 @@ static int tap(void)
             continue;
         }
         reference(r, &c, want);
-        int bad = compare(r, in, want, run.out, "#   ", "ISA", "emulator");
+        int bad = compare(r, in, want, run.out, 0, "#   ", "ISA", "emulator");
         if (bad) printf("#   %d of %d threads differ\n", bad, OPS_THREADS);
         printf("%s - %s\n", bad ? "not ok" : "ok", name);
         failed |= bad != 0;
@@ -287,14 +287,14 @@ static int compare_dir(const char *dir, struct diff_counts *n, int first, int la
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: reference: ", name);
-        n->refbad += compare(r, in, gpu, want, prefix, "gpu", "ref") != 0;
+        n->refbad += compare(r, in, gpu, want, 0, prefix, "gpu", "ref") != 0;
         if (runner_run(&run, ptx, in, param, why, sizeof why)) {
             printf("%s: emulator: %s\n", name, why);
             n->differ++;
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: ", name);
-        int bad = compare(r, in, gpu, run.out, prefix, "gpu", "emu");
+        int bad = compare(r, in, gpu, run.out, 1, prefix, "gpu", "emu");
         if (bad) {
             printf("%s: %d of %d threads differ\n", name, bad, OPS_THREADS);
             n->differ++;

@@ -355,16 +355,29 @@ static int64_t ordered32(uint32_t x)
     return (x & 0x80000000u) ? -(int64_t)(x & 0x7fffffffu) : (int64_t)x;
 }
 
-int ops_equal(const struct ops_row *r, int slot, uint64_t want, uint64_t got)
+static int isnan32(uint64_t x)
 {
-    (void)slot;
+    return (x >> 32) == 0 && (x & 0x7fffffffu) > 0x7f800000u;
+}
+
+static int isnan64(uint64_t x)
+{
+    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+int ops_equal(const struct ops_row *r, int slot, uint64_t want, uint64_t got, int exact)
+{
     if (want == got) return 1;
-    if (!r->ulps) return 0;
-    /* Approximate forms here are f32: the slot's low word. */
-    if ((want >> 32) != (got >> 32)) return 0;
-    uint32_t w = (uint32_t)want, g = (uint32_t)got;
-    int wnan = (w & 0x7fffffffu) > 0x7f800000u, gnan = (g & 0x7fffffffu) > 0x7f800000u;
-    if (wnan || gnan) return wnan && gnan;
-    int64_t d = ordered32(w) - ordered32(g);
+    const char *colon = strchr(r->sig, ':');
+    char type = colon && slot < colon - r->sig ? r->sig[slot] : 0;
+    if (!exact && (r->gen & OPS_ANYNAN)) {
+        if (type == 'f' && isnan32(want) && isnan32(got)) return 1;
+        if (type == 'F' && isnan64(want) && isnan64(got)) return 1;
+    }
+    if (!r->ulps || type != 'f') return 0;
+    /* Approximate forms here are f32. */
+    if (isnan32(want) || isnan32(got)) return isnan32(want) && isnan32(got);
+    if ((want >> 32) || (got >> 32)) return 0;
+    int64_t d = ordered32((uint32_t)want) - ordered32((uint32_t)got);
     return d >= -r->ulps && d <= r->ulps;
 }
