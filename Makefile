@@ -263,8 +263,9 @@ $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -lm
 
 # The PTX emulator held to the ISA, form by form (tests/unit/test_emu_ops*.c).
-EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c
-$(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h $(EMU_LIB)
+EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c \
+    tests/unit/test_emu_ops_extra.c
+$(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h tests/unit/test_emu_ops_ref.h $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(EMU_OPS_SRC) $(EMU_LIB) $(LDFLAGS) -pthread -lm

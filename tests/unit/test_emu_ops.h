@@ -51,8 +51,19 @@ struct ops_row {
     ops_ref_fn *ref;
 };
 
-extern const struct ops_row ops_rows[];
-extern const int ops_nrows;
+/* The rows of the corpus's forms (test_emu_ops_table.c), then rows of
+ * forms outside it that student code is likely to reach (carry chains,
+ * bit fields, funnel shifts, more comparisons and conversions:
+ * test_emu_ops_extra.c); an extra form the emulator does not know is a
+ * skip, one it knows must be right. */
+extern const struct ops_row ops_corpus_rows[], ops_extra_rows[];
+extern const int ops_corpus_nrows, ops_extra_nrows;
+
+/* Row I of both tables in turn, how many there are, and whether row I is
+ * an extra. */
+const struct ops_row *ops_row(int i);
+int ops_count(void);
+int ops_is_extra(int i);
 
 /* The row's name for a TAP line or a report: "form" or "form (variant)". */
 void ops_row_name(const struct ops_row *r, char *buf, size_t size);

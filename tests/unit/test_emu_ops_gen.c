@@ -111,6 +111,21 @@ static int sig_inputs(const char *sig, char *types)
     return n;
 }
 
+const struct ops_row *ops_row(int i)
+{
+    return i < ops_corpus_nrows ? &ops_corpus_rows[i] : &ops_extra_rows[i - ops_corpus_nrows];
+}
+
+int ops_count(void)
+{
+    return ops_corpus_nrows + ops_extra_nrows;
+}
+
+int ops_is_extra(int i)
+{
+    return i >= ops_corpus_nrows;
+}
+
 void ops_row_name(const struct ops_row *r, char *buf, size_t size)
 {
     if (r->variant[0]) snprintf(buf, size, "%s (%s)", r->form, r->variant);

@@ -5,70 +5,7 @@
  * division by zero) or the row accepts any NaN (the payload of a NaN an
  * operation makes: OPS_ANYNAN); tests/device/emu-diff.sh holds the
  * emulator to the H100's own bits. */
-#include "test_emu_ops.h"
-
-#include <math.h>
-#include <string.h>
-
-#define IN(k) (c->in[(size_t)t * OPS_SLOTS + (k)])
-#define LANE(l, k) (c->in[(size_t)(l) * OPS_SLOTS + (k)])
-#define U32(k) ((uint32_t)IN(k))
-#define S32(k) ((int32_t)U32(k))
-#define S64(k) ((int64_t)IN(k))
-#define REF(name) static void name(const struct ops_ctx *c, int t, uint64_t o[OPS_SLOTS])
-/* One result in slot 0 from an expression of the inputs. */
-#define REF1(name, expr) \
-    REF(name) { (void)c; (void)t; o[0] = (expr); }
-
-/* ---- floats: bits in and out, NaN results canonical as the GPU writes them */
-static float f32(uint64_t b)
-{
-    uint32_t w = (uint32_t)b;
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
-}
-static double f64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, 8);
-    return d;
-}
-static uint64_t b32(float f)
-{
-    uint32_t w;
-    if (isnan(f)) return 0x7fffffff;
-    memcpy(&w, &f, 4);
-    return w;
-}
-static uint64_t b64(double d)
-{
-    uint64_t w;
-    if (isnan(d)) return 0x7fffffffffffffffull;
-    memcpy(&w, &d, 8);
-    return w;
-}
-/* Subnormal to sign-preserving zero (atom.global.add.f32). */
-static float ftz(float f)
-{
-    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
-}
-#define F32(k) f32(IN(k))
-#define F64(k) f64(IN(k))
-
-/* Bytes [off, off+n) of thread t's operands (little-endian), or of p. */
-static uint64_t in_bytes(const struct ops_ctx *c, int t, int off, int n)
-{
-    uint64_t v = 0;
-    memcpy(&v, (const uint8_t *)(c->in + (size_t)t * OPS_SLOTS) + off, (size_t)n);
-    return v;
-}
-static uint64_t param_bytes(const struct ops_ctx *c, int off, int n)
-{
-    uint64_t v = 0;
-    memcpy(&v, (const uint8_t *)&c->param + off, (size_t)n);
-    return v;
-}
+#include "test_emu_ops_ref.h"
 
 /* ---- integers ------------------------------------------------------------ */
 REF1(r_add32, (uint32_t)(U32(0) + U32(1)))
@@ -437,10 +374,6 @@ REF(r_redux_add)
 }
 
 /* ---- the table ------------------------------------------------------------ */
-#define SMALL(k) OPS_IN(OPS_SMALL, k)
-#define UNI(k) OPS_IN(OPS_UNI, k)
-#define MASK(k) OPS_IN(OPS_MASK, k)
-
 /* Bodies shared by several rows. */
 #define LD_G4 "$F $d0, [%rd17+4];"
 #define LD_G8 "$F $d0, [%rd17+8];"
@@ -463,7 +396,7 @@ REF(r_redux_add)
 #define MEMBERS_ONLY(op) "mov.u32 %r15, %laneid;\n\tshr.b32 %r15, $a1, %r15;\n\tand.b32 %r15, %r15, 1;\n\t" \
                          "setp.eq.s32 %p16, %r15, 0;\n\t@%p16 bra $Lskip;\n\t" op "\n$Lskip:"
 
-const struct ops_row ops_rows[] = {
+const struct ops_row ops_corpus_rows[] = {
     /* integers, 32 bits */
     {"add.s32", "", "r:rr", 0, 0, 0, r_add32},
     {"add.s32", "immediate", "r:r", "$F $d0, $a0, -7;", 0, 0, r_add32_imm},
@@ -718,4 +651,4 @@ const struct ops_row ops_rows[] = {
     {"vote.sync.any.pred", "", "p:pr", MEMBERS_ONLY("$F $d0, $a0, $a1;"), MASK(1), 0, r_any},
     {"redux.sync.add.s32", "", "r:rr", MEMBERS_ONLY("$F $d0, $a0, $a1;"), MASK(1), 0, r_redux_add},
 };
-const int ops_nrows = (int)(sizeof ops_rows / sizeof ops_rows[0]);
+const int ops_corpus_nrows = (int)(sizeof ops_corpus_rows / sizeof ops_corpus_rows[0]);
