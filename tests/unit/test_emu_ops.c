@@ -176,6 +176,70 @@ static int tap(void)
     return failed;
 }
 
+/* ---- printf ------------------------------------------------------------------ */
+
+/* call.uni to vprintf as nvcc writes it: the format in .global, the
+ * arguments packed in the local depot at their own alignment. */
+static const char printf_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n"
+    "\t.param .b64 vprintf_param_1\n)\n;\n"
+    /* "t=%d x=%d f=%.2f u=%llx\n" */
+    ".global .align 1 .b8 $str[27] = {116, 61, 37, 100, 32, 120, 61, 37, 100, 32, 102, 61, 37, 46, 50, 102, 32, "
+    "117, 61, 37, 108, 108, 120, 10, 0};\n"
+    ".visible .entry p(.param .u32 p_x)\n{\n"
+    "\t.local .align 8 .b8 __local_depot0[24];\n\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<2>;\n"
+    "\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
+    "\tld.param.u32 %r1, [p_x];\n\tmov.u32 %r2, %tid.x;\n"
+    "\tadd.u64 %rd1, %SP, 0;\n\tadd.u64 %rd2, %SPL, 0;\n"
+    "\tst.local.v2.u32 [%rd2], {%r2, %r1};\n\tmov.f64 %fd1, 0d3FF8000000000000;\n"
+    "\tst.local.f64 [%rd2+8], %fd1;\n\tmov.u64 %rd3, 0x1234abcd5678;\n\tst.local.u64 [%rd2+16], %rd3;\n"
+    "\tmov.u64 %rd4, $str;\n\tcvta.global.u64 %rd5, %rd4;\n"
+    "\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd5;\n\t.param .b64 param1;\n"
+    "\tst.param.b64 [param1+0], %rd1;\n\t.param .b32 retval0;\n"
+    "\tcall.uni (retval0),\n\tvprintf,\n\t(\n\tparam0,\n\tparam1\n\t);\n"
+    "\tld.param.b32 %r3, [retval0+0];\n\t}\n\tret;\n}\n";
+
+struct printed {
+    char text[256];
+    size_t len;
+};
+
+static void printed_add(void *ctx, const char *text, size_t len)
+{
+    struct printed *p = ctx;
+    size_t room = sizeof p->text - 1 - p->len;
+    if (len > room) len = room;
+    memcpy(p->text + p->len, text, len);
+    p->len += len;
+    p->text[p->len] = 0;
+}
+
+static int tap_printf(void)
+{
+    struct printed out = {"", 0};
+    struct emu_config cfg = {.sm_count = 132, .warps_per_sm = 64, .clock_ghz = 1.98, .seed = 1,
+                             .hazards = 1, .budget = 1000000, .print = printed_add, .print_ctx = &out};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m = NULL;
+    struct emu_error err;
+    const char *want = "t=0 x=-7 f=1.50 u=1234abcd5678\n";
+    int x = -7, ok = 0;
+    void *args[1] = {&x};
+    struct emu_launch l = {{1, 1, 1}, {1, 1, 1}, 0, args};
+    memset(&err, 0, sizeof err);
+    if (e && emu_module_load(e, printf_ptx, sizeof printf_ptx - 1, &m, &err) == EMU_OK) {
+        const struct emu_kernel *k = emu_module_kernel(m, "p");
+        if (k && emu_launch(e, k, &l, &err) == EMU_OK) ok = !strcmp(out.text, want);
+        emu_module_unload(m);
+    }
+    if (!ok) printf("#   printed \"%s\", not \"%s\" (%s)\n", out.text, want, err.message);
+    printf("%s - call.uni (vprintf)\n", ok ? "ok" : "not ok");
+    if (e) emu_free(e);
+    return !ok;
+}
+
 /* ---- files for the GPU differential -------------------------------------------- */
 
 static int write_file(const char *dir, int i, const char *ext, const void *p, size_t n)
@@ -368,7 +432,7 @@ static int list(void)
 
 int main(int argc, char **argv)
 {
-    if (argc == 1) return tap() | tap_differential();
+    if (argc == 1) return tap() | tap_printf() | tap_differential();
     if (argc == 2 && !strcmp(argv[1], "--list")) return list();
     if (argc == 3 && !strcmp(argv[1], "--write")) return write_dir(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "--compare")) {
