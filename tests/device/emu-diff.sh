@@ -15,12 +15,15 @@
 #     GPU_VERDICTS (a folder of stub-NN/solution-NN/bank-NAME.json, as
 #     tests/gpu.sh and tests/bank.sh keep under GPU_RESULTS) or made here;
 #     the emulator's come from EMU_CHECK, the command that checks a kernel
-#     on the emulator ("EMU_CHECK LAB FILE" prints the report's JSON).  Until
-#     the judge runs on the emulator (branch emurt) EMU_CHECK is unset and
+#     on the emulator ("EMU_CHECK LAB FILE" prints the report's JSON).  Where
+#     the build has the CPU judges (build/harness/judge_cpu_*, branch emurt)
+#     it defaults to a check with the GPU hidden (CUDA_VISIBLE_DEVICES=, so
+#     the judge finds none and its CPU judge runs the trials); without them
 #     the part says it is skipped.
 # Usage (from the workbook root; on the GPU machine after `. .gpu/env.sh`):
 #     bash tests/device/emu-diff.sh OUT
 #     bash tests/device/emu-diff.sh --verdicts GPU_DIR EMU_DIR   (part 2's comparison alone)
+#     EMU_DIFF_ONLY='solution-|stub-' ...   (part 2 on the kernels whose report names match)
 # Without a GPU, EMU_DIFF_FAKE_GPU=1 takes the references for the GPU's
 # results (the emulator's side and the comparison run as on the GPU).
 set -u
@@ -99,20 +102,40 @@ kernels() {
         [ -n "$lab" ] && echo "bank-$(basename "$f" .cu) $lab $f"
     done
 }
+# emu_check LAB FILE: the check with the GPU hidden, on the emulator.
+emu_check() {
+    CUDA_VISIBLE_DEVICES= CUDATUTOR_NO_CALIBRATE=1 ./cudatutor check "$1" --file "$2" --no-sanitize --quick --json
+}
+if [ -z "${EMU_CHECK:-}" ] && compgen -G 'build/harness/judge_cpu_*' > /dev/null; then
+    EMU_CHECK=emu_check
+fi
 if [ -z "${EMU_CHECK:-}" ]; then
     echo "verdict-diff: skipped (no judge on the emulator yet: EMU_CHECK names the command that checks a kernel there)"
     exit $status
 fi
+[ -x ./cudatutor ] && compgen -G 'build/harness/judge_*' > /dev/null ||
+    make -s -j"$(nproc)" build > "$D/build-tutor.log" 2>&1 ||
+    { echo "emu-diff: the tutor does not build:"; tail -20 "$D/build-tutor.log"; exit 1; }
 G=${GPU_VERDICTS:-$D/verdicts-gpu}
 E=$D/verdicts-emu
 mkdir -p "$G" "$E"
-while read -r name lab file; do
-    if [ -z "${GPU_VERDICTS:-}" ]; then
+# EMU_DIFF_ONLY=REGEX keeps the kernels whose report name matches.
+kernels | grep -E "^${EMU_DIFF_ONLY:-.}" > "$D/kernels.txt"
+if [ -z "${GPU_VERDICTS:-}" ]; then
+    while read -r name lab file; do
         ./cudatutor check "$lab" --file "$file" --no-sanitize --quick --timeout-scale 0.25 --json \
             > "$G/$name.json" 2> /dev/null
-    fi
+    done < "$D/kernels.txt"
+fi
+# The emulator's checks use CPUs only: as many at once as there are.
+running=0
+while read -r name lab file; do
+    [ -s "$G/$name.json" ] || continue
     # shellcheck disable=SC2086
-    $EMU_CHECK "$lab" "$file" > "$E/$name.json" 2> "$E/$name.err"
-done < <(kernels)
+    $EMU_CHECK "$lab" "$file" > "$E/$name.json" 2> "$E/$name.err" &
+    running=$((running + 1))
+    if [ "$running" -ge "$(nproc)" ]; then wait -n; running=$((running - 1)); fi
+done < "$D/kernels.txt"
+wait
 verdicts "$G" "$E" || status=1
 exit $status
