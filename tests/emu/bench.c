@@ -6,7 +6,7 @@
  * second of CPU time (per core: the goal is 100 M/s, DESIGN §11) and of
  * wall time, and checks each sum.
  * Usage: bench [PTXDIR] [N]   PTXDIR as tests/emu/forms.sh writes it
- *                             (default build/emu/ptx), N ints (2^20). */
+ *                             (default build/emu/forms/ptx), N ints (2^20). */
 #include "emu/emu.h"
 
 #include <inttypes.h>
@@ -152,7 +152,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : "build/emu/ptx";
+    const char *dir = argc > 1 ? argv[1] : "build/emu/forms/ptx";
     unsigned n = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1u << 20;
     int rc = 0;
     if (n == 0 || n > (1u << 28)) {

@@ -4,14 +4,15 @@
 # own kernels (tutor/harness/*.cu; hx_cub.cu, CUB's, runs only on a GPU) to
 # PTX with the check's flags, and each distinct opcode with all its suffixes
 # ("shfl.sync.down.b32", "atom.global.add.f32"), with how many files use it.
-# Writes build/emu/forms.txt ("FORM<TAB>FILES", sorted) and the PTX under
-# build/emu/ptx/.  tests/unit/test_emu_ops.c's table is held to this list by
-# tests/emu/forms.sh --check (a form here and not in the table fails).
+# Writes build/emu/forms/forms.txt ("FORM<TAB>FILES", sorted) and the PTX
+# under build/emu/forms/ptx/ (tests/emu.sh keeps its own cache in
+# build/emu/ptx).  With --check, every form here must have a row in
+# tests/unit/test_emu_ops's table.
 # Usage: bash tests/emu/forms.sh [--check]   (from the workbook root)
 set -u
 cd "$(dirname "$0")/../.."
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-out=build/emu
+out=build/emu/forms
 mkdir -p "$out/ptx"
 jobs=$(nproc 2>/dev/null || echo 2)
 
