@@ -176,24 +176,31 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     }
 }
 
-/* Sets a warp's registers that hold constants, once per launch. */
-static void warp_constants(const struct run *r, struct warp *w)
+/* Sets the registers of function FN's frame R that hold constants, once
+ * per launch. */
+static void frame_constants(const struct run *r, int fn, uint64_t *R)
 {
-    const struct emu_func *f = r->f;
+    const struct emu_func *f = &r->m->funcs[fn];
     for (int i = 0; i < f->nconsts; i++) {
-        uint64_t *s = w->R + (size_t)f->consts[i].slot * 32;
+        uint64_t *s = R + (size_t)f->consts[i].slot * 32;
         for (int l = 0; l < 32; l++)
             s[l] = f->consts[i].bits;
     }
 }
 
+/* Sets the special registers of every frame W has, once per block. */
 static void warp_sregs(const struct run *r, struct warp *w)
 {
-    const struct emu_func *f = r->f;
-    for (int i = 0; i < f->nsregs; i++) {
-        uint64_t *s = w->R + (size_t)f->sregs[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+    for (int fn = 0; fn < r->m->nfuncs; fn++) {
+        const struct emu_func *f = &r->m->funcs[fn];
+        uint64_t *R = w->frames[fn];
+        if (!R)
+            continue;
+        for (int i = 0; i < f->nsregs; i++) {
+            uint64_t *s = R + (size_t)f->sregs[i].slot * 32;
+            for (int l = 0; l < 32; l++)
+                s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+        }
     }
 }
 
@@ -203,9 +210,10 @@ static int unsupported_at(struct run *r, int pc, const char *what)
     char w[64];
     snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
              emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s:%u)", w, emu_file_name(r->m, in->file),
-                  in->line);
+                  "needs a GPU: %s is not emulated (%s)", w, where);
     r->st = EMU_UNSUPPORTED;
     return -1;
 }
@@ -222,8 +230,10 @@ static int warp_hazard(struct run *r, struct warp *w, int lane, int pc, const ch
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s:%u)", who, what, emu_file_name(r->m, in->file), in->line);
+                  "%s %s (%s)", who, what, where);
     r->st = EMU_HAZARD;
     return -1;
 }
@@ -284,7 +294,7 @@ static int bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, 
     if (r->bar_count[id] && r->bar_expect[id] != count)
         return warp_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
     r->bar_expect[id] = count;
-    r->bar_count[id] += (uint32_t)__builtin_popcount(emask);
+    r->bar_count[id] += popc32(emask);
     if (in->op == OP_BAR_RED) {
         const struct emu_opnd *po = &in->o[in->nops - 1];
         for (uint32_t m = emask; m; m &= m - 1) {
@@ -322,6 +332,7 @@ static int warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t em
                            "runs a .sync warp operation whose mask names lane %u, which skips it",
                            (uint32_t)__builtin_ctz(missing & mask));
     w->wsync |= mask;
+    w->wsync_need = need;
     return 0;
 }
 
@@ -417,44 +428,231 @@ static int redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
     return 0;
 }
 
+/* match.any / match.all over the lanes of EMASK. */
+static void match(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    int two = in->aux == 2;
+    const uint64_t *a = w->R + (size_t)in->o[two ? 2 : 1].reg * 32;
+    uint64_t m = emu_type_size[in->type] == 8 ? ~0ull : 0xffffffffull;
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    uint64_t *p = two ? w->R + (size_t)in->o[1].reg * 32 : NULL;
+    uint32_t same_all = emask;
+    uint32_t first = (uint32_t)__builtin_ctz(emask);
+    for (uint32_t mm = emask; mm; mm &= mm - 1)
+        if ((a[__builtin_ctz(mm)] & m) != (a[first] & m))
+            same_all = 0;
+    for (uint32_t mm = emask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t eq = 0;
+        if (in->sub == SUB_ANY) {
+            for (uint32_t k = emask; k; k &= k - 1)
+                if ((a[__builtin_ctz(k)] & m) == (a[l] & m))
+                    eq |= 1u << __builtin_ctz(k);
+        } else {
+            eq = same_all;
+        }
+        d[l] = eq;
+        if (p)
+            p[l] = same_all != 0;
+    }
+    w->R[0] = 0;
+}
+
+static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
+static void diverge(struct warp *w);
+static void advance(struct warp *w, uint32_t mask, uint32_t npc);
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+static int frame_of(struct run *r, struct warp *w, int fn)
+{
+    if (w->frames[fn])
+        return 0;
+    const struct emu_func *f = &r->m->funcs[fn];
+    w->frames[fn] = calloc((size_t)f->nslots * 32, sizeof **w->frames);
+    if (!w->frames[fn]) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
+    frame_constants(r, fn, w->frames[fn]);
+    for (int i = 0; i < f->nsregs; i++) {
+        uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
+        for (int l = 0; l < 32; l++)
+            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+    }
+    return 0;
+}
+
+/* call: the lanes of EMASK copy their arguments into the callee's
+ * parameters and go to its first instruction; the rest of MASK go on. */
+static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask, uint32_t pc)
+{
+    const struct emu_func *f = &r->m->funcs[in->target];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        int recursive = in->fn == in->target;
+        for (int k = 0; k < w->depth[l]; k++)
+            if (r->code[w->ret_pc[l][k] - 1].fn == in->target)
+                recursive = 1;
+        if (recursive || w->depth[l] >= CALL_DEPTH) {
+            char what[64];
+            snprintf(what, sizeof what, "%s", recursive ? "recursion" : "calls nested past 16");
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
+            emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line,
+                          emu_file_name(r->m, in->file), "needs a GPU: %s is not emulated (%s)",
+                          what, where);
+            r->st = EMU_UNSUPPORTED;
+            return -1;
+        }
+    }
+    if (frame_of(r, w, in->target))
+        return -1;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+        for (int i = 0; i < f->nparams; i++)
+            memmove(sc + (f->param_offset[i] - PARAM_SCRATCH),
+                    sc + ((uint64_t)in->o[1 + i].off - PARAM_SCRATCH), f->param_size[i]);
+        w->ret_pc[l][w->depth[l]++] = pc + 1;
+    }
+    if (emask == mask) {
+        advance(w, mask, (uint32_t)f->first);
+    } else {
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w->pc[l] = (emask >> l) & 1 ? (uint32_t)f->first : pc + 1;
+        }
+    }
+    return 0;
+}
+
+/* ret: lanes inside a call go back to their caller with the result
+ * copied out; lanes of the kernel itself exit. */
+static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask)
+{
+    uint32_t back = 0, npc = 0, same = 1;
+    const struct emu_func *f = &r->m->funcs[in->fn];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (!w->depth[l])
+            continue;
+        uint32_t to = w->ret_pc[l][--w->depth[l]];
+        const struct emu_insn *site = &r->code[to - 1];
+        if (site->o[0].kind == OK_ADDR && f->nret) {
+            uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+            memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
+                    sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
+        }
+        if (back && to != npc)
+            same = 0;
+        npc = to;
+        back |= 1u << l;
+    }
+    if (back == mask && same) {
+        advance(w, mask, npc);
+    } else {
+        uint32_t pc = w->uni ? w->upc : w->pc[__builtin_ctz(mask)];
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if ((back >> l) & 1)
+                w->pc[l] = w->ret_pc[l][w->depth[l]];
+            else if (!((emask >> l) & 1))
+                w->pc[l] = pc + 1;
+        }
+    }
+    lanes_exit(r, w, emask & ~back);
+}
+
 /* ---- one step of a warp ----------------------------------------------------------- */
 
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
 {
     lanes &= ~w->exited;
     w->exited |= lanes;
-    r->live_threads -= (uint32_t)__builtin_popcount(lanes);
+    r->live_threads -= popc32(lanes);
     barriers_check(r);
 }
 
+/* Leaves converged mode: every lane's own PC is written out again. */
+static void diverge(struct warp *w)
+{
+    if (!w->uni)
+        return;
+    for (int l = 0; l < 32; l++)
+        w->pc[l] = w->upc;
+    w->uni = 0;
+}
+
+/* Moves the lanes of MASK to NPC. */
+static void advance(struct warp *w, uint32_t mask, uint32_t npc)
+{
+    if (w->uni) {
+        w->upc = npc;
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1)
+        w->pc[__builtin_ctz(m)] = npc;
+}
+
+static int stalled(struct run *r, struct warp *w)
+{
+    if (w->wsync && (w->wsync_need & w->exited)) {
+        int l = __builtin_ctz(w->wsync);
+        return warp_hazard(r, w, l, (int)w->pc[l],
+                           "runs a .sync warp operation whose mask names lane %u, which has exited",
+                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+    }
+    if (w->wsync && !w->at_bar) {
+        int l = __builtin_ctz(w->wsync);
+        return warp_hazard(r, w, l, (int)w->pc[l],
+                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
+                           w->wsync);
+    }
+    return 0;
+}
+
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
- * happened, 0 when no lane can run, -1 on an error (in r->err). */
+ * happened, 0 when no lane can run, -1 on an error (in r->err).  While
+ * every lane of the warp is at one PC and none waits (w->uni), that PC is
+ * w->upc and the lanes' own PCs are not kept. */
 static int warp_step(struct run *r, struct warp *w)
 {
-    uint32_t runnable = w->live & ~w->exited & ~w->at_bar & ~w->wsync;
-    if (!runnable) {
-        if (w->wsync && !w->at_bar) {
-            int l = __builtin_ctz(w->wsync);
-            return warp_hazard(r, w, l, (int)w->pc[l],
-                               "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
-                               w->wsync);
-        }
+    uint32_t pc, mask;
+    uint32_t alive = w->live & ~w->exited;
+    if (!alive)
         return 0;
-    }
-    uint32_t pc = UINT32_MAX;
-    for (uint32_t m = runnable; m; m &= m - 1) {
-        uint32_t p = w->pc[__builtin_ctz(m)];
-        if (p < pc)
-            pc = p;
-    }
-    uint32_t mask = 0;
-    for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        if (w->pc[l] == pc)
-            mask |= 1u << l;
+    if (w->uni) {
+        pc = w->upc;
+        mask = alive;
+    } else {
+        uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
+        if (!runnable)
+            return stalled(r, w);
+        pc = UINT32_MAX;
+        for (uint32_t m = runnable; m; m &= m - 1) {
+            uint32_t p = w->pc[__builtin_ctz(m)];
+            if (p < pc)
+                pc = p;
+        }
+        mask = 0;
+        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (w->pc[l] == pc)
+                mask |= 1u << l;
+        }
+        if (mask == alive && !w->at_bar && !w->wsync) {
+            w->uni = 1;
+            w->upc = pc;
+        }
     }
     const struct emu_insn *in = &r->code[pc];
-    uint64_t *R = w->R;
+    uint64_t *R = w->R = w->frames[in->fn];
     uint32_t emask = mask;
     if (in->guard >= 0) {
         const uint64_t *g = R + (size_t)in->guard * 32;
@@ -465,15 +663,16 @@ static int warp_step(struct run *r, struct warp *w)
                 emask |= 1u << l;
         }
     }
-    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint32_t n = popc32(mask);
     r->e->stats.warp_instructions++;
     r->e->stats.thread_instructions += n;
     if (r->budget_left) {
         if (r->budget_left <= n) {
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
             emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "the kernel ran past its budget of %llu thread-instructions (last at %s:%u): does it end?",
-                          (unsigned long long)r->e->cfg.budget, emu_file_name(r->m, in->file),
-                          in->line);
+                          "the kernel ran past its budget of %llu thread-instructions (last at %s): does it end?",
+                          (unsigned long long)r->e->cfg.budget, where);
             r->st = EMU_LIMIT;
             return -1;
         }
@@ -484,17 +683,44 @@ static int warp_step(struct run *r, struct warp *w)
     int ipc = (int)pc;
     switch (in->op) {
     case OP_BRA:
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+        if (emask == mask) {
+            advance(w, mask, (uint32_t)in->target);
+        } else if (!emask) {
+            advance(w, mask, pc + 1);
+        } else {
+            diverge(w);
+            for (uint32_t m = mask; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+            }
         }
         return 1;
     case OP_RET:
+        if (in->fn != r->fn) {
+            ret(r, w, in, mask, emask);
+            return 1;
+        }
+        /* a kernel's ret is its exit */
+        __attribute__((fallthrough));
     case OP_EXIT:
-        for (uint32_t m = mask & ~emask; m; m &= m - 1)
-            w->pc[__builtin_ctz(m)]++;
+        if (emask != mask) {
+            diverge(w);
+            for (uint32_t m = mask & ~emask; m; m &= m - 1)
+                w->pc[__builtin_ctz(m)]++;
+        }
         lanes_exit(r, w, emask);
         return 1;
+    case OP_CALL:
+        if (emask) {
+            if (call(r, w, in, mask, emask, pc))
+                return -1;
+            return 1;
+        }
+        break;
+    case OP_ASSERT:
+        if (emask)
+            return emu_fault(r, w, __builtin_ctz(emask), ipc, "failed an assert()");
+        break;
     case OP_TRAP:
         if (emask)
             return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
@@ -525,23 +751,28 @@ static int warp_step(struct run *r, struct warp *w)
     case OP_BAR_SYNC:
     case OP_BAR_RED:
     case OP_BAR_ARRIVE:
-        for (uint32_t m = mask; m; m &= m - 1)
-            w->pc[__builtin_ctz(m)]++;
+        if (in->op != OP_BAR_ARRIVE && emask)
+            diverge(w);
+        advance(w, mask, pc + 1);
         if (emask && bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
             return -1;
         return 1;
     case OP_WARPSYNC:
     case OP_SHFL:
     case OP_VOTE:
+    case OP_MATCH:
     case OP_REDUX: {
         int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
         if (emask) {
             uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            int g = warp_gather(r, w, mask, emask, members, ipc);
-            if (g < 0)
-                return -1;
-            if (g == 0)
-                return 1;
+            if ((members & w->live & ~emask) != 0) {
+                diverge(w);
+                int g = warp_gather(r, w, mask, emask, members, ipc);
+                if (g < 0)
+                    return -1;
+                if (g == 0)
+                    return 1;
+            }
         }
         w->wsync &= ~mask;
         if (emask) {
@@ -549,6 +780,8 @@ static int warp_step(struct run *r, struct warp *w)
                 shfl(w, in, emask);
             else if (in->op == OP_VOTE)
                 vote(w, in, emask);
+            else if (in->op == OP_MATCH)
+                match(w, in, emask);
             else if (in->op == OP_REDUX && redux(w, in, emask))
                 return unsupported_at(r, ipc, "redux");
             w->wepoch++;
@@ -571,8 +804,7 @@ static int warp_step(struct run *r, struct warp *w)
         R[0] = 0;
         break;
     }
-    for (uint32_t m = mask; m; m &= m - 1)
-        w->pc[__builtin_ctz(m)] = pc + 1;
+    advance(w, mask, pc + 1);
     return 1;
 }
 
@@ -585,6 +817,9 @@ static int run_block(struct run *r)
         uint32_t first = i * 32, left = r->nthreads - first;
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
+        w->uni = 1;
+        w->upc = (uint32_t)r->f->first;
+        memset(w->depth, 0, sizeof w->depth);
         w->cycles = 0;
         w->wepoch = 0;
         for (int l = 0; l < 32; l++)
@@ -681,7 +916,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.smem_bytes = f->uses_dyn_smem || l->dyn_smem ? ((stat + 15) & ~15u) + l->dyn_smem : stat;
     if (r.smem_bytes > 232448)
         return launch_error(err, EMU_FAULT, "more shared memory a block than the GPU has (227 KiB)");
-    r.local_bytes = f->local_bytes;
+    r.local_bytes = k->m->local_total;
+    r.fn = k->fn;
     r.param_bytes = f->param_bytes;
     enum emu_status st = EMU_NOMEM;
     r.params = calloc(1, f->param_bytes + 16);
@@ -700,20 +936,24 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     int scratch_used = 0;
     for (int i = 0; i < f->count; i++) {
         const struct emu_insn *in = &r.code[f->first + i];
-        if (in->op == OP_VPRINTF || ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
+        if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT ||
+            ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
             scratch_used = 1;
     }
     for (uint32_t i = 0; i < r.nwarps; i++) {
         struct warp *w = &r.warps[i];
         w->index = (int)i;
-        w->R = calloc((size_t)f->nslots * 32, sizeof *w->R);
+        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
+        if (!w->frames)
+            goto out;
+        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
         if (!w->R)
             goto out;
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             goto out;
         if (r.local_bytes && !(w->local = calloc(32, r.local_bytes)))
             goto out;
-        warp_constants(&r, w);
+        frame_constants(&r, k->fn, w->R);
     }
     if (r.hazards) {
         r.sh_words = (r.smem_bytes + 3) / 4;
@@ -740,7 +980,9 @@ out:
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     for (uint32_t i = 0; r.warps && i < r.nwarps; i++) {
-        free(r.warps[i].R);
+        for (int fn = 0; r.warps[i].frames && fn < k->m->nfuncs; fn++)
+            free(r.warps[i].frames[fn]);
+        free(r.warps[i].frames);
         free(r.warps[i].scratch);
         free(r.warps[i].local);
     }
