@@ -43,7 +43,8 @@ static std::string cu_error(CUresult r)
 }
 
 // run_row: one row on the GPU; an empty string, or what went wrong.  A
-// failed launch can leave the context unusable: the caller then stops.
+// kernel that faults leaves the context unusable (*FATAL): the caller
+// makes a new one.
 static std::string run_row(const std::string &base, int threads, int block, int slots, bool *fatal)
 {
     std::vector<char> ptx, in, param;
@@ -90,6 +91,12 @@ static std::string run_row(const std::string &base, int threads, int block, int 
     return why;
 }
 
+static CUresult open_context(CUdevice dev, CUcontext *ctx)
+{
+    CUresult r = cuDevicePrimaryCtxRetain(ctx, dev);
+    return r == CUDA_SUCCESS ? cuCtxSetCurrent(*ctx) : r;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -115,8 +122,7 @@ int main(int argc, char **argv)
     CUcontext ctx;
     CUresult r = cuInit(0);
     if (r == CUDA_SUCCESS) r = cuDeviceGet(&dev, 0);
-    if (r == CUDA_SUCCESS) r = cuDevicePrimaryCtxRetain(&ctx, dev);
-    if (r == CUDA_SUCCESS) r = cuCtxSetCurrent(ctx);
+    if (r == CUDA_SUCCESS) r = open_context(dev, &ctx);
     if (r != CUDA_SUCCESS) {
         fprintf(stderr, "emu-diff: no GPU: %s\n", cu_error(r).c_str());
         fclose(list);
@@ -140,8 +146,14 @@ int main(int argc, char **argv)
             write_all(std::string(base) + ".gpuerr", why.data(), why.size());
         }
         if (fatal) {
-            fprintf(stderr, "emu-diff: the context is lost; the rows after this one are not run\n");
-            break;
+            // The primary context is reset and made again for the next row.
+            cuDevicePrimaryCtxRelease(dev);
+            cuDevicePrimaryCtxReset(dev);
+            if ((r = open_context(dev, &ctx)) != CUDA_SUCCESS) {
+                fprintf(stderr, "emu-diff: no new context after a fault (%s): the rest is not run\n",
+                        cu_error(r).c_str());
+                break;
+            }
         }
     }
     fclose(list);

@@ -25,7 +25,9 @@
 #     bash tests/device/emu-diff.sh --verdicts GPU_DIR EMU_DIR   (part 2's comparison alone)
 #     EMU_DIFF_ONLY='solution-|stub-' ...   (part 2 on the kernels whose report names match)
 # Without a GPU, EMU_DIFF_FAKE_GPU=1 takes the references for the GPU's
-# results (the emulator's side and the comparison run as on the GPU).
+# results, and EMU_DIFF_FAKE_GPU=emu runs emu-diff.cu itself with the
+# emulator behind the driver API (tests/device/emu-diff-fakecuda.c): the
+# emulator's side and the comparison run as on the GPU.
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -72,15 +74,30 @@ if ! make -s build/tests/test_emu_ops > "$D/build.log" 2>&1; then
     echo "emu-diff: test_emu_ops does not build:"; tail -20 "$D/build.log"; exit 1
 fi
 build/tests/test_emu_ops --write "$D/rows" || exit 1
-if [ "${EMU_DIFF_FAKE_GPU:-0}" = 1 ]; then
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+case ${EMU_DIFF_FAKE_GPU:-0} in
+1)
     echo "emu-diff: no GPU here: the references stand in for the GPU's results"
     for f in "$D"/rows/*.ref; do cp "$f" "${f%.ref}.gpu"; done
-else
-    nvcc -arch=sm_90 -O2 -std=c++17 -o "$D/emu-diff" tests/device/emu-diff.cu -lcuda > "$D/nvcc.log" 2>&1 ||
-        { echo "emu-diff: tests/device/emu-diff.cu does not build:"; tail -20 "$D/nvcc.log"; exit 1; }
-    "$D/emu-diff" "$D/rows" > "$D/gpu.log" 2>&1 || status=1
+    ;;
+0|emu)
+    if [ "${EMU_DIFF_FAKE_GPU:-0}" = emu ]; then
+        # emu-diff.cu's driver calls served by the emulator: its plumbing
+        # runs here, and every row should compare equal.
+        echo "emu-diff: no GPU here: the emulator stands in for the GPU behind the driver API"
+        cc -std=c11 -O2 -Wall -Wextra -I"$(dirname "$NVCC")/../include" -Itutor -c \
+            -o "$D/fakecuda.o" tests/device/emu-diff-fakecuda.c &&
+            "$NVCC" -O2 -std=c++17 -o "$D/emu-diff" tests/device/emu-diff.cu "$D/fakecuda.o" \
+                build/emu/libemu.a -lm -lpthread > "$D/nvcc.log" 2>&1
+    else
+        "$NVCC" -arch=sm_90 -O2 -std=c++17 -o "$D/emu-diff" tests/device/emu-diff.cu -lcuda > "$D/nvcc.log" 2>&1
+    fi || { echo "emu-diff: tests/device/emu-diff.cu does not build:"; tail -20 "$D/nvcc.log"; exit 1; }
+    # A row that hung the GPU would hang the session: the whole run is bounded.
+    timeout "${EMU_DIFF_GPU_SECONDS:-300}" "$D/emu-diff" "$D/rows" > "$D/gpu.log" 2>&1 || status=1
     cat "$D/gpu.log"
-fi
+    ;;
+*) echo "emu-diff: EMU_DIFF_FAKE_GPU is 1 (references) or emu (the emulator behind the driver API)" >&2; exit 2 ;;
+esac
 build/tests/test_emu_ops --compare "$D/rows" > "$D/compare.txt"
 [ $? = 0 ] || status=1
 grep -v '^\(emu\|ref\)-diff:' "$D/compare.txt" | head -200

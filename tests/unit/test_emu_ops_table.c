@@ -303,6 +303,10 @@ REF(r_atom_contended)
 
 /* ---- control flow and barriers -------------------------------------------- */
 REF1(r_branch, IN(0) ? U32(2) : U32(1))
+REF1(r_branch_not, IN(0) ? U32(1) : U32(2))
+REF1(r_guarded_add, IN(0) ? (uint32_t)(U32(1) + U32(2)) : 0)
+REF1(r_addf_imm, b32(F32(0) + 1.0f))
+REF1(r_muld_imm, b64(F64(0) * -2.5))
 REF(r_ret)
 {
     (void)c;
@@ -400,6 +404,7 @@ const struct ops_row ops_corpus_rows[] = {
     /* integers, 32 bits */
     {"add.s32", "", "r:rr", 0, 0, 0, r_add32},
     {"add.s32", "immediate", "r:r", "$F $d0, $a0, -7;", 0, 0, r_add32_imm},
+    {"add.s32", "guarded", "r:prr", "@$a0 $F $d0, $a1, $a2;", 0, 0, r_guarded_add},
     {"sub.s32", "", "r:rr", 0, 0, 0, r_sub32},
     {"mul.lo.s32", "", "r:rr", 0, 0, 0, r_mullo32},
     {"mad.lo.s32", "", "r:rrr", 0, 0, 0, r_mad32},
@@ -512,6 +517,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"mov.f64", "", "F:F", 0, 0, 0, r_copy0},
     /* floating point */
     {"add.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_addf},
+    {"add.f32", "immediate", "f:f", "$F $d0, $a0, 0f3F800000;", OPS_ANYNAN, 0, r_addf_imm},
     {"sub.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_subf},
     {"mul.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_mulf},
     {"mul.rn.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_mulf},
@@ -524,6 +530,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"add.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_addd},
     {"sub.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_subd},
     {"mul.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_muld},
+    {"mul.f64", "immediate", "F:F", "$F $d0, $a0, 0dC004000000000000;", OPS_ANYNAN, 0, r_muld_imm},
     {"mul.rn.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_muld},
     {"div.rn.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_divd},
     {"fma.rn.f64", "", "F:FFF", 0, OPS_ANYNAN, 0, r_fmad},
@@ -628,6 +635,8 @@ const struct ops_row ops_corpus_rows[] = {
      "ld.shared.u32 $d1, [%r20];", 0, 0, r_atom_addu32},
     /* control flow */
     {"bra", "", "r:prr", BRANCH("bra"), 0, 0, r_branch},
+    {"bra", "negated guard", "r:prr", "@!$a0 bra $Lyes;\n\tmov.b32 $d0, $a1;\n\tbra $Lend;\n$Lyes:\n\t"
+     "mov.b32 $d0, $a2;\n$Lend:", 0, 0, r_branch_not},
     {"bra.uni", "", "r:prr", BRANCH("bra.uni"), UNI(0), 0, r_branch},
     {"ret", "", ":prr", "st.global.u32 [%rd18], $a1;\n\t@$a0 ret;\n\tst.global.u32 [%rd18+8], $a2;", 0, 0,
      r_ret},
