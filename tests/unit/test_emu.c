@@ -668,6 +668,45 @@ static void malformed_text_names_line(void)
     done(&f);
 }
 
+/* Inline asm can hand the interpreter any operands: forms whose operands
+ * are missing, misplaced or of the wrong shape are refused when parsed (the
+ * interpreter reads operands without checking them again). */
+static void malformed_operands_refused(void)
+{
+    static const char *const bodies[] = {
+        "add.s32 %r1;",
+        "add.s32 %r1, [%rd1], 1;",
+        "mov.b64 %rd1, {};",
+        "mov.b64 %rd1, {%r1, %r2, %r3};",
+        "st.global.v4.u32 [%rd1], {%r1, %r2};",
+        "ld.global.v4.u32 {%r1, %r2, %r3, %r4, %r1}, [%rd1];",
+        "ld.shared.u32 %r1, %r2;",
+        "bar.red.popc.u32;",
+        "bar.warp.sync;",
+        "shfl.sync.down.b32 %r1, %r2, 1;",
+        "setp.lt.s32 %p1, %r1;",
+        "selp.b32 %r1, %r2, %r3;",
+        "atom.global.cas.b32 %r1, [%rd1], %r2;",
+        "cvt.s32 %r1, %r2;",
+        "add.s32 %r1, %r2, %r1, %r1, %r1, %r1, %r1;",
+        "lop3.b32 %r1, %r2, %r3, %r1;",
+        "vote.sync.b32 %r1, %p1, -1;",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx, "%s%s%s%s", HEAD,
+                 ".visible .entry k(.param .u64 out)\n{\n  .reg .pred %p<2>; .reg .b32 %r<4>; "
+                 ".reg .b64 %rd<2>;\n  ",
+                 bodies[i], "\n  ret;\n}\n");
+        struct fx f;
+        enum emu_status st = load(&f, ptx, 1);
+        if (st != EMU_PARSE && st != EMU_UNSUPPORTED)
+            printf("#   accepted: %s\n", bodies[i]);
+        EXPECT(st == EMU_PARSE || st == EMU_UNSUPPORTED);
+        done(&f);
+    }
+}
+
 /* Inline asm declares registers in nested scopes: the same name twice,
  * each scope its own register. */
 static void nested_scopes(void)
@@ -882,6 +921,26 @@ static void clock_counts_instructions(void)
     EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
     EXPECT(out == first);
     done(&f);
+
+    /* a quarter second's wait on %globaltimer, sleeping 1 ms a turn: about
+     * 250 turns of a few instructions, not a budget's worth of spinning */
+    static const char *wait = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+        "  mov.u64 %rd1, %globaltimer;\n"
+        "  add.s64 %rd2, %rd1, 250000000;\n"
+        "$L:\n"
+        "  nanosleep.u32 1000000;\n"
+        "  mov.u64 %rd3, %globaltimer;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $L;\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, wait, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_OK);
+    struct emu_stats st;
+    emu_stats(f.e, &st);
+    EXPECT(st.warp_instructions > 4 * 200 && st.warp_instructions < 4 * 300);
+    done(&f);
 }
 
 /* A few ALU forms against their definitions (the exhaustive tests live in
@@ -935,5 +994,5 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(uninitialised_shared_read), T(blocks_writing_one_word),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
-         T(commented_entry_is_ignored), T(malformed_text_names_line), T(nested_scopes),
+         T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

@@ -208,8 +208,7 @@ static int decode_mnemonic(struct parser *P, const char *s, int len, struct emu_
         else
             in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
     }
-    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH ||
-        in->op == OP_NANOSLEEP || in->op == OP_PMEVENT)
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH || in->op == OP_PMEVENT)
         in->op = OP_NOP;
     return 0;
 }
@@ -253,7 +252,7 @@ static int parse_raw(struct parser *P, struct raw *r)
             next(P);
         } else if (tok(P)->kind == TK_NUM) {
             int64_t v;
-            if (emu_parse_int(tok(P)->s, tok(P)->len, &v))
+            if (emu_lex_int(tok(P)->s, tok(P)->len, &v))
                 return emu_parse_fail(P, "bad address");
             r->off = v;
             next(P);
@@ -268,7 +267,7 @@ static int parse_raw(struct parser *P, struct raw *r)
                 next(P);
             }
             int64_t v;
-            if (tok(P)->kind != TK_NUM || emu_parse_int(tok(P)->s, tok(P)->len, &v))
+            if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
                 return emu_parse_fail(P, "expected an offset in an address");
             r->off += sign * v;
             next(P);
@@ -315,7 +314,7 @@ static int parse_raw(struct parser *P, struct raw *r)
     if (r->kind == RK_ID && is_punct(P, '+')) {     /* sym+4 as a value */
         next(P);
         int64_t v;
-        if (tok(P)->kind != TK_NUM || emu_parse_int(tok(P)->s, tok(P)->len, &v))
+        if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
             return emu_parse_fail(P, "expected an offset");
         r->off = v;
         next(P);
@@ -335,7 +334,7 @@ static int value_slot(struct parser *P, const char *s, int len, int minus, int64
     }
     if (s[0] >= '0' && s[0] <= '9') {
         uint64_t bits;
-        if (emu_parse_number(s, len, minus, fbits, &bits))
+        if (emu_lex_number(s, len, minus, fbits, &bits))
             return emu_parse_fail(P, "bad number '%.*s'", len, s);
         *slot = const_slot(P, bits);
         return *slot < 0 ? -1 : 0;
@@ -410,7 +409,7 @@ static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *
     o->neg = (uint8_t)r->neg;
     switch (r->kind) {
     case RK_SINK:
-        o->kind = OK_SINK;
+        o->kind = OK_REG;     /* '_': slot 0, written and read as zero */
         o->reg = 0;
         return 0;
     case RK_ADDR: {
@@ -435,6 +434,8 @@ static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *
         return 0;
     }
     case RK_VEC:
+        if (r->n < 1 || r->n > 4)
+            return emu_parse_fail(P, "a vector of %d elements", r->n);
         o->kind = OK_VEC;
         o->n = (uint8_t)r->n;
         for (int i = 0; i < r->n; i++) {
@@ -566,6 +567,112 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
     return emu_parse_expect(P, ';');
 }
 
+/* The operands each form takes, one letter each: d a register written
+ * (or '_'), r a register or immediate read, a an address, V a vector, x a
+ * register or a vector; alternatives separated by '|'.  The interpreter
+ * reads operands without looking: nothing else reaches it. */
+static const struct {
+    int op;
+    const char *shapes;
+    int typed;      /* 1: needs a type; 2: needs two */
+} shapes[] = {
+    {OP_MOV, "dr|dV|Vr", 1}, {OP_MOVCLK, "dr", 1}, {OP_LD, "xa", 1}, {OP_ST, "ax", 1},
+    {OP_CVTA, "dr", 1}, {OP_CVT, "dr", 2}, {OP_ADD, "drr", 1}, {OP_SUB, "drr", 1},
+    {OP_MUL, "drr", 1}, {OP_DIV, "drr", 1}, {OP_REM, "drr", 1}, {OP_MIN, "drr", 1},
+    {OP_MAX, "drr", 1}, {OP_AND, "drr", 1}, {OP_OR, "drr", 1}, {OP_XOR, "drr", 1},
+    {OP_SHL, "drr", 1}, {OP_SHR, "drr", 1}, {OP_ADDC, "drr", 1}, {OP_SUBC, "drr", 1},
+    {OP_MUL24, "drr", 1}, {OP_COPYSIGN, "drr", 1}, {OP_MAD, "drrr", 1}, {OP_FMA, "drrr", 1},
+    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
+    {OP_NOT, "dr", 1}, {OP_CNOT, "dr", 1}, {OP_POPC, "dr", 1}, {OP_CLZ, "dr", 1},
+    {OP_BREV, "dr", 1}, {OP_BFIND, "dr", 1}, {OP_RCP, "dr", 1}, {OP_SQRT, "dr", 1},
+    {OP_RSQRT, "dr", 1}, {OP_EX2, "dr", 1}, {OP_LG2, "dr", 1}, {OP_SIN, "dr", 1},
+    {OP_COS, "dr", 1}, {OP_TANH, "dr", 1}, {OP_TESTP, "dr", 1}, {OP_BFE, "drrr", 1},
+    {OP_BFI, "drrrr", 1}, {OP_FNS, "drrr", 1}, {OP_PRMT, "drrr", 1}, {OP_SHF, "drrr", 1},
+    {OP_LOP3, "drrrr", 1}, {OP_SETP, "drr|ddrr|drrr|ddrrr", 1}, {OP_SELP, "drrr", 1},
+    {OP_SLCT, "drrr", 2}, {OP_SET, "drr|drrr", 2}, {OP_BAR_SYNC, "r|rr", 0},
+    {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
+    {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
+    {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
+    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
+};
+
+static int shape_fits(const struct emu_insn *in, const char *shape, int len)
+{
+    if (len != in->nops)
+        return 0;
+    for (int i = 0; i < len; i++) {
+        int k = in->o[i].kind;
+        int reg = k == OK_REG;
+        switch (shape[i]) {
+        case 'd': case 'r': if (!reg) return 0; break;
+        case 'a': if (k != OK_ADDR) return 0; break;
+        case 'V': if (k != OK_VEC) return 0; break;
+        default: if (!reg && k != OK_VEC) return 0; break;
+        }
+    }
+    return 1;
+}
+
+/* Whether IN's operands and types are a form the interpreter runs. */
+static int check_shape(struct parser *P, const struct emu_insn *in, const char *mn, int mlen)
+{
+    if (in->op == OP_NOP)
+        return 0;   /* membar, fence, nanosleep, prefetch: operands decoded, never read */
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (shapes[i].op != in->op)
+            continue;
+        if (shapes[i].typed >= 1 && !in->type)
+            return emu_parse_fail(P, "'%.*s' needs a type", mlen, mn);
+        if (shapes[i].typed == 2 && !in->type2)
+            return emu_parse_fail(P, "'%.*s' needs two types", mlen, mn);
+        const char *sh = shapes[i].shapes;
+        int fits = 0;
+        for (;;) {
+            const char *bar = strchr(sh, '|');
+            int len = bar ? (int)(bar - sh) : (int)strlen(sh);
+            if (shape_fits(in, sh, len))
+                fits = 1;
+            if (!bar)
+                break;
+            sh = bar + 1;
+        }
+        if (!fits)
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        /* the operands' own consistency */
+        if (in->vec > 1 && in->op != OP_LD && in->op != OP_ST)
+            return emu_parse_unsupported(P, mn, mlen);
+        for (int k = 0; k < in->nops; k++)
+            if (in->o[k].kind == OK_VEC && in->op != OP_MOV && in->o[k].n != in->vec)
+                return emu_parse_fail(P, "'%.*s' with a vector of %d elements", mlen, mn,
+                                      in->o[k].n);
+        if (in->op == OP_MOV && (in->o[0].kind == OK_VEC || in->o[1].kind == OK_VEC)) {
+            int n = in->o[in->o[0].kind == OK_VEC ? 0 : 1].n;
+            if ((n != 2 && n != 4) || (emu_type_size[in->type] * 8) % n ||
+                emu_type_size[in->type] * 8 / n < 8)
+                return emu_parse_fail(P, "'%.*s' packs %d elements", mlen, mn, n);
+        }
+        int two = in->aux == 2;
+        if (in->op == OP_SETP && in->nops != 3 + two + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SET && in->nops != 3 + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_SETP || in->op == OP_SET) && !in->cmp)
+            return emu_parse_fail(P, "'%.*s' without a comparison", mlen, mn);
+        if (in->op == OP_ATOM && in->nops != 3 + (in->sub == SUB_CAS))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SHFL && (in->nops != 5 + two || !in->sub))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_VOTE || in->op == OP_REDUX) && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        if (in->op == OP_TESTP && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its test", mlen, mn);
+        if (in->op == OP_BAR_RED && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        return 0;
+    }
+    return emu_parse_unsupported(P, mn, mlen);
+}
+
 /* One instruction, after its guard (slot GUARD, -1 for none, negated when
  * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported). */
 int emu_decode_insn(struct parser *P, int guard, int guard_neg)
@@ -627,6 +734,8 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     next(P);
     if (in->flags & F_HINT)
         n--;    /* the cache policy operand */
+    if (n > EMU_MAX_OPNDS)
+        return emu_parse_fail(P, "too many operands");
     if (in->op == OP_BRA) {
         if (n != 1 || r[0].kind != RK_ID)
             return emu_parse_fail(P, "bra takes a label");
@@ -643,6 +752,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     int ndest = 1;
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
+    case OP_NANOSLEEP:
     case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_BRA:
         ndest = 0;
         break;
@@ -665,8 +775,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     }
     in->nops = (uint8_t)n;
     if (ndest == 2)
-        in->flags |= F_NEGPRED & 0;     /* the pair is read from o[0], o[1] */
-    in->aux = in->flags & F_PRMT_MODE ? in->aux : (ndest == 2 ? 2 : in->aux);
-    return 0;
+        in->aux = 2;    /* d|p: the pair is o[0], o[1] */
+    return check_shape(P, in, mn, mlen);
 }
 

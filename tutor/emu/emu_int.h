@@ -97,7 +97,7 @@ enum {
 };
 
 /* A source or destination operand after decoding. */
-enum { OK_NONE, OK_REG, OK_ADDR, OK_VEC, OK_SINK };
+enum { OK_NONE, OK_REG, OK_ADDR, OK_VEC };
 struct emu_opnd {
     uint8_t kind;
     uint8_t n;          /* OK_VEC: its element count */

@@ -107,13 +107,21 @@ int emu_parse_nomem(struct parser *P);
 int emu_parse_fail(struct parser *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int emu_parse_unsupported(struct parser *P, const char *what, int len);
 int emu_parse_expect(struct parser *P, char c);
-int emu_parse_int(const char *s, int len, int64_t *out);
-int emu_parse_number(const char *s, int len, int negative, int fbits, uint64_t *bits);
 int emu_parse_new_slots(struct parser *P, int n);
 int emu_parse_find_reg(struct parser *P, const char *s, int len, int *type);
 const struct symdecl *emu_parse_find_sym(struct parser *P, const char *s, int len);
 int emu_parse_find_func(const struct emu_module *m, const char *s, int len);
 uint64_t emu_parse_sym_addr(struct parser *P, const struct symdecl *s);
+
+/* emu_decl.c */
+/* The state space a word (".global") names, or -1. */
+int emu_decl_space(const struct emu_tok *t);
+int emu_decl_module_var(struct parser *P, int space, int is_extern);
+/* A function's parameter list, or its return values (IS_RET). */
+int emu_decl_params(struct parser *P, struct emu_func *f, int is_ret);
+int emu_decl_reg(struct parser *P);
+/* A .shared, .local or .param (SPACE) declaration inside a function. */
+int emu_decl_local(struct parser *P, int space);
 
 /* emu_decode.c */
 int emu_decode_add_insn(struct parser *P, struct emu_insn **out);

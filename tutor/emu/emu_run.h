@@ -102,6 +102,31 @@ void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* emu_warp.c */
+/* Runs one instruction of W: 1 when something happened, 0 when no lane can
+ * run, -1 on an error (in r->err). */
+int emu_warp_step(struct run *r, struct warp *w);
+/* The registers of function FN's frame R that hold constants (once a launch). */
+void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
+/* The special registers of every frame W has (once a block). */
+void emu_warp_sregs(const struct run *r, struct warp *w);
+int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* emu_sync.c */
+void emu_barriers_check(struct run *r);
+int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                   uint32_t emask, int pc, int wait);
+/* Whether every lane MEMBERS names is among EMASK: 1 (go on), 0 (the lanes
+ * of MASK wait for the rest), -1 (a named lane exited or skips it). */
+int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
+                    uint32_t members, int pc);
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask);
+int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
+/* 0, or -1 for a reduction this file does not know. */
+int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
+void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
+
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 
