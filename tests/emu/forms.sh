@@ -7,7 +7,8 @@
 # Writes build/emu/forms/forms.txt ("FORM<TAB>FILES", sorted) and the PTX
 # under build/emu/forms/ptx/ (tests/emu.sh keeps its own cache in
 # build/emu/ptx).  With --check, every form here must have a row in
-# tests/unit/test_emu_ops's table.
+# tests/unit/test_emu_ops's table, and every row's module must assemble
+# with ptxas (the GPU must be able to run what the emulator is held to).
 # Usage: bash tests/emu/forms.sh [--check]   (from the workbook root)
 set -u
 cd "$(dirname "$0")/../.."
@@ -59,4 +60,15 @@ if [ "${1:-}" = --check ]; then
         exit 1
     fi
     echo "forms.sh: every form has a row"
+    rows=$out/rows
+    rm -rf "$rows"
+    "$bin" --write "$rows" > /dev/null || exit 1
+    PTXAS=$(dirname "$NVCC")/ptxas
+    bad=$(ls "$rows"/*.ptx | xargs -P "$jobs" -I{} sh -c '"$0" -arch=sm_90 -o /dev/null "$1" 2>/dev/null || echo "$1"' "$PTXAS" {})
+    if [ -n "$bad" ]; then
+        echo "forms.sh: rows ptxas refuses:"
+        for f in $bad; do echo "  $(head -n1 "$f" | sed 's|^// ||; s|: generated.*||')"; "$PTXAS" -arch=sm_90 -o /dev/null "$f" 2>&1 | head -2 | sed 's/^/    /'; done
+        exit 1
+    fi
+    echo "forms.sh: all $(ls "$rows"/*.ptx | wc -l) rows assemble with ptxas -arch=sm_90"
 fi
