@@ -666,6 +666,16 @@ static void malformed_text_names_line(void)
     static const char *unclosed = HEAD ".visible .entry k()\n{\n  ret;\n/* \n";
     EXPECT(load(&f, unclosed, 0) == EMU_PARSE);
     done(&f);
+    /* what would cost the host gigabytes: registers past 65536 slots, local
+     * memory past the GPU's 512 KiB a thread */
+    static const char *regs = HEAD
+        ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
+    EXPECT(load(&f, regs, 0) == EMU_PARSE);
+    done(&f);
+    static const char *local = HEAD
+        ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
+    EXPECT(load(&f, local, 0) == EMU_PARSE);
+    done(&f);
 }
 
 /* Inline asm can hand the interpreter any operands: forms whose operands

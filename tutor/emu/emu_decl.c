@@ -314,6 +314,8 @@ int emu_decl_reg(struct parser *P)
             d.count = (int)nreg;
         }
         d.base = emu_parse_new_slots(P, d.count < 0 ? 1 : d.count);
+        if (d.base < 0)
+            return -1;
         if (GROW(P, P->regs, P->nregs, P->cap_regs))
             return -1;
         P->regs[P->nregs++] = d;
@@ -356,8 +358,8 @@ int emu_decl_local(struct parser *P, int space)
         /* every function's locals at their own offsets, so a callee's never
          * overlap its caller's */
         uint32_t off = (f->local_bytes + a - 1) & ~(a - 1);
-        if ((uint64_t)f->local_base + off + bytes > 0x10000000u)
-            return emu_parse_fail(P, "local declaration too large");
+        if ((uint64_t)f->local_base + off + bytes > MAX_LOCAL)
+            return emu_parse_fail(P, "more local memory a thread than the GPU allows (512 KiB)");
         addr = f->local_base + off;
         f->local_bytes = (uint32_t)(off + bytes);
     } else {

@@ -10,18 +10,39 @@
 
 /* ---- slots ---------------------------------------------------------------- */
 
+/* The slot holding BITS in the function being parsed: one slot a value,
+ * found again through an open-addressing table of the constants' indices. */
 static int const_slot(struct parser *P, uint64_t bits)
 {
     struct emu_func *f = P->fn;
-    for (int i = 0; i < f->nconsts; i++)
-        if (f->consts[i].bits == bits)
-            return f->consts[i].slot;
+    if ((size_t)(f->nconsts + 1) * 2 > P->chash_cap) {
+        size_t cap = P->chash_cap ? P->chash_cap * 2 : 64;
+        int *t = malloc(cap * sizeof *t);
+        if (!t)
+            return emu_parse_nomem(P);
+        memset(t, -1, cap * sizeof *t);
+        for (int i = 0; i < f->nconsts; i++) {
+            size_t h = (size_t)((f->consts[i].bits * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+            while (t[h] >= 0)
+                h = (h + 1) & (cap - 1);
+            t[h] = i;
+        }
+        free(P->chash);
+        P->chash = t;
+        P->chash_cap = cap;
+    }
+    size_t h = (size_t)((bits * 0x9E3779B97F4A7C15ull) >> 32) & (P->chash_cap - 1);
+    for (; P->chash[h] >= 0; h = (h + 1) & (P->chash_cap - 1))
+        if (f->consts[P->chash[h]].bits == bits)
+            return f->consts[P->chash[h]].slot;
     if (GROW(P, f->consts, f->nconsts, P->cap_consts))
         return -1;
     int s = emu_parse_new_slots(P, 1);
+    if (s < 0)
+        return -1;
     f->consts[f->nconsts].slot = s;
     f->consts[f->nconsts].bits = bits;
-    f->nconsts++;
+    P->chash[h] = f->nconsts++;
     return s;
 }
 

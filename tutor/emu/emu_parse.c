@@ -113,10 +113,13 @@ int emu_parse_expect(struct parser *P, char c)
     return 0;
 }
 
-/* N fresh register slots of the function being parsed; the first one's. */
+/* N fresh register slots of the function being parsed; the first one's,
+ * or -1 (reported) past MAX_SLOTS. */
 int emu_parse_new_slots(struct parser *P, int n)
 {
     int s = P->fn->nslots;
+    if (n > MAX_SLOTS - s)
+        return emu_parse_fail(P, "more than %d registers and constants in one function", MAX_SLOTS);
     P->fn->nslots += n;
     return s;
 }
@@ -339,6 +342,9 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
     P->nfixups = 0;
     P->cap_consts = 0;
     P->cap_sregs = 0;
+    free(P->chash);
+    P->chash = NULL;
+    P->chash_cap = 0;
     P->scratch = 0;
     P->func_dyn_used = 0;
     P->cur_line = 0;
@@ -555,6 +561,7 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
         }
         emu_parse_unsupported(&P, t->s, t->len);
     }
+    free(P.chash);
     free(P.regs);
     free(P.syms);
     free(P.labels);

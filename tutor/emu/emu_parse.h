@@ -66,7 +66,15 @@ struct parser {
     int cur_file;
     int func_dyn_used;
     uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
+    int *chash;                 /* the function's constants by value (emu_decode.c) */
+    size_t chash_cap;
 };
+
+/* A function's registers, immediates and special registers: each slot
+ * costs 256 bytes a warp. */
+#define MAX_SLOTS 65536
+/* A thread's local memory, as on the GPU. */
+#define MAX_LOCAL (512u * 1024u)
 
 /* Where the .funcs' own parameters start in the call scratch. */
 #define FUNC_PARAMS 2048u
