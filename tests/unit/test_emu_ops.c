@@ -266,7 +266,9 @@ static int read_file(const char *dir, int i, const char *ext, void *p, size_t n)
     return got == n && !extra ? 0 : -1;
 }
 
-static int write_dir(const char *dir)
+/* Writes rows FIRST to LAST (-1: to the end) under DIR: 0, or 1 with why
+ * on stderr. */
+static int write_dir(const char *dir, int first, int last)
 {
     uint64_t seed = default_seed();
     static uint64_t in[OPS_WORDS], want[OPS_WORDS];
@@ -284,7 +286,8 @@ static int write_dir(const char *dir)
     }
     fprintf(list, "# threads %d block %d slots %d seed %llu\n", OPS_THREADS, OPS_BLOCK, OPS_SLOTS,
             (unsigned long long)seed);
-    for (int i = 0; i < ops_count(); i++) {
+    if (last < 0 || last >= ops_count()) last = ops_count() - 1;
+    for (int i = first; i <= last; i++) {
         const struct ops_row *r = ops_row(i);
         struct ops_ctx c;
         char name[160];
@@ -301,7 +304,7 @@ static int write_dir(const char *dir)
         fprintf(list, "%03d\t%s\n", i, name);
     }
     if (fclose(list)) return 1;
-    printf("test_emu_ops: %d rows written to %s (seed %llu)\n", ops_count(), dir, (unsigned long long)seed);
+    printf("test_emu_ops: %d rows written to %s (seed %llu)\n", last - first + 1, dir, (unsigned long long)seed);
     return 0;
 }
 
@@ -396,9 +399,9 @@ static int tap_differential(void)
                strerror(errno));
         return 1;
     }
-    if (write_dir(dir) == 0) {
+    if (write_dir(dir, flip, flip + 1) == 0) {
         int copied = 1;
-        for (int i = 0; i < ops_count() && copied; i++) {
+        for (int i = flip; i <= flip + 1 && copied; i++) {
             copied = read_file(dir, i, "ref", word, sizeof word) == 0;
             if (i == flip) word[(size_t)thread * OPS_SLOTS] ^= 1;
             copied = copied && write_file(dir, i, "gpu", word, sizeof word) == 0;
@@ -407,7 +410,7 @@ static int tap_differential(void)
              n.row_differs[flip] && !n.row_differs[flip + 1];
     }
     static const char *const ext[] = {"ptx", "in", "param", "ref", "gpu", "emu"};
-    for (int i = 0; i < ops_count(); i++)
+    for (int i = flip; i <= flip + 1; i++)
         for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
             snprintf(path, sizeof path, "%s/%03d.%s", dir, i, ext[e]);
             unlink(path);
@@ -434,7 +437,7 @@ int main(int argc, char **argv)
 {
     if (argc == 1) return tap() | tap_printf() | tap_differential();
     if (argc == 2 && !strcmp(argv[1], "--list")) return list();
-    if (argc == 3 && !strcmp(argv[1], "--write")) return write_dir(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "--write")) return write_dir(argv[2], 0, -1);
     if (argc == 3 && !strcmp(argv[1], "--compare")) {
         struct diff_counts n;
         if (compare_dir(argv[2], &n, 0, -1)) return 2;
