@@ -377,6 +377,66 @@ static void atomics(void)
     done(&f);
 }
 
+/* Blocks on two host threads: the atomics are exact, the result is the
+ * one thread's, and a fault is always the first failing block's. */
+static void threads_run_blocks_side_by_side(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 lim)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<3>; .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.param.u64 %rd2, [lim];\n"
+        "  mov.u32 %r1, %ctaid.x;\n"
+        "  cvt.u64.u32 %rd3, %r1;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $OK;\n"
+        "  st.global.u32 [0], 1;\n"
+        "$OK:\n"
+        "  atom.global.add.u32 %r2, [%rd1], 1;\n"
+        "  atom.global.max.u32 %r3, [%rd1+4], %r1;\n"
+        "  mov.f32 %f1, 0f3F800000;\n"
+        "  atom.global.add.f32 %f2, [%rd1+8], %f1;\n"
+        "  atom.global.add.u64 %rd4, [%rd1+16], 3;\n"
+        "  ret;\n}\n";
+    struct emu_config cfg = {.seed = 3, .budget = 1u << 26, .threads = 2};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m;
+    struct emu_error err;
+    EXPECT(emu_module_load(e, ptx, strlen(ptx), &m, &err) == EMU_OK);
+    const struct emu_kernel *k = emu_module_kernel_at(m, 0);
+    struct {
+        unsigned count, max;
+        float sum;
+        unsigned pad;
+        unsigned long long wide;
+    } out;
+    memset(&out, 0, sizeof out);
+    emu_mem_map(e, &out, sizeof out, "d_out");
+    void *po = &out;
+    unsigned long long lim = 1u << 30;
+    void *args[2] = {&po, &lim};
+    struct emu_launch l = {.grid = {400, 1, 1}, .block = {64, 1, 1}, .args = args};
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_OK);
+    EXPECT(out.count == 400 * 64 && out.max == 399 && out.sum == 400.0f * 64);
+    EXPECT(out.wide == 3ull * 400 * 64);
+    struct emu_stats st;
+    emu_stats(e, &st);
+    EXPECT(st.warp_instructions == 400u * 2 * 12);
+    /* blocks 150 and up fault: the report names the same thread of block
+     * 150, run after run */
+    lim = 150;
+    char first[sizeof err.message];
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+    snprintf(first, sizeof first, "%s", err.message);
+    EXPECT(strstr(first, "of block 150 wrote 4 bytes at 0x0") != NULL);
+    for (int i = 0; i < 4; i++) {
+        EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+        EXPECT_STR(err.message, first);
+    }
+    emu_module_unload(m);
+    emu_free(e);
+}
+
 /* ---- memory checks ------------------------------------------------------------------------ */
 
 static const char *read_at_ptx = HEAD
@@ -413,6 +473,26 @@ static void out_of_bounds_names_buffer(void)
     off = 2;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "misaligned") != NULL);
+    done(&f);
+    /* inlined from CUDA's headers (__ldg and friends): the caller's line */
+    static const char *inlined = HEAD
+        ".visible .entry k(.param .u64 in, .param .u64 off)\n{\n"
+        "  .reg .b32 %r<3>; .reg .b64 %rd<5>;\n"
+        "  ld.param.u64 %rd1, [in];\n"
+        "  ld.param.u64 %rd2, [off];\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  .loc 2 119 3, function_name $L__info_string0, inlined_at 1 40 7\n"
+        "  ld.global.nc.u32 %r1, [%rd3];\n"
+        "  ret;\n}\n"
+        ".file 1 \"/home/student/labs/01/kernel.cu\"\n"
+        ".file 2 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_32_intrinsics.hpp\"\n";
+    EXPECT(load(&f, inlined, 0) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    k = emu_module_kernel_at(f.m, 0);
+    off = 4096;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "(kernel.cu:40)") != NULL);
+    EXPECT(f.err.line == 40);
     /* unmapped: the same address is no longer an allocation */
     emu_mem_unmap(f.e, in);
     off = 0;
@@ -535,6 +615,47 @@ static void volatile_tail_is_a_race(void)
     done(&f);
 }
 
+/* __syncwarp() on both sides of a branch is one barrier (sm_70 and up):
+ * lanes 0-15 write, both halves sync at their own bar.warp.sync, lanes
+ * 16-31 read what the others wrote, with no hazard and the right values. */
+static void warp_barrier_across_branches(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "  .shared .align 4 .b8 s[128];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  shl.b32 %r2, %r1, 2;\n"
+        "  mov.u32 %r3, s;\n"
+        "  add.s32 %r4, %r3, %r2;\n"
+        "  mov.u32 %r6, 0;\n"
+        "  setp.lt.u32 %p1, %r1, 16;\n"
+        "  @%p1 bra $LOW;\n"
+        "  bar.warp.sync -1;\n"
+        "  ld.shared.u32 %r6, [%r4+-64];\n"
+        "  bra.uni $END;\n"
+        "$LOW:\n"
+        "  mul.lo.s32 %r5, %r1, 3;\n"
+        "  st.shared.u32 [%r4], %r5;\n"
+        "  bar.warp.sync -1;\n"
+        "$END:\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r6;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    unsigned out[32];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    if (f.err.status)
+        printf("# %s\n", f.err.message);
+    for (unsigned i = 0; i < 32; i++)
+        EXPECT(out[i] == (i < 16 ? 0 : 3 * (i - 16)));
+    done(&f);
+}
+
 static void uninitialised_shared_read(void)
 {
     static const char *ptx = HEAD
@@ -590,6 +711,52 @@ static void blocks_writing_one_word(void)
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 3, 32, &out, NULL) == EMU_OK);
     EXPECT(out == 3);
+    done(&f);
+}
+
+/* Lab 15's last block: each block stores its partial, takes a ticket, and
+ * the last one reads every partial.  Without a fence on each side that is
+ * a race; with membar.gl on both sides it is not. */
+#define LAST_BLOCK_PTX(FENCE) HEAD \
+    ".visible .entry k(.param .u64 part, .param .u64 cnt)\n{\n" \
+    "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n" \
+    "  ld.param.u64 %rd1, [part];\n" \
+    "  ld.param.u64 %rd2, [cnt];\n" \
+    "  mov.u32 %r1, %ctaid.x;\n" \
+    "  mov.u32 %r2, %nctaid.x;\n" \
+    "  mul.wide.u32 %rd3, %r1, 4;\n" \
+    "  add.s64 %rd4, %rd1, %rd3;\n" \
+    "  add.s32 %r3, %r1, 10;\n" \
+    "  st.global.u32 [%rd4], %r3;\n" \
+    FENCE \
+    "  atom.global.add.u32 %r4, [%rd2], 1;\n" \
+    "  add.s32 %r5, %r4, 1;\n" \
+    "  setp.ne.u32 %p1, %r5, %r2;\n" \
+    "  @%p1 bra $E;\n" \
+    FENCE \
+    "  ld.global.u32 %r6, [%rd1];\n" \
+    "  ld.global.u32 %r7, [%rd1+4];\n" \
+    "$E:\n" \
+    "  ret;\n}\n"
+
+static void last_block_needs_fences(void)
+{
+    const char *bare = LAST_BLOCK_PTX(""), *fenced = LAST_BLOCK_PTX("  membar.gl;\n");
+    struct fx f;
+    unsigned part[4], cnt = 0;
+    EXPECT(load(&f, bare, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on d_partials + 0: thread 0 of block 3 reads it") != NULL);
+    EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
+    done(&f);
+    cnt = 0;
+    EXPECT(load(&f, fenced, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
+    EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
     done(&f);
 }
 
@@ -660,6 +827,18 @@ static void malformed_text_names_line(void)
     EXPECT(load(&f, ptx, 0) == EMU_PARSE);
     EXPECT(strstr(f.err.message, "line 7") != NULL);
     done(&f);
+    /* a .file name with an escape sequence and a line break reaches the
+     * fault message only as printable text */
+    static const char *evil_file = HEAD
+        ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<2>;\n  .loc 1 3 1\n"
+        "  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 1;\n  ret;\n}\n"
+        ".file 1 \"/x/\033[2Jok \\\\ passed\t.cu\"\n";
+    EXPECT(load(&f, evil_file, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, (void *)(uintptr_t)64, NULL) == EMU_FAULT);
+    EXPECT(strchr(f.err.message, '\033') == NULL && strchr(f.err.message, '\t') == NULL);
+    EXPECT(strchr(f.err.file, '\033') == NULL);
+    EXPECT(strstr(f.err.message, "?[2Jok") != NULL);
+    done(&f);
     static const char *unknown_reg = HEAD ".visible .entry k()\n{\n  mov.u32 %r9, 1;\n}\n";
     EXPECT(load(&f, unknown_reg, 0) == EMU_PARSE);
     done(&f);
@@ -672,6 +851,18 @@ static void malformed_text_names_line(void)
         ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
     EXPECT(load(&f, regs, 0) == EMU_PARSE);
     done(&f);
+    /* initialiser braces nested a hundred thousand deep: refused, not a
+     * recursion as deep as the stack */
+    size_t deep = 100000;
+    char *nest = malloc(deep + 256);
+    if (nest) {
+        int n = snprintf(nest, 256, "%s.global .align 4 .u32 g[4] = ", HEAD);
+        memset(nest + n, '{', deep);
+        strcpy(nest + n + deep, "1};\n");
+        EXPECT(load(&f, nest, 0) == EMU_PARSE);
+        done(&f);
+        free(nest);
+    }
     static const char *local = HEAD
         ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
     EXPECT(load(&f, local, 0) == EMU_PARSE);
@@ -1001,8 +1192,8 @@ static void alu_spot_checks(void)
 
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
-         T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
-         T(volatile_tail_is_a_race), T(uninitialised_shared_read), T(blocks_writing_one_word),
+         T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
+         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

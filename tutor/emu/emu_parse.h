@@ -64,6 +64,8 @@ struct parser {
     uint32_t scratch;           /* callseq .param bytes */
     uint32_t cur_line;
     int cur_file;
+    uint32_t cur_cline;         /* the current .loc's inlined_at, 0 when none */
+    int cur_cfile;
     int func_dyn_used;
     uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
     int *chash;                 /* the function's constants by value (emu_decode.c) */
@@ -130,6 +132,10 @@ int emu_decl_params(struct parser *P, struct emu_func *f, int is_ret);
 int emu_decl_reg(struct parser *P);
 /* A .shared, .local or .param (SPACE) declaration inside a function. */
 int emu_decl_local(struct parser *P, int space);
+
+/* emu_forms.c */
+int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn *in);
+int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn, int mlen);
 
 /* emu_decode.c */
 int emu_decode_add_insn(struct parser *P, struct emu_insn **out);
