@@ -3,7 +3,9 @@
  * kernel (test_emu_ops_gen.c) runs on the emulator over seeded operands
  * and edge cases, and every thread's results must equal the ISA's
  * (test_emu_ops_table.c) bit for bit, approximate forms within their
- * stated error.
+ * stated error.  Where the ISA leaves the bits open (a NaN's payload,
+ * division by zero, bit-field operands past 255) the references pin the
+ * H100's, as tests/device/emu-diff.sh found them.
  *
  *   test_emu_ops                 the TAP test (EMU_OPS_SEED=N draws others)
  *   test_emu_ops --list          the forms the table covers, one a line
@@ -99,14 +101,14 @@ static enum emu_status runner_run(struct runner *r, const char *ptx, const uint6
 /* Compares GOT with WANT for row R, printing up to SHOW_MAX differences
  * after PREFIX; the number of threads that differ. */
 static int compare(const struct ops_row *r, const uint64_t *in, const uint64_t *want, const uint64_t *got,
-                   int exact, const char *prefix, const char *wname, const char *gname)
+                   const char *prefix, const char *wname, const char *gname)
 {
     int bad = 0;
     for (int t = 0; t < OPS_THREADS; t++) {
         int differs = 0;
         for (int s = 0; s < OPS_SLOTS; s++) {
             size_t i = (size_t)t * OPS_SLOTS + s;
-            if (ops_equal(r, s, want[i], got[i], exact)) continue;
+            if (ops_equal(r, s, want[i], got[i])) continue;
             if (!differs && bad < SHOW_MAX)
                 printf("%sthread %d slot %d: in %#llx %#llx %#llx %#llx: %s %#llx, %s %#llx\n", prefix, t, s,
                        (unsigned long long)in[t * OPS_SLOTS], (unsigned long long)in[t * OPS_SLOTS + 1],
@@ -167,7 +169,7 @@ static int tap(void)
             continue;
         }
         reference(r, &c, want);
-        int bad = compare(r, in, want, run.out, 0, "#   ", "ISA", "emulator");
+        int bad = compare(r, in, want, run.out, "#   ", "ISA", "emulator");
         if (bad) printf("#   %d of %d threads differ\n", bad, OPS_THREADS);
         printf("%s - %s\n", bad ? "not ok" : "ok", name);
         failed |= bad != 0;
@@ -359,14 +361,14 @@ static int compare_dir(const char *dir, struct diff_counts *n, int first, int la
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: reference: ", name);
-        n->refbad += compare(r, in, gpu, want, 0, prefix, "gpu", "ref") != 0;
+        n->refbad += compare(r, in, gpu, want, prefix, "gpu", "ref") != 0;
         if (runner_run(&run, ptx, in, param, why, sizeof why) != EMU_OK) {
             printf("%s: emulator: %s\n", name, why);
             n->differ++;
             continue;
         }
         snprintf(prefix, sizeof prefix, "%s: ", name);
-        int bad = compare(r, in, gpu, run.out, 1, prefix, "gpu", "emu");
+        int bad = compare(r, in, gpu, run.out, prefix, "gpu", "emu");
         if (bad) {
             printf("%s: %d of %d threads differ\n", name, bad, OPS_THREADS);
             n->differ++;

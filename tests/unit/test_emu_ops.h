@@ -34,8 +34,6 @@ enum {
     OPS_NONZERO = 1u << 12, /* never 0 (a divisor whose zero the ISA leaves open) */
     OPS_EQ01 = 1u << 16,    /* input 1 equals input 0 in half the threads (cas, setp.eq) */
     OPS_DIVAPPROX = 1u << 17, /* |b| within [2^-126, 2^126] or special (div.approx's range) */
-    OPS_ANYNAN = 1u << 18,  /* arithmetic whose NaN results the ISA leaves open: any NaN
-                               is the ISA's answer (the GPU's own bits: emu-diff) */
 };
 #define OPS_IN(flag, k) ((unsigned)(flag) << (k))
 
@@ -76,10 +74,9 @@ void ops_draw(const struct ops_row *r, uint64_t seed, uint64_t *in, struct ops_c
  * fit or the body names an unknown placeholder. */
 int ops_ptx(const struct ops_row *r, const struct ops_ctx *c, char *buf, size_t size);
 
-/* Whether GOT matches WANT for row R in slot S: bit for bit, or for an
- * approximate form's floats within its ULPS (NaN against NaN).  Unless
- * EXACT (the GPU's results), a NaN matches any NaN in the float slots of
- * an OPS_ANYNAN row. */
-int ops_equal(const struct ops_row *r, int slot, uint64_t want, uint64_t got, int exact);
+/* Whether GOT matches WANT for row R in slot S: bit for bit (NaNs too:
+ * the references write the H100's), or for an approximate form's
+ * non-NaN floats within its ULPS. */
+int ops_equal(const struct ops_row *r, int slot, uint64_t want, uint64_t got);
 
 #endif

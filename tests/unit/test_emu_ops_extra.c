@@ -41,19 +41,22 @@ REF(r_addc64)
 }
 
 /* ---- bit fields and funnel shifts ------------------------------------------- */
-/* bfe: LEN bits of A from POS (b's and c's low bytes), the rest of d the
- * sign bit (a[min(pos+len-1, msb)] for a signed type and len > 0) or 0. */
-static uint64_t bfe(uint64_t a, uint32_t b, uint32_t cc, int msb, int sign)
+/* bfe: LEN bits of A from POS, the rest of d the sign bit
+ * (a[min(pos+len-1, msb)] for a signed type and len > 0) or 0.  The ISA
+ * takes pos and len below 256; the H100's 32-bit forms read b's and c's
+ * low bytes, its 64-bit forms the whole words. */
+static uint64_t bfe(uint64_t a, uint64_t pos, uint64_t len, int msb, int sign)
 {
-    uint32_t pos = b & 0xff, len = cc & 0xff, top = pos + len - 1;
-    uint64_t sbit = sign && len ? (a >> (top > (uint32_t)msb ? (uint32_t)msb : top)) & 1 : 0, d = 0;
-    for (uint32_t i = 0; i <= (uint32_t)msb; i++)
-        d |= (i < len && pos + i <= (uint32_t)msb ? (a >> (pos + i)) & 1 : sbit) << i;
+    uint64_t top = pos + len - 1;
+    uint64_t sbit = sign && len ? (a >> (top > (uint64_t)msb ? (uint64_t)msb : top)) & 1 : 0, d = 0;
+    for (uint64_t i = 0; i <= (uint64_t)msb; i++)
+        d |= (i < len && pos + i <= (uint64_t)msb ? (a >> (pos + i)) & 1 : sbit) << i;
     return d;
 }
-REF1(r_bfe_u32, bfe(U32(0), U32(1), U32(2), 31, 0))
-REF1(r_bfe_s32, bfe(U32(0), U32(1), U32(2), 31, 1))
+REF1(r_bfe_u32, bfe(U32(0), U32(1) & 0xff, U32(2) & 0xff, 31, 0))
+REF1(r_bfe_s32, bfe(U32(0), U32(1) & 0xff, U32(2) & 0xff, 31, 1))
 REF1(r_bfe_u64, bfe(IN(0), U32(1), U32(2), 63, 0))
+REF1(r_bfe_s64, bfe(IN(0), U32(1), U32(2), 63, 1))
 /* shf: the 64 bits {b, a} shifted by c (clamped to 32, or c mod 32),
  * the high word for .l, the low word for .r. */
 static uint32_t shf(uint32_t a, uint32_t b, uint32_t cc, int left, int clamp)
@@ -101,6 +104,13 @@ REF1(r_madwide_u32, (uint64_t)U32(0) * U32(1) + IN(2))
 REF1(r_mins32, (uint32_t)(S32(0) < S32(1) ? S32(0) : S32(1)))
 REF1(r_maxu32, U32(0) > U32(1) ? U32(0) : U32(1))
 REF1(r_abs32, (uint32_t)(S32(0) < 0 ? 0u - U32(0) : U32(0)))
+/* Division by zero gives all ones, quotient and remainder, signed or not
+ * (the H100's div.u32, rem.u32 and div.u64; the ISA leaves it open). */
+REF1(r_divs32, U32(1) == 0 ? 0xffffffffu : S32(1) == -1 ? 0u - U32(0) : (uint32_t)(S32(0) / S32(1)))
+REF1(r_rems32, U32(1) == 0 ? 0xffffffffu : S32(1) == -1 ? 0u : (uint32_t)(S32(0) % S32(1)))
+REF1(r_remu64, IN(1) ? IN(0) % IN(1) : ~0ull)
+REF1(r_divs64, IN(1) == 0 ? ~0ull : S64(1) == -1 ? 0 - IN(0) : (uint64_t)(S64(0) / S64(1)))
+REF1(r_rems64, IN(1) == 0 ? ~0ull : S64(1) == -1 ? 0 : (uint64_t)(S64(0) % S64(1)))
 
 /* ---- floating point ---------------------------------------------------------- */
 /* min.f32: a NaN gives the other operand, two the canonical NaN; -0 < +0. */
@@ -114,10 +124,12 @@ REF(r_minf)
     else if (a == b) o[0] = signbit(a) ? U32(0) : U32(1);
     else o[0] = a < b ? U32(0) : U32(1);
 }
+/* NaN results with the H100's bits (test_emu_ops_table.c says which). */
 REF1(r_divrnf, b32(F32(0) / F32(1)))
 REF1(r_sqrtf, b32(sqrtf(F32(0))))
-REF1(r_absf, U32(0) & 0x7fffffffu)
-REF1(r_negd, IN(0) ^ (1ull << 63))
+REF1(r_sqrtd, d64(sqrt(F64(0)), IN(0), 0, 0))
+REF1(r_absf, isnan(F32(0)) ? 0x7fffffffu : U32(0) & 0x7fffffffu)
+REF1(r_negd, isnan(F64(0)) ? IN(0) | 1ull << 51 : IN(0) ^ (1ull << 63))
 REF1(r_eqf, F32(0) == F32(1))
 REF1(r_nef, !isnan(F32(0)) && !isnan(F32(1)) && F32(0) != F32(1))
 REF1(r_gef, F32(0) >= F32(1))
@@ -173,6 +185,14 @@ REF(r_atom_cas32)
     (void)c;
     o[0] = U32(0);
     o[1] = U32(0) == U32(1) ? U32(2) : U32(0);
+}
+/* atom.add.f32 flushes subnormals in shared memory too (the ISA's note
+ * names no state space). */
+REF(r_atom_shared_addf32)
+{
+    (void)c;
+    o[0] = U32(0);
+    o[1] = b32(ftz(ftz(F32(0)) + ftz(F32(1))));
 }
 REF(r_red_add)
 {
@@ -256,6 +276,7 @@ const struct ops_row ops_extra_rows[] = {
     {"bfe.u32", "", "r:rrr", 0, SMALL(1) | SMALL(2), 0, r_bfe_u32},
     {"bfe.s32", "", "r:rrr", 0, SMALL(1) | SMALL(2), 0, r_bfe_s32},
     {"bfe.u64", "", "R:Rrr", 0, SMALL(1) | SMALL(2), 0, r_bfe_u64},
+    {"bfe.s64", "", "R:Rrr", 0, SMALL(1) | SMALL(2), 0, r_bfe_s64},
     {"shf.l.wrap.b32", "", "r:rrr", 0, SMALL(2), 0, r_shf_lw},
     {"shf.l.clamp.b32", "", "r:rrr", 0, SMALL(2), 0, r_shf_lc},
     {"shf.r.wrap.b32", "", "r:rrr", 0, SMALL(2), 0, r_shf_rw},
@@ -273,12 +294,18 @@ const struct ops_row ops_extra_rows[] = {
     {"min.s32", "", "r:rr", 0, 0, 0, r_mins32},
     {"max.u32", "", "r:rr", 0, 0, 0, r_maxu32},
     {"abs.s32", "", "r:r", 0, 0, 0, r_abs32},
+    {"div.s32", "", "r:rr", 0, 0, 0, r_divs32},
+    {"rem.s32", "", "r:rr", 0, 0, 0, r_rems32},
+    {"rem.u64", "", "R:RR", 0, 0, 0, r_remu64},
+    {"div.s64", "", "R:RR", 0, 0, 0, r_divs64},
+    {"rem.s64", "", "R:RR", 0, 0, 0, r_rems64},
     {"min.f32", "", "f:ff", 0, OPS_EQ01, 0, r_minf},
-    {"div.rn.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_divrnf},
-    {"div.full.f32", "", "f:ff", 0, OPS_ANYNAN | OPS_DIVAPPROX, 2, r_divrnf},
-    {"sqrt.rn.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_sqrtf},
-    {"abs.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_absf},
-    {"neg.f64", "", "F:F", 0, OPS_ANYNAN, 0, r_negd},
+    {"div.rn.f32", "", "f:ff", 0, 0, 0, r_divrnf},
+    {"div.full.f32", "", "f:ff", 0, OPS_DIVAPPROX, 2, r_divrnf},
+    {"sqrt.rn.f32", "", "f:f", 0, 0, 0, r_sqrtf},
+    {"sqrt.rn.f64", "", "F:F", 0, 0, 0, r_sqrtd},
+    {"abs.f32", "", "f:f", 0, 0, 0, r_absf},
+    {"neg.f64", "", "F:F", 0, 0, 0, r_negd},
     {"setp.eq.f32", "", "p:ff", 0, OPS_EQ01, 0, r_eqf},
     {"setp.ne.f32", "", "p:ff", 0, OPS_EQ01, 0, r_nef},
     {"setp.ge.f32", "", "p:ff", 0, OPS_EQ01, 0, r_gef},
@@ -302,6 +329,8 @@ const struct ops_row ops_extra_rows[] = {
     {"atom.global.xor.b32", "", "rr:rr", ATOM32, 0, 0, r_atom_xor},
     {"atom.global.min.s32", "", "rr:rr", ATOM32, 0, 0, r_atom_mins32},
     {"atom.global.dec.u32", "", "rr:rr", ATOM32, OPS_EQ01, 0, r_atom_dec},
+    {"atom.shared.add.f32", "", "ff:ff", "st.shared.f32 [%r20], $a0;\n\t$F $d0, [%r20], $a1;\n\t"
+     "ld.shared.f32 $d1, [%r20];", 0, 0, r_atom_shared_addf32},
     {"atom.global.cas.b32", "", "rr:rrr", "st.global.u32 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1, $a2;\n\t"
      "ld.global.u32 $d1, [%rd18+8];", OPS_EQ01, 0, r_atom_cas32},
     {"red.global.add.u32", "", "r:rr", "st.global.u32 [%rd18+8], $a0;\n\t$F [%rd18+8], $a1;\n\t"

@@ -1,6 +1,6 @@
 /* test_emu_ops_ref.h — what the forms tables' references are written
- * with: a thread's operands, float bits in and out (NaN results canonical,
- * as the GPU writes them), and the bytes a load would see. */
+ * with: a thread's operands, float bits in and out (a NaN result with the
+ * H100's bits), and the bytes a load would see. */
 #ifndef TEST_EMU_OPS_REF_H
 #define TEST_EMU_OPS_REF_H
 
@@ -39,12 +39,28 @@ static inline uint64_t b32(float f)
     memcpy(&w, &f, 4);
     return w;
 }
-static inline uint64_t b64(double d)
+/* A NaN's bits in an f64 register, sign aside. */
+static inline int isnan_bits64(uint64_t x)
+{
+    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+/* An f64 result R of an operation on X, Y, Z (0 where absent) as the H100
+ * writes it: with a NaN operand, the last such operand, its quiet bit set
+ * and its sign kept; else an invalid operation's NaN, 0xfff8000000000000. */
+static inline uint64_t d64(double r, uint64_t x, uint64_t y, uint64_t z)
 {
     uint64_t w;
-    if (isnan(d)) return 0x7fffffffffffffffull;
-    memcpy(&w, &d, 8);
+    if (isnan_bits64(z)) return z | 1ull << 51;
+    if (isnan_bits64(y)) return y | 1ull << 51;
+    if (isnan_bits64(x)) return x | 1ull << 51;
+    if (isnan(r)) return 0xfff8000000000000ull;
+    memcpy(&w, &r, 8);
     return w;
+}
+/* An f64 result of no NaN operand (from an integer, say). */
+static inline uint64_t b64(double d)
+{
+    return d64(d, 0, 0, 0);
 }
 /* Subnormal to sign-preserving zero (atom.global.add.f32). */
 static inline float ftz(float f)

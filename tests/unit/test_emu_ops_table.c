@@ -1,10 +1,10 @@
 /* test_emu_ops_table.c — the forms table: every instruction form the
  * corpus uses (tests/emu/forms.sh), how a tiny kernel runs it, and its
  * result written from the PTX ISA's definition.  Where the ISA leaves a
- * result to the machine, the reference says what the H100 gives (integer
- * division by zero) or the row accepts any NaN (the payload of a NaN an
- * operation makes: OPS_ANYNAN); tests/device/emu-diff.sh holds the
- * emulator to the H100's own bits. */
+ * result to the machine (integer division by zero, the bits of a NaN an
+ * operation returns, bit-field operands past 255), the reference pins what
+ * the H100 gives, as tests/device/emu-diff.sh found it: the emulator is
+ * held to those bits here, without a GPU. */
 #include "test_emu_ops_ref.h"
 
 /* ---- integers ------------------------------------------------------------ */
@@ -21,9 +21,9 @@ REF1(r_neg32, (uint32_t)(0u - U32(0)))
 REF1(r_minu32, U32(0) < U32(1) ? U32(0) : U32(1))
 REF1(r_maxs32, (uint32_t)(S32(0) > S32(1) ? S32(0) : S32(1)))
 /* Division by zero: the ISA leaves it to the machine; the H100 gives all
- * ones for the quotient and the dividend for the remainder. */
+ * ones for the quotient and for the remainder. */
 REF1(r_divu32, U32(1) ? U32(0) / U32(1) : 0xffffffffu)
-REF1(r_remu32, U32(1) ? U32(0) % U32(1) : U32(0))
+REF1(r_remu32, U32(1) ? U32(0) % U32(1) : 0xffffffffu)
 REF1(r_divu64, IN(1) ? IN(0) / IN(1) : ~0ull)
 /* Shifts: an amount past the width counts as the width. */
 REF1(r_shl32, U32(1) > 31 ? 0 : (uint32_t)(U32(0) << U32(1)))
@@ -56,16 +56,16 @@ REF(r_brev32)
     for (int i = 0; i < 32; i++) d |= ((a >> i) & 1u) << (31 - i);
     o[0] = d;
 }
-/* bfi: b with bits [pos, pos+len) from a's low bits; pos and len are
- * c's and d's low bytes, and bits past the top are not inserted. */
-static uint64_t bfi(uint64_t a, uint64_t b, uint32_t c, uint32_t d, int msb)
+/* bfi: b with bits [pos, pos+len) from a's low bits, bits past the top
+ * not inserted.  The ISA takes pos and len below 256; the H100's bfi.b32
+ * reads c's and d's low bytes, its bfi.b64 the whole words. */
+static uint64_t bfi(uint64_t a, uint64_t b, uint64_t pos, uint64_t len, int msb)
 {
-    uint32_t pos = c & 0xff, len = d & 0xff;
-    for (uint32_t i = 0; i < len && pos + i <= (uint32_t)msb; i++)
+    for (uint64_t i = 0; i < len && pos + i <= (uint64_t)msb; i++)
         b = (b & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
     return b;
 }
-REF1(r_bfi32, bfi(U32(0), U32(1), U32(2), U32(3), 31))
+REF1(r_bfi32, bfi(U32(0), U32(1), U32(2) & 0xff, U32(3) & 0xff, 31))
 REF1(r_bfi32_imm, bfi(U32(0), U32(1), 7, 25, 31))
 REF1(r_bfi64, bfi(IN(0), IN(1), U32(2), U32(3), 63))
 REF1(r_bfi64_imm, bfi(IN(0), IN(1), 32, 32, 63))
@@ -145,13 +145,17 @@ REF(r_special)
 REF1(r_laneid, (uint64_t)(t % 32))
 
 /* ---- floating point ------------------------------------------------------- */
+/* The ISA leaves a NaN result's bits open; these are the H100's: an f32
+ * NaN is always 0x7fffffff (abs and neg included), an f64 one the last NaN
+ * operand's, quietened (d64), and f64 abs and neg quieten a NaN without
+ * touching its sign. */
 REF1(r_addf, b32(F32(0) + F32(1)))
 REF1(r_subf, b32(F32(0) - F32(1)))
 REF1(r_mulf, b32(F32(0) * F32(1)))
 REF1(r_fmaf, b32(fmaf(F32(0), F32(1), F32(2))))
 REF1(r_divf, b32(F32(0) / F32(1)))
 REF1(r_rcpf, b32(1.0f / F32(0)))
-REF1(r_negf, U32(0) ^ 0x80000000u)
+REF1(r_negf, isnan(F32(0)) ? 0x7fffffffu : U32(0) ^ 0x80000000u)
 /* max.f32: a NaN operand gives the other one, two NaNs the canonical NaN,
  * and +0 is above -0. */
 REF(r_maxf)
@@ -164,17 +168,21 @@ REF(r_maxf)
     else if (a == b) o[0] = signbit(a) ? U32(1) : U32(0);
     else o[0] = a > b ? U32(0) : U32(1);
 }
-REF1(r_addd, b64(F64(0) + F64(1)))
-REF1(r_subd, b64(F64(0) - F64(1)))
-REF1(r_muld, b64(F64(0) * F64(1)))
-REF1(r_divd, b64(F64(0) / F64(1)))
-REF1(r_fmad, b64(fma(F64(0), F64(1), F64(2))))
-REF1(r_rcpd, b64(1.0 / F64(0)))
-REF1(r_absd, IN(0) & ~(1ull << 63))
+REF1(r_addd, d64(F64(0) + F64(1), IN(0), IN(1), 0))
+REF1(r_subd, d64(F64(0) - F64(1), IN(0), IN(1), 0))
+REF1(r_muld, d64(F64(0) * F64(1), IN(0), IN(1), 0))
+REF1(r_divd, d64(F64(0) / F64(1), IN(0), IN(1), 0))
+REF1(r_fmad, d64(fma(F64(0), F64(1), F64(2)), IN(0), IN(1), IN(2)))
+REF1(r_rcpd, d64(1.0 / F64(0), IN(0), 0, 0))
+REF1(r_absd, isnan(F64(0)) ? IN(0) | 1ull << 51 : IN(0) & ~(1ull << 63))
 
 /* ---- conversions: float to integer saturates, NaN to 0 -------------------- */
-REF1(r_cvt_f64_f32, b64((double)F32(0)))
-REF1(r_cvt_f32_f64, b32((float)F64(0)))
+/* A NaN between the widths keeps its sign and payload (f32 to f64 shifted
+ * up 29 bits, f64 to f32 the top 22), quietened: the H100's bits. */
+REF1(r_cvt_f64_f32, isnan(F32(0)) ? (IN(0) >> 31) << 63 | 0x7ff8000000000000ull | (IN(0) & 0x7fffff) << 29
+                                  : b64((double)F32(0)))
+REF1(r_cvt_f32_f64, isnan(F64(0)) ? (uint32_t)(IN(0) >> 63) << 31 | 0x7fc00000u | ((IN(0) >> 29) & 0x3fffff)
+                                  : b32((float)F64(0)))
 REF1(r_cvt_f32_u32, b32((float)U32(0)))
 REF1(r_cvt_f64_s32, b64((double)S32(0)))
 REF1(r_cvt_f64_u32, b64((double)U32(0)))
@@ -278,19 +286,21 @@ REF(r_atom_cas64)
     o[0] = IN(0);
     o[1] = IN(0) == IN(1) ? IN(2) : IN(0);
 }
-/* On global memory the f32 add flushes subnormal inputs and results to
- * sign-preserving zero (the ISA's note on atom.add.f32). */
+/* The f32 add flushes subnormal inputs and results to sign-preserving
+ * zero (the ISA's note on atom.add.f32); a NaN is 0x7fffffff. */
 REF(r_atom_addf32)
 {
     (void)c;
     o[0] = U32(0);
     o[1] = b32(ftz(ftz(F32(0)) + ftz(F32(1))));
 }
+/* The f64 add returns a NaN operand as it is, the added value's first:
+ * the H100's bits. */
 REF(r_atom_addf64)
 {
     (void)c;
     o[0] = IN(0);
-    o[1] = b64(F64(0) + F64(1));
+    o[1] = isnan(F64(1)) ? IN(1) : isnan(F64(0)) ? IN(0) : b64(F64(0) + F64(1));
 }
 /* Every thread adds its input to one word: thread 0 finds the sum. */
 REF(r_atom_contended)
@@ -306,7 +316,7 @@ REF1(r_branch, IN(0) ? U32(2) : U32(1))
 REF1(r_branch_not, IN(0) ? U32(1) : U32(2))
 REF1(r_guarded_add, IN(0) ? (uint32_t)(U32(1) + U32(2)) : 0)
 REF1(r_addf_imm, b32(F32(0) + 1.0f))
-REF1(r_muld_imm, b64(F64(0) * -2.5))
+REF1(r_muld_imm, d64(F64(0) * -2.5, IN(0), 0xc004000000000000ull, 0))
 REF(r_ret)
 {
     (void)c;
@@ -516,35 +526,35 @@ const struct ops_row ops_corpus_rows[] = {
     {"mov.f32", "immediate", "f:", "$F $d0, 0f3F800000;", 0, 0, r_f32_one},
     {"mov.f64", "", "F:F", 0, 0, 0, r_copy0},
     /* floating point */
-    {"add.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_addf},
-    {"add.f32", "immediate", "f:f", "$F $d0, $a0, 0f3F800000;", OPS_ANYNAN, 0, r_addf_imm},
-    {"sub.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_subf},
-    {"mul.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_mulf},
-    {"mul.rn.f32", "", "f:ff", 0, OPS_ANYNAN, 0, r_mulf},
-    {"fma.rn.f32", "", "f:fff", 0, OPS_ANYNAN, 0, r_fmaf},
+    {"add.f32", "", "f:ff", 0, 0, 0, r_addf},
+    {"add.f32", "immediate", "f:f", "$F $d0, $a0, 0f3F800000;", 0, 0, r_addf_imm},
+    {"sub.f32", "", "f:ff", 0, 0, 0, r_subf},
+    {"mul.f32", "", "f:ff", 0, 0, 0, r_mulf},
+    {"mul.rn.f32", "", "f:ff", 0, 0, 0, r_mulf},
+    {"fma.rn.f32", "", "f:fff", 0, 0, 0, r_fmaf},
     {"max.f32", "", "f:ff", 0, OPS_EQ01, 0, r_maxf},
-    {"neg.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_negf},
-    {"rcp.rn.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_rcpf},
+    {"neg.f32", "", "f:f", 0, 0, 0, r_negf},
+    {"rcp.rn.f32", "", "f:f", 0, 0, 0, r_rcpf},
     /* d = a * (1/b): at most 2 ulps off for |b| in [2^-126, 2^126] */
-    {"div.approx.f32", "", "f:ff", 0, OPS_DIVAPPROX | OPS_ANYNAN, 2, r_divf},
-    {"add.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_addd},
-    {"sub.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_subd},
-    {"mul.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_muld},
-    {"mul.f64", "immediate", "F:F", "$F $d0, $a0, 0dC004000000000000;", OPS_ANYNAN, 0, r_muld_imm},
-    {"mul.rn.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_muld},
-    {"div.rn.f64", "", "F:FF", 0, OPS_ANYNAN, 0, r_divd},
-    {"fma.rn.f64", "", "F:FFF", 0, OPS_ANYNAN, 0, r_fmad},
-    {"abs.f64", "", "F:F", 0, OPS_ANYNAN, 0, r_absd},
-    {"rcp.rn.f64", "", "F:F", 0, OPS_ANYNAN, 0, r_rcpd},
+    {"div.approx.f32", "", "f:ff", 0, OPS_DIVAPPROX, 2, r_divf},
+    {"add.f64", "", "F:FF", 0, 0, 0, r_addd},
+    {"sub.f64", "", "F:FF", 0, 0, 0, r_subd},
+    {"mul.f64", "", "F:FF", 0, 0, 0, r_muld},
+    {"mul.f64", "immediate", "F:F", "$F $d0, $a0, 0dC004000000000000;", 0, 0, r_muld_imm},
+    {"mul.rn.f64", "", "F:FF", 0, 0, 0, r_muld},
+    {"div.rn.f64", "", "F:FF", 0, 0, 0, r_divd},
+    {"fma.rn.f64", "", "F:FFF", 0, 0, 0, r_fmad},
+    {"abs.f64", "", "F:F", 0, 0, 0, r_absd},
+    {"rcp.rn.f64", "", "F:F", 0, 0, 0, r_rcpd},
     /* conversions */
-    {"cvt.f64.f32", "", "F:f", 0, OPS_ANYNAN, 0, r_cvt_f64_f32},
-    {"cvt.rn.f32.f64", "", "f:F", 0, OPS_ANYNAN, 0, r_cvt_f32_f64},
+    {"cvt.f64.f32", "", "F:f", 0, 0, 0, r_cvt_f64_f32},
+    {"cvt.rn.f32.f64", "", "f:F", 0, 0, 0, r_cvt_f32_f64},
     {"cvt.rn.f32.u32", "", "f:r", 0, 0, 0, r_cvt_f32_u32},
     {"cvt.rn.f64.s32", "", "F:r", 0, 0, 0, r_cvt_f64_s32},
     {"cvt.rn.f64.u32", "", "F:r", 0, 0, 0, r_cvt_f64_u32},
     {"cvt.rn.f64.u64", "", "F:R", 0, 0, 0, r_cvt_f64_u64},
-    {"cvt.rni.f32.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_cvt_rni},
-    {"cvt.rzi.f32.f32", "", "f:f", 0, OPS_ANYNAN, 0, r_cvt_rzi},
+    {"cvt.rni.f32.f32", "", "f:f", 0, 0, 0, r_cvt_rni},
+    {"cvt.rzi.f32.f32", "", "f:f", 0, 0, 0, r_cvt_rzi},
     {"cvt.rzi.s32.f32", "", "r:f", 0, 0, 0, r_cvt_s32_f32},
     {"cvt.s64.s32", "", "R:r", 0, 0, 0, r_cvt_s64_s32},
     {"cvt.u32.u64", "", "r:R", 0, 0, 0, r_cvt_u32_u64},
@@ -624,11 +634,11 @@ const struct ops_row ops_corpus_rows[] = {
     {"atom.acq_rel.gpu.global.inc.u32", "", "rr:rr", ATOM32, OPS_EQ01, 0, r_atom_incu32},
     {"atom.global.max.u32", "", "rr:rr", ATOM32, 0, 0, r_atom_maxu32},
     {"atom.global.exch.b32", "", "rr:rr", ATOM32, 0, 0, r_atom_exch32},
-    {"atom.global.add.f32", "", "ff:ff", ATOMF32, OPS_ANYNAN, 0, r_atom_addf32},
+    {"atom.global.add.f32", "", "ff:ff", ATOMF32, 0, 0, r_atom_addf32},
     {"atom.global.add.u64", "", "RR:RR", ATOM64, 0, 0, r_atom_addu64},
     {"atom.global.exch.b64", "", "RR:RR", ATOM64, 0, 0, r_atom_exch64},
     {"atom.global.min.u64", "", "RR:RR", ATOM64, 0, 0, r_atom_minu64},
-    {"atom.global.add.f64", "", "FF:FF", ATOMF64, OPS_ANYNAN, 0, r_atom_addf64},
+    {"atom.global.add.f64", "", "FF:FF", ATOMF64, 0, 0, r_atom_addf64},
     {"atom.global.cas.b64", "", "RR:RRR", "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1, $a2;\n\t"
      "ld.global.u64 $d1, [%rd18+8];", OPS_EQ01, 0, r_atom_cas64},
     {"atom.shared.add.u32", "", "rr:rr", "st.shared.u32 [%r20], $a0;\n\t$F $d0, [%r20], $a1;\n\t"
