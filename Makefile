@@ -86,7 +86,8 @@ EMU_SRC := $(filter-out tutor/emu/emu_rt%,$(wildcard tutor/emu/*.c))
 EMU_OBJ := $(EMU_SRC:%.c=$(BUILD)/%.o)
 EMU_LIB := $(BUILD)/emu/libemu.a
 
-TEST_SRC := $(wildcard tests/unit/test_*.c)
+# test_emu_ops's table and generator are parts of it, not tests of their own.
+TEST_SRC := $(filter-out tests/unit/test_emu_ops_%.c,$(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 # Debian packages the build and the tests need, each with how to tell it is
@@ -266,6 +267,21 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
 # or any one launch.
 $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm
+
+# The PTX emulator held to the ISA, form by form (tests/unit/test_emu_ops*.c).
+EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c \
+    tests/unit/test_emu_ops_extra.c
+$(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h tests/unit/test_emu_ops_ref.h $(EMU_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(EMU_OPS_SRC) $(EMU_LIB) $(LDFLAGS) -pthread -lm
+
+# The emulator's speed on lab 01's and lab 07's solutions (tests/emu/bench.c):
+# bash tests/emu/forms.sh && make build/emu/bench && build/emu/bench
+$(BUILD)/emu/bench: tests/emu/bench.c $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm

@@ -5,6 +5,7 @@
  * shadow that finds unordered conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,6 +458,38 @@ static double as_f64(uint64_t v)
     return d;
 }
 
+static float flush32(float f)
+{
+    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+
+static int nan64(uint64_t x)
+{
+    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+/* atom.add.f32: subnormal inputs and results flushed to sign-preserving
+ * zero (the ISA), a NaN the canonical 0x7fffffff; atom.add.f64: a NaN
+ * operand's bits as they are, the added value's first, and an invalid sum
+ * 0xfff8000000000000 (the H100's, where the ISA leaves them open). */
+static uint64_t atom_fadd(uint64_t old, uint64_t b, int sz)
+{
+    if (sz == 4) {
+        float f = flush32(flush32(as_f32(old)) + flush32(as_f32(b)));
+        uint32_t u;
+        if (f != f)
+            return 0x7fffffffu;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    double d = as_f64(old) + as_f64(b);
+    uint64_t u;
+    if (d != d)
+        return nan64(b) ? b : nan64(old) ? old : 0xfff8000000000000ull;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
 static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uint64_t c)
 {
     int type = in->type, sz = emu_type_size[type];
@@ -466,18 +499,8 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     b &= m;
     switch (in->sub) {
     case SUB_ADD:
-        if (k == 'f') {
-            if (sz == 4) {
-                float f = as_f32(old) + as_f32(b);
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                return u;
-            }
-            double d = as_f64(old) + as_f64(b);
-            uint64_t u;
-            memcpy(&u, &d, 8);
-            return u;
-        }
+        if (k == 'f')
+            return atom_fadd(old, b, sz);
         return (old + b) & m;
     case SUB_MIN:
     case SUB_MAX: {

@@ -1,8 +1,15 @@
 /* emu_fops.c — the float half of the ALU: arithmetic in the
  * instruction's rounding mode (directed modes switch the host's around the
- * whole instruction), .ftz and .sat, PTX's min/max and NaN rules (a NaN
- * result is the GPU's canonical one), comparisons ordered and unordered,
- * and cvt between every integer and float type. */
+ * whole instruction), .ftz and .sat, PTX's min/max and NaN rules, comparisons
+ * ordered and unordered, and cvt between every integer and float type.
+ *
+ * A NaN result has the H100's bits, where the ISA leaves them open
+ * (tests/device/emu-diff.sh holds these to the GPU): an f32 one is always
+ * 0x7fffffff, abs and neg included; an f64 one is the last NaN operand's,
+ * quietened and with its sign (neg and abs do not touch it), or
+ * 0xfff8000000000000 when no operand was a NaN (0/0, inf-inf); cvt moves a
+ * NaN's payload between the widths (f32 to f64 shifted up 29 bits, f64 to
+ * f32 its top 22 bits), quietened, sign kept. */
 #include "emu/emu_ops.h"
 
 #include <fenv.h>
@@ -24,23 +31,61 @@ static double f64(uint64_t v)
     return d;
 }
 
-/* A float result's bits; a NaN is the GPU's canonical one. */
+enum { NAN32 = 0x7fffffffu };
+#define QUIET64 0x0008000000000000ull
+#define NAN64 0xfff8000000000000ull   /* an invalid operation's, the GPU's */
+
+static int isnan64(uint64_t x)
+{
+    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+static int isnan32(uint64_t x)
+{
+    return ((uint32_t)x & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* An f32 result's bits; a NaN is the GPU's canonical one. */
 static uint64_t b32(float f)
 {
     uint32_t u;
     if (f != f)
-        return 0x7fffffffu;
+        return NAN32;
     memcpy(&u, &f, 4);
     return u;
 }
 
+/* An f64 result's bits; its callers deal with a NaN first. */
 static uint64_t b64(double d)
 {
     uint64_t u;
-    if (d != d)
-        return 0x7fffffffffffffffull;
     memcpy(&u, &d, 8);
     return u;
+}
+
+/* The f64 NaN an operation on X, Y, Z (0 where absent) returns: the last
+ * NaN operand's, quietened; none, the invalid operation's. */
+static uint64_t nan64(uint64_t x, uint64_t y, uint64_t z)
+{
+    if (isnan64(z))
+        return z | QUIET64;
+    if (isnan64(y))
+        return y | QUIET64;
+    if (isnan64(x))
+        return x | QUIET64;
+    return NAN64;
+}
+
+/* cvt's NaN payloads: f32 to f64 shifted up, f64 to f32 its top bits. */
+static uint64_t nan32to64(uint64_t x)
+{
+    return (uint64_t)((uint32_t)x >> 31) << 63 | 0x7ff0000000000000ull | QUIET64 |
+           (uint64_t)((uint32_t)x & 0x7fffffu) << 29;
+}
+
+static uint64_t nan64to32(uint64_t x)
+{
+    return (uint32_t)(x >> 63) << 31 | 0x7fc00000u | (uint32_t)((x >> 29) & 0x3fffffu);
 }
 
 static float ftz32(float f)
@@ -162,6 +207,7 @@ int emu_compare(int cmp, int type, uint64_t x, uint64_t y)
     }
 }
 
+/* Float to integer with cvt's rounding, saturating to DST's range (NaN: 0). */
 static uint64_t f2i(double v, int rnd, int dst)
 {
     switch (rnd) {
@@ -255,12 +301,16 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
     }
     if (emu_type_size[src] == 4) {
         float f = ftz ? ftz32(f32(x)) : f32(x);
+        if (f != f)
+            return sat ? 0 : nan32to64(x);
         double d = round_int(f, in->rnd);
         if (sat)
             d = sat64(d);
         return b64(d);
     }
     double d = round_int(f64(x), in->rnd);
+    if (d != d)
+        return sat ? 0 : emu_type_size[dst] == 8 ? x | QUIET64 : nan64to32(x);
     if (emu_type_size[dst] == 8) {
         if (sat)
             d = sat64(d);
@@ -274,7 +324,7 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
     return b32(f);
 }
 
-/* bfind: the most significant non-sign bit's position, or all ones. */
+/* The approximate functions, from the host's correctly rounded ones. */
 static float approx_fn32(int op, float a)
 {
     switch (op) {
@@ -316,9 +366,11 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         case OP_MAX: r = fmax32(a, b); break;
         case OP_ABS:
         case OP_NEG: {
-            /* bit operations: a NaN keeps its payload; .ftz flushed a */
+            /* the sign bit alone (.ftz flushed a), but a NaN is canonical */
             uint32_t bits;
             memcpy(&bits, &a, 4);
+            if (isnan32(bits))
+                return NAN32;
             return in->op == OP_ABS ? bits & 0x7fffffffu : bits ^ 0x80000000u;
         }
         case OP_COPYSIGN: r = copysignf(b, a); break;
@@ -339,10 +391,16 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     case OP_DIV: r = a / b; break;
     case OP_RCP: r = 1.0 / a; break;
     case OP_SQRT: r = sqrt(a); break;
-    case OP_MIN: r = fmin64(a, b); break;
-    case OP_MAX: r = fmax64(a, b); break;
-    case OP_ABS: return x & 0x7fffffffffffffffull;
-    case OP_NEG: return x ^ 0x8000000000000000ull;
+    case OP_MIN:
+    case OP_MAX:
+        r = in->op == OP_MIN ? fmin64(a, b) : fmax64(a, b);
+        return r != r ? 0x7fffffffffffffffull : b64(r);   /* two NaNs */
+    case OP_ABS:
+    case OP_NEG:
+        /* the sign bit alone, but a NaN is only quietened */
+        if (isnan64(x))
+            return x | QUIET64;
+        return in->op == OP_ABS ? x & 0x7fffffffffffffffull : x ^ 0x8000000000000000ull;
     case OP_COPYSIGN: r = copysign(b, a); break;
     case OP_RSQRT: r = 1.0 / sqrt(a); break;
     case OP_EX2: r = exp2(a); break;
@@ -351,6 +409,8 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     }
     if (in->flags & F_SAT)
         r = sat64(r);
+    if (r != r)
+        return nan64(x, y, z);
     return b64(r);
 }
 

@@ -23,7 +23,7 @@ static int combine(int op, int a, int b)
     }
 }
 
-/* Float to integer with cvt's rounding, saturating to DST's range (NaN: 0). */
+/* bfind: the most significant non-sign bit's position, or all ones. */
 static uint64_t bfind(uint64_t x, int type, int shiftamt)
 {
     int bits = emu_type_size[type] * 8;
@@ -79,6 +79,16 @@ static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
     return r;
 }
 
+/* bfe's and bfi's position or length operand for a field in BITS bits,
+ * clamped to BITS (which changes no result): the 32-bit forms take the low
+ * byte, the 64-bit ones the whole word, as the H100 does (the ISA leaves
+ * values past 255 open). */
+static uint32_t bf_arg(uint64_t v, int bits)
+{
+    uint32_t n = bits == 64 ? (uint32_t)v : (uint32_t)v & 0xff;
+    return n > (uint32_t)bits ? (uint32_t)bits : n;
+}
+
 /* The high half of a full product. */
 static uint64_t mulhi(uint64_t x, uint64_t y, int type)
 {
@@ -100,20 +110,20 @@ static uint64_t mulwide(uint64_t x, uint64_t y, int type)
     return (x & wmask(type)) * (y & wmask(type));
 }
 
+/* div and rem; by zero both are all ones, as on the H100 (the ISA leaves
+ * it to the machine). */
 static uint64_t idiv(uint64_t x, uint64_t y, int type, int rem)
 {
     uint64_t m = wmask(type);
+    if ((y & m) == 0)
+        return m;
     if (emu_type_kind[type] == 's') {
         int64_t a = sx(x, type), b = sx(y, type);
-        if (b == 0)
-            return rem ? (uint64_t)a & m : m;
         if (b == -1)
             return rem ? 0 : (uint64_t)(-(uint64_t)a) & m;
         return (uint64_t)(rem ? a % b : a / b) & m;
     }
     uint64_t a = x & m, b = y & m;
-    if (b == 0)
-        return rem ? a : m;
     return rem ? a % b : a / b;
 }
 
@@ -311,7 +321,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
     case OP_BFE: {
         int bits = emu_type_size[type] * 8;
         LANES(mask) {
-            uint32_t pos = (uint32_t)b[l] & 0xff, len = (uint32_t)c[l] & 0xff;
+            uint32_t pos = bf_arg(b[l], bits), len = bf_arg(c[l], bits);
             uint64_t v = a[l] & m, r;
             int sbit;
             if (k == 's') {
@@ -333,7 +343,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
         uint64_t *e4 = in->nops > 4 ? R + (size_t)in->o[4].reg * 32 : NULL;
         int bits = emu_type_size[type] * 8;
         LANES(mask) {
-            uint32_t pos = (uint32_t)c[l] & 0xff, len = (uint32_t)e4[l] & 0xff;
+            uint32_t pos = bf_arg(c[l], bits), len = bf_arg(e4[l], bits);
             uint64_t f = b[l] & m;
             for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++) {
                 uint64_t bit = (a[l] >> i) & 1;
