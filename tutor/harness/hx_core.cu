@@ -27,7 +27,7 @@ static const char usage_text[] =
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-local BYTES] [--progress-fd FD]\n"
-    "             [--repeat K]\n"
+    "             [--repeat K] [--emu-max-n N]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -128,6 +128,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->progress_fd = atoi(v);
         else if (!strcmp(a, "--repeat"))
             o->repeat = atoi(v);
+        else if (!strcmp(a, "--emu-max-n"))
+            o->emu_max_n = strtoull(v, NULL, 10);
         else
             return -1;
     }
@@ -529,6 +531,8 @@ int main(int argc, char **argv)
     r.reference = hx::family_impl.reference;
     hx::sort_sizes(&o);
     hx::perf_jitter(&o);
+    if (hx::emu_prepare)
+        hx::emu_prepare(&o, &r);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
@@ -539,6 +543,8 @@ int main(int argc, char **argv)
         r.status = STATUS_INTERNAL_ERROR;
     } else {
         r.status = hx::run(&c);
+        if (hx::emu_finish)
+            hx::emu_finish(&c);
     }
     /* A plan that broke a rule, or a launcher that crashed or hung, decides
      * the verdict, whatever the run made of it. */
