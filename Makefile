@@ -81,7 +81,9 @@ RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
 EMU_CORE_SRC := $(filter-out tutor/emu/emu_rt.c tutor/emu/emu_ptx.c,$(wildcard tutor/emu/*.c))
 EMU_CORE_OBJ := $(EMU_CORE_SRC:tutor/emu/%.c=$(BUILD)/emu/%.o)
 HX_CPU_OBJ := $(filter-out %/hx_cub.o,$(HX_CORE_OBJ)) $(BUILD)/harness/hx_cub_emu.o $(BUILD)/harness/hx_emu.o
-CPU_JUDGES := $(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%)
+# Built once the emulator's core is in tutor/emu/; a check without them
+# reports no_gpu after checking the plans, as before the CPU tier.
+CPU_JUDGES := $(if $(EMU_CORE_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%))
 # CUDA's headers where nvcc itself looks: nvcc on PATH can be a wrapper
 # script (/usr/local/bin/nvcc) far from the toolkit's include folder.
 CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \

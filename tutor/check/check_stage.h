@@ -59,6 +59,7 @@ struct run {
     double trials_t0;       /* when the judge began its trials; 0: not yet */
     double trials_w0;       /* its waits for the GPU by then */
     int trials_done;        /* it said "@passed correctness" */
+    int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;
