@@ -9,6 +9,7 @@
 # test is skipped.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+unset CUDATUTOR_NO_EMULATOR
 
 n=$(jq '.labs | length' data/labs.json)
 if ! have_gpu; then

@@ -328,11 +328,13 @@ out:
 
 int stage_judge(struct run *r)
 {
+    const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     int rc = run_judge(r);
-    if (rc || check_get_status(r) != STATUS_NO_GPU)
+    if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
-     * on the emulator, when this build has the CPU judges. */
+     * on the emulator, when this build has the CPU judges and
+     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
     char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
     int have = cpu && util_is_file(cpu);
     free(cpu);
