@@ -89,6 +89,13 @@ CPU_JUDGES := $(if $(EMU_CORE_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%)
 CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
              sed -n 's/^#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1)
 
+# The PTX emulator (DESIGN §11): plain C against libc and libm, archived
+# for the judge's emulating runtime (tutor/emu/emu_rt*, built by its own
+# rules) and linked into the unit tests.
+EMU_SRC := $(filter-out tutor/emu/emu_rt%,$(wildcard tutor/emu/*.c))
+EMU_OBJ := $(EMU_SRC:%.c=$(BUILD)/%.o)
+EMU_LIB := $(BUILD)/emu/libemu.a
+
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -112,7 +119,7 @@ SUBMAKE_JOBS = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo -j$$(nproc 2>/dev/n
 all: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 
-build: $(BIN) harness
+build: $(BIN) harness $(EMU_LIB)
 
 run: all
 	$(Q)./$(BIN)
@@ -121,7 +128,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
+test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
             $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
@@ -269,10 +276,21 @@ $(BUILD)/tests/test_rownorm: tests/harness/test_rownorm.cu tutor/harness/hx_fam_
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS) -pthread -lm
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(EMU_LIB) $(LDFLAGS) $(PKG_LIBS) -pthread -lm
+
+$(EMU_LIB): $(EMU_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher.
+$(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -lm
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \

@@ -1,0 +1,169 @@
+/* emu_tool.c — a driver for the PTX emulator, for tests/emu.sh and for
+ * measuring it: no CUDA runtime, just emu.h.
+ *
+ *   emu_tool parse FILE.ptx...          one line a file: "ok N kernels" or the status and message
+ *   emu_tool reduce FILE.ptx N [hazards] lab 01's launcher: passes of reduce_block<<<ceil(len/128),
+ *                                       128>>>(src, dst, len) until one block is left; prints the
+ *                                       sum, the expected sum and the speed */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu/emu.h"
+
+static const char *status_name(enum emu_status st)
+{
+    static const char *const names[] = {"ok", "fault", "hazard", "unsupported", "limit", "parse",
+                                        "nomem"};
+    return (unsigned)st < sizeof names / sizeof *names ? names[st] : "?";
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int cmd_parse(int argc, char **argv)
+{
+    int bad = 0;
+    struct emu *e = emu_new(NULL);
+    if (!e)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        size_t len;
+        char *ptx = slurp(argv[i], &len);
+        if (!ptx) {
+            printf("%s: cannot read\n", argv[i]);
+            bad = 1;
+            continue;
+        }
+        struct emu_module *m;
+        struct emu_error err;
+        enum emu_status st = emu_module_load(e, ptx, len, &m, &err);
+        if (st == EMU_OK) {
+            int n = 0;
+            while (emu_module_kernel_at(m, n))
+                n++;
+            printf("%s: ok %d kernels\n", argv[i], n);
+            emu_module_unload(m);
+        } else {
+            printf("%s: %s [%s] %s\n", argv[i], status_name(st), err.what, err.message);
+        }
+        free(ptx);
+    }
+    emu_free(e);
+    return bad;
+}
+
+static void print_cb(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    fwrite(text, 1, len, stdout);
+}
+
+static int cmd_reduce(int argc, char **argv)
+{
+    if (argc < 2)
+        return 2;
+    unsigned n = (unsigned)strtoul(argv[1], NULL, 0);
+    struct emu_config cfg = {.seed = 1, .hazards = argc > 2 && !strcmp(argv[2], "hazards"),
+                             .budget = 1ull << 36, .print = print_cb};
+    struct emu *e = emu_new(&cfg);
+    size_t len;
+    char *ptx = slurp(argv[0], &len);
+    if (!e || !ptx)
+        return 2;
+    struct emu_module *m;
+    struct emu_error err;
+    enum emu_status st = emu_module_load(e, ptx, len, &m, &err);
+    free(ptx);
+    if (st != EMU_OK) {
+        printf("load: %s %s\n", status_name(st), err.message);
+        return 1;
+    }
+    const struct emu_kernel *k = emu_module_kernel_at(m, 0);
+    int *in = malloc((size_t)n * sizeof *in);
+    int *scratch = malloc(((size_t)n / 64 + 16) * sizeof *scratch);
+    int *out = malloc(sizeof *out);
+    long long want = 0;
+    for (unsigned i = 0; i < n; i++) {
+        in[i] = (int)((i * 2654435761u) % 1000) - 500;
+        want += in[i];
+    }
+    *out = 0x7eadbeef;
+    emu_mem_map(e, in, (size_t)n * sizeof *in, "d_in");
+    emu_mem_map(e, scratch, ((size_t)n / 64 + 16) * sizeof *scratch, "d_scratch");
+    emu_mem_map(e, out, sizeof *out, "d_out");
+    const unsigned block = 128;
+    int *bufs[2] = {scratch, scratch + (n + block - 1) / block};
+    const int *src = in;
+    unsigned cur = n;
+    int which = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        unsigned blocks = (cur + block - 1) / block;
+        int *dst = blocks == 1 ? out : bufs[which];
+        void *args[3] = {&src, &dst, &cur};
+        struct emu_launch l = {.grid = {blocks, 1, 1}, .block = {block, 1, 1}, .args = args};
+        st = emu_launch(e, k, &l, &err);
+        if (st != EMU_OK) {
+            printf("launch: %s %s\n", status_name(st), err.message);
+            break;
+        }
+        if (blocks == 1)
+            break;
+        src = dst;
+        cur = blocks;
+        which ^= 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    struct emu_stats stats;
+    emu_stats(e, &stats);
+    printf("sum %d expected %lld\n", *out, (long long)(int)want);
+    printf("speed %.1f M thread-instructions/s (%llu in %.3f s, %llu warp instructions)\n",
+           (double)stats.thread_instructions / s / 1e6,
+           (unsigned long long)stats.thread_instructions, s,
+           (unsigned long long)stats.warp_instructions);
+    emu_module_unload(m);
+    emu_free(e);
+    free(in);
+    free(scratch);
+    free(out);
+    return st == EMU_OK ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "parse"))
+        return cmd_parse(argc - 2, argv + 2);
+    if (argc >= 3 && !strcmp(argv[1], "reduce"))
+        return cmd_reduce(argc - 2, argv + 2);
+    fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards]\n");
+    return 2;
+}

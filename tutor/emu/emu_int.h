@@ -1,0 +1,225 @@
+/* emu_int.h — the PTX emulator's decoded form, shared by its parser
+ * (emu_parse.c), its memory map (emu_mem.c), its ALU (emu_ops.c) and its
+ * interpreter (emu_exec.c).  Private to tutor/emu/: emu.h is the contract.
+ *
+ * A module is one flat array of decoded instructions; every function owns
+ * a contiguous run of it.  Every source operand is a register slot: the
+ * parser gives each immediate and each constant special register a slot of
+ * its own, filled once when a warp is set up, so an instruction reads all
+ * its operands the same way, R[slot][lane], with no test in the lane loop. */
+#ifndef EMU_INT_H
+#define EMU_INT_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "emu/emu.h"
+
+/* Operand and instruction types: a size and a kind. */
+#define EMU_TYPES(X) \
+    X(NONE, 0, 'x') X(B8, 1, 'b') X(B16, 2, 'b') X(B32, 4, 'b') X(B64, 8, 'b') \
+    X(U8, 1, 'u') X(U16, 2, 'u') X(U32, 4, 'u') X(U64, 8, 'u') \
+    X(S8, 1, 's') X(S16, 2, 's') X(S32, 4, 's') X(S64, 8, 's') \
+    X(F16, 2, 'f') X(F32, 4, 'f') X(F64, 8, 'f') X(PRED, 1, 'p')
+
+enum emu_type {
+#define X(n, sz, k) T_##n,
+    EMU_TYPES(X)
+#undef X
+    T_COUNT
+};
+extern const uint8_t emu_type_size[T_COUNT];
+extern const char emu_type_kind[T_COUNT];
+extern const char *const emu_type_name[T_COUNT];
+
+/* Decoded opcodes.  The parser maps a mnemonic's first word to one of
+ * these; bar/barrier split by their second word. */
+#define EMU_OPS(X) \
+    X(MOV, "mov") X(LD, "ld") X(LDU, "ldu") X(ST, "st") X(CVTA, "cvta") X(CVT, "cvt") \
+    X(ADD, "add") X(SUB, "sub") X(MUL, "mul") X(MAD, "mad") X(FMA, "fma") X(DIV, "div") \
+    X(REM, "rem") X(ABS, "abs") X(NEG, "neg") X(MIN, "min") X(MAX, "max") X(POPC, "popc") \
+    X(CLZ, "clz") X(BREV, "brev") X(BFE, "bfe") X(BFI, "bfi") X(BFIND, "bfind") X(FNS, "fns") \
+    X(PRMT, "prmt") X(SHF, "shf") X(SHL, "shl") X(SHR, "shr") X(AND, "and") X(OR, "or") \
+    X(XOR, "xor") X(NOT, "not") X(CNOT, "cnot") X(LOP3, "lop3") X(SETP, "setp") \
+    X(SELP, "selp") X(SLCT, "slct") X(SET, "set") X(ADDC, "addc") X(SUBC, "subc") \
+    X(MADC, "madc") X(MUL24, "mul24") X(MAD24, "mad24") X(SAD, "sad") \
+    X(RCP, "rcp") X(SQRT, "sqrt") X(RSQRT, "rsqrt") X(EX2, "ex2") X(LG2, "lg2") \
+    X(SIN, "sin") X(COS, "cos") X(TANH, "tanh") X(TESTP, "testp") X(COPYSIGN, "copysign") \
+    X(BRA, "bra") X(BRX, "brx") X(RET, "ret") X(EXIT, "exit") X(TRAP, "trap") X(CALL, "call") \
+    X(BAR, "bar") X(BARRIER, "barrier") X(SHFL, "shfl") X(VOTE, "vote") X(MATCH, "match") \
+    X(REDUX, "redux") X(ACTIVEMASK, "activemask") X(ATOM, "atom") X(RED, "red") \
+    X(MEMBAR, "membar") X(FENCE, "fence") X(NANOSLEEP, "nanosleep") \
+    X(CREATEPOLICY, "createpolicy") X(PREFETCH, "prefetch") X(PMEVENT, "pmevent") \
+    X(ISSPACEP, "isspacep") \
+    /* decoded forms with no mnemonic of their own */ \
+    X(BAR_SYNC, "") X(BAR_ARRIVE, "") X(BAR_RED, "") X(WARPSYNC, "") X(MOVCLK, "") \
+    X(VPRINTF, "") X(NOP, "")
+
+enum emu_op {
+#define X(n, s) OP_##n,
+    EMU_OPS(X)
+#undef X
+    OP_COUNT
+};
+extern const char *const emu_op_name[OP_COUNT];
+
+/* State spaces. */
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST };
+
+/* Comparison operators (setp, set, slct's sign). */
+enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+       CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
+
+/* Rounding: the float modes and cvt's integer-rounding modes. */
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+
+/* The "sub-operation" word: atom/red/redux/bar.red ops, shfl modes, vote
+ * modes, setp's combining operator. */
+enum { SUB_NONE, SUB_ADD, SUB_MIN, SUB_MAX, SUB_INC, SUB_DEC, SUB_CAS, SUB_EXCH, SUB_AND, SUB_OR,
+       SUB_XOR, SUB_POPC, SUB_ALL, SUB_ANY, SUB_UNI, SUB_BALLOT, SUB_UP, SUB_DOWN, SUB_BFLY,
+       SUB_IDX, SUB_ANYMATCH, SUB_ALLMATCH };
+
+/* Modifier flags. */
+enum {
+    F_FTZ = 1u << 0, F_SAT = 1u << 1, F_APPROX = 1u << 2, F_FULL = 1u << 3, F_LO = 1u << 4,
+    F_HI = 1u << 5, F_WIDE = 1u << 6, F_CC = 1u << 7, F_VOLATILE = 1u << 8, F_UNI = 1u << 9,
+    F_SHIFTAMT = 1u << 10, F_CLAMP = 1u << 11, F_WRAP = 1u << 12, F_LEFT = 1u << 13,
+    F_RIGHT = 1u << 14, F_TO = 1u << 15, F_NC = 1u << 16, F_HINT = 1u << 17, F_ALIGNED = 1u << 18,
+    F_SYNC = 1u << 19, F_ARRIVE = 1u << 20, F_RED = 1u << 21, F_WARP = 1u << 22,
+    F_NEGPRED = 1u << 23, /* setp/selp/bar.red: the predicate input is negated (!%p) */
+    F_PRMT_MODE = 1u << 24,
+};
+
+/* A source or destination operand after decoding. */
+enum { OK_NONE, OK_REG, OK_ADDR, OK_VEC, OK_SINK };
+struct emu_opnd {
+    uint8_t kind;
+    uint8_t n;          /* OK_VEC: its element count */
+    uint8_t neg;        /* a predicate read as !%p */
+    int32_t reg;        /* OK_REG: the slot; OK_ADDR: the base slot or -1 */
+    int64_t off;        /* OK_ADDR: the constant part of the address */
+    int32_t vec[4];     /* OK_VEC: the slots, -1 for a sink '_' */
+};
+
+enum { EMU_MAX_OPNDS = 6 };
+struct emu_insn {
+    uint16_t op;
+    uint8_t type, type2;
+    uint8_t space, cmp, rnd, sub;
+    uint8_t vec;        /* 1, 2 or 4 */
+    uint8_t nops;
+    uint8_t guard_neg;
+    uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
+    uint32_t flags;
+    int32_t guard;      /* predicate slot, -1 when unguarded */
+    int32_t target;     /* bra: instruction index; call: function index */
+    int32_t aux;        /* prmt mode, call's first argument index, ... */
+    uint32_t line;
+    uint16_t file;
+    struct emu_opnd o[EMU_MAX_OPNDS];
+};
+
+/* One slot's constant value, filled into every lane when a warp starts. */
+struct emu_const {
+    int32_t slot;
+    uint64_t bits;
+};
+
+/* The special registers that are constant for a thread: each one used gets
+ * a slot, set when the warp is set up. */
+enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_CTAID_X, SR_CTAID_Y,
+       SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID, SR_WARPID, SR_NWARPID,
+       SR_SMID, SR_NSMID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
+       SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GRIDID, SR_COUNT };
+/* The ones that change as it runs: read by OP_MOVCLK (its sub). */
+enum { CLK_CLOCK, CLK_CLOCK64, CLK_GLOBALTIMER };
+
+struct emu_sreg_use {
+    int32_t slot;
+    int32_t sreg;
+};
+
+struct emu_func {
+    char *name;
+    int is_entry, is_extern;
+    int32_t first, count;           /* its instructions in the module's array */
+    int nparams;
+    uint32_t param_offset[EMU_MAX_PARAMS], param_size[EMU_MAX_PARAMS];
+    uint32_t param_bytes;
+    int nret;                       /* .func: return parameters */
+    uint32_t ret_offset[4], ret_size[4];
+    uint32_t static_smem;           /* its .shared declarations' end */
+    uint32_t local_bytes;           /* its .local declarations' end */
+    uint32_t max_threads;
+    int32_t nslots;                 /* registers, immediates and special registers */
+    struct emu_const *consts;
+    int nconsts;
+    struct emu_sreg_use *sregs;
+    int nsregs;
+    int uses_dyn_smem;
+};
+
+struct emu_var {
+    char *name;
+    int space;
+    uint64_t addr;                  /* host address (global/const) or offset (shared) */
+    size_t bytes;
+};
+
+struct emu_file {
+    int id;
+    char *name;                     /* its last path component */
+};
+
+struct emu_module {
+    struct emu *e;
+    struct emu_insn *insn;
+    int ninsn;
+    struct emu_func *funcs;
+    int nfuncs;
+    struct emu_var *vars;
+    int nvars;
+    struct emu_file *files;
+    int nfiles;
+    uint32_t module_smem;           /* module-scope .shared bytes */
+    struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
+};
+
+/* What emu_kernel is: a function of a module. */
+struct emu_kernel {
+    struct emu_module *m;
+    int fn;
+};
+
+/* A mapped range of global memory. */
+struct emu_range {
+    uint64_t base;
+    size_t bytes;
+    char *name;
+};
+
+struct emu_block;
+
+struct emu {
+    struct emu_config cfg;
+    struct emu_range *ranges;       /* sorted by base */
+    int nranges, cap;
+    int last;                       /* the range the last lookup hit */
+    uint64_t shared_win, local_win; /* reserved generic windows, 4 GiB each */
+    size_t win_bytes;
+    struct emu_stats stats;
+};
+
+/* emu_mem.c */
+const struct emu_range *emu_mem_find(struct emu *e, uint64_t addr, size_t bytes);
+void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
+
+/* emu_parse.c */
+const char *emu_file_name(const struct emu_module *m, int id);
+enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len,
+                          struct emu_error *err);
+void emu_error_set(struct emu_error *err, enum emu_status st, const char *what, int line,
+                   const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+#endif

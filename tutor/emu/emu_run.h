@@ -1,0 +1,94 @@
+/* emu_run.h — the state of one launch, shared by the interpreter
+ * (emu_exec.c), its memory accesses and hazard shadow (emu_access.c) and
+ * printf (emu_print.c).  Private to tutor/emu/. */
+#ifndef EMU_RUN_H
+#define EMU_RUN_H
+
+#include "emu/emu_int.h"
+
+#define PARAM_SCRATCH 0x40000000u
+#define SCRATCH_BYTES 4096u
+
+enum { NBAR = 16 };
+
+/* A warp: its lanes' registers (slot-major), PCs and states. */
+struct warp {
+    uint64_t *R;
+    uint32_t carry[32];
+    uint32_t pc[32];
+    uint32_t live;          /* lanes that are threads of the block */
+    uint32_t exited;
+    uint32_t at_bar;        /* waiting at a block barrier */
+    uint32_t wsync;         /* waiting for the lanes a .sync warp op names */
+    int index;              /* in the block */
+    uint64_t cycles;
+    uint32_t wepoch;        /* .sync warp operations so far (hazard ordering) */
+    uint32_t steps;
+    uint8_t *scratch;       /* call parameters: SCRATCH_BYTES per lane */
+    uint8_t *local;         /* local memory: local_bytes per lane */
+    uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
+};
+
+/* What a shared word last saw (hazard tracking). */
+struct shadow {
+    uint32_t gen;           /* the block it belongs to; another block's is empty */
+    uint32_t wtid, wpc, wepoch, wwep, wstep;
+    uint32_t rtid, rpc, repoch, rwep;
+    uint32_t r2tid, r2pc, r2epoch, r2wep;
+    uint8_t written, watomic, read, read2;
+};
+
+struct gshadow {
+    uint64_t addr;          /* word address + 1; 0: empty */
+    uint32_t block, tid, pc;
+};
+
+struct run {
+    struct emu *e;
+    const struct emu_module *m;
+    const struct emu_func *f;
+    const struct emu_insn *code;
+    struct emu_error *err;
+    enum emu_status st;
+    unsigned grid[3], block[3];
+    uint32_t nthreads, nwarps;
+    uint64_t block_linear, nblocks;
+    unsigned ctaid[3];
+    uint8_t *params;
+    uint32_t param_bytes;
+    uint8_t *smem;
+    uint32_t smem_bytes, dyn_smem;
+    uint32_t local_bytes;
+    struct warp *warps;
+    /* barriers */
+    uint32_t bar_count[NBAR], bar_expect[NBAR];
+    uint32_t bar_red[NBAR];
+    const struct emu_insn *bar_insn[NBAR];
+    uint32_t live_threads;                  /* not exited */
+    uint32_t epoch;                         /* barriers completed in this block */
+    /* hazards */
+    int hazards;
+    struct shadow *sh;
+    uint32_t sh_words, gen;
+    struct gshadow *gh;
+    size_t gh_cap, gh_used;
+    uint64_t rng;
+    uint64_t budget_left;
+    uint64_t base_cycles;
+};
+
+/* emu_access.c */
+int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
+int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
+                     size_t bytes);
+void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
+int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* emu_print.c */
+int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+
+#endif
