@@ -78,12 +78,10 @@ RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
 # judge objects linked against the emulating runtime instead of libcudart,
 # CUB's references computed on the host, the family's PTX embedded for its
 # own kernels, and the PTX emulator.
-EMU_CORE_SRC := $(filter-out tutor/emu/emu_rt.c tutor/emu/emu_ptx.c,$(wildcard tutor/emu/*.c))
-EMU_CORE_OBJ := $(EMU_CORE_SRC:tutor/emu/%.c=$(BUILD)/emu/%.o)
 HX_CPU_OBJ := $(filter-out %/hx_cub.o,$(HX_CORE_OBJ)) $(BUILD)/harness/hx_cub_emu.o $(BUILD)/harness/hx_emu.o
 # Built once the emulator's core is in tutor/emu/; a check without them
 # reports no_gpu after checking the plans, as before the CPU tier.
-CPU_JUDGES := $(if $(EMU_CORE_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%))
+CPU_JUDGES = $(if $(EMU_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%))
 # CUDA's headers where nvcc itself looks: nvcc on PATH can be a wrapper
 # script (/usr/local/bin/nvcc) far from the toolkit's include folder.
 CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
@@ -206,17 +204,18 @@ $(BUILD)/harness/ptx/%.ptx: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvc
 	@echo "  PTX     $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -o $@ $<
 
-$(BUILD)/harness/ptx/%.o: $(BUILD)/harness/ptx/%.ptx tutor/emu/emu_ptx.c tutor/emu/emu_rt.h
+$(BUILD)/harness/ptx/%.o: $(BUILD)/harness/ptx/%.ptx tutor/emu/emu_rt_ptx.c tutor/emu/emu_rt.h
 	@echo "  EMBED   $<"
-	$(Q)$(CC) -std=c11 -O2 $(WARN) -Itutor -DEMU_PTX_PATH='"$<"' -c -o $@ tutor/emu/emu_ptx.c
+	$(Q)$(CC) -std=c11 -O2 $(WARN) -Itutor -DEMU_PTX_PATH='"$<"' -c -o $@ tutor/emu/emu_rt_ptx.c
 
-$(BUILD)/emu/%.o: tutor/emu/%.c $(wildcard tutor/emu/*.h) | check-nvcc
+# The emulating runtime is C against CUDA's headers, like the runner's.
+$(BUILD)/emu/emu_rt.o: tutor/emu/emu_rt.c tutor/emu/emu_rt.h tutor/emu/emu.h | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I$(CUDA_INC) -Itutor -c -o $@ $<
 
 $(BUILD)/harness/judge_cpu_%: $(HX_CPU_OBJ) $(BUILD)/harness/hx_fam_%.o $(BUILD)/harness/ptx/hx_fam_%.o \
-		$(BUILD)/emu/emu_rt.o $(EMU_CORE_OBJ) | check-seccomp
+		$(BUILD)/emu/emu_rt.o $(EMU_LIB) | check-seccomp
 	@echo "  LD      $@"
 	$(Q)$(CXX_RUNNER) -o $@ $^ $(SECCOMP_LIBS) -pthread -lm
 
@@ -323,7 +322,7 @@ clean:
 
 .PHONY: FORCE check-pkgs check-seccomp
 # Objects the judges are linked from are kept, not deleted as intermediates.
-.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(EMU_CORE_OBJ) $(BUILD)/emu/emu_rt.o \
+.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(BUILD)/emu/emu_rt.o \
             $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.ptx) $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.o)
 FORCE:
 

@@ -2,7 +2,7 @@
  * runtime and driver calls it stands in for: the CPU judge's glue
  * (tutor/harness/hx_emu.cu) sets it up, names the student's buffers and
  * reads how the student's code ended; each embedded PTX file of the judge
- * (emu_ptx.c) registers itself.  The CUDA entry points are declared by
+ * (emu_rt_ptx.c) registers itself.  The CUDA entry points are declared by
  * CUDA's own headers. */
 #ifndef EMU_RT_H
 #define EMU_RT_H
@@ -28,7 +28,7 @@ struct emu_rt_options {
 void emu_rt_configure(const struct emu_rt_options *o);
 
 /* One PTX module of the judge's own kernels, text of LEN bytes that stays
- * valid for the process (emu_ptx.c's constructors). */
+ * valid for the process (emu_rt_ptx.c's constructors). */
 void emu_rt_add_ptx(const char *text, size_t len);
 
 /* Names the allocation that starts at BASE in what the student's kernels

@@ -305,6 +305,9 @@ int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan
  * verdict (a hazard fails, the budget is a timeout, a form it does not
  * emulate needs a GPU). */
 void emu_prepare(struct opts *o, struct report *r) __attribute__((weak));
+/* After the device is described, before the family's setup: sizes the
+ * judge's own kernels for the emulator. */
+void emu_device(struct ctx *c) __attribute__((weak));
 void emu_bind(struct ctx *c, const struct call *k) __attribute__((weak));
 void emu_finish(struct ctx *c) __attribute__((weak));
 

@@ -433,6 +433,8 @@ static enum status run(struct ctx *c)
     if (device_describe(&r->dev))
         return STATUS_INTERNAL_ERROR;
     r->have_dev = 1;
+    if (emu_device)
+        emu_device(c);
     if (check(cudaStreamCreate(&c->s), "cudaStreamCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev0), "cudaEventCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev1), "cudaEventCreate", __FILE__, __LINE__))

@@ -44,6 +44,21 @@ void emu_prepare(struct opts *o, struct report *r)
     emu_rt_configure(&eo);
 }
 
+/* The SMs the families size their own kernels' grids by (dev.sms times a
+ * few blocks): on a GPU, enough blocks to fill it; on the emulator, whose
+ * blocks run one after another, a thread that finds no element still
+ * costs its instructions, and an H100's 1056 blocks of 256 threads cost
+ * more than the elements of every trial below 2^16 together.  One SM's
+ * worth keeps the grid-stride loops whole.  The report keeps the device
+ * the student's launcher was told of (emu_finish puts it back). */
+static int emu_sms;
+
+void emu_device(struct ctx *c)
+{
+    emu_sms = c->r->dev.sms;
+    c->r->dev.sms = 1;
+}
+
 void emu_bind(struct ctx *c, const struct call *k)
 {
     /* The buffers' names by family (enum plan_family, from 1), as the
@@ -75,6 +90,8 @@ void emu_finish(struct ctx *c)
     struct emu_stats ss, js;
     struct test *t;
 
+    if (emu_sms)
+        r->dev.sms = emu_sms;
     emu_rt_stats(&ss, &js);
     r->emu_student_instr = ss.thread_instructions;
     r->emu_judge_instr = js.thread_instructions;

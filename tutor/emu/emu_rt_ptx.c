@@ -1,4 +1,4 @@
-/* emu_ptx.c — one PTX file of the judge's own kernels, embedded in a CPU
+/* emu_rt_ptx.c — one PTX file of the judge's own kernels, embedded in a CPU
  * judge at build time and handed to the emulating runtime before main.  The
  * Makefile compiles this file once per PTX file, EMU_PTX_PATH naming it as a
  * string literal (`nvcc -ptx` of a judge source, with the flags of the
