@@ -29,7 +29,7 @@ static void block_name(const struct run *r, char *out, size_t cap)
         snprintf(out, cap, "block (%u,%u,%u)", r->ctaid[0], r->ctaid[1], r->ctaid[2]);
 }
 
-static void src_line(const struct run *r, int pc, char *out, size_t cap)
+void emu_src_line(const struct run *r, int pc, char *out, size_t cap)
 {
     const struct emu_insn *in = &r->code[pc];
     if (in->line)
@@ -57,7 +57,7 @@ int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    src_line(r, pc, where, sizeof where);
+    emu_src_line(r, pc, where, sizeof where);
     const struct emu_insn *in = &r->code[pc];
     emu_error_set(r->err, EMU_FAULT, NULL, (int)in->line, emu_file_name(r->m, in->file),
                   "%s %s (%s)", who, what, where);
@@ -71,8 +71,8 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid
     char who[100], other[48], l1[160], l2[160];
     emu_where(r, w, lane, pc, who, sizeof who);
     thread_name(r, otid, other, sizeof other);
-    src_line(r, pc, l1, sizeof l1);
-    src_line(r, opc, l2, sizeof l2);
+    emu_src_line(r, pc, l1, sizeof l1);
+    emu_src_line(r, opc, l2, sizeof l2);
     const struct emu_insn *in = &r->code[pc];
     emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
                   "race on %s: %s %s (%s), and %s %s (%s) with no barrier between them", place,
@@ -104,7 +104,7 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
         if (kind != ACC_WRITE && !s->written) {
             char who[100], l1[160];
             emu_where(r, w, l, pc, who, sizeof who);
-            src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
                           "%s reads %s, which no thread of the block has written (%s)", who, place,
@@ -188,8 +188,8 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
-            src_line(r, pc, l1, sizeof l1);
-            src_line(r, (int)g->pc, l2, sizeof l2);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)g->pc, l2, sizeof l2);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
                           "race on %s: %s writes it (%s), and block %u wrote it too (%s): blocks "

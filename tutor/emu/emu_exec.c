@@ -203,9 +203,10 @@ static int unsupported_at(struct run *r, int pc, const char *what)
     char w[64];
     snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
              emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s:%u)", w, emu_file_name(r->m, in->file),
-                  in->line);
+                  "needs a GPU: %s is not emulated (%s)", w, where);
     r->st = EMU_UNSUPPORTED;
     return -1;
 }
@@ -222,8 +223,10 @@ static int warp_hazard(struct run *r, struct warp *w, int lane, int pc, const ch
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
     emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s:%u)", who, what, emu_file_name(r->m, in->file), in->line);
+                  "%s %s (%s)", who, what, where);
     r->st = EMU_HAZARD;
     return -1;
 }
@@ -284,7 +287,7 @@ static int bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, 
     if (r->bar_count[id] && r->bar_expect[id] != count)
         return warp_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
     r->bar_expect[id] = count;
-    r->bar_count[id] += (uint32_t)__builtin_popcount(emask);
+    r->bar_count[id] += popc32(emask);
     if (in->op == OP_BAR_RED) {
         const struct emu_opnd *po = &in->o[in->nops - 1];
         for (uint32_t m = emask; m; m &= m - 1) {
@@ -322,6 +325,7 @@ static int warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t em
                            "runs a .sync warp operation whose mask names lane %u, which skips it",
                            (uint32_t)__builtin_ctz(missing & mask));
     w->wsync |= mask;
+    w->wsync_need = need;
     return 0;
 }
 
@@ -423,35 +427,81 @@ static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
 {
     lanes &= ~w->exited;
     w->exited |= lanes;
-    r->live_threads -= (uint32_t)__builtin_popcount(lanes);
+    r->live_threads -= popc32(lanes);
     barriers_check(r);
 }
 
+/* Leaves converged mode: every lane's own PC is written out again. */
+static void diverge(struct warp *w)
+{
+    if (!w->uni)
+        return;
+    for (int l = 0; l < 32; l++)
+        w->pc[l] = w->upc;
+    w->uni = 0;
+}
+
+/* Moves the lanes of MASK to NPC. */
+static void advance(struct warp *w, uint32_t mask, uint32_t npc)
+{
+    if (w->uni) {
+        w->upc = npc;
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1)
+        w->pc[__builtin_ctz(m)] = npc;
+}
+
+static int stalled(struct run *r, struct warp *w)
+{
+    if (w->wsync && (w->wsync_need & w->exited)) {
+        int l = __builtin_ctz(w->wsync);
+        return warp_hazard(r, w, l, (int)w->pc[l],
+                           "runs a .sync warp operation whose mask names lane %u, which has exited",
+                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+    }
+    if (w->wsync && !w->at_bar) {
+        int l = __builtin_ctz(w->wsync);
+        return warp_hazard(r, w, l, (int)w->pc[l],
+                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
+                           w->wsync);
+    }
+    return 0;
+}
+
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
- * happened, 0 when no lane can run, -1 on an error (in r->err). */
+ * happened, 0 when no lane can run, -1 on an error (in r->err).  While
+ * every lane of the warp is at one PC and none waits (w->uni), that PC is
+ * w->upc and the lanes' own PCs are not kept. */
 static int warp_step(struct run *r, struct warp *w)
 {
-    uint32_t runnable = w->live & ~w->exited & ~w->at_bar & ~w->wsync;
-    if (!runnable) {
-        if (w->wsync && !w->at_bar) {
-            int l = __builtin_ctz(w->wsync);
-            return warp_hazard(r, w, l, (int)w->pc[l],
-                               "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
-                               w->wsync);
-        }
+    uint32_t pc, mask;
+    uint32_t alive = w->live & ~w->exited;
+    if (!alive)
         return 0;
-    }
-    uint32_t pc = UINT32_MAX;
-    for (uint32_t m = runnable; m; m &= m - 1) {
-        uint32_t p = w->pc[__builtin_ctz(m)];
-        if (p < pc)
-            pc = p;
-    }
-    uint32_t mask = 0;
-    for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        if (w->pc[l] == pc)
-            mask |= 1u << l;
+    if (w->uni) {
+        pc = w->upc;
+        mask = alive;
+    } else {
+        uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
+        if (!runnable)
+            return stalled(r, w);
+        pc = UINT32_MAX;
+        for (uint32_t m = runnable; m; m &= m - 1) {
+            uint32_t p = w->pc[__builtin_ctz(m)];
+            if (p < pc)
+                pc = p;
+        }
+        mask = 0;
+        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (w->pc[l] == pc)
+                mask |= 1u << l;
+        }
+        if (mask == alive && !w->at_bar && !w->wsync) {
+            w->uni = 1;
+            w->upc = pc;
+        }
     }
     const struct emu_insn *in = &r->code[pc];
     uint64_t *R = w->R;
@@ -465,15 +515,16 @@ static int warp_step(struct run *r, struct warp *w)
                 emask |= 1u << l;
         }
     }
-    uint32_t n = (uint32_t)__builtin_popcount(mask);
+    uint32_t n = popc32(mask);
     r->e->stats.warp_instructions++;
     r->e->stats.thread_instructions += n;
     if (r->budget_left) {
         if (r->budget_left <= n) {
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
             emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "the kernel ran past its budget of %llu thread-instructions (last at %s:%u): does it end?",
-                          (unsigned long long)r->e->cfg.budget, emu_file_name(r->m, in->file),
-                          in->line);
+                          "the kernel ran past its budget of %llu thread-instructions (last at %s): does it end?",
+                          (unsigned long long)r->e->cfg.budget, where);
             r->st = EMU_LIMIT;
             return -1;
         }
@@ -484,15 +535,25 @@ static int warp_step(struct run *r, struct warp *w)
     int ipc = (int)pc;
     switch (in->op) {
     case OP_BRA:
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+        if (emask == mask) {
+            advance(w, mask, (uint32_t)in->target);
+        } else if (!emask) {
+            advance(w, mask, pc + 1);
+        } else {
+            diverge(w);
+            for (uint32_t m = mask; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+            }
         }
         return 1;
     case OP_RET:
     case OP_EXIT:
-        for (uint32_t m = mask & ~emask; m; m &= m - 1)
-            w->pc[__builtin_ctz(m)]++;
+        if (emask != mask) {
+            diverge(w);
+            for (uint32_t m = mask & ~emask; m; m &= m - 1)
+                w->pc[__builtin_ctz(m)]++;
+        }
         lanes_exit(r, w, emask);
         return 1;
     case OP_TRAP:
@@ -525,8 +586,9 @@ static int warp_step(struct run *r, struct warp *w)
     case OP_BAR_SYNC:
     case OP_BAR_RED:
     case OP_BAR_ARRIVE:
-        for (uint32_t m = mask; m; m &= m - 1)
-            w->pc[__builtin_ctz(m)]++;
+        if (in->op != OP_BAR_ARRIVE && emask)
+            diverge(w);
+        advance(w, mask, pc + 1);
         if (emask && bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
             return -1;
         return 1;
@@ -537,11 +599,14 @@ static int warp_step(struct run *r, struct warp *w)
         int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
         if (emask) {
             uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            int g = warp_gather(r, w, mask, emask, members, ipc);
-            if (g < 0)
-                return -1;
-            if (g == 0)
-                return 1;
+            if ((members & w->live & ~emask) != 0) {
+                diverge(w);
+                int g = warp_gather(r, w, mask, emask, members, ipc);
+                if (g < 0)
+                    return -1;
+                if (g == 0)
+                    return 1;
+            }
         }
         w->wsync &= ~mask;
         if (emask) {
@@ -571,8 +636,7 @@ static int warp_step(struct run *r, struct warp *w)
         R[0] = 0;
         break;
     }
-    for (uint32_t m = mask; m; m &= m - 1)
-        w->pc[__builtin_ctz(m)] = pc + 1;
+    advance(w, mask, pc + 1);
     return 1;
 }
 
@@ -585,6 +649,8 @@ static int run_block(struct run *r)
         uint32_t first = i * 32, left = r->nthreads - first;
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
+        w->uni = 1;
+        w->upc = (uint32_t)r->f->first;
         w->cycles = 0;
         w->wepoch = 0;
         for (int l = 0; l < 32; l++)

@@ -12,6 +12,13 @@
 
 #define LANES(mask) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
+static uint64_t popc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * 0x0101010101010101ull) >> 56;
+}
+
 static uint64_t wmask(int type)
 {
     int sz = emu_type_size[type];
@@ -659,7 +666,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
         }
         return 0;
     case OP_POPC:
-        LANES(mask) d[l] = (uint64_t)__builtin_popcountll(a[l] & m);
+        LANES(mask) d[l] = popc64(a[l] & m);
         return 0;
     case OP_CLZ: {
         int bits = emu_type_size[type] * 8;
@@ -797,6 +804,28 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
         uint64_t *q = two ? R + (size_t)in->o[1].reg * 32 : NULL;
         uint64_t *pc = in->cmp2 ? R + (size_t)in->o[ai + 2].reg * 32 : NULL;
         int pneg = in->cmp2 ? in->o[ai + 2].neg : 0;
+        if (!pc && !q && k != 'f') {
+            /* the common form: one integer comparison, read at its width */
+            int sgn = k == 's' && in->cmp >= CMP_LT && in->cmp <= CMP_GE;
+            int sh = 64 - emu_type_size[type] * 8;
+#define SETP_INT(OP)                                                                               \
+    if (sgn) {                                                                                     \
+        LANES(mask) d[l] = ((int64_t)(x[l] << sh) >> sh) OP ((int64_t)(y[l] << sh) >> sh);         \
+    } else {                                                                                       \
+        LANES(mask) d[l] = (x[l] & m) OP (y[l] & m);                                               \
+    }                                                                                              \
+    return 0
+            switch (in->cmp) {
+            case CMP_EQ: SETP_INT(==);
+            case CMP_NE: SETP_INT(!=);
+            case CMP_LT: case CMP_LO: SETP_INT(<);
+            case CMP_LE: case CMP_LS: SETP_INT(<=);
+            case CMP_GT: case CMP_HI: SETP_INT(>);
+            case CMP_GE: case CMP_HS: SETP_INT(>=);
+            default: break;
+            }
+#undef SETP_INT
+        }
         LANES(mask) {
             int t = compare(in->cmp, type, x[l], y[l]);
             if (pc) {

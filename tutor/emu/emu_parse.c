@@ -656,7 +656,7 @@ static const struct suffix suffixes[] = {
     {"shared::cta", S_SPACE, SP_SHARED}, {"local", S_SPACE, SP_LOCAL},
     {"param", S_SPACE, SP_PARAM}, {"const", S_SPACE, SP_CONST},
     {"ftz", S_FLAG, F_FTZ}, {"sat", S_FLAG, F_SAT}, {"approx", S_FLAG, F_APPROX},
-    {"full", S_FLAG, F_FULL}, {"lo", S_FLAG, F_LO}, {"wide", S_FLAG, F_WIDE}, {"cc", S_FLAG, F_CC},
+    {"full", S_FLAG, F_FULL}, {"lo", S_FLAG, F_LO}, {"hi", S_FLAG, F_HI}, {"wide", S_FLAG, F_WIDE}, {"cc", S_FLAG, F_CC},
     {"volatile", S_FLAG, F_VOLATILE}, {"uni", S_FLAG, F_UNI}, {"shiftamt", S_FLAG, F_SHIFTAMT},
     {"clamp", S_FLAG, F_CLAMP}, {"wrap", S_FLAG, F_WRAP}, {"l", S_FLAG, F_LEFT},
     {"r", S_FLAG, F_RIGHT}, {"to", S_FLAG, F_TO}, {"nc", S_FLAG, F_NC},
@@ -734,9 +734,9 @@ static int decode_mnemonic(struct parser *P, const char *s, int len, struct emu_
         for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
             if ((int)strlen(suffixes[i].w) == wl && !memcmp(suffixes[i].w, w, (size_t)wl)) {
                 sf = &suffixes[i];
-                /* "lo" is mul's .lo and setp's unsigned "lower" */
-                if (sf->cls == S_CMP && sf->val == CMP_LO && op != OP_SETP && op != OP_SET &&
-                    op != OP_SLCT)
+                /* "lo" and "hi" are mul's halves and setp's unsigned comparisons */
+                if (sf->cls == S_CMP && (sf->val == CMP_LO || sf->val == CMP_HI) &&
+                    op != OP_SETP && op != OP_SET && op != OP_SLCT)
                     continue;
                 break;
             }

@@ -15,11 +15,14 @@ enum { NBAR = 16 };
 struct warp {
     uint64_t *R;
     uint32_t carry[32];
-    uint32_t pc[32];
+    uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
+    uint32_t upc;           /* the PC of every lane, while it is (uni) */
+    int uni;
     uint32_t live;          /* lanes that are threads of the block */
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */
     uint32_t wsync;         /* waiting for the lanes a .sync warp op names */
+    uint32_t wsync_need;    /* the lanes those wait for */
     int index;              /* in the block */
     uint64_t cycles;
     uint32_t wepoch;        /* .sync warp operations so far (hazard ordering) */
@@ -77,6 +80,13 @@ struct run {
     uint64_t base_cycles;
 };
 
+static inline uint32_t popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* emu_access.c */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
@@ -84,6 +94,8 @@ int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
+/* "kernel.cu:31", or the instruction's index where the PTX has no lines. */
+void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

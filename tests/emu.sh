@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# tests/emu.sh — the PTX emulator (tutor/emu/) on the workbook's own
+# kernels: the PTX nvcc writes for every labs/*/kernel.cu,
+# solutions/*/kernel.cu and tests/bank/*.cu parses (EMU_OK, or for a bank
+# kernel EMU_UNSUPPORTED naming the form; never a parse error or a crash),
+# and lab 01's launcher runs end to end on it (build/tests/emu_tool): the
+# solution's sum is exact, the stub's is not, and the bank's racy and
+# out-of-bounds kernels get their hazard and fault.
+#
+# nvcc -ptx takes half a second a file; the PTX is kept in build/emu/ptx
+# under a key of everything that decides it (nvcc's version, the flags,
+# lab.h, the source's bytes), so a second run compiles nothing.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+TOOL=$ROOT/build/tests/emu_tool
+NVCC=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$TOOL" ]; then
+    not_ok "build/tests/emu_tool is built" "run: make test-build"
+    exit 0
+fi
+if [ ! -x "$NVCC" ]; then
+    skip "the corpus parses" "no nvcc"
+    exit 0
+fi
+
+CACHE=$ROOT/build/emu/ptx
+mkdir -p "$CACHE"
+FLAGS=(-ptx -arch=sm_90 -lineinfo -std=c++17 -D_GLIBCXX_BITS_SPECFUN_H -O3 -Itutor)
+base=$( { "$NVCC" --version; echo "${FLAGS[*]}"; cat tutor/lab.h tutor/status.h; } | sha256sum | cut -c1-64)
+
+# ptx_of FILE: the cached PTX's path for FILE.
+ptx_of() { echo "$CACHE/$( { echo "$base"; cat "$1"; } | sha256sum | cut -c1-24).ptx"; }
+
+files=(labs/*/kernel.cu solutions/*/kernel.cu tests/bank/*.cu)
+missing=()
+for f in "${files[@]}"; do
+    [ -s "$(ptx_of "$f")" ] || missing+=("$f")
+done
+# Compiles FILE into its cache entry (a partial file never lands there).
+compile_one() {
+    local f=$1 out
+    out=$(ptx_of "$f")
+    "$NVCC" "${FLAGS[@]}" -o "$out.tmp.$$" "$f" 2> "$out.log" && mv "$out.tmp.$$" "$out"
+    rm -f "$out.tmp.$$"
+}
+export -f compile_one ptx_of
+export NVCC CACHE base
+export FLAGS_STR="${FLAGS[*]}"
+if [ "${#missing[@]}" -gt 0 ]; then
+    printf '%s\0' "${missing[@]}" |
+        xargs -0 -n1 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'FLAGS=($FLAGS_STR); compile_one "$1"' _
+fi
+
+for f in "${files[@]}"; do
+    p=$(ptx_of "$f")
+    if [ ! -s "$p" ]; then
+        not_ok "$f compiles to PTX" "$(head -5 "$p.log" 2>/dev/null)"
+        continue
+    fi
+    line=$("$TOOL" parse "$p" 2>&1)
+    rc=$?
+    case "$line" in
+        *": ok "*) ok "$f: its PTX parses (${line##*: ok })" ;;
+        *": unsupported ["?*"]"*)
+            if [ "${f#tests/bank/}" != "$f" ] && [ $rc -le 1 ]; then
+                ok "$f: its PTX is refused as needing a GPU (${line#*unsupported })"
+            else
+                not_ok "$f: its PTX parses" "$line"
+            fi ;;
+        *) not_ok "$f: its PTX parses" "$line (exit $rc)" ;;
+    esac
+done
+
+# run NAME FILE N [hazards]: emu_tool's lab 01 launcher on FILE's PTX.
+run() { "$TOOL" reduce "$(ptx_of "$2")" "$3" ${4:-} > "$TMP/$1.out" 2>&1; }
+sum_right() { awk '/^sum / { exit !($2 == $4) }' "$TMP/$1.out"; }
+has() { grep -q "$2" "$TMP/$1.out"; }
+
+run sol01 solutions/01-interleaved-addressing/kernel.cu 300000
+check "lab 01's solution sums 300000 ints exactly on the emulator" sum_right sol01
+run sol01h solutions/01-interleaved-addressing/kernel.cu 5000 hazards
+check "lab 01's solution has no hazard" sum_right sol01h
+run stub01 labs/01-interleaved-addressing/kernel.cu 5000
+check "lab 01's stub runs and its sum is wrong" bash -c "grep -q '^sum' '$TMP/stub01.out' && ! awk '/^sum / { exit !(\$2 == \$4) }' '$TMP/stub01.out'"
+run sol05h solutions/05-unroll-last-warp/kernel.cu 5000 hazards
+check "lab 05's solution (__syncwarp between steps) has no hazard" sum_right sol05h
+run vtail tests/bank/volatile_tail.cu 5000 hazards
+check "the volatile-only warp tail is a race" has vtail "launch: hazard race on shared memory"
+run nosync tests/bank/missing_syncthreads.cu 5000 hazards
+check "a missing __syncthreads is a hazard" has nosync "launch: hazard"
+run oob tests/bank/oob_write.cu 5000
+check "an out-of-bounds write is a fault naming the thread and line" has oob "launch: fault thread .* of block .* (oob_write.cu:[0-9]*)"
+grep -h '^speed' "$TMP/sol01.out" | sed 's/^/# /'

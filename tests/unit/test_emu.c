@@ -1,0 +1,848 @@
+/* test_emu.c — the PTX emulator (tutor/emu/emu.h) on hand-written PTX:
+ * control flow and reconvergence, barriers, shuffles, votes, atomics,
+ * checked memory, hazards, the budget, what it refuses to parse, printf.
+ * Every kernel's expected output is computed here from its definition,
+ * never copied from a run. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "tap.h"
+
+#define HEAD ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+static char printed[4096];
+static size_t nprinted;
+
+static void print_cb(void *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    if (len > sizeof printed - 1 - nprinted)
+        len = sizeof printed - 1 - nprinted;
+    memcpy(printed + nprinted, text, len);
+    nprinted += len;
+    printed[nprinted] = 0;
+}
+
+struct fx {
+    struct emu *e;
+    struct emu_module *m;
+    struct emu_error err;
+};
+
+static enum emu_status load(struct fx *f, const char *ptx, int hazards)
+{
+    struct emu_config cfg = {.seed = 7, .hazards = hazards, .budget = 1u << 24, .print = print_cb};
+    memset(f, 0, sizeof *f);
+    f->e = emu_new(&cfg);
+    if (!f->e)
+        return EMU_NOMEM;
+    return emu_module_load(f->e, ptx, strlen(ptx), &f->m, &f->err);
+}
+
+static void done(struct fx *f)
+{
+    emu_module_unload(f->m);
+    emu_free(f->e);
+}
+
+/* Launches the module's first kernel with one pointer argument (and an
+ * optional second) over GRID blocks of BLOCK threads. */
+static enum emu_status launch2(struct fx *f, unsigned grid, unsigned block, void *p0, void *p1)
+{
+    const struct emu_kernel *k = emu_module_kernel_at(f->m, 0);
+    if (!k)
+        return EMU_PARSE;
+    void *args[2] = {&p0, &p1};
+    struct emu_launch l = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .args = args};
+    return emu_launch(f->e, k, &l, &f->err);
+}
+
+/* ---- control flow ---------------------------------------------------------- */
+
+static const char *diverge_ptx = HEAD
+    ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n"
+    "  @%p1 bra $EVEN;\n"
+    "  mul.lo.u32 %r3, %r1, 3;\n"
+    "  bra.uni $JOIN;\n"
+    "$EVEN:\n"
+    "  mul.lo.u32 %r3, %r1, 2;\n"
+    "$JOIN:\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n}\n";
+
+/* Odd lanes take one path, even lanes the other, and the warp runs the
+ * join once: 5 instructions before the branch, 2 + 1 on the two paths, 4
+ * after (twice that if the paths never reconverged). */
+static void divergence_reconverges(void)
+{
+    struct fx f;
+    EXPECT(load(&f, diverge_ptx, 1) == EMU_OK);
+    unsigned out[32];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 32; i++)
+        EXPECT(out[i] == (i & 1 ? 3 * i : 2 * i));
+    struct emu_stats s;
+    emu_stats(f.e, &s);
+    EXPECT(s.warp_instructions == 5 + 2 + 1 + 4);
+    EXPECT(s.thread_instructions == 32 * 5 + 16 * 2 + 16 + 32 * 4);
+    done(&f);
+}
+
+/* A loop whose trip count differs per lane: lane i adds 1 i times. */
+static void per_lane_loop(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  mov.u32 %r2, 0;\n"
+        "  mov.u32 %r3, 0;\n"
+        "$LOOP:\n"
+        "  setp.ge.u32 %p1, %r3, %r1;\n"
+        "  @%p1 bra $DONE;\n"
+        "  add.s32 %r2, %r2, 1;\n"
+        "  add.s32 %r3, %r3, 1;\n"
+        "  bra.uni $LOOP;\n"
+        "$DONE:\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r2;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out[40];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 40, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 40; i++)
+        EXPECT(out[i] == i);
+    done(&f);
+}
+
+/* ---- barriers and shared memory ------------------------------------------------ */
+
+#define REVERSE_PTX(SYNC) HEAD \
+    ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+    "  .reg .b32 %r<8>; .reg .b64 %rd<4>;\n" \
+    "  .shared .align 4 .b8 s[256];\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  shl.b32 %r2, %r1, 2;\n" \
+    "  mov.u32 %r3, s;\n" \
+    "  add.s32 %r4, %r3, %r2;\n" \
+    "  st.shared.u32 [%r4], %r1;\n" \
+    SYNC \
+    "  sub.s32 %r5, 63, %r1;\n" \
+    "  shl.b32 %r5, %r5, 2;\n" \
+    "  add.s32 %r5, %r3, %r5;\n" \
+    "  ld.shared.u32 %r6, [%r5];\n" \
+    "  mul.wide.u32 %rd2, %r1, 4;\n" \
+    "  add.s64 %rd3, %rd1, %rd2;\n" \
+    "  st.global.u32 [%rd3], %r6;\n" \
+    "  ret;\n}\n"
+
+/* Two warps reverse 64 values through shared memory: right with the
+ * barrier, a race without it. */
+static void barrier_orders_block(void)
+{
+    const char *ptx = REVERSE_PTX("  bar.sync 0;\n");
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    unsigned out[64];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    if (f.err.status) printf("# %s\n", f.err.message);
+    for (unsigned i = 0; i < 64; i++)
+        EXPECT(out[i] == 63 - i);
+    done(&f);
+
+    ptx = REVERSE_PTX("");
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "shared memory at offset") != NULL);
+    done(&f);
+}
+
+/* bar.red.popc counts a predicate over the block; a barrier some threads
+ * never reach is a hazard, not a hang. */
+static void barrier_reduction_and_deadlock(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  rem.u32 %r2, %r1, 3;\n"
+        "  setp.eq.u32 %p1, %r2, 0;\n"
+        "  bar.red.popc.u32 %r3, 0, %p1;\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r3;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out[100];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 100, out, NULL) == EMU_OK);
+    unsigned want = 0;
+    for (unsigned i = 0; i < 100; i++)
+        want += i % 3 == 0;
+    for (unsigned i = 0; i < 100; i++)
+        EXPECT(out[i] == want);
+    done(&f);
+
+    static const char *stuck = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<3>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.lt.u32 %p1, %r1, 32;\n"
+        "  @%p1 bra $A;\n"
+        "  bar.sync 1, 64;\n"
+        "  ret;\n"
+        "$A:\n"
+        "  bar.sync 0;\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, stuck, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "barrier") != NULL);
+    done(&f);
+}
+
+/* ---- warp operations ------------------------------------------------------------- */
+
+static const char *shfl_ptx = HEAD
+    ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+    "  .reg .pred %p<5>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.lo.u32 %r2, %r1, 10;\n"
+    "  shfl.sync.down.b32 %r3|%p1, %r2, 3, 31, -1;\n"
+    "  shfl.sync.up.b32 %r4|%p2, %r2, 5, 0, -1;\n"
+    "  shfl.sync.bfly.b32 %r5|%p3, %r2, 6, 31, -1;\n"
+    "  shfl.sync.idx.b32 %r6|%p4, %r2, 9, 6175, -1;\n"   /* width 8: c = (24 << 8) | 31 */
+    "  shfl.sync.down.b32 %r7, %r2, 2, 6175, -1;\n"
+    "  selp.u32 %r8, 1, 0, %p1;\n"
+    "  selp.u32 %r9, 1, 0, %p2;\n"
+    "  mul.wide.u32 %rd2, %r1, 32;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+    "  st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r1};\n"
+    "  ret;\n}\n";
+
+/* The four shuffle modes, with the PTX ISA's clamp and segment rules. */
+static void shuffles(void)
+{
+    struct fx f;
+    EXPECT(load(&f, shfl_ptx, 1) == EMU_OK);
+    unsigned out[32][8];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 32; i++) {
+        unsigned down = i + 3 <= 31 ? i + 3 : i;
+        unsigned up = i >= 5 ? i - 5 : i;
+        unsigned seg = i & ~7u;
+        unsigned down8 = (i & 7) + 2 <= 7 ? i + 2 : i;
+        EXPECT(out[i][0] == 10 * down);
+        EXPECT(out[i][1] == 10 * up);
+        EXPECT(out[i][2] == 10 * (i ^ 6));
+        EXPECT(out[i][3] == 10 * (seg | (9 & 7)));
+        EXPECT(out[i][4] == 10 * down8);
+        EXPECT(out[i][5] == (i + 3 <= 31));
+        EXPECT(out[i][6] == (i >= 5));
+    }
+    done(&f);
+}
+
+/* A shuffle whose mask names a lane that has exited is a hazard. */
+static void shuffle_names_exited_lane(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<4>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.gt.u32 %p1, %r1, 15;\n"
+        "  @%p1 bra $END;\n"
+        "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"
+        "$END:\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "exited") != NULL);
+    done(&f);
+}
+
+static void votes(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<6>; .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  and.b32 %r2, %r1, 1;\n"
+        "  setp.ne.u32 %p1, %r2, 0;\n"
+        "  setp.lt.u32 %p2, %r1, 100;\n"
+        "  vote.sync.ballot.b32 %r3, %p1, -1;\n"
+        "  vote.sync.any.pred %p3, %p1, -1;\n"
+        "  vote.sync.all.pred %p4, %p2, -1;\n"
+        "  vote.sync.uni.pred %p5, %p1, -1;\n"
+        "  vote.sync.ballot.b32 %r8, !%p1, -1;\n"
+        "  selp.u32 %r4, 1, 0, %p3;\n"
+        "  selp.u32 %r5, 1, 0, %p4;\n"
+        "  selp.u32 %r6, 1, 0, %p5;\n"
+        "  redux.sync.add.u32 %r7, %r1, -1;\n"
+        "  activemask.b32 %r9;\n"
+        "  mul.wide.u32 %rd2, %r1, 32;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "  st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r9};\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out[32][8];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 32; i++) {
+        EXPECT(out[i][0] == 0xaaaaaaaau);
+        EXPECT(out[i][1] == 1);
+        EXPECT(out[i][2] == 1);
+        EXPECT(out[i][3] == 0);
+        EXPECT(out[i][4] == 31 * 32 / 2);
+        EXPECT(out[i][5] == 0x55555555u);
+        EXPECT(out[i][6] == 0xffffffffu);
+    }
+    done(&f);
+}
+
+/* ---- atomics ------------------------------------------------------------------------ */
+
+static void atomics(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 fout)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<10>; .reg .f32 %f<3>; .reg .b64 %rd<6>;\n"
+        "  .shared .align 4 .u32 cnt;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.param.u64 %rd2, [fout];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.ne.u32 %p1, %r1, 0;\n"
+        "  @%p1 bra $W;\n"
+        "  st.shared.u32 [cnt], 0;\n"
+        "$W:\n"
+        "  bar.sync 0;\n"
+        "  atom.shared.add.u32 %r2, [cnt], 1;\n"
+        "  atom.global.add.u32 %r3, [%rd1], 1;\n"
+        "  atom.global.max.s32 %r4, [%rd1+4], %r1;\n"
+        "  atom.global.min.u32 %r4, [%rd1+8], %r1;\n"
+        "  atom.global.inc.u32 %r4, [%rd1+12], 9;\n"
+        "  atom.global.cas.b32 %r5, [%rd1+16], %r1, 1000;\n"
+        "  atom.global.exch.b32 %r6, [%rd1+20], %r1;\n"
+        "  red.global.or.b32 [%rd1+24], %r1;\n"
+        "  cvt.rn.f32.u32 %f1, %r1;\n"
+        "  red.global.add.f32 [%rd2], %f1;\n"
+        "  bar.sync 0;\n"
+        "  @%p1 bra $E;\n"
+        "  ld.shared.u32 %r7, [cnt];\n"
+        "  atom.global.add.u32 %r8, [%rd1+28], %r7;\n"
+        "$E:\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    unsigned out[8] = {0, 0, 0xffffffffu, 0, 0, 0, 0, 0};
+    float fo[1] = {0};
+    out[1] = (unsigned)-5;
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    emu_mem_map(f.e, fo, sizeof fo, "d_f");
+    EXPECT(launch2(&f, 4, 64, out, fo) == EMU_OK);
+    EXPECT(out[0] == 256);
+    EXPECT(out[1] == 63);
+    EXPECT(out[2] == 0);
+    EXPECT(out[3] == 256 % 10);   /* inc wraps to 0 past 9 */
+    EXPECT(out[4] == 1000);       /* only the thread 0 that found 0 swapped */
+    EXPECT(out[5] < 64);
+    EXPECT(out[6] == 63);
+    EXPECT(out[7] == 4 * 64);
+    EXPECT(fo[0] == 4.0f * (63 * 64 / 2));
+    done(&f);
+}
+
+/* ---- memory checks ------------------------------------------------------------------------ */
+
+static const char *read_at_ptx = HEAD
+    ".visible .entry k(.param .u64 in, .param .u64 off)\n{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<5>;\n"
+    "  .loc 1 31 5\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [off];\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r1, [%rd3];\n"
+    "  ret;\n}\n"
+    ".file 1 \"/home/student/labs/01/kernel.cu\"\n";
+
+/* A read past a buffer's end names the buffer, the offset, the thread and
+ * the source line; a misaligned one is a fault too. */
+static void out_of_bounds_names_buffer(void)
+{
+    struct fx f;
+    EXPECT(load(&f, read_at_ptx, 0) == EMU_OK);
+    static int in[1024];
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    const struct emu_kernel *k = emu_module_kernel_at(f.m, 0);
+    void *p = in;
+    unsigned long long off = 4096;
+    void *args[2] = {&p, &off};
+    struct emu_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = args};
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 0 of block 0 read 4 bytes at d_in + 4096, 0 bytes past its end") != NULL);
+    EXPECT(strstr(f.err.message, "kernel.cu:31") != NULL);
+    EXPECT(f.err.line == 31);
+    EXPECT_STR(f.err.file, "kernel.cu");
+    off = 4092;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_OK);
+    off = 2;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "misaligned") != NULL);
+    /* unmapped: the same address is no longer an allocation */
+    emu_mem_unmap(f.e, in);
+    off = 0;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    done(&f);
+}
+
+/* Shared memory past the block's bytes (static + dynamic) faults; the
+ * dynamic array starts after the static ones. */
+static void shared_bounds(void)
+{
+    static const char *ptx = HEAD
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".visible .entry k(.param .u64 out, .param .u64 idx)\n{\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+        "  .shared .align 4 .b8 st[12];\n"
+        "  ld.param.u64 %rd1, [idx];\n"
+        "  cvt.u32.u64 %r1, %rd1;\n"
+        "  mov.u32 %r2, dyn;\n"
+        "  add.s32 %r3, %r2, %r1;\n"
+        "  st.shared.u32 [%r3], 7;\n"
+        "  ld.param.u64 %rd2, [out];\n"
+        "  cvt.u64.u32 %rd3, %r2;\n"
+        "  st.global.u64 [%rd2], %rd3;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    const struct emu_kernel *k = emu_module_kernel_at(f.m, 0);
+    struct emu_kernel_info info;
+    emu_kernel_info(k, &info);
+    EXPECT(info.static_smem == 12);
+    EXPECT(info.nparams == 2 && info.param_offset[1] == 8 && info.param_size[1] == 8);
+    unsigned long long out = 0, idx = 60;
+    void *po = &out;
+    void *args[2] = {&po, &idx};
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    struct emu_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .dyn_smem = 64, .args = args};
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_OK);
+    EXPECT(out == 16);
+    idx = 64;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "shared") != NULL);
+    done(&f);
+}
+
+/* Generic addressing: a shared variable's generic address (cvta) reaches
+ * the same bytes, and never a host address. */
+static void generic_addresses(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<6>;\n"
+        "  .shared .align 8 .b8 s[8];\n"
+        "  .local .align 8 .b8 depot[16];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u64 %rd2, s;\n"
+        "  cvta.shared.u64 %rd3, %rd2;\n"
+        "  st.u32 [%rd3], 41;\n"
+        "  ld.shared.u32 %r1, [s];\n"
+        "  mov.u64 %rd4, depot;\n"
+        "  cvta.local.u64 %rd5, %rd4;\n"
+        "  st.u32 [%rd5+4], %r1;\n"
+        "  ld.local.u32 %r2, [depot+4];\n"
+        "  add.s32 %r2, %r2, 1;\n"
+        "  st.u32 [%rd1], %r2;\n"
+        "  st.global.u64 [%rd1+8], %rd3;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned long long out[2] = {0, 0};
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
+    EXPECT((out[0] & 0xffffffffu) == 42);
+    EXPECT(emu_mem_map(f.e, (void *)(uintptr_t)out[1], 8, "forged") == -1);
+    done(&f);
+}
+
+/* ---- hazards ----------------------------------------------------------------------------- */
+
+/* The unrolled warp tail of lab 05 in PTX as nvcc writes it for volatile
+ * accesses: lane i reads s[i + k] and writes s[i], step after step. */
+#define TAIL_PTX(SYNC) HEAD \
+    ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+    "  .reg .b32 %r<12>; .reg .b64 %rd<3>;\n" \
+    "  .shared .align 4 .b8 s[256];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  shl.b32 %r2, %r1, 2;\n" \
+    "  mov.u32 %r3, s;\n" \
+    "  add.s32 %r4, %r3, %r2;\n" \
+    "  st.volatile.shared.u32 [%r4], %r1;\n" \
+    "  st.volatile.shared.u32 [%r4+128], %r1;\n" \
+    SYNC \
+    "  ld.volatile.shared.u32 %r5, [%r4+64];\n" \
+    "  ld.volatile.shared.u32 %r6, [%r4];\n" \
+    "  add.s32 %r7, %r6, %r5;\n" \
+    SYNC \
+    "  st.volatile.shared.u32 [%r4], %r7;\n" \
+    SYNC \
+    "  ld.volatile.shared.u32 %r8, [%r4+32];\n" \
+    "  ld.volatile.shared.u32 %r9, [%r4];\n" \
+    "  add.s32 %r10, %r9, %r8;\n" \
+    SYNC \
+    "  st.volatile.shared.u32 [%r4], %r10;\n" \
+    "  ret;\n}\n"
+
+static void volatile_tail_is_a_race(void)
+{
+    const char *racy = TAIL_PTX(""), *synced = TAIL_PTX("  bar.warp.sync -1;\n");
+    struct fx f;
+    EXPECT(load(&f, racy, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on shared memory") != NULL);
+    done(&f);
+    EXPECT(load(&f, synced, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
+    done(&f);
+    /* hazards off: the same racy kernel runs */
+    EXPECT(load(&f, racy, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
+    done(&f);
+}
+
+static void uninitialised_shared_read(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<4>;\n"
+        "  .shared .align 4 .b8 s[256];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  shl.b32 %r2, %r1, 2;\n"
+        "  mov.u32 %r3, s;\n"
+        "  add.s32 %r3, %r3, %r2;\n"
+        "  st.shared.u32 [%r3], %r1;\n"
+        "  bar.sync 0;\n"
+        "  xor.b32 %r2, %r2, 128;\n"
+        "  mov.u32 %r3, s;\n"
+        "  add.s32 %r3, %r3, %r2;\n"
+        "  ld.shared.u32 %r1, [%r3];\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
+    if (f.err.status) printf("# %s\n", f.err.message);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "no thread of the block has written") != NULL);
+    done(&f);
+}
+
+/* `*out += s` from every block: a race between blocks; atomics are not. */
+static void blocks_writing_one_word(void)
+{
+#define ONE_WORD_PTX(WRITE) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $E;\n" \
+        WRITE \
+        "$E:\n" \
+        "  ret;\n}\n"
+    const char *plain = ONE_WORD_PTX(
+        "  ld.global.u32 %r2, [%rd1];\n  add.s32 %r2, %r2, 1;\n  st.global.u32 [%rd1], %r2;\n");
+    const char *atomic = ONE_WORD_PTX("  red.global.add.u32 [%rd1], 1;\n");
+    struct fx f;
+    unsigned out = 0;
+    EXPECT(load(&f, plain, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, &out, NULL) == EMU_OK);
+    EXPECT(launch2(&f, 3, 32, &out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "d_out + 0") != NULL);
+    done(&f);
+    out = 0;
+    EXPECT(load(&f, atomic, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 3, 32, &out, NULL) == EMU_OK);
+    EXPECT(out == 3);
+    done(&f);
+}
+
+/* ---- limits and refusals ------------------------------------------------------------------- */
+
+static void budget_stops_endless_loop(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "$L:\n"
+        "  bra.uni $L;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_LIMIT);
+    struct emu_stats s;
+    emu_stats(f.e, &s);
+    EXPECT(s.thread_instructions <= (1u << 24) + 32);
+    done(&f);
+}
+
+static void unknown_instruction_is_unsupported(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 t)\n{\n"
+        "  .reg .f32 %f<5>; .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [t];\n"
+        "  tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_UNSUPPORTED);
+    EXPECT_STR(f.err.what, "tex.2d.v4.f32.s32");
+    EXPECT(strstr(f.err.message, "needs a GPU") != NULL);
+    done(&f);
+    static const char *dir = HEAD ".visible .entry k()\n{\n  .maxclusterrank 2;\n  ret;\n}\n";
+    EXPECT(load(&f, dir, 0) == EMU_UNSUPPORTED);
+    done(&f);
+}
+
+/* A kernel declared only inside a comment does not exist, whatever the
+ * comment looks like. */
+static void commented_entry_is_ignored(void)
+{
+    static const char *ptx = HEAD
+        "// .visible .entry evil(.param .u64 p)\n"
+        "/* .visible .entry evil2(\n  .param .u64 p\n) { ret; } */\n"
+        ".visible .entry good(.param .u32 a)\n{\n  ret; // .entry evil3(.param .u64 x)\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(emu_module_kernel(f.m, "good") != NULL);
+    EXPECT(emu_module_kernel(f.m, "evil") == NULL);
+    EXPECT(emu_module_kernel(f.m, "evil2") == NULL);
+    EXPECT(emu_module_kernel(f.m, "evil3") == NULL);
+    EXPECT(emu_module_kernel_at(f.m, 1) == NULL);
+    struct emu_kernel_info info;
+    emu_kernel_info(emu_module_kernel(f.m, "good"), &info);
+    EXPECT(info.nparams == 1 && info.param_size[0] == 4);
+    done(&f);
+}
+
+static void malformed_text_names_line(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k()\n{\n"
+        "  .reg .b32 %r<3>;\n"
+        "  add.s32 %r1, %r2 %r2;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_PARSE);
+    EXPECT(strstr(f.err.message, "line 7") != NULL);
+    done(&f);
+    static const char *unknown_reg = HEAD ".visible .entry k()\n{\n  mov.u32 %r9, 1;\n}\n";
+    EXPECT(load(&f, unknown_reg, 0) == EMU_PARSE);
+    done(&f);
+    static const char *unclosed = HEAD ".visible .entry k()\n{\n  ret;\n/* \n";
+    EXPECT(load(&f, unclosed, 0) == EMU_PARSE);
+    done(&f);
+}
+
+/* Inline asm declares registers in nested scopes: the same name twice,
+ * each scope its own register. */
+static void nested_scopes(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, 5;\n"
+        "  {\n  .reg .b32 t;\n  add.s32 t, %r1, 1;\n  mov.u32 %r1, t;\n  }\n"
+        "  {\n  .reg .b32 t;\n  mul.lo.s32 t, %r1, 10;\n  mov.u32 %r2, t;\n  }\n"
+        "  st.global.u32 [%rd1], %r2;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out = 0;
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
+    EXPECT(out == 60);
+    done(&f);
+    static const char *leak = HEAD
+        ".visible .entry k()\n{\n  {\n  .reg .b32 t;\n  mov.u32 t, 1;\n  }\n  mov.u32 t, 2;\n}\n";
+    EXPECT(load(&f, leak, 0) == EMU_PARSE);
+    done(&f);
+}
+
+/* Multi-precision addition: add.cc, addc.cc, addc carry across words. */
+static void carry_chain(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<8>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  add.cc.u32 %r1, -1, 1;\n"
+        "  addc.cc.u32 %r2, -1, 0;\n"
+        "  addc.u32 %r3, 5, 0;\n"
+        "  sub.cc.u32 %r4, 0, 1;\n"
+        "  subc.u32 %r5, 10, 0;\n"
+        "  mad.lo.cc.u32 %r6, 65536, 65536, 7;\n"
+        "  madc.hi.u32 %r7, 65536, 65536, 0;\n"
+        "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
+        "  st.global.v2.u32 [%rd1+16], {%r5, %r6};\n"
+        "  st.global.u32 [%rd1+24], %r7;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out[7] = {0};
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
+    EXPECT(out[0] == 0 && out[1] == 0 && out[2] == 6);
+    EXPECT(out[3] == 0xffffffffu && out[4] == 9);
+    EXPECT(out[5] == 7);
+    EXPECT(out[6] == 1);
+    done(&f);
+}
+
+static void printf_formats(void)
+{
+    static const char *ptx = HEAD
+        ".extern .func (.param .b32 func_retval0) vprintf\n"
+        "(\n  .param .b64 vprintf_param_0,\n  .param .b64 vprintf_param_1\n)\n;\n"
+        ".global .align 1 .b8 $str[24] = {116, 61, 37, 100, 32, 37, 115, 32, 37, 46, 50, 102, 32, "
+        "37, 108, 108, 117, 32, 37, 37, 37, 120, 10, 0};\n"
+        ".global .align 1 .b8 $word[3] = {104, 105, 0};\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .local .align 8 .b8 __local_depot0[40];\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<10>; .reg .f64 %fd<2>;\n"
+        "  mov.u64 %rd1, __local_depot0;\n"
+        "  cvta.local.u64 %rd2, %rd1;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  st.local.u32 [__local_depot0], %r1;\n"
+        "  mov.u64 %rd3, $word;\n"
+        "  cvta.global.u64 %rd4, %rd3;\n"
+        "  st.local.u64 [__local_depot0+8], %rd4;\n"
+        "  mov.f64 %fd1, 0d400921FB54442D18;\n"
+        "  st.local.f64 [__local_depot0+16], %fd1;\n"
+        "  mov.u64 %rd5, 12345678901;\n"
+        "  st.local.u64 [__local_depot0+24], %rd5;\n"
+        "  st.local.u32 [__local_depot0+32], 255;\n"
+        "  mov.u64 %rd6, $str;\n"
+        "  cvta.global.u64 %rd7, %rd6;\n"
+        "  { // callseq 0, 0\n"
+        "  .param .b64 param0;\n"
+        "  st.param.b64 [param0], %rd7;\n"
+        "  .param .b64 param1;\n"
+        "  st.param.b64 [param1], %rd2;\n"
+        "  .param .b32 retval0;\n"
+        "  call.uni (retval0), vprintf, (param0, param1);\n"
+        "  ld.param.b32 %r2, [retval0];\n"
+        "  }\n"
+        "  ret;\n}\n";
+    struct fx f;
+    nprinted = 0;
+    printed[0] = 0;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 2, NULL, NULL) == EMU_OK);
+    if (f.err.status) printf("# %s\n", f.err.message);
+    EXPECT_STR(printed, "t=0 hi 3.14 12345678901 %ff\nt=1 hi 3.14 12345678901 %ff\n");
+    done(&f);
+}
+
+/* %clock advances with the instructions, not with the host's time. */
+static void clock_counts_instructions(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b64 %rd<5>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u64 %rd2, %clock64;\n"
+        "  mov.u64 %rd3, %clock64;\n"
+        "  sub.s64 %rd4, %rd3, %rd2;\n"
+        "  st.global.u64 [%rd1], %rd4;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned long long out = 0;
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
+    EXPECT(out > 0 && out < 100);
+    unsigned long long first = out;
+    EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
+    EXPECT(out == first);
+    done(&f);
+}
+
+/* A few ALU forms against their definitions (the exhaustive tests live in
+ * test_emu_ops*). */
+static void alu_spot_checks(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<3>; .reg .b32 %r<16>; .reg .f32 %f<6>; .reg .b64 %rd<3>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  cvt.rzi.s32.f32 %r1, 0fC0600000;\n"      /* -3.5 -> -3 */
+        "  cvt.rni.s32.f32 %r2, 0f40200000;\n"      /* 2.5 -> 2 */
+        "  cvt.rmi.s32.f32 %r3, 0fC0600000;\n"      /* -3.5 -> -4 */
+        "  cvt.sat.u8.s32 %r4, 300;\n"
+        "  cvt.rzi.s32.f32 %r5, 0f7F800000;\n"      /* inf saturates */
+        "  setp.gtu.f32 %p1, 0f7FC00000, 0f00000000;\n"
+        "  selp.u32 %r6, 1, 0, %p1;\n"
+        "  setp.lt.and.s32 %p2, -1, 0, %p1;\n"
+        "  selp.u32 %r7, 1, 0, %p2;\n"
+        "  bfe.s32 %r8, 240, 4, 4;\n"
+        "  bfi.b32 %r9, 5, 0, 8, 3;\n"
+        "  prmt.b32 %r10, 0x03020100, 0x07060504, 0x4321;\n"
+        "  shr.s32 %r11, -64, 40;\n"
+        "  bfind.u32 %r12, 0x10;\n"
+        "  min.f32 %f1, 0f7FC00000, 0f40000000;\n"
+        "  mov.b32 %r13, %f1;\n"
+        "  popc.b32 %r14, 0xf0f0;\n"
+        "  clz.b32 %r15, 1;\n"
+        "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
+        "  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};\n"
+        "  st.global.v4.u32 [%rd1+32], {%r9, %r10, %r11, %r12};\n"
+        "  st.global.v4.u32 [%rd1+48], {%r13, %r14, %r15, %r15};\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    int out[16] = {0};
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
+    EXPECT(out[0] == -3 && out[1] == 2 && out[2] == -4 && out[3] == 255);
+    EXPECT(out[4] == 2147483647 && out[5] == 1 && out[6] == 1 && out[7] == -1);
+    EXPECT(out[8] == 5 << 8 && (unsigned)out[9] == 0x04030201u && out[10] == -1 && out[11] == 4);
+    float two = 2.0f;
+    int two_bits;
+    memcpy(&two_bits, &two, 4);
+    EXPECT(out[12] == two_bits && out[13] == 8 && out[14] == 31);
+    done(&f);
+}
+
+TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
+         T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
+         T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
+         T(volatile_tail_is_a_race), T(uninitialised_shared_read), T(blocks_writing_one_word),
+         T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
+         T(commented_entry_is_ignored), T(malformed_text_names_line), T(nested_scopes),
+         T(carry_chain), T(printf_formats), T(clock_counts_instructions), T(alu_spot_checks))
