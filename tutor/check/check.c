@@ -183,7 +183,10 @@ static void summarize_emulated(struct run *r, const struct result *res, char *bu
     char bound[32], more[64] = "";
     size_t used = strlen(buf);
 
-    size_words(bound, sizeof bound, cJSON_IsNumber(max_n) ? max_n->valuedouble : 0);
+    /* A CPU judge that left no report (killed at its limit) still ran up
+     * to the catalog's bound. */
+    size_words(bound, sizeof bound, cJSON_IsNumber(max_n) ? max_n->valuedouble
+                                                          : (double)r->lab->family->emu_max_n);
     if (skipped)
         snprintf(more, sizeof more, "; %d larger size%s not run", skipped, skipped == 1 ? "" : "s");
     if (res->status == STATUS_PASS) {
