@@ -285,6 +285,14 @@ $(EMU_LIB): $(EMU_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# The emulator's mutation fuzzer (tests/emu/emu_fuzz.c), on demand: its own
+# copy of the emulator under AddressSanitizer and UBSan.
+$(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
+	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -lm
+
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher.
 $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
 	@mkdir -p $(dir $@)

@@ -96,8 +96,9 @@ check "no two modules include each other, directly or through others${cycle:+ ($
 curses=$(grep -rlE '#include <n?cursesw?/?n?curses\.h>|#include <curses\.h>' tutor | grep -v '^tutor/ui/' || true)
 check "curses is included only under tutor/ui/${curses:+ (also: $curses)}" test -z "$curses"
 
-# The Makefile's layers and the document's table name the same folders.
+# The Makefile's layers and the document's table name the same folders
+# (the judge, the runner and the emulator are built by rules of their own).
 make_layers=$(sed -n 's/^LAYERS := //p' Makefile | tr ' ' '\n' | sort | tr '\n' ' ')
 doc_layers=$(sed -n '/^## Layers/,/^## /p' docs/architecture.md | sed -n 's/^| [0-9] | `tutor\/\([a-z]*\)\/`.*/\1/p' |
-             grep -vx -e ui -e harness -e runner | sort | tr '\n' ' ')
+             grep -vx -e ui -e harness -e runner -e emu | sort | tr '\n' ' ')
 check "Makefile LAYERS ($make_layers) match docs/architecture.md ($doc_layers)" test "$make_layers" = "$doc_layers"

@@ -4,7 +4,13 @@
  *   emu_tool parse FILE.ptx...          one line a file: "ok N kernels" or the status and message
  *   emu_tool reduce FILE.ptx N [hazards] lab 01's launcher: passes of reduce_block<<<ceil(len/128),
  *                                       128>>>(src, dst, len) until one block is left; prints the
- *                                       sum, the expected sum and the speed */
+ *                                       sum, the expected sum and the speed
+ *   emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards] ARG...
+ *                                       one launch of KERNEL (a mangled name, or "0" for the first);
+ *                                       each ARG a scalar (i32:V u32:V u64:V f32:V f64:V) or a buffer
+ *                                       buf:TYPE:N:FILL (TYPE i32 u32 f32 f64 u64, FILL iota zero ones
+ *                                       mod7) mapped as d0, d1, ...; prints the status and each
+ *                                       buffer's sum and first elements */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,12 +164,128 @@ static int cmd_reduce(int argc, char **argv)
     return st == EMU_OK ? 0 : 1;
 }
 
+struct buf {
+    char type[8];
+    size_t n;
+    void *p;
+};
+
+static double elem(const struct buf *b, size_t i)
+{
+    if (!strcmp(b->type, "f32"))
+        return ((float *)b->p)[i];
+    if (!strcmp(b->type, "f64"))
+        return ((double *)b->p)[i];
+    if (!strcmp(b->type, "i32"))
+        return ((int *)b->p)[i];
+    if (!strcmp(b->type, "u32"))
+        return ((unsigned *)b->p)[i];
+    return (double)((unsigned long long *)b->p)[i];
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    if (argc < 4)
+        return 2;
+    int hz = argc > 4 && !strcmp(argv[4], "hazards");
+    struct emu_config cfg = {.seed = 1, .hazards = hz, .budget = 1ull << 36, .print = print_cb};
+    struct emu *e = emu_new(&cfg);
+    size_t len;
+    char *ptx = slurp(argv[0], &len);
+    if (!e || !ptx)
+        return 2;
+    struct emu_module *m;
+    struct emu_error err;
+    enum emu_status st = emu_module_load(e, ptx, len, &m, &err);
+    free(ptx);
+    if (st != EMU_OK) {
+        printf("load: %s %s\n", status_name(st), err.message);
+        return 1;
+    }
+    const struct emu_kernel *k = strcmp(argv[1], "0") ? emu_module_kernel(m, argv[1])
+                                                      : emu_module_kernel_at(m, 0);
+    if (!k) {
+        printf("no kernel %s\n", argv[1]);
+        return 1;
+    }
+    struct buf bufs[16];
+    int nb = 0;
+    unsigned char vals[64][8];
+    void *args[64];
+    int na = 0;
+    for (int i = 4 + hz; i < argc && na < 64; i++) {
+        char type[8] = "";
+        memset(vals[na], 0, 8);
+        if (!strncmp(argv[i], "buf:", 4) && nb < 16) {
+            struct buf *b = &bufs[nb];
+            char fill[16] = "zero";
+            unsigned long n = 0;
+            if (sscanf(argv[i] + 4, "%7[^:]:%lu:%15s", b->type, &n, fill) < 2)
+                return 2;
+            size_t esz = !strcmp(b->type, "f64") || !strcmp(b->type, "u64") ? 8 : 4;
+            b->n = n;
+            b->p = calloc(n ? n : 1, esz);
+            for (size_t j = 0; j < n; j++) {
+                double v = !strcmp(fill, "iota") ? (double)j : !strcmp(fill, "ones") ? 1.0
+                         : !strcmp(fill, "mod7") ? (double)(j % 7) : 0.0;
+                if (!strcmp(b->type, "f32"))
+                    ((float *)b->p)[j] = (float)v;
+                else if (!strcmp(b->type, "f64"))
+                    ((double *)b->p)[j] = v;
+                else if (esz == 4)
+                    ((unsigned *)b->p)[j] = (unsigned)v;
+                else
+                    ((unsigned long long *)b->p)[j] = (unsigned long long)v;
+            }
+            char name[8];
+            snprintf(name, sizeof name, "d%d", nb);
+            emu_mem_map(e, b->p, (n ? n : 1) * esz, name);
+            memcpy(vals[na], &b->p, sizeof b->p);
+            nb++;
+        } else if (sscanf(argv[i], "%7[^:]:", type) == 1) {
+            const char *v = strchr(argv[i], ':') + 1;
+            if (!strcmp(type, "f32")) {
+                float f = strtof(v, NULL);
+                memcpy(vals[na], &f, 4);
+            } else if (!strcmp(type, "f64")) {
+                double d = strtod(v, NULL);
+                memcpy(vals[na], &d, 8);
+            } else {
+                long long x = strtoll(v, NULL, 0);
+                memcpy(vals[na], &x, 8);
+            }
+        }
+        args[na] = vals[na];
+        na++;
+    }
+    struct emu_launch l = {.grid = {(unsigned)strtoul(argv[2], NULL, 0), 1, 1},
+                           .block = {(unsigned)strtoul(argv[3], NULL, 0), 1, 1}, .args = args};
+    st = emu_launch(e, k, &l, &err);
+    printf("launch: %s %s\n", status_name(st), err.message);
+    for (int i = 0; i < nb; i++) {
+        double sum = 0;
+        for (size_t j = 0; j < bufs[i].n; j++)
+            sum += elem(&bufs[i], j);
+        printf("d%d sum %.17g first", i, sum);
+        for (size_t j = 0; j < bufs[i].n && j < 4; j++)
+            printf(" %.9g", elem(&bufs[i], j));
+        printf("\n");
+        free(bufs[i].p);
+    }
+    emu_module_unload(m);
+    emu_free(e);
+    return st == EMU_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "parse"))
         return cmd_parse(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "reduce"))
         return cmd_reduce(argc - 2, argv + 2);
-    fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards]\n");
+    if (argc >= 3 && !strcmp(argv[1], "run"))
+        return cmd_run(argc - 2, argv + 2);
+    fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards] |\n"
+                    "       emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards] ARG...\n");
     return 2;
 }

@@ -666,6 +666,55 @@ static void malformed_text_names_line(void)
     static const char *unclosed = HEAD ".visible .entry k()\n{\n  ret;\n/* \n";
     EXPECT(load(&f, unclosed, 0) == EMU_PARSE);
     done(&f);
+    /* what would cost the host gigabytes: registers past 65536 slots, local
+     * memory past the GPU's 512 KiB a thread */
+    static const char *regs = HEAD
+        ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
+    EXPECT(load(&f, regs, 0) == EMU_PARSE);
+    done(&f);
+    static const char *local = HEAD
+        ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
+    EXPECT(load(&f, local, 0) == EMU_PARSE);
+    done(&f);
+}
+
+/* Inline asm can hand the interpreter any operands: forms whose operands
+ * are missing, misplaced or of the wrong shape are refused when parsed (the
+ * interpreter reads operands without checking them again). */
+static void malformed_operands_refused(void)
+{
+    static const char *const bodies[] = {
+        "add.s32 %r1;",
+        "add.s32 %r1, [%rd1], 1;",
+        "mov.b64 %rd1, {};",
+        "mov.b64 %rd1, {%r1, %r2, %r3};",
+        "st.global.v4.u32 [%rd1], {%r1, %r2};",
+        "ld.global.v4.u32 {%r1, %r2, %r3, %r4, %r1}, [%rd1];",
+        "ld.shared.u32 %r1, %r2;",
+        "bar.red.popc.u32;",
+        "bar.warp.sync;",
+        "shfl.sync.down.b32 %r1, %r2, 1;",
+        "setp.lt.s32 %p1, %r1;",
+        "selp.b32 %r1, %r2, %r3;",
+        "atom.global.cas.b32 %r1, [%rd1], %r2;",
+        "cvt.s32 %r1, %r2;",
+        "add.s32 %r1, %r2, %r1, %r1, %r1, %r1, %r1;",
+        "lop3.b32 %r1, %r2, %r3, %r1;",
+        "vote.sync.b32 %r1, %p1, -1;",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx, "%s%s%s%s", HEAD,
+                 ".visible .entry k(.param .u64 out)\n{\n  .reg .pred %p<2>; .reg .b32 %r<4>; "
+                 ".reg .b64 %rd<2>;\n  ",
+                 bodies[i], "\n  ret;\n}\n");
+        struct fx f;
+        enum emu_status st = load(&f, ptx, 1);
+        if (st != EMU_PARSE && st != EMU_UNSUPPORTED)
+            printf("#   accepted: %s\n", bodies[i]);
+        EXPECT(st == EMU_PARSE || st == EMU_UNSUPPORTED);
+        done(&f);
+    }
 }
 
 /* Inline asm declares registers in nested scopes: the same name twice,
@@ -769,6 +818,97 @@ static void printf_formats(void)
     done(&f);
 }
 
+/* A .func called by some lanes: arguments in, its result out, its local
+ * memory apart from the caller's; a kernel's own assert() is a fault at
+ * its line; recursion is refused as needing a GPU. */
+static void function_calls(void)
+{
+    static const char *ptx = HEAD
+        ".func (.param .b32 f_ret) f(.param .b32 f_a, .param .b32 f_b)\n{\n"
+        "  .local .align 4 .b8 fdepot[8];\n"
+        "  .reg .b32 %r<5>;\n"
+        "  ld.param.u32 %r1, [f_a];\n"
+        "  ld.param.u32 %r2, [f_b];\n"
+        "  st.local.u32 [fdepot], %r1;\n"
+        "  ld.local.u32 %r3, [fdepot];\n"
+        "  mad.lo.s32 %r4, %r3, 100, %r2;\n"
+        "  st.param.b32 [f_ret], %r4;\n"
+        "  ret;\n}\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .local .align 4 .b8 kdepot[4];\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  st.local.u32 [kdepot], 7;\n"
+        "  mov.u32 %r5, 0;\n"
+        "  and.b32 %r2, %r1, 1;\n"
+        "  setp.eq.u32 %p1, %r2, 0;\n"
+        "  @%p1 bra $SKIP;\n"
+        "  { // callseq 0, 0\n"
+        "  .param .b32 param0;\n"
+        "  st.param.b32 [param0+0], %r1;\n"
+        "  .param .b32 param1;\n"
+        "  st.param.b32 [param1+0], 3;\n"
+        "  .param .b32 retval0;\n"
+        "  call.uni (retval0), f, (param0, param1);\n"
+        "  ld.param.b32 %r5, [retval0+0];\n"
+        "  }\n"
+        "$SKIP:\n"
+        "  ld.local.u32 %r6, [kdepot];\n"
+        "  add.s32 %r7, %r5, %r6;\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r7;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    if (f.err.status)
+        printf("# %s\n", f.err.message);
+    unsigned out[40];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 40, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 40; i++)
+        EXPECT(out[i] == (i & 1 ? 100 * i + 3 : 0) + 7);
+    done(&f);
+
+    static const char *assert_ptx = HEAD
+        ".extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, "
+        ".param .b64 p3, .param .b64 p4);\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<3>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.ne.u32 %p1, %r1, 5;\n"
+        "  @%p1 bra $OK;\n"
+        "  .loc 1 12 3\n"
+        "  { .param .b64 param0; st.param.b64 [param0], 0;\n"
+        "  .param .b64 param1; st.param.b64 [param1], 0;\n"
+        "  .param .b32 param2; st.param.b32 [param2], 12;\n"
+        "  .param .b64 param3; st.param.b64 [param3], 0;\n"
+        "  .param .b64 param4; st.param.b64 [param4], 1;\n"
+        "  call.uni __assertfail, (param0, param1, param2, param3, param4);\n  }\n"
+        "$OK:\n"
+        "  ret;\n}\n"
+        ".file 1 \"k.cu\"\n";
+    EXPECT(load(&f, assert_ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 5 of block 0 failed an assert() (k.cu:12)") != NULL);
+    done(&f);
+
+    static const char *recursive = HEAD
+        ".func g(.param .b32 g_a)\n{\n"
+        "  { .param .b32 param0; st.param.b32 [param0], 1;\n"
+        "  call.uni g, (param0);\n  }\n"
+        "  ret;\n}\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  { .param .b32 param0; st.param.b32 [param0], 1;\n"
+        "  call.uni g, (param0);\n  }\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, recursive, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_UNSUPPORTED);
+    EXPECT_STR(f.err.what, "recursion");
+    done(&f);
+}
+
 /* %clock advances with the instructions, not with the host's time. */
 static void clock_counts_instructions(void)
 {
@@ -790,6 +930,26 @@ static void clock_counts_instructions(void)
     unsigned long long first = out;
     EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
     EXPECT(out == first);
+    done(&f);
+
+    /* a quarter second's wait on %globaltimer, sleeping 1 ms a turn: about
+     * 250 turns of a few instructions, not a budget's worth of spinning */
+    static const char *wait = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+        "  mov.u64 %rd1, %globaltimer;\n"
+        "  add.s64 %rd2, %rd1, 250000000;\n"
+        "$L:\n"
+        "  nanosleep.u32 1000000;\n"
+        "  mov.u64 %rd3, %globaltimer;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $L;\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, wait, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_OK);
+    struct emu_stats st;
+    emu_stats(f.e, &st);
+    EXPECT(st.warp_instructions > 4 * 200 && st.warp_instructions < 4 * 300);
     done(&f);
 }
 
@@ -844,5 +1004,5 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(uninitialised_shared_read), T(blocks_writing_one_word),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
-         T(commented_entry_is_ignored), T(malformed_text_names_line), T(nested_scopes),
-         T(carry_chain), T(printf_formats), T(clock_counts_instructions), T(alu_spot_checks))
+         T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
+         T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

@@ -1,18 +1,12 @@
-/* emu_exec.c — modules and launches: a block's threads as warps of 32
- * lanes, each warp executing one decoded instruction for the lanes at the
- * lowest pending PC (which reconverges structured code), the block's warps
- * interleaved in seeded quanta, barriers counted per block, the .sync warp
- * operations waiting for the lanes their mask names. */
-#include "emu/emu_ops.h"
+/* emu_exec.c — modules and launches: a module loaded and looked up, a
+ * launch set up (parameters, shared and local memory, each warp's register
+ * frame), its blocks run one after another, each block's warps interleaved
+ * in seeded quanta until every thread has exited (emu_warp.c runs them). */
 #include "emu/emu_run.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The cycles one warp instruction advances %clock by. */
-#define CPI 4
 
 /* ---- modules ---------------------------------------------------------------- */
 
@@ -131,8 +125,6 @@ void emu_stats(const struct emu *e, struct emu_stats *s)
     *s = e->stats;
 }
 
-/* ---- warps ------------------------------------------------------------------- */
-
 static uint64_t rng_next(uint64_t *s)
 {
     uint64_t x = *s;
@@ -141,503 +133,6 @@ static uint64_t rng_next(uint64_t *s)
     x ^= x << 17;
     *s = x;
     return x;
-}
-
-static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, int id)
-{
-    uint32_t tid = (uint32_t)(w->index * 32 + lane);
-    unsigned bx = r->block[0], by = r->block[1];
-    switch (id) {
-    case SR_TID_X: return tid % bx;
-    case SR_TID_Y: return tid / bx % by;
-    case SR_TID_Z: return tid / (bx * by);
-    case SR_NTID_X: return r->block[0];
-    case SR_NTID_Y: return r->block[1];
-    case SR_NTID_Z: return r->block[2];
-    case SR_CTAID_X: return r->ctaid[0];
-    case SR_CTAID_Y: return r->ctaid[1];
-    case SR_CTAID_Z: return r->ctaid[2];
-    case SR_NCTAID_X: return r->grid[0];
-    case SR_NCTAID_Y: return r->grid[1];
-    case SR_NCTAID_Z: return r->grid[2];
-    case SR_LANEID: return (uint64_t)lane;
-    case SR_WARPID: return (uint64_t)(w->index % r->e->cfg.warps_per_sm);
-    case SR_NWARPID: return (uint64_t)r->e->cfg.warps_per_sm;
-    case SR_SMID: return r->block_linear % (uint64_t)r->e->cfg.sm_count;
-    case SR_NSMID: return (uint64_t)r->e->cfg.sm_count;
-    case SR_LANEMASK_EQ: return 1u << lane;
-    case SR_LANEMASK_LT: return (1u << lane) - 1;
-    case SR_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
-    case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
-    case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
-    case SR_DYN_SMEM: return r->dyn_smem;
-    case SR_TOTAL_SMEM: return r->smem_bytes;
-    default: return 1;
-    }
-}
-
-/* Sets a warp's registers that hold constants, once per launch. */
-static void warp_constants(const struct run *r, struct warp *w)
-{
-    const struct emu_func *f = r->f;
-    for (int i = 0; i < f->nconsts; i++) {
-        uint64_t *s = w->R + (size_t)f->consts[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = f->consts[i].bits;
-    }
-}
-
-static void warp_sregs(const struct run *r, struct warp *w)
-{
-    const struct emu_func *f = r->f;
-    for (int i = 0; i < f->nsregs; i++) {
-        uint64_t *s = w->R + (size_t)f->sregs[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
-    }
-}
-
-static int unsupported_at(struct run *r, int pc, const char *what)
-{
-    const struct emu_insn *in = &r->code[pc];
-    char w[64];
-    snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
-             emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s)", w, where);
-    r->st = EMU_UNSUPPORTED;
-    return -1;
-}
-
-static int warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
-{
-    char who[100];
-    emu_where(r, w, lane, pc, who, sizeof who);
-    const struct emu_insn *in = &r->code[pc];
-    char what[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s)", who, what, where);
-    r->st = EMU_HAZARD;
-    return -1;
-}
-
-/* ---- barriers ------------------------------------------------------------------ */
-
-static void barrier_release(struct run *r, int id)
-{
-    const struct emu_insn *in = r->bar_insn[id];
-    for (uint32_t i = 0; i < r->nwarps; i++) {
-        struct warp *w = &r->warps[i];
-        uint32_t rel = 0;
-        for (uint32_t m = w->at_bar; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (w->bar_id[l] == id)
-                rel |= 1u << l;
-        }
-        if (!rel)
-            continue;
-        w->at_bar &= ~rel;
-        if (in && in->op == OP_BAR_RED) {
-            uint64_t v = in->sub == SUB_POPC ? r->bar_red[id]
-                       : in->sub == SUB_AND  ? (r->bar_red[id] == r->bar_count[id])
-                                             : (r->bar_red[id] != 0);
-            for (uint32_t m = rel; m; m &= m - 1)
-                w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
-        }
-    }
-    r->bar_count[id] = 0;
-    r->bar_expect[id] = 0;
-    r->bar_red[id] = 0;
-    r->bar_insn[id] = NULL;
-    r->epoch++;
-}
-
-static void barriers_check(struct run *r)
-{
-    for (int id = 0; id < NBAR; id++) {
-        if (!r->bar_count[id])
-            continue;
-        uint32_t want = r->bar_expect[id] ? r->bar_expect[id] : r->live_threads;
-        if (r->bar_count[id] >= want)
-            barrier_release(r, id);
-    }
-}
-
-static int bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
-                      uint32_t emask, int pc, int wait)
-{
-    int l0 = __builtin_ctz(mask);
-    uint32_t id = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 1 : 0].reg * 32 + l0];
-    int has_count = in->op == OP_BAR_RED ? in->nops > 3 : in->nops > 1;
-    uint32_t count = 0;
-    if (has_count)
-        count = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 2 : 1].reg * 32 + l0];
-    if (id >= NBAR)
-        return emu_fault(r, w, l0, pc, "used barrier %u (there are 16)", id);
-    if (r->bar_count[id] && r->bar_expect[id] != count)
-        return warp_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
-    r->bar_expect[id] = count;
-    r->bar_count[id] += popc32(emask);
-    if (in->op == OP_BAR_RED) {
-        const struct emu_opnd *po = &in->o[in->nops - 1];
-        for (uint32_t m = emask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            r->bar_red[id] += (uint32_t)((w->R[(size_t)po->reg * 32 + l] & 1) ^ po->neg);
-        }
-        r->bar_insn[id] = in;
-    }
-    if (wait) {
-        w->at_bar |= emask;
-        for (uint32_t m = emask; m; m &= m - 1)
-            w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
-    }
-    barriers_check(r);
-    return 0;
-}
-
-/* ---- warp-wide operations ------------------------------------------------------- */
-
-/* Whether every lane MEMBERS names has arrived with EMASK: 1 (go on), 0
- * (the lanes here wait), -1 (a named lane exited or never can arrive). */
-static int warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
-                       uint32_t members, int pc)
-{
-    uint32_t need = members & w->live;
-    uint32_t missing = need & ~emask;
-    if (!missing)
-        return 1;
-    if (missing & w->exited)
-        return warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(missing & w->exited));
-    if (missing & mask)
-        return warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which skips it",
-                           (uint32_t)__builtin_ctz(missing & mask));
-    w->wsync |= mask;
-    w->wsync_need = need;
-    return 0;
-}
-
-static int shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
-{
-    int two = in->aux == 2;
-    int ai = two ? 2 : 1;
-    uint64_t *R = w->R;
-    const uint64_t *a = R + (size_t)in->o[ai].reg * 32, *b = R + (size_t)in->o[ai + 1].reg * 32,
-                   *c = R + (size_t)in->o[ai + 2].reg * 32;
-    uint64_t src[32];
-    memcpy(src, a, sizeof src);
-    uint64_t *d = R + (size_t)in->o[0].reg * 32;
-    uint64_t *p = two ? R + (size_t)in->o[1].reg * 32 : NULL;
-    for (uint32_t m = emask; m; m &= m - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctz(m);
-        uint32_t bv = (uint32_t)b[lane] & 0x1f, cv = (uint32_t)c[lane];
-        uint32_t segmask = (cv >> 8) & 0x1f, clamp = cv & 0x1f;
-        uint32_t maxl = (lane & segmask) | (clamp & ~segmask);
-        uint32_t minl = lane & segmask;
-        int32_t j;
-        int pval;
-        switch (in->sub) {
-        case SUB_UP: j = (int32_t)lane - (int32_t)bv; pval = j >= (int32_t)maxl; break;
-        case SUB_DOWN: j = (int32_t)(lane + bv); pval = j <= (int32_t)maxl; break;
-        case SUB_BFLY: j = (int32_t)(lane ^ bv); pval = j <= (int32_t)maxl; break;
-        default: j = (int32_t)(minl | (bv & ~segmask)); pval = j <= (int32_t)maxl; break;
-        }
-        if (!pval)
-            j = (int32_t)lane;
-        d[lane] = src[j & 31] & 0xffffffffu;
-        if (p)
-            p[lane] = (uint64_t)pval;
-    }
-    R[0] = 0;
-    return 0;
-}
-
-static int vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
-{
-    const struct emu_opnd *po = &in->o[1];
-    const uint64_t *p = w->R + (size_t)po->reg * 32;
-    uint32_t ballot = 0;
-    for (uint32_t m = emask; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        if ((p[l] & 1) ^ po->neg)
-            ballot |= 1u << l;
-    }
-    uint64_t v;
-    switch (in->sub) {
-    case SUB_BALLOT: v = ballot; break;
-    case SUB_ANY: v = ballot != 0; break;
-    case SUB_ALL: v = ballot == emask; break;
-    default: v = ballot == 0 || ballot == emask; break;
-    }
-    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
-    for (uint32_t m = emask; m; m &= m - 1)
-        d[__builtin_ctz(m)] = v;
-    w->R[0] = 0;
-    return 0;
-}
-
-static int redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
-{
-    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
-    int sgn = emu_type_kind[in->type] == 's';
-    uint64_t acc = 0;
-    int first = 1;
-    for (uint32_t m = emask; m; m &= m - 1) {
-        uint32_t v = (uint32_t)a[__builtin_ctz(m)];
-        if (first) {
-            acc = v;
-            first = 0;
-            continue;
-        }
-        switch (in->sub) {
-        case SUB_ADD: acc = (uint32_t)(acc + v); break;
-        case SUB_AND: acc &= v; break;
-        case SUB_OR: acc |= v; break;
-        case SUB_XOR: acc ^= v; break;
-        case SUB_MIN:
-            acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
-            break;
-        case SUB_MAX:
-            acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
-            break;
-        default: return -1;
-        }
-    }
-    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
-    for (uint32_t m = emask; m; m &= m - 1)
-        d[__builtin_ctz(m)] = acc;
-    return 0;
-}
-
-/* ---- one step of a warp ----------------------------------------------------------- */
-
-static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
-{
-    lanes &= ~w->exited;
-    w->exited |= lanes;
-    r->live_threads -= popc32(lanes);
-    barriers_check(r);
-}
-
-/* Leaves converged mode: every lane's own PC is written out again. */
-static void diverge(struct warp *w)
-{
-    if (!w->uni)
-        return;
-    for (int l = 0; l < 32; l++)
-        w->pc[l] = w->upc;
-    w->uni = 0;
-}
-
-/* Moves the lanes of MASK to NPC. */
-static void advance(struct warp *w, uint32_t mask, uint32_t npc)
-{
-    if (w->uni) {
-        w->upc = npc;
-        return;
-    }
-    for (uint32_t m = mask; m; m &= m - 1)
-        w->pc[__builtin_ctz(m)] = npc;
-}
-
-static int stalled(struct run *r, struct warp *w)
-{
-    if (w->wsync && (w->wsync_need & w->exited)) {
-        int l = __builtin_ctz(w->wsync);
-        return warp_hazard(r, w, l, (int)w->pc[l],
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
-    }
-    if (w->wsync && !w->at_bar) {
-        int l = __builtin_ctz(w->wsync);
-        return warp_hazard(r, w, l, (int)w->pc[l],
-                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
-                           w->wsync);
-    }
-    return 0;
-}
-
-/* Runs the instruction at the warp's lowest pending PC: 1 when something
- * happened, 0 when no lane can run, -1 on an error (in r->err).  While
- * every lane of the warp is at one PC and none waits (w->uni), that PC is
- * w->upc and the lanes' own PCs are not kept. */
-static int warp_step(struct run *r, struct warp *w)
-{
-    uint32_t pc, mask;
-    uint32_t alive = w->live & ~w->exited;
-    if (!alive)
-        return 0;
-    if (w->uni) {
-        pc = w->upc;
-        mask = alive;
-    } else {
-        uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
-        if (!runnable)
-            return stalled(r, w);
-        pc = UINT32_MAX;
-        for (uint32_t m = runnable; m; m &= m - 1) {
-            uint32_t p = w->pc[__builtin_ctz(m)];
-            if (p < pc)
-                pc = p;
-        }
-        mask = 0;
-        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (w->pc[l] == pc)
-                mask |= 1u << l;
-        }
-        if (mask == alive && !w->at_bar && !w->wsync) {
-            w->uni = 1;
-            w->upc = pc;
-        }
-    }
-    const struct emu_insn *in = &r->code[pc];
-    uint64_t *R = w->R;
-    uint32_t emask = mask;
-    if (in->guard >= 0) {
-        const uint64_t *g = R + (size_t)in->guard * 32;
-        emask = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if ((g[l] & 1) ^ in->guard_neg)
-                emask |= 1u << l;
-        }
-    }
-    uint32_t n = popc32(mask);
-    r->e->stats.warp_instructions++;
-    r->e->stats.thread_instructions += n;
-    if (r->budget_left) {
-        if (r->budget_left <= n) {
-            char where[160];
-            emu_src_line(r, (int)pc, where, sizeof where);
-            emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "the kernel ran past its budget of %llu thread-instructions (last at %s): does it end?",
-                          (unsigned long long)r->e->cfg.budget, where);
-            r->st = EMU_LIMIT;
-            return -1;
-        }
-        r->budget_left -= n;
-    }
-    w->cycles += CPI;
-    w->steps++;
-    int ipc = (int)pc;
-    switch (in->op) {
-    case OP_BRA:
-        if (emask == mask) {
-            advance(w, mask, (uint32_t)in->target);
-        } else if (!emask) {
-            advance(w, mask, pc + 1);
-        } else {
-            diverge(w);
-            for (uint32_t m = mask; m; m &= m - 1) {
-                int l = __builtin_ctz(m);
-                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
-            }
-        }
-        return 1;
-    case OP_RET:
-    case OP_EXIT:
-        if (emask != mask) {
-            diverge(w);
-            for (uint32_t m = mask & ~emask; m; m &= m - 1)
-                w->pc[__builtin_ctz(m)]++;
-        }
-        lanes_exit(r, w, emask);
-        return 1;
-    case OP_TRAP:
-        if (emask)
-            return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
-        break;
-    case OP_LD:
-    case OP_ST:
-        if (emask && emu_ld_st(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_ATOM:
-    case OP_RED:
-        if (emask && emu_atom(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_CVTA:
-        if (emask && emu_cvta(r, w, in, emask))
-            return -1;
-        break;
-    case OP_MOVCLK: {
-        uint64_t cyc = r->base_cycles + w->cycles;
-        uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
-                   : in->sub == CLK_CLOCK64 ? cyc
-                   : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
-        break;
-    }
-    case OP_BAR_SYNC:
-    case OP_BAR_RED:
-    case OP_BAR_ARRIVE:
-        if (in->op != OP_BAR_ARRIVE && emask)
-            diverge(w);
-        advance(w, mask, pc + 1);
-        if (emask && bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
-            return -1;
-        return 1;
-    case OP_WARPSYNC:
-    case OP_SHFL:
-    case OP_VOTE:
-    case OP_REDUX: {
-        int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
-        if (emask) {
-            uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            if ((members & w->live & ~emask) != 0) {
-                diverge(w);
-                int g = warp_gather(r, w, mask, emask, members, ipc);
-                if (g < 0)
-                    return -1;
-                if (g == 0)
-                    return 1;
-            }
-        }
-        w->wsync &= ~mask;
-        if (emask) {
-            if (in->op == OP_SHFL)
-                shfl(w, in, emask);
-            else if (in->op == OP_VOTE)
-                vote(w, in, emask);
-            else if (in->op == OP_REDUX && redux(w, in, emask))
-                return unsupported_at(r, ipc, "redux");
-            w->wepoch++;
-        }
-        break;
-    }
-    case OP_ACTIVEMASK:
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
-        break;
-    case OP_VPRINTF:
-        if (emask && emu_vprintf(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_NOP:
-        break;
-    default:
-        if (emask && emu_alu(in, R, emask, w->carry))
-            return unsupported_at(r, ipc, "an instruction");
-        R[0] = 0;
-        break;
-    }
-    advance(w, mask, pc + 1);
-    return 1;
 }
 
 /* ---- blocks and launches ------------------------------------------------------------ */
@@ -651,11 +146,12 @@ static int run_block(struct run *r)
         w->exited = w->at_bar = w->wsync = 0;
         w->uni = 1;
         w->upc = (uint32_t)r->f->first;
+        memset(w->depth, 0, sizeof w->depth);
         w->cycles = 0;
         w->wepoch = 0;
         for (int l = 0; l < 32; l++)
             w->pc[l] = (uint32_t)r->f->first;
-        warp_sregs(r, w);
+        emu_warp_sregs(r, w);
     }
     r->live_threads = r->nthreads;
     memset(r->bar_count, 0, sizeof r->bar_count);
@@ -673,7 +169,7 @@ static int run_block(struct run *r)
             active = 1;
             int quantum = r->nwarps > 1 ? 16 + (int)(rng_next(&r->rng) & 255) : 1 << 30;
             for (int q = 0; q < quantum; q++) {
-                int s = warp_step(r, w);
+                int s = emu_warp_step(r, w);
                 if (s < 0)
                     return -1;
                 if (s == 0)
@@ -688,12 +184,12 @@ static int run_block(struct run *r)
                 struct warp *w = &r->warps[i];
                 if (w->at_bar) {
                     int l = __builtin_ctz(w->at_bar);
-                    return warp_hazard(r, w, l, (int)w->pc[l] - 1,
+                    return emu_warp_hazard(r, w, l, (int)w->pc[l] - 1,
                                        "waits at barrier %u, which the block's other threads never reach",
                                        w->bar_id[l]);
                 }
             }
-            return warp_hazard(r, &r->warps[0], 0, r->f->first, "deadlocks (mask 0x%x)", 0);
+            return emu_warp_hazard(r, &r->warps[0], 0, r->f->first, "deadlocks (mask 0x%x)", 0);
         }
     }
     r->base_cycles += 1000;
@@ -747,7 +243,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.smem_bytes = f->uses_dyn_smem || l->dyn_smem ? ((stat + 15) & ~15u) + l->dyn_smem : stat;
     if (r.smem_bytes > 232448)
         return launch_error(err, EMU_FAULT, "more shared memory a block than the GPU has (227 KiB)");
-    r.local_bytes = f->local_bytes;
+    r.local_bytes = k->m->local_total;
+    r.fn = k->fn;
     r.param_bytes = f->param_bytes;
     enum emu_status st = EMU_NOMEM;
     r.params = calloc(1, f->param_bytes + 16);
@@ -766,20 +263,24 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     int scratch_used = 0;
     for (int i = 0; i < f->count; i++) {
         const struct emu_insn *in = &r.code[f->first + i];
-        if (in->op == OP_VPRINTF || ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
+        if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT ||
+            ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
             scratch_used = 1;
     }
     for (uint32_t i = 0; i < r.nwarps; i++) {
         struct warp *w = &r.warps[i];
         w->index = (int)i;
-        w->R = calloc((size_t)f->nslots * 32, sizeof *w->R);
+        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
+        if (!w->frames)
+            goto out;
+        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
         if (!w->R)
             goto out;
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             goto out;
         if (r.local_bytes && !(w->local = calloc(32, r.local_bytes)))
             goto out;
-        warp_constants(&r, w);
+        emu_frame_constants(&r, k->fn, w->R);
     }
     if (r.hazards) {
         r.sh_words = (r.smem_bytes + 3) / 4;
@@ -806,7 +307,9 @@ out:
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     for (uint32_t i = 0; r.warps && i < r.nwarps; i++) {
-        free(r.warps[i].R);
+        for (int fn = 0; r.warps[i].frames && fn < k->m->nfuncs; fn++)
+            free(r.warps[i].frames[fn]);
+        free(r.warps[i].frames);
         free(r.warps[i].scratch);
         free(r.warps[i].local);
     }

@@ -53,7 +53,7 @@ extern const char *const emu_type_name[T_COUNT];
     X(ISSPACEP, "isspacep") \
     /* decoded forms with no mnemonic of their own */ \
     X(BAR_SYNC, "") X(BAR_ARRIVE, "") X(BAR_RED, "") X(WARPSYNC, "") X(MOVCLK, "") \
-    X(VPRINTF, "") X(NOP, "")
+    X(VPRINTF, "") X(ASSERT, "") X(NOP, "")
 
 enum emu_op {
 #define X(n, s) OP_##n,
@@ -62,6 +62,12 @@ enum emu_op {
     OP_COUNT
 };
 extern const char *const emu_op_name[OP_COUNT];
+
+/* Call parameters (.param declared inside a function body, a .func's own
+ * parameters) live in a per-thread scratch area, at addresses above every
+ * kernel parameter: the interpreter tells the two apart by the address. */
+#define PARAM_SCRATCH 0x40000000u
+#define SCRATCH_BYTES 4096u
 
 /* State spaces. */
 enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST };
@@ -91,7 +97,7 @@ enum {
 };
 
 /* A source or destination operand after decoding. */
-enum { OK_NONE, OK_REG, OK_ADDR, OK_VEC, OK_SINK };
+enum { OK_NONE, OK_REG, OK_ADDR, OK_VEC };
 struct emu_opnd {
     uint8_t kind;
     uint8_t n;          /* OK_VEC: its element count */
@@ -116,6 +122,7 @@ struct emu_insn {
     int32_t aux;        /* prmt mode, call's first argument index, ... */
     uint32_t line;
     uint16_t file;
+    uint16_t fn;        /* the function it belongs to */
     struct emu_opnd o[EMU_MAX_OPNDS];
 };
 
@@ -149,7 +156,8 @@ struct emu_func {
     int nret;                       /* .func: return parameters */
     uint32_t ret_offset[4], ret_size[4];
     uint32_t static_smem;           /* its .shared declarations' end */
-    uint32_t local_bytes;           /* its .local declarations' end */
+    uint32_t local_bytes;           /* its .local declarations' bytes */
+    uint32_t local_base;            /* where they start in a thread's local memory */
     uint32_t max_threads;
     int32_t nslots;                 /* registers, immediates and special registers */
     struct emu_const *consts;
@@ -182,6 +190,7 @@ struct emu_module {
     struct emu_file *files;
     int nfiles;
     uint32_t module_smem;           /* module-scope .shared bytes */
+    uint32_t local_total;           /* every function's .local bytes: a thread's local memory */
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
 };
 

@@ -2,6 +2,7 @@
  * one (a commented-out ".entry f(.param ...)") ever reaches the parser. */
 #include "emu/emu_lex.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Starts reading TEXT and loads the first token. */
@@ -115,4 +116,102 @@ void emu_lex_next(struct emu_lex *lx)
     lx->bad = 1;
     t->kind = TK_EOF;
     lx->p = e;
+}
+
+/* Parses an integer literal (decimal, 0x hex, 0 octal, optional U). */
+int emu_lex_int(const char *s, int len, int64_t *out)
+{
+    char buf[64];
+    if (len <= 0 || len >= (int)sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)len);
+    buf[len] = 0;
+    if (buf[len - 1] == 'U' || buf[len - 1] == 'u')
+        buf[len - 1] = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 0);
+    if (*end)
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* A number literal: an integer (*is_float 0) or a float's bits at the
+ * width the operand wants (FBITS 32 or 64; 0 for an integer operand). */
+int emu_lex_number(const char *s, int len, int negative, int fbits, uint64_t *bits)
+{
+    if (len > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+        char buf[24];
+        if (len - 2 > 16)
+            return -1;
+        memcpy(buf, s + 2, (size_t)(len - 2));
+        buf[len - 2] = 0;
+        char *end;
+        unsigned long long v = strtoull(buf, &end, 16);
+        if (*end)
+            return -1;
+        int is32 = s[1] == 'f' || s[1] == 'F';
+        if (fbits == 64 && is32) {
+            float f;
+            uint32_t u = (uint32_t)v;
+            memcpy(&f, &u, 4);
+            double d = negative ? -(double)f : (double)f;
+            memcpy(bits, &d, 8);
+        } else if (fbits == 32 && !is32) {
+            double d;
+            memcpy(&d, &v, 8);
+            float f = (float)(negative ? -d : d);
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            *bits = u;
+        } else {
+            *bits = v;
+            if (negative)
+                *bits ^= is32 ? 0x80000000ull : 0x8000000000000000ull;
+        }
+        return 0;
+    }
+    int isf = 0;
+    for (int i = 0; i < len; i++)
+        if (s[i] == '.' || ((s[i] == 'e' || s[i] == 'E') && !(len > 1 && (s[1] == 'x' || s[1] == 'X'))))
+            isf = 1;
+    if (isf) {
+        char buf[64];
+        if (len >= (int)sizeof buf)
+            return -1;
+        memcpy(buf, s, (size_t)len);
+        buf[len] = 0;
+        char *end;
+        double d = strtod(buf, &end);
+        if (*end)
+            return -1;
+        if (negative)
+            d = -d;
+        if (fbits == 32) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            *bits = u;
+        } else {
+            memcpy(bits, &d, 8);
+        }
+        return 0;
+    }
+    int64_t v;
+    if (emu_lex_int(s, len, &v))
+        return -1;
+    if (negative)
+        v = -v;
+    if (fbits == 32) {
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        *bits = u;
+    } else if (fbits == 64) {
+        double d = (double)v;
+        memcpy(bits, &d, 8);
+    } else {
+        *bits = (uint64_t)v;
+    }
+    return 0;
 }

@@ -1,195 +1,16 @@
 /* emu_ops.c — the ALU: every instruction whose result depends only on its
- * register operands, bit-exact per the PTX ISA, over the lanes of a mask.
- * Registers hold a value in their low bits, zero-extended; an operand is
- * read at its type's width and sign-extended where the type is signed.
- * Directed float rounding (.rz/.rm/.rp) switches the host's rounding mode
- * around the whole instruction, never inside the lane loop. */
+ * register operands, bit-exact per the PTX ISA, over the lanes of a mask;
+ * integers, bits and predicates here, floats in emu_fops.c.  Registers
+ * hold a value in their low bits; an operand is read at its type's width
+ * and sign-extended where the type is signed, a result written masked to
+ * its width. */
 #include "emu/emu_ops.h"
-
-#include <fenv.h>
-#include <math.h>
-#include <string.h>
-
-#define LANES(mask) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
 static uint64_t popc64(uint64_t x)
 {
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     return (((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * 0x0101010101010101ull) >> 56;
-}
-
-static uint64_t wmask(int type)
-{
-    int sz = emu_type_size[type];
-    if (type == T_PRED)
-        return 1;
-    return sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1;
-}
-
-/* The value at TYPE's width, sign-extended when signed. */
-static int64_t sx(uint64_t v, int type)
-{
-    int sz = emu_type_size[type];
-    if (sz >= 8)
-        return (int64_t)v;
-    int sh = 64 - sz * 8;
-    if (emu_type_kind[type] == 's')
-        return (int64_t)(v << sh) >> sh;
-    return (int64_t)(v & ((1ull << (sz * 8)) - 1));
-}
-
-static float f32(uint64_t v)
-{
-    float f;
-    uint32_t u = (uint32_t)v;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static double f64(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-/* A float result's bits; a NaN is the GPU's canonical one. */
-static uint64_t b32(float f)
-{
-    uint32_t u;
-    if (f != f)
-        return 0x7fffffffu;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t b64(double d)
-{
-    uint64_t u;
-    if (d != d)
-        return 0x7fffffffffffffffull;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-static float ftz32(float f)
-{
-    if (fpclassify(f) == FP_SUBNORMAL)
-        return copysignf(0.0f, f);
-    return f;
-}
-
-static float sat32(float f)
-{
-    if (f != f)
-        return 0.0f;
-    return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
-}
-
-static double sat64(double d)
-{
-    if (d != d)
-        return 0.0;
-    return d < 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
-}
-
-static int host_round(int rnd)
-{
-    switch (rnd) {
-    case RND_RZ: return FE_TOWARDZERO;
-    case RND_RM: return FE_DOWNWARD;
-    case RND_RP: return FE_UPWARD;
-    default: return FE_TONEAREST;
-    }
-}
-
-/* PTX min/max on floats: a NaN operand yields the other; -0 < +0. */
-static float fmin32(float a, float b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-static float fmax32(float a, float b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-
-static double fmin64(double a, double b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-static double fmax64(double a, double b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-
-/* A comparison of two integers (signed or not by TYPE) or floats. */
-static int compare(int cmp, int type, uint64_t x, uint64_t y)
-{
-    char k = emu_type_kind[type];
-    if (k == 'f') {
-        double a = emu_type_size[type] == 4 ? f32(x) : f64(x);
-        double b = emu_type_size[type] == 4 ? f32(y) : f64(y);
-        int un = a != a || b != b;
-        switch (cmp) {
-        case CMP_EQ: return !un && a == b;
-        case CMP_NE: return !un && a != b;
-        case CMP_LT: return !un && a < b;
-        case CMP_LE: return !un && a <= b;
-        case CMP_GT: return !un && a > b;
-        case CMP_GE: return !un && a >= b;
-        case CMP_EQU: return un || a == b;
-        case CMP_NEU: return un || a != b;
-        case CMP_LTU: return un || a < b;
-        case CMP_LEU: return un || a <= b;
-        case CMP_GTU: return un || a > b;
-        case CMP_GEU: return un || a >= b;
-        case CMP_NUM: return !un;
-        case CMP_NAN: return un;
-        default: return 0;
-        }
-    }
-    int64_t a = sx(x, type), b = sx(y, type);
-    uint64_t ua = x & wmask(type), ub = y & wmask(type);
-    switch (cmp) {
-    case CMP_EQ: return ua == ub;
-    case CMP_NE: return ua != ub;
-    case CMP_LT: return k == 's' ? a < b : ua < ub;
-    case CMP_LE: return k == 's' ? a <= b : ua <= ub;
-    case CMP_GT: return k == 's' ? a > b : ua > ub;
-    case CMP_GE: return k == 's' ? a >= b : ua >= ub;
-    case CMP_LO: return ua < ub;
-    case CMP_LS: return ua <= ub;
-    case CMP_HI: return ua > ub;
-    case CMP_HS: return ua >= ub;
-    default: return 0;
-    }
 }
 
 static int combine(int op, int a, int b)
@@ -203,119 +24,6 @@ static int combine(int op, int a, int b)
 }
 
 /* Float to integer with cvt's rounding, saturating to DST's range (NaN: 0). */
-static uint64_t f2i(double v, int rnd, int dst)
-{
-    switch (rnd) {
-    case RND_RZI: case RND_RZ: case RND_NONE: v = trunc(v); break;
-    case RND_RMI: case RND_RM: v = floor(v); break;
-    case RND_RPI: case RND_RP: v = ceil(v); break;
-    default: v = nearbyint(v); break;
-    }
-    if (v != v)
-        return 0;
-    int sz = emu_type_size[dst];
-    if (emu_type_kind[dst] == 's') {
-        double lo = -ldexp(1.0, sz * 8 - 1), hi = ldexp(1.0, sz * 8 - 1);
-        if (v < lo)
-            return (uint64_t)(int64_t)lo & wmask(dst);
-        if (v >= hi)
-            return ((uint64_t)1 << (sz * 8 - 1)) - 1;
-        return (uint64_t)(int64_t)v & wmask(dst);
-    }
-    if (v <= 0)
-        return 0;
-    if (v >= ldexp(1.0, sz * 8))
-        return wmask(dst);
-    return (uint64_t)v & wmask(dst);
-}
-
-static double round_int(double v, int rnd)
-{
-    switch (rnd) {
-    case RND_RZI: return trunc(v);
-    case RND_RMI: return floor(v);
-    case RND_RPI: return ceil(v);
-    case RND_RNI: return nearbyint(v);
-    default: return v;
-    }
-}
-
-static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
-{
-    int dst = in->type, src = in->type2;
-    char dk = emu_type_kind[dst], sk = emu_type_kind[src];
-    int ftz = (in->flags & F_FTZ) != 0, sat = (in->flags & F_SAT) != 0;
-    if (sk != 'f' && dk != 'f') {
-        int64_t v = sx(x, src);
-        uint64_t uv = x & wmask(src);
-        if (sat) {
-            int dsz = emu_type_size[dst];
-            if (dk == 's') {
-                int64_t hi = dsz >= 8 ? INT64_MAX : (int64_t)((1ull << (dsz * 8 - 1)) - 1);
-                int64_t lo = -hi - 1;
-                if (sk != 's' && uv > (uint64_t)hi)
-                    return (uint64_t)hi & wmask(dst);
-                if (sk == 's' && v > hi)
-                    return (uint64_t)hi & wmask(dst);
-                if (sk == 's' && v < lo)
-                    return (uint64_t)lo & wmask(dst);
-            } else {
-                if (sk == 's' && v < 0)
-                    return 0;
-                if (uv > wmask(dst))
-                    return wmask(dst);
-            }
-        }
-        return (uint64_t)v & wmask(dst);
-    }
-    if (sk == 'f' && dk != 'f') {
-        double v = emu_type_size[src] == 4 ? (double)(ftz ? ftz32(f32(x)) : f32(x)) : f64(x);
-        return f2i(v, in->rnd, dst);
-    }
-    if (sk != 'f') {    /* integer to float: the host rounds in the current mode */
-        if (emu_type_size[dst] == 4) {
-            float f = emu_type_kind[src] == 's' ? (float)sx(x, src) : (float)(x & wmask(src));
-            if (sat)
-                f = sat32(f);
-            return b32(f);
-        }
-        double d = emu_type_kind[src] == 's' ? (double)sx(x, src) : (double)(x & wmask(src));
-        if (sat)
-            d = sat64(d);
-        return b64(d);
-    }
-    /* float to float */
-    if (emu_type_size[src] == 4 && emu_type_size[dst] == 4) {
-        float f = ftz ? ftz32(f32(x)) : f32(x);
-        f = (float)round_int(f, in->rnd);
-        if (sat)
-            f = sat32(f);
-        if (ftz)
-            f = ftz32(f);
-        return b32(f);
-    }
-    if (emu_type_size[src] == 4) {
-        float f = ftz ? ftz32(f32(x)) : f32(x);
-        double d = round_int(f, in->rnd);
-        if (sat)
-            d = sat64(d);
-        return b64(d);
-    }
-    double d = round_int(f64(x), in->rnd);
-    if (emu_type_size[dst] == 8) {
-        if (sat)
-            d = sat64(d);
-        return b64(d);
-    }
-    float f = (float)d;
-    if (sat)
-        f = sat32(f);
-    if (ftz)
-        f = ftz32(f);
-    return b32(f);
-}
-
-/* bfind: the most significant non-sign bit's position, or all ones. */
 static uint64_t bfind(uint64_t x, int type, int shiftamt)
 {
     int bits = emu_type_size[type] * 8;
@@ -409,96 +117,6 @@ static uint64_t idiv(uint64_t x, uint64_t y, int type, int rem)
     return rem ? a % b : a / b;
 }
 
-static float approx_fn32(int op, float a)
-{
-    switch (op) {
-    case OP_EX2: return exp2f(a);
-    case OP_LG2: return log2f(a);
-    case OP_SIN: return sinf(a);
-    case OP_COS: return cosf(a);
-    case OP_TANH: return tanhf(a);
-    case OP_RSQRT: return 1.0f / sqrtf(a);
-    default: return a;
-    }
-}
-
-/* The float arithmetic of ADD..FMA, RCP, SQRT, DIV at TYPE's width. */
-static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t z)
-{
-    int ftz = (in->flags & F_FTZ) != 0;
-    if (emu_type_size[in->type] == 4) {
-        float a = f32(x), b = f32(y), c = f32(z), r;
-        if (ftz) {
-            a = ftz32(a);
-            b = ftz32(b);
-            c = ftz32(c);
-        }
-        switch (in->op) {
-        case OP_ADD: r = a + b; break;
-        case OP_SUB: r = a - b; break;
-        case OP_MUL: r = a * b; break;
-        case OP_FMA: case OP_MAD: r = fmaf(a, b, c); break;
-        case OP_DIV:
-            if (in->flags & F_APPROX)
-                r = a * (1.0f / b);
-            else
-                r = a / b;
-            break;
-        case OP_RCP: r = 1.0f / a; break;
-        case OP_SQRT: r = sqrtf(a); break;
-        case OP_MIN: r = fmin32(a, b); break;
-        case OP_MAX: r = fmax32(a, b); break;
-        case OP_ABS: r = fabsf(a); return (uint64_t)(uint32_t)x & 0x7fffffffu;
-        case OP_NEG: r = -a; return ((uint32_t)x ^ 0x80000000u);
-        case OP_COPYSIGN: r = copysignf(b, a); break;
-        default: r = approx_fn32(in->op, a); break;
-        }
-        if (in->flags & F_SAT)
-            r = sat32(r);
-        if (ftz)
-            r = ftz32(r);
-        return b32(r);
-    }
-    double a = f64(x), b = f64(y), c = f64(z), r;
-    switch (in->op) {
-    case OP_ADD: r = a + b; break;
-    case OP_SUB: r = a - b; break;
-    case OP_MUL: r = a * b; break;
-    case OP_FMA: case OP_MAD: r = fma(a, b, c); break;
-    case OP_DIV: r = a / b; break;
-    case OP_RCP: r = 1.0 / a; break;
-    case OP_SQRT: r = sqrt(a); break;
-    case OP_MIN: r = fmin64(a, b); break;
-    case OP_MAX: r = fmax64(a, b); break;
-    case OP_ABS: return x & 0x7fffffffffffffffull;
-    case OP_NEG: return x ^ 0x8000000000000000ull;
-    case OP_COPYSIGN: r = copysign(b, a); break;
-    case OP_RSQRT: r = 1.0 / sqrt(a); break;
-    case OP_EX2: r = exp2(a); break;
-    case OP_LG2: r = log2(a); break;
-    default: r = a; break;
-    }
-    if (in->flags & F_SAT)
-        r = sat64(r);
-    return b64(r);
-}
-
-static int testp(int sub, uint64_t x, int type)
-{
-    double v = emu_type_size[type] == 4 ? f32(x) : f64(x);
-    switch (sub) {
-    case 1: return isfinite(v);
-    case 2: return isinf(v);
-    case 3: return isnan(v);
-    case 4: return isnormal(v);
-    case 5: return fpclassify(v) == FP_SUBNORMAL;
-    case 6: return !isnan(v);
-    default: return 0;
-    }
-}
-
-/* Runs one ALU instruction over the lanes of MASK: 0, or -1 when OP is not
- * an ALU form this file knows (the caller says which). */
 int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
 {
     uint64_t *d = R + (size_t)in->o[0].reg * 32;
@@ -601,15 +219,17 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             break;
         if (in->flags & F_WIDE) {
             LANES(mask) d[l] = mulwide(a[l], b[l], type) + c[l];
-        } else if (in->flags & F_HI) {
-            LANES(mask) d[l] = (mulhi(a[l], b[l], type) + c[l]) & m;
         } else if (in->flags & F_CC) {
             int bits = emu_type_size[type] * 8;
+            int hi = (in->flags & F_HI) != 0;
             LANES(mask) {
-                uint64_t p = (a[l] * b[l]) & m, r = p + (c[l] & m);
+                uint64_t p = hi ? mulhi(a[l], b[l], type) : (a[l] * b[l]) & m;
+                uint64_t r = p + (c[l] & m);
                 carry[l] = bits == 64 ? r < p : (uint32_t)((r >> bits) & 1);
                 d[l] = r & m;
             }
+        } else if (in->flags & F_HI) {
+            LANES(mask) d[l] = (mulhi(a[l], b[l], type) + c[l]) & m;
         } else {
             LANES(mask) d[l] = (a[l] * b[l] + c[l]) & m;
         }
@@ -648,7 +268,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             break;
         LANES(mask) {
             int64_t v = sx(a[l], type);
-            d[l] = (uint64_t)(v < 0 ? -v : v) & m;
+            d[l] = (v < 0 ? 0 - (uint64_t)v : (uint64_t)v) & m;
         }
         return 0;
     case OP_NEG:
@@ -661,7 +281,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
         if (isf)
             break;
         LANES(mask) {
-            int lt = compare(CMP_LT, type, a[l], b[l]);
+            int lt = emu_compare(CMP_LT, type, a[l], b[l]);
             d[l] = (op == OP_MIN) == lt ? a[l] & m : b[l] & m;
         }
         return 0;
@@ -827,7 +447,7 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
 #undef SETP_INT
         }
         LANES(mask) {
-            int t = compare(in->cmp, type, x[l], y[l]);
+            int t = emu_compare(in->cmp, type, x[l], y[l]);
             if (pc) {
                 int pv = (int)(pc[l] & 1) ^ pneg;
                 d[l] = (uint64_t)combine(in->cmp2, t, pv);
@@ -845,10 +465,10 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
         uint64_t *pc = in->cmp2 ? c : NULL;
         int pneg = in->cmp2 ? in->o[3].neg : 0;
         LANES(mask) {
-            int t = compare(in->cmp, in->type2, a[l], b[l]);
+            int t = emu_compare(in->cmp, in->type2, a[l], b[l]);
             if (pc)
                 t = combine(in->cmp2, t, (int)(pc[l] & 1) ^ pneg);
-            d[l] = k == 'f' ? (t ? b32(1.0f) : 0) : (t ? m : 0);
+            d[l] = k == 'f' ? (t ? (emu_type_size[type] == 4 ? 0x3f800000u : 0x3ff0000000000000ull) : 0) : (t ? m : 0);
         }
         return 0;
     }
@@ -859,15 +479,15 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
     }
     case OP_SLCT:
         LANES(mask) {
-            int ge = emu_type_kind[in->type2] == 'f' ? !(f32(c[l]) < 0.0f) : sx(c[l], T_S32) >= 0;
+            int ge = emu_type_kind[in->type2] == 'f' ? !(emu_f32(c[l]) < 0.0f) : sx(c[l], T_S32) >= 0;
             d[l] = ge ? a[l] & m : b[l] & m;
         }
         return 0;
     case OP_CVT:
-        LANES(mask) d[l] = cvt_one(in, a[l]);
+        emu_cvt(in, d, a, mask);
         return 0;
     case OP_TESTP:
-        LANES(mask) d[l] = (uint64_t)testp(in->sub, a[l], type);
+        LANES(mask) d[l] = (uint64_t)emu_testp(in->sub, a[l], type);
         return 0;
     case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2: case OP_LG2:
     case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
@@ -877,15 +497,6 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
     }
     if (!isf)
         return -1;
-    /* float arithmetic */
-    int round = host_round(in->rnd);
-    int old = 0;
-    if (round != FE_TONEAREST) {
-        old = fegetround();
-        fesetround(round);
-    }
-    LANES(mask) d[l] = fop(in, a ? a[l] : 0, b ? b[l] : 0, c ? c[l] : 0);
-    if (round != FE_TONEAREST)
-        fesetround(old);
+    emu_float_op(in, d, a, b, c, mask);
     return 0;
 }

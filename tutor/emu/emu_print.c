@@ -152,17 +152,17 @@ int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32
         int l = __builtin_ctz(m);
         uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
         uint64_t fmt, ap;
-        memcpy(&fmt, sc + (in->o[0].off - PARAM_SCRATCH), 8);
-        memcpy(&ap, sc + (in->o[1].off - PARAM_SCRATCH), 8);
+        memcpy(&fmt, sc + (in->o[1].off - PARAM_SCRATCH), 8);
+        memcpy(&ap, sc + (in->o[2].off - PARAM_SCRATCH), 8);
         struct out o;
         o.len = 0;
         if (format_one(r, w, l, pc, fmt, ap, &o))
             return -1;
         if (r->e->cfg.print)
             r->e->cfg.print(r->e->cfg.print_ctx, o.buf, o.len);
-        if (in->o[2].kind == OK_ADDR) {
+        if (in->o[0].kind == OK_ADDR) {
             int32_t n = (int32_t)o.len;
-            memcpy(sc + (in->o[2].off - PARAM_SCRATCH), &n, 4);
+            memcpy(sc + (in->o[0].off - PARAM_SCRATCH), &n, 4);
         }
     }
     return 0;

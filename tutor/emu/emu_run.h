@@ -6,10 +6,8 @@
 
 #include "emu/emu_int.h"
 
-#define PARAM_SCRATCH 0x40000000u
-#define SCRATCH_BYTES 4096u
 
-enum { NBAR = 16 };
+enum { NBAR = 16, CALL_DEPTH = 16 };
 
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
@@ -30,6 +28,9 @@ struct warp {
     uint8_t *scratch;       /* call parameters: SCRATCH_BYTES per lane */
     uint8_t *local;         /* local memory: local_bytes per lane */
     uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
+    uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
+    uint8_t depth[32];      /* calls each lane is inside */
+    uint32_t ret_pc[32][CALL_DEPTH];
 };
 
 /* What a shared word last saw (hazard tracking). */
@@ -50,6 +51,7 @@ struct run {
     struct emu *e;
     const struct emu_module *m;
     const struct emu_func *f;
+    int fn;                 /* the kernel's function index */
     const struct emu_insn *code;
     struct emu_error *err;
     enum emu_status st;
@@ -99,6 +101,31 @@ void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* emu_warp.c */
+/* Runs one instruction of W: 1 when something happened, 0 when no lane can
+ * run, -1 on an error (in r->err). */
+int emu_warp_step(struct run *r, struct warp *w);
+/* The registers of function FN's frame R that hold constants (once a launch). */
+void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
+/* The special registers of every frame W has (once a block). */
+void emu_warp_sregs(const struct run *r, struct warp *w);
+int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* emu_sync.c */
+void emu_barriers_check(struct run *r);
+int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                   uint32_t emask, int pc, int wait);
+/* Whether every lane MEMBERS names is among EMASK: 1 (go on), 0 (the lanes
+ * of MASK wait for the rest), -1 (a named lane exited or skips it). */
+int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
+                    uint32_t members, int pc);
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask);
+int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
+/* 0, or -1 for a reduction this file does not know. */
+int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
+void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);

@@ -1,0 +1,802 @@
+/* emu_decode.c — one PTX instruction to its decoded form: the mnemonic's
+ * words to an opcode, types and modifier flags (a table of suffixes), each
+ * operand to a register slot (immediates and special registers get
+ * constant slots), an address to its base slot and constant offset, a
+ * branch to a fixup its function resolves, vprintf's call to its own op. */
+#include "emu/emu_parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- slots ---------------------------------------------------------------- */
+
+/* The slot holding BITS in the function being parsed: one slot a value,
+ * found again through an open-addressing table of the constants' indices. */
+static int const_slot(struct parser *P, uint64_t bits)
+{
+    struct emu_func *f = P->fn;
+    if ((size_t)(f->nconsts + 1) * 2 > P->chash_cap) {
+        size_t cap = P->chash_cap ? P->chash_cap * 2 : 64;
+        int *t = malloc(cap * sizeof *t);
+        if (!t)
+            return emu_parse_nomem(P);
+        memset(t, -1, cap * sizeof *t);
+        for (int i = 0; i < f->nconsts; i++) {
+            size_t h = (size_t)((f->consts[i].bits * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+            while (t[h] >= 0)
+                h = (h + 1) & (cap - 1);
+            t[h] = i;
+        }
+        free(P->chash);
+        P->chash = t;
+        P->chash_cap = cap;
+    }
+    size_t h = (size_t)((bits * 0x9E3779B97F4A7C15ull) >> 32) & (P->chash_cap - 1);
+    for (; P->chash[h] >= 0; h = (h + 1) & (P->chash_cap - 1))
+        if (f->consts[P->chash[h]].bits == bits)
+            return f->consts[P->chash[h]].slot;
+    if (GROW(P, f->consts, f->nconsts, P->cap_consts))
+        return -1;
+    int s = emu_parse_new_slots(P, 1);
+    if (s < 0)
+        return -1;
+    f->consts[f->nconsts].slot = s;
+    f->consts[f->nconsts].bits = bits;
+    P->chash[h] = f->nconsts++;
+    return s;
+}
+
+static const struct {
+    const char *name;
+    int id;
+} sregs[] = {
+    {"%tid.x", SR_TID_X}, {"%tid.y", SR_TID_Y}, {"%tid.z", SR_TID_Z}, {"%ntid.x", SR_NTID_X},
+    {"%ntid.y", SR_NTID_Y}, {"%ntid.z", SR_NTID_Z}, {"%ctaid.x", SR_CTAID_X},
+    {"%ctaid.y", SR_CTAID_Y}, {"%ctaid.z", SR_CTAID_Z}, {"%nctaid.x", SR_NCTAID_X},
+    {"%nctaid.y", SR_NCTAID_Y}, {"%nctaid.z", SR_NCTAID_Z}, {"%laneid", SR_LANEID},
+    {"%warpid", SR_WARPID}, {"%nwarpid", SR_NWARPID}, {"%smid", SR_SMID}, {"%nsmid", SR_NSMID},
+    {"%lanemask_eq", SR_LANEMASK_EQ}, {"%lanemask_lt", SR_LANEMASK_LT},
+    {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
+    {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
+    {"%total_smem_size", SR_TOTAL_SMEM}, {"%gridid", SR_GRIDID},
+    /* %tid etc. without a component are v4 registers: not emulated */
+};
+
+static const struct {
+    const char *name;
+    int id;
+} clocks[] = {{"%clock", CLK_CLOCK}, {"%clock64", CLK_CLOCK64}, {"%globaltimer", CLK_GLOBALTIMER}};
+
+static int sreg_slot(struct parser *P, int id)
+{
+    if (P->sreg_slot[id] >= 0)
+        return P->sreg_slot[id];
+    struct emu_func *f = P->fn;
+    if (GROW(P, f->sregs, f->nsregs, P->cap_sregs))
+        return -1;
+    int s = emu_parse_new_slots(P, 1);
+    f->sregs[f->nsregs].slot = s;
+    f->sregs[f->nsregs].sreg = id;
+    f->nsregs++;
+    P->sreg_slot[id] = s;
+    if (id == SR_DYN_SMEM)
+        f->uses_dyn_smem = 1;
+    return s;
+}
+
+/* ---- instructions --------------------------------------------------------- */
+
+struct suffix {
+    const char *w;
+    int cls;
+    int val;
+};
+enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP };
+
+static const struct suffix suffixes[] = {
+    {"eq", S_CMP, CMP_EQ}, {"ne", S_CMP, CMP_NE}, {"lt", S_CMP, CMP_LT}, {"le", S_CMP, CMP_LE},
+    {"gt", S_CMP, CMP_GT}, {"ge", S_CMP, CMP_GE}, {"lo", S_CMP, CMP_LO}, {"ls", S_CMP, CMP_LS},
+    {"hi", S_CMP, CMP_HI}, {"hs", S_CMP, CMP_HS}, {"equ", S_CMP, CMP_EQU}, {"neu", S_CMP, CMP_NEU},
+    {"ltu", S_CMP, CMP_LTU}, {"leu", S_CMP, CMP_LEU}, {"gtu", S_CMP, CMP_GTU},
+    {"geu", S_CMP, CMP_GEU}, {"num", S_CMP, CMP_NUM}, {"nan", S_CMP, CMP_NAN},
+    {"rn", S_RND, RND_RN}, {"rz", S_RND, RND_RZ}, {"rm", S_RND, RND_RM}, {"rp", S_RND, RND_RP},
+    {"rna", S_RND, RND_RNA}, {"rni", S_RND, RND_RNI}, {"rzi", S_RND, RND_RZI},
+    {"rmi", S_RND, RND_RMI}, {"rpi", S_RND, RND_RPI},
+    {"global", S_SPACE, SP_GLOBAL}, {"shared", S_SPACE, SP_SHARED},
+    {"shared::cta", S_SPACE, SP_SHARED}, {"local", S_SPACE, SP_LOCAL},
+    {"param", S_SPACE, SP_PARAM}, {"const", S_SPACE, SP_CONST},
+    {"ftz", S_FLAG, F_FTZ}, {"sat", S_FLAG, F_SAT}, {"approx", S_FLAG, F_APPROX},
+    {"full", S_FLAG, F_FULL}, {"lo", S_FLAG, F_LO}, {"hi", S_FLAG, F_HI}, {"wide", S_FLAG, F_WIDE}, {"cc", S_FLAG, F_CC},
+    {"volatile", S_FLAG, F_VOLATILE}, {"uni", S_FLAG, F_UNI}, {"shiftamt", S_FLAG, F_SHIFTAMT},
+    {"clamp", S_FLAG, F_CLAMP}, {"wrap", S_FLAG, F_WRAP}, {"l", S_FLAG, F_LEFT},
+    {"r", S_FLAG, F_RIGHT}, {"to", S_FLAG, F_TO}, {"nc", S_FLAG, F_NC},
+    {"aligned", S_FLAG, F_ALIGNED}, {"sync", S_FLAG, F_SYNC}, {"arrive", S_FLAG, F_ARRIVE},
+    {"red", S_FLAG, F_RED}, {"warp", S_FLAG, F_WARP}, {"L2::cache_hint", S_FLAG, F_HINT},
+    {"add", S_SUB, SUB_ADD}, {"min", S_SUB, SUB_MIN}, {"max", S_SUB, SUB_MAX},
+    {"inc", S_SUB, SUB_INC}, {"dec", S_SUB, SUB_DEC}, {"cas", S_SUB, SUB_CAS},
+    {"exch", S_SUB, SUB_EXCH}, {"and", S_SUB, SUB_AND}, {"or", S_SUB, SUB_OR},
+    {"xor", S_SUB, SUB_XOR}, {"popc", S_SUB, SUB_POPC}, {"all", S_SUB, SUB_ALL},
+    {"any", S_SUB, SUB_ANY}, {"ballot", S_SUB, SUB_BALLOT}, {"up", S_SUB, SUB_UP},
+    {"down", S_SUB, SUB_DOWN}, {"bfly", S_SUB, SUB_BFLY}, {"idx", S_SUB, SUB_IDX},
+    {"v2", S_VEC, 2}, {"v4", S_VEC, 4},
+    {"f4e", S_PRMT, 1}, {"b4e", S_PRMT, 2}, {"rc8", S_PRMT, 3}, {"ecl", S_PRMT, 4},
+    {"ecr", S_PRMT, 5}, {"rc16", S_PRMT, 6},
+    {"relaxed", S_IGNORE, 0}, {"acquire", S_IGNORE, 0}, {"release", S_IGNORE, 0},
+    {"acq_rel", S_IGNORE, 0}, {"sc", S_IGNORE, 0}, {"weak", S_IGNORE, 0}, {"cta", S_IGNORE, 0},
+    {"gpu", S_IGNORE, 0}, {"sys", S_IGNORE, 0}, {"gl", S_IGNORE, 0}, {"ca", S_IGNORE, 0},
+    {"cg", S_IGNORE, 0}, {"cs", S_IGNORE, 0}, {"lu", S_IGNORE, 0}, {"cv", S_IGNORE, 0},
+    {"wb", S_IGNORE, 0}, {"wt", S_IGNORE, 0}, {"L1::no_allocate", S_IGNORE, 0},
+    {"L1::evict_last", S_IGNORE, 0}, {"L1::evict_first", S_IGNORE, 0},
+    {"L1::evict_normal", S_IGNORE, 0}, {"L1::evict_unchanged", S_IGNORE, 0},
+    {"L2::evict_first", S_IGNORE, 0}, {"L2::evict_last", S_IGNORE, 0},
+    {"L2::evict_normal", S_IGNORE, 0}, {"L2::64B", S_IGNORE, 0}, {"L2::128B", S_IGNORE, 0},
+    {"L2::256B", S_IGNORE, 0}, {"fractional", S_IGNORE, 0}, {"noftz", S_IGNORE, 0},
+    {"finite", S_TESTP, 1}, {"infinite", S_TESTP, 2}, {"notanumber", S_TESTP, 3},
+    {"normal", S_TESTP, 4}, {"subnormal", S_TESTP, 5}, {"number", S_TESTP, 6},
+};
+
+/* Splits a mnemonic into the instruction's fields; 0, or -1 (reported). */
+static int decode_mnemonic(struct parser *P, const char *s, int len, struct emu_insn *in)
+{
+    const char *dot = memchr(s, '.', (size_t)len);
+    int blen = dot ? (int)(dot - s) : len;
+    int op = -1;
+    for (int i = 0; i < OP_COUNT; i++)
+        if (emu_op_name[i][0] && (int)strlen(emu_op_name[i]) == blen &&
+            !memcmp(emu_op_name[i], s, (size_t)blen))
+            op = i;
+    if (op < 0)
+        return emu_parse_unsupported(P, s, len);
+    in->op = (uint16_t)op;
+    in->vec = 1;
+    int ntypes = 0;
+    const char *p = dot;
+    while (p && p < s + len) {
+        const char *w = p + 1;
+        const char *q = w;
+        while (q < s + len && *q != '.')
+            q++;
+        int wl = (int)(q - w);
+        p = q < s + len ? q : NULL;
+        /* the type words */
+        int ty = 0;
+        for (int i = 1; i < T_COUNT; i++) {
+            const char *n = emu_type_name[i];
+            if ((int)strlen(n) == wl) {
+                int ok = 1;
+                for (int j = 0; j < wl; j++)
+                    if ((w[j] | 0x20) != (n[j] | 0x20))
+                        ok = 0;
+                if (ok)
+                    ty = i;
+            }
+        }
+        if (ty) {
+            if (ty == T_F16 || ntypes >= 2)
+                return emu_parse_unsupported(P, s, len);
+            if (ntypes++ == 0)
+                in->type = (uint8_t)ty;
+            else
+                in->type2 = (uint8_t)ty;
+            continue;
+        }
+        const struct suffix *sf = NULL;
+        for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+            if ((int)strlen(suffixes[i].w) == wl && !memcmp(suffixes[i].w, w, (size_t)wl)) {
+                sf = &suffixes[i];
+                /* "lo" and "hi" are mul's halves and setp's unsigned comparisons */
+                if (sf->cls == S_CMP && (sf->val == CMP_LO || sf->val == CMP_HI) &&
+                    op != OP_SETP && op != OP_SET && op != OP_SLCT)
+                    continue;
+                break;
+            }
+        if (!sf)
+            return emu_parse_unsupported(P, s, len);
+        switch (sf->cls) {
+        case S_CMP: in->cmp = (uint8_t)sf->val; break;
+        case S_RND: in->rnd = (uint8_t)sf->val; break;
+        case S_SPACE: in->space = (uint8_t)sf->val; break;
+        case S_FLAG:
+            in->flags |= (uint32_t)sf->val;
+            if (sf->val == F_UNI && op == OP_VOTE)
+                in->sub = SUB_UNI;
+            break;
+        case S_SUB:
+            if (op == OP_SETP || op == OP_SET)
+                in->cmp2 = (uint8_t)sf->val;
+            else
+                in->sub = (uint8_t)sf->val;
+            break;
+        case S_VEC: in->vec = (uint8_t)sf->val; break;
+        case S_TESTP: in->sub = (uint8_t)sf->val; break;
+        case S_PRMT:
+            in->flags |= F_PRMT_MODE;
+            in->aux = sf->val;
+            break;
+        default: break;
+        }
+    }
+    /* bar and barrier split by their second word */
+    if (op == OP_BAR || op == OP_BARRIER) {
+        if (in->flags & F_WARP)
+            in->op = OP_WARPSYNC;
+        else if (in->flags & F_RED)
+            in->op = OP_BAR_RED;
+        else if (in->flags & F_ARRIVE)
+            in->op = OP_BAR_ARRIVE;
+        else if ((in->flags & F_SYNC) || op == OP_BARRIER)
+            in->op = OP_BAR_SYNC;
+        else
+            in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
+    }
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH || in->op == OP_PMEVENT)
+        in->op = OP_NOP;
+    return 0;
+}
+
+/* One operand as written, before its slot is known. */
+enum { RK_ID, RK_NUM, RK_ADDR, RK_VEC, RK_SINK, RK_LIST };
+struct raw {
+    int kind;
+    int neg;            /* '!' */
+    int minus;          /* '-' before a number */
+    const char *s;
+    int len;
+    int pipe;           /* '|' follows: the next operand pairs with this one */
+    /* RK_ADDR: base name (or NULL) and offset */
+    int64_t off;
+    /* RK_VEC / RK_LIST: the elements */
+    int n;
+    const char *es[8];
+    int elen[8];
+    int eminus[8];
+    int ekind[8];
+};
+
+static int parse_raw(struct parser *P, struct raw *r)
+{
+    memset(r, 0, sizeof *r);
+    if (is_punct(P, '!')) {
+        r->neg = 1;
+        next(P);
+    }
+    if (is_punct(P, '-')) {
+        r->minus = 1;
+        next(P);
+    }
+    if (is_punct(P, '[')) {
+        next(P);
+        r->kind = RK_ADDR;
+        if (tok(P)->kind == TK_ID) {
+            r->s = tok(P)->s;
+            r->len = tok(P)->len;
+            next(P);
+        } else if (tok(P)->kind == TK_NUM) {
+            int64_t v;
+            if (emu_lex_int(tok(P)->s, tok(P)->len, &v))
+                return emu_parse_fail(P, "bad address");
+            r->off = v;
+            next(P);
+        } else {
+            return emu_parse_fail(P, "expected an address");
+        }
+        while (is_punct(P, '+') || is_punct(P, '-')) {
+            int sign = is_punct(P, '-') ? -1 : 1;
+            next(P);
+            if (is_punct(P, '-')) {
+                sign = -sign;
+                next(P);
+            }
+            int64_t v;
+            if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
+                return emu_parse_fail(P, "expected an offset in an address");
+            r->off += sign * v;
+            next(P);
+        }
+        return emu_parse_expect(P, ']');
+    }
+    if (is_punct(P, '{') || is_punct(P, '(')) {
+        char close = is_punct(P, '{') ? '}' : ')';
+        r->kind = close == '}' ? RK_VEC : RK_LIST;
+        next(P);
+        while (!is_punct(P, close)) {
+            if (r->n >= 8)
+                return emu_parse_fail(P, "too many elements");
+            if (is_punct(P, '-')) {
+                r->eminus[r->n] = 1;
+                next(P);
+            }
+            if (tok(P)->kind != TK_ID && tok(P)->kind != TK_NUM)
+                return emu_parse_fail(P, "expected a register in a vector");
+            r->es[r->n] = tok(P)->s;
+            r->elen[r->n] = tok(P)->len;
+            r->ekind[r->n] = tok(P)->kind;
+            r->n++;
+            next(P);
+            if (is_punct(P, ','))
+                next(P);
+            else if (!is_punct(P, close))
+                return emu_parse_fail(P, "expected ',' or '%c'", close);
+        }
+        next(P);
+        return 0;
+    }
+    if (tok(P)->kind == TK_NUM) {
+        r->kind = RK_NUM;
+    } else if (tok(P)->kind == TK_ID) {
+        r->kind = (tok(P)->len == 1 && tok(P)->s[0] == '_') ? RK_SINK : RK_ID;
+    } else {
+        return emu_parse_fail(P, "expected an operand before '%.*s'", tok(P)->len ? tok(P)->len : 3,
+                    tok(P)->len ? tok(P)->s : "end");
+    }
+    r->s = tok(P)->s;
+    r->len = tok(P)->len;
+    next(P);
+    if (r->kind == RK_ID && is_punct(P, '+')) {     /* sym+4 as a value */
+        next(P);
+        int64_t v;
+        if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v))
+            return emu_parse_fail(P, "expected an offset");
+        r->off = v;
+        next(P);
+    }
+    return 0;
+}
+
+/* An identifier or number operand to a slot: a register, an immediate, a
+ * special register or a symbol's address.  FBITS: 32/64 when the operand is
+ * a float of that width. */
+static int value_slot(struct parser *P, const char *s, int len, int minus, int64_t off, int fbits,
+                      int *slot, int *clock)
+{
+    if (len == 1 && s[0] == '_') {
+        *slot = 0;
+        return 0;
+    }
+    if (s[0] >= '0' && s[0] <= '9') {
+        uint64_t bits;
+        if (emu_lex_number(s, len, minus, fbits, &bits))
+            return emu_parse_fail(P, "bad number '%.*s'", len, s);
+        *slot = const_slot(P, bits);
+        return *slot < 0 ? -1 : 0;
+    }
+    int ty;
+    int r = emu_parse_find_reg(P, s, len, &ty);
+    if (r >= 0) {
+        *slot = r;
+        return 0;
+    }
+    if (s[0] == '%') {
+        for (size_t i = 0; i < sizeof sregs / sizeof *sregs; i++)
+            if ((int)strlen(sregs[i].name) == len && !memcmp(sregs[i].name, s, (size_t)len)) {
+                *slot = sreg_slot(P, sregs[i].id);
+                return *slot < 0 ? -1 : 0;
+            }
+        for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++)
+            if ((int)strlen(clocks[i].name) == len && !memcmp(clocks[i].name, s, (size_t)len)) {
+                if (!clock)
+                    return emu_parse_unsupported(P, s, len);
+                *clock = (int)clocks[i].id;
+                *slot = 0;
+                return 0;
+            }
+        if (len > 1)
+            return emu_parse_unsupported(P, s, len);
+    }
+    const struct symdecl *sd = emu_parse_find_sym(P, s, len);
+    if (sd) {
+        *slot = const_slot(P, emu_parse_sym_addr(P, sd) + (uint64_t)off);
+        return *slot < 0 ? -1 : 0;
+    }
+    return emu_parse_fail(P, "unknown name '%.*s'", len, s);
+}
+
+static int dest_slot(struct parser *P, const struct raw *r, int *slot)
+{
+    if (r->kind == RK_SINK) {
+        *slot = 0;
+        return 0;
+    }
+    int ty;
+    if (r->kind != RK_ID || (*slot = emu_parse_find_reg(P, r->s, r->len, &ty)) < 0)
+        return emu_parse_fail(P, "expected a register as destination, not '%.*s'", r->len ? r->len : 1,
+                    r->s ? r->s : "?");
+    return 0;
+}
+
+static int fbits_of(int type)
+{
+    return emu_type_kind[type] == 'f' ? emu_type_size[type] * 8 : 0;
+}
+
+/* The width an operand's float literal is read at: 0 for integers. */
+static int src_fbits(const struct emu_insn *in, int pos)
+{
+    switch (in->op) {
+    case OP_CVT: return fbits_of(in->type2);
+    case OP_SET: return fbits_of(in->type2);
+    case OP_SLCT: return pos == 3 ? fbits_of(in->type2) : fbits_of(in->type);
+    case OP_SELP: return pos == 3 ? 0 : fbits_of(in->type);
+    case OP_SHFL: case OP_BFE: case OP_BFI: case OP_SHL: case OP_SHR: case OP_SHF: return 0;
+    case OP_TESTP: return fbits_of(in->type);
+    default: return fbits_of(in->type);
+    }
+}
+
+static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *r, int pos,
+                       int is_dest)
+{
+    struct emu_opnd *o = &in->o[pos];
+    o->neg = (uint8_t)r->neg;
+    switch (r->kind) {
+    case RK_SINK:
+        o->kind = OK_REG;     /* '_': slot 0, written and read as zero */
+        o->reg = 0;
+        return 0;
+    case RK_ADDR: {
+        o->kind = OK_ADDR;
+        o->reg = -1;
+        o->off = r->off;
+        if (!r->s)
+            return 0;
+        int ty;
+        int reg = emu_parse_find_reg(P, r->s, r->len, &ty);
+        if (reg >= 0) {
+            o->reg = reg;
+            return 0;
+        }
+        const struct symdecl *sd = emu_parse_find_sym(P, r->s, r->len);
+        if (!sd)
+            return emu_parse_fail(P, "unknown name '%.*s' in an address", r->len, r->s);
+        o->off += (int64_t)emu_parse_sym_addr(P, sd);
+        /* a parameter's space is known from its declaration */
+        if (in->space == SP_GENERIC && sd->space != SP_GLOBAL && sd->space != SP_CONST)
+            return emu_parse_unsupported(P, "a generic access to a named variable", 37);
+        return 0;
+    }
+    case RK_VEC:
+        if (r->n < 1 || r->n > 4)
+            return emu_parse_fail(P, "a vector of %d elements", r->n);
+        o->kind = OK_VEC;
+        o->n = (uint8_t)r->n;
+        for (int i = 0; i < r->n; i++) {
+            int s;
+            if (is_dest) {
+                struct raw e = {.kind = (r->elen[i] == 1 && r->es[i][0] == '_') ? RK_SINK : RK_ID,
+                                .s = r->es[i], .len = r->elen[i]};
+                if (dest_slot(P, &e, &s))
+                    return -1;
+            } else if (value_slot(P, r->es[i], r->elen[i], r->eminus[i], 0, src_fbits(in, pos), &s,
+                                  NULL)) {
+                return -1;
+            }
+            o->vec[i] = s;
+        }
+        return 0;
+    case RK_LIST:
+        return emu_parse_fail(P, "unexpected '('");
+    default:
+        break;
+    }
+    o->kind = OK_REG;
+    if (is_dest) {
+        int s;
+        if (dest_slot(P, r, &s))
+            return -1;
+        o->reg = s;
+        return 0;
+    }
+    int clock = -1, s;
+    if (value_slot(P, r->s, r->len, r->minus, r->off, src_fbits(in, pos), &s,
+                   in->op == OP_MOV ? &clock : NULL))
+        return -1;
+    if (clock >= 0) {
+        in->op = OP_MOVCLK;
+        in->sub = (uint8_t)clock;
+    }
+    o->reg = s;
+    return 0;
+}
+
+/* A new instruction at the end of the module, its line the current .loc. */
+int emu_decode_add_insn(struct parser *P, struct emu_insn **out)
+{
+    struct emu_module *m = P->m;
+    if (GROW(P, m->insn, m->ninsn, P->cap_insn))
+        return -1;
+    *out = &m->insn[m->ninsn++];
+    memset(*out, 0, sizeof **out);
+    (*out)->guard = -1;
+    (*out)->target = -1;
+    (*out)->line = P->cur_line;
+    (*out)->file = (uint16_t)P->cur_file;
+    (*out)->fn = (uint16_t)P->fn_index;
+    return 0;
+}
+
+/* An argument or result of a call: the caller's .param declaration, as
+ * an address in the call scratch. */
+static int call_param(struct parser *P, struct emu_opnd *o, const char *s, int len)
+{
+    const struct symdecl *sd = emu_parse_find_sym(P, s, len);
+    if (!sd || sd->space != SP_PARAM || sd->addr < PARAM_SCRATCH)
+        return emu_parse_fail(P, "a call's argument or result must be a .param declared in the caller");
+    o->kind = OK_ADDR;
+    o->reg = -1;
+    o->off = (int64_t)sd->addr;
+    return 0;
+}
+
+/* call[.uni] [(ret),] func[, (args)]: o[0] the result's .param (or
+ * none), o[1..] the arguments'.  vprintf and __assertfail are the
+ * runtime's, emulated here; any other callee must have a body in the
+ * module (link_calls finds it). */
+static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
+{
+    struct raw r[3];
+    int n = 0;
+    while (!is_punct(P, ';')) {
+        if (n >= 3)
+            return emu_parse_fail(P, "too many operands to call");
+        if (parse_raw(P, &r[n]))
+            return -1;
+        n++;
+        if (is_punct(P, ','))
+            next(P);
+    }
+    int fi = -1;
+    const struct raw *ret = NULL, *args = NULL;
+    for (int i = 0; i < n; i++) {
+        if (r[i].kind == RK_ID) {
+            int ty;
+            if (emu_parse_find_reg(P, r[i].s, r[i].len, &ty) >= 0)
+                return emu_parse_unsupported(P, "an indirect call", 16);
+            fi = emu_parse_find_func(P->m, r[i].s, r[i].len);
+            if (fi < 0)
+                return emu_parse_fail(P, "call to an unknown function '%.*s'", r[i].len, r[i].s);
+        } else if (r[i].kind == RK_LIST && fi < 0) {
+            ret = &r[i];
+        } else if (r[i].kind == RK_LIST) {
+            args = &r[i];
+        }
+    }
+    if (fi < 0)
+        return emu_parse_fail(P, "call without a function");
+    const struct emu_func *f = &P->m->funcs[fi];
+    int nargs = args ? args->n : 0;
+    if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
+        return emu_parse_unsupported(P, mn, mlen);
+    in->o[0].kind = OK_NONE;
+    if (ret && ret->n == 1 && call_param(P, &in->o[0], ret->es[0], ret->elen[0]))
+        return -1;
+    for (int i = 0; i < nargs; i++)
+        if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
+            return -1;
+    in->nops = (uint8_t)(1 + nargs);
+    in->target = fi;
+    if (f->is_extern && !strcmp(f->name, "vprintf")) {
+        if (nargs != 2)
+            return emu_parse_fail(P, "vprintf takes two arguments");
+        in->op = OP_VPRINTF;
+    } else if (f->is_extern && !strcmp(f->name, "__assertfail")) {
+        if (nargs != 5)
+            return emu_parse_fail(P, "__assertfail takes five arguments");
+        in->op = OP_ASSERT;
+    } else {
+        in->op = OP_CALL;
+    }
+    return emu_parse_expect(P, ';');
+}
+
+/* The operands each form takes, one letter each: d a register written
+ * (or '_'), r a register or immediate read, a an address, V a vector, x a
+ * register or a vector; alternatives separated by '|'.  The interpreter
+ * reads operands without looking: nothing else reaches it. */
+static const struct {
+    int op;
+    const char *shapes;
+    int typed;      /* 1: needs a type; 2: needs two */
+} shapes[] = {
+    {OP_MOV, "dr|dV|Vr", 1}, {OP_MOVCLK, "dr", 1}, {OP_LD, "xa", 1}, {OP_ST, "ax", 1},
+    {OP_CVTA, "dr", 1}, {OP_CVT, "dr", 2}, {OP_ADD, "drr", 1}, {OP_SUB, "drr", 1},
+    {OP_MUL, "drr", 1}, {OP_DIV, "drr", 1}, {OP_REM, "drr", 1}, {OP_MIN, "drr", 1},
+    {OP_MAX, "drr", 1}, {OP_AND, "drr", 1}, {OP_OR, "drr", 1}, {OP_XOR, "drr", 1},
+    {OP_SHL, "drr", 1}, {OP_SHR, "drr", 1}, {OP_ADDC, "drr", 1}, {OP_SUBC, "drr", 1},
+    {OP_MUL24, "drr", 1}, {OP_COPYSIGN, "drr", 1}, {OP_MAD, "drrr", 1}, {OP_FMA, "drrr", 1},
+    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
+    {OP_NOT, "dr", 1}, {OP_CNOT, "dr", 1}, {OP_POPC, "dr", 1}, {OP_CLZ, "dr", 1},
+    {OP_BREV, "dr", 1}, {OP_BFIND, "dr", 1}, {OP_RCP, "dr", 1}, {OP_SQRT, "dr", 1},
+    {OP_RSQRT, "dr", 1}, {OP_EX2, "dr", 1}, {OP_LG2, "dr", 1}, {OP_SIN, "dr", 1},
+    {OP_COS, "dr", 1}, {OP_TANH, "dr", 1}, {OP_TESTP, "dr", 1}, {OP_BFE, "drrr", 1},
+    {OP_BFI, "drrrr", 1}, {OP_FNS, "drrr", 1}, {OP_PRMT, "drrr", 1}, {OP_SHF, "drrr", 1},
+    {OP_LOP3, "drrrr", 1}, {OP_SETP, "drr|ddrr|drrr|ddrrr", 1}, {OP_SELP, "drrr", 1},
+    {OP_SLCT, "drrr", 2}, {OP_SET, "drr|drrr", 2}, {OP_BAR_SYNC, "r|rr", 0},
+    {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
+    {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
+    {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
+    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
+};
+
+static int shape_fits(const struct emu_insn *in, const char *shape, int len)
+{
+    if (len != in->nops)
+        return 0;
+    for (int i = 0; i < len; i++) {
+        int k = in->o[i].kind;
+        int reg = k == OK_REG;
+        switch (shape[i]) {
+        case 'd': case 'r': if (!reg) return 0; break;
+        case 'a': if (k != OK_ADDR) return 0; break;
+        case 'V': if (k != OK_VEC) return 0; break;
+        default: if (!reg && k != OK_VEC) return 0; break;
+        }
+    }
+    return 1;
+}
+
+/* Whether IN's operands and types are a form the interpreter runs. */
+static int check_shape(struct parser *P, const struct emu_insn *in, const char *mn, int mlen)
+{
+    if (in->op == OP_NOP)
+        return 0;   /* membar, fence, nanosleep, prefetch: operands decoded, never read */
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (shapes[i].op != in->op)
+            continue;
+        if (shapes[i].typed >= 1 && !in->type)
+            return emu_parse_fail(P, "'%.*s' needs a type", mlen, mn);
+        if (shapes[i].typed == 2 && !in->type2)
+            return emu_parse_fail(P, "'%.*s' needs two types", mlen, mn);
+        const char *sh = shapes[i].shapes;
+        int fits = 0;
+        for (;;) {
+            const char *bar = strchr(sh, '|');
+            int len = bar ? (int)(bar - sh) : (int)strlen(sh);
+            if (shape_fits(in, sh, len))
+                fits = 1;
+            if (!bar)
+                break;
+            sh = bar + 1;
+        }
+        if (!fits)
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        /* the operands' own consistency */
+        if (in->vec > 1 && in->op != OP_LD && in->op != OP_ST)
+            return emu_parse_unsupported(P, mn, mlen);
+        for (int k = 0; k < in->nops; k++)
+            if (in->o[k].kind == OK_VEC && in->op != OP_MOV && in->o[k].n != in->vec)
+                return emu_parse_fail(P, "'%.*s' with a vector of %d elements", mlen, mn,
+                                      in->o[k].n);
+        if (in->op == OP_MOV && (in->o[0].kind == OK_VEC || in->o[1].kind == OK_VEC)) {
+            int n = in->o[in->o[0].kind == OK_VEC ? 0 : 1].n;
+            if ((n != 2 && n != 4) || (emu_type_size[in->type] * 8) % n ||
+                emu_type_size[in->type] * 8 / n < 8)
+                return emu_parse_fail(P, "'%.*s' packs %d elements", mlen, mn, n);
+        }
+        int two = in->aux == 2;
+        if (in->op == OP_SETP && in->nops != 3 + two + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SET && in->nops != 3 + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_SETP || in->op == OP_SET) && !in->cmp)
+            return emu_parse_fail(P, "'%.*s' without a comparison", mlen, mn);
+        if (in->op == OP_ATOM && in->nops != 3 + (in->sub == SUB_CAS))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SHFL && (in->nops != 5 + two || !in->sub))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_VOTE || in->op == OP_REDUX) && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        if (in->op == OP_TESTP && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its test", mlen, mn);
+        if (in->op == OP_BAR_RED && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        return 0;
+    }
+    return emu_parse_unsupported(P, mn, mlen);
+}
+
+/* One instruction, after its guard (slot GUARD, -1 for none, negated when
+ * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported). */
+int emu_decode_insn(struct parser *P, int guard, int guard_neg)
+{
+    const char *mn = tok(P)->s;
+    int mlen = tok(P)->len;
+    next(P);
+    struct emu_insn tmp;
+    memset(&tmp, 0, sizeof tmp);
+    if (decode_mnemonic(P, mn, mlen, &tmp))
+        return -1;
+    struct emu_insn *in;
+    if (emu_decode_add_insn(P, &in))
+        return -1;
+    int line = in->line, file = in->file, fn = in->fn;
+    *in = tmp;
+    in->line = (uint32_t)line;
+    in->file = (uint16_t)file;
+    in->fn = (uint16_t)fn;
+    in->guard = guard;
+    in->guard_neg = (uint8_t)guard_neg;
+    in->target = -1;
+    if (in->op == OP_CALL)
+        return parse_call(P, in, mn, mlen);
+    switch (in->op) {
+    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_SAD: case OP_PMEVENT:
+        return emu_parse_unsupported(P, mn, mlen);
+    case OP_ATOM: case OP_RED:
+        if (in->vec != 1)
+            return emu_parse_unsupported(P, mn, mlen);
+        break;
+    case OP_CVTA:
+        if (in->space == SP_PARAM)
+            return emu_parse_unsupported(P, mn, mlen);
+        break;
+    case OP_MATCH:
+        if (in->sub != SUB_ANY && in->sub != SUB_ALL)
+            return emu_parse_unsupported(P, mn, mlen);
+        break;
+    default: break;
+    }
+    struct raw r[EMU_MAX_OPNDS + 1];
+    int n = 0;
+    while (!is_punct(P, ';')) {
+        if (n > EMU_MAX_OPNDS)
+            return emu_parse_fail(P, "too many operands");
+        if (parse_raw(P, &r[n]))
+            return -1;
+        if (is_punct(P, '|')) {
+            r[n].pipe = 1;
+            next(P);
+        } else if (is_punct(P, ',')) {
+            next(P);
+        } else if (!is_punct(P, ';')) {
+            return emu_parse_fail(P, "expected ',' or ';' after an operand");
+        }
+        n++;
+    }
+    next(P);
+    if (in->flags & F_HINT)
+        n--;    /* the cache policy operand */
+    if (n > EMU_MAX_OPNDS)
+        return emu_parse_fail(P, "too many operands");
+    if (in->op == OP_BRA) {
+        if (n != 1 || r[0].kind != RK_ID)
+            return emu_parse_fail(P, "bra takes a label");
+        if (GROW(P, P->fixups, P->nfixups, P->cap_fixups))
+            return -1;
+        struct fixup *fx = &P->fixups[P->nfixups++];
+        fx->insn = P->m->ninsn - 1;
+        fx->name = r[0].s;
+        fx->len = r[0].len;
+        fx->line = P->lx.tok.line;
+        return 0;
+    }
+    /* which operands are written */
+    int ndest = 1;
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
+    case OP_NANOSLEEP:
+    case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_BRA:
+        ndest = 0;
+        break;
+    case OP_MOV:
+        ndest = 1;
+        break;
+    default:
+        break;
+    }
+    if (n > 0 && r[0].pipe)
+        ndest = 2;
+    if (in->op == OP_CREATEPOLICY) {
+        in->op = OP_NOP;
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int is_dest = i < ndest;
+        if (decode_opnd(P, in, &r[i], i, is_dest))
+            return -1;
+    }
+    in->nops = (uint8_t)n;
+    if (ndest == 2)
+        in->aux = 2;    /* d|p: the pair is o[0], o[1] */
+    return check_shape(P, in, mn, mlen);
+}
+

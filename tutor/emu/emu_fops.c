@@ -1,0 +1,401 @@
+/* emu_fops.c — the float half of the ALU: arithmetic in the
+ * instruction's rounding mode (directed modes switch the host's around the
+ * whole instruction), .ftz and .sat, PTX's min/max and NaN rules (a NaN
+ * result is the GPU's canonical one), comparisons ordered and unordered,
+ * and cvt between every integer and float type. */
+#include "emu/emu_ops.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+static float f32(uint64_t v)
+{
+    float f;
+    uint32_t u = (uint32_t)v;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static double f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+/* A float result's bits; a NaN is the GPU's canonical one. */
+static uint64_t b32(float f)
+{
+    uint32_t u;
+    if (f != f)
+        return 0x7fffffffu;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t b64(double d)
+{
+    uint64_t u;
+    if (d != d)
+        return 0x7fffffffffffffffull;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static float ftz32(float f)
+{
+    if (fpclassify(f) == FP_SUBNORMAL)
+        return copysignf(0.0f, f);
+    return f;
+}
+
+static float sat32(float f)
+{
+    if (f != f)
+        return 0.0f;
+    return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+}
+
+static double sat64(double d)
+{
+    if (d != d)
+        return 0.0;
+    return d < 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
+}
+
+static int host_round(int rnd)
+{
+    switch (rnd) {
+    case RND_RZ: return FE_TOWARDZERO;
+    case RND_RM: return FE_DOWNWARD;
+    case RND_RP: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+/* PTX min/max on floats: a NaN operand yields the other; -0 < +0. */
+static float fmin32(float a, float b)
+{
+    if (a != a)
+        return b != b ? NAN : b;
+    if (b != b)
+        return a;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static float fmax32(float a, float b)
+{
+    if (a != a)
+        return b != b ? NAN : b;
+    if (b != b)
+        return a;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+static double fmin64(double a, double b)
+{
+    if (a != a)
+        return b != b ? NAN : b;
+    if (b != b)
+        return a;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static double fmax64(double a, double b)
+{
+    if (a != a)
+        return b != b ? NAN : b;
+    if (b != b)
+        return a;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+/* A comparison of two integers (signed or not by TYPE) or floats. */
+int emu_compare(int cmp, int type, uint64_t x, uint64_t y)
+{
+    char k = emu_type_kind[type];
+    if (k == 'f') {
+        double a = emu_type_size[type] == 4 ? f32(x) : f64(x);
+        double b = emu_type_size[type] == 4 ? f32(y) : f64(y);
+        int un = a != a || b != b;
+        switch (cmp) {
+        case CMP_EQ: return !un && a == b;
+        case CMP_NE: return !un && a != b;
+        case CMP_LT: return !un && a < b;
+        case CMP_LE: return !un && a <= b;
+        case CMP_GT: return !un && a > b;
+        case CMP_GE: return !un && a >= b;
+        case CMP_EQU: return un || a == b;
+        case CMP_NEU: return un || a != b;
+        case CMP_LTU: return un || a < b;
+        case CMP_LEU: return un || a <= b;
+        case CMP_GTU: return un || a > b;
+        case CMP_GEU: return un || a >= b;
+        case CMP_NUM: return !un;
+        case CMP_NAN: return un;
+        default: return 0;
+        }
+    }
+    int64_t a = sx(x, type), b = sx(y, type);
+    uint64_t ua = x & wmask(type), ub = y & wmask(type);
+    switch (cmp) {
+    case CMP_EQ: return ua == ub;
+    case CMP_NE: return ua != ub;
+    case CMP_LT: return k == 's' ? a < b : ua < ub;
+    case CMP_LE: return k == 's' ? a <= b : ua <= ub;
+    case CMP_GT: return k == 's' ? a > b : ua > ub;
+    case CMP_GE: return k == 's' ? a >= b : ua >= ub;
+    case CMP_LO: return ua < ub;
+    case CMP_LS: return ua <= ub;
+    case CMP_HI: return ua > ub;
+    case CMP_HS: return ua >= ub;
+    default: return 0;
+    }
+}
+
+static uint64_t f2i(double v, int rnd, int dst)
+{
+    switch (rnd) {
+    case RND_RZI: case RND_RZ: case RND_NONE: v = trunc(v); break;
+    case RND_RMI: case RND_RM: v = floor(v); break;
+    case RND_RPI: case RND_RP: v = ceil(v); break;
+    default: v = nearbyint(v); break;
+    }
+    if (v != v)
+        return 0;
+    int sz = emu_type_size[dst];
+    if (emu_type_kind[dst] == 's') {
+        double lo = -ldexp(1.0, sz * 8 - 1), hi = ldexp(1.0, sz * 8 - 1);
+        if (v < lo)
+            return (uint64_t)(int64_t)lo & wmask(dst);
+        if (v >= hi)
+            return ((uint64_t)1 << (sz * 8 - 1)) - 1;
+        return (uint64_t)(int64_t)v & wmask(dst);
+    }
+    if (v <= 0)
+        return 0;
+    if (v >= ldexp(1.0, sz * 8))
+        return wmask(dst);
+    return (uint64_t)v & wmask(dst);
+}
+
+static double round_int(double v, int rnd)
+{
+    switch (rnd) {
+    case RND_RZI: return trunc(v);
+    case RND_RMI: return floor(v);
+    case RND_RPI: return ceil(v);
+    case RND_RNI: return nearbyint(v);
+    default: return v;
+    }
+}
+
+static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
+{
+    int dst = in->type, src = in->type2;
+    char dk = emu_type_kind[dst], sk = emu_type_kind[src];
+    int ftz = (in->flags & F_FTZ) != 0, sat = (in->flags & F_SAT) != 0;
+    if (sk != 'f' && dk != 'f') {
+        int64_t v = sx(x, src);
+        uint64_t uv = x & wmask(src);
+        if (sat) {
+            int dsz = emu_type_size[dst];
+            if (dk == 's') {
+                int64_t hi = dsz >= 8 ? INT64_MAX : (int64_t)((1ull << (dsz * 8 - 1)) - 1);
+                int64_t lo = -hi - 1;
+                if (sk != 's' && uv > (uint64_t)hi)
+                    return (uint64_t)hi & wmask(dst);
+                if (sk == 's' && v > hi)
+                    return (uint64_t)hi & wmask(dst);
+                if (sk == 's' && v < lo)
+                    return (uint64_t)lo & wmask(dst);
+            } else {
+                if (sk == 's' && v < 0)
+                    return 0;
+                if (uv > wmask(dst))
+                    return wmask(dst);
+            }
+        }
+        return (uint64_t)v & wmask(dst);
+    }
+    if (sk == 'f' && dk != 'f') {
+        double v = emu_type_size[src] == 4 ? (double)(ftz ? ftz32(f32(x)) : f32(x)) : f64(x);
+        return f2i(v, in->rnd, dst);
+    }
+    if (sk != 'f') {    /* integer to float: the host rounds in the current mode */
+        if (emu_type_size[dst] == 4) {
+            float f = emu_type_kind[src] == 's' ? (float)sx(x, src) : (float)(x & wmask(src));
+            if (sat)
+                f = sat32(f);
+            return b32(f);
+        }
+        double d = emu_type_kind[src] == 's' ? (double)sx(x, src) : (double)(x & wmask(src));
+        if (sat)
+            d = sat64(d);
+        return b64(d);
+    }
+    /* float to float */
+    if (emu_type_size[src] == 4 && emu_type_size[dst] == 4) {
+        float f = ftz ? ftz32(f32(x)) : f32(x);
+        f = (float)round_int(f, in->rnd);
+        if (sat)
+            f = sat32(f);
+        if (ftz)
+            f = ftz32(f);
+        return b32(f);
+    }
+    if (emu_type_size[src] == 4) {
+        float f = ftz ? ftz32(f32(x)) : f32(x);
+        double d = round_int(f, in->rnd);
+        if (sat)
+            d = sat64(d);
+        return b64(d);
+    }
+    double d = round_int(f64(x), in->rnd);
+    if (emu_type_size[dst] == 8) {
+        if (sat)
+            d = sat64(d);
+        return b64(d);
+    }
+    float f = (float)d;
+    if (sat)
+        f = sat32(f);
+    if (ftz)
+        f = ftz32(f);
+    return b32(f);
+}
+
+/* bfind: the most significant non-sign bit's position, or all ones. */
+static float approx_fn32(int op, float a)
+{
+    switch (op) {
+    case OP_EX2: return exp2f(a);
+    case OP_LG2: return log2f(a);
+    case OP_SIN: return sinf(a);
+    case OP_COS: return cosf(a);
+    case OP_TANH: return tanhf(a);
+    case OP_RSQRT: return 1.0f / sqrtf(a);
+    default: return a;
+    }
+}
+
+/* The float arithmetic of ADD..FMA, RCP, SQRT, DIV at TYPE's width. */
+static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t z)
+{
+    int ftz = (in->flags & F_FTZ) != 0;
+    if (emu_type_size[in->type] == 4) {
+        float a = f32(x), b = f32(y), c = f32(z), r;
+        if (ftz) {
+            a = ftz32(a);
+            b = ftz32(b);
+            c = ftz32(c);
+        }
+        switch (in->op) {
+        case OP_ADD: r = a + b; break;
+        case OP_SUB: r = a - b; break;
+        case OP_MUL: r = a * b; break;
+        case OP_FMA: case OP_MAD: r = fmaf(a, b, c); break;
+        case OP_DIV:
+            if (in->flags & F_APPROX)
+                r = a * (1.0f / b);
+            else
+                r = a / b;
+            break;
+        case OP_RCP: r = 1.0f / a; break;
+        case OP_SQRT: r = sqrtf(a); break;
+        case OP_MIN: r = fmin32(a, b); break;
+        case OP_MAX: r = fmax32(a, b); break;
+        case OP_ABS:
+        case OP_NEG: {
+            /* bit operations: a NaN keeps its payload; .ftz flushed a */
+            uint32_t bits;
+            memcpy(&bits, &a, 4);
+            return in->op == OP_ABS ? bits & 0x7fffffffu : bits ^ 0x80000000u;
+        }
+        case OP_COPYSIGN: r = copysignf(b, a); break;
+        default: r = approx_fn32(in->op, a); break;
+        }
+        if (in->flags & F_SAT)
+            r = sat32(r);
+        if (ftz)
+            r = ftz32(r);
+        return b32(r);
+    }
+    double a = f64(x), b = f64(y), c = f64(z), r;
+    switch (in->op) {
+    case OP_ADD: r = a + b; break;
+    case OP_SUB: r = a - b; break;
+    case OP_MUL: r = a * b; break;
+    case OP_FMA: case OP_MAD: r = fma(a, b, c); break;
+    case OP_DIV: r = a / b; break;
+    case OP_RCP: r = 1.0 / a; break;
+    case OP_SQRT: r = sqrt(a); break;
+    case OP_MIN: r = fmin64(a, b); break;
+    case OP_MAX: r = fmax64(a, b); break;
+    case OP_ABS: return x & 0x7fffffffffffffffull;
+    case OP_NEG: return x ^ 0x8000000000000000ull;
+    case OP_COPYSIGN: r = copysign(b, a); break;
+    case OP_RSQRT: r = 1.0 / sqrt(a); break;
+    case OP_EX2: r = exp2(a); break;
+    case OP_LG2: r = log2(a); break;
+    default: r = a; break;
+    }
+    if (in->flags & F_SAT)
+        r = sat64(r);
+    return b64(r);
+}
+
+int emu_testp(int sub, uint64_t x, int type)
+{
+    double v = emu_type_size[type] == 4 ? f32(x) : f64(x);
+    switch (sub) {
+    case 1: return isfinite(v);
+    case 2: return isinf(v);
+    case 3: return isnan(v);
+    case 4: return isnormal(v);
+    case 5: return fpclassify(v) == FP_SUBNORMAL;
+    case 6: return !isnan(v);
+    default: return 0;
+    }
+}
+
+/* Runs one ALU instruction over the lanes of MASK: 0, or -1 when OP is not
+ * an ALU form this file knows (the caller says which). */
+/* Runs IN's conversion over the lanes of MASK. */
+void emu_cvt(const struct emu_insn *in, uint64_t *d, const uint64_t *a, uint32_t mask)
+{
+    /* int to float and float narrowing round in the host's mode */
+    int round = host_round(in->rnd), old = 0;
+    if (round != FE_TONEAREST) {
+        old = fegetround();
+        fesetround(round);
+    }
+    LANES(mask) d[l] = cvt_one(in, a[l]);
+    if (round != FE_TONEAREST)
+        fesetround(old);
+}
+
+/* Runs IN's float arithmetic over the lanes of MASK (B and C may be NULL
+ * for the one-operand forms). */
+void emu_float_op(const struct emu_insn *in, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                  const uint64_t *c, uint32_t mask)
+{
+    int round = host_round(in->rnd);
+    int old = 0;
+    if (round != FE_TONEAREST) {
+        old = fegetround();
+        fesetround(round);
+    }
+    LANES(mask) d[l] = fop(in, a ? a[l] : 0, b ? b[l] : 0, c ? c[l] : 0);
+    if (round != FE_TONEAREST)
+        fesetround(old);
+}

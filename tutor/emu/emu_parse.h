@@ -1,0 +1,138 @@
+/* emu_parse.h — what the PTX parser's two halves share: the parser's
+ * state and helpers (emu_parse.c: directives, declarations, functions) and
+ * the instruction decoder (emu_decode.c).  Private to tutor/emu/. */
+#ifndef EMU_PARSE_H
+#define EMU_PARSE_H
+
+#include <string.h>
+
+#include "emu/emu_int.h"
+#include "emu/emu_lex.h"
+
+struct regdecl {
+    const char *name;
+    int len;
+    int count;          /* -1: one register; else NAME0 .. NAME<count-1> */
+    int base;
+    int type;
+    int depth;
+};
+
+struct symdecl {
+    const char *name;
+    int len;
+    int space;
+    uint64_t addr;
+    size_t bytes;
+    int depth;
+    int dyn;            /* the dynamic shared array: its address is the kernel's static end */
+};
+
+struct label {
+    const char *name;
+    int len;
+    int index;
+};
+
+struct fixup {
+    int insn;
+    const char *name;
+    int len;
+    int line;
+};
+
+struct parser {
+    struct emu_lex lx;
+    struct emu_module *m;
+    struct emu_error *err;
+    enum emu_status st;
+    int cap_insn, cap_funcs, cap_vars, cap_files;
+    /* the function being parsed */
+    struct emu_func *fn;
+    int fn_index;
+    struct regdecl *regs;
+    int nregs, cap_regs;
+    struct symdecl *syms;
+    int nsyms, cap_syms;
+    struct label *labels;
+    int nlabels, cap_labels;
+    struct fixup *fixups;
+    int nfixups, cap_fixups;
+    int depth;
+    int cap_consts, cap_sregs;
+    int sreg_slot[SR_COUNT];
+    uint32_t scratch;           /* callseq .param bytes */
+    uint32_t cur_line;
+    int cur_file;
+    int func_dyn_used;
+    uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
+    int *chash;                 /* the function's constants by value (emu_decode.c) */
+    size_t chash_cap;
+};
+
+/* A function's registers, immediates and special registers: each slot
+ * costs 256 bytes a warp. */
+#define MAX_SLOTS 65536
+/* A thread's local memory, as on the GPU. */
+#define MAX_LOCAL (512u * 1024u)
+
+/* Where the .funcs' own parameters start in the call scratch. */
+#define FUNC_PARAMS 2048u
+
+#define GROW(P, arr, cnt, capf)                                                                    \
+    (emu_parse_grow((void **)&(arr), &(capf), (cnt) + 1, sizeof *(arr)) ? emu_parse_nomem(P) : 0)
+
+static inline struct emu_tok *tok(struct parser *P)
+{
+    return &P->lx.tok;
+}
+
+static inline void next(struct parser *P)
+{
+    emu_lex_next(&P->lx);
+}
+
+static inline int is_punct(struct parser *P, char c)
+{
+    return tok(P)->kind == TK_PUNCT && tok(P)->c == c;
+}
+
+static inline int is_word(struct parser *P, const char *w)
+{
+    size_t n = strlen(w);
+    return tok(P)->kind == TK_ID && (size_t)tok(P)->len == n && !memcmp(tok(P)->s, w, n);
+}
+
+static inline int tok_eq(const struct emu_tok *t, const char *s, int len)
+{
+    return t->len == len && !memcmp(t->s, s, (size_t)len);
+}
+
+/* emu_parse.c.  The reporting helpers return -1 after recording the
+ * parser's first error (later ones are dropped). */
+int emu_parse_grow(void **p, int *cap, int need, size_t elem);
+int emu_parse_nomem(struct parser *P);
+int emu_parse_fail(struct parser *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int emu_parse_unsupported(struct parser *P, const char *what, int len);
+int emu_parse_expect(struct parser *P, char c);
+int emu_parse_new_slots(struct parser *P, int n);
+int emu_parse_find_reg(struct parser *P, const char *s, int len, int *type);
+const struct symdecl *emu_parse_find_sym(struct parser *P, const char *s, int len);
+int emu_parse_find_func(const struct emu_module *m, const char *s, int len);
+uint64_t emu_parse_sym_addr(struct parser *P, const struct symdecl *s);
+
+/* emu_decl.c */
+/* The state space a word (".global") names, or -1. */
+int emu_decl_space(const struct emu_tok *t);
+int emu_decl_module_var(struct parser *P, int space, int is_extern);
+/* A function's parameter list, or its return values (IS_RET). */
+int emu_decl_params(struct parser *P, struct emu_func *f, int is_ret);
+int emu_decl_reg(struct parser *P);
+/* A .shared, .local or .param (SPACE) declaration inside a function. */
+int emu_decl_local(struct parser *P, int space);
+
+/* emu_decode.c */
+int emu_decode_add_insn(struct parser *P, struct emu_insn **out);
+int emu_decode_insn(struct parser *P, int guard, int guard_neg);
+
+#endif

@@ -1,0 +1,230 @@
+/* emu_sync.c — what orders threads: the block's barriers (bar.sync,
+ * bar.red, bar.arrive, counted per thread, released when every thread
+ * that has not exited arrived) and the warp's collectives (shfl, vote,
+ * redux, match over the lanes their mask names, who wait for each other). */
+#include "emu/emu_run.h"
+
+#include <string.h>
+
+/* ---- barriers ------------------------------------------------------------------ */
+
+static void barrier_release(struct run *r, int id)
+{
+    const struct emu_insn *in = r->bar_insn[id];
+    for (uint32_t i = 0; i < r->nwarps; i++) {
+        struct warp *w = &r->warps[i];
+        uint32_t rel = 0;
+        for (uint32_t m = w->at_bar; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (w->bar_id[l] == id)
+                rel |= 1u << l;
+        }
+        if (!rel)
+            continue;
+        w->at_bar &= ~rel;
+        if (in && in->op == OP_BAR_RED) {
+            uint64_t v = in->sub == SUB_POPC ? r->bar_red[id]
+                       : in->sub == SUB_AND  ? (r->bar_red[id] == r->bar_count[id])
+                                             : (r->bar_red[id] != 0);
+            for (uint32_t m = rel; m; m &= m - 1)
+                w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
+        }
+    }
+    r->bar_count[id] = 0;
+    r->bar_expect[id] = 0;
+    r->bar_red[id] = 0;
+    r->bar_insn[id] = NULL;
+    r->epoch++;
+}
+
+/* Releases every barrier all its threads have reached. */
+void emu_barriers_check(struct run *r)
+{
+    for (int id = 0; id < NBAR; id++) {
+        if (!r->bar_count[id])
+            continue;
+        uint32_t want = r->bar_expect[id] ? r->bar_expect[id] : r->live_threads;
+        if (r->bar_count[id] >= want)
+            barrier_release(r, id);
+    }
+}
+
+/* bar.sync/bar.red/bar.arrive by the lanes of EMASK (MASK: those at the
+ * instruction); WAIT: they wait for the release. */
+int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                      uint32_t emask, int pc, int wait)
+{
+    int l0 = __builtin_ctz(mask);
+    uint32_t id = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 1 : 0].reg * 32 + l0];
+    int has_count = in->op == OP_BAR_RED ? in->nops > 3 : in->nops > 1;
+    uint32_t count = 0;
+    if (has_count)
+        count = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 2 : 1].reg * 32 + l0];
+    if (id >= NBAR)
+        return emu_fault(r, w, l0, pc, "used barrier %u (there are 16)", id);
+    if (r->bar_count[id] && r->bar_expect[id] != count)
+        return emu_warp_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
+    r->bar_expect[id] = count;
+    r->bar_count[id] += popc32(emask);
+    if (in->op == OP_BAR_RED) {
+        const struct emu_opnd *po = &in->o[in->nops - 1];
+        for (uint32_t m = emask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            r->bar_red[id] += (uint32_t)((w->R[(size_t)po->reg * 32 + l] & 1) ^ po->neg);
+        }
+        r->bar_insn[id] = in;
+    }
+    if (wait) {
+        w->at_bar |= emask;
+        for (uint32_t m = emask; m; m &= m - 1)
+            w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
+    }
+    emu_barriers_check(r);
+    return 0;
+}
+
+/* ---- warp-wide operations ------------------------------------------------------- */
+
+/* Whether every lane MEMBERS names has arrived with EMASK: 1 (go on), 0
+ * (the lanes here wait), -1 (a named lane exited or never can arrive). */
+int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
+                       uint32_t members, int pc)
+{
+    uint32_t need = members & w->live;
+    uint32_t missing = need & ~emask;
+    if (!missing)
+        return 1;
+    if (missing & w->exited)
+        return emu_warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
+                           "runs a .sync warp operation whose mask names lane %u, which has exited",
+                           (uint32_t)__builtin_ctz(missing & w->exited));
+    if (missing & mask)
+        return emu_warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
+                           "runs a .sync warp operation whose mask names lane %u, which skips it",
+                           (uint32_t)__builtin_ctz(missing & mask));
+    w->wsync |= mask;
+    w->wsync_need = need;
+    return 0;
+}
+
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    int two = in->aux == 2;
+    int ai = two ? 2 : 1;
+    uint64_t *R = w->R;
+    const uint64_t *a = R + (size_t)in->o[ai].reg * 32, *b = R + (size_t)in->o[ai + 1].reg * 32,
+                   *c = R + (size_t)in->o[ai + 2].reg * 32;
+    uint64_t src[32];
+    memcpy(src, a, sizeof src);
+    uint64_t *d = R + (size_t)in->o[0].reg * 32;
+    uint64_t *p = two ? R + (size_t)in->o[1].reg * 32 : NULL;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        uint32_t bv = (uint32_t)b[lane] & 0x1f, cv = (uint32_t)c[lane];
+        uint32_t segmask = (cv >> 8) & 0x1f, clamp = cv & 0x1f;
+        uint32_t maxl = (lane & segmask) | (clamp & ~segmask);
+        uint32_t minl = lane & segmask;
+        int32_t j;
+        int pval;
+        switch (in->sub) {
+        case SUB_UP: j = (int32_t)lane - (int32_t)bv; pval = j >= (int32_t)maxl; break;
+        case SUB_DOWN: j = (int32_t)(lane + bv); pval = j <= (int32_t)maxl; break;
+        case SUB_BFLY: j = (int32_t)(lane ^ bv); pval = j <= (int32_t)maxl; break;
+        default: j = (int32_t)(minl | (bv & ~segmask)); pval = j <= (int32_t)maxl; break;
+        }
+        if (!pval)
+            j = (int32_t)lane;
+        d[lane] = src[j & 31] & 0xffffffffu;
+        if (p)
+            p[lane] = (uint64_t)pval;
+    }
+    R[0] = 0;
+    return 0;
+}
+
+int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    const struct emu_opnd *po = &in->o[1];
+    const uint64_t *p = w->R + (size_t)po->reg * 32;
+    uint32_t ballot = 0;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if ((p[l] & 1) ^ po->neg)
+            ballot |= 1u << l;
+    }
+    uint64_t v;
+    switch (in->sub) {
+    case SUB_BALLOT: v = ballot; break;
+    case SUB_ANY: v = ballot != 0; break;
+    case SUB_ALL: v = ballot == emask; break;
+    default: v = ballot == 0 || ballot == emask; break;
+    }
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    for (uint32_t m = emask; m; m &= m - 1)
+        d[__builtin_ctz(m)] = v;
+    w->R[0] = 0;
+    return 0;
+}
+
+int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
+    int sgn = emu_type_kind[in->type] == 's';
+    uint64_t acc = 0;
+    int first = 1;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        uint32_t v = (uint32_t)a[__builtin_ctz(m)];
+        if (first) {
+            acc = v;
+            first = 0;
+            continue;
+        }
+        switch (in->sub) {
+        case SUB_ADD: acc = (uint32_t)(acc + v); break;
+        case SUB_AND: acc &= v; break;
+        case SUB_OR: acc |= v; break;
+        case SUB_XOR: acc ^= v; break;
+        case SUB_MIN:
+            acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc);
+            break;
+        case SUB_MAX:
+            acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc);
+            break;
+        default: return -1;
+        }
+    }
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    for (uint32_t m = emask; m; m &= m - 1)
+        d[__builtin_ctz(m)] = acc;
+    return 0;
+}
+
+/* match.any / match.all over the lanes of EMASK. */
+void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    int two = in->aux == 2;
+    const uint64_t *a = w->R + (size_t)in->o[two ? 2 : 1].reg * 32;
+    uint64_t m = emu_type_size[in->type] == 8 ? ~0ull : 0xffffffffull;
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    uint64_t *p = two ? w->R + (size_t)in->o[1].reg * 32 : NULL;
+    uint32_t same_all = emask;
+    uint32_t first = (uint32_t)__builtin_ctz(emask);
+    for (uint32_t mm = emask; mm; mm &= mm - 1)
+        if ((a[__builtin_ctz(mm)] & m) != (a[first] & m))
+            same_all = 0;
+    for (uint32_t mm = emask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        uint32_t eq = 0;
+        if (in->sub == SUB_ANY) {
+            for (uint32_t k = emask; k; k &= k - 1)
+                if ((a[__builtin_ctz(k)] & m) == (a[l] & m))
+                    eq |= 1u << __builtin_ctz(k);
+        } else {
+            eq = same_all;
+        }
+        d[l] = eq;
+        if (p)
+            p[l] = same_all != 0;
+    }
+    w->R[0] = 0;
+}

@@ -1,0 +1,468 @@
+/* emu_warp.c — one warp's step: the lanes at its lowest pending PC run
+ * one decoded instruction (a converged warp keeps a single PC), branches
+ * split and join them, calls move them between functions' register frames,
+ * and each instruction goes to the ALU, the memory unit or the sync unit. */
+#include "emu/emu_ops.h"
+#include "emu/emu_run.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The cycles one warp instruction advances %clock by. */
+#define CPI 4
+
+static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, int id)
+{
+    uint32_t tid = (uint32_t)(w->index * 32 + lane);
+    unsigned bx = r->block[0], by = r->block[1];
+    switch (id) {
+    case SR_TID_X: return tid % bx;
+    case SR_TID_Y: return tid / bx % by;
+    case SR_TID_Z: return tid / (bx * by);
+    case SR_NTID_X: return r->block[0];
+    case SR_NTID_Y: return r->block[1];
+    case SR_NTID_Z: return r->block[2];
+    case SR_CTAID_X: return r->ctaid[0];
+    case SR_CTAID_Y: return r->ctaid[1];
+    case SR_CTAID_Z: return r->ctaid[2];
+    case SR_NCTAID_X: return r->grid[0];
+    case SR_NCTAID_Y: return r->grid[1];
+    case SR_NCTAID_Z: return r->grid[2];
+    case SR_LANEID: return (uint64_t)lane;
+    case SR_WARPID: return (uint64_t)(w->index % r->e->cfg.warps_per_sm);
+    case SR_NWARPID: return (uint64_t)r->e->cfg.warps_per_sm;
+    case SR_SMID: return r->block_linear % (uint64_t)r->e->cfg.sm_count;
+    case SR_NSMID: return (uint64_t)r->e->cfg.sm_count;
+    case SR_LANEMASK_EQ: return 1u << lane;
+    case SR_LANEMASK_LT: return (1u << lane) - 1;
+    case SR_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+    case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
+    case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
+    case SR_DYN_SMEM: return r->dyn_smem;
+    case SR_TOTAL_SMEM: return r->smem_bytes;
+    default: return 1;
+    }
+}
+
+/* Sets the registers of function FN's frame R that hold constants, once
+ * per launch. */
+void emu_frame_constants(const struct run *r, int fn, uint64_t *R)
+{
+    const struct emu_func *f = &r->m->funcs[fn];
+    for (int i = 0; i < f->nconsts; i++) {
+        uint64_t *s = R + (size_t)f->consts[i].slot * 32;
+        for (int l = 0; l < 32; l++)
+            s[l] = f->consts[i].bits;
+    }
+}
+
+/* Sets the special registers of every frame W has, once per block. */
+void emu_warp_sregs(const struct run *r, struct warp *w)
+{
+    for (int fn = 0; fn < r->m->nfuncs; fn++) {
+        const struct emu_func *f = &r->m->funcs[fn];
+        uint64_t *R = w->frames[fn];
+        if (!R)
+            continue;
+        for (int i = 0; i < f->nsregs; i++) {
+            uint64_t *s = R + (size_t)f->sregs[i].slot * 32;
+            for (int l = 0; l < 32; l++)
+                s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+        }
+    }
+}
+
+static int unsupported_at(struct run *r, int pc, const char *what)
+{
+    const struct emu_insn *in = &r->code[pc];
+    char w[64];
+    snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
+             emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
+    emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
+                  "needs a GPU: %s is not emulated (%s)", w, where);
+    r->st = EMU_UNSUPPORTED;
+    return -1;
+}
+
+/* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
+int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+{
+    char who[100];
+    emu_where(r, w, lane, pc, who, sizeof who);
+    const struct emu_insn *in = &r->code[pc];
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
+    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                  "%s %s (%s)", who, what, where);
+    r->st = EMU_HAZARD;
+    return -1;
+}
+
+static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
+static void diverge(struct warp *w);
+static void advance(struct warp *w, uint32_t mask, uint32_t npc);
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+static int frame_of(struct run *r, struct warp *w, int fn)
+{
+    if (w->frames[fn])
+        return 0;
+    const struct emu_func *f = &r->m->funcs[fn];
+    w->frames[fn] = calloc((size_t)f->nslots * 32, sizeof **w->frames);
+    if (!w->frames[fn]) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
+    emu_frame_constants(r, fn, w->frames[fn]);
+    for (int i = 0; i < f->nsregs; i++) {
+        uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
+        for (int l = 0; l < 32; l++)
+            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
+    }
+    return 0;
+}
+
+/* call: the lanes of EMASK copy their arguments into the callee's
+ * parameters and go to its first instruction; the rest of MASK go on. */
+static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask, uint32_t pc)
+{
+    const struct emu_func *f = &r->m->funcs[in->target];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        int recursive = in->fn == in->target;
+        for (int k = 0; k < w->depth[l]; k++)
+            if (r->code[w->ret_pc[l][k] - 1].fn == in->target)
+                recursive = 1;
+        if (recursive || w->depth[l] >= CALL_DEPTH) {
+            char what[64];
+            snprintf(what, sizeof what, "%s", recursive ? "recursion" : "calls nested past 16");
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
+            emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line,
+                          emu_file_name(r->m, in->file), "needs a GPU: %s is not emulated (%s)",
+                          what, where);
+            r->st = EMU_UNSUPPORTED;
+            return -1;
+        }
+    }
+    if (frame_of(r, w, in->target))
+        return -1;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+        for (int i = 0; i < f->nparams; i++)
+            memmove(sc + (f->param_offset[i] - PARAM_SCRATCH),
+                    sc + ((uint64_t)in->o[1 + i].off - PARAM_SCRATCH), f->param_size[i]);
+        w->ret_pc[l][w->depth[l]++] = pc + 1;
+    }
+    if (emask == mask) {
+        advance(w, mask, (uint32_t)f->first);
+    } else {
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w->pc[l] = (emask >> l) & 1 ? (uint32_t)f->first : pc + 1;
+        }
+    }
+    return 0;
+}
+
+/* ret: lanes inside a call go back to their caller with the result
+ * copied out; lanes of the kernel itself exit. */
+static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                uint32_t emask)
+{
+    uint32_t back = 0, npc = 0, same = 1;
+    const struct emu_func *f = &r->m->funcs[in->fn];
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (!w->depth[l])
+            continue;
+        uint32_t to = w->ret_pc[l][--w->depth[l]];
+        const struct emu_insn *site = &r->code[to - 1];
+        if (site->o[0].kind == OK_ADDR && f->nret) {
+            uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
+            memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
+                    sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
+        }
+        if (back && to != npc)
+            same = 0;
+        npc = to;
+        back |= 1u << l;
+    }
+    if (back == mask && same) {
+        advance(w, mask, npc);
+    } else {
+        uint32_t pc = w->uni ? w->upc : w->pc[__builtin_ctz(mask)];
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if ((back >> l) & 1)
+                w->pc[l] = w->ret_pc[l][w->depth[l]];
+            else if (!((emask >> l) & 1))
+                w->pc[l] = pc + 1;
+        }
+    }
+    lanes_exit(r, w, emask & ~back);
+}
+
+/* ---- one step of a warp ----------------------------------------------------------- */
+
+static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
+{
+    lanes &= ~w->exited;
+    w->exited |= lanes;
+    r->live_threads -= popc32(lanes);
+    emu_barriers_check(r);
+}
+
+/* Leaves converged mode: every lane's own PC is written out again. */
+static void diverge(struct warp *w)
+{
+    if (!w->uni)
+        return;
+    for (int l = 0; l < 32; l++)
+        w->pc[l] = w->upc;
+    w->uni = 0;
+}
+
+/* Moves the lanes of MASK to NPC. */
+static void advance(struct warp *w, uint32_t mask, uint32_t npc)
+{
+    if (w->uni) {
+        w->upc = npc;
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1)
+        w->pc[__builtin_ctz(m)] = npc;
+}
+
+static int stalled(struct run *r, struct warp *w)
+{
+    if (w->wsync && (w->wsync_need & w->exited)) {
+        int l = __builtin_ctz(w->wsync);
+        return emu_warp_hazard(r, w, l, (int)w->pc[l],
+                           "runs a .sync warp operation whose mask names lane %u, which has exited",
+                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+    }
+    if (w->wsync && !w->at_bar) {
+        int l = __builtin_ctz(w->wsync);
+        return emu_warp_hazard(r, w, l, (int)w->pc[l],
+                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
+                           w->wsync);
+    }
+    return 0;
+}
+
+/* Runs the instruction at the warp's lowest pending PC: 1 when something
+ * happened, 0 when no lane can run, -1 on an error (in r->err).  While
+ * every lane of the warp is at one PC and none waits (w->uni), that PC is
+ * w->upc and the lanes' own PCs are not kept. */
+int emu_warp_step(struct run *r, struct warp *w)
+{
+    uint32_t pc, mask;
+    uint32_t alive = w->live & ~w->exited;
+    if (!alive)
+        return 0;
+    if (w->uni) {
+        pc = w->upc;
+        mask = alive;
+    } else {
+        uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
+        if (!runnable)
+            return stalled(r, w);
+        pc = UINT32_MAX;
+        for (uint32_t m = runnable; m; m &= m - 1) {
+            uint32_t p = w->pc[__builtin_ctz(m)];
+            if (p < pc)
+                pc = p;
+        }
+        mask = 0;
+        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (w->pc[l] == pc)
+                mask |= 1u << l;
+        }
+        if (mask == alive && !w->at_bar && !w->wsync) {
+            w->uni = 1;
+            w->upc = pc;
+        }
+    }
+    const struct emu_insn *in = &r->code[pc];
+    uint64_t *R = w->R = w->frames[in->fn];
+    uint32_t emask = mask;
+    if (in->guard >= 0) {
+        const uint64_t *g = R + (size_t)in->guard * 32;
+        emask = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if ((g[l] & 1) ^ in->guard_neg)
+                emask |= 1u << l;
+        }
+    }
+    uint32_t n = popc32(mask);
+    r->e->stats.warp_instructions++;
+    r->e->stats.thread_instructions += n;
+    if (r->budget_left) {
+        if (r->budget_left <= n) {
+            char where[160];
+            emu_src_line(r, (int)pc, where, sizeof where);
+            emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "the kernel ran past its budget of %llu thread-instructions (last at %s): does it end?",
+                          (unsigned long long)r->e->cfg.budget, where);
+            r->st = EMU_LIMIT;
+            return -1;
+        }
+        r->budget_left -= n;
+    }
+    w->cycles += CPI;
+    w->steps++;
+    int ipc = (int)pc;
+    switch (in->op) {
+    case OP_BRA:
+        if (emask == mask) {
+            advance(w, mask, (uint32_t)in->target);
+        } else if (!emask) {
+            advance(w, mask, pc + 1);
+        } else {
+            diverge(w);
+            for (uint32_t m = mask; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+            }
+        }
+        return 1;
+    case OP_RET:
+        if (in->fn != r->fn) {
+            ret(r, w, in, mask, emask);
+            return 1;
+        }
+        /* a kernel's ret is its exit */
+        __attribute__((fallthrough));
+    case OP_EXIT:
+        if (emask != mask) {
+            diverge(w);
+            for (uint32_t m = mask & ~emask; m; m &= m - 1)
+                w->pc[__builtin_ctz(m)]++;
+        }
+        lanes_exit(r, w, emask);
+        return 1;
+    case OP_CALL:
+        if (emask) {
+            if (call(r, w, in, mask, emask, pc))
+                return -1;
+            return 1;
+        }
+        break;
+    case OP_ASSERT:
+        if (emask)
+            return emu_fault(r, w, __builtin_ctz(emask), ipc, "failed an assert()");
+        break;
+    case OP_TRAP:
+        if (emask)
+            return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
+        break;
+    case OP_LD:
+    case OP_ST:
+        if (emask && emu_ld_st(r, w, in, emask, ipc))
+            return -1;
+        break;
+    case OP_ATOM:
+    case OP_RED:
+        if (emask && emu_atom(r, w, in, emask, ipc))
+            return -1;
+        break;
+    case OP_CVTA:
+        if (emask && emu_cvta(r, w, in, emask))
+            return -1;
+        break;
+    case OP_MOVCLK: {
+        uint64_t cyc = r->base_cycles + w->cycles;
+        uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
+                   : in->sub == CLK_CLOCK64 ? cyc
+                   : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
+        for (uint32_t m = emask; m; m &= m - 1)
+            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
+        break;
+    }
+    case OP_BAR_SYNC:
+    case OP_BAR_RED:
+    case OP_BAR_ARRIVE:
+        if (in->op != OP_BAR_ARRIVE && emask)
+            diverge(w);
+        advance(w, mask, pc + 1);
+        if (emask && emu_bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
+            return -1;
+        return 1;
+    case OP_WARPSYNC:
+    case OP_SHFL:
+    case OP_VOTE:
+    case OP_MATCH:
+    case OP_REDUX: {
+        int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
+        if (emask) {
+            uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
+            if ((members & w->live & ~emask) != 0) {
+                diverge(w);
+                int g = emu_warp_gather(r, w, mask, emask, members, ipc);
+                if (g < 0)
+                    return -1;
+                if (g == 0)
+                    return 1;
+            }
+        }
+        w->wsync &= ~mask;
+        if (emask) {
+            if (in->op == OP_SHFL)
+                emu_shfl(w, in, emask);
+            else if (in->op == OP_VOTE)
+                emu_vote(w, in, emask);
+            else if (in->op == OP_MATCH)
+                emu_match(w, in, emask);
+            else if (in->op == OP_REDUX && emu_redux(w, in, emask))
+                return unsupported_at(r, ipc, "redux");
+            w->wepoch++;
+        }
+        break;
+    }
+    case OP_NANOSLEEP:
+        /* the warp sleeps about that long (at most 1 ms): its clocks move
+         * on, so a kernel that waits on %globaltimer does not spin for it */
+        if (emask) {
+            uint64_t ns = R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
+            if (ns > 1000000)
+                ns = 1000000;
+            w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
+        }
+        break;
+    case OP_ACTIVEMASK:
+        for (uint32_t m = emask; m; m &= m - 1)
+            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
+        break;
+    case OP_VPRINTF:
+        if (emask && emu_vprintf(r, w, in, emask, ipc))
+            return -1;
+        break;
+    case OP_NOP:
+        break;
+    default:
+        if (emask && emu_alu(in, R, emask, w->carry))
+            return unsupported_at(r, ipc, "an instruction");
+        R[0] = 0;
+        break;
+    }
+    advance(w, mask, pc + 1);
+    return 1;
+}
