@@ -46,10 +46,18 @@ if ! have_gpu; then
         skip "$id solution passes on the GPU" "$NO_GPU_REASON"
         skip "$id solution meets its target" "$NO_GPU_REASON"
     done
-    # The checks above recorded their verdicts: a pass on the CPU is a pass.
+    # A student's own kernel.cu that passes on the CPU is recorded as passed
+    # (on the CPU) and opens the next lab.
     if [ -f "$TMP/sol-01.json" ]; then
-        check "a pass on the CPU is recorded as passed, on the CPU" \
-            test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS")" = "passed cpu"
+        export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
+        make_workbook "$TMP/wb"
+        cp solutions/01-*/kernel.cu "$TMP/wb/labs/$(lab_dir 01)/kernel.cu"
+        "$TUTOR" --root "$TMP/wb" check 01 > "$TMP/own-01.out" 2>&1; rc=$?
+        check "check 01 of a passing kernel.cu on the CPU exits 0 and says passed on the CPU" \
+            test $rc = 0 -a -n "$(grep -F 'passed on the CPU' "$TMP/own-01.out")"
+        check "a pass on the CPU is recorded as passed, on the CPU, and opens lab 02" \
+            test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS") $("$TUTOR" --root "$TMP/wb" list --json |
+                   jq -r '.[] | select(.id == "02") | .state')" = "passed cpu open"
     fi
     exit 0
 fi
