@@ -35,14 +35,16 @@ want_cpu() {
     echo "$cpu"
 }
 # Checked without a GPU: the files whose cpu= repeats the GPU's verdict (the
-# emulator catches what the GPU catches) and the rejections; a cpu= that
-# differs records a known difference (a cheat only a timed sample catches
-# passes on the CPU), checked with BANK_CPU=all.
+# emulator catches what the GPU catches), the rejections, and, with the CPU
+# judges, cpu=no_gpu (a form the emulator does not run); another cpu=
+# records a known difference (a cheat only a timed sample catches passes on
+# the CPU), checked with BANK_CPU=all.
 cpu_checked() {
     local want cpu
     want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
     cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
-    [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } || [ "${BANK_CPU:-}" = all ]
+    [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } ||
+        { [ "$cpu" = no_gpu ] && [ $emu = 1 ]; } || [ "${BANK_CPU:-}" = all ]
 }
 if [ $gpu = 0 ]; then
     for f in tests/bank/*.cu; do

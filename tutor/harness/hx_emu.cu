@@ -124,10 +124,14 @@ void emu_finish(struct ctx *c)
          * failure; it is not. */
         c->plan_status = STATUS_PASS;
         c->plan_msg[0] = '\0';
-        if (se.status == EMU_UNSUPPORTED && se.what[0])
-            note(r, "needs a GPU: %s is not emulated", se.what);
-        else
-            note(r, "needs a GPU: the emulator cannot run this kernel (%s)", se.message);
+        /* The emulator's own sentence is among the messages already (the
+         * failed call's); one that does not say so gets it said. */
+        if (strncmp(se.message, "needs a GPU", 11)) {
+            if (se.status == EMU_UNSUPPORTED && se.what[0])
+                note(r, "needs a GPU: %s is not emulated", se.what);
+            else
+                note(r, "needs a GPU: the emulator cannot run this kernel (%s)", se.message);
+        }
         r->status = STATUS_NO_GPU;
         return;
     case EMU_NOMEM:
