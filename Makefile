@@ -209,13 +209,14 @@ $(BUILD)/harness/ptx/%.o: $(BUILD)/harness/ptx/%.ptx tutor/emu/emu_rt_ptx.c tuto
 	$(Q)$(CC) -std=c11 -O2 $(WARN) -Itutor -DEMU_PTX_PATH='"$<"' -c -o $@ tutor/emu/emu_rt_ptx.c
 
 # The emulating runtime is C against CUDA's headers, like the runner's.
-$(BUILD)/emu/emu_rt.o: tutor/emu/emu_rt.c tutor/emu/emu_rt.h tutor/emu/emu.h | check-nvcc
+EMU_RT_OBJ := $(BUILD)/emu/emu_rt.o $(BUILD)/emu/emu_rt_stub.o $(BUILD)/emu/emu_rt_drv.o
+$(EMU_RT_OBJ): $(BUILD)/emu/%.o: tutor/emu/%.c tutor/emu/emu_rt_int.h tutor/emu/emu_rt.h tutor/emu/emu.h | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I$(CUDA_INC) -Itutor -c -o $@ $<
 
 $(BUILD)/harness/judge_cpu_%: $(HX_CPU_OBJ) $(BUILD)/harness/hx_fam_%.o $(BUILD)/harness/ptx/hx_fam_%.o \
-		$(BUILD)/emu/emu_rt.o $(EMU_LIB) | check-seccomp
+		$(EMU_RT_OBJ) $(EMU_LIB) | check-seccomp
 	@echo "  LD      $@"
 	$(Q)$(CXX_RUNNER) -o $@ $^ $(SECCOMP_LIBS) -pthread -lm
 
@@ -330,7 +331,7 @@ clean:
 
 .PHONY: FORCE check-pkgs check-seccomp
 # Objects the judges are linked from are kept, not deleted as intermediates.
-.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(BUILD)/emu/emu_rt.o \
+.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(EMU_RT_OBJ) \
             $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.ptx) $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.o)
 FORCE:
 
