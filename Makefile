@@ -294,7 +294,8 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -lm
 
-# The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher.
+# The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
+# or any one launch.
 $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -413,6 +413,26 @@ static void out_of_bounds_names_buffer(void)
     off = 2;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "misaligned") != NULL);
+    done(&f);
+    /* inlined from CUDA's headers (__ldg and friends): the caller's line */
+    static const char *inlined = HEAD
+        ".visible .entry k(.param .u64 in, .param .u64 off)\n{\n"
+        "  .reg .b32 %r<3>; .reg .b64 %rd<5>;\n"
+        "  ld.param.u64 %rd1, [in];\n"
+        "  ld.param.u64 %rd2, [off];\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  .loc 2 119 3, function_name $L__info_string0, inlined_at 1 40 7\n"
+        "  ld.global.nc.u32 %r1, [%rd3];\n"
+        "  ret;\n}\n"
+        ".file 1 \"/home/student/labs/01/kernel.cu\"\n"
+        ".file 2 \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_32_intrinsics.hpp\"\n";
+    EXPECT(load(&f, inlined, 0) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    k = emu_module_kernel_at(f.m, 0);
+    off = 4096;
+    EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "(kernel.cu:40)") != NULL);
+    EXPECT(f.err.line == 40);
     /* unmapped: the same address is no longer an allocation */
     emu_mem_unmap(f.e, in);
     off = 0;
@@ -532,6 +552,47 @@ static void volatile_tail_is_a_race(void)
     /* hazards off: the same racy kernel runs */
     EXPECT(load(&f, racy, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
+    done(&f);
+}
+
+/* __syncwarp() on both sides of a branch is one barrier (sm_70 and up):
+ * lanes 0-15 write, both halves sync at their own bar.warp.sync, lanes
+ * 16-31 read what the others wrote, with no hazard and the right values. */
+static void warp_barrier_across_branches(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+        "  .shared .align 4 .b8 s[128];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  shl.b32 %r2, %r1, 2;\n"
+        "  mov.u32 %r3, s;\n"
+        "  add.s32 %r4, %r3, %r2;\n"
+        "  mov.u32 %r6, 0;\n"
+        "  setp.lt.u32 %p1, %r1, 16;\n"
+        "  @%p1 bra $LOW;\n"
+        "  bar.warp.sync -1;\n"
+        "  ld.shared.u32 %r6, [%r4+-64];\n"
+        "  bra.uni $END;\n"
+        "$LOW:\n"
+        "  mul.lo.s32 %r5, %r1, 3;\n"
+        "  st.shared.u32 [%r4], %r5;\n"
+        "  bar.warp.sync -1;\n"
+        "$END:\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.u32 [%rd3], %r6;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    unsigned out[32];
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    if (f.err.status)
+        printf("# %s\n", f.err.message);
+    for (unsigned i = 0; i < 32; i++)
+        EXPECT(out[i] == (i < 16 ? 0 : 3 * (i - 16)));
     done(&f);
 }
 
@@ -659,6 +720,18 @@ static void malformed_text_names_line(void)
     struct fx f;
     EXPECT(load(&f, ptx, 0) == EMU_PARSE);
     EXPECT(strstr(f.err.message, "line 7") != NULL);
+    done(&f);
+    /* a .file name with an escape sequence and a line break reaches the
+     * fault message only as printable text */
+    static const char *evil_file = HEAD
+        ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<2>;\n  .loc 1 3 1\n"
+        "  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 1;\n  ret;\n}\n"
+        ".file 1 \"/x/\033[2Jok \\\\ passed\t.cu\"\n";
+    EXPECT(load(&f, evil_file, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, (void *)(uintptr_t)64, NULL) == EMU_FAULT);
+    EXPECT(strchr(f.err.message, '\033') == NULL && strchr(f.err.message, '\t') == NULL);
+    EXPECT(strchr(f.err.file, '\033') == NULL);
+    EXPECT(strstr(f.err.message, "?[2Jok") != NULL);
     done(&f);
     static const char *unknown_reg = HEAD ".visible .entry k()\n{\n  mov.u32 %r9, 1;\n}\n";
     EXPECT(load(&f, unknown_reg, 0) == EMU_PARSE);
@@ -1002,7 +1075,7 @@ static void alu_spot_checks(void)
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
          T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
-         T(volatile_tail_is_a_race), T(uninitialised_shared_read), T(blocks_writing_one_word),
+         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

@@ -169,20 +169,34 @@ static int gh_grow(struct run *r)
     return 0;
 }
 
-/* A plain global store: two blocks storing to one word is a race. */
+static struct gshadow *gh_find(struct run *r, uint64_t key)
+{
+    if (!r->gh_cap)
+        return NULL;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (r->gh_cap - 1);
+    while (r->gh[h].addr && r->gh[h].addr != key)
+        h = (h + 1) & (r->gh_cap - 1);
+    return &r->gh[h];
+}
+
+static int gh_nomem(struct run *r)
+{
+    r->st = EMU_NOMEM;
+    emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory tracking hazards");
+    return -1;
+}
+
+/* A global store that is not atomic: two blocks storing to one word is a
+ * race; a plain store is remembered, with its block's releases so far, for
+ * the reads of other blocks (hz_global_read). */
 static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
 {
+    const struct emu_insn *in = &r->code[pc];
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
-        if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r)) {
-            r->st = EMU_NOMEM;
-            emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory tracking hazards");
-            return -1;
-        }
+        if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+            return gh_nomem(r);
         uint64_t key = word + 1;
-        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (r->gh_cap - 1);
-        while (r->gh[h].addr && r->gh[h].addr != key)
-            h = (h + 1) & (r->gh_cap - 1);
-        struct gshadow *g = &r->gh[h];
+        struct gshadow *g = gh_find(r, key);
         uint32_t blk = (uint32_t)r->block_linear;
         if (g->addr && g->block != blk) {
             char place[96], who[100], l1[160], l2[160];
@@ -190,7 +204,6 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             emu_src_line(r, (int)g->pc, l2, sizeof l2);
-            const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
                           "race on %s: %s writes it (%s), and block %u wrote it too (%s): blocks "
                           "that share a word need atomics",
@@ -205,6 +218,62 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         g->block = blk;
         g->tid = (uint32_t)(w->index * 32 + l);
         g->pc = (uint32_t)pc;
+        g->rel = r->blk_release;
+        g->weak = !(in->flags & F_STRONG);
+        g->published = 0;
+        if (r->nblk_writes == r->cap_blk_writes) {
+            size_t cap = r->cap_blk_writes ? r->cap_blk_writes * 2 : 256;
+            uint64_t *n = realloc(r->blk_writes, cap * sizeof *n);
+            if (!n)
+                return gh_nomem(r);
+            r->blk_writes = n;
+            r->cap_blk_writes = cap;
+        }
+        r->blk_writes[r->nblk_writes++] = key;
+    }
+    return 0;
+}
+
+/* At a block's end: each plain store it made is published when the block
+ * released (a fence, a release atomic) after making it. */
+void emu_hazard_block_end(struct run *r)
+{
+    uint32_t blk = (uint32_t)r->block_linear;
+    for (size_t i = 0; i < r->nblk_writes; i++) {
+        struct gshadow *g = gh_find(r, r->blk_writes[i]);
+        if (g && g->addr && g->block == blk && r->blk_release > g->rel)
+            g->published = 1;
+    }
+    r->nblk_writes = 0;
+    r->blk_release = r->blk_acquire = 0;
+}
+
+/* A plain global read of a word another block of this launch stored to
+ * plainly: a race unless that block released after the store (its
+ * __threadfence() or release atomic, before the signal) and this block
+ * acquired (a fence or an acquire atomic after seeing the signal). */
+static int hz_global_read(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
+                          uint32_t bytes)
+{
+    uint32_t blk = (uint32_t)r->block_linear;
+    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        struct gshadow *g = gh_find(r, word + 1);
+        if (!g || !g->addr || g->block == blk || !g->weak || (g->published && r->blk_acquire))
+            continue;
+        char place[96], who[100], l1[160], l2[160];
+        emu_mem_describe(r->e, word * 4, place, sizeof place);
+        emu_where(r, w, l, pc, who, sizeof who);
+        emu_src_line(r, pc, l1, sizeof l1);
+        emu_src_line(r, (int)g->pc, l2, sizeof l2);
+        const struct emu_insn *in = &r->code[pc];
+        emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                      "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
+                      "__threadfence() (or a release and acquire atomic) on both sides",
+                      place, who, l1, g->block, l2,
+                      !g->published ? "fence between its store and its signal"
+                                    : "fence in this block between the signal and the read");
+        r->st = EMU_HAZARD;
+        return -1;
     }
     return 0;
 }
@@ -269,6 +338,9 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
         }
         if (r->hazards && kind == ACC_WRITE && hz_global(r, w, l, pc, addr, bytes))
             return NULL;
+        if (r->hazards && kind == ACC_READ && !(r->code[pc].flags & F_STRONG) &&
+            hz_global_read(r, w, l, pc, addr, bytes))
+            return NULL;
         return (uint8_t *)(uintptr_t)addr;
     }
     }
@@ -322,6 +394,8 @@ static uint64_t load_bits(const uint8_t *p, int type)
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
+    if ((in->flags & (F_REL | F_CTA)) == F_REL)
+        r->blk_release++;
     int is_ld = in->op == OP_LD;
     const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0];
     const struct emu_opnd *vo = &in->o[is_ld ? 0 : 1];
@@ -361,6 +435,8 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         if (is_ld)
             R[l] = 0;
     }
+    if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
+        r->blk_acquire++;
     return 0;
 }
 
@@ -452,6 +528,10 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
             R[(size_t)in->o[0].reg * 32 + l] = old;
     }
     R[0] = 0;
+    if ((in->flags & (F_REL | F_CTA)) == F_REL)
+        r->blk_release++;
+    if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
+        r->blk_acquire++;
     return 0;
 }
 

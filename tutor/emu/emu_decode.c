@@ -121,8 +121,9 @@ static const struct suffix suffixes[] = {
     {"v2", S_VEC, 2}, {"v4", S_VEC, 4},
     {"f4e", S_PRMT, 1}, {"b4e", S_PRMT, 2}, {"rc8", S_PRMT, 3}, {"ecl", S_PRMT, 4},
     {"ecr", S_PRMT, 5}, {"rc16", S_PRMT, 6},
-    {"relaxed", S_IGNORE, 0}, {"acquire", S_IGNORE, 0}, {"release", S_IGNORE, 0},
-    {"acq_rel", S_IGNORE, 0}, {"sc", S_IGNORE, 0}, {"weak", S_IGNORE, 0}, {"cta", S_IGNORE, 0},
+    {"relaxed", S_FLAG, F_STRONG}, {"acquire", S_FLAG, F_STRONG | F_ACQ},
+    {"release", S_FLAG, F_STRONG | F_REL}, {"acq_rel", S_FLAG, F_STRONG | F_ACQ | F_REL},
+    {"sc", S_FLAG, F_STRONG | F_ACQ | F_REL}, {"weak", S_IGNORE, 0}, {"cta", S_FLAG, F_CTA},
     {"gpu", S_IGNORE, 0}, {"sys", S_IGNORE, 0}, {"gl", S_IGNORE, 0}, {"ca", S_IGNORE, 0},
     {"cg", S_IGNORE, 0}, {"cs", S_IGNORE, 0}, {"lu", S_IGNORE, 0}, {"cv", S_IGNORE, 0},
     {"wb", S_IGNORE, 0}, {"wt", S_IGNORE, 0}, {"L1::no_allocate", S_IGNORE, 0},
@@ -229,8 +230,16 @@ static int decode_mnemonic(struct parser *P, const char *s, int len, struct emu_
         else
             in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
     }
-    if (in->op == OP_MEMBAR || in->op == OP_FENCE || in->op == OP_PREFETCH || in->op == OP_PMEVENT)
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
+        /* membar.gl/.sys, fence.sc/.acq_rel at gpu or sys scope: release
+         * and acquire between blocks; at cta scope, nothing between them */
+        in->op = (in->flags & F_CTA) ? OP_NOP : OP_FENCE;
+        in->flags |= F_REL | F_ACQ;
+    } else if (in->op == OP_PREFETCH || in->op == OP_PMEVENT) {
         in->op = OP_NOP;
+    }
+    if (in->flags & F_VOLATILE)
+        in->flags |= F_STRONG;
     return 0;
 }
 
@@ -511,6 +520,8 @@ int emu_decode_add_insn(struct parser *P, struct emu_insn **out)
     (*out)->line = P->cur_line;
     (*out)->file = (uint16_t)P->cur_file;
     (*out)->fn = (uint16_t)P->fn_index;
+    (*out)->cline = P->cur_cline;
+    (*out)->cfile = (uint16_t)P->cur_cfile;
     return 0;
 }
 
@@ -614,7 +625,7 @@ static const struct {
     {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
     {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
     {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
-    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
+    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_FENCE, "", 0}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
 };
 
 static int shape_fits(const struct emu_insn *in, const char *shape, int len)
@@ -708,11 +719,13 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     struct emu_insn *in;
     if (emu_decode_add_insn(P, &in))
         return -1;
-    int line = in->line, file = in->file, fn = in->fn;
+    struct emu_insn place = *in;
     *in = tmp;
-    in->line = (uint32_t)line;
-    in->file = (uint16_t)file;
-    in->fn = (uint16_t)fn;
+    in->line = place.line;
+    in->file = place.file;
+    in->fn = place.fn;
+    in->cline = place.cline;
+    in->cfile = place.cfile;
     in->guard = guard;
     in->guard_neg = (uint8_t)guard_neg;
     in->target = -1;
@@ -753,7 +766,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         n++;
     }
     next(P);
-    if (in->flags & F_HINT)
+    if ((in->flags & F_HINT) && n > 0)
         n--;    /* the cache policy operand */
     if (n > EMU_MAX_OPNDS)
         return emu_parse_fail(P, "too many operands");
@@ -769,16 +782,12 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         fx->line = P->lx.tok.line;
         return 0;
     }
-    /* which operands are written */
+    /* which operands are written: the first, or none, or a d|p pair */
     int ndest = 1;
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
-    case OP_NANOSLEEP:
-    case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_BRA:
+    case OP_NANOSLEEP: case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_FENCE:
         ndest = 0;
-        break;
-    case OP_MOV:
-        ndest = 1;
         break;
     default:
         break;

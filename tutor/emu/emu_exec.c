@@ -192,6 +192,8 @@ static int run_block(struct run *r)
             return emu_warp_hazard(r, &r->warps[0], 0, r->f->first, "deadlocks (mask 0x%x)", 0);
         }
     }
+    if (r->hazards)
+        emu_hazard_block_end(r);
     r->base_cycles += 1000;
     return 0;
 }
@@ -318,5 +320,6 @@ out:
     free(r.smem);
     free(r.sh);
     free(r.gh);
+    free(r.blk_writes);
     return st;
 }

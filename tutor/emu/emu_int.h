@@ -94,6 +94,10 @@ enum {
     F_SYNC = 1u << 19, F_ARRIVE = 1u << 20, F_RED = 1u << 21, F_WARP = 1u << 22,
     F_NEGPRED = 1u << 23, /* setp/selp/bar.red: the predicate input is negated (!%p) */
     F_PRMT_MODE = 1u << 24,
+    /* memory-model words: a strong access (relaxed, volatile, acquire,
+     * release), its release and acquire semantics, and a scope of one block
+     * only (which orders nothing between blocks) */
+    F_STRONG = 1u << 25, F_REL = 1u << 26, F_ACQ = 1u << 27, F_CTA = 1u << 28,
 };
 
 /* A source or destination operand after decoding. */
@@ -123,6 +127,8 @@ struct emu_insn {
     uint32_t line;
     uint16_t file;
     uint16_t fn;        /* the function it belongs to */
+    uint16_t cfile;     /* inlined: where it was called from (.loc inlined_at) */
+    uint32_t cline;
     struct emu_opnd o[EMU_MAX_OPNDS];
 };
 
@@ -177,6 +183,7 @@ struct emu_var {
 struct emu_file {
     int id;
     char *name;                     /* its last path component */
+    int is_system;                  /* one of CUDA's or the system's headers */
 };
 
 struct emu_module {

@@ -33,7 +33,18 @@ const char *const emu_op_name[OP_COUNT] = {
 #undef X
 };
 
-/* Records the first error of a load or a launch in ERR. */
+/* Replaces what is not printable ASCII: the PTX's strings and names reach
+ * these texts, and a kernel's inline asm can write module-level text (a
+ * .file name) with any bytes a terminal or a report would act on. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
+/* Records the first error of a load or a launch in ERR, in printable
+ * ASCII. */
 void emu_error_set(struct emu_error *err, enum emu_status st, const char *what, int line,
                    const char *file, const char *fmt, ...)
 {
@@ -47,6 +58,9 @@ void emu_error_set(struct emu_error *err, enum emu_status st, const char *what, 
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    printable(err->what);
+    printable(err->file);
+    printable(err->message);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -193,13 +207,24 @@ static int parse_loc(struct parser *P)
     next(P);
     if (tok(P)->kind == TK_NUM && tok(P)->line == line)
         next(P);
+    int64_t cf = 0, cl = 0;
     while (is_punct(P, ',') && tok(P)->line == line) {
         next(P);
-        while ((tok(P)->kind == TK_ID || tok(P)->kind == TK_NUM) && tok(P)->line == line)
+        int inlined = is_word(P, "inlined_at");
+        int k = 0;
+        while ((tok(P)->kind == TK_ID || tok(P)->kind == TK_NUM) && tok(P)->line == line) {
+            if (inlined && k == 1)
+                emu_lex_int(tok(P)->s, tok(P)->len, &cf);
+            if (inlined && k == 2)
+                emu_lex_int(tok(P)->s, tok(P)->len, &cl);
+            k++;
             next(P);
+        }
     }
     P->cur_file = (int)f;
     P->cur_line = (uint32_t)l;
+    P->cur_cfile = (int)cf;
+    P->cur_cline = (uint32_t)cl;
     return 0;
 }
 
@@ -349,6 +374,8 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
     P->func_dyn_used = 0;
     P->cur_line = 0;
     P->cur_file = 0;
+    P->cur_cline = 0;
+    P->cur_cfile = 0;
     for (int i = 0; i < SR_COUNT; i++)
         P->sreg_slot[i] = -1;
     int module_syms = P->nsyms;
@@ -417,6 +444,16 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
     return rc ? -1 : 0;
 }
 
+/* Whether the LEN bytes at S hold W. */
+static int contains(const char *s, int len, const char *w)
+{
+    int n = (int)strlen(w);
+    for (int i = 0; i + n <= len; i++)
+        if (!memcmp(s + i, w, (size_t)n))
+            return 1;
+    return 0;
+}
+
 static int parse_file(struct parser *P)
 {
     next(P);
@@ -436,6 +473,9 @@ static int parse_file(struct parser *P)
     if (GROW(P, m->files, m->nfiles, P->cap_files))
         return -1;
     m->files[m->nfiles].id = (int)id;
+    /* CUDA's own headers: a line there is reported at its caller's */
+    m->files[m->nfiles].is_system = contains(s, len, "/include/") &&
+                                    (contains(s, len, "cuda") || (len > 5 && !memcmp(s, "/usr/", 5)));
     m->files[m->nfiles].name = strndup(slash, (size_t)(len - (slash - s)));
     if (!m->files[m->nfiles].name)
         return emu_parse_nomem(P);
@@ -486,6 +526,23 @@ static void link_calls(struct parser *P)
             return;
         }
         in->target = body;
+    }
+}
+
+/* An instruction inlined from CUDA's own headers (__ldcg, __shfl_sync)
+ * takes the line of the code that called it, which is the student's. */
+static void to_callers(struct emu_module *m)
+{
+    for (int i = 0; i < m->ninsn; i++) {
+        struct emu_insn *in = &m->insn[i];
+        if (!in->cline)
+            continue;
+        for (int f = 0; f < m->nfiles; f++)
+            if (m->files[f].id == in->file && m->files[f].is_system) {
+                in->file = in->cfile;
+                in->line = in->cline;
+                break;
+            }
     }
 }
 
@@ -568,5 +625,7 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
     free(P.fixups);
     if (P.st == EMU_OK)
         link_calls(&P);
+    if (P.st == EMU_OK)
+        to_callers(m);
     return P.st;
 }

@@ -64,6 +64,8 @@ struct parser {
     uint32_t scratch;           /* callseq .param bytes */
     uint32_t cur_line;
     int cur_file;
+    uint32_t cur_cline;         /* the current .loc's inlined_at, 0 when none */
+    int cur_cfile;
     int func_dyn_used;
     uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
     int *chash;                 /* the function's constants by value (emu_decode.c) */

@@ -45,6 +45,9 @@ struct shadow {
 struct gshadow {
     uint64_t addr;          /* word address + 1; 0: empty */
     uint32_t block, tid, pc;
+    uint32_t rel;           /* its block's releases before the store */
+    uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
+    uint8_t published;      /* its block released after it (a fence, a release atomic) */
 };
 
 struct run {
@@ -77,6 +80,9 @@ struct run {
     uint32_t sh_words, gen;
     struct gshadow *gh;
     size_t gh_cap, gh_used;
+    uint32_t blk_release, blk_acquire;  /* the running block's fences and release/acquire ops */
+    uint64_t *blk_writes;               /* the words it stored to (keys into gh) */
+    size_t nblk_writes, cap_blk_writes;
     uint64_t rng;
     uint64_t budget_left;
     uint64_t base_cycles;
@@ -93,6 +99,8 @@ static inline uint32_t popc32(uint32_t x)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* At a block's end: its stores a release followed are published. */
+void emu_hazard_block_end(struct run *r);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);

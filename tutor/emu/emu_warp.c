@@ -414,8 +414,25 @@ int emu_warp_step(struct run *r, struct warp *w)
         int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
         if (emask) {
             uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            if ((members & w->live & ~emask) != 0) {
+            uint32_t missing = members & w->live & ~emask;
+            if (missing) {
                 diverge(w);
+                /* bar.warp.sync meets its lanes wherever they wait at one
+                 * (__syncwarp() on both sides of a branch, sm_70 and up) */
+                uint32_t elsewhere = 0;
+                for (uint32_t m = missing & w->wsync; in->op == OP_WARPSYNC && m; m &= m - 1) {
+                    int l = __builtin_ctz(m);
+                    if (r->code[w->pc[l]].op == OP_WARPSYNC)
+                        elsewhere |= 1u << l;
+                }
+                if (elsewhere && elsewhere == missing) {
+                    w->wsync &= ~elsewhere;
+                    for (uint32_t m = elsewhere; m; m &= m - 1)
+                        w->pc[__builtin_ctz(m)]++;
+                    missing = 0;
+                }
+            }
+            if (missing) {
                 int g = emu_warp_gather(r, w, mask, emask, members, ipc);
                 if (g < 0)
                     return -1;
@@ -437,6 +454,12 @@ int emu_warp_step(struct run *r, struct warp *w)
         }
         break;
     }
+    case OP_FENCE:
+        if (emask) {
+            r->blk_release++;
+            r->blk_acquire++;
+        }
+        break;
     case OP_NANOSLEEP:
         /* the warp sleeps about that long (at most 1 ms): its clocks move
          * on, so a kernel that waits on %globaltimer does not spin for it */
