@@ -8,7 +8,10 @@
  * runs in the runner (tutor/runner/), a separate sandboxed process without a
  * GPU, and reaches the judge only as launch plans (hx_plan.cu), which the
  * judge checks and replays.  The student's device code is loaded from its
- * fatbin into the judge's context.
+ * fatbin into the judge's context.  A CPU judge is the same objects (with
+ * hx_emu.cu and hx_cub_emu.cu) linked against the emulating runtime,
+ * tutor/emu/emu_rt.c, instead of libcudart: the kernels run on the PTX
+ * emulator, the student's loaded from its PTX.
  */
 #ifndef HX_H
 #define HX_H
