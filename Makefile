@@ -292,14 +292,14 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
-	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -lm
+	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -pthread -lm
 
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
 # or any one launch.
 $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm
 
 check-pkgs:
 	$(Q)pkg-config --exists $(PKGS) || { \

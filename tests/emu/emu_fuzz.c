@@ -89,7 +89,8 @@ int main(int argc, char **argv)
         if (!ptx)
             continue;
         ptx = mutate(ptx, &len);
-        struct emu_config cfg = {.seed = (uint64_t)it, .hazards = (int)(it & 1), .budget = 200000};
+        struct emu_config cfg = {.seed = (uint64_t)it, .hazards = (int)(it & 1), .budget = 200000,
+                                 .threads = (int)(it % 3)};
         struct emu *e = emu_new(&cfg);
         struct emu_module *m;
         struct emu_error err;

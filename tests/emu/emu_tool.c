@@ -2,10 +2,10 @@
  * measuring it: no CUDA runtime, just emu.h.
  *
  *   emu_tool parse FILE.ptx...          one line a file: "ok N kernels" or the status and message
- *   emu_tool reduce FILE.ptx N [hazards] lab 01's launcher: passes of reduce_block<<<ceil(len/128),
+ *   emu_tool reduce FILE.ptx N [hazards|threads=T] lab 01's launcher: passes of reduce_block<<<ceil(len/128),
  *                                       128>>>(src, dst, len) until one block is left; prints the
  *                                       sum, the expected sum and the speed
- *   emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards] ARG...
+ *   emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T] ARG...
  *                                       one launch of KERNEL (a mangled name, or "0" for the first);
  *                                       each ARG a scalar (i32:V u32:V u64:V f32:V f64:V) or a buffer
  *                                       buf:TYPE:N:FILL (TYPE i32 u32 f32 f64 u64, FILL iota zero ones
@@ -98,6 +98,8 @@ static int cmd_reduce(int argc, char **argv)
     unsigned n = (unsigned)strtoul(argv[1], NULL, 0);
     struct emu_config cfg = {.seed = 1, .hazards = argc > 2 && !strcmp(argv[2], "hazards"),
                              .budget = 1ull << 36, .print = print_cb};
+    if (argc > 2 && !strncmp(argv[2], "threads=", 8))
+        cfg.threads = atoi(argv[2] + 8);
     struct emu *e = emu_new(&cfg);
     size_t len;
     char *ptx = slurp(argv[0], &len);
@@ -189,6 +191,10 @@ static int cmd_run(int argc, char **argv)
         return 2;
     int hz = argc > 4 && !strcmp(argv[4], "hazards");
     struct emu_config cfg = {.seed = 1, .hazards = hz, .budget = 1ull << 36, .print = print_cb};
+    if (argc > 4 && !strncmp(argv[4], "threads=", 8)) {
+        cfg.threads = atoi(argv[4] + 8);
+        hz = 1;     /* the option's place is taken */
+    }
     struct emu *e = emu_new(&cfg);
     size_t len;
     char *ptx = slurp(argv[0], &len);
@@ -285,7 +291,7 @@ int main(int argc, char **argv)
         return cmd_reduce(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2);
-    fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards] |\n"
-                    "       emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards] ARG...\n");
+    fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards|threads=T] |\n"
+                    "       emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T] ARG...\n");
     return 2;
 }

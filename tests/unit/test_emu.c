@@ -377,6 +377,66 @@ static void atomics(void)
     done(&f);
 }
 
+/* Blocks on two host threads: the atomics are exact, the result is the
+ * one thread's, and a fault is always the first failing block's. */
+static void threads_run_blocks_side_by_side(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 lim)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<3>; .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  ld.param.u64 %rd2, [lim];\n"
+        "  mov.u32 %r1, %ctaid.x;\n"
+        "  cvt.u64.u32 %rd3, %r1;\n"
+        "  setp.lt.u64 %p1, %rd3, %rd2;\n"
+        "  @%p1 bra $OK;\n"
+        "  st.global.u32 [0], 1;\n"
+        "$OK:\n"
+        "  atom.global.add.u32 %r2, [%rd1], 1;\n"
+        "  atom.global.max.u32 %r3, [%rd1+4], %r1;\n"
+        "  mov.f32 %f1, 0f3F800000;\n"
+        "  atom.global.add.f32 %f2, [%rd1+8], %f1;\n"
+        "  atom.global.add.u64 %rd4, [%rd1+16], 3;\n"
+        "  ret;\n}\n";
+    struct emu_config cfg = {.seed = 3, .budget = 1u << 26, .threads = 2};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m;
+    struct emu_error err;
+    EXPECT(emu_module_load(e, ptx, strlen(ptx), &m, &err) == EMU_OK);
+    const struct emu_kernel *k = emu_module_kernel_at(m, 0);
+    struct {
+        unsigned count, max;
+        float sum;
+        unsigned pad;
+        unsigned long long wide;
+    } out;
+    memset(&out, 0, sizeof out);
+    emu_mem_map(e, &out, sizeof out, "d_out");
+    void *po = &out;
+    unsigned long long lim = 1u << 30;
+    void *args[2] = {&po, &lim};
+    struct emu_launch l = {.grid = {400, 1, 1}, .block = {64, 1, 1}, .args = args};
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_OK);
+    EXPECT(out.count == 400 * 64 && out.max == 399 && out.sum == 400.0f * 64);
+    EXPECT(out.wide == 3ull * 400 * 64);
+    struct emu_stats st;
+    emu_stats(e, &st);
+    EXPECT(st.warp_instructions == 400u * 2 * 12);
+    /* blocks 150 and up fault: the report names the same thread of block
+     * 150, run after run */
+    lim = 150;
+    char first[sizeof err.message];
+    EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+    snprintf(first, sizeof first, "%s", err.message);
+    EXPECT(strstr(first, "of block 150 wrote 4 bytes at 0x0") != NULL);
+    for (int i = 0; i < 4; i++) {
+        EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
+        EXPECT_STR(err.message, first);
+    }
+    emu_module_unload(m);
+    emu_free(e);
+}
+
 /* ---- memory checks ------------------------------------------------------------------------ */
 
 static const char *read_at_ptx = HEAD
@@ -654,6 +714,52 @@ static void blocks_writing_one_word(void)
     done(&f);
 }
 
+/* Lab 15's last block: each block stores its partial, takes a ticket, and
+ * the last one reads every partial.  Without a fence on each side that is
+ * a race; with membar.gl on both sides it is not. */
+#define LAST_BLOCK_PTX(FENCE) HEAD \
+    ".visible .entry k(.param .u64 part, .param .u64 cnt)\n{\n" \
+    "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n" \
+    "  ld.param.u64 %rd1, [part];\n" \
+    "  ld.param.u64 %rd2, [cnt];\n" \
+    "  mov.u32 %r1, %ctaid.x;\n" \
+    "  mov.u32 %r2, %nctaid.x;\n" \
+    "  mul.wide.u32 %rd3, %r1, 4;\n" \
+    "  add.s64 %rd4, %rd1, %rd3;\n" \
+    "  add.s32 %r3, %r1, 10;\n" \
+    "  st.global.u32 [%rd4], %r3;\n" \
+    FENCE \
+    "  atom.global.add.u32 %r4, [%rd2], 1;\n" \
+    "  add.s32 %r5, %r4, 1;\n" \
+    "  setp.ne.u32 %p1, %r5, %r2;\n" \
+    "  @%p1 bra $E;\n" \
+    FENCE \
+    "  ld.global.u32 %r6, [%rd1];\n" \
+    "  ld.global.u32 %r7, [%rd1+4];\n" \
+    "$E:\n" \
+    "  ret;\n}\n"
+
+static void last_block_needs_fences(void)
+{
+    const char *bare = LAST_BLOCK_PTX(""), *fenced = LAST_BLOCK_PTX("  membar.gl;\n");
+    struct fx f;
+    unsigned part[4], cnt = 0;
+    EXPECT(load(&f, bare, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on d_partials + 0: thread 0 of block 3 reads it") != NULL);
+    EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
+    done(&f);
+    cnt = 0;
+    EXPECT(load(&f, fenced, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
+    EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
+    done(&f);
+}
+
 /* ---- limits and refusals ------------------------------------------------------------------- */
 
 static void budget_stops_endless_loop(void)
@@ -745,6 +851,18 @@ static void malformed_text_names_line(void)
         ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
     EXPECT(load(&f, regs, 0) == EMU_PARSE);
     done(&f);
+    /* initialiser braces nested a hundred thousand deep: refused, not a
+     * recursion as deep as the stack */
+    size_t deep = 100000;
+    char *nest = malloc(deep + 256);
+    if (nest) {
+        int n = snprintf(nest, 256, "%s.global .align 4 .u32 g[4] = ", HEAD);
+        memset(nest + n, '{', deep);
+        strcpy(nest + n + deep, "1};\n");
+        EXPECT(load(&f, nest, 0) == EMU_PARSE);
+        done(&f);
+        free(nest);
+    }
     static const char *local = HEAD
         ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
     EXPECT(load(&f, local, 0) == EMU_PARSE);
@@ -1074,8 +1192,8 @@ static void alu_spot_checks(void)
 
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
-         T(atomics), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
-         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word),
+         T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
+         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

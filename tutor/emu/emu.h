@@ -60,6 +60,11 @@ struct emu_config {
     /* printf's formatted text, in order; NULL drops it. */
     void (*print)(void *ctx, const char *text, size_t len);
     void *print_ctx;
+    /* Host threads a launch's blocks run on; 0 or 1: the caller's alone.
+     * With more, blocks run side by side (global atomics as host atomics,
+     * print called from one thread at a time, the first failing block's
+     * error reported); with hazards on, always one. */
+    int threads;
 };
 
 struct emu;

@@ -29,6 +29,8 @@ static void block_name(const struct run *r, char *out, size_t cap)
         snprintf(out, cap, "block (%u,%u,%u)", r->ctaid[0], r->ctaid[1], r->ctaid[2]);
 }
 
+/* "kernel.cu:31" for the instruction at PC, or its index in the function
+ * where the PTX has no line. */
 void emu_src_line(const struct run *r, int pc, char *out, size_t cap)
 {
     const struct emu_insn *in = &r->code[pc];
@@ -330,7 +332,7 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
                    NULL;
         return r->params + addr;
     default: {
-        const struct emu_range *g = emu_mem_find(r->e, addr, bytes);
+        const struct emu_range *g = emu_mem_find(r->e, &r->mem_last, addr, bytes);
         if (!g) {
             char place[160];
             emu_mem_describe(r->e, addr, place, sizeof place);
@@ -518,12 +520,28 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         uint8_t *p = resolve(r, w, l, pc, in->space, addr, (uint32_t)sz, ACC_ATOMIC);
         if (!p)
             return -1;
-        uint64_t old = 0;
-        memcpy(&old, p, (size_t)sz);
         uint64_t b = R[(size_t)in->o[bi].reg * 32 + l];
         uint64_t c = in->sub == SUB_CAS ? R[(size_t)in->o[bi + 1].reg * 32 + l] : 0;
-        uint64_t nv = atom_op(in, old, b, c);
-        memcpy(p, &nv, (size_t)sz);
+        uint64_t old = 0;
+        if (r->pool && sz == 4) {
+            /* blocks on other host threads: a compare-and-swap loop */
+            uint32_t o = __atomic_load_n((uint32_t *)(void *)p, __ATOMIC_RELAXED);
+            while (!__atomic_compare_exchange_n((uint32_t *)(void *)p, &o,
+                                                (uint32_t)atom_op(in, o, b, c), 0,
+                                                __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+                ;
+            old = o;
+        } else if (r->pool) {
+            uint64_t o = __atomic_load_n((uint64_t *)(void *)p, __ATOMIC_RELAXED);
+            while (!__atomic_compare_exchange_n((uint64_t *)(void *)p, &o, atom_op(in, o, b, c), 0,
+                                                __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+                ;
+            old = o;
+        } else {
+            memcpy(&old, p, (size_t)sz);
+            uint64_t nv = atom_op(in, old, b, c);
+            memcpy(p, &nv, (size_t)sz);
+        }
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
     }

@@ -26,6 +26,7 @@ static int parse_type_word(const struct emu_tok *t)
     return 0;
 }
 
+/* The state space a word (".global") names, or -1. */
 int emu_decl_space(const struct emu_tok *t)
 {
     static const struct {
@@ -49,14 +50,17 @@ struct vardecl {
 };
 
 /* Reads an initialiser's values into BUF (ELEM bytes each) up to CAP bytes. */
-static int parse_init(struct parser *P, int type, unsigned char *buf, size_t cap, size_t *used)
+static int parse_init(struct parser *P, int type, unsigned char *buf, size_t cap, size_t *used,
+                      int depth)
 {
     int esz = emu_type_size[type];
     int fbits = emu_type_kind[type] == 'f' ? esz * 8 : 0;
     if (is_punct(P, '{')) {
         next(P);
         while (!is_punct(P, '}')) {
-            if (parse_init(P, type, buf, cap, used))
+            if (depth > 8)
+                return emu_parse_fail(P, "initialiser braces nested too deep");
+            if (parse_init(P, type, buf, cap, used, depth + 1))
                 return -1;
             if (is_punct(P, ','))
                 next(P);
@@ -153,7 +157,7 @@ static int parse_var(struct parser *P, struct vardecl *d)
         d->init = calloc(1, cap ? cap : 1);
         if (!d->init)
             return emu_parse_nomem(P);
-        if (parse_init(P, d->type, d->init, cap, &d->init_bytes)) {
+        if (parse_init(P, d->type, d->init, cap, &d->init_bytes, 0)) {
             free(d->init);
             d->init = NULL;
             return -1;

@@ -4,6 +4,7 @@
  * in seeded quanta until every thread has exited (emu_warp.c runs them). */
 #include "emu/emu_run.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,190 @@ static int launch_error(struct emu_error *err, enum emu_status st, const char *m
     return st;
 }
 
+/* The budget is handed to host threads in slices this big. */
+#define BUDGET_SLICE (1ull << 22)
+
+/* Takes more of the launch's budget so that N more thread-instructions fit;
+ * 0, or -1 when it is spent. */
+int emu_budget_refill(struct run *r, uint64_t n)
+{
+    if (!r->pool)
+        return -1;
+    pthread_mutex_lock(&r->pool->lock);
+    uint64_t want = n > BUDGET_SLICE ? n : BUDGET_SLICE;
+    uint64_t take = r->pool->budget < want ? r->pool->budget : want;
+    int ok = r->budget_left + take >= n;
+    if (ok) {
+        r->pool->budget -= take;
+        r->budget_left += take;
+    }
+    pthread_mutex_unlock(&r->pool->lock);
+    return ok ? 0 : -1;
+}
+
+/* A host thread's own blocks' state: shared memory, its shadow, warps with
+ * their register frames, call scratch and local memory.  0 or -1. */
+static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used)
+{
+    const struct emu_func *f = r->f;
+    r->smem = malloc(r->smem_bytes + 16);
+    r->warps = calloc(r->nwarps, sizeof *r->warps);
+    if (!r->smem || !r->warps)
+        return -1;
+    for (uint32_t i = 0; i < r->nwarps; i++) {
+        struct warp *w = &r->warps[i];
+        w->index = (int)i;
+        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
+        if (!w->frames)
+            return -1;
+        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
+        if (!w->R)
+            return -1;
+        if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
+            return -1;
+        if (r->local_bytes && !(w->local = calloc(32, r->local_bytes)))
+            return -1;
+        emu_frame_constants(r, k->fn, w->R);
+    }
+    if (r->hazards) {
+        r->sh_words = (r->smem_bytes + 3) / 4;
+        r->sh = calloc(r->sh_words + 1, sizeof *r->sh);
+        if (!r->sh)
+            return -1;
+    }
+    return 0;
+}
+
+static void worker_free(struct run *r)
+{
+    for (uint32_t i = 0; r->warps && i < r->nwarps; i++) {
+        for (int fn = 0; r->warps[i].frames && fn < r->m->nfuncs; fn++)
+            free(r->warps[i].frames[fn]);
+        free(r->warps[i].frames);
+        free(r->warps[i].scratch);
+        free(r->warps[i].local);
+    }
+    free(r->warps);
+    free(r->smem);
+    free(r->sh);
+    free(r->gh);
+    free(r->blk_writes);
+    r->warps = NULL;
+    r->smem = NULL;
+    r->sh = NULL;
+    r->gh = NULL;
+    r->blk_writes = NULL;
+}
+
+/* Runs block B (its linear index) of the grid: 0, or -1 with r->st set. */
+static int run_block_at(struct run *r, uint64_t b)
+{
+    r->block_linear = b;
+    /* the block's interleaving: from the seed and the block alone, so that
+     * it is the same whichever host thread runs the block */
+    uint64_t x = (r->e->cfg.seed + b + 1) * 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    r->rng = (x ^ (x >> 31)) | 1;
+    r->ctaid[0] = (unsigned)(b % r->grid[0]);
+    r->ctaid[1] = (unsigned)(b / r->grid[0] % r->grid[1]);
+    r->ctaid[2] = (unsigned)(b / ((uint64_t)r->grid[0] * r->grid[1]));
+    /* shared memory starts as junk, as on the GPU */
+    memset(r->smem, 0xa5, r->smem_bytes);
+    if (run_block(r)) {
+        if (r->st == EMU_OK)
+            r->st = EMU_FAULT;
+        return -1;
+    }
+    return 0;
+}
+
+struct worker {
+    struct run r;
+    struct emu_error err;
+    pthread_t thread;
+    int started;
+};
+
+/* A host thread: blocks in order from the pool until none is left or one
+ * before the next has failed; a failure is kept when its block is the
+ * first to fail so far, so the launch reports the same one every time. */
+static void *worker_main(void *arg)
+{
+    struct worker *wk = arg;
+    struct run *r = &wk->r;
+    struct pool *p = r->pool;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        uint64_t b = p->next < p->stop ? p->next++ : UINT64_MAX;
+        pthread_mutex_unlock(&p->lock);
+        if (b == UINT64_MAX)
+            break;
+        if (run_block_at(r, b)) {
+            pthread_mutex_lock(&p->lock);
+            if (b < p->stop) {
+                p->stop = b;
+                p->err = wk->err;
+                p->st = r->st;
+            }
+            pthread_mutex_unlock(&p->lock);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* The grid on THREADS host threads, each with a copy of the set-up run T. */
+static enum emu_status run_threads(struct run *t, const struct emu_kernel *k, int scratch_used,
+                                   int threads, struct emu_error *err)
+{
+    struct pool p;
+    memset(&p, 0, sizeof p);
+    if (pthread_mutex_init(&p.lock, NULL))
+        return launch_error(err, EMU_NOMEM, "cannot start the launch's threads");
+    p.stop = t->nblocks;
+    p.budget = t->budget_left;
+    struct worker *wk = calloc((size_t)threads, sizeof *wk);
+    enum emu_status st = EMU_NOMEM;
+    if (!wk)
+        goto out;
+    for (int i = 0; i < threads; i++) {
+        wk[i].r = *t;
+        wk[i].r.err = &wk[i].err;
+        wk[i].r.pool = &p;
+        wk[i].r.budget_left = 0;
+        memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
+        if (worker_alloc(&wk[i].r, k, scratch_used))
+            goto out;
+    }
+    for (int i = 0; i < threads; i++)
+        wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0;
+    for (int i = 0; i < threads; i++)
+        if (wk[i].started)
+            pthread_join(wk[i].thread, NULL);
+    /* a thread that did not start leaves its blocks to the others; none
+     * started: this one runs them */
+    int any = 0;
+    for (int i = 0; i < threads; i++)
+        any |= wk[i].started;
+    if (!any)
+        worker_main(&wk[0]);
+    st = p.st;
+    if (st != EMU_OK)
+        *err = p.err;
+out:
+    if (st == EMU_NOMEM && err->status == EMU_OK)
+        emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
+    for (int i = 0; wk && i < threads; i++) {
+        t->stats.warp_instructions += wk[i].r.stats.warp_instructions;
+        t->stats.thread_instructions += wk[i].r.stats.thread_instructions;
+        worker_free(&wk[i].r);
+    }
+    free(wk);
+    pthread_mutex_destroy(&p.lock);
+    return st;
+}
+
 /* Runs K over the grid L describes. */
 enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
                            struct emu_error *err)
@@ -236,9 +421,7 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.nthreads = (uint32_t)nthreads;
     r.nwarps = (r.nthreads + 31) / 32;
     r.nblocks = nblocks;
-    r.rng = e->cfg.seed * 0x9E3779B97F4A7C15ull + 0x1234567;
-    if (!r.rng)
-        r.rng = 1;
+    r.budget_on = e->cfg.budget != 0;
     r.budget_left = e->cfg.budget;
     r.dyn_smem = l->dyn_smem;
     uint32_t stat = k->m->module_smem + f->static_smem;
@@ -250,9 +433,7 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.param_bytes = f->param_bytes;
     enum emu_status st = EMU_NOMEM;
     r.params = calloc(1, f->param_bytes + 16);
-    r.smem = malloc(r.smem_bytes + 16);
-    r.warps = calloc(r.nwarps, sizeof *r.warps);
-    if (!r.params || !r.smem || !r.warps)
+    if (!r.params)
         goto out;
     for (int i = 0; i < f->nparams; i++) {
         if (!l->args || !l->args[i]) {
@@ -269,57 +450,27 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
             ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
             scratch_used = 1;
     }
-    for (uint32_t i = 0; i < r.nwarps; i++) {
-        struct warp *w = &r.warps[i];
-        w->index = (int)i;
-        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
-        if (!w->frames)
-            goto out;
-        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
-        if (!w->R)
-            goto out;
-        if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
-            goto out;
-        if (r.local_bytes && !(w->local = calloc(32, r.local_bytes)))
-            goto out;
-        emu_frame_constants(&r, k->fn, w->R);
+    int threads = e->cfg.threads > 1 && !r.hazards ? e->cfg.threads : 1;
+    if ((uint64_t)threads > nblocks)
+        threads = (int)nblocks;
+    if (threads > 1) {
+        st = run_threads(&r, k, scratch_used, threads, err);
+        goto out;
     }
-    if (r.hazards) {
-        r.sh_words = (r.smem_bytes + 3) / 4;
-        r.sh = calloc(r.sh_words + 1, sizeof *r.sh);
-        if (!r.sh)
-            goto out;
-    }
+    if (worker_alloc(&r, k, scratch_used))
+        goto out;
     st = EMU_OK;
-    for (unsigned z = 0; z < l->grid[2] && st == EMU_OK; z++)
-        for (unsigned y = 0; y < l->grid[1] && st == EMU_OK; y++)
-            for (unsigned x = 0; x < l->grid[0]; x++) {
-                r.ctaid[0] = x;
-                r.ctaid[1] = y;
-                r.ctaid[2] = z;
-                r.block_linear = ((uint64_t)z * l->grid[1] + y) * l->grid[0] + x;
-                /* shared memory starts as junk, as on the GPU */
-                memset(r.smem, 0xa5, r.smem_bytes);
-                if (run_block(&r)) {
-                    st = r.st != EMU_OK ? r.st : EMU_FAULT;
-                    break;
-                }
-            }
+    for (uint64_t b = 0; b < nblocks; b++)
+        if (run_block_at(&r, b)) {
+            st = r.st;
+            break;
+        }
 out:
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
-    for (uint32_t i = 0; r.warps && i < r.nwarps; i++) {
-        for (int fn = 0; r.warps[i].frames && fn < k->m->nfuncs; fn++)
-            free(r.warps[i].frames[fn]);
-        free(r.warps[i].frames);
-        free(r.warps[i].scratch);
-        free(r.warps[i].local);
-    }
-    free(r.warps);
+    e->stats.warp_instructions += r.stats.warp_instructions;
+    e->stats.thread_instructions += r.stats.thread_instructions;
+    worker_free(&r);
     free(r.params);
-    free(r.smem);
-    free(r.sh);
-    free(r.gh);
-    free(r.blk_writes);
     return st;
 }

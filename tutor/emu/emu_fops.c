@@ -354,6 +354,8 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     return b64(r);
 }
 
+/* testp's test SUB (1 finite, 2 infinite, 3 notanumber, 4 normal,
+ * 5 subnormal, 6 number) of X read as TYPE: 0 or 1. */
 int emu_testp(int sub, uint64_t x, int type)
 {
     double v = emu_type_size[type] == 4 ? f32(x) : f64(x);
@@ -368,8 +370,6 @@ int emu_testp(int sub, uint64_t x, int type)
     }
 }
 
-/* Runs one ALU instruction over the lanes of MASK: 0, or -1 when OP is not
- * an ALU form this file knows (the caller says which). */
 /* Runs IN's conversion over the lanes of MASK. */
 void emu_cvt(const struct emu_insn *in, uint64_t *d, const uint64_t *a, uint32_t mask)
 {

@@ -220,14 +220,15 @@ struct emu {
     struct emu_config cfg;
     struct emu_range *ranges;       /* sorted by base */
     int nranges, cap;
-    int last;                       /* the range the last lookup hit */
     uint64_t shared_win, local_win; /* reserved generic windows, 4 GiB each */
     size_t win_bytes;
     struct emu_stats stats;
 };
 
 /* emu_mem.c */
-const struct emu_range *emu_mem_find(struct emu *e, uint64_t addr, size_t bytes);
+/* The range holding all of [addr, addr+bytes), or NULL; *LAST caches the
+ * index of the last hit (one per host thread). */
+const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);
 void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
 
 /* emu_parse.c */

@@ -89,7 +89,6 @@ int emu_mem_map(struct emu *e, void *base, size_t bytes, const char *name)
     memmove(&e->ranges[i + 1], &e->ranges[i], (size_t)(e->nranges - i) * sizeof *e->ranges);
     e->ranges[i] = (struct emu_range){b, bytes, nm};
     e->nranges++;
-    e->last = 0;
     return 0;
 }
 
@@ -103,7 +102,6 @@ int emu_mem_unmap(struct emu *e, void *base)
     free(e->ranges[i].name);
     memmove(&e->ranges[i], &e->ranges[i + 1], (size_t)(e->nranges - i - 1) * sizeof *e->ranges);
     e->nranges--;
-    e->last = 0;
     return 0;
 }
 
@@ -122,12 +120,13 @@ int emu_mem_rename(struct emu *e, void *base, const char *name)
     return 0;
 }
 
-/* The range holding all of [addr, addr+bytes), or NULL. */
-const struct emu_range *emu_mem_find(struct emu *e, uint64_t addr, size_t bytes)
+/* The range holding all of [addr, addr+bytes), or NULL; *LAST caches the
+ * index of the last hit. */
+const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes)
 {
     if (e->nranges == 0)
         return NULL;
-    const struct emu_range *r = &e->ranges[e->last < e->nranges ? e->last : 0];
+    const struct emu_range *r = &e->ranges[*last >= 0 && *last < e->nranges ? *last : 0];
     if (addr - r->base < r->bytes && addr + bytes - r->base <= r->bytes)
         return r;
     int i = lower_bound(e, addr + 1) - 1;
@@ -135,7 +134,7 @@ const struct emu_range *emu_mem_find(struct emu *e, uint64_t addr, size_t bytes)
         return NULL;
     r = &e->ranges[i];
     if (addr - r->base < r->bytes && addr + bytes - r->base <= r->bytes) {
-        e->last = i;
+        *last = i;
         return r;
     }
     return NULL;

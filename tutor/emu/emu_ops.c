@@ -117,6 +117,8 @@ static uint64_t idiv(uint64_t x, uint64_t y, int type, int rem)
     return rem ? a % b : a / b;
 }
 
+/* Runs one ALU instruction over the lanes of MASK: 0, or -1 when IN is no
+ * ALU form (the caller reports it). */
 int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
 {
     uint64_t *d = R + (size_t)in->o[0].reg * 32;

@@ -81,6 +81,7 @@ int emu_parse_grow(void **p, int *cap, int need, size_t elem)
     return 0;
 }
 
+/* Reports that the host ran out of memory; -1. */
 int emu_parse_nomem(struct parser *P)
 {
     if (P->st == EMU_OK) {
@@ -106,6 +107,7 @@ int emu_parse_fail(struct parser *P, const char *fmt, ...)
     return -1;
 }
 
+/* Reports the form WHAT (LEN bytes) as needing a GPU; -1. */
 int emu_parse_unsupported(struct parser *P, const char *what, int len)
 {
     if (P->st != EMU_OK)
@@ -118,6 +120,7 @@ int emu_parse_unsupported(struct parser *P, const char *what, int len)
     return -1;
 }
 
+/* Steps over the punctuation C, or reports what stood there instead; 0 or -1. */
 int emu_parse_expect(struct parser *P, char c)
 {
     if (!is_punct(P, c))
@@ -166,6 +169,7 @@ int emu_parse_find_reg(struct parser *P, const char *s, int len, int *type)
     return -1;
 }
 
+/* The innermost variable or parameter named S (LEN bytes), or NULL. */
 const struct symdecl *emu_parse_find_sym(struct parser *P, const char *s, int len)
 {
     for (int i = P->nsyms - 1; i >= 0; i--)
@@ -174,6 +178,7 @@ const struct symdecl *emu_parse_find_sym(struct parser *P, const char *s, int le
     return NULL;
 }
 
+/* The first function of M named S (LEN bytes), or -1. */
 int emu_parse_find_func(const struct emu_module *m, const char *s, int len)
 {
     for (int i = 0; i < m->nfuncs; i++)
@@ -182,6 +187,8 @@ int emu_parse_find_func(const struct emu_module *m, const char *s, int len)
     return -1;
 }
 
+/* S's address in its state space; the dynamic shared array's is the end
+ * of the function's static shared memory, aligned to 16. */
 uint64_t emu_parse_sym_addr(struct parser *P, const struct symdecl *s)
 {
     if (s->dyn) {

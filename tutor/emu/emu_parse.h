@@ -133,6 +133,10 @@ int emu_decl_reg(struct parser *P);
 /* A .shared, .local or .param (SPACE) declaration inside a function. */
 int emu_decl_local(struct parser *P, int space);
 
+/* emu_forms.c */
+int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn *in);
+int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn, int mlen);
+
 /* emu_decode.c */
 int emu_decode_add_insn(struct parser *P, struct emu_insn **out);
 int emu_decode_insn(struct parser *P, int guard, int guard_neg);

@@ -158,8 +158,13 @@ int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32
         o.len = 0;
         if (format_one(r, w, l, pc, fmt, ap, &o))
             return -1;
-        if (r->e->cfg.print)
+        if (r->e->cfg.print) {
+            if (r->pool)
+                pthread_mutex_lock(&r->pool->lock);
             r->e->cfg.print(r->e->cfg.print_ctx, o.buf, o.len);
+            if (r->pool)
+                pthread_mutex_unlock(&r->pool->lock);
+        }
         if (in->o[0].kind == OK_ADDR) {
             int32_t n = (int32_t)o.len;
             memcpy(sc + (in->o[0].off - PARAM_SCRATCH), &n, 4);

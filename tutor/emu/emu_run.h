@@ -4,6 +4,8 @@
 #ifndef EMU_RUN_H
 #define EMU_RUN_H
 
+#include <pthread.h>
+
 #include "emu/emu_int.h"
 
 
@@ -50,6 +52,17 @@ struct gshadow {
     uint8_t published;      /* its block released after it (a fence, a release atomic) */
 };
 
+/* What the host threads of one launch share (emu_exec.c): the next block,
+ * the first failing one and its error, the budget not yet handed out. */
+struct pool {
+    pthread_mutex_t lock;
+    uint64_t next, stop;
+    struct emu_error err;
+    enum emu_status st;
+    uint64_t budget;
+};
+
+/* One host thread's launch: everything a block needs, its own. */
 struct run {
     struct emu *e;
     const struct emu_module *m;
@@ -84,7 +97,11 @@ struct run {
     uint64_t *blk_writes;               /* the words it stored to (keys into gh) */
     size_t nblk_writes, cap_blk_writes;
     uint64_t rng;
-    uint64_t budget_left;
+    int budget_on;
+    uint64_t budget_left;           /* this thread's share of the budget */
+    struct pool *pool;              /* NULL when the launch has one thread */
+    struct emu_stats stats;
+    int mem_last;                   /* emu_mem_find's cache */
     uint64_t base_cycles;
 };
 
@@ -109,6 +126,11 @@ void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* emu_exec.c */
+/* Takes more of the launch's budget so that N more thread-instructions fit;
+ * 0, or -1 when it is spent. */
+int emu_budget_refill(struct run *r, uint64_t n);
 
 /* emu_warp.c */
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can

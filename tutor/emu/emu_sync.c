@@ -107,6 +107,8 @@ int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask
     return 0;
 }
 
+/* shfl.sync over the lanes of EMASK: the source lane and the predicate by
+ * the PTX ISA's rules for the mode, the segment mask and the clamp. */
 int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
 {
     int two = in->aux == 2;
@@ -142,6 +144,7 @@ int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
     return 0;
 }
 
+/* vote.sync (all, any, uni, ballot) over the lanes of EMASK. */
 int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
 {
     const struct emu_opnd *po = &in->o[1];
@@ -166,6 +169,7 @@ int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
     return 0;
 }
 
+/* redux.sync over the lanes of EMASK; -1 for an operation not known here. */
 int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
 {
     const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;

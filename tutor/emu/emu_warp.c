@@ -313,10 +313,10 @@ int emu_warp_step(struct run *r, struct warp *w)
         }
     }
     uint32_t n = popc32(mask);
-    r->e->stats.warp_instructions++;
-    r->e->stats.thread_instructions += n;
-    if (r->budget_left) {
-        if (r->budget_left <= n) {
+    r->stats.warp_instructions++;
+    r->stats.thread_instructions += n;
+    if (r->budget_on) {
+        if (r->budget_left < n && emu_budget_refill(r, n)) {
             char where[160];
             emu_src_line(r, (int)pc, where, sizeof where);
             emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),

@@ -1,0 +1,274 @@
+/* emu_forms.c — what the decoder knows of a mnemonic and its operands:
+ * the words after the opcode (types, spaces, comparisons, rounding,
+ * modifiers, memory-model words) as a table, and the operands each decoded
+ * form takes as a table of shapes, so that nothing the interpreter reads
+ * without checking can be missing or misplaced. */
+#include "emu/emu_parse.h"
+
+#include <stdio.h>
+
+struct suffix {
+    const char *w;
+    int cls;
+    int val;
+};
+enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP };
+
+static const struct suffix suffixes[] = {
+    {"eq", S_CMP, CMP_EQ}, {"ne", S_CMP, CMP_NE}, {"lt", S_CMP, CMP_LT}, {"le", S_CMP, CMP_LE},
+    {"gt", S_CMP, CMP_GT}, {"ge", S_CMP, CMP_GE}, {"lo", S_CMP, CMP_LO}, {"ls", S_CMP, CMP_LS},
+    {"hi", S_CMP, CMP_HI}, {"hs", S_CMP, CMP_HS}, {"equ", S_CMP, CMP_EQU}, {"neu", S_CMP, CMP_NEU},
+    {"ltu", S_CMP, CMP_LTU}, {"leu", S_CMP, CMP_LEU}, {"gtu", S_CMP, CMP_GTU},
+    {"geu", S_CMP, CMP_GEU}, {"num", S_CMP, CMP_NUM}, {"nan", S_CMP, CMP_NAN},
+    {"rn", S_RND, RND_RN}, {"rz", S_RND, RND_RZ}, {"rm", S_RND, RND_RM}, {"rp", S_RND, RND_RP},
+    {"rna", S_RND, RND_RNA}, {"rni", S_RND, RND_RNI}, {"rzi", S_RND, RND_RZI},
+    {"rmi", S_RND, RND_RMI}, {"rpi", S_RND, RND_RPI},
+    {"global", S_SPACE, SP_GLOBAL}, {"shared", S_SPACE, SP_SHARED},
+    {"shared::cta", S_SPACE, SP_SHARED}, {"local", S_SPACE, SP_LOCAL},
+    {"param", S_SPACE, SP_PARAM}, {"const", S_SPACE, SP_CONST},
+    {"ftz", S_FLAG, F_FTZ}, {"sat", S_FLAG, F_SAT}, {"approx", S_FLAG, F_APPROX},
+    {"full", S_FLAG, F_FULL}, {"lo", S_FLAG, F_LO}, {"hi", S_FLAG, F_HI}, {"wide", S_FLAG, F_WIDE}, {"cc", S_FLAG, F_CC},
+    {"volatile", S_FLAG, F_VOLATILE}, {"uni", S_FLAG, F_UNI}, {"shiftamt", S_FLAG, F_SHIFTAMT},
+    {"clamp", S_FLAG, F_CLAMP}, {"wrap", S_FLAG, F_WRAP}, {"l", S_FLAG, F_LEFT},
+    {"r", S_FLAG, F_RIGHT}, {"to", S_FLAG, F_TO}, {"nc", S_FLAG, F_NC},
+    {"aligned", S_FLAG, F_ALIGNED}, {"sync", S_FLAG, F_SYNC}, {"arrive", S_FLAG, F_ARRIVE},
+    {"red", S_FLAG, F_RED}, {"warp", S_FLAG, F_WARP}, {"L2::cache_hint", S_FLAG, F_HINT},
+    {"add", S_SUB, SUB_ADD}, {"min", S_SUB, SUB_MIN}, {"max", S_SUB, SUB_MAX},
+    {"inc", S_SUB, SUB_INC}, {"dec", S_SUB, SUB_DEC}, {"cas", S_SUB, SUB_CAS},
+    {"exch", S_SUB, SUB_EXCH}, {"and", S_SUB, SUB_AND}, {"or", S_SUB, SUB_OR},
+    {"xor", S_SUB, SUB_XOR}, {"popc", S_SUB, SUB_POPC}, {"all", S_SUB, SUB_ALL},
+    {"any", S_SUB, SUB_ANY}, {"ballot", S_SUB, SUB_BALLOT}, {"up", S_SUB, SUB_UP},
+    {"down", S_SUB, SUB_DOWN}, {"bfly", S_SUB, SUB_BFLY}, {"idx", S_SUB, SUB_IDX},
+    {"v2", S_VEC, 2}, {"v4", S_VEC, 4},
+    {"f4e", S_PRMT, 1}, {"b4e", S_PRMT, 2}, {"rc8", S_PRMT, 3}, {"ecl", S_PRMT, 4},
+    {"ecr", S_PRMT, 5}, {"rc16", S_PRMT, 6},
+    {"relaxed", S_FLAG, F_STRONG}, {"acquire", S_FLAG, F_STRONG | F_ACQ},
+    {"release", S_FLAG, F_STRONG | F_REL}, {"acq_rel", S_FLAG, F_STRONG | F_ACQ | F_REL},
+    {"sc", S_FLAG, F_STRONG | F_ACQ | F_REL}, {"weak", S_IGNORE, 0}, {"cta", S_FLAG, F_CTA},
+    {"gpu", S_IGNORE, 0}, {"sys", S_IGNORE, 0}, {"gl", S_IGNORE, 0}, {"ca", S_IGNORE, 0},
+    {"cg", S_IGNORE, 0}, {"cs", S_IGNORE, 0}, {"lu", S_IGNORE, 0}, {"cv", S_IGNORE, 0},
+    {"wb", S_IGNORE, 0}, {"wt", S_IGNORE, 0}, {"L1::no_allocate", S_IGNORE, 0},
+    {"L1::evict_last", S_IGNORE, 0}, {"L1::evict_first", S_IGNORE, 0},
+    {"L1::evict_normal", S_IGNORE, 0}, {"L1::evict_unchanged", S_IGNORE, 0},
+    {"L2::evict_first", S_IGNORE, 0}, {"L2::evict_last", S_IGNORE, 0},
+    {"L2::evict_normal", S_IGNORE, 0}, {"L2::64B", S_IGNORE, 0}, {"L2::128B", S_IGNORE, 0},
+    {"L2::256B", S_IGNORE, 0}, {"fractional", S_IGNORE, 0}, {"noftz", S_IGNORE, 0},
+    {"finite", S_TESTP, 1}, {"infinite", S_TESTP, 2}, {"notanumber", S_TESTP, 3},
+    {"normal", S_TESTP, 4}, {"subnormal", S_TESTP, 5}, {"number", S_TESTP, 6},
+};
+
+/* Splits a mnemonic into the instruction's opcode, types and flags; 0, or
+ * -1 (reported: an unknown word is EMU_UNSUPPORTED naming the mnemonic). */
+int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn *in)
+{
+    const char *dot = memchr(s, '.', (size_t)len);
+    int blen = dot ? (int)(dot - s) : len;
+    int op = -1;
+    for (int i = 0; i < OP_COUNT; i++)
+        if (emu_op_name[i][0] && (int)strlen(emu_op_name[i]) == blen &&
+            !memcmp(emu_op_name[i], s, (size_t)blen))
+            op = i;
+    if (op < 0)
+        return emu_parse_unsupported(P, s, len);
+    in->op = (uint16_t)op;
+    in->vec = 1;
+    int ntypes = 0;
+    const char *p = dot;
+    while (p && p < s + len) {
+        const char *w = p + 1;
+        const char *q = w;
+        while (q < s + len && *q != '.')
+            q++;
+        int wl = (int)(q - w);
+        p = q < s + len ? q : NULL;
+        /* the type words */
+        int ty = 0;
+        for (int i = 1; i < T_COUNT; i++) {
+            const char *n = emu_type_name[i];
+            if ((int)strlen(n) == wl) {
+                int ok = 1;
+                for (int j = 0; j < wl; j++)
+                    if ((w[j] | 0x20) != (n[j] | 0x20))
+                        ok = 0;
+                if (ok)
+                    ty = i;
+            }
+        }
+        if (ty) {
+            if (ty == T_F16 || ntypes >= 2)
+                return emu_parse_unsupported(P, s, len);
+            if (ntypes++ == 0)
+                in->type = (uint8_t)ty;
+            else
+                in->type2 = (uint8_t)ty;
+            continue;
+        }
+        const struct suffix *sf = NULL;
+        for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+            if ((int)strlen(suffixes[i].w) == wl && !memcmp(suffixes[i].w, w, (size_t)wl)) {
+                sf = &suffixes[i];
+                /* "lo" and "hi" are mul's halves and setp's unsigned comparisons */
+                if (sf->cls == S_CMP && (sf->val == CMP_LO || sf->val == CMP_HI) &&
+                    op != OP_SETP && op != OP_SET && op != OP_SLCT)
+                    continue;
+                break;
+            }
+        if (!sf)
+            return emu_parse_unsupported(P, s, len);
+        switch (sf->cls) {
+        case S_CMP: in->cmp = (uint8_t)sf->val; break;
+        case S_RND: in->rnd = (uint8_t)sf->val; break;
+        case S_SPACE: in->space = (uint8_t)sf->val; break;
+        case S_FLAG:
+            in->flags |= (uint32_t)sf->val;
+            if (sf->val == F_UNI && op == OP_VOTE)
+                in->sub = SUB_UNI;
+            break;
+        case S_SUB:
+            if (op == OP_SETP || op == OP_SET)
+                in->cmp2 = (uint8_t)sf->val;
+            else
+                in->sub = (uint8_t)sf->val;
+            break;
+        case S_VEC: in->vec = (uint8_t)sf->val; break;
+        case S_TESTP: in->sub = (uint8_t)sf->val; break;
+        case S_PRMT:
+            in->flags |= F_PRMT_MODE;
+            in->aux = sf->val;
+            break;
+        default: break;
+        }
+    }
+    /* bar and barrier split by their second word */
+    if (op == OP_BAR || op == OP_BARRIER) {
+        if (in->flags & F_WARP)
+            in->op = OP_WARPSYNC;
+        else if (in->flags & F_RED)
+            in->op = OP_BAR_RED;
+        else if (in->flags & F_ARRIVE)
+            in->op = OP_BAR_ARRIVE;
+        else if ((in->flags & F_SYNC) || op == OP_BARRIER)
+            in->op = OP_BAR_SYNC;
+        else
+            in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
+    }
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
+        /* membar.gl/.sys, fence.sc/.acq_rel at gpu or sys scope: release
+         * and acquire between blocks; at cta scope, nothing between them */
+        in->op = (in->flags & F_CTA) ? OP_NOP : OP_FENCE;
+        in->flags |= F_REL | F_ACQ;
+    } else if (in->op == OP_PREFETCH || in->op == OP_PMEVENT) {
+        in->op = OP_NOP;
+    }
+    if (in->flags & F_VOLATILE)
+        in->flags |= F_STRONG;
+    return 0;
+}
+
+/* One operand as written, before its slot is known. */
+/* The operands each form takes, one letter each: d a register written
+ * (or '_'), r a register or immediate read, a an address, V a vector, x a
+ * register or a vector; alternatives separated by '|'.  The interpreter
+ * reads operands without looking: nothing else reaches it. */
+static const struct {
+    int op;
+    const char *shapes;
+    int typed;      /* 1: needs a type; 2: needs two */
+} shapes[] = {
+    {OP_MOV, "dr|dV|Vr", 1}, {OP_MOVCLK, "dr", 1}, {OP_LD, "xa", 1}, {OP_ST, "ax", 1},
+    {OP_CVTA, "dr", 1}, {OP_CVT, "dr", 2}, {OP_ADD, "drr", 1}, {OP_SUB, "drr", 1},
+    {OP_MUL, "drr", 1}, {OP_DIV, "drr", 1}, {OP_REM, "drr", 1}, {OP_MIN, "drr", 1},
+    {OP_MAX, "drr", 1}, {OP_AND, "drr", 1}, {OP_OR, "drr", 1}, {OP_XOR, "drr", 1},
+    {OP_SHL, "drr", 1}, {OP_SHR, "drr", 1}, {OP_ADDC, "drr", 1}, {OP_SUBC, "drr", 1},
+    {OP_MUL24, "drr", 1}, {OP_COPYSIGN, "drr", 1}, {OP_MAD, "drrr", 1}, {OP_FMA, "drrr", 1},
+    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
+    {OP_NOT, "dr", 1}, {OP_CNOT, "dr", 1}, {OP_POPC, "dr", 1}, {OP_CLZ, "dr", 1},
+    {OP_BREV, "dr", 1}, {OP_BFIND, "dr", 1}, {OP_RCP, "dr", 1}, {OP_SQRT, "dr", 1},
+    {OP_RSQRT, "dr", 1}, {OP_EX2, "dr", 1}, {OP_LG2, "dr", 1}, {OP_SIN, "dr", 1},
+    {OP_COS, "dr", 1}, {OP_TANH, "dr", 1}, {OP_TESTP, "dr", 1}, {OP_BFE, "drrr", 1},
+    {OP_BFI, "drrrr", 1}, {OP_FNS, "drrr", 1}, {OP_PRMT, "drrr", 1}, {OP_SHF, "drrr", 1},
+    {OP_LOP3, "drrrr", 1}, {OP_SETP, "drr|ddrr|drrr|ddrrr", 1}, {OP_SELP, "drrr", 1},
+    {OP_SLCT, "drrr", 2}, {OP_SET, "drr|drrr", 2}, {OP_BAR_SYNC, "r|rr", 0},
+    {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
+    {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
+    {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
+    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_FENCE, "", 0}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
+};
+
+static int shape_fits(const struct emu_insn *in, const char *shape, int len)
+{
+    if (len != in->nops)
+        return 0;
+    for (int i = 0; i < len; i++) {
+        int k = in->o[i].kind;
+        int reg = k == OK_REG;
+        switch (shape[i]) {
+        case 'd': case 'r': if (!reg) return 0; break;
+        case 'a': if (k != OK_ADDR) return 0; break;
+        case 'V': if (k != OK_VEC) return 0; break;
+        default: if (!reg && k != OK_VEC) return 0; break;
+        }
+    }
+    return 1;
+}
+
+/* Whether IN's operands and types are a form the interpreter runs: 0, or
+ * -1 (reported). */
+int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn, int mlen)
+{
+    if (in->op == OP_NOP)
+        return 0;   /* membar, fence, nanosleep, prefetch: operands decoded, never read */
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        if (shapes[i].op != in->op)
+            continue;
+        if (shapes[i].typed >= 1 && !in->type)
+            return emu_parse_fail(P, "'%.*s' needs a type", mlen, mn);
+        if (shapes[i].typed == 2 && !in->type2)
+            return emu_parse_fail(P, "'%.*s' needs two types", mlen, mn);
+        const char *sh = shapes[i].shapes;
+        int fits = 0;
+        for (;;) {
+            const char *bar = strchr(sh, '|');
+            int len = bar ? (int)(bar - sh) : (int)strlen(sh);
+            if (shape_fits(in, sh, len))
+                fits = 1;
+            if (!bar)
+                break;
+            sh = bar + 1;
+        }
+        if (!fits)
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        /* the operands' own consistency */
+        if (in->vec > 1 && in->op != OP_LD && in->op != OP_ST)
+            return emu_parse_unsupported(P, mn, mlen);
+        for (int k = 0; k < in->nops; k++)
+            if (in->o[k].kind == OK_VEC && in->op != OP_MOV && in->o[k].n != in->vec)
+                return emu_parse_fail(P, "'%.*s' with a vector of %d elements", mlen, mn,
+                                      in->o[k].n);
+        if (in->op == OP_MOV && (in->o[0].kind == OK_VEC || in->o[1].kind == OK_VEC)) {
+            int n = in->o[in->o[0].kind == OK_VEC ? 0 : 1].n;
+            if ((n != 2 && n != 4) || (emu_type_size[in->type] * 8) % n ||
+                emu_type_size[in->type] * 8 / n < 8)
+                return emu_parse_fail(P, "'%.*s' packs %d elements", mlen, mn, n);
+        }
+        int two = in->aux == 2;
+        if (in->op == OP_SETP && in->nops != 3 + two + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SET && in->nops != 3 + (in->cmp2 != 0))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_SETP || in->op == OP_SET) && !in->cmp)
+            return emu_parse_fail(P, "'%.*s' without a comparison", mlen, mn);
+        if (in->op == OP_ATOM && in->nops != 3 + (in->sub == SUB_CAS))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if (in->op == OP_SHFL && (in->nops != 5 + two || !in->sub))
+            return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        if ((in->op == OP_VOTE || in->op == OP_REDUX) && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        if (in->op == OP_TESTP && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its test", mlen, mn);
+        if (in->op == OP_BAR_RED && !in->sub)
+            return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        return 0;
+    }
+    return emu_parse_unsupported(P, mn, mlen);
+}
