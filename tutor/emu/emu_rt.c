@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "emu/emu_rt_int.h"
 
@@ -29,6 +30,8 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
  * end: about 3 s at the emulator's speed, five times the largest launch of
  * any solution at its family's emulation bound (lab 01's at 2^20: 10^8). */
 #define DEFAULT_BUDGET 500000000ull
+/* Host threads for the judge's own kernels, at most. */
+#define MAX_THREADS 8
 
 /* ---- state ------------------------------------------------------------------- */
 
@@ -65,9 +68,14 @@ static void print_text(void *ctx, const char *text, size_t len)
 int emu_rt_emus(struct emu **judge, struct emu **student)
 {
     if (!rt.judge && !rt.broken) {
-        struct emu_config c = {DEV_SMS, DEV_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0, print_text, NULL};
+        /* The judge's kernels run their blocks on every core (they need
+         * no hazard tracking, which keeps a launch on one thread). */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        struct emu_config c = {DEV_SMS, DEV_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0, print_text, NULL,
+                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores)};
         rt.judge = emu_new(&c);
         c.hazards = 1;
+        c.threads = 1;
         c.budget = rt.opt.budget ? rt.opt.budget : DEFAULT_BUDGET;
         rt.student = emu_new(&c);
         for (int i = 0; rt.judge && rt.student && i < rt.na; i++)
