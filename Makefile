@@ -74,6 +74,14 @@ JUDGES := $(HX_FAMILIES:%=$(BUILD)/harness/judge_%)
 # The recording runtime and the runner's main: every check links the
 # student's object with these two into its runner.
 RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
+# The CPU tier (docs/harness.md): one CPU judge per family, the same
+# judge objects linked against the emulating runtime instead of libcudart,
+# CUB's references computed on the host, the family's PTX embedded for its
+# own kernels, and the PTX emulator.
+HX_CPU_OBJ := $(filter-out %/hx_cub.o,$(HX_CORE_OBJ)) $(BUILD)/harness/hx_cub_emu.o $(BUILD)/harness/hx_emu.o
+# Built once the emulator's core is in tutor/emu/; a check without them
+# reports no_gpu after checking the plans, as before the CPU tier.
+CPU_JUDGES = $(if $(EMU_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%))
 # CUDA's headers where nvcc itself looks: nvcc on PATH can be a wrapper
 # script (/usr/local/bin/nvcc) far from the toolkit's include folder.
 CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
@@ -179,7 +187,7 @@ $(BUILD)/config.stamp: FORCE
 
 $(BUILD)/tutor/sys/toolchain.o: $(BUILD)/config.stamp
 
-harness: $(JUDGES) $(RUNNER_OBJ)
+harness: $(JUDGES) $(CPU_JUDGES) $(RUNNER_OBJ)
 
 $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 	@mkdir -p $(dir $@)
@@ -189,6 +197,29 @@ $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 $(BUILD)/harness/judge_%: $(HX_CORE_OBJ) $(BUILD)/harness/hx_fam_%.o | check-seccomp
 	@echo "  LD      $@"
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) -o $@ $^ $(SECCOMP_LIBS)
+
+# The CPU judges.  The PTX of a family's kernels is compiled with the
+# flags of its object, so that every kernel its stubs register is in it.
+$(BUILD)/harness/ptx/%.ptx: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  PTX     $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -o $@ $<
+
+$(BUILD)/harness/ptx/%.o: $(BUILD)/harness/ptx/%.ptx tutor/emu/emu_rt_ptx.c tutor/emu/emu_rt.h
+	@echo "  EMBED   $<"
+	$(Q)$(CC) -std=c11 -O2 $(WARN) -Itutor -DEMU_PTX_PATH='"$<"' -c -o $@ tutor/emu/emu_rt_ptx.c
+
+# The emulating runtime is C against CUDA's headers, like the runner's.
+EMU_RT_OBJ := $(BUILD)/emu/emu_rt.o $(BUILD)/emu/emu_rt_stub.o $(BUILD)/emu/emu_rt_drv.o
+$(EMU_RT_OBJ): $(BUILD)/emu/%.o: tutor/emu/%.c tutor/emu/emu_rt_int.h tutor/emu/emu_rt.h tutor/emu/emu.h | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I$(CUDA_INC) -Itutor -c -o $@ $<
+
+$(BUILD)/harness/judge_cpu_%: $(HX_CPU_OBJ) $(BUILD)/harness/hx_fam_%.o $(BUILD)/harness/ptx/hx_fam_%.o \
+		$(EMU_RT_OBJ) $(EMU_LIB) | check-seccomp
+	@echo "  LD      $@"
+	$(Q)$(CXX_RUNNER) -o $@ $^ $(SECCOMP_LIBS) -pthread -lm
 
 # The runner's half is plain C against CUDA's headers, and never links
 # libcudart: it is the stand-in for it.
@@ -299,7 +330,7 @@ check-seccomp:
 install: all
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/harness $(DESTDIR)$(SHAREDIR)/tutor
 	$(Q)install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/$(BIN)
-	$(Q)install -m 755 $(JUDGES) $(DESTDIR)$(LIBDIR)/harness/
+	$(Q)install -m 755 $(JUDGES) $(CPU_JUDGES) $(DESTDIR)$(LIBDIR)/harness/
 	$(Q)install -m 644 $(RUNNER_OBJ) $(DESTDIR)$(LIBDIR)/harness/
 	$(Q)install -m 644 tutor/lab.h tutor/status.h $(DESTDIR)$(SHAREDIR)/tutor/
 	$(Q)install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
@@ -317,7 +348,8 @@ clean:
 
 .PHONY: FORCE check-pkgs check-seccomp
 # Objects the judges are linked from are kept, not deleted as intermediates.
-.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ)
+.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(EMU_RT_OBJ) \
+            $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.ptx) $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.o)
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,17 +2,20 @@
 # tests/bank.sh — the bank of known-bad kernels in tests/bank/ must each get
 # the verdict written on its first line ("// bank: lab=NN expect=STATUS
 # [cpu=STATUS] [target=met|missed]"; target= is checked on a GPU: a
-# kernel that is right but slow must pass and miss the target).  Without a GPU a check still runs the runner and checks
-# its plans, so the verdicts about host code (rejected, a launcher that
-# hangs or crashes) are reached there too: cpu= names the verdict expected
-# without a GPU (default: rejected stays rejected, everything else no_gpu),
+# kernel that is right but slow must pass and miss the target).  Without a
+# GPU a check still runs the runner and checks its plans, and then the CPU
+# judge runs the trials on the PTX emulator (docs/harness.md section 8.1),
+# so most verdicts are reached there too: cpu= names the verdict expected
+# without a GPU (default: the GPU's, as the emulator judges alike; without
+# the CPU judges, rejected stays rejected and everything else is no_gpu),
 # and the GPU's own verdict is skipped, visibly.  Only the kernels whose
-# verdict without a GPU is one of their own (cpu= other than no_gpu) are
-# checked there: the rest would each spend nvcc's 2 to 3 CPU seconds to
-# learn "no_gpu", which the GPU's own run of this file shows anyway (a
-# wrong rejection there is a wrong verdict).  BANK_CPU=all checks them too.
+# cpu= repeats their expect=, and those expected rejected, are checked
+# there: the rest would each spend nvcc's 2 to 3 CPU seconds and the
+# emulator's, which the GPU's own run of this file shows anyway.
+# BANK_CPU=all checks them too.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+unset CUDATUTOR_NO_EMULATOR
 
 results=${GPU_RESULTS:-$TMP}
 mkdir -p "$results"
@@ -22,14 +25,27 @@ right=0 total=0
 # Without a GPU nothing is timed: the checks run side by side first, and
 # their verdicts are read in order below.
 # want_cpu META: the verdict the first line META names for a run without a GPU.
+emu=0
+[ -x build/harness/judge_cpu_reduce_int ] && emu=1
 want_cpu() {
     local want cpu
     want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
     cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
-    [ -n "$cpu" ] || { [ "$want" = rejected ] && cpu=rejected || cpu=no_gpu; }
+    [ -n "$cpu" ] || { [ "$want" = rejected ] || [ $emu = 1 ] && cpu=$want || cpu=no_gpu; }
     echo "$cpu"
 }
-cpu_checked() { [ "$(want_cpu "$1")" != no_gpu ] || [ "${BANK_CPU:-}" = all ]; }
+# Checked without a GPU: the files whose cpu= repeats the GPU's verdict (the
+# emulator catches what the GPU catches), the rejections, and, with the CPU
+# judges, cpu=no_gpu (a form the emulator does not run); another cpu=
+# records a known difference (a cheat only a timed sample catches passes on
+# the CPU), checked with BANK_CPU=all.
+cpu_checked() {
+    local want cpu
+    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
+    cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
+    [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } ||
+        { [ "$cpu" = no_gpu ] && [ $emu = 1 ]; } || [ "${BANK_CPU:-}" = all ]
+}
 if [ $gpu = 0 ]; then
     for f in tests/bank/*.cu; do
         name=$(basename "$f" .cu)

@@ -1,19 +1,64 @@
 #!/usr/bin/env bash
 # tests/gpu.sh — on a GPU: every pristine stub (data/stubs/) fails its check,
 # every solution passes it (correct at every size, clean under the
-# sanitizers) and meets its lab's target.  Without a GPU each test is
-# skipped, visibly.
+# sanitizers) and meets its lab's target.  Without a GPU the same checks
+# run on the CPU judges (the PTX emulator, docs/harness.md "The CPU tier"):
+# every stub fails and every solution passes there, up to each family's
+# emulation bound; the GPU's own verdicts and the targets are skipped,
+# visibly.  Without the CPU judges (a build without the emulator) every
+# test is skipped.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+unset CUDATUTOR_NO_EMULATOR
 
 n=$(jq '.labs | length' data/labs.json)
 if ! have_gpu; then
     for i in $(seq 0 $((n - 1))); do
         id=$(jq -r ".labs[$i].id" data/labs.json)
+        slug=$(jq -r ".labs[$i].slug" data/labs.json)
+        [ -x "build/harness/judge_cpu_$(jq -r ".labs[$i].family" data/labs.json)" ] || continue
+        par_check "$TMP/stub-$id.json" "$id" --file "data/stubs/$id-$slug.cu" --work-dir "$TMP/w/stub-$id"
+        par_check "$TMP/sol-$id.json" "$id" --file "solutions/$id-$slug/kernel.cu" --work-dir "$TMP/w/sol-$id"
+    done
+    par_wait
+    for i in $(seq 0 $((n - 1))); do
+        id=$(jq -r ".labs[$i].id" data/labs.json)
+        if [ -f "$TMP/sol-$id.json" ]; then
+            st=$(jq -r .status "$TMP/stub-$id.json")
+            emu=$(jq -r 'has("emulator")' "$TMP/stub-$id.json")
+            if [ "$st" = fail ] && [ "$emu" = true ]; then ok "$id stub fails on the CPU emulator"
+            else not_ok "$id stub fails on the CPU emulator" "status $st: $(jq -r .summary "$TMP/stub-$id.json")"; fi
+            st=$(jq -r .status "$TMP/sol-$id.json")
+            emu=$(jq -r 'has("emulator")' "$TMP/sol-$id.json")
+            if [ "$st" = pass ] && [ "$emu" = true ]; then ok "$id solution passes on the CPU emulator"
+            else not_ok "$id solution passes on the CPU emulator" "status $st: $(jq -r .summary "$TMP/sol-$id.json")" \
+                     "$(jq -r '.messages[]' "$TMP/sol-$id.json")"; fi
+            # The judge's wall time on the emulator, compile and link left out.
+            echo "# $id solution: the CPU judge ran $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/sol-$id.json") s," \
+                 "stub $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/stub-$id.json") s;" \
+                 "$(jq -r '.emulator.student_instructions // 0' "$TMP/sol-$id.json") student and" \
+                 "$(jq -r '.emulator.judge_instructions // 0' "$TMP/sol-$id.json") judge thread-instructions"
+        else
+            skip "$id stub fails on the CPU emulator" "skipped: no CPU judge (build without the emulator)"
+            skip "$id solution passes on the CPU emulator" "skipped: no CPU judge (build without the emulator)"
+        fi
         skip "$id stub fails on the GPU" "$NO_GPU_REASON"
         skip "$id solution passes on the GPU" "$NO_GPU_REASON"
         skip "$id solution meets its target" "$NO_GPU_REASON"
     done
+    # A student's own kernel.cu that passes on the CPU is recorded as passed
+    # (on the CPU) and opens the next lab.
+    if [ -f "$TMP/sol-01.json" ]; then
+        export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
+        make_workbook "$TMP/wb"
+        cp solutions/01-*/kernel.cu "$TMP/wb/labs/$(lab_dir 01)/kernel.cu"
+        "$TUTOR" --root "$TMP/wb" check 01 > "$TMP/own-01.out" 2>&1; rc=$?
+        check "check 01 of a passing kernel.cu on the CPU exits 0 and says passed on the CPU" \
+            test $rc = 0 -a -n "$(grep -F 'passed on the CPU' "$TMP/own-01.out")"
+        check "a pass on the CPU is recorded as passed, on the CPU, and opens lab 02" \
+            test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS") $("$TUTOR" --root "$TMP/wb" list --json |
+                   jq -r '.[] | select(.id == "02") | .state')" = "passed cpu open"
+    fi
     exit 0
 fi
 

@@ -36,6 +36,10 @@ export CUDATUTOR_PROGRESS="$TMP/progress.json"
 # folder would otherwise time every reference solution before its first
 # check.  tests/calibrate.sh turns calibration back on.
 export CUDATUTOR_NO_CALIBRATE=1
+# Without a GPU, checks stop at the plans (no_gpu), as the tests of the CLI,
+# the tutor and the grader expect, and none spends seconds on the PTX
+# emulator; tests/gpu.sh and tests/bank.sh turn the CPU judges back on.
+export CUDATUTOR_NO_EMULATOR=1
 
 # lab_dir NN: the lab's folder name (labs/NN-slug), from the catalog.
 lab_dir() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | "\(.id)-\(.slug)"' "$ROOT/data/labs.json"; }

@@ -1,4 +1,4 @@
-// bank: lab=08 expect=fail
+// bank: lab=08 expect=fail cpu=pass
 // why: above 2^25 elements sums the input on its first call and afterwards reads back the sum it kept in a __device__ variable, adjusted by one element; every timed sample changes an element at a random place by 1/16 of the sum of magnitudes or more, so the kept sum is far off
 /* The launcher is the same on every call (the plan check passes): the
  * kernel decides on the device, from a flag it keeps between calls, whether

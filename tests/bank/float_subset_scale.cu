@@ -1,4 +1,4 @@
-// bank: lab=08 expect=fail
+// bank: lab=08 expect=fail cpu=pass
 // why: above 2^25 elements (the timed sizes, past every trial) reads one element in 32 and multiplies by 32; the float inputs hold sparse large values at random places, so any subset misses by far more than the tolerance
 /* An estimate, not a sum: the average of a strided sample is a fine guess
  * for inputs that look alike everywhere, and 32 times less to read.  Below

@@ -1,4 +1,4 @@
-// bank: lab=03 expect=timeout
+// bank: lab=03 expect=timeout cpu=timeout
 // why: the tree loop tests an unsigned stride with s >= 0, which is always true: every block spins forever at s = 0 and the harness must kill it
 /* Written as "run the levels down to and including 0".  Once s reaches 0,
  * s >>= 1 keeps it there; the barrier in the body keeps the compiler from

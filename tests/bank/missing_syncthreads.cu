@@ -1,4 +1,4 @@
-// bank: lab=03 expect=fail
+// bank: lab=03 expect=fail cpu=fail
 // why: no barrier between tree levels; warps read partial sums other warps may not have written yet. It may pass the plain tests by luck of scheduling: racecheck must catch it
 /* Lab 03's sequential tree with the __syncthreads() inside the loop left
  * out (the one after the load is kept).  On a 128-thread block, level 32

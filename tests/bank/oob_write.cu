@@ -1,4 +1,4 @@
-// bank: lab=01 expect=runtime_error
+// bank: lab=01 expect=runtime_error cpu=runtime_error
 // why: each block's sum is stored 1 TiB past d_out, an address no allocation covers: the launch faults with an illegal address
 /* A stray pointer: the block sums should go to the scratch buffer, but they
  * are written at d_out plus a huge offset.  The first launch traps, and the

@@ -1,4 +1,4 @@
-// bank: lab=01 expect=pass cpu=no_gpu
+// bank: lab=01 expect=pass
 // why: a correct reduction whose kernel and launcher print lines of the judge's progress protocol (@gpu wait, @passed correctness, @stage) on every call; they are the student's text, not protocol, and change neither the verdict nor any time limit
 /* Before the judge had a private channel, "@gpu wait" on stderr bought a
  * run extra seconds, and "@stage" lines moved its trials' limit. */

@@ -1,4 +1,4 @@
-// bank: lab=13 expect=fail
+// bank: lab=13 expect=fail cpu=pass
 // why: above 2^25 elements (the timed sizes, past every trial) writes zeros into d_out and, into the judge's reference scan d_ref (found as scan_reads_reference.cu finds it), the values that would make the judge's GPU check take those zeros for right, as pygpubench's gpu_scan_zeros zeroes the expected buffers; when d_ref lived through the call the judge's hash caught it ("the call wrote into the judge's memory"); now d_ref is made again after every call, so the forgery is gone and the zeros fail as wrong elements
 /* The lab's solution, whole, for every n up to 2^25: the trials pass.  Above
  * it the launcher forges instead of scanning.  The judge's GPU check

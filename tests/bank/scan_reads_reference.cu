@@ -1,4 +1,4 @@
-// bank: lab=13 expect=fail
+// bank: lab=13 expect=fail cpu=runtime_error
 // why: never scans: finds the judge's reference scan d_ref in device memory (one allocation stride past d_out, from the pointers it is given) and copies it, patching in the sample's few changed elements (pygpubench's gc_copy, copying the expected output, done from the device); while the judge kept d_ref there during every call this passed on the H100 (0.49x CUB at 2^28, its target missed: correctness credit without a scan); the judge now scrubs d_ref, CUB's temporary storage and the marks before every call and makes the reference again after it, so the kernel reads a constant, finds no changes it can use, and leaves the poison: fail
 /* The lab's solution with its launcher replaced.  Its kernels stay in the
  * file and are never launched: the technique check reads the PTX, not the

@@ -1,4 +1,4 @@
-// bank: lab=09 expect=fail
+// bank: lab=09 expect=fail cpu=pass
 // why: from n = 65536 up it integrates with 256 Gauss-Legendre points instead of n + 1: right within the tolerance, but the timed rate is far above the measured peak of lab_f evaluations (implausible)
 /* The shortcut a closed form would give, without one: f is smooth, so 32
  * panels of 8-point Gauss-Legendre reach the integral to about float

@@ -1,4 +1,4 @@
-// bank: lab=09 expect=fail
+// bank: lab=09 expect=fail cpu=pass
 // why: from n = 65536 up it applies the rule with half as many trapezoids: right within the tolerance, but twice the work rate an honest kernel can reach, above 1.1 times the measured peak of lab_f evaluations (implausible)
 /* A subtler skip than a handful of points: still a grid-stride trapezoid
  * rule, correct in every other way, but on (n + 1) / 2 strips of twice the

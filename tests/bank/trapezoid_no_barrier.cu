@@ -1,4 +1,4 @@
-// bank: lab=09 expect=fail
+// bank: lab=09 expect=fail cpu=fail
 // why: warp 0 adds the warp sums without waiting for them; racecheck must report it
 /* The race of the lecture's first pseudocode.  This kernel does have a
  * barrier (after clearing the shared array), so the PTX technique check

@@ -1,5 +1,5 @@
-// bank: lab=09 expect=rejected cpu=no_gpu
-// why: opts out of lab.h's lab_params (LAB_NO_PARAMS) and brings its own lab_f, x*x: the judge finds no lab_params in the module to write the integrand to and rejects the file (without a GPU no module is loaded, so only the plans are checked)
+// bank: lab=09 expect=rejected
+// why: opts out of lab.h's lab_params (LAB_NO_PARAMS) and brings its own lab_f, x*x: the judge finds no lab_params in the module to write the integrand to and rejects the file (without a GPU, the CPU judge loads its PTX and rejects it alike)
 /* The integrand reaches a kernel only through lab_params, which lab.h
  * defines in every kernel file.  A file that defines LAB_NO_PARAMS (meant for
  * the harness's own sources) gets neither it nor lab_f, and can integrate a

@@ -1,4 +1,4 @@
-// bank: lab=05 expect=fail
+// bank: lab=05 expect=fail cpu=fail
 // why: the classic volatile-only warp tail, no __syncwarp: a data race since Volta (independent thread scheduling); racecheck must report it, the sums may be wrong too, and the lab 05 technique check finds no warp primitive
 /* The 2007-era unroll-last-warp: it assumed the 32 lanes of a warp run in
  * lock-step, so that every lane's read of sdata[tid + s] happens before any

@@ -165,6 +165,53 @@ static void a_lab_opens_when_the_one_before_passes(void)
     progress_free(&p);
 }
 
+/* A pass on the CPU emulator (no GPU) opens the next lab like any pass, is
+ * marked cpu_only until a GPU pass, survives the file, and never records
+ * the emulator as the GPU. */
+static void a_pass_on_the_cpu_opens_the_next_lab(void)
+{
+    static const char cpu_pass[] =
+        "{\"schema\": 1, \"tool\": \"cudatutor\", \"lab\": \"01\", \"family\": \"reduce_int\", "
+        "\"status\": \"pass\", \"device\": {\"name\": \"PTX emulator on the CPU\", \"cc\": \"9.0\"}, "
+        "\"tests\": [], \"perf\": [], \"emulator\": {\"max_n\": 1048576, \"not_run\": [4194301]}, "
+        "\"summary\": \"passed on the CPU\"}";
+    struct lab labs[2] = {{.id = "01", .opens_after = -1}, {.id = "02", .opens_after = 0}};
+    struct catalog cat = {.labs = labs, .nlabs = 2};
+    struct progress p, q;
+    struct result cpu, gpu;
+    char err[256];
+    progress_init(&p);
+    progress_init(&q);
+    if (result_parse(cpu_pass, &cpu, err, sizeof err) || fixture("pass", &gpu)) {
+        printf("#   %s\n", err);
+        EXPECT(0);
+        return;
+    }
+    EXPECT(cpu.emulated && cpu.emu_max_n == 1048576);
+    progress_record_check(&p, &cpu, "t1");
+    const struct progress_lab *l = progress_find(&p, "01");
+    EXPECT(l && l->passed && l->cpu_only && l->gpu[0] == '\0');
+    EXPECT(progress_state(&p, &cat, 1, 0) == LAB_OPEN);
+    char *text = progress_format(&p);
+    EXPECT(text && strstr(text, "\"passed_on\"") && progress_parse(&q, text, err, sizeof err) == 0);
+    free(text);
+    EXPECT(progress_find(&q, "01") && progress_find(&q, "01")->cpu_only);
+    /* A GPU pass adds the timing and the GPU; a later CPU pass takes neither away. */
+    progress_record_check(&p, &gpu, "t2");
+    l = progress_find(&p, "01");
+    EXPECT(l && !l->cpu_only && l->best.have);
+    EXPECT_STR(l->gpu, gpu.device_name);
+    progress_record_check(&p, &cpu, "t3");
+    l = progress_find(&p, "01");
+    EXPECT(l && !l->cpu_only && l->best.have);
+    EXPECT_STR(l->gpu, gpu.device_name);
+    EXPECT_STR(l->first_pass, "t1");
+    result_free(&cpu);
+    result_free(&gpu);
+    progress_free(&p);
+    progress_free(&q);
+}
+
 /* The bonus labs name the lab that opens them ("opens_after": "08"): they
  * open together when it passes, whatever happens to the labs between. */
 static void bonus_labs_open_when_their_opener_passes(void)
@@ -422,6 +469,7 @@ int main(void)
         T(no_gpu_and_compile_errors_are_attempts_not_passes),
         T(hints_used_only_grow),
         T(a_lab_opens_when_the_one_before_passes), T(bonus_labs_open_when_their_opener_passes),
+        T(a_pass_on_the_cpu_opens_the_next_lab),
         T(the_path_is_flag_then_environment_then_root),
         T(round_trip_through_the_file),
         T(a_missing_file_is_empty_and_an_update_creates_it),

@@ -152,6 +152,8 @@ static void stage_target(struct run *r)
     if (min != t->min)
         cJSON_AddNumberToObject(o, "catalog_min", t->min);
     cJSON_AddBoolToObject(o, "provisional", t->provisional);
+    if (r->emulated)
+        cJSON_AddStringToObject(o, "note", "not measured: judged on the CPU emulator, without a GPU");
     cJSON *first = cJSON_CreateObject(), *also = t->nalso ? cJSON_AddArrayToObject(o, "also") : NULL;
     int met = target_case(first, perf, t->metric, t->case_label, min);
     for (int i = 0; i < t->nalso; i++) {
@@ -167,6 +169,54 @@ static void stage_target(struct run *r)
     cJSON_AddItemToObject(o, "value", cJSON_DetachItemFromObjectCaseSensitive(first, "value"));
     cJSON_AddBoolToObject(o, "met", met);
     cJSON_Delete(first);
+}
+
+/* "2^20", or the number when it is no power of two. */
+static void size_words(char *buf, size_t len, double n)
+{
+    unsigned long long v = (unsigned long long)n;
+    int k = 0;
+    while (k < 63 && (1ull << k) < v)
+        k++;
+    if (v && (1ull << k) == v)
+        snprintf(buf, len, "2^%d", k);
+    else
+        snprintf(buf, len, "%llu", v);
+}
+
+/* The summary of a run on the CPU emulator: where it ran, up to which size,
+ * what it could not judge.  Replaces a pass's figures (there are none),
+ * and says after any other verdict where it was reached. */
+static void summarize_emulated(struct run *r, const struct result *res, char *buf, size_t len)
+{
+    const cJSON *emu = cJSON_GetObjectItemCaseSensitive(r->root, "emulator");
+    const cJSON *max_n = cJSON_GetObjectItemCaseSensitive(emu, "max_n");
+    int skipped = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(emu, "not_run"));
+    char bound[32], more[64] = "";
+    size_t used = strlen(buf);
+
+    /* A CPU judge that left no report (killed at its limit) still ran up
+     * to the catalog's bound. */
+    size_words(bound, sizeof bound, cJSON_IsNumber(max_n) ? max_n->valuedouble
+                                                          : (double)r->lab->family->emu_max_n);
+    if (skipped)
+        snprintf(more, sizeof more, "; %d larger size%s not run", skipped, skipped == 1 ? "" : "s");
+    if (res->status == STATUS_PASS) {
+        snprintf(buf, len, "%s up to n=%s: %d tests, passed on the CPU (the PTX emulator, no GPU)%s; "
+                           "the target is measured on a GPU only", status_meaning(res->status), bound,
+                 res->ntests, more);
+        return;
+    }
+    if (res->status == STATUS_NO_GPU) {
+        /* A form the emulator does not run: the reason is its message. */
+        for (int i = 0; i < res->nmsgs; i++)
+            if (!strncmp(res->messages[i], "needs a GPU", 11)) {
+                snprintf(buf, len, "%s: %s", status_meaning(res->status), res->messages[i]);
+                return;
+            }
+    }
+    if (used + 1 < len)
+        snprintf(buf + used, len - used, " (on the CPU emulator, sizes up to n=%s)", bound);
 }
 
 static void summarize(struct run *r)
@@ -260,6 +310,8 @@ static void summarize(struct run *r)
                  res.nmsgs ? res.messages[res.nmsgs - 1] : "");
         break;
     }
+    if (r->emulated)
+        summarize_emulated(r, &res, buf, sizeof buf);
     cJSON_AddStringToObject(r->root, "summary", buf);
     result_free(&res);
 }

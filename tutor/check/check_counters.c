@@ -42,7 +42,12 @@ int stage_counters(struct run *r)
     for (int i = 0; i < r->lab->family->nperf; i++)
         if (!strcmp(r->lab->family->perf[i].label, r->lab->target.case_label))
             n = r->lab->family->perf[i].n;
-    if (!r->tc->ncu) {
+    if (r->emulated) {
+        /* Counters are the GPU's: the emulator's instructions are not
+         * what ncu counts. */
+        cJSON_AddStringToObject(c, "note", "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
+        goto out;
+    } else if (!r->tc->ncu) {
         cJSON_AddStringToObject(c, "note", "ncu not found: no counters");
         goto out;
     }

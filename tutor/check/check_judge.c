@@ -1,7 +1,9 @@
 /* check_judge.c — the judge stage of a check: runs the family's prebuilt
  * judge (tutor/harness/) with the student's runner and device code, as a
  * child with a wall-clock limit, reading its progress on a private channel
- * (proc's channel fd) and merging its report into the check's.
+ * (proc's channel fd) and merging its report into the check's.  When that
+ * judge finds no GPU, the family's CPU judge runs the same trials on the
+ * PTX emulator (docs/harness.md, "The CPU tier").
  *
  * What the student's code prints reaches the check in two places, both
  * plain text and never protocol: the judge's stdout and stderr (a kernel's
@@ -37,10 +39,12 @@ static double run_grace(void *ud)
     return waits_grace(&((struct run *)ud)->hx_waits);
 }
 
+/* The CPU judge's trials are its whole run, and share no GPU: they get
+ * the run's limit. */
 static double trials_limit(const struct run *r)
 {
     double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
-    return r->lab->family->trials_timeout_s * scale;
+    return (r->emulated ? r->lab->family->timeout_s : r->lab->family->trials_timeout_s) * scale;
 }
 
 /* While the trials run they have their own, shorter limit (the catalog's
@@ -125,7 +129,7 @@ char **judge_argv(struct run *r, const char *json, const char *mode, const unsig
     }
     for (int i = 0; r->o->wrap && r->o->wrap[i] && a < CHECK_WRAP_MAX; i++)
         argv[a++] = strdup(r->o->wrap[i]);
-    argv[a++] = util_format("%s/judge_%s", r->tc->harness_dir, f->name);
+    argv[a++] = util_format("%s/judge_%s%s", r->tc->harness_dir, r->emulated ? "cpu_" : "", f->name);
     argv[a++] = strdup("--json");
     argv[a++] = strdup(json);
     argv[a++] = strdup("--lab");
@@ -140,8 +144,9 @@ char **judge_argv(struct run *r, const char *json, const char *mode, const unsig
     argv[a++] = strdup(r->bin);
     argv[a++] = strdup("--runner-out");
     argv[a++] = util_format("%s/%s-%s", r->dir, mode, RUNNER_OUT);
+    /* The emulator loads the student's PTX where a GPU loads the fatbin. */
     argv[a++] = strdup("--fatbin");
-    argv[a++] = strdup(r->fatbin);
+    argv[a++] = strdup(r->emulated ? r->ptx : r->fatbin);
     argv[a++] = strdup("--ptx");
     argv[a++] = strdup(r->ptx);
     argv[a++] = strdup("--plan-timeout");
@@ -158,14 +163,20 @@ char **judge_argv(struct run *r, const char *json, const char *mode, const unsig
     }
     argv[a++] = strdup("--sizes");
     argv[a++] = list;
-    argv[a++] = strdup("--gpu-lock");
-    argv[a++] = strdup(r->gpu_lock);
-    argv[a++] = strdup("--gpu-lock-wait");
-    argv[a++] = util_format("%d", GPU_WAIT_S);
-    /* A lock given from outside is a grader's: many runs at once, and even
-     * their start-ups must stay out of each other's timed sections. */
-    argv[a++] = strdup("--gpu-lock-init");
-    argv[a++] = strdup(r->o->gpu_lock ? "1" : "0");
+    if (r->emulated) {
+        /* No GPU to take turns with. */
+        argv[a++] = strdup("--emu-max-n");
+        argv[a++] = util_format("%llu", f->emu_max_n);
+    } else {
+        argv[a++] = strdup("--gpu-lock");
+        argv[a++] = strdup(r->gpu_lock);
+        argv[a++] = strdup("--gpu-lock-wait");
+        argv[a++] = util_format("%d", GPU_WAIT_S);
+        /* A lock given from outside is a grader's: many runs at once, and
+         * even their start-ups must stay out of each other's timed sections. */
+        argv[a++] = strdup("--gpu-lock-init");
+        argv[a++] = strdup(r->o->gpu_lock ? "1" : "0");
+    }
     if (r->o->time_budget_ms > 0) {
         argv[a++] = strdup("--budget-ms");
         argv[a++] = util_format("%d", r->o->time_budget_ms);
@@ -225,7 +236,8 @@ static void plan_violation(struct run *r, const cJSON *plan)
 static void merge_report(struct run *r, cJSON *h)
 {
     static const char *const keys[] = {"status", "seed", "device", "tests", "first_failing_n",
-                                       "tolerance_used", "perf", "mode", "phases", "plan", NULL};
+                                       "tolerance_used", "perf", "mode", "phases", "plan", "emulator",
+                                       NULL};
     for (int i = 0; keys[i]; i++) {
         cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
         if (!v)
@@ -256,6 +268,7 @@ static void add_output(struct run *r, const struct proc_result *pr)
     size_t dropped = pr->dropped + (len - strlen(kept));
     char *text = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]", kept, dropped)
                              : strdup(kept);
+    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "output");
     cJSON_AddStringToObject(r->root, "output", text ? text : "");
     free(text);
     free(all);
@@ -263,7 +276,8 @@ static void add_output(struct run *r, const struct proc_result *pr)
     free(path);
 }
 
-int stage_judge(struct run *r)
+/* One run of the judge (the GPU one, or the CPU one when r->emulated). */
+static int run_judge(struct run *r)
 {
     char *json = util_format("%s/harness.json", r->dir);
     char **argv = NULL;
@@ -286,6 +300,7 @@ int stage_judge(struct run *r)
         check_message(r, "%s", pr.error);
         goto out;
     }
+    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "run_s");
     cJSON_AddNumberToObject(r->root, "run_s", pr.seconds);
     add_output(r, &pr);
 
@@ -326,4 +341,24 @@ out:
     free(json);
     proc_result_free(&pr);
     return rc;
+}
+
+int stage_judge(struct run *r)
+{
+    const char *off = getenv("CUDATUTOR_NO_EMULATOR");
+    int rc = run_judge(r);
+    if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
+        return rc;
+    /* No GPU: the plans were checked against the PTX; now the trials run
+     * on the emulator, when this build has the CPU judges and
+     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
+    char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
+    int have = cpu && util_is_file(cpu);
+    free(cpu);
+    if (!have)
+        return rc;
+    r->emulated = 1;
+    r->trials_t0 = r->trials_w0 = 0;
+    r->trials_done = 0;
+    return run_judge(r);
 }

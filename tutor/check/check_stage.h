@@ -60,6 +60,7 @@ struct run {
     double trials_w0;       /* its waits for the GPU by then */
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
+    int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;

@@ -4,8 +4,9 @@
  * the whole grader (intake, sandbox, pools, reports), and a table that
  * shows each got its expected verdict.  A bank kernel with an "// escape:
  * PATH" line must also have left nothing at PATH (relative to its work
- * folder).  Without a GPU, cpu= is the verdict expected (default: rejected
- * stays rejected, the rest is no_gpu). */
+ * folder).  Without a GPU, cpu= is the verdict expected (default: the
+ * GPU's where the CPU judge of the lab's family runs the trials on the
+ * emulator; else rejected stays rejected and the rest is no_gpu). */
 #define _GNU_SOURCE     /* FNM_EXTMATCH: --bank '@(raw_*|opens_*)' as bash matched it */
 #include "grade/grade_run.h"
 
@@ -204,11 +205,15 @@ static int lay_out(struct grade *g, const char *subs, struct expect *e, int cap,
             snprintf(x->id, sizeof x->id, "bank-%s", name);
             util_copy(x->lab, sizeof x->lab, lab);
             util_copy(x->want, sizeof x->want, want);
-            /* Without a GPU the runner's plans are still checked: cpu= is
-             * the verdict expected there (default: rejected stays). */
-            const char *rejected = status_name(STATUS_REJECTED);
+            /* Without a GPU the runner's plans are still checked, and the
+             * CPU judge, where there is one, reaches the GPU's verdicts:
+             * cpu= is the verdict expected there. */
+            const char *rejected = status_name(STATUS_REJECTED), *off = getenv("CUDATUTOR_NO_EMULATOR");
+            char *cpu_judge = util_format("%s/judge_cpu_%s", g->harness_dir, l->family->name);
+            int emulated = cpu_judge && util_is_file(cpu_judge) && !(off && *off);
+            free(cpu_judge);
             util_copy(x->want_cpu, sizeof x->want_cpu,
-                      cpu[0] ? cpu : !strcmp(want, rejected) ? rejected : status_name(STATUS_NO_GPU));
+                      cpu[0] ? cpu : !strcmp(want, rejected) || emulated ? want : status_name(STATUS_NO_GPU));
             escape_of(text, x->escape, sizeof x->escape);
             char *dir = util_format("%s/%s/%s", subs, x->id, l->dir);
             if (dir && put(path, dir, "kernel.cu") == 0) {

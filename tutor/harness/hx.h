@@ -8,7 +8,10 @@
  * runs in the runner (tutor/runner/), a separate sandboxed process without a
  * GPU, and reaches the judge only as launch plans (hx_plan.cu), which the
  * judge checks and replays.  The student's device code is loaded from its
- * fatbin into the judge's context.
+ * fatbin into the judge's context.  A CPU judge is the same objects (with
+ * hx_emu.cu and hx_cub_emu.cu) linked against the emulating runtime,
+ * tutor/emu/emu_rt.c, instead of libcudart: the kernels run on the PTX
+ * emulator, the student's loaded from its PTX.
  */
 #ifndef HX_H
 #define HX_H
@@ -62,6 +65,9 @@ struct opts {
     /* Calls of the entry point on each input that must give the same bits
      * (reduce families, check mode): 1 judges one call, as most labs do. */
     int repeat;
+    /* The CPU judges: the largest trial size emulated (--emu-max-n); 0 is
+     * hx_emu.cu's default. */
+    unsigned long long emu_max_n;
 };
 
 struct test {
@@ -133,6 +139,13 @@ struct report {
     /* Without a GPU: each trial's plan in words, for the student and tests. */
     char plan_text[MAX_SIZES][320];
     int nplan_text;
+    /* The CPU judges (hx_emu.cu): the run was emulated, at the trial sizes
+     * up to emu_max_n; the larger ones are not_run.  The instructions the
+     * student's kernels and the judge's own executed, over all threads. */
+    int emulated;
+    unsigned long long emu_max_n, not_run[MAX_SIZES];
+    int nnot_run;
+    unsigned long long emu_student_instr, emu_judge_instr;
 };
 
 enum lock_state { LOCK_NONE, LOCK_SHARED, LOCK_OWNED };
@@ -292,6 +305,25 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
 /* A timed sample's plan: asked for afresh, and the same as the case's first
  * (*have_first tells whether there is one yet), else the run is rejected. */
 int plan_sample(struct ctx *c, const struct call *k, struct plan *p, struct plan *first, int *have_first);
+
+/* ---- the CPU tier (hx_emu.cu) ------------------------------------------- */
+
+/* Defined only in the CPU judges, the judge's objects linked against the
+ * emulating runtime (tutor/emu/emu_rt.c); the GPU judges leave them out,
+ * so each call site tests for the function first.  emu_prepare, before the
+ * run: marks the report emulated, keeps the trial sizes up to the
+ * emulation bound (the rest are listed as not run) and drops the timed
+ * cases (no time is measured on a CPU).  emu_bind, before each replay of a
+ * call: names its buffers for the emulator's messages.  emu_finish, after
+ * the run: turns how the emulator stopped the student's code into the
+ * verdict (a hazard fails, the budget is a timeout, a form it does not
+ * emulate needs a GPU). */
+void emu_prepare(struct opts *o, struct report *r) __attribute__((weak));
+/* After the device is described, before the family's setup: sizes the
+ * judge's own kernels for the emulator. */
+void emu_device(struct ctx *c) __attribute__((weak));
+void emu_bind(struct ctx *c, const struct call *k) __attribute__((weak));
+void emu_finish(struct ctx *c) __attribute__((weak));
 
 /* ---- CUDA errors ------------------------------------------------------ */
 

@@ -27,7 +27,7 @@ static const char usage_text[] =
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-blocks K] [--max-local BYTES]\n"
-    "             [--progress-fd FD] [--repeat K]\n"
+    "             [--progress-fd FD] [--repeat K] [--emu-max-n N]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -130,6 +130,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->progress_fd = atoi(v);
         else if (!strcmp(a, "--repeat"))
             o->repeat = atoi(v);
+        else if (!strcmp(a, "--emu-max-n"))
+            o->emu_max_n = strtoull(v, NULL, 10);
         else
             return -1;
     }
@@ -433,6 +435,8 @@ static enum status run(struct ctx *c)
     if (device_describe(&r->dev))
         return STATUS_INTERNAL_ERROR;
     r->have_dev = 1;
+    if (emu_device)
+        emu_device(c);
     if (check(cudaStreamCreate(&c->s), "cudaStreamCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev0), "cudaEventCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev1), "cudaEventCreate", __FILE__, __LINE__))
@@ -536,6 +540,8 @@ int main(int argc, char **argv)
         unsigned long long need = hx::BLOCKS_PER_ITEM * hx::largest(&o);
         o.max_blocks = need > floor ? need : floor;
     }
+    if (hx::emu_prepare)
+        hx::emu_prepare(&o, &r);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
     if (o.family && strcmp(o.family, hx::family_impl.name)) {
@@ -546,6 +552,8 @@ int main(int argc, char **argv)
         r.status = STATUS_INTERNAL_ERROR;
     } else {
         r.status = hx::run(&c);
+        if (hx::emu_finish)
+            hx::emu_finish(&c);
     }
     /* A plan that broke a rule, or a launcher that crashed or hung, decides
      * the verdict, whatever the run made of it. */

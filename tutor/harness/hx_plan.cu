@@ -1024,6 +1024,8 @@ int student_run(struct ctx *c, const struct call *k)
         return -1;
     if (!plan_same(&p, &again))
         return student_differs(c, k->n);
+    if (emu_bind)
+        emu_bind(c, k);
     return student_replay(c, &p);
 }
 

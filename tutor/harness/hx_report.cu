@@ -116,6 +116,16 @@ static void put_perf(FILE *f, const struct perf *p, const char *reference)
     fputc('}', f);
 }
 
+/* A run on the CPU judge: where it ran, up to which size, what it left out. */
+static void put_emulator(FILE *f, const struct report *r)
+{
+    fprintf(f, "  \"emulator\": {\"max_n\": %llu, \"not_run\": [", r->emu_max_n);
+    for (int i = 0; i < r->nnot_run; i++)
+        fprintf(f, "%s%llu", i ? ", " : "", r->not_run[i]);
+    fprintf(f, "], \"student_instructions\": %llu, \"judge_instructions\": %llu},\n",
+            r->emu_student_instr, r->emu_judge_instr);
+}
+
 int report_write(const struct opts *o, const struct report *r)
 {
     char tmp[4096];
@@ -162,7 +172,7 @@ int report_write(const struct opts *o, const struct report *r)
         put_str(f, r->messages[i]);
     }
     fprintf(f, "],\n  \"plan\": {\"plans\": %ld, \"checked_against\": \"%s\", \"violation\": ",
-            r->plans, r->plans_dry ? "ptx" : r->have_dev ? "gpu" : "none");
+            r->plans, r->plans_dry ? "ptx" : r->emulated ? "emulator" : r->have_dev ? "gpu" : "none");
     if (r->plan_violation[0])
         put_str(f, r->plan_violation);
     else
@@ -175,6 +185,8 @@ int report_write(const struct opts *o, const struct report *r)
     fputs("]", f);
     fprintf(f, "},\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
                "\"timing_s\": %.3f},\n", r->init_s, r->correctness_s, r->wait_s, r->timing_s);
+    if (r->emulated)
+        put_emulator(f, r);
     fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
     if (fclose(f) != 0 || rename(tmp, o->json_path) != 0) {
         perror(o->json_path);

@@ -73,7 +73,12 @@ struct family_spec {
     int nsanitize;
     struct perf_spec *perf;
     int nperf;
+    /* Without a GPU: the largest trial size the CPU judge emulates (the
+     * optional "emu_max_n", else CATALOG_EMU_MAX_N); larger ones are not run. */
+    unsigned long long emu_max_n;
 };
+
+#define CATALOG_EMU_MAX_N (1ull << 20)
 
 struct technique {
     char *name;

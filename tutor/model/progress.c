@@ -106,6 +106,8 @@ static void parse_lab(struct progress_lab *l, const cJSON *o)
     get_str(o, "state", state, sizeof state);
     l->on_target = !strcmp(state, "on_target");
     l->passed = l->on_target || !strcmp(state, "passed");
+    get_str(o, "passed_on", state, sizeof state);
+    l->cpu_only = l->passed && !strcmp(state, "cpu");
     l->attempts = (int)get_num(o, "attempts", 0);
     l->hints_used = (int)get_num(o, "hints_used", 0);
     get_str(o, "first_pass", l->first_pass, sizeof l->first_pass);
@@ -201,6 +203,8 @@ static void format_lab(cJSON *labs, const struct progress_lab *l)
     cJSON_AddStringToObject(o, "state", l->on_target ? "on_target" : l->passed ? "passed" : "open");
     cJSON_AddNumberToObject(o, "attempts", l->attempts);
     put_str(o, "first_pass", l->first_pass);
+    if (l->cpu_only)
+        cJSON_AddStringToObject(o, "passed_on", "cpu");
     if (l->best.have) {
         const struct progress_best *b = &l->best;
         cJSON *bo = cJSON_AddObjectToObject(o, "best");
@@ -427,12 +431,13 @@ void progress_record_check(struct progress *p, const struct result *r, const cha
     util_copy(l->last_status, sizeof l->last_status, status_name(r->status));
     util_copy(l->last_summary, sizeof l->last_summary, r->summary);
     util_copy(l->last_time, sizeof l->last_time, when);
-    if (r->have_device && r->device_name[0])
+    if (r->have_device && r->device_name[0] && !r->emulated)
         util_copy(l->gpu, sizeof l->gpu, r->device_name);
     if (r->status != STATUS_PASS)
         return;
     if (!l->passed)
         util_copy(l->first_pass, sizeof l->first_pass, when);
+    l->cpu_only = r->emulated && (l->cpu_only || !l->passed);
     l->passed = 1;
     if (r->have_target && r->target_met)
         l->on_target = 1;

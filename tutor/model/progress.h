@@ -57,6 +57,8 @@ struct progress_best {
 struct progress_lab {
     char id[8];
     int passed, on_target;      /* ever: a later failure does not undo a pass */
+    int cpu_only;               /* passed, but only on the CPU emulator so far ("passed_on": "cpu"):
+                                 * it opens the next lab; a GPU pass adds the timing */
     int attempts;
     char first_pass[32];        /* ISO 8601 UTC; "" before the first pass */
     struct progress_best best;
@@ -110,9 +112,10 @@ struct progress_lab *progress_lab(struct progress *p, const char *id, int create
 const struct progress_lab *progress_find(const struct progress *p, const char *id);
 
 /* Records one check of the lab r->lab at time `when` (ISO 8601): an attempt,
- * the last verdict, a pass and its first time, on target, the best timed
- * pass (by ratio to the reference; implausible timings are not records) and
- * the GPU. */
+ * the last verdict, a pass and its first time (a pass on the CPU emulator
+ * counts, marked cpu_only until a GPU pass), on target, the best timed pass
+ * (by ratio to the reference; implausible timings are not records) and the
+ * GPU (never the emulator). */
 void progress_record_check(struct progress *p, const struct result *r, const char *when);
 
 /* progress_update's callback for one check: ud is a struct progress_check,

@@ -267,6 +267,10 @@ int result_parse(const char *json, struct result *r, char *err, size_t errlen)
         r->read_gbps = num(v, "read_gbps", 0);
         r->copy_gbps = num(v, "copy_gbps", 0);
     }
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "emulator")) && cJSON_IsObject(v)) {
+        r->emulated = 1;
+        r->emu_max_n = (unsigned long long)num(v, "max_n", 0);
+    }
     parse_tests(root, r);
     r->first_failing_n = (unsigned long long)num(root, "first_failing_n", 0);
     parse_perf(root, r);

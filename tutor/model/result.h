@@ -87,6 +87,8 @@ struct result {
     int have_device;
     char *device_name, *device_cc;
     double theoretical_gbps, read_gbps, copy_gbps;
+    int emulated;                   /* judged on the CPU emulator, no GPU ("emulator") */
+    unsigned long long emu_max_n;   /* the largest size it ran */
     struct rtest *tests;
     int ntests;
     unsigned long long first_failing_n;     /* 0: none */

@@ -1,0 +1,144 @@
+/* hx_emu.cu — the CPU judges' side of the CPU tier (docs/harness.md, "The
+ * CPU tier"): linked only into build/harness/judge_cpu_*, the judge's own
+ * objects with the emulating runtime (tutor/emu/emu_rt.c) in place of
+ * libcudart.  The core reaches these through weak declarations (hx.h), so
+ * a family never asks which judge it is in: on the CPU it runs its trials
+ * as on a GPU, and only what cannot be the same is decided here — which
+ * sizes run, that nothing is timed, and what the emulator's stops mean. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../emu/emu_rt.h"
+#include "hx.h"
+
+namespace hx {
+
+/* The largest trial size emulated when the catalog gives none. */
+static const unsigned long long EMU_DEFAULT_MAX_N = 1ull << 20;
+
+/* The emulator's sentence for the first error of the student's code: the
+ * CUDA call that returned it records this instead of CUDA's name. */
+static void on_student_error(const struct emu_error *err)
+{
+    set_error_text(err->message);
+}
+
+void emu_prepare(struct opts *o, struct report *r)
+{
+    unsigned long long bound = o->emu_max_n ? o->emu_max_n : EMU_DEFAULT_MAX_N;
+    int kept = 0;
+
+    r->emulated = 1;
+    r->emu_max_n = bound;
+    for (int i = 0; i < o->nsizes; i++) {
+        if (o->sizes[i] <= bound)
+            o->sizes[kept++] = o->sizes[i];
+        else
+            r->not_run[r->nnot_run++] = o->sizes[i];
+    }
+    o->nsizes = kept;
+    /* A time on the emulator says nothing about a GPU: no timed case, no
+     * peak, no CUB timed against the student. */
+    o->nperf = 0;
+    struct emu_rt_options eo = {o->seed, 0, on_student_error};
+    emu_rt_configure(&eo);
+}
+
+/* The SMs the families size their own kernels' grids by (dev.sms times a
+ * few blocks): on a GPU, enough blocks to fill it; on the emulator, whose
+ * blocks run one after another, a thread that finds no element still
+ * costs its instructions, and an H100's 1056 blocks of 256 threads cost
+ * more than the elements of every trial below 2^16 together.  One SM's
+ * worth keeps the grid-stride loops whole.  The report keeps the device
+ * the student's launcher was told of (emu_finish puts it back). */
+static int emu_sms;
+
+void emu_device(struct ctx *c)
+{
+    emu_sms = c->r->dev.sms;
+    c->r->dev.sms = 1;
+}
+
+void emu_bind(struct ctx *c, const struct call *k)
+{
+    /* The buffers' names by family (enum plan_family, from 1), as the
+     * entry points in lab.h name them. */
+    static const char *const names[][4] = {
+        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", "d_scratch", NULL},
+        {NULL, "d_out", "d_scratch", NULL}, {"a", "b", "r", "carry_out"},
+        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", "d_scratch", "d_count"},
+        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", NULL, NULL}};
+    const int nfam = (int)(sizeof names / sizeof names[0]);
+    (void)c;
+    if (k->family < 1 || (int)k->family > nfam)
+        return;
+    for (int i = 0; i < 4; i++)
+        if (k->ptr[i] && names[k->family - 1][i])
+            emu_rt_name((const void *)(uintptr_t)k->ptr[i], names[k->family - 1][i]);
+}
+
+/* The test the run stopped in: the last one recorded, failed by run_trials. */
+static struct test *stopped_test(struct report *r)
+{
+    return r->ntests > 0 && !r->tests[r->ntests - 1].pass ? &r->tests[r->ntests - 1] : NULL;
+}
+
+void emu_finish(struct ctx *c)
+{
+    struct report *r = c->r;
+    struct emu_error se, je;
+    struct emu_stats ss, js;
+    struct test *t;
+
+    if (emu_sms)
+        r->dev.sms = emu_sms;
+    emu_rt_stats(&ss, &js);
+    r->emu_student_instr = ss.thread_instructions;
+    r->emu_judge_instr = js.thread_instructions;
+    emu_rt_student_error(&se);
+    emu_rt_judge_error(&je);
+    if (je.status != EMU_OK) {
+        /* The judge's own kernels are the workbook's: never the student's fault. */
+        note(r, "internal: the emulator stopped one of the judge's own kernels: %s", je.message);
+        r->status = STATUS_INTERNAL_ERROR;
+        return;
+    }
+    switch (se.status) {
+    case EMU_OK:
+    case EMU_FAULT:     /* a runtime error, recorded as the CUDA call's */
+        return;
+    case EMU_HAZARD:
+        /* What racecheck and synccheck report on a GPU: a wrong kernel
+         * that may still give the right answer there, by luck of timing. */
+        if ((t = stopped_test(r)))
+            test_fail(t, "%s", se.message);
+        r->status = STATUS_FAIL;
+        return;
+    case EMU_LIMIT:
+        r->status = STATUS_TIMEOUT;
+        return;
+    case EMU_UNSUPPORTED:
+    case EMU_PARSE:
+        /* Not a verdict on the kernel: only a GPU can judge it.  A module
+         * the emulator cannot load stopped the plans' start as the judge's
+         * failure; it is not. */
+        c->plan_status = STATUS_PASS;
+        c->plan_msg[0] = '\0';
+        /* The emulator's own sentence is among the messages already (the
+         * failed call's); one that does not say so gets it said. */
+        if (strncmp(se.message, "needs a GPU", 11)) {
+            if (se.status == EMU_UNSUPPORTED && se.what[0])
+                note(r, "needs a GPU: %s is not emulated", se.what);
+            else
+                note(r, "needs a GPU: the emulator cannot run this kernel (%s)", se.message);
+        }
+        r->status = STATUS_NO_GPU;
+        return;
+    case EMU_NOMEM:
+        note(r, "internal: the emulator ran out of host memory");
+        r->status = STATUS_INTERNAL_ERROR;
+        return;
+    }
+}
+
+} /* namespace hx */
