@@ -288,6 +288,7 @@ static void the_output_moves(void)
 {
     hx::moving_out m = {};
     m.size = 8;
+    m.bytes = hx::OUT_ARENA;
     static int seen[hx::OUT_ARENA / hx::OUT_ALIGN];
     int stayed = 0, bad = 0;
     for (int k = 0; k < 200000; k++) {

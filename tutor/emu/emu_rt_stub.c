@@ -251,3 +251,27 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
 {
     return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, NULL);
 }
+
+/* Reads a judge variable back (the poison checks' counters): the emulator's
+ * copy of the module's global. */
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t s)
+{
+    void *addr;
+    size_t bytes;
+    (void)s;
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault)
+        return emu_rt_fail(cudaErrorInvalidValue);
+    if (judge_var(symbol, &addr, &bytes))
+        return emu_rt_fail(cudaErrorInvalidSymbol);
+    if (offset > bytes || count > bytes - offset)
+        return emu_rt_fail(cudaErrorInvalidValue);
+    memcpy(dst, (const char *)addr + offset, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind)
+{
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, NULL);
+}

@@ -150,7 +150,7 @@ static int am_setup(struct ctx *c, unsigned long long max_n)
     af.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
     af.grid = c->r->dev.sms * 8;
     HX_CHECK(cudaMalloc(&af.d_in, max_n * sizeof(float)));
-    if (moving_out_setup(&af.out, sizeof(unsigned long long)))
+    if (moving_out_setup(c, &af.out, sizeof(unsigned long long)))
         return -1;
     af.d_out = (unsigned long long *)moving_out_ptr(&af.out);
     HX_CHECK(cudaMalloc(&af.d_scratch, af.scratch_bytes));

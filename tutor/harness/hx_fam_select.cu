@@ -227,7 +227,7 @@ static int sel_setup(struct ctx *c, unsigned long long max_n)
     sf.grid = c->r->dev.sms * 8;
     HX_CHECK(cudaMalloc(&sf.d_in, max_n * sizeof(int)));
     HX_CHECK(cudaMalloc(&sf.d_out, (max_n + GUARD) * sizeof(int)));
-    if (moving_out_setup(&sf.count, sizeof(unsigned)))
+    if (moving_out_setup(c, &sf.count, sizeof(unsigned)))
         return -1;
     sf.d_count = (unsigned *)moving_out_ptr(&sf.count);
     HX_CHECK(cudaMalloc(&sf.d_scratch, sf.scratch_bytes));

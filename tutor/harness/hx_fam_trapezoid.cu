@@ -394,7 +394,7 @@ static int trap_setup(struct ctx *c, unsigned long long max_n)
     HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_peak, TRAP_THREADS, 0));
     tf.peak_grid = c->r->dev.sms * (per_sm > 0 ? per_sm : 1);
     tf.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
-    if (moving_out_setup(&tf.out, sizeof(float)))
+    if (moving_out_setup(c, &tf.out, sizeof(float)))
         return -1;
     tf.d_out = (float *)moving_out_ptr(&tf.out);
     HX_CHECK(cudaMalloc(&tf.d_scratch, tf.scratch_bytes));

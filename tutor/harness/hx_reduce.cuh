@@ -434,7 +434,7 @@ template <typename T> struct reduce_family {
         cap = max_n;
         grid = c->r->dev.sms * 8;
         HX_CHECK(cudaMalloc(&d_in, max_n * sizeof(T)));
-        if (moving_out_setup(&out, sizeof(T)))
+        if (moving_out_setup(c, &out, sizeof(T)))
             return -1;
         d_out = (T *)moving_out_ptr(&out);
         HX_CHECK(cudaMalloc(&d_scratch, scratch_bytes));
