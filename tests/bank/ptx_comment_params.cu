@@ -1,5 +1,5 @@
-// bank: lab=01 expect=pass cpu=no_gpu
-// why: inline assembly puts comments into the PTX that declare the kernel with other parameters ("// .entry NAME(.param .u64 a, ...)", a block comment, a 4 KiB .b8 array, a .pragma string) ahead of its real .entry; the judge once read the PTX's text and then refused the launches (no GPU) or the driver refused its questions (internal_error); parameters now come from the driver, and the kernel, which is right, passes (tests/fuzz.sh checks the no-GPU side)
+// bank: lab=01 expect=pass cpu=pass
+// why: inline assembly puts comments into the PTX that declare the kernel with other parameters ("// .entry NAME(.param .u64 a, ...)", a block comment, a 4 KiB .b8 array, a .pragma string) ahead of its real .entry; a judge that read the PTX's text would refuse the launches or the driver its questions (internal_error); parameters come from the driver (the emulator's declarations without a GPU), and the kernel, which is right, passes on both (tests/fuzz.sh checks the no-GPU side)
 /* Comments are PTX like any other text of the file. */
 #include "lab.h"
 
