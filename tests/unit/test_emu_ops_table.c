@@ -171,8 +171,10 @@ REF(r_maxf)
 REF1(r_addd, d64(F64(0) + F64(1), IN(0), IN(1), 0))
 REF1(r_subd, d64(F64(0) - F64(1), IN(0), IN(1), 0))
 REF1(r_muld, d64(F64(0) * F64(1), IN(0), IN(1), 0))
-REF1(r_divd, d64(F64(0) / F64(1), IN(0), IN(1), 0))
-REF1(r_fmad, d64(fma(F64(0), F64(1), F64(2)), IN(0), IN(1), IN(2)))
+/* div: a's NaN before b's; fma: b's, then c's, then a's (the H100's order,
+ * d64 takes the last it is given first). */
+REF1(r_divd, d64(F64(0) / F64(1), 0, IN(1), IN(0)))
+REF1(r_fmad, d64(fma(F64(0), F64(1), F64(2)), IN(0), IN(2), IN(1)))
 REF1(r_rcpd, d64(1.0 / F64(0), IN(0), 0, 0))
 REF1(r_absd, isnan(F64(0)) ? IN(0) | 1ull << 51 : IN(0) & ~(1ull << 63))
 

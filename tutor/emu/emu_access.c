@@ -468,12 +468,21 @@ static int nan64(uint64_t x)
     return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
 }
 
-/* atom.add.f32: subnormal inputs and results flushed to sign-preserving
- * zero (the ISA), a NaN the canonical 0x7fffffff; atom.add.f64: a NaN
+/* atom.add.f32: on global memory subnormal inputs and results flushed to
+ * sign-preserving zero (the ISA; the H100's shared-memory atomics keep
+ * them, FLUSH 0), a NaN the canonical 0x7fffffff; atom.add.f64: a NaN
  * operand's bits as they are, the added value's first, and an invalid sum
  * 0xfff8000000000000 (the H100's, where the ISA leaves them open). */
-static uint64_t atom_fadd(uint64_t old, uint64_t b, int sz)
+static uint64_t atom_fadd(uint64_t old, uint64_t b, int sz, int flush)
 {
+    if (sz == 4 && !flush) {
+        float f = as_f32(old) + as_f32(b);
+        uint32_t u;
+        if (f != f)
+            return 0x7fffffffu;
+        memcpy(&u, &f, 4);
+        return u;
+    }
     if (sz == 4) {
         float f = flush32(flush32(as_f32(old)) + flush32(as_f32(b)));
         uint32_t u;
@@ -500,7 +509,7 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     switch (in->sub) {
     case SUB_ADD:
         if (k == 'f')
-            return atom_fadd(old, b, sz);
+            return atom_fadd(old, b, sz, in->space != SP_SHARED);
         return (old + b) & m;
     case SUB_MIN:
     case SUB_MAX: {

@@ -5,8 +5,8 @@
  *
  * A NaN result has the H100's bits, where the ISA leaves them open
  * (tests/device/emu-diff.sh holds these to the GPU): an f32 one is always
- * 0x7fffffff, abs and neg included; an f64 one is the last NaN operand's,
- * quietened and with its sign (neg and abs do not touch it), or
+ * 0x7fffffff, abs and neg included; an f64 one is a NaN operand's (nan64
+ * says which), quietened and with its sign (neg and abs do not touch it), or
  * 0xfff8000000000000 when no operand was a NaN (0/0, inf-inf); cvt moves a
  * NaN's payload between the widths (f32 to f64 shifted up 29 bits, f64 to
  * f32 its top 22 bits), quietened, sign kept. */
@@ -63,16 +63,25 @@ static uint64_t b64(double d)
     return u;
 }
 
-/* The f64 NaN an operation on X, Y, Z (0 where absent) returns: the last
- * NaN operand's, quietened; none, the invalid operation's. */
-static uint64_t nan64(uint64_t x, uint64_t y, uint64_t z)
+/* The f64 NaN an operation OP on X, Y, Z (0 where absent) returns: one NaN
+ * operand's, quietened, by the H100's order (fma and mad: b, then c, then
+ * a; div: a, then b; the others: the last); none, the invalid
+ * operation's. */
+static uint64_t nan64(int op, uint64_t x, uint64_t y, uint64_t z)
 {
-    if (isnan64(z))
-        return z | QUIET64;
-    if (isnan64(y))
-        return y | QUIET64;
-    if (isnan64(x))
-        return x | QUIET64;
+    uint64_t order[3] = {z, y, x};
+    if (op == OP_FMA || op == OP_MAD) {
+        order[0] = y;
+        order[1] = z;
+        order[2] = x;
+    } else if (op == OP_DIV) {
+        order[0] = x;
+        order[1] = y;
+        order[2] = 0;
+    }
+    for (int i = 0; i < 3; i++)
+        if (isnan64(order[i]))
+            return order[i] | QUIET64;
     return NAN64;
 }
 
@@ -410,7 +419,7 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     if (in->flags & F_SAT)
         r = sat64(r);
     if (r != r)
-        return nan64(x, y, z);
+        return nan64(in->op, x, y, z);
     return b64(r);
 }
 
