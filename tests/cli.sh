@@ -306,7 +306,10 @@ if have_gpu; then
 else
     out=$("$TUTOR" --root "$WB" check 01); rc=$?
     check "check without a GPU says so, and that the launcher's plans were checked, and exits 3" \
-        test $rc -eq 3 -a -n "$(grep -F "compiled; not run: no CUDA device: the launcher's plans for" <<<"$out")"
+        test $rc -eq 3 -a -n "$(grep -F "compiled; not run: no CUDA device: the launcher's 64 plans for 32 sizes" <<<"$out")"
+    j=$("$TUTOR" --root "$WB" check 01 --json)
+    check "the words count the plans --json counts (each size asked for twice)" \
+        test -n "$(grep -F "the launcher's $(jq -r .plan.plans <<<"$j") plans for $(jq -r '.plan.seen | length' <<<"$j") sizes" <<<"$(jq -r .summary <<<"$j")")"
     check "check --json without a GPU: status no_gpu, techniques judged" \
         test "$("$TUTOR" --root "$WB" check 01 --json | jq -r '.status + " " + (.techniques[0].found|tostring)')" = "no_gpu true"
 fi

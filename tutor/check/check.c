@@ -298,7 +298,12 @@ static void summarize(struct run *r)
     case STATUS_NO_GPU: {
         const cJSON *plan = cJSON_GetObjectItemCaseSensitive(r->root, "plan");
         int sizes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "seen"));
-        if (sizes > 0)
+        const cJSON *plans = cJSON_GetObjectItemCaseSensitive(plan, "plans");
+        /* Each size is asked for twice: the same call must get the same plan. */
+        if (sizes > 0 && cJSON_IsNumber(plans))
+            snprintf(buf, sizeof buf, "%s: the launcher's %d plans for %d sizes (each asked for twice) follow "
+                                      "the rules (checked without a GPU)", meaning, plans->valueint, sizes);
+        else if (sizes > 0)
             snprintf(buf, sizeof buf, "%s: the launcher's plans for %d sizes follow the rules "
                                       "(checked without a GPU)", meaning, sizes);
         else
