@@ -128,49 +128,18 @@ static int host_round(int rnd)
     }
 }
 
-/* PTX min/max on floats: a NaN operand yields the other; -0 < +0. */
-static float fmin32(float a, float b)
+/* PTX min (MAX 0) or max (MAX 1) on floats: a NaN operand yields the
+ * other; -0 < +0.  One function for both widths: a float widened to double
+ * keeps its value and sign, so the f32 result is this one narrowed. */
+static double fminmax(double a, double b, int max)
 {
     if (a != a)
         return b != b ? NAN : b;
     if (b != b)
         return a;
     if (a == b)
-        return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-static float fmax32(float a, float b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-
-static double fmin64(double a, double b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-static double fmax64(double a, double b)
-{
-    if (a != a)
-        return b != b ? NAN : b;
-    if (b != b)
-        return a;
-    if (a == b)
-        return signbit(a) ? b : a;
-    return a > b ? a : b;
+        return (signbit(a) != 0) == max ? b : a;
+    return (a < b) != max ? a : b;
 }
 
 /* A comparison of two integers (signed or not by TYPE) or floats. */
@@ -371,8 +340,8 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
             break;
         case OP_RCP: r = 1.0f / a; break;
         case OP_SQRT: r = sqrtf(a); break;
-        case OP_MIN: r = fmin32(a, b); break;
-        case OP_MAX: r = fmax32(a, b); break;
+        case OP_MIN: r = (float)fminmax(a, b, 0); break;
+        case OP_MAX: r = (float)fminmax(a, b, 1); break;
         case OP_ABS:
         case OP_NEG: {
             /* the sign bit alone (.ftz flushed a), but a NaN is canonical */
@@ -402,7 +371,7 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     case OP_SQRT: r = sqrt(a); break;
     case OP_MIN:
     case OP_MAX:
-        r = in->op == OP_MIN ? fmin64(a, b) : fmax64(a, b);
+        r = fminmax(a, b, in->op == OP_MAX);
         return r != r ? 0x7fffffffffffffffull : b64(r);   /* two NaNs */
     case OP_ABS:
     case OP_NEG:
