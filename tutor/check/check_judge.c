@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check/check_stage.h"
+#include "model/result.h"
 #include "sys/util.h"
 
 #define RUNNER_OUT "runner.out"
@@ -343,19 +344,95 @@ out:
     return rc;
 }
 
+/* Whether this build has the family's CPU judge. */
+static int cpu_judge_exists(const struct run *r)
+{
+    char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
+    int have = cpu && util_is_file(cpu);
+    free(cpu);
+    return have;
+}
+
+/* The largest trial size of the hazard pass on a GPU machine. */
+enum { HAZARD_MAX_N = 4097 };
+
+/* On a GPU, once the trials passed: the CPU judge again at the small trial
+ * sizes, whose race and bounds checks see every access under clocks that
+ * advance as on the GPU, so a kernel that takes a safe path only when a
+ * race checker slows it down is judged on the path it really takes.  A
+ * hazard, a fault or a wrong result there is the verdict; a form the
+ * emulator does not run, or its budget, leaves the GPU's. */
+static int hazard_pass(struct run *r)
+{
+    const struct family_spec *f = r->lab->family;
+    unsigned long long *sizes = calloc((size_t)f->nsizes + 1, sizeof *sizes);
+    int n = 0, rc = -1;
+    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL;
+    struct proc_result pr = {0};
+    cJSON *h = NULL;
+
+    for (int i = 0; sizes && i < f->nsizes; i++)
+        if (f->sizes[i] <= HAZARD_MAX_N)
+            sizes[n++] = f->sizes[i];
+    if (!json || n == 0)
+        goto out;
+    unlink(json);
+    r->emulated = 1;
+    argv = judge_argv(r, json, "check", sizes, n, 0);
+    r->emulated = 0;
+    if (!argv)
+        goto out;
+    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = f->trials_timeout_s * 2.0,
+                             .output_cap = OUTPUT_KEEP, .channel = 1};
+    if (proc_run(&spec, &pr))
+        goto out;
+    rc = 0;
+    text = pr.timed_out ? NULL : util_read_file(json, NULL);
+    h = text ? cJSON_Parse(text) : NULL;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status"), *t;
+    int status = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
+    cJSON_AddNumberToObject(r->root, "hazard_pass_s", pr.seconds);
+    if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR)
+        goto out;
+    const char *why = NULL;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(h, "tests")) {
+        const cJSON *pass = cJSON_GetObjectItemCaseSensitive(t, "pass");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(t, "message");
+        if (cJSON_IsFalse(pass) && cJSON_IsString(msg)) {
+            why = msg->valuestring;
+            break;
+        }
+    }
+    if (!why) {
+        const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages");
+        const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+        why = cJSON_IsString(last) ? last->valuestring : "";
+    }
+    check_set_status(r, (enum status)status);
+    check_message(r, "the CPU emulator's race and bounds check (the trials up to n=%d, each access seen): %s",
+                  HAZARD_MAX_N, why);
+out:
+    cJSON_Delete(h);
+    free(text);
+    judge_argv_free(argv);
+    free(json);
+    free(sizes);
+    proc_result_free(&pr);
+    return rc;
+}
+
 int stage_judge(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     int rc = run_judge(r);
+    if (!rc && check_get_status(r) == STATUS_PASS && !(off && *off) && cpu_judge_exists(r))
+        return hazard_pass(r);
     if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
      * on the emulator, when this build has the CPU judges and
      * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
-    char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
-    int have = cpu && util_is_file(cpu);
-    free(cpu);
-    if (!have)
+    if (!cpu_judge_exists(r))
         return rc;
     r->emulated = 1;
     r->trials_t0 = r->trials_w0 = 0;
