@@ -58,6 +58,10 @@ if ! have_gpu; then
         check "a pass on the CPU is recorded as passed, on the CPU, and opens lab 02" \
             test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS") $("$TUTOR" --root "$TMP/wb" list --json |
                    jq -r '.[] | select(.id == "02") | .state')" = "passed cpu open"
+        check "list and progress say lab 01 passed on the CPU (list --json: passed_on cpu)" \
+            test -n "$("$TUTOR" --root "$TMP/wb" list | grep -E '^01 .* passed CPU ')" \
+                 -a -n "$("$TUTOR" --root "$TMP/wb" progress | grep -E '^01 +passed CPU ')" \
+                 -a "$("$TUTOR" --root "$TMP/wb" list --json | jq -r '.[] | select(.id == "01") | .passed_on')" = cpu
     fi
     exit 0
 fi

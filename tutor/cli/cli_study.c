@@ -208,7 +208,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
                 snprintf(gb, sizeof gb, "%.0f GB/s", best);
             else if (pl && pl->best.have)
                 snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
-            printf("%s  %-46s %-9s %10s  target %g %s at %s", l->id, l->title, lab_state_label(st), gb,
+            printf("%s  %-46s %-10s %10s  target %g %s at %s", l->id, l->title, progress_state_label(pl, st), gb,
                    tmin, metric_unit(l->target.metric), l->target.case_label);
             /* Further cases, lowered in the same proportion as the first. */
             for (int k = 0; k < l->target.nalso; k++)
@@ -258,6 +258,8 @@ int cmd_list(struct app *app, const struct cli_args *a)
             cJSON_AddNumberToObject(c, "min", cl->min);
         }
         cJSON_AddStringToObject(o, "state", lab_state_name(st));
+        if (st == LAB_PASSED && pl && pl->cpu_only)
+            cJSON_AddStringToObject(o, "passed_on", "cpu");
         if (best >= 0)
             cJSON_AddNumberToObject(o, "best_gbps", best);
         else
@@ -336,8 +338,8 @@ static void progress_line(const struct app *app, const struct progress *p, int i
     const struct progress_lab *pl = progress_find(p, l->id);
     char best[64];
     standing_best(pl, best, sizeof best);
-    printf("%-3s  %-9s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
-           lab_state_label(progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
+    printf("%-3s  %-10s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
+           progress_state_label(pl, progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
            pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
            pl && pl->last_status[0] ? pl->last_status : "-");
 }
@@ -353,7 +355,7 @@ int cmd_progress(struct app *app, const struct cli_args *a)
         char line[1200];
         standing_summary(&app->cat, &p, app->unlock_all, path ? path : "progress.json", line, sizeof line);
         puts(line);
-        printf("%-3s  %-9s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
+        printf("%-3s  %-10s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
                "first pass", "last");
         for (int i = 0; i < app->cat.nlabs; i++)
             progress_line(app, &p, i);

@@ -28,6 +28,11 @@ static const char *const state_labels[] = {
 const char *lab_state_name(enum lab_state s) { return s < LAB_STATE_COUNT ? state_names[s] : "?"; }
 const char *lab_state_label(enum lab_state s) { return s < LAB_STATE_COUNT ? state_labels[s] : "?"; }
 
+const char *progress_state_label(const struct progress_lab *pl, enum lab_state s)
+{
+    return s == LAB_PASSED && pl && pl->cpu_only ? "passed CPU" : lab_state_label(s);
+}
+
 char *progress_path(const char *root, const char *flag)
 {
     const char *env = getenv("CUDATUTOR_PROGRESS");

@@ -137,6 +137,10 @@ enum lab_state progress_state(const struct progress *p, const struct catalog *ca
 
 const char *lab_state_name(enum lab_state s);
 const char *lab_state_label(enum lab_state s);
+/* How a lab's state reads in a list: its label, but "passed CPU" for a
+ * pass on the CPU emulator that no GPU check has timed yet (PL may be
+ * NULL). */
+const char *progress_state_label(const struct progress_lab *pl, enum lab_state s);
 
 /* The current time as ISO 8601 UTC ("2025-11-22T05:50:12Z"). */
 void progress_now(char *buf, size_t len);

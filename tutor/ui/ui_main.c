@@ -76,7 +76,7 @@ static void draw_lab(struct ui *ui, int y, int i)
     ui_put(ui, y, 2, 2, st == LAB_LOCKED ? DOC_DIM : DOC_STRONG, lab->id);
     ui_put(ui, y, 5, 1, sst, state_glyph(ui, st));
     ui_put(ui, y, 7, title_w, st == LAB_LOCKED ? DOC_DIM : DOC_TEXT, lab->title);
-    ui_put(ui, y, ui->cols - 25, 10, sst, lab_state_label(st));
+    ui_put(ui, y, ui->cols - 25, 10, sst, progress_state_label(pl, st));
     ui_put(ui, y, ui->cols - 13 + (12 - (int)strlen(best)), 12, DOC_STRONG, best);
     if (sel)
         attroff(A_REVERSE);

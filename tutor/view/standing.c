@@ -9,7 +9,7 @@
 /* The table's columns: name, width. */
 #define STANDING_COLS(X)          \
     X(COL_LAB, "lab", 3)          \
-    X(COL_STATE, "state", 9)      \
+    X(COL_STATE, "state", 10)     \
     X(COL_CHECKS, "attempts", 8)  \
     X(COL_HINTS, "hints", 5)      \
     X(COL_BEST, "best", 24)       \
@@ -102,7 +102,7 @@ void standing_page(struct doc *d, const struct catalog *cat, const struct progre
         hints += pl ? pl->hints_used : 0;
         doc_newline(d);
         cell(d, DOC_STRONG, l->id, COL_LAB, 0);
-        cell(d, sst, lab_state_label(st), COL_STATE, 0);
+        cell(d, sst, progress_state_label(pl, st), COL_STATE, 0);
         snprintf(num, sizeof num, "%d", pl ? pl->attempts : 0);
         cell(d, DOC_TEXT, num, COL_CHECKS, 1);
         snprintf(num, sizeof num, "%d", pl ? pl->hints_used : 0);
