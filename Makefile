@@ -127,7 +127,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
+test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/zoo_run $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
             $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
@@ -298,6 +298,13 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
 # or any one launch.
 $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm
+
+# The emulator on the zoo of CUDA C beyond the corpus (tests/emu_zoo.sh);
+# tests/device/emu-zoo.sh builds the same file against the CUDA driver.
+$(BUILD)/tests/zoo_run: tests/emu/zoo/zoo_run.c $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm

@@ -109,6 +109,10 @@ REF1(r_abs32, (uint32_t)(S32(0) < 0 ? 0u - U32(0) : U32(0)))
 REF1(r_divs32, U32(1) == 0 ? 0xffffffffu : S32(1) == -1 ? 0u - U32(0) : (uint32_t)(S32(0) / S32(1)))
 REF1(r_rems32, U32(1) == 0 ? 0xffffffffu : S32(1) == -1 ? 0u : (uint32_t)(S32(0) % S32(1)))
 REF1(r_remu64, IN(1) ? IN(0) % IN(1) : ~0ull)
+/* sad: c + |a - b|, the difference exact at the type's sign, the sum wrapping */
+REF1(r_sad_s32, (uint32_t)((S32(0) < S32(1) ? (uint32_t)((int64_t)S32(1) - S32(0))
+                                             : (uint32_t)((int64_t)S32(0) - S32(1))) + U32(2)))
+REF1(r_sad_u32, (uint32_t)((U32(0) < U32(1) ? U32(1) - U32(0) : U32(0) - U32(1)) + U32(2)))
 REF1(r_divs64, IN(1) == 0 ? ~0ull : S64(1) == -1 ? 0 - IN(0) : (uint64_t)(S64(0) / S64(1)))
 REF1(r_rems64, IN(1) == 0 ? ~0ull : S64(1) == -1 ? 0 : (uint64_t)(S64(0) % S64(1)))
 
@@ -291,6 +295,8 @@ const struct ops_row ops_extra_rows[] = {
     {"mul.hi.u32", "", "r:rr", 0, 0, 0, r_mulhi_u32},
     {"mul.hi.s32", "", "r:rr", 0, 0, 0, r_mulhi_s32},
     {"mad.wide.u32", "", "R:rrR", 0, 0, 0, r_madwide_u32},
+    {"sad.s32", "", "r:rrr", 0, 0, 0, r_sad_s32},
+    {"sad.u32", "", "r:rrr", 0, 0, 0, r_sad_u32},
     {"min.s32", "", "r:rr", 0, 0, 0, r_mins32},
     {"max.u32", "", "r:rr", 0, 0, 0, r_maxu32},
     {"abs.s32", "", "r:r", 0, 0, 0, r_abs32},

@@ -540,8 +540,8 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     const struct emu_opnd *ao = &in->o[is_red ? 0 : 1];
     int bi = is_red ? 1 : 2;
     int sz = emu_type_size[in->type];
-    if (!in->sub || (sz != 4 && sz != 8) || (emu_type_kind[in->type] == 'f' && in->sub != SUB_ADD &&
-                                             in->sub != SUB_EXCH))
+    /* the forms the decoder lets through (emu_forms.c refuses the rest) */
+    if (!in->sub || (sz != 2 && sz != 4 && sz != 8))
         return emu_fault(r, w, __builtin_ctz(mask), pc, "ran an atomic form that is not emulated");
     uint64_t *R = w->R;
     for (uint32_t m = mask; m; m &= m - 1) {
@@ -555,7 +555,14 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         uint64_t b = R[(size_t)in->o[bi].reg * 32 + l];
         uint64_t c = in->sub == SUB_CAS ? R[(size_t)in->o[bi + 1].reg * 32 + l] : 0;
         uint64_t old = 0;
-        if (r->pool && sz == 4) {
+        if (r->pool && sz == 2) {
+            uint16_t o = __atomic_load_n((uint16_t *)(void *)p, __ATOMIC_RELAXED);
+            while (!__atomic_compare_exchange_n((uint16_t *)(void *)p, &o,
+                                                (uint16_t)atom_op(in, o, b, c), 0,
+                                                __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+                ;
+            old = o;
+        } else if (r->pool && sz == 4) {
             /* blocks on other host threads: a compare-and-swap loop */
             uint32_t o = __atomic_load_n((uint32_t *)(void *)p, __ATOMIC_RELAXED);
             while (!__atomic_compare_exchange_n((uint32_t *)(void *)p, &o,

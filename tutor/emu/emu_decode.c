@@ -467,7 +467,7 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     if (in->op == OP_CALL)
         return parse_call(P, in, mn, mlen);
     switch (in->op) {
-    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_SAD: case OP_PMEVENT:
+    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_PMEVENT:
         return emu_parse_unsupported(P, mn, mlen);
     case OP_ATOM: case OP_RED:
         if (in->vec != 1)

@@ -181,7 +181,7 @@ static const struct {
     {OP_MAX, "drr", 1}, {OP_AND, "drr", 1}, {OP_OR, "drr", 1}, {OP_XOR, "drr", 1},
     {OP_SHL, "drr", 1}, {OP_SHR, "drr", 1}, {OP_ADDC, "drr", 1}, {OP_SUBC, "drr", 1},
     {OP_MUL24, "drr", 1}, {OP_COPYSIGN, "drr", 1}, {OP_MAD, "drrr", 1}, {OP_FMA, "drrr", 1},
-    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
+    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_SAD, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
     {OP_NOT, "dr", 1}, {OP_CNOT, "dr", 1}, {OP_POPC, "dr", 1}, {OP_CLZ, "dr", 1},
     {OP_BREV, "dr", 1}, {OP_BFIND, "dr", 1}, {OP_RCP, "dr", 1}, {OP_SQRT, "dr", 1},
     {OP_RSQRT, "dr", 1}, {OP_EX2, "dr", 1}, {OP_LG2, "dr", 1}, {OP_SIN, "dr", 1},
@@ -260,6 +260,16 @@ int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn,
             return emu_parse_fail(P, "'%.*s' without a comparison", mlen, mn);
         if (in->op == OP_ATOM && in->nops != 3 + (in->sub == SUB_CAS))
             return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
+        /* Atomics on 32 and 64 bits, and the 16-bit compare-and-swap; on
+         * floats only add and exchange.  The rest needs a GPU. */
+        if (in->op == OP_ATOM || in->op == OP_RED) {
+            int sz = emu_type_size[in->type];
+            if (!in->sub || (sz != 4 && sz != 8 && !(sz == 2 && in->sub == SUB_CAS)) ||
+                (emu_type_kind[in->type] == 'f' && in->sub != SUB_ADD && in->sub != SUB_EXCH))
+                return emu_parse_unsupported(P, mn, mlen);
+        }
+        if (in->op == OP_CVTA && in->space == SP_PARAM)
+            return emu_parse_unsupported(P, mn, mlen);
         if (in->op == OP_SHFL && (in->nops != 5 + two || !in->sub))
             return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
         if ((in->op == OP_VOTE || in->op == OP_REDUX) && !in->sub)

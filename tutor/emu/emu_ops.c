@@ -267,6 +267,15 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             d[l] = (in->flags & F_HI) ? (p >> 16) & m : p & m;
         }
         return 0;
+    case OP_SAD:
+        /* c + |a - b|, the difference taken at the type's width and sign */
+        if (isf)
+            break;
+        LANES(mask) {
+            int lt = emu_compare(CMP_LT, type, a[l], b[l]);
+            d[l] = ((lt ? b[l] - a[l] : a[l] - b[l]) + c[l]) & m;
+        }
+        return 0;
     case OP_DIV:
         if (isf)
             break;

@@ -1,0 +1,322 @@
+// zoo.cu — CUDA C the workbook's corpus does not write, for the emulator's
+// differential against the GPU (tests/emu/zoo.sh, tests/device/emu-zoo.sh):
+// intrinsics, rounding modes, libdevice's math, SIMD and DPX helpers, warp
+// operations under partial masks, and atomics whose final values do not
+// depend on their order.  Each kernel reads four words a thread from `in`
+// and writes ZOO_SLOTS words a thread to `out`; a student's kernel may use
+// any of this, and the emulator must give the GPU's bits or refuse the form.
+#include <cstdint>
+
+#define ZOO_SLOTS 16
+
+#define ZOO_KERNEL(name)                                                          \
+    extern "C" __global__ void name(const uint32_t *__restrict__ in, uint32_t *__restrict__ out)
+
+#define ARGS                                                                      \
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;                     \
+    const uint32_t a = in[4 * t], b = in[4 * t + 1], c = in[4 * t + 2], d = in[4 * t + 3]; \
+    uint32_t *o = out + (size_t)ZOO_SLOTS * t;                                    \
+    (void)a; (void)b; (void)c; (void)d
+
+static __device__ __forceinline__ float f(uint32_t x) { return __uint_as_float(x); }
+static __device__ __forceinline__ uint32_t u(float x) { return __float_as_uint(x); }
+static __device__ __forceinline__ double df(uint32_t hi, uint32_t lo) { return __hiloint2double((int)hi, (int)lo); }
+static __device__ __forceinline__ void put64(uint32_t *o, double x)
+{
+    o[0] = (uint32_t)__double2loint(x);
+    o[1] = (uint32_t)__double2hiint(x);
+}
+
+ZOO_KERNEL(zoo_int)
+{
+    ARGS;
+    o[0] = __brev(a);
+    o[1] = __clz((int)a);
+    o[2] = __ffs((int)a);
+    o[3] = __popc(a);
+    o[4] = __byte_perm(a, b, c);
+    o[5] = __funnelshift_l(a, b, c);
+    o[6] = __funnelshift_r(a, b, c);
+    o[7] = __funnelshift_lc(a, b, c);
+    o[8] = __funnelshift_rc(a, b, c);
+    o[9] = (uint32_t)__mul24((int)a, (int)b);
+    o[10] = __umul24(a, b);
+    o[11] = __umulhi(a, b);
+    o[12] = (uint32_t)__mulhi((int)a, (int)b);
+    o[13] = __sad((int)a, (int)b, c);
+    o[14] = (uint32_t)__hadd((int)a, (int)b) ^ (uint32_t)__rhadd((int)c, (int)d);
+    o[15] = __uhadd(a, b) ^ __urhadd(c, d);
+}
+
+ZOO_KERNEL(zoo_int64)
+{
+    ARGS;
+    uint64_t x = ((uint64_t)a << 32) | b, y = ((uint64_t)c << 32) | d;
+    uint64_t q = y ? x / y : 0, r = y ? x % y : 0;
+    int64_t sx = (int64_t)x, sy = (int64_t)y | 1;
+    o[0] = (uint32_t)__brevll(x);
+    o[1] = (uint32_t)__clzll((long long)x);
+    o[2] = (uint32_t)__ffsll((long long)x);
+    o[3] = (uint32_t)__popcll(x);
+    o[4] = (uint32_t)__umul64hi(x, y);
+    o[5] = (uint32_t)(__umul64hi(x, y) >> 32);
+    o[6] = (uint32_t)__mul64hi((long long)x, (long long)y);
+    o[7] = (uint32_t)q;
+    o[8] = (uint32_t)(q >> 32) ^ (uint32_t)r;
+    o[9] = (uint32_t)(sx / sy);
+    o[10] = (uint32_t)(sx % sy);
+    o[11] = (uint32_t)(x >> (c & 63)) ^ (uint32_t)((int64_t)x >> (d & 63));
+    o[12] = (uint32_t)(x * y);
+    o[13] = a / (b | 1) + (int)a / ((int)b | 1);
+    o[14] = (uint32_t)((int)a % ((int)b | 1));
+    o[15] = (uint32_t)min(sx, (int64_t)y) ^ (uint32_t)max(x, y);
+}
+
+ZOO_KERNEL(zoo_simd)
+{
+    ARGS;
+    o[0] = __vadd4(a, b);
+    o[1] = __vsub4(a, b);
+    o[2] = __vhaddu4(a, b) ^ __vmins4(c, d);
+    o[3] = __vmaxu4(a, b);
+    o[4] = __vcmpeq4(a, b) ^ __vcmpgtu4(c, d);
+    o[5] = __vavgu4(a, b);
+    o[6] = __vsetgtu2(c, d) ^ __vcmpltu4(a, b);
+    o[7] = __vmaxs4(a, b);
+    o[8] = __vminu4(c, d);
+    o[9] = __vcmpges4(a, b);
+    o[10] = __vsetne4(c, d);
+    o[11] = (uint32_t)__vimax3_s32((int)a, (int)b, (int)c);
+    o[12] = (uint32_t)__viaddmax_s32((int)a, (int)b, (int)c);
+    o[13] = __vimin3_u32(a, b, c);
+    bool p;
+    o[14] = (uint32_t)__vibmax_s32((int)a, (int)b, &p) + p;
+    o[15] = __vneg4(c) ^ __vsetles4(a, b);
+}
+
+// Packed 16-bit arithmetic (add.u16x2 and its kin on sm_90) and the dot
+// products of bytes
+ZOO_KERNEL(zoo_simd2)
+{
+    ARGS;
+    o[0] = __vadd2(a, b);
+    o[1] = __vsub2(a, b);
+    o[2] = __vneg2(c);
+    o[3] = __vmaxu2(a, b) ^ __vmins2(c, d);
+    o[4] = (uint32_t)__dp4a((int)a, (int)b, (int)c);
+    o[5] = __dp4a(a, b, c);
+    o[6] = (uint32_t)__dp2a_lo((int)a, (int)b, (int)c);
+    o[7] = (uint32_t)__dp2a_hi((int)a, (int)b, (int)c);
+    for (int i = 8; i < ZOO_SLOTS; i++)
+        o[i] = 0;
+}
+
+ZOO_KERNEL(zoo_fround)
+{
+    ARGS;
+    float x = f(a), y = f(b), z = f(c);
+    o[0] = u(__fadd_rz(x, y));
+    o[1] = u(__fadd_ru(x, y)) ^ u(__fadd_rd(x, y));
+    o[2] = u(__fmul_rz(x, y));
+    o[3] = u(__fmul_ru(x, y)) ^ u(__fmul_rd(x, z));
+    o[4] = u(__fmaf_rz(x, y, z));
+    o[5] = u(__fmaf_ru(x, y, z)) ^ u(__fmaf_rd(x, y, z));
+    o[6] = u(__fdiv_rn(x, y));
+    o[7] = u(__fdiv_rz(x, y)) ^ u(__fdiv_ru(x, z));
+    o[8] = u(__frcp_rn(x)) ^ u(__frcp_rz(y));
+    o[9] = u(__fsqrt_rn(fabsf(x))) ^ u(__fsqrt_rd(fabsf(y)));
+    o[10] = u(__frsqrt_rn(fabsf(x)));
+    o[11] = u(__saturatef(x));
+    o[12] = u(fminf(x, y)) ^ u(fmaxf(y, z));
+    o[13] = u(copysignf(x, y)) ^ u(fabsf(z));
+    o[14] = u(fdimf(x, y));
+    o[15] = u(__fsub_rz(x, y)) ^ u(__fsub_ru(y, z));
+}
+
+ZOO_KERNEL(zoo_fconv)
+{
+    ARGS;
+    float x = f(a), y = f(b);
+    o[0] = (uint32_t)__float2int_rn(x);
+    o[1] = (uint32_t)__float2int_rz(x) ^ (uint32_t)__float2int_ru(y);
+    o[2] = (uint32_t)__float2int_rd(x);
+    o[3] = __float2uint_rn(x) ^ __float2uint_rz(y);
+    o[4] = (uint32_t)__float2ll_rz(x) ^ (uint32_t)(__float2ll_rn(y) >> 32);
+    o[5] = (uint32_t)__float2ull_ru(x);
+    o[6] = u(__int2float_rn((int)c)) ^ u(__int2float_rz((int)d));
+    o[7] = u(__int2float_ru((int)c)) ^ u(__int2float_rd((int)d));
+    o[8] = u(__uint2float_rd(c)) ^ u(__uint2float_ru(d));
+    o[9] = u(__ll2float_ru((long long)(((uint64_t)c << 32) | d)));
+    o[10] = u(__ull2float_rz(((uint64_t)d << 32) | c));
+    o[11] = u(truncf(x)) ^ u(roundf(y));
+    o[12] = u(rintf(x)) ^ u(nearbyintf(y));
+    o[13] = u(floorf(x)) ^ u(ceilf(y));
+    o[14] = u((float)(int)(c & 0xffffff)) ^ (uint32_t)(int)(x * 0.0f + 3.5f);
+    o[15] = u(ldexpf(x, (int)(c % 300) - 150));
+}
+
+ZOO_KERNEL(zoo_fmath)
+{
+    ARGS;
+    // operands in the functions' usual ranges, so the comparison is of the
+    // functions and not of NaNs
+    float x = (float)(a & 0xffffff) * 0x1p-20f - 8.0f, y = (float)(b & 0xffff) * 0x1p-12f + 0.001f;
+    o[0] = u(expf(x));
+    o[1] = u(logf(y));
+    o[2] = u(sinf(x)) ^ u(cosf(y));
+    o[3] = u(tanf(x));
+    o[4] = u(powf(y, x));
+    o[5] = u(sqrtf(y)) ^ u(cbrtf(x));
+    o[6] = u(erff(x)) ^ u(erfcf(y));
+    o[7] = u(atan2f(x, y));
+    o[8] = u(log1pf(y)) ^ u(expm1f(x));
+    o[9] = u(tanhf(x));
+    o[10] = u(hypotf(x, y)) ^ u(fmodf(x, y));
+    o[11] = u(remainderf(x, y));
+    o[12] = u(exp2f(x)) ^ u(log2f(y));
+    o[13] = u(rsqrtf(y));
+    o[14] = u(asinf(fminf(fmaxf(x / 8.0f, -1.0f), 1.0f))) ^ u(acosf(0.5f));
+    o[15] = u(lgammaf(y)) ^ u(sinpif(x));
+}
+
+ZOO_KERNEL(zoo_fapprox)
+{
+    ARGS;
+    float x = (float)(a & 0xffffff) * 0x1p-20f - 8.0f, y = (float)(b & 0xffff) * 0x1p-12f + 0.001f;
+    o[0] = u(__expf(x));
+    o[1] = u(__logf(y));
+    o[2] = u(__sinf(x));
+    o[3] = u(__cosf(x));
+    o[4] = u(__powf(y, x));
+    o[5] = u(__fdividef(x, y));
+    o[6] = u(__tanf(x));
+    o[7] = u(__log2f(y));
+    o[8] = u(__exp10f(x));
+    o[9] = u(__log10f(y));
+    o[10] = u(__frcp_rn(y));
+    o[11] = u(1.0f / y);
+    o[12] = u(x / y);
+    o[13] = u(sqrtf(y) * rsqrtf(y));
+    o[14] = u(__fsqrt_rn(y));
+    o[15] = u(__saturatef(x / 16.0f + 0.5f));
+}
+
+ZOO_KERNEL(zoo_f64)
+{
+    ARGS;
+    double x = df(a, b), y = df(c, d), z = df(b, c);
+    put64(o + 0, __dadd_rz(x, y));
+    put64(o + 2, __dmul_ru(x, y));
+    put64(o + 4, __fma_rd(x, y, z));
+    put64(o + 6, __ddiv_rn(x, y));
+    put64(o + 8, __drcp_rn(x));
+    put64(o + 10, __dsqrt_rn(fabs(y)));
+    o[12] = u(__double2float_rn(x)) ^ u(__double2float_rz(y));
+    o[13] = u(__double2float_ru(x)) ^ u(__double2float_rd(y));
+    o[14] = (uint32_t)__double2int_rz(x) ^ (uint32_t)__double2ll_rn(y);
+    o[15] = (uint32_t)__double2hiint(trunc(x) + round(y) + floor(z));
+}
+
+ZOO_KERNEL(zoo_dmath)
+{
+    ARGS;
+    double x = (double)(a & 0xffffff) * 0x1p-20 - 8.0, y = (double)(b & 0xffff) * 0x1p-12 + 0.001;
+    put64(o + 0, exp(x));
+    put64(o + 2, log(y));
+    put64(o + 4, sin(x));
+    put64(o + 6, pow(y, x));
+    put64(o + 8, sqrt(y) + rsqrt(y));
+    put64(o + 10, erf(x));
+    put64(o + 12, atan2(x, y));
+    put64(o + 14, __ll2double_rn((long long)(((uint64_t)c << 32) | d)) + __ull2double_rz(((uint64_t)d << 32) | c));
+}
+
+ZOO_KERNEL(zoo_warp)
+{
+    ARGS;
+    const unsigned lane = threadIdx.x & 31;
+    o[0] = __shfl_sync(0xffffffffu, a, b & 31, 8);
+    o[1] = __shfl_up_sync(0xffffffffu, a, c & 15, 16);
+    o[2] = __shfl_down_sync(0xffffffffu, a, d & 7, 4);
+    o[3] = __shfl_xor_sync(0xffffffffu, a, 5, 16);
+    o[4] = __ballot_sync(0xffffffffu, a & 1);
+    o[5] = __any_sync(0xffffffffu, (a & 255) == 7) + 2 * __all_sync(0xffffffffu, (a & 3) != 3);
+    uint32_t am = 0;
+    if (b & 1)
+        am = __activemask();
+    o[6] = am;
+    o[7] = __match_any_sync(0xffffffffu, a & 3);
+    int pred = 0;
+    uint32_t all = __match_all_sync(0xffffffffu, a >> 30, &pred);
+    o[8] = all + (uint32_t)pred;
+    o[9] = __reduce_add_sync(0xffffffffu, a) ^ __reduce_xor_sync(0xffffffffu, b);
+    o[10] = __reduce_min_sync(0xffffffffu, a) ^ (uint32_t)__reduce_max_sync(0xffffffffu, (int)b);
+    o[11] = __reduce_and_sync(0xffffffffu, a | b) ^ __reduce_or_sync(0xffffffffu, c & d);
+    o[12] = 0;
+    if (lane < 20)
+        o[12] = __shfl_sync(0x000fffffu, a, (b & 31) % 20);
+    o[13] = __fns(a, lane, (int)(c % 9) - 4);
+    unsigned lt;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+    unsigned ge;
+    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+    o[14] = lt ^ (ge << 1);
+    o[15] = 0;
+    if (lane & 1) {
+        unsigned m = __activemask();
+        o[15] = __shfl_xor_sync(m, a, 2) + __popc(__ballot_sync(m, b & 1));
+    }
+}
+
+ZOO_KERNEL(zoo_atomic)
+{
+    ARGS;
+    __shared__ unsigned s_inc, s_dec, s_max, s_and, s_or;
+    __shared__ unsigned short s_cas;
+    __shared__ double s_dsum;
+    __shared__ unsigned long long s_umax;
+    __shared__ long long s_smin;
+    __shared__ float s_fsum;
+    if (threadIdx.x == 0) {
+        s_inc = 0;
+        s_dec = 1000;
+        s_max = 0;
+        s_and = ~0u;
+        s_or = 0;
+        s_cas = 0;
+        s_dsum = 0;
+        s_umax = 0;
+        s_smin = 0;
+        s_fsum = 0;
+    }
+    __syncthreads();
+    atomicInc(&s_inc, 100);
+    atomicDec(&s_dec, 37);
+    atomicMax(&s_max, a);
+    atomicAnd(&s_and, a | b);
+    atomicOr(&s_or, c & d);
+    atomicCAS(&s_cas, (unsigned short)0, (unsigned short)(threadIdx.x == 17 ? 99 : 0));
+    atomicAdd(&s_dsum, (double)(int)(a & 0xffff));
+    atomicMax(&s_umax, ((unsigned long long)a << 32) | b);
+    atomicMin(&s_smin, (long long)(((unsigned long long)c << 32) | d));
+    atomicAdd(&s_fsum, (float)(a & 0xff));
+    __syncthreads();
+    for (int i = 0; i < ZOO_SLOTS; i++)
+        o[i] = 0;
+    if (threadIdx.x == 0) {
+        o[0] = s_inc;
+        o[1] = s_dec;
+        o[2] = s_max;
+        o[3] = s_and;
+        o[4] = s_or;
+        o[5] = s_cas;
+
+        o[6] = (uint32_t)__double2loint(s_dsum);
+        o[7] = (uint32_t)__double2hiint(s_dsum);
+        o[8] = (uint32_t)s_umax;
+        o[9] = (uint32_t)(s_umax >> 32);
+        o[10] = (uint32_t)s_smin;
+        o[11] = (uint32_t)(s_smin >> 32);
+        o[12] = u(s_fsum);
+    }
+}
