@@ -104,18 +104,19 @@ static float ftz32(float f)
     return f;
 }
 
+/* .sat: into [+0.0, 1.0]; a NaN and -0.0 become +0.0, as on the H100. */
 static float sat32(float f)
 {
     if (f != f)
         return 0.0f;
-    return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+    return f <= 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
 }
 
 static double sat64(double d)
 {
     if (d != d)
         return 0.0;
-    return d < 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
+    return d <= 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
 }
 
 static int host_round(int rnd)
@@ -351,7 +352,13 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
                 return NAN32;
             return in->op == OP_ABS ? bits & 0x7fffffffu : bits ^ 0x80000000u;
         }
-        case OP_COPYSIGN: r = copysignf(b, a); break;
+        case OP_COPYSIGN: {
+            /* b's bits with a's sign: a NaN keeps its payload */
+            uint32_t ab, bb;
+            memcpy(&ab, &a, 4);
+            memcpy(&bb, &b, 4);
+            return (bb & 0x7fffffffu) | (ab & 0x80000000u);
+        }
         default: r = approx_fn32(in->op, a); break;
         }
         if (in->flags & F_SAT)

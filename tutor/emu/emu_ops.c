@@ -371,7 +371,9 @@ int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *car
             int32_t off = (int32_t)(uint32_t)c[l];
             uint32_t r = 0xffffffffu;
             if (off == 0) {
-                r = base;
+                /* the base bit itself, if it is set */
+                if (base < 32 && ((msk >> base) & 1))
+                    r = base;
             } else if (off > 0) {
                 int cnt = 0;
                 for (uint32_t i = base; i < 32; i++)
