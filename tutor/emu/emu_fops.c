@@ -386,7 +386,9 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         if (isnan64(x))
             return x | QUIET64;
         return in->op == OP_ABS ? x & 0x7fffffffffffffffull : x ^ 0x8000000000000000ull;
-    case OP_COPYSIGN: r = copysign(b, a); break;
+    case OP_COPYSIGN:
+        /* b's bits with a's sign: a NaN keeps its payload, quiet or not */
+        return (y & 0x7fffffffffffffffull) | (x & 0x8000000000000000ull);
     case OP_RSQRT: r = 1.0 / sqrt(a); break;
     case OP_EX2: r = exp2(a); break;
     case OP_LG2: r = log2(a); break;

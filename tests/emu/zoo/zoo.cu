@@ -248,20 +248,20 @@ ZOO_KERNEL(zoo_nan)
     ARGS;
     float xn = f(a | 0x7f800001u), x = f(b);
     double yn = df(c | 0x7ff00001u, d), y = df(b, c);
-    o[0] = (uint32_t)__float2int_rz(xn) ^ ((uint32_t)__float2uint_rz(xn) << 1);
+    o[0] = (uint32_t)__float2int_rz(xn);
     o[1] = (uint32_t)__float2ll_rz(xn);
-    o[2] = (uint32_t)(__float2ll_rn(xn) >> 32) ^ (uint32_t)(__float2ull_rz(xn) >> 31);
-    o[3] = (uint32_t)__double2int_rz(yn) ^ ((uint32_t)__double2uint_rz(yn) << 1);
+    o[2] = (uint32_t)(__float2ll_rn(xn) >> 32);
+    o[3] = (uint32_t)__double2int_rz(yn);
     o[4] = (uint32_t)(__double2ll_rz(yn) >> 32) ^ (uint32_t)__double2ll_rn(yn);
-    o[5] = (uint32_t)(__double2ull_rz(yn) >> 31);
+    o[5] = (uint32_t)(__double2ull_rz(yn) >> 32) ^ (uint32_t)__double2ull_rz(yn);
     o[6] = (uint32_t)__double2hiint(copysign(yn, y)) ^ (uint32_t)__double2loint(copysign(y, yn));
     o[7] = (uint32_t)__double2hiint(fmin(yn, y)) ^ (uint32_t)__double2hiint(fmax(y, yn) * 3.0);
     o[8] = (uint32_t)__double2hiint(fabs(yn)) ^ (uint32_t)__double2loint(-yn);
     o[9] = u(copysignf(xn, x)) ^ u(fabsf(xn));
     o[10] = u(__saturatef(x)) ^ u(__saturatef(xn));
-    o[11] = (uint32_t)__float2int_rn(x) ^ (uint32_t)__float2uint_rn(x);
-    o[12] = (uint32_t)__double2int_rn(y) ^ (uint32_t)__double2uint_rn(y);
-    o[13] = (uint32_t)(__double2ll_rz(y) >> 32) ^ (uint32_t)(__double2ull_rz(y) >> 17);
+    o[11] = __float2uint_rz(xn);
+    o[12] = __double2uint_rz(yn);
+    o[13] = (uint32_t)(__float2ull_rz(xn) >> 32) ^ (uint32_t)__float2ull_rz(xn);
     o[14] = (uint32_t)__double2hiint((double)xn) ^ u((float)yn);
     o[15] = u(__fadd_rn(x, -x)) ^ u(fmaxf(xn, -0.0f));
 }
