@@ -186,7 +186,8 @@ int emu_compare(int cmp, int type, uint64_t x, uint64_t y)
     }
 }
 
-/* Float to integer with cvt's rounding, saturating to DST's range (NaN: 0). */
+/* Float to integer with cvt's rounding, saturating to DST's range (NaN: 0;
+ * cvt_one gives the NaNs that are not). */
 static uint64_t f2i(double v, int rnd, int dst)
 {
     switch (rnd) {
@@ -254,6 +255,11 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
     }
     if (sk == 'f' && dk != 'f') {
         double v = emu_type_size[src] == 4 ? (double)(ftz ? ftz32(f32(x)) : f32(x)) : f64(x);
+        int dsz = emu_type_size[dst];
+        /* A NaN: 0 from f32 to 32 bits; from f64, or to 64 bits, the sign
+         * bit alone, signed or not (the H100's, tests/emu_zoo.sh) */
+        if (v != v && (emu_type_size[src] == 8 || dsz == 8) && dsz >= 4)
+            return 1ull << (dsz * 8 - 1);
         return f2i(v, in->rnd, dst);
     }
     if (sk != 'f') {    /* integer to float: the host rounds in the current mode */
