@@ -6,6 +6,11 @@
 // and writes ZOO_SLOTS words a thread to `out`; a student's kernel may use
 // any of this, and the emulator must give the GPU's bits or refuse the form.
 #include <cstdint>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+
+namespace cg = cooperative_groups;
 
 #define ZOO_SLOTS 16
 
@@ -368,4 +373,142 @@ ZOO_KERNEL(zoo_atomic)
         o[11] = (uint32_t)(s_smin >> 32);
         o[12] = u(s_fsum);
     }
+}
+
+// Cooperative groups: tiles of 16, 8 and 4, their collectives, and the
+// group of the threads that took a branch
+ZOO_KERNEL(zoo_cg)
+{
+    ARGS;
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(block);
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(block);
+    cg::thread_block_tile<4> t4 = cg::tiled_partition<4>(block);
+    o[0] = cg::reduce(t16, a, cg::plus<uint32_t>());
+    o[1] = cg::reduce(t8, b, cg::greater<uint32_t>());
+    o[2] = cg::reduce(t4, c, cg::bit_xor<uint32_t>());
+    o[3] = t16.shfl_down(a, 3) ^ t8.shfl_xor(b, 5) ^ t4.shfl(c, d & 3);
+    o[4] = t16.ballot(a & 1) ^ (t8.any(b & 1) << 20) ^ (t4.all(c & 1) << 24);
+    o[5] = t16.thread_rank() | (t8.meta_group_rank() << 8) | (t4.meta_group_size() << 16);
+    o[6] = block.thread_rank() ^ (block.size() << 12);
+    o[7] = 0;
+    o[8] = 0;
+    o[9] = 0;
+    if (a & 1) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        o[7] = active.size() | (active.thread_rank() << 8);
+        o[8] = cg::reduce(active, b, cg::plus<uint32_t>());
+        o[9] = active.shfl(c, 0);
+    }
+    block.sync();
+    o[10] = cg::reduce(t16, (int)d, cg::less<int>());
+    o[11] = cg::exclusive_scan(t16, a & 0xff, cg::plus<uint32_t>());
+    o[12] = cg::inclusive_scan(t8, b & 0xff, cg::plus<uint32_t>());
+    o[13] = t16.match_any(a & 3);
+    o[14] = __syncthreads_count(a & 1) | (__syncthreads_and(b & 1) << 12) | (__syncthreads_or(c & 1) << 13);
+    o[15] = 0;
+}
+
+// Control flow: lanes leaving loops at different trips, votes after they
+// meet again, a switch, __syncwarp over part of a warp
+ZOO_KERNEL(zoo_ctrl)
+{
+    ARGS;
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t acc = 0, i = 0;
+    for (; i < 40; i++) {
+        if (((a >> (i % 32)) & 7) == 5)
+            break;
+        if (i & 1)
+            continue;
+        acc += i * b;
+    }
+    o[0] = acc;
+    o[1] = __ballot_sync(0xffffffffu, i > 20);
+    uint32_t r;
+    switch (c % 11) {
+    case 0: r = a; break;
+    case 1: r = b + 1; break;
+    case 2: r = a ^ b; break;
+    case 3: r = d * 3; break;
+    case 4: r = c >> 3; break;
+    case 5: r = a | d; break;
+    case 6: r = 77; break;
+    case 7: r = b - a; break;
+    case 8: r = ~c; break;
+    case 9: r = a & b; break;
+    default: r = 1; break;
+    }
+    o[2] = r;
+    o[3] = 0;
+    if (lane < 16) {
+        o[3] = a + b;
+        __syncwarp(0x0000ffffu);
+        o[3] ^= __shfl_sync(0x0000ffffu, o[3], (lane + 1) & 15);
+    }
+    uint32_t x = a;
+    while (x > 1000u)
+        x = (x & 1) ? x / 3 : x / 2 + 17;
+    o[4] = x;
+    o[5] = __reduce_add_sync(0xffffffffu, x);
+    uint32_t depth = 0;
+    for (uint32_t j = 0; j < (b & 15); j++)
+        for (uint32_t k = 0; k < (c & 7); k++)
+            if ((j ^ k) & 1)
+                depth += j * k;
+    o[6] = depth;
+    o[7] = __activemask();
+    for (int s2 = 8; s2 < ZOO_SLOTS; s2++)
+        o[s2] = 0;
+    if (lane & 2)
+        return;
+    o[8] = __activemask();
+    o[9] = __ballot_sync(__activemask(), a & 1);
+}
+
+// Memory: vector and narrow accesses, the cache-hinted loads and stores,
+// a local array indexed at run time, a generic pointer into shared memory
+ZOO_KERNEL(zoo_mem)
+{
+    ARGS;
+    __shared__ uint32_t sh[64 * 4];
+    __shared__ unsigned char sb[64 * 4];
+    const unsigned i = threadIdx.x;
+    sh[4 * i] = a;
+    sh[4 * i + 1] = b;
+    sh[4 * i + 2] = c;
+    sh[4 * i + 3] = d;
+    __syncthreads();
+    const uint4 *v4 = reinterpret_cast<const uint4 *>(in);
+    uint4 q = __ldg(v4 + (t ^ 1));
+    o[0] = q.x ^ q.w;
+    uint2 q2 = __ldcs(reinterpret_cast<const uint2 *>(in) + (2 * t + 1));
+    o[1] = q2.x + q2.y;
+    o[2] = __ldcg(in + 4 * t + 2) ^ __ldca(in + 4 * t + 3) ^ __ldlu(in + 4 * t) ^ __ldcv(in + 4 * t + 1);
+    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(in + 4 * t);
+    const signed char *sbytes = reinterpret_cast<const signed char *>(in + 4 * t);
+    const short *halves = reinterpret_cast<const short *>(in + 4 * t);
+    o[3] = (uint32_t)bytes[1] | ((uint32_t)(int)sbytes[6] << 8);
+    o[4] = (uint32_t)(int)halves[3];
+    uint32_t local[24];
+    for (int k = 0; k < 24; k++)
+        local[k] = a * (uint32_t)k + b;
+    o[5] = local[c % 24] ^ local[d % 24];
+    uint32_t *gen = (a & 1) ? &sh[4 * ((i + 1) % 64)] : &local[b % 24];
+    o[6] = *gen;
+    uint4 s4 = reinterpret_cast<const uint4 *>(sh)[(i + 7) % 64];
+    o[7] = s4.y - s4.z;
+    sb[4 * i + (a & 3)] = (unsigned char)b;
+    __syncthreads();
+    o[8] = sb[4 * ((i + 3) % 64) + (in[4 * ((t & ~63u) + (i + 3) % 64)] & 3)];
+    __stcs(o + 9, a ^ 0x5a5a5a5au);
+    __stwt(o + 10, b + 1);
+    __stcg(o + 11, c - 1);
+    double2 dd = __ldg(reinterpret_cast<const double2 *>(in) + t);
+    o[12] = __double2hiint(dd.x) ^ __double2loint(dd.y);
+    float4 ff = reinterpret_cast<const float4 *>(in)[t];
+    o[13] = __float_as_uint(ff.y) + __float_as_uint(ff.z);
+    volatile uint32_t *vs = sh;
+    o[14] = vs[(4 * i + 5) % 256];
+    o[15] = gen[0] + 1;
 }

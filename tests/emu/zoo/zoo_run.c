@@ -54,6 +54,9 @@ static const struct zoo_kernel {
     {"zoo_dmath", F64, 2, 0x1p-1022},
     {"zoo_warp", EXACT, 0, 0},
     {"zoo_atomic", EXACT, 0, 0},
+    {"zoo_cg", EXACT, 0, 0},
+    {"zoo_ctrl", EXACT, 0, 0},
+    {"zoo_mem", EXACT, 0, 0},
 };
 enum { NKERNELS = sizeof zoo_kernels / sizeof zoo_kernels[0] };
 
