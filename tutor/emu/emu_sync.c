@@ -144,6 +144,17 @@ int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
     return 0;
 }
 
+/* The lanes lane L's .sync operation combines with: those its member
+ * mask (the instruction's last operand) names, of the EMASK that arrived.
+ * Tiles of one warp (cooperative groups' tiled_partition) run the same
+ * instruction at once, each with its own mask, and each gets its own
+ * result. */
+static uint32_t member_group(const struct warp *w, const struct emu_insn *in, uint32_t emask, int l)
+{
+    uint32_t g = (uint32_t)w->R[(size_t)in->o[in->nops - 1].reg * 32 + l] & emask;
+    return g | 1u << l;
+}
+
 /* vote.sync (all, any, uni, ballot) over the lanes of EMASK. */
 int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
 {
@@ -155,34 +166,28 @@ int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask)
         if ((p[l] & 1) ^ po->neg)
             ballot |= 1u << l;
     }
-    uint64_t v;
-    switch (in->sub) {
-    case SUB_BALLOT: v = ballot; break;
-    case SUB_ANY: v = ballot != 0; break;
-    case SUB_ALL: v = ballot == emask; break;
-    default: v = ballot == 0 || ballot == emask; break;
-    }
     uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
-    for (uint32_t m = emask; m; m &= m - 1)
-        d[__builtin_ctz(m)] = v;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t g = member_group(w, in, emask, l), b = ballot & g;
+        switch (in->sub) {
+        case SUB_BALLOT: d[l] = b; break;
+        case SUB_ANY: d[l] = b != 0; break;
+        case SUB_ALL: d[l] = b == g; break;
+        default: d[l] = b == 0 || b == g; break;
+        }
+    }
     w->R[0] = 0;
     return 0;
 }
 
-/* redux.sync over the lanes of EMASK; -1 for an operation not known here. */
-int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
+/* redux.sync's operation over the lanes of G. */
+static int redux_over(const struct emu_insn *in, const uint64_t *a, uint32_t g, uint64_t *out)
 {
-    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
     int sgn = emu_type_kind[in->type] == 's';
-    uint64_t acc = 0;
-    int first = 1;
-    for (uint32_t m = emask; m; m &= m - 1) {
+    uint64_t acc = (uint32_t)a[__builtin_ctz(g)];
+    for (uint32_t m = g & (g - 1); m; m &= m - 1) {
         uint32_t v = (uint32_t)a[__builtin_ctz(m)];
-        if (first) {
-            acc = v;
-            first = 0;
-            continue;
-        }
         switch (in->sub) {
         case SUB_ADD: acc = (uint32_t)(acc + v); break;
         case SUB_AND: acc &= v; break;
@@ -197,9 +202,24 @@ int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
         default: return -1;
         }
     }
-    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
-    for (uint32_t m = emask; m; m &= m - 1)
-        d[__builtin_ctz(m)] = acc;
+    *out = acc;
+    return 0;
+}
+
+/* redux.sync over the lanes of EMASK; -1 for an operation not known here. */
+int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32, acc = 0;
+    uint32_t last = 0;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t g = member_group(w, in, emask, l);
+        if (g != last && redux_over(in, a, g, &acc))
+            return -1;
+        last = g;
+        d[l] = acc;
+    }
     return 0;
 }
 
@@ -211,24 +231,19 @@ void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask)
     uint64_t m = emu_type_size[in->type] == 8 ? ~0ull : 0xffffffffull;
     uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
     uint64_t *p = two ? w->R + (size_t)in->o[1].reg * 32 : NULL;
-    uint32_t same_all = emask;
-    uint32_t first = (uint32_t)__builtin_ctz(emask);
-    for (uint32_t mm = emask; mm; mm &= mm - 1)
-        if ((a[__builtin_ctz(mm)] & m) != (a[first] & m))
-            same_all = 0;
     for (uint32_t mm = emask; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
-        uint32_t eq = 0;
+        uint32_t g = member_group(w, in, emask, l), eq = 0;
+        for (uint32_t k = g; k; k &= k - 1)
+            if ((a[__builtin_ctz(k)] & m) == (a[l] & m))
+                eq |= 1u << __builtin_ctz(k);
         if (in->sub == SUB_ANY) {
-            for (uint32_t k = emask; k; k &= k - 1)
-                if ((a[__builtin_ctz(k)] & m) == (a[l] & m))
-                    eq |= 1u << __builtin_ctz(k);
+            d[l] = eq;
         } else {
-            eq = same_all;
+            d[l] = eq == g ? g : 0;
+            if (p)
+                p[l] = eq == g;
         }
-        d[l] = eq;
-        if (p)
-            p[l] = same_all != 0;
     }
     w->R[0] = 0;
 }
