@@ -10,7 +10,10 @@
  *                                       each ARG a scalar (i32:V u32:V u64:V f32:V f64:V) or a buffer
  *                                       buf:TYPE:N:FILL (TYPE i32 u32 f32 f64 u64, FILL iota zero ones
  *                                       mod7) mapped as d0, d1, ...; prints the status and each
- *                                       buffer's sum and first elements */
+ *                                       buffer's sum and first elements
+ *   emu_tool regs FILE.cubin KERNEL [THREADS]
+ *                                       the registers a thread of KERNEL uses (the cubin's
+ *                                       count), and whether a block of THREADS fits an SM */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +286,30 @@ static int cmd_run(int argc, char **argv)
     return st == EMU_OK ? 0 : 1;
 }
 
+/* regs FILE.cubin KERNEL [THREADS]: the kernel's registers a thread, as
+ * the cubin says, and whether a block of THREADS fits an SM. */
+static int cmd_regs(int argc, char **argv)
+{
+    size_t len;
+    char *bin = slurp(argv[0], &len);
+    if (!bin) {
+        fprintf(stderr, "emu_tool: cannot read %s\n", argv[0]);
+        return 2;
+    }
+    int regs = emu_cubin_regs(bin, len, argv[1]);
+    free(bin);
+    if (regs < 0) {
+        printf("unknown\n");
+        return 1;
+    }
+    unsigned threads = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 0;
+    if (threads)
+        printf("%d %s\n", regs, emu_regs_fit(regs, threads) ? "fits" : "does not fit");
+    else
+        printf("%d\n", regs);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "parse"))
@@ -291,7 +318,10 @@ int main(int argc, char **argv)
         return cmd_reduce(argc - 2, argv + 2);
     if (argc >= 3 && !strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (argc >= 4 && !strcmp(argv[1], "regs"))
+        return cmd_regs(argc - 2, argv + 2);
     fprintf(stderr, "usage: emu_tool parse FILE.ptx... | emu_tool reduce FILE.ptx N [hazards|threads=T] |\n"
-                    "       emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T] ARG...\n");
+                    "       emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T] ARG... |\n"
+                    "       emu_tool regs FILE.cubin KERNEL [THREADS]\n");
     return 2;
 }

@@ -110,6 +110,17 @@ struct emu_kernel_info {
 };
 void emu_kernel_info(const struct emu_kernel *k, struct emu_kernel_info *info);
 
+/* The registers a thread of KERNEL (its mangled name) uses, as ptxas gave
+ * them in the cubin nvcc wrote beside the PTX (LEN bytes); -1 when the
+ * file is not a cubin or does not say. */
+int emu_cubin_regs(const void *cubin, size_t len, const char *kernel);
+
+/* Whether a block of THREADS threads of REGS registers each fits an SM of
+ * the H100 (65536 registers, given out to a warp in units of 256, at most
+ * 255 a thread): a GPU refuses a launch that does not
+ * (cudaErrorLaunchOutOfResources). */
+int emu_regs_fit(int regs, unsigned threads);
+
 struct emu_launch {
     unsigned grid[3], block[3];
     unsigned dyn_smem;
