@@ -186,7 +186,8 @@ static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j
  * when they run already or are not wanted. */
 void san_begin(struct run *r)
 {
-    if (r->san || !r->o->sanitize || !r->tc->sanitizer)
+    /* Through --gpu-via the judge runs elsewhere; these would run here. */
+    if (r->san || !r->o->sanitize || !r->tc->sanitizer || r->o->gpu_via)
         return;
     if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
         return;
@@ -251,6 +252,13 @@ int stage_sanitize(struct run *r)
         cJSON_AddBoolToObject(san, "ran", 0);
         cJSON_AddStringToObject(san, "note", "no GPU: the emulator checked every trial for races and "
                                              "out-of-bounds accesses itself");
+        return 0;
+    }
+    if (r->o->gpu_via) {
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
+        cJSON_AddBoolToObject(san, "ran", 0);
+        cJSON_AddStringToObject(san, "note", "the GPU is elsewhere (--gpu-via): the CPU tier's emulator checked "
+                                             "every trial up to its bound for races and out-of-bounds accesses");
         return 0;
     }
     if (!r->o->sanitize || !r->tc->sanitizer) {
