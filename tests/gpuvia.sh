@@ -33,7 +33,9 @@ cat > "$TMP/bin/nvidia-smi" <<'EOF'
 #!/bin/sh
 echo "${FAKE_NAME:-NVIDIA A100-SXM4-80GB}, ${FAKE_CC:-8.0}"
 EOF
-chmod +x "$TMP/bin/nvidia-smi"
+# The login node's scancel: it logs the job it was asked to cancel.
+printf '#!/bin/sh\necho "$*" >> "%s/scancel.log"\n' "$TMP" > "$TMP/bin/scancel"
+chmod +x "$TMP/bin/nvidia-smi" "$TMP/bin/scancel"
 export PATH="$TMP/bin:$PATH"
 
 # via ARGS...: a check of lab 07's solution; its JSON in $TMP/out.json, its
@@ -154,8 +156,9 @@ kill -INT "$(cat "$TMP/pid")" 2>/dev/null
 t=0
 while kill -0 "$spid" 2>/dev/null && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
 sleep 0.3
-if ! kill -0 "$spid" 2>/dev/null && [ -s "$SRUN_PIDS" ] && gone "$SRUN_PIDS"; then
-    ok "^C ends the check and the queued command's whole group"
+if ! kill -0 "$spid" 2>/dev/null && [ -s "$SRUN_PIDS" ] && gone "$SRUN_PIDS" &&
+   grep -qx 4242 "$TMP/scancel.log"; then
+    ok "^C ends the check and the queued command's whole group, and scancels the job srun named"
 else
     not_ok "^C cancels" "still running: $(cat "$SRUN_PIDS" | xargs ps -o pid,args -p 2>/dev/null)"
     kill "$spid" 2>/dev/null
