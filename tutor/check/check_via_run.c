@@ -101,8 +101,7 @@ static void via_release(const struct sigaction *old)
         raise(via_signal);
 }
 
-
-
+/* "queued on the cluster (12 s)", once a second until the run starts. */
 static void queue_line(struct via_call *c)
 {
     double now = util_now();
