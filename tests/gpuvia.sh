@@ -4,7 +4,9 @@
 # here, can queue or fail) and a stand-in GPU judge (tests/gpuvia/judge; the
 # CPU tier's judge is the real one), so that it runs the same with a GPU or
 # without one.  Shown: a check through the command (the CPU tier here, the
-# GPU's report there, the student's text kept as text); the GPU's arch
+# GPU's report there, the student's text kept as text), also through a
+# command that passes one string as ssh does; a GPU judge that finds no GPU
+# there (the CPU tier's report, saying so); the GPU's arch
 # asked once through the command and the kernel built for it; a queued wait
 # shown, then cancelled by ^C and by the tutor's q (the command's whole
 # process group gone); a command that fails to start (its error named, the
@@ -90,6 +92,23 @@ fi
 via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
 check "a second check asks no more" \
     test "$(grep -c -- '--query-gpu' "$SRUN_LOG")" = 1
+
+# ---- a command that passes one command string, as ssh does ----------------
+printf '#!/bin/sh\n# a stand-in ssh: the host, then the remote command as one string\nshift; [ "$1" = -- ] && shift\nexec sh -c "$*"\n' > "$TMP/bin/ssh"
+chmod +x "$TMP/bin/ssh"
+via --gpu-via "ssh gpuhost --"
+check "through ssh's one string: the GPU's report came back" \
+    test "$(field .status) $(field .gpu_via.ran) $(field .device.name)" = "pass true NVIDIA H100 80GB HBM3"
+
+# ---- no GPU at the other end ---------------------------------------------
+FAKE_JUDGE=nogpu via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
+if [ "$rc" = 0 ] && [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
+   [[ "$(field '.messages | join(" ")')" == *"found no CUDA device at the other end"*"no NVIDIA driver is loaded"*"the CPU tier's verdict stands"* ]] &&
+   [ "$(field .device.name)" = "PTX emulator on the CPU (no GPU; an H100's limits)" ]; then
+    ok "a GPU judge that finds no GPU there: the CPU tier's report, saying so"
+else
+    not_ok "no GPU at the other end" "$(field .status)" "$(field .messages)"
+fi
 
 # ---- a command that fails to start -----------------------------------------
 SRUN_FAIL="Requested node configuration is not available" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
