@@ -110,6 +110,18 @@ else
     not_ok "no GPU at the other end" "$(field .status)" "$(field .messages)"
 fi
 
+# ---- a machine that does not see the folder ----------------------------------
+# The stand-in moves the work folder away before it runs the relay.
+printf '#!/bin/sh\nrm -rf "$ELSEWHERE.away"; mv "$ELSEWHERE" "$ELSEWHERE.away" 2>/dev/null\nexec "$@"\n' > "$TMP/bin/elsewhere"
+chmod +x "$TMP/bin/elsewhere"
+ELSEWHERE=$TMP/w via --gpu-via "elsewhere"
+if [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
+   [[ "$(field '.messages | join(" ")')" == *"the judge could not start at the other end of \`elsewhere\`"*"same path: the CPU tier's verdict stands"* ]]; then
+    ok "a machine where the work folder is not: the judge did not start there, said so, the CPU tier's pass kept"
+else
+    not_ok "a machine without the folder" "$(field .status)" "$(field .messages)"
+fi
+
 # ---- a command that fails to start -----------------------------------------
 SRUN_FAIL="Requested node configuration is not available" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
 msg=$(field '.messages | join(" | ")')

@@ -178,7 +178,12 @@ int via_relay_main(void)
         fprintf(stderr, "cudatutor gpu-relay: %s\n", pr.error);
         goto out;
     }
-    frame_bytes(&rl, "out", pr.output, pr.output_len);
+    /* Not started: why (no such folder or program here) is the workbook's
+     * word, and the only output there is. */
+    if (!pr.started)
+        frame_bytes(&rl, "out", pr.error, strlen(pr.error));
+    else
+        frame_bytes(&rl, "out", pr.output, pr.output_len);
     for (int k = 0; files[k]; k++) {
         size_t len = 0;
         char *text = files[k][0] ? util_read_file(files[k], &len) : NULL, kind[16];

@@ -255,10 +255,17 @@ int stage_sanitize(struct run *r)
         return 0;
     }
     if (r->o->gpu_via) {
+        /* compute-sanitizer would run here, not beside the judge there. */
+        const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "gpu_via"),
+                                                            "cpu_status");
+        int emulated = cJSON_IsString(cpu) && status_from_name(cpu->valuestring) == STATUS_PASS;
         cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
         cJSON_AddBoolToObject(san, "ran", 0);
-        cJSON_AddStringToObject(san, "note", "the GPU is elsewhere (--gpu-via): the CPU tier's emulator checked "
-                                             "every trial up to its bound for races and out-of-bounds accesses");
+        cJSON_AddStringToObject(san, "note", emulated ? "the GPU is elsewhere (--gpu-via): the CPU tier's emulator "
+                                                        "checked every trial up to its bound for races and "
+                                                        "out-of-bounds accesses"
+                                                      : "the GPU is elsewhere (--gpu-via) and the emulator did not "
+                                                        "judge this kernel: races were not checked");
         return 0;
     }
     if (!r->o->sanitize || !r->tc->sanitizer) {

@@ -434,6 +434,14 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
         rc = 1;
         goto out;
     }
+    if (c.exit_seen && !c.judge.started) {
+        /* The relay ran but the judge did not: a folder or a program that
+         * is not where it is here. */
+        snprintf(r->via_note, sizeof r->via_note, "the judge could not start at the other end of `%s` (%.200s): "
+                 "the workbook must be there at the same path", c.cmd, c.judge.output ? c.judge.output : "");
+        rc = 1;
+        goto out;
+    }
     if (!c.exit_seen) {
         /* The tutor's own limit ended it: the judge's time, the kernel's. */
         c.judge.started = 1;
