@@ -1,7 +1,7 @@
 /* check_via.h — a check whose GPU is on another machine: the CPU tier judges
  * here, then the GPU judge runs through a command that runs its arguments
  * where the GPU is and sees this folder at the same path ("srun -p gpu
- * --gres=gpu:1 -t 2", "ssh gpuhost --", "docker exec box").  The command is
+ * --gres=gpu:1 -t 2", "ssh gpuhost --", "docker exec -i box").  The command is
  * the student's, set once (--gpu-via, $CUDATUTOR_GPU_VIA, or the workbook's
  * cudatutor.conf); the GPU's model and compute capability are asked through
  * it once and kept in gpu-via.json beside calibration.json.

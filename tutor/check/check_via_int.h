@@ -31,7 +31,7 @@ struct via_call {
     long job;                           /* the Slurm job srun named; 0: none */
     /* The relay's side (a judge run). */
     char nonce[33];
-    int exit_seen, ended;
+    int exit_seen;
     struct proc_result judge;           /* how the judge ended, as relayed; its output */
     size_t out_cap, out_alloc;
     char *file[VIA_FILES];              /* returned files' bytes */

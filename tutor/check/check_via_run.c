@@ -247,9 +247,8 @@ static void via_line(void *ud, const char *line)
     case FRAME_EXIT:
         take_exit(c, args);
         break;
-    case FRAME_END:
+    case FRAME_END:         /* the relay's last word, after "exit": never reached */
     case FRAME_COUNT:
-        c->ended = 1;
         break;
     }
 }
