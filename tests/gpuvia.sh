@@ -76,6 +76,38 @@ check "the student's text came back as output: the kernel's and the launcher's" 
 check "the race checkers are not run here: the report says the emulator checked" \
     bash -c "jq -r .sanitizer.note '$TMP/out.json' | grep -q 'gpu-via'"
 
+# ---- the race checkers, beside the judge at the far end -----------------
+# A stand-in compute-sanitizer on PATH (here and there: one machine) logs
+# which process started it.
+mkdir -p "$TMP/sanbin"
+ln -s "$ROOT/tests/gpuvia/compute-sanitizer" "$TMP/sanbin/compute-sanitizer"
+export SAN_LOG="$TMP/san.log"
+PATH="$TMP/sanbin:$PATH" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
+if [ "$(field .status)" = pass ] && [ "$(field .sanitizer.ran)" = true ] &&
+   [ "$(field '[.sanitizer.tools[] | select(.clean)] | length')" = 3 ] &&
+   [ "$(grep -c "gpu-relay" "$SAN_LOG")" = 3 ]; then
+    ok "racecheck, synccheck and memcheck ran beside the judge at the far end (started by the relay), clean"
+else
+    not_ok "the race checkers at the far end" "$(field .sanitizer)" "$(cat "$SAN_LOG" 2>&1)"
+fi
+FAKE_SAN=dirty PATH="$TMP/sanbin:$PATH" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
+if [ "$rc" = 1 ] && [ "$(field .status)" = fail ] &&
+   [[ "$(field '.messages | join(" ")')" == *"racecheck found"* ]] &&
+   [[ "$(field '.sanitizer.tools[0].report')" == *"Race reported"* ]]; then
+    ok "a race that racecheck reports there fails the kernel here, its report kept"
+else
+    not_ok "a race found at the far end" "$(field .status)" "$(field .messages)"
+fi
+
+t0=$(date +%s)
+FAKE_JUDGE=latefail FAKE_SAN=slow PATH="$TMP/sanbin:$PATH" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
+t1=$(date +%s)
+if [ "$(field .status)" = fail ] && [ $((t1 - t0)) -lt 45 ] && [ "$(field 'has("sanitizer")')" = false ]; then
+    ok "a judge that fails after its trials: the race checkers there are stopped, not waited for ($((t1 - t0)) s)"
+else
+    not_ok "the race checkers stopped" "$(field .status) after $((t1 - t0)) s" "$(field .sanitizer)"
+fi
+
 # ---- the arch, asked once ----------------------------------------------------
 if [ "$(grep -c -- '--query-gpu=name,compute_cap --format=csv,noheader' "$SRUN_LOG")" = 1 ] &&
    [ "$(jq -r .arch "$TMP/gpu-via.json")" = sm_80 ] && [ "$(field .gpu_via.arch)" = sm_80 ] &&

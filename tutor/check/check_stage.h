@@ -40,6 +40,24 @@ struct waits {
 };
 
 struct san_job;
+struct via_call;
+
+/* A run beside the judge at the far end of --gpu-via (a race checker): its
+ * command line goes to the relay while the judge runs there; its channel's
+ * lines come back as they come, then its output, its report file and how
+ * it ended. */
+struct via_job {
+    char *const *argv;
+    const char *cwd;
+    double timeout_s;
+    size_t output_cap;
+    const char *file;               /* the report it writes, sent back */
+    void (*on_line)(void *ud, const char *line);
+    double (*grace)(void *ud);      /* its waits for the GPU, not counted */
+    void *ud;
+    struct proc_result pr;          /* how it ended, once done */
+    int done;
+};
 
 /* Everything one check carries from stage to stage. */
 struct run {
@@ -63,6 +81,7 @@ struct run {
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
     char via_note[700];     /* why the GPU run through --gpu-via did not happen */
     double via_queued_s;    /* how long it waited to start */
+    struct via_call *via_live;  /* the run through it while the judge runs; NULL otherwise */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;
@@ -119,6 +138,10 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
  * through the command; the CPU tier's verdict stands when the GPU run does
  * not happen, with a message that says why. */
 int via_stage(struct run *r);
+/* Starts job beside the judge now running through --gpu-via (the relay
+ * runs it there): 0, or -1 when no such run is in flight, or the judge has
+ * ended.  Its result is in job->pr once job->done, when via_run returns. */
+int via_submit(struct run *r, struct via_job *job);
 
 /* ---- check_sanitize.c ---- */
 void san_begin(struct run *r);

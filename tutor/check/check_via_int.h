@@ -10,6 +10,8 @@
 /* How many of the judge's files come back in frames: its report and the
  * runner's output (check_via_run.c names them). */
 enum { VIA_FILES = 2 };
+/* How many runs may go beside the judge (the race checkers). */
+enum { VIA_JOBS = 4 };
 
 /* How much of the command's own text (srun's messages, ssh's) is kept for
  * the message that says why it failed. */
@@ -37,6 +39,13 @@ struct via_call {
     char *file[VIA_FILES];              /* returned files' bytes */
     size_t file_len[VIA_FILES], file_cap[VIA_FILES];
     int file_seen[VIA_FILES];
+    /* Runs beside the judge, as via_submit gave them, and their bytes. */
+    int in_w;                           /* the relay's stdin; -1 once closed */
+    struct via_job *jobs[VIA_JOBS];
+    int njobs;
+    size_t job_out_alloc[VIA_JOBS];
+    char *job_file[VIA_JOBS];
+    size_t job_file_len[VIA_JOBS], job_file_cap[VIA_JOBS];
 };
 
 /* Runs args through c->cmd (the shell reads the command, the arguments

@@ -20,7 +20,8 @@
 /* The relay's frame kinds (check_relay.c writes them). */
 #define VIA_FRAMES(X) \
     X(FRAME_READY, "ready") X(FRAME_LINE, "line") X(FRAME_OUT, "out") X(FRAME_FILE, "file") \
-    X(FRAME_EXIT, "exit") X(FRAME_END, "end")
+    X(FRAME_EXIT, "exit") X(FRAME_JLINE, "jline") X(FRAME_JOUT, "jout") X(FRAME_JFILE, "jfile") \
+    X(FRAME_JEXIT, "jexit") X(FRAME_END, "end")
 #define VIA_ENUM(id, word) id,
 enum via_frame { VIA_FRAMES(VIA_ENUM) FRAME_COUNT };
 #define VIA_WORD(id, word) word,
@@ -122,13 +123,28 @@ static double via_grace(void *ud)
     return queued + (c->inner && c->inner->grace ? c->inner->grace(c->inner->ud) : 0);
 }
 
-/* Until the run starts, the wait's bound; then the judge's own cutoffs. */
+/* Until the run starts, the wait's bound; then the judge's own limit and
+ * cutoffs; once it ended, the whole check's bound for the runs beside it,
+ * their waits for the GPU forgiven as the judge's are. */
 static double via_cutoff(void *ud)
 {
     struct via_call *c = ud;
     if (!c->ready_at)
         return c->t0 + c->wait_s;
-    return c->inner && c->inner->cutoff ? c->inner->cutoff(c->inner->ud) : 0;
+    if (!c->inner)
+        return 0;
+    double waited = c->inner->grace ? c->inner->grace(c->inner->ud) : 0;
+    if (c->exit_seen && c->run) {
+        double most = 0;
+        for (int k = 0; k < c->njobs; k++) {
+            double g = c->jobs[k]->grace ? c->jobs[k]->grace(c->jobs[k]->ud) : 0;
+            most = g > most ? g : most;
+        }
+        return check_deadline(c->run, waited + most);
+    }
+    double own = c->ready_at + c->inner->timeout_s + waited;
+    double cut = c->inner->cutoff ? c->inner->cutoff(c->inner->ud) : 0;
+    return cut > 0 && cut < own ? cut : own;
 }
 
 /* Keeps the last VIA_TEXT bytes of the command's own lines. */
@@ -182,16 +198,106 @@ static int append_hex(char **buf, size_t *len, size_t *cap, size_t cap_max, size
     return 0;
 }
 
-/* "exit STARTED EXITED CODE SIGNALED SIGNAL TIMED_OUT SECONDS DROPPED". */
-static void take_exit(struct via_call *c, const char *args)
+/* "STARTED EXITED CODE SIGNALED SIGNAL TIMED_OUT SECONDS DROPPED" into j;
+ * 0, or -1 when it is not that. */
+static int take_exit(struct proc_result *j, const char *args)
 {
-    struct proc_result *j = &c->judge;
     size_t dropped = 0;
     if (sscanf(args, "%d %d %d %d %d %d %lf %zu", &j->started, &j->exited, &j->exit_code, &j->signaled, &j->signal,
-               &j->timed_out, &j->seconds, &dropped) == 8) {
-        j->dropped += dropped;
-        c->exit_seen = 1;
+               &j->timed_out, &j->seconds, &dropped) != 8)
+        return -1;
+    j->dropped += dropped;
+    return 0;
+}
+
+/* Once the judge ended no run is started beside it: "done" tells the relay
+ * to send theirs and end, and a closed stdin to stop them first when the
+ * judge did not pass (a kernel that failed needs no race report). */
+static void judge_ended(struct via_call *c)
+{
+    cJSON *h = c->file[0] ? cJSON_Parse(c->file[0]) : NULL;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status");
+    int pass = cJSON_IsString(st) && !strcmp(st->valuestring, status_name(STATUS_PASS));
+    cJSON_Delete(h);
+    if (c->in_w < 0)
+        return;
+    if (!pass && c->njobs) {
+        close(c->in_w);
+        c->in_w = -1;
+    } else if (write(c->in_w, "done\n", 5) != 5) {
+        close(c->in_w);
+        c->in_w = -1;
     }
+}
+
+/* "J ..." of a job frame: the job (1 for the first via_submit gave), and
+ * what follows. */
+static struct via_job *job_of(struct via_call *c, const char *args, int *k, const char **rest)
+{
+    char *end;
+    long j = strtol(args, &end, 10);
+    if (end == args || j < 1 || j > c->njobs || (*end && *end != ' '))
+        return NULL;
+    *k = (int)j - 1;
+    *rest = end + (*end == ' ');
+    return c->jobs[*k];
+}
+
+/* A frame of a run beside the judge. */
+static void job_frame(struct via_call *c, enum via_frame f, const char *args)
+{
+    int k;
+    const char *rest;
+    struct via_job *job = job_of(c, args, &k, &rest);
+    if (!job || job->done)
+        return;
+    switch (f) {
+    case FRAME_JLINE:
+        if (job->on_line)
+            job->on_line(job->ud, rest);
+        break;
+    case FRAME_JOUT:
+        append_hex(&job->pr.output, &job->pr.output_len, &c->job_out_alloc[k], job->output_cap, &job->pr.dropped,
+                   rest);
+        break;
+    case FRAME_JFILE:
+        append_hex(&c->job_file[k], &c->job_file_len[k], &c->job_file_cap[k], (size_t)64 << 20, NULL, rest);
+        break;
+    case FRAME_JEXIT:
+        if (take_exit(&job->pr, rest))
+            break;
+        if (job->file && job->file[0])
+            (void)util_write_file(job->file, c->job_file[k] ? c->job_file[k] : "", c->job_file_len[k]);
+        job->done = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+int via_submit(struct run *r, struct via_job *job)
+{
+    struct via_call *c = r->via_live;
+    if (!c || c->exit_seen || c->in_w < 0 || c->njobs >= VIA_JOBS)
+        return -1;
+    cJSON *j = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(j, "argv"), *files = cJSON_AddArrayToObject(j, "files");
+    for (int i = 0; job->argv[i]; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(job->argv[i]));
+    cJSON_AddStringToObject(j, "cwd", job->cwd ? job->cwd : ".");
+    cJSON_AddNumberToObject(j, "timeout_s", job->timeout_s + GRACE_MAX_S);
+    cJSON_AddNumberToObject(j, "output_cap", (double)job->output_cap);
+    cJSON_AddItemToArray(files, cJSON_CreateString(job->file ? job->file : ""));
+    char *text = cJSON_PrintUnformatted(j), *line = text ? util_format("%s\n", text) : NULL;
+    int rc = line && write(c->in_w, line, strlen(line)) == (ssize_t)strlen(line) ? 0 : -1;
+    cJSON_Delete(j);
+    free(text);
+    free(line);
+    if (rc)
+        return -1;
+    memset(&job->pr, 0, sizeof job->pr);
+    job->done = 0;
+    c->jobs[c->njobs++] = job;
+    return 0;
 }
 
 /* A line of the command's stdout or stderr: a frame when it opens with
@@ -215,7 +321,13 @@ static void via_line(void *ud, const char *line)
     int f = 0;
     while (f < FRAME_COUNT && (strlen(frame_words[f]) != klen || strncmp(kind, frame_words[f], klen)))
         f++;
-    if (f == FRAME_COUNT || c->exit_seen || (f != FRAME_READY && !c->ready_at))
+    if (f == FRAME_COUNT || (f != FRAME_READY && !c->ready_at))
+        return;
+    if (f >= FRAME_JLINE && f <= FRAME_JEXIT) {
+        job_frame(c, (enum via_frame)f, args);
+        return;
+    }
+    if (c->exit_seen)
         return;
     switch ((enum via_frame)f) {
     case FRAME_READY:
@@ -245,9 +357,16 @@ static void via_line(void *ud, const char *line)
         break;
     }
     case FRAME_EXIT:
-        take_exit(c, args);
+        if (take_exit(&c->judge, args) == 0) {
+            c->exit_seen = 1;
+            judge_ended(c);
+        }
         break;
-    case FRAME_END:         /* the relay's last word, after "exit": never reached */
+    case FRAME_JLINE:
+    case FRAME_JOUT:
+    case FRAME_JFILE:
+    case FRAME_JEXIT:
+    case FRAME_END:         /* the relay's last word */
     case FRAME_COUNT:
         break;
     }
@@ -278,7 +397,9 @@ int via_exec(struct via_call *c, char *const *args, int in_fd, struct proc_resul
         util_copy(outer->error, sizeof outer->error, "out of memory");
         return -1;
     }
-    double inner_limit = c->inner ? c->inner->timeout_s : 0;
+    /* The judge's limits are via_cutoff's; this one leaves room for the
+     * race checkers beside it, as they have here. */
+    double inner_limit = c->inner ? 3 * c->inner->timeout_s : 0;
     struct proc_spec spec = {.argv = argv, .timeout_s = inner_limit > 0 ? inner_limit : c->wait_s,
                              .output_cap = VIA_TEXT, .on_line = via_line, .ud = c, .grace = via_grace,
                              .cutoff = via_cutoff, .cancel = &via_cancel, .in_fd = in_fd};
@@ -412,7 +533,12 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
     }
     char *const args[] = {relay, "gpu-relay", NULL};
     check_progress(r, "correctness", 0, c.n, "queued on the cluster (0 s)");
-    if (via_exec(&c, args, in[0], &outer)) {
+    c.in_w = in[1];
+    r->via_live = &c;
+    int ran = via_exec(&c, args, in[0], &outer);
+    r->via_live = NULL;
+    in[1] = c.in_w;
+    if (ran) {
         util_copy(pr->error, sizeof pr->error, outer.error);
         goto out;
     }
@@ -467,6 +593,8 @@ out:
             close(in[i]);
     for (int k = 0; k < VIA_FILES; k++)
         free(c.file[k]);
+    for (int k = 0; k < VIA_JOBS; k++)
+        free(c.job_file[k]);
     free(c.judge.output);
     proc_result_free(&outer);
     free(head);
