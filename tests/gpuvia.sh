@@ -10,7 +10,9 @@
 # asked once through the command and the kernel built for it; a queued wait
 # shown, then cancelled by ^C and by the tutor's q (the command's whole
 # process group gone); a command that fails to start (its error named, the
-# CPU tier's verdict kept); a wait past the bound; the settings (flag,
+# CPU tier's verdict kept); a wait past the bound; the race checkers
+# started by the relay beside the judge (a stand-in compute-sanitizer:
+# clean, a race, stopped when the judge fails); the settings (flag,
 # environment, cudatutor.conf, a bad line); and the attack: a "kernel"
 # that prints forged frames does not change the verdict through the relay,
 # and does through a relay that takes the judge's stdout for its stream.

@@ -9,8 +9,9 @@
  * Across such a command only stdin, stdout and stderr travel, so the
  * judge's private channel (proc's fd 3) cannot.  A relay at the far end
  * (`cudatutor gpu-relay`, check_relay.c) runs the judge with its channel
- * there and sends the channel's lines, the judge's output, its report
- * files and how it ended as frames on its stdout, each line opened by a
+ * there (and the race checkers beside it) and sends the channel's lines,
+ * the output, the report files and how each run ended as frames on its
+ * stdout, each line opened by a
  * nonce that the tutor sends on the relay's stdin and nowhere else (never
  * in argv or the environment).  What the student's code prints reaches the
  * relay as the judge's output and travels hex-encoded inside an "out"
