@@ -1,4 +1,5 @@
-/* check_via_int.h — what check_via.c and check_via_run.c share (private):
+/* check_via_int.h — what check_via.c, check_via_run.c and
+ * check_via_frames.c share (private):
  * one run through the student's GPU command, with its wait shown and
  * bounded, its cancel, and the relay's frames read back. */
 #ifndef CHECK_VIA_INT_H
@@ -56,6 +57,11 @@ struct via_call {
  * job srun named, if any), and are raised again once it is gone.  Returns proc_run's result in *outer (caller
  * frees). */
 int via_exec(struct via_call *c, char *const *args, int in_fd, struct proc_result *outer);
+
+/* A line of the command's stdout or stderr (proc's on_line, ud a
+ * via_call): a frame of the relay's when it opens with "@NONCE ", else
+ * the command's own text, kept in c->text. */
+void via_line(void *ud, const char *line);
 
 /* "the GPU command `srun -p gpu` failed (exit 1): srun: error: ..." */
 void via_describe_failure(const struct via_call *c, const struct proc_result *outer, char *buf, size_t len);
