@@ -110,6 +110,14 @@ else
     not_ok "the race checkers stopped" "$(field .status) after $((t1 - t0)) s" "$(field .sanitizer)"
 fi
 
+SRUN_KILL_AFTER=4 FAKE_SAN=slow PATH="$TMP/sanbin:$PATH" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
+if [ "$(field .status)" = pass ] &&
+   [[ "$(field '.messages | join(" ")')" == *"racecheck could not start: the GPU command"*"ended before it did"* ]]; then
+    ok "the step lost while the race checkers ran: they could not judge, the judge's pass stands"
+else
+    not_ok "a lost step" "$(field .status)" "$(field .messages)"
+fi
+
 # ---- the arch, asked once ----------------------------------------------------
 if [ "$(grep -c -- '--query-gpu=name,compute_cap --format=csv,noheader' "$SRUN_LOG")" = 1 ] &&
    [ "$(jq -r .arch "$TMP/gpu-via.json")" = sm_80 ] && [ "$(field .gpu_via.arch)" = sm_80 ] &&

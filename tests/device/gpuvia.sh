@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/device/gpuvia.sh — a check through --gpu-via against a direct one,
 # on a GPU machine.  The command is `env`, which runs its arguments here:
-# the relay, the frames and the CPU tier are all exercised, and the GPU is
-# the same, so the verdict must be the same and the target's ratio (lab
-# 07's solution against CUB at 2^28) within 2% of the direct check's.
+# the relay, the frames, the race checkers beside the judge and the CPU
+# tier are all exercised, and the GPU is the same, so the verdict and the
+# race checkers' findings must be the same and the target's ratio (lab 07's
+# solution against CUB at 2^28) within 2% of the direct check's.
 # Three of each, interleaved; the medians are compared.  Then lab 07's stub
 # and tests/bank/prints_protocol.cu (a kernel and launcher that print the
 # judge's progress lines) each get the same verdict both ways.
@@ -25,8 +26,9 @@ one() {
     local name=$1; shift
     local t0=$(date +%s.%N)
     ./cudatutor check 07 --file "$sol" --json "$@" > "$OUT/$name.json" 2> "$OUT/$name.err"
-    printf '%-8s exit %s  %-5s ratio %-8s device %s  gpu_via.ran %s  queued %s s  %.1f s wall\n' "$name" $? \
+    printf '%-8s exit %s  %-5s ratio %-8s sanitizers clean %s  device %s  gpu_via.ran %s  queued %s s  %.1f s wall\n' "$name" $? \
         "$(jq -r .status "$OUT/$name.json")" "$(jq -r .target.value "$OUT/$name.json")" \
+        "$(jq -r '[.sanitizer.tools[]? | select(.clean)] | length' "$OUT/$name.json")" \
         "$(jq -r .device.name "$OUT/$name.json")" "$(jq -r 'if has("gpu_via") then .gpu_via.ran else "-" end' "$OUT/$name.json")" \
         "$(jq -r '.gpu_via.queued_s // "-"' "$OUT/$name.json")" \
         "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')"
@@ -43,6 +45,8 @@ for i in 1 2 3; do
     a=$(jq -r .status "$OUT/direct$i.json") b=$(jq -r .status "$OUT/via$i.json")
     [ "$a" = pass ] && [ "$b" = pass ] || { echo "FAIL: run $i: direct $a, via $b (both must pass)"; fail=1; }
     [ "$(jq -r .gpu_via.ran "$OUT/via$i.json")" = true ] || { echo "FAIL: via$i did not run on the GPU: $(jq -c .messages "$OUT/via$i.json")"; fail=1; }
+    a=$(jq -c '[.sanitizer.tools[]? | {tool, clean}]' "$OUT/direct$i.json") b=$(jq -c '[.sanitizer.tools[]? | {tool, clean}]' "$OUT/via$i.json")
+    [ "$a" = "$b" ] || { echo "FAIL: run $i: the race checkers differ: direct $a, via $b"; fail=1; }
 done
 awk -v d="$d" -v v="$v" 'BEGIN { r = (v - d) / d; printf "ratio differs by %+.2f%%\n", 100 * r; exit !(r < 0.02 && r > -0.02) }' ||
     { echo "FAIL: the ratios differ by 2% or more"; fail=1; }

@@ -232,10 +232,11 @@ void san_end(struct run *r, int record)
             pthread_join(j->thread, NULL);
         if (j->relayed) {
             /* Its run ended with the relay's; one that did not come back
-             * was stopped by the check's bound. */
-            j->rc = 0;
+             * was stopped by the check's bound, or lost with the command
+             * (then it could not judge: never the kernel's failing). */
+            j->rc = j->via.lost ? -1 : 0;
             j->pr = j->via.pr;
-            if (!j->via.done) {
+            if (!j->via.done && !j->via.lost) {
                 j->pr.started = 1;
                 j->pr.timed_out = 1;
             }

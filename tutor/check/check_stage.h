@@ -57,6 +57,7 @@ struct via_job {
     void *ud;
     struct proc_result pr;          /* how it ended, once done */
     int done;
+    int lost;                       /* not done: the command ended first (pr.error says) */
 };
 
 /* Everything one check carries from stage to stage. */

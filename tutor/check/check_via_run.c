@@ -303,6 +303,14 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
     int ran = via_exec(&c, args, in[0], &outer);
     r->via_live = NULL;
     in[1] = c.in_w;
+    /* A run beside the judge that did not come back: stopped by the
+     * check's bound, or lost with the command (never the kernel's). */
+    for (int k = 0; k < c.njobs; k++)
+        if (!c.jobs[k]->done) {
+            c.jobs[k]->lost = ran || !outer.timed_out;
+            snprintf(c.jobs[k]->pr.error, sizeof c.jobs[k]->pr.error, "the GPU command `%.80s` ended before it did",
+                     c.cmd);
+        }
     if (ran) {
         util_copy(pr->error, sizeof pr->error, outer.error);
         goto out;
