@@ -14,9 +14,10 @@ _cudatutor_command_options() {
     case $1 in
         list|show|hint|progress|solution) echo "--json" ;;
         check) echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                    "--timeout-scale --work-dir --wrap --wrap-arg --time-budget --gpu-lock --target-min --no-calibrate" ;;
-        watch) echo "--quick --no-sanitize --timeout-scale --no-calibrate" ;;
-        calibrate) echo "--json --force" ;;
+                    "--timeout-scale --work-dir --wrap --wrap-arg --time-budget --gpu-lock --target-min --no-calibrate" \
+                    "--gpu-via --gpu-via-wait" ;;
+        watch) echo "--quick --no-sanitize --timeout-scale --no-calibrate --gpu-via --gpu-via-wait" ;;
+        calibrate) echo "--json --force --gpu-via --gpu-via-wait" ;;
         reset) echo "--json --yes" ;;
         ladder) echo "--out" ;;
         view-result|"") echo "--no-calibrate --keys --dump --size" ;;
@@ -52,7 +53,8 @@ _cudatutor() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --sandbox) mapfile -t COMPREPLY < <(compgen -W "auto bwrap bwrap-root none" -- "$cur"); return ;;
         --seed|--timeout-scale|--time-budget|--target-min|--keys|--size|--wrap-arg|--jobs|-j|--labs|--bank|\
-        --shard|--gpus|--check-runs|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs) return ;;
+        --shard|--gpus|--check-runs|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs|--gpu-via|\
+        --gpu-via-wait) return ;;
     esac
 
     # The command and how many of its arguments come before the cursor;
@@ -63,7 +65,7 @@ _cudatutor() {
             --root|--progress|--file|--out|--seed|--timeout-scale|--work-dir|--wrap|--wrap-arg|--time-budget|--gpu-lock|\
             --target-min|--keys|--size|-o|-j|--jobs|--labs|--bank|--roster|--shard|--sandbox|--hide|--gpus|\
             --check-runs|--rubric|--workbook|--max-file-kb|--max-unpacked-mb|--max-members|--max-procs|\
-            --sandbox-exec|--build) ((i++)) ;;
+            --sandbox-exec|--build|--gpu-via|--gpu-via-wait) ((i++)) ;;
             -*) ;;
             *) if [ -z "$cmd" ]; then cmd=$w; else ((nargs++)); fi ;;
         esac

@@ -1,8 +1,10 @@
 /* test_proc.c — the child runner: output, exit codes, signals, timeouts that
  * kill the whole group, an output flood capped, lines delivered; a child's
- * own environment and nice value; threads running children at once (the
+ * own environment, nice value and stdin; threads running children at once (the
  * grader's pools) never holding each other's pipes open; a child starting
  * with no signal blocked. */
+#define _GNU_SOURCE     /* pipe2 */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -235,6 +237,27 @@ static void nice_given_to_the_child(void)
     proc_result_free(&r);
 }
 
+/* A stdin given is the child's, and its end (the caller closing its copy)
+ * is the child's end of input; without one the child reads /dev/null. */
+static void stdin_given_to_the_child(void)
+{
+    struct proc_result r;
+    int in[2];
+    char *argv[] = {"sh", "-c", "read -r a; echo \"[$a]\"; cat >/dev/null; echo eof", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10};
+    EXPECT(pipe2(in, O_CLOEXEC) == 0);
+    EXPECT(write(in[1], "word\n", 5) == 5);
+    close(in[1]);
+    spec.in_fd = in[0];
+    EXPECT(proc_run(&spec, &r) == 0 && r.exited && r.exit_code == 0);
+    EXPECT(strstr(r.output, "[word]\neof") != NULL);
+    proc_result_free(&r);
+    close(in[0]);
+    spec.in_fd = 0;
+    EXPECT(proc_run(&spec, &r) == 0 && strstr(r.output, "[]\neof") != NULL);
+    proc_result_free(&r);
+}
+
 /* Threads running short children in a loop beside threads starting long
  * ones.  A long child that inherited a short run's pipe (forked between
  * that pipe's creation and its closing in the parent) would hold it open,
@@ -318,5 +341,5 @@ static void child_starts_unblocked(void)
 
 TAP_MAIN(T(output_and_exit_code), T(signal_reported), T(timeout_kills_the_group), T(flood_capped),
          T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit), T(cutoff_ends_a_phase),
-         T(cancel_stops_the_child), T(env_given_to_the_child_only), T(nice_given_to_the_child),
+         T(cancel_stops_the_child), T(env_given_to_the_child_only), T(nice_given_to_the_child), T(stdin_given_to_the_child),
          T(threads_never_share_pipes), T(child_starts_unblocked))

@@ -599,6 +599,11 @@ static int run_one(const struct calibrate_req *q, const struct lab *lab, int k, 
         o.timeout_scale = q->base->timeout_scale;
         o.time_budget_ms = q->base->time_budget_ms;
         o.gpu_lock = q->base->gpu_lock;
+        o.gpu_via = q->base->gpu_via;
+        o.gpu_via_wait_s = q->base->gpu_via_wait_s;
+        o.gpu_arch = q->base->gpu_arch;
+        o.gpu_name = q->base->gpu_name;
+        o.gpu_via_error = q->base->gpu_via_error;
     }
     o.progress = run_progress;
     o.ud = x;
@@ -783,7 +788,12 @@ int calibrate_prepare(const struct calibrate_req *q, struct calibrate_gpu *out, 
     int busy = -1, rc = CALIBRATE_NONE, m;
 
     memset(out, 0, sizeof *out);
-    if (calibrate_gpu_name(gpu, sizeof gpu))
+    /* Through a GPU command (--gpu-via), its GPU as asked through it. */
+    if (q->base && q->base->gpu_via) {
+        if (!q->base->gpu_name || q->base->gpu_via_error)
+            return CALIBRATE_NONE;
+        util_copy(gpu, sizeof gpu, q->base->gpu_name);
+    } else if (calibrate_gpu_name(gpu, sizeof gpu))
         return CALIBRATE_NONE;
     calibrate_catalog_hash(q->cat, hash, sizeof hash);
     if (load_said(q, &c))

@@ -522,6 +522,7 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
                  const struct check_opts *opts, char *err, size_t errlen)
 {
     struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1};
+    struct toolchain there;
     cJSON *build = NULL;
     const char *file;
     int stop;
@@ -530,6 +531,12 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         snprintf(err, errlen, "nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME "
                               "(searched $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
         return NULL;
+    }
+    /* The GPU elsewhere (--gpu-via): the kernel is built for that one. */
+    if (opts->gpu_arch && *opts->gpu_arch) {
+        there = *tc;
+        util_copy(there.arch, sizeof there.arch, opts->gpu_arch);
+        r.tc = &there;
     }
     if (!(r.root = cJSON_CreateObject()) || prepare(&r, err, errlen)) {
         if (r.root && !err[0])

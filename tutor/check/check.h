@@ -45,6 +45,17 @@ struct check_opts {
                                        from start to end (a grader's many runs);
                                        NULL: build/check/gpu.lock, held only
                                        around trials and timing */
+    /* The GPU elsewhere (tutor/check/check_via.h): a command that runs its
+     * arguments on a machine sharing this folder ("srun -p gpu
+     * --gres=gpu:1", "ssh host --").  Given, the CPU tier judges here first
+     * and the GPU judge then runs through it; NULL: the judge runs here. */
+    const char *gpu_via;
+    double gpu_via_wait_s;          /* how long its GPU run may wait to start; 0: VIA_WAIT_S */
+    const char *gpu_arch;           /* the GPU there ("sm_90"): what the kernel is built
+                                       for; NULL: the toolchain's arch */
+    const char *gpu_name;           /* its model, as nvidia-smi names it (calibration's key) */
+    const char *gpu_via_error;      /* why asking the GPU there failed: the GPU run is
+                                       not tried, the CPU tier's verdict stands */
     check_progress_fn progress;
     void *ud;
 };

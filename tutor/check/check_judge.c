@@ -277,8 +277,7 @@ static void add_output(struct run *r, const struct proc_result *pr)
     free(path);
 }
 
-/* One run of the judge (the GPU one, or the CPU one when r->emulated). */
-static int run_judge(struct run *r)
+int judge_run(struct run *r)
 {
     char *json = util_format("%s/harness.json", r->dir);
     char **argv = NULL;
@@ -297,8 +296,12 @@ static int run_judge(struct run *r)
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
                              .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
                              .grace = run_grace, .cutoff = run_cutoff, .channel = 1};
-    if (proc_run(&spec, &pr)) {
-        check_message(r, "%s", pr.error);
+    int ran = r->o->gpu_via && !r->emulated ? via_run(r, &spec, &pr) : proc_run(&spec, &pr);
+    if (ran) {
+        if (ran > 0)
+            rc = ran;
+        else
+            check_message(r, "%s", pr.error);
         goto out;
     }
     cJSON_DeleteItemFromObjectCaseSensitive(r->root, "run_s");
@@ -344,8 +347,7 @@ out:
     return rc;
 }
 
-/* Whether this build has the family's CPU judge. */
-static int cpu_judge_exists(const struct run *r)
+int judge_cpu_exists(const struct run *r)
 {
     char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
     int have = cpu && util_is_file(cpu);
@@ -424,18 +426,20 @@ out:
 int stage_judge(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
-    int rc = run_judge(r);
-    if (!rc && check_get_status(r) == STATUS_PASS && !(off && *off) && cpu_judge_exists(r))
+    if (r->o->gpu_via)
+        return via_stage(r);
+    int rc = judge_run(r);
+    if (!rc && check_get_status(r) == STATUS_PASS && !(off && *off) && judge_cpu_exists(r))
         return hazard_pass(r);
     if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
      * on the emulator, when this build has the CPU judges and
      * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
-    if (!cpu_judge_exists(r))
+    if (!judge_cpu_exists(r))
         return rc;
     r->emulated = 1;
     r->trials_t0 = r->trials_w0 = 0;
     r->trials_done = 0;
-    return run_judge(r);
+    return judge_run(r);
 }

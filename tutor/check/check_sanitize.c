@@ -56,6 +56,8 @@ struct san_job {
     struct waits waits;
     double judge_waited;    /* the judge's waits for the GPU when this tool started */
     int rc, started;
+    int relayed;            /* run beside the judge at the far end of --gpu-via */
+    struct via_job via;
     pthread_t thread;
 };
 
@@ -186,15 +188,26 @@ static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j
  * when they run already or are not wanted. */
 void san_begin(struct run *r)
 {
-    if (r->san || !r->o->sanitize || !r->tc->sanitizer)
+    /* Through --gpu-via they run beside the judge there, through its relay,
+     * and only while it runs (not beside the CPU tier here). */
+    if (r->san || !r->o->sanitize || !r->tc->sanitizer || (r->o->gpu_via && !r->via_live))
         return;
     if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
         return;
     r->san_t0 = util_now();
     atomic_store(&r->san_cancel, 0);
-    for (int t = 0; t < SAN_TOOLS; t++)
-        if (san_prepare(r, &r->san[t], san_tools[t]) == 0)
-            r->san[t].started = pthread_create(&r->san[t].thread, NULL, san_thread, &r->san[t]) == 0;
+    for (int t = 0; t < SAN_TOOLS; t++) {
+        struct san_job *j = &r->san[t];
+        if (san_prepare(r, j, san_tools[t]) != 0)
+            continue;
+        if (r->o->gpu_via) {
+            j->via = (struct via_job){.argv = j->argv, .cwd = j->spec.cwd, .timeout_s = j->spec.timeout_s,
+                                      .output_cap = j->spec.output_cap, .file = j->json, .on_line = san_line,
+                                      .grace = san_grace, .ud = j};
+            j->started = j->relayed = via_submit(r, &j->via) == 0;
+        } else
+            j->started = pthread_create(&j->thread, NULL, san_thread, j) == 0;
+    }
 }
 
 /* Waits for the tools; with `record`, their findings go into the report
@@ -215,8 +228,21 @@ void san_end(struct run *r, int record)
     }
     for (int t = 0; t < SAN_TOOLS; t++) {
         struct san_job *j = &r->san[t];
-        if (j->started)
+        if (j->started && !j->relayed)
             pthread_join(j->thread, NULL);
+        if (j->relayed) {
+            /* Its run ended with the relay's; one that did not come back
+             * was stopped by the check's bound, or lost with the command
+             * (then it could not judge: never the kernel's failing). */
+            j->rc = j->via.lost ? -1 : 0;
+            j->pr = j->via.pr;
+            if (!j->via.done && !j->via.lost) {
+                j->pr.started = 1;
+                j->pr.timed_out = 1;
+            }
+            if (!j->pr.output)
+                j->pr.output = calloc(1, 1);
+        }
         if (record && !j->started)
             check_message(r, "%s could not start", san_tools[t]);
         if (record && j->started) {
@@ -251,6 +277,21 @@ int stage_sanitize(struct run *r)
         cJSON_AddBoolToObject(san, "ran", 0);
         cJSON_AddStringToObject(san, "note", "no GPU: the emulator checked every trial for races and "
                                              "out-of-bounds accesses itself");
+        return 0;
+    }
+    if (r->o->gpu_via && !r->san && r->o->sanitize) {
+        /* Nothing ran beside the judge there (no compute-sanitizer, or the
+         * run had no trials to pass). */
+        const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "gpu_via"),
+                                                            "cpu_status");
+        int emulated = cJSON_IsString(cpu) && status_from_name(cpu->valuestring) == STATUS_PASS;
+        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
+        cJSON_AddBoolToObject(san, "ran", 0);
+        cJSON_AddStringToObject(san, "note", emulated ? "the GPU is elsewhere (--gpu-via): the CPU tier's emulator "
+                                                        "checked every trial up to its bound for races and "
+                                                        "out-of-bounds accesses"
+                                                      : "the GPU is elsewhere (--gpu-via) and the emulator did not "
+                                                        "judge this kernel: races were not checked");
         return 0;
     }
     if (!r->o->sanitize || !r->tc->sanitizer) {

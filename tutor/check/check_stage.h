@@ -40,6 +40,25 @@ struct waits {
 };
 
 struct san_job;
+struct via_call;
+
+/* A run beside the judge at the far end of --gpu-via (a race checker): its
+ * command line goes to the relay while the judge runs there; its channel's
+ * lines come back as they come, then its output, its report file and how
+ * it ended. */
+struct via_job {
+    char *const *argv;
+    const char *cwd;
+    double timeout_s;
+    size_t output_cap;
+    const char *file;               /* the report it writes, sent back */
+    void (*on_line)(void *ud, const char *line);
+    double (*grace)(void *ud);      /* its waits for the GPU, not counted */
+    void *ud;
+    struct proc_result pr;          /* how it ended, once done */
+    int done;
+    int lost;                       /* not done: the command ended first (pr.error says) */
+};
 
 /* Everything one check carries from stage to stage. */
 struct run {
@@ -61,6 +80,9 @@ struct run {
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
+    char via_note[700];     /* why the GPU run through --gpu-via did not happen */
+    double via_queued_s;    /* how long it waited to start */
+    struct via_call *via_live;  /* the run through it while the judge runs; NULL otherwise */
     struct san_job *san;    /* the race checkers, once started */
     double san_t0;
     atomic_int san_cancel;
@@ -100,7 +122,27 @@ void judge_argv_free(char **argv);
 int judge_wrap_words(const struct run *r);
 void waits_line(struct waits *w, const char *line);
 double waits_grace(const struct waits *w);
+/* One run of the judge (the CPU one when r->emulated): 0, or 1 when the run
+ * through --gpu-via did not happen (r->via_note says why), or -1 when the
+ * workbook is broken. */
+int judge_run(struct run *r);
+/* Whether this build has the family's CPU judge. */
+int judge_cpu_exists(const struct run *r);
 int stage_judge(struct run *r);
+
+/* ---- check_via.c ---- */
+/* proc_run for the judge when its GPU is elsewhere: the same spec, run
+ * through r->o->gpu_via and the relay; the same result.  Returns as
+ * judge_run. */
+int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr);
+/* The judge stage with --gpu-via: the CPU tier here, then the GPU judge
+ * through the command; the CPU tier's verdict stands when the GPU run does
+ * not happen, with a message that says why. */
+int via_stage(struct run *r);
+/* Starts job beside the judge now running through --gpu-via (the relay
+ * runs it there): 0, or -1 when no such run is in flight, or the judge has
+ * ended.  Its result is in job->pr once job->done, when via_run returns. */
+int via_submit(struct run *r, struct via_job *job);
 
 /* ---- check_sanitize.c ---- */
 void san_begin(struct run *r);

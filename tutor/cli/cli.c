@@ -17,6 +17,7 @@
 
 #include "check/calibrate.h"
 #include "check/check.h"
+#include "check/check_via.h"
 #include "cli/cli_study.h"
 #include "cli/ladder.h"
 #include "cli/outcome.h"
@@ -99,7 +100,7 @@ enum opt_code {
     OPT_ROOT = 256, OPT_PROGRESS, OPT_NO_COLOR, OPT_UNLOCK_ALL, OPT_VERSION, OPT_KEYS, OPT_DUMP, OPT_SIZE,
     OPT_JSON, OPT_FILE, OPT_OUT, OPT_SEED, OPT_QUICK, OPT_NO_SANITIZE, OPT_COUNTERS, OPT_BUILD_ONLY,
     OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_WRAP_ARG, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
-    OPT_NO_CALIBRATE, OPT_FORCE
+    OPT_NO_CALIBRATE, OPT_FORCE, OPT_GPU_VIA, OPT_GPU_VIA_WAIT
 };
 
 struct option_spec {
@@ -137,6 +138,10 @@ static const struct option_spec options[] = {
     {"no-calibrate", OPT_NO_CALIBRATE, NULL, ON_RUN | ON_SCREEN,
      "judge by the catalog's targets, not scaled to this GPU"},
     {"force", OPT_FORCE, NULL, ON(CMD_CALIBRATE), "measure again although this GPU is calibrated"},
+    {"gpu-via", OPT_GPU_VIA, "COMMAND", ON_RUN | ON(CMD_CALIBRATE),
+     "run the GPU judge through COMMAND, e.g. 'srun -p gpu --gres=gpu:1' (also $CUDATUTOR_GPU_VIA)"},
+    {"gpu-via-wait", OPT_GPU_VIA_WAIT, "S", ON_RUN | ON(CMD_CALIBRATE),
+     "how long the GPU run may wait to start (default 600 s)"},
     {"keys", OPT_KEYS, "SCRIPT", ON_SCREEN, "run the tutor off-screen on a key script (tests)"},
     {"dump", OPT_DUMP, NULL, ON_SCREEN, "print the tutor's last screen as text (tests)"},
     {"size", OPT_SIZE, "COLSxROWS", ON_SCREEN, "the off-screen terminal's size (default 100x30)"},
@@ -248,6 +253,11 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_RUN_ONLY: a->run_only = 1; break;
     case OPT_NO_CALIBRATE: a->no_calibrate = 1; break;
     case OPT_FORCE: a->force = 1; break;
+    case OPT_GPU_VIA: a->gpu_via = v; break;
+    case OPT_GPU_VIA_WAIT:
+        if (parse_double(v, 0, 86400, &a->gpu_via_wait))
+            return outcome_fail(NULL, "--gpu-via-wait takes seconds, up to 86400 (got \"%s\")", v), -1;
+        break;
     case OPT_SIZE:
         if (sscanf(v, "%dx%d", &a->cols, &a->rows) != 2 || a->cols <= 0 || a->rows <= 0 || a->cols >= 1000 ||
             a->rows >= 1000)
@@ -417,6 +427,11 @@ static int parse(int argc, char **argv, struct cli_args *a)
         outcome_fail("check", "--wrap-arg at most %d times", CHECK_WRAP_MAX - 1);
         return EXIT_USAGE;
     }
+    /* ncu reads counters beside the judge, which runs elsewhere. */
+    if (a->counters && a->gpu_via) {
+        outcome_fail("check", "--counters and --gpu-via exclude each other: ncu runs beside the judge");
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -506,6 +521,7 @@ static int calibrate_for(struct app *app, const struct cli_args *a, const struct
 static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
 {
     struct check_opts o = {0};
+    struct via_setup via = {0};
     char **wrap = calloc((size_t)a->nwrap_args + 2, sizeof *wrap);
     char err[512] = "";
     int code = EXIT_INTERNAL;
@@ -543,6 +559,23 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     struct result res;
     char *text = NULL;
     int parsed = 0;
+    /* The GPU elsewhere: a grader's runs (--build-only, --run-only) never. */
+    if (!a->build_only && !a->run_only &&
+        via_prepare(&via, app->root, app->progress_path, a->gpu_via, a->gpu_via_wait, o.progress, NULL, err,
+                    sizeof err)) {
+        outcome_fail(cmd, "%s", err);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (via.cmd && a->counters) {
+        outcome_fail(cmd, "--counters cannot be used with a GPU command (%s): ncu runs beside the judge",
+                     a->gpu_via ? "--gpu-via" : "$CUDATUTOR_GPU_VIA or cudatutor.conf");
+        code = EXIT_USAGE;
+        goto out;
+    }
+    via_apply(&o, &via);
+    if (via.error[0])
+        fprintf(stderr, "cudatutor %s: %s: the kernel is judged on the CPU only\n", cmd, via.error);
     int calibrated = calibrate_for(app, a, &o, cmd, &cal);
     if (calibrated)
         calibrate_apply(&o, &cal, a->lab);
@@ -579,6 +612,7 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
 out:
     if (parsed)
         result_free(&res);
+    via_setup_free(&via);
     free(text);
     free(wrap);
     return code;
@@ -712,22 +746,38 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
 {
     struct cli_note n = {"calibrate", a->json ? stderr : stdout};
     struct calibrate_gpu g = {0};
+    struct check_opts base = {0};
+    struct via_setup via = {0};
     char gpu[96], err[512] = "", line[512];
     char *path = calibrate_path(app->root, app->progress_path);
     int rc = EXIT_INTERNAL, outcome;
 
     if (!path)
         return EXIT_INTERNAL;
-    if (calibrate_gpu_name(gpu, sizeof gpu)) {
+    check_progress_fn progress = !a->json && isatty(STDERR_FILENO) ? show_progress : NULL;
+    /* Through a GPU command, the GPU there is the one calibrated. */
+    if (via_prepare(&via, app->root, app->progress_path, a->gpu_via, a->gpu_via_wait, progress, NULL, err,
+                    sizeof err)) {
+        outcome_fail("calibrate", "%s", err);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    via_apply(&base, &via);
+    if (via.cmd && (via.error[0] || !via.name[0])) {
+        outcome_fail("calibrate", "%s: the catalog's targets stand, and nothing was cached",
+                     via.error[0] ? via.error : "the GPU command named no GPU");
+        rc = EXIT_NO_GPU;
+        goto out;
+    }
+    if (!via.cmd && calibrate_gpu_name(gpu, sizeof gpu)) {
         outcome_fail("calibrate", "no GPU (nvidia-smi names none): the catalog's targets stand, and nothing was "
                                   "cached");
         rc = EXIT_NO_GPU;
         goto out;
     }
-    struct calibrate_req q = {.tc = &app->tc, .cat = &app->cat, .path = path, .force = a->force,
-                              .say = note_line, .ud = &n};
-    if (!a->json && isatty(STDERR_FILENO))
-        q.progress = show_progress;
+    struct calibrate_req q = {.tc = &app->tc, .cat = &app->cat, .path = path, .base = via.cmd ? &base : NULL,
+                              .force = a->force, .say = note_line, .ud = &n};
+    q.progress = progress;
     outcome = calibrate_prepare(&q, &g, err, sizeof err);
     if (q.progress)
         show_progress(NULL, "done", 0, 0, "");
@@ -767,6 +817,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
         printf("measured in %.0f s (%d runs)\n", g.seconds, g.nruns);
 out:
     calibrate_gpu_free(&g);
+    via_setup_free(&via);
     free(path);
     return rc;
 }

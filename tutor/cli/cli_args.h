@@ -32,6 +32,8 @@ struct cli_args {
     unsigned long long seed;
     int have_seed;
     double timeout_scale, target_min;
+    const char *gpu_via;        /* --gpu-via COMMAND (check_via.h); NULL: its settings */
+    double gpu_via_wait;        /* --gpu-via-wait SECONDS; 0: its settings */
     int time_budget_ms;
 };
 

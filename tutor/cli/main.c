@@ -5,11 +5,13 @@
  * place that exits. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/app.h"
 #include "cli/cli.h"
 #include "cli/outcome.h"
+#include "check/check_via.h"
 #include "grade/grade.h"
 #include "ui/ui.h"
 #include "sys/util.h"
@@ -33,6 +35,9 @@ int main(int argc, char **argv)
     uo.t0 = util_now();
     if (argc > 1 && cli_own_grammar(argv[1]))
         return grade_main(argv[0], argc - 1, argv + 1);
+    /* The far end of a check through --gpu-via: no workbook, no options. */
+    if (argc == 2 && !strcmp(argv[1], "gpu-relay"))
+        return via_relay_main();
     if ((rc = cli_parse(argc, argv, &a)) >= 0)
         goto out;
     rc = EXIT_INTERNAL;

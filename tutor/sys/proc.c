@@ -83,7 +83,7 @@ static void child_exec(const struct proc_spec *spec, const char *path, char *con
      * our own process group is beyond the reach of its group's kill. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_DFL);
-    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int devnull = spec->in_fd > 0 ? spec->in_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull >= 0)
         child_place(devnull, STDIN_FILENO);
     /* err_fd may sit where out or the channel must go: move it out of the

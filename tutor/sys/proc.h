@@ -41,6 +41,9 @@ struct proc_spec {
     /* Non-zero: added to the child's nice value (builds that must not take
      * a CPU from the runs of a GPU). */
     int nice;
+    /* Non-zero: the child's stdin (a pipe the caller writes to, say);
+     * 0: /dev/null.  The caller keeps its own descriptor and closes it. */
+    int in_fd;
 };
 
 struct proc_result {

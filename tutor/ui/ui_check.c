@@ -17,6 +17,7 @@
 
 #include "check/calibrate.h"
 #include "check/check.h"
+#include "check/check_via.h"
 #include "view/sheet.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
@@ -44,6 +45,7 @@ struct check_job {
     int i, n;
     int waiting;                /* for another check of the same lab */
     int calibrating;            /* timing the reference solutions first */
+    int asking;                 /* asking the GPU command which GPU it reaches */
     char detail[160];
     char note[512];             /* calibration's latest line for the user */
     char error[512];            /* "E" from the child: the workbook is broken */
@@ -153,6 +155,20 @@ static void child_run(struct ui *ui, int lab, int fd)
     o.sanitize = 1;
     o.progress = child_progress;
     o.ud = &fd;
+    /* The GPU elsewhere, as $CUDATUTOR_GPU_VIA or cudatutor.conf set it. */
+    struct via_setup via;
+    if (via_prepare(&via, ui->app->root, ui->app->progress_path, NULL, 0, child_progress, &fd, err, sizeof err)) {
+        char line[600];
+        int n = snprintf(line, sizeof line, "E\t%s\n", err);
+        child_write(fd, line, n > 0 ? (size_t)n : 0);
+        _exit(0);
+    }
+    via_apply(&o, &via);
+    if (via.error[0]) {
+        char line[700];
+        snprintf(line, sizeof line, "%s: the kernel is judged on the CPU only", via.error);
+        child_note(&fd, line);
+    }
     /* check_run would wait without a word; the screen says for what. */
     const struct lab *l = &ui->app->cat.labs[lab];
     if (toolchain_check_busy(&ui->app->tc, l->id))
@@ -164,6 +180,7 @@ static void child_run(struct ui *ui, int lab, int fd)
     if (rep && calibrated)
         calibrate_annotate(rep, &cal, &ui->app->cat);
     calibrate_gpu_free(&cal);
+    via_setup_free(&via);
     char *text = rep ? cJSON_PrintUnformatted(rep) : NULL;
     if (text) {
         child_write(fd, "R\n", 2);
@@ -202,6 +219,7 @@ static void progress_line(struct check_job *j, char *line)
         return;
     j->waiting = !strcmp(f[1], "wait");
     j->calibrating = !strcmp(f[1], "calibrate");
+    j->asking = !strcmp(f[1], "gpu");
     for (int s = 0; s < NSTAGES; s++)
         if (!strcmp(stages[s].name, f[1]))
             j->stage = s;
@@ -345,6 +363,11 @@ void ui_check_cancel(struct ui *ui)
     if (!j)
         return;
     ui->job = NULL;
+    /* First a word: a check waiting on a GPU command stops that command's
+     * whole process group (a job in a queue, an ssh) before it ends. */
+    kill(j->pid, SIGTERM);
+    for (int i = 0; i < 40 && waitpid(j->pid, NULL, WNOHANG) == 0; i++)
+        usleep(25000);
     /* The child's group; what it started has time limits of its own. */
     kill(-j->pid, SIGKILL);
     kill(j->pid, SIGKILL);
@@ -424,6 +447,12 @@ static void check_draw(struct view *v, struct ui *ui)
                 snprintf(what, sizeof what, "%s", j->detail);
             ui_put(ui, y, 22, ui->cols - 23, DOC_TEXT, what);
         }
+    }
+    if (j->asking) {
+        char what[240];
+        snprintf(what, sizeof what, "Asking the GPU command which GPU it reaches: %s", j->detail);
+        ui_put(ui, y + 1, 2, ui->cols - 4, DOC_WARN, what);
+        y += 1;
     }
     if (j->waiting) {
         /* Two lines: at 80 columns one would cut the command short. */
