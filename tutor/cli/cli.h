@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "cli/cli_args.h"
 
 /* Parses argv (which getopt may reorder) into a; a's strings point into

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "cli/cli.h"
 #include "cli/outcome.h"
 #include "grade/grade.h"

@@ -1,6 +1,7 @@
 /* ui_actions.c — what the global keys do: open the editor, show the next
- * hint, reset the stub, show the solution, the chart, the help and the
- * lesson, toggle watch mode, and record a verdict.  Each acts on the
+ * hint, reset the stub, show the solution, the chart and the help,
+ * toggle watch mode, and record a verdict (the lesson's page is
+ * ui_main.c's: it opens where the main screen was).  Each acts on the
  * selected lab and tells the student what happened on the status line. */
 #include <errno.h>
 #include <stdio.h>
@@ -302,24 +303,6 @@ static void help_build(struct doc *d, struct ui *ui, void *ctx, int width)
 void ui_act_help(struct ui *ui)
 {
     ui_replace(ui, ui_pager_new(VIEW_HELP, "Help", help_build, NULL, NULL));
-}
-
-static void lesson_build(struct doc *d, struct ui *ui, void *ctx, int width)
-{
-    char *md = ui_lesson_text(ui, *(int *)ctx);
-    lesson_render(d, md ? md : "(the lesson could not be read)", width);
-    free(md);
-}
-
-void ui_act_lesson(struct ui *ui)
-{
-    char title[160];
-    int scroll = ui->top->kind == VIEW_MAIN ? ui_main_scroll(ui->top) : 0;
-    snprintf(title, sizeof title, "Lesson %s: %s", ui_lab(ui)->id, ui_lab(ui)->title);
-    struct view *v = ui_pager_new(VIEW_LESSON, title, lesson_build, box_int(ui->sel), free);
-    if (v)
-        ui_pager_scroll_to(v, scroll);
-    ui_replace(ui, v);
 }
 
 /* ---- watch mode --------------------------------------------------------- */

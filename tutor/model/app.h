@@ -1,6 +1,8 @@
-/* app.h — the state every command and the UI share: the workbook root, the
- * catalog and the toolchain, loaded once by main; and the program's exit
- * codes, which every front end returns. */
+/* app.h — the state every front end shares (the command line, the tutor,
+ * the ladder): the workbook root, the catalog and the toolchain, loaded
+ * once by main; and the program's exit codes, which every front end
+ * returns.  In the model so that cli/ and ui/, side by side, both include
+ * it downward. */
 #ifndef APP_H
 #define APP_H
 
