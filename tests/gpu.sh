@@ -55,6 +55,8 @@ if ! have_gpu; then
         "$TUTOR" --root "$TMP/wb" check 01 > "$TMP/own-01.out" 2>&1; rc=$?
         check "check 01 of a passing kernel.cu on the CPU exits 0 and says passed on the CPU" \
             test $rc = 0 -a -n "$(grep -F 'passed on the CPU' "$TMP/own-01.out")"
+        check "check 01 says what the pass changed, in the tutor's words" \
+            grep -qxF "progress: Lab 01 passed.  Lab 02 is open." "$TMP/own-01.out"
         check "a pass on the CPU is recorded as passed, on the CPU, and opens lab 02" \
             test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS") $("$TUTOR" --root "$TMP/wb" list --json |
                    jq -r '.[] | select(.id == "02") | .state')" = "passed cpu open"

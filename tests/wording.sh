@@ -83,6 +83,26 @@ hits() {
     done
 }
 
+# Wordings other than a status's, each with the one file that says it
+# (owner<TAB>words): a front end prints what the owner words, never a copy.
+OWNED=(
+    $'tutor/view/standing.c\tpassed and on target'
+    $'tutor/view/standing.c\t is open.'
+    $'tutor/view/standing.c\t are open.'
+)
+
+# owned_hits ROOT: "file:line: why" for every owned wording outside its owner.
+owned_hits() {
+    local root=$1 row owner words
+    local -a files
+    mapfile -t files < <(sources "$root")
+    for row in "${OWNED[@]}"; do
+        owner=${row%%$'\t'*} words=${row#*$'\t'}
+        (cd "$root" && grep -nF -- "$words" "${files[@]}" /dev/null) | uncommented "$words" |
+            grep -v "^$owner:" | sed "s|\$|  [worded by $owner]|"
+    done
+}
+
 rows=$(table "$ROOT" | wc -l)
 check "status.h's table reads as $rows rows (every status)" test "$rows" -ge 11
 
@@ -101,13 +121,25 @@ echo "static const char *w1 = \"$meaning\";" >> "$copy/tutor/view/verdict.c"
 echo 'static const char *w2 = "compile_error"; /* a trailing comment hides nothing */' >> "$copy/tutor/model/progress.c"
 echo 'echo "did not compile"' >> "$copy/contrib/cudatutor.bash"
 echo 'static void w3(cJSON *o) { cJSON_AddStringToObject(o, "status", "timeout"); }' >> "$copy/tutor/check/check.c"
+echo 'static const char *w4 = "passed and on target";' >> "$copy/tutor/cli/cli_study.c"
 planted=$(hits "$copy")
+owned=$(owned_hits "$copy")
+check "a second copy of an owned wording (the state change, in cli_study.c) is caught" \
+    grep -q "^tutor/cli/cli_study.c:.*worded by tutor/view/standing.c" <<<"$owned"
 check "a meaning copied into verdict.c is caught" grep -q "^tutor/view/verdict.c:.*the meaning of runtime_error" <<<"$planted"
 check "a status name as a literal in progress.c is caught" grep -q "^tutor/model/progress.c:.*the name compile_error" <<<"$planted"
 check "an old wording in a shell file is caught" grep -q "^contrib/cudatutor.bash:.*an old wording" <<<"$planted"
 check "a status written as a literal under a \"status\" key is caught" \
     grep -q "^tutor/check/check.c:.*a status written as a literal" <<<"$planted"
 check "a JSON key named like a status is not a wording" test -z "$(grep -F 'score.c' <<<"$planted")"
+
+missing=""
+for row in "${OWNED[@]}"; do
+    grep -qF -- "${row#*$'\t'}" "${row%%$'\t'*}" || missing="$missing ${row#*$'\t'}"
+done
+check "every owned wording is in its owner${missing:+ (not:$missing)}" test -z "$missing"
+found=$(owned_hits "$ROOT")
+check "each owned wording is said in one file only${found:+ ($found)}" test -z "$found"
 
 found=$(hits "$ROOT")
 if [ -z "$found" ]; then ok "no status is named or worded outside tutor/status.h"

@@ -54,12 +54,11 @@ static int *box_int(int v)
 
 void ui_record(struct ui *ui, const struct result *r)
 {
-    const struct lab *lab = catalog_find(&ui->app->cat, r->lab);
-    struct progress_check c = {r, ""};
+    struct progress_check c = {.r = r, .cat = &ui->app->cat};
     struct progress after;
-    char note[768] = "", err[768] = "";
+    char note[768] = "", err[768] = "", said[512];
 
-    if (!lab)
+    if (!catalog_find(&ui->app->cat, r->lab))
         return;
     if (!ui->prog_ok) {
         ui_message(ui, DOC_WARN, "not recorded: progress.json was refused at start");
@@ -70,31 +69,13 @@ void ui_record(struct ui *ui, const struct result *r)
         ui_message(ui, DOC_BAD, "progress not recorded: %s", err);
         return;
     }
-    int i = (int)(lab - ui->app->cat.labs), nlabs = ui->app->cat.nlabs, opened = -1, nopened = 0;
-    enum lab_state was = ui_state(ui, i);
-    /* Which labs were locked before this pass: the next one, or the whole
-     * Bonus section after lab 08. */
-    char *locked_before = calloc((size_t)nlabs + 1, 1);
-    for (int k = 0; locked_before && k < nlabs; k++)
-        locked_before[k] = ui_state(ui, k) == LAB_LOCKED;
     progress_free(&ui->prog);
     ui->prog = after;
-    enum lab_state now = ui_state(ui, i);
-    for (int k = 0; locked_before && k < nlabs; k++)
-        if (locked_before[k] && ui_state(ui, k) != LAB_LOCKED && nopened++ == 0)
-            opened = k;
-    free(locked_before);
+    standing_change(&ui->app->cat, &c.change, said, sizeof said);
     if (note[0])
         ui_message(ui, DOC_WARN, "%s", note);
-    else if (now > was && nopened > 1)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.  Labs %s to %s are open%s.", lab->id,
-                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id,
-                   ui->app->cat.labs[opened + nopened - 1].id, ui->app->cat.labs[opened].bonus ? " (bonus)" : "");
-    else if (now > was && nopened == 1)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.  Lab %s is open.", lab->id,
-                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id);
-    else if (now > was)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
+    else if (said[0])
+        ui_message(ui, DOC_GOOD, "%s", said);
 }
 
 /* ---- edit --------------------------------------------------------------- */
