@@ -321,7 +321,7 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
         skip "results screen: $status" "no recorded verdict tests/fixtures/$status.json"
         continue
     fi
-    meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
+    meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[A-Z_0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
     start -- view-result "$f"
     expect "results screen: $status says \"$meaning\"" "$meaning"
     case $status in

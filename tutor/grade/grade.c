@@ -69,12 +69,12 @@ int grade_main(const char *prog, int argc, char **argv)
     if (rc == GRADE_OPTS_HELP) {
         grade_opts_usage(stdout);
         grade_opts_free(&o);
-        return GRADE_EXIT_OK;
+        return EXIT_OK;
     }
     if (rc == GRADE_OPTS_USAGE) {
         grade_usage("%s", err);
         grade_opts_free(&o);
-        return GRADE_EXIT_USAGE;
+        return EXIT_USAGE;
     }
     if (o.mode == GRADE_MODE_SANDBOX_EXEC) {
         grade_sandbox_exec(o.sandbox_spec, o.sandbox_build, o.args, err, sizeof err);
@@ -112,12 +112,12 @@ int grade_main(const char *prog, int argc, char **argv)
     case GRADE_MODE_MERGE: rc = grade_merge(&g); break;
     case GRADE_MODE_RESCORE: rc = grade_rescore(&g); break;
     case GRADE_MODE_SELFTEST: rc = grade_selftest(&g); break;
-    case GRADE_MODE_SANDBOX_EXEC: rc = GRADE_EXIT_INTERNAL; break;
+    case GRADE_MODE_SANDBOX_EXEC: rc = EXIT_INTERNAL; break;
     }
     if (atomic_load(&g.interrupted)) {
         fputs("\n" PROG ": interrupted; run the same command again to resume (finished students are kept)\n",
               stderr);
-        rc = GRADE_EXIT_INTERRUPTED;
+        rc = EXIT_INTERRUPTED;
     }
     if (g.wake_read >= 0)
         close(g.wake_read);

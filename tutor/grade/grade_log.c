@@ -77,7 +77,7 @@ int grade_usage(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputs("\nRun " PROG " --help (or ./grade.sh --help) for the options.\n", stderr);
     va_end(ap);
-    return GRADE_EXIT_USAGE;
+    return EXIT_USAGE;
 }
 
 int grade_internal(const char *fmt, ...)
@@ -88,7 +88,7 @@ int grade_internal(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    return GRADE_EXIT_INTERNAL;
+    return EXIT_INTERNAL;
 }
 
 void grade_utc(char *buf, size_t len, time_t t)

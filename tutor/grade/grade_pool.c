@@ -415,7 +415,7 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     free(p.left);
     free(builders);
     free(runners);
-    return atomic_load(&g->interrupted) ? GRADE_EXIT_INTERRUPTED : 0;
+    return atomic_load(&g->interrupted) ? EXIT_INTERRUPTED : 0;
 }
 
 /* ---- the submissions ------------------------------------------------------ */
@@ -490,7 +490,7 @@ int grade_submissions(struct grade *g)
     }
     free(taken);
     if (atomic_load(&g->interrupted))
-        rc = GRADE_EXIT_INTERRUPTED;
+        rc = EXIT_INTERRUPTED;
 out:
     free(jobs);
     free(labs);

@@ -84,9 +84,9 @@ struct grade {
 void grade_say(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void grade_warn(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A usage error: says it as grade.sh did, then how to get help; returns
- * GRADE_EXIT_USAGE. */
+ * EXIT_USAGE. */
 int grade_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The grader itself cannot go on: says why, returns GRADE_EXIT_INTERNAL. */
+/* The grader itself cannot go on: says why, returns EXIT_INTERNAL. */
 int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error that makes the run end in exit 4, said at the end. */
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -135,7 +135,7 @@ int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap);
 /* ---- grade_probe.c ------------------------------------------------------- */
 
 /* Chooses the sandbox (--sandbox asks): probes each mode, strongest first;
- * saves the one used as g->spec.  0, or GRADE_EXIT_SANDBOX / _INTERNAL. */
+ * saves the one used as g->spec.  0, or EXIT_SANDBOX / _INTERNAL. */
 int grade_choose_sandbox(struct grade *g);
 
 /* ---- grade_calibrate.c --------------------------------------------------- */

@@ -65,7 +65,7 @@ int grade_setup_workbook(struct grade *g)
     char real[PATH_MAX];
     const char *want;
     char *guess = NULL;
-    int rc = GRADE_EXIT_USAGE;
+    int rc = EXIT_USAGE;
 
     if (!realpath("/proc/self/exe", real) || !(g->self = strdup(real)))
         return grade_internal("cannot tell where this program is (/proc/self/exe)");
@@ -256,7 +256,7 @@ int grade_collect(struct grade *g, char *const *paths, int npaths)
     struct roster roster = {0};
     struct grade_sub *all = calloc((size_t)npaths + 1, sizeof *all);
     char err[512];
-    int rc = GRADE_EXIT_USAGE, n = 0;
+    int rc = EXIT_USAGE, n = 0;
 
     if (!all)
         return grade_internal("out of memory");
@@ -386,7 +386,7 @@ int grade_finish_reports(struct grade *g)
     int n = 0, code = 0;
     if (grade_report_class(g->out, &n, &code, err, sizeof err)) {
         grade_error(g, "%s", err);
-        code = GRADE_EXIT_INTERNAL;
+        code = EXIT_INTERNAL;
     } else if (!g->o->quiet && n > 0) {
         char *path = util_format("%s/summary.txt", g->out);
         char *text = path ? util_read_file(path, NULL) : NULL;
@@ -399,7 +399,7 @@ int grade_finish_reports(struct grade *g)
     }
     if (g->errors) {
         fputs(g->errors, stderr);
-        code = GRADE_EXIT_INTERNAL;
+        code = EXIT_INTERNAL;
     }
     return code;
 }

@@ -252,9 +252,10 @@ enum report_junit_kind report_junit_kind(const struct score_lab *l)
 {
     if (l->status == STATUS_PASS)
         return REPORT_JUNIT_PASS;
+    /* Not graded: the grader's own failure is an error (the lab could not
+     * be judged); the rest (no GPU, missing, ...) the rubric chose to skip. */
     if (!l->graded)
-        return status_exit_code(l->status) == status_exit_code(STATUS_INTERNAL_ERROR) ? REPORT_JUNIT_ERROR
-                                                                                        : REPORT_JUNIT_SKIPPED;
+        return l->status == STATUS_INTERNAL_ERROR ? REPORT_JUNIT_ERROR : REPORT_JUNIT_SKIPPED;
     return REPORT_JUNIT_FAILURE;
 }
 

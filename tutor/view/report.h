@@ -16,7 +16,7 @@
 /* How a lab reads in JUnit: one function, so that a status's kind is
  * decided in one place.  A pass passes; a graded non-pass is a failure; a
  * lab not graded is an error when its status is the grader's own failure
- * (exit code 4 in status.h), else skipped. */
+ * (internal_error), else skipped. */
 enum report_junit_kind {
     REPORT_JUNIT_PASS,
     REPORT_JUNIT_FAILURE,
