@@ -2,6 +2,8 @@
 #
 #   make run      install missing Debian packages, build, open the tutor
 #   make test     install missing Debian packages, build, run every test
+#   make          build only; a missing package stops it with the command to run
+#   make deps     install missing Debian packages (as root, or through sudo)
 #   make install  PREFIX=/usr/local DESTDIR=  (the tutor, the harness, lab.h)
 #
 # V=1 shows the commands.  CFLAGS/LDFLAGS/NVCCFLAGS given on the command line
@@ -109,18 +111,22 @@ DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc
 .PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder
 .DELETE_ON_ERROR:
 
-# The targets a user types install what is missing first, then build in a
-# second make that asks pkg-config afresh, on every core unless the user
-# chose a number of jobs (nvcc compiles one file on one core, and the judges
-# are most of the build).
+# run and test install what is missing first (deps), then build in a
+# second make that asks pkg-config afresh; every build runs on every core
+# unless the user chose a number of jobs (nvcc compiles one file on one
+# core, and the judges are most of the build).
 SUBMAKE_JOBS = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo -j$$(nproc 2>/dev/null || echo 2) ;; esac)
 
-all: deps
+# `make` (all) only builds: a missing package stops it with the command
+# that installs it (check-pkgs).  Installing is `make deps`, which the
+# README's two commands, run and test, go through first.
+all:
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 
 build: $(BIN) harness $(EMU_LIB)
 
-run: all
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 	$(Q)./$(BIN)
 
 test: deps
@@ -133,7 +139,8 @@ test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/lockprobe $
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
 
 # The performance table of every reference solution, measured on this GPU.
-ladder: all
+ladder: deps
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 	$(Q)./$(BIN) ladder --out docs/ladder.md
 
 # Installs what is missing with apt-get (as root, or through sudo); otherwise

@@ -69,6 +69,14 @@ check "completion: grade offers its own options, not the tutor's" \
     test "$(complete_line grade --r)" = "--rescore --roster --rubric "
 check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap bwrap-root "
 
+# ---- the Makefile: building never installs -----------------------------------
+# make -n prints the recipes (sub-makes run with -n too): deps's apt-get line
+# is in run's and test's, never in all's.
+installs() { make -n "$1" 2>/dev/null | grep -c 'apt-get install -y -q'; }
+check "make (all) builds and installs nothing" test "$(installs all)" = 0
+check "make run and make test install what is missing first (make deps)" \
+    test "$(installs run)" -ge 1 -a "$(installs test)" -ge 1 -a "$(installs deps)" -ge 1
+
 # ---- the guides against the code and the catalog (issue 25) -----------------
 
 IG=docs/instructor-guide.md
