@@ -108,7 +108,7 @@ DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
 
-.PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder
+.PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder generated
 .DELETE_ON_ERROR:
 
 # run and test install what is missing first (deps), then build in a
@@ -142,6 +142,15 @@ test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/lockprobe $
 ladder: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 	$(Q)./$(BIN) ladder --out docs/ladder.md
+
+# The bash completion and the manual page, written from the option tables
+# (cudatutor --print-options) and the page's template; tests/docs.sh fails
+# while the checked-in files differ from what this writes.
+generated: $(BIN)
+	$(Q)bash contrib/gen-completion.sh ./$(BIN) > contrib/cudatutor.bash.tmp && \
+	  mv contrib/cudatutor.bash.tmp contrib/cudatutor.bash
+	$(Q)bash contrib/gen-man.sh ./$(BIN) docs/cudatutor.1.in > docs/cudatutor.1.tmp && \
+	  mv docs/cudatutor.1.tmp docs/cudatutor.1
 
 # Installs what is missing with apt-get (as root, or through sudo); otherwise
 # stops and prints the exact command.

@@ -188,6 +188,30 @@ void cli_usage(FILE *f)
             status_meaning(STATUS_INTERNAL_ERROR));
 }
 
+void cli_print_options(FILE *f)
+{
+    /* grade's options are its own grammar's (grade_opts_print). */
+    for (int i = 1; i < CMD_COUNT; i++)
+        fprintf(f, "command\t%s\t%s\n", commands[i].name, commands[i].args);
+    for (int i = -1; i < CMD_COUNT; i++) {
+        if (i == CMD_GRADE)
+            continue;
+        for (size_t k = 0; k < NOPTIONS; k++) {
+            const struct option_spec *o = &options[k];
+            if (i < 0 ? o->on != ON_ALL : !(o->on & ON(i)) || o->on == ON_ALL)
+                continue;
+            if (i < 0)
+                fputs("global", f);
+            else
+                fprintf(f, "option\t%s", i == CMD_TUTOR ? "-" : commands[i].name);
+            fprintf(f, "\t--%s\t%s\t", o->name, o->arg ? o->arg : "");
+            if (o->code < 256)
+                fprintf(f, "-%c", o->code);
+            fprintf(f, "\t%s\n", o->help);
+        }
+    }
+}
+
 static int usage_of(const struct command *c, FILE *f)
 {
     fprintf(f, "usage: cudatutor %s%s%s [options]\n%s\n", c->name, c->args[0] ? " " : "", c->args, c->summary);

@@ -38,4 +38,15 @@ int cli_own_grammar(const char *word);
 /* The program's usage: the global options and one line per command. */
 void cli_usage(FILE *f);
 
+/* The command and option tables as lines for generators (the bash
+ * completion, the manual page's option lists; `cudatutor --print-options`,
+ * which the help does not list), tab-separated:
+ *   command NAME ARGS            each command, in the help's order
+ *   global --NAME VALUE SHORT HELP       the options of every command
+ *   option CMD --NAME VALUE SHORT HELP   the rest, per command ("-": the tutor)
+ * VALUE is the value's name ("" for a flag), SHORT "-h" or "", HELP the
+ * help's words.  grade's
+ * lines follow from grade_opts_print (its own grammar). */
+void cli_print_options(FILE *f);
+
 #endif /* CLI_H */

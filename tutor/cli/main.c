@@ -5,12 +5,14 @@
  * place that exits. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "model/app.h"
 #include "cli/cli.h"
 #include "cli/outcome.h"
 #include "grade/grade.h"
+#include "grade/grade_opts.h"
 #include "ui/ui.h"
 #include "sys/util.h"
 
@@ -33,6 +35,11 @@ int main(int argc, char **argv)
     uo.t0 = util_now();
     if (argc > 1 && cli_own_grammar(argv[1]))
         return grade_main(argv[0], argc - 1, argv + 1);
+    if (argc == 2 && !strcmp(argv[1], "--print-options")) {
+        cli_print_options(stdout);
+        grade_opts_print(stdout);
+        return EXIT_OK;
+    }
     if ((rc = cli_parse(argc, argv, &a)) >= 0)
         goto out;
     rc = EXIT_INTERNAL;

@@ -72,6 +72,11 @@ void grade_opts_free(struct grade_opts *o);
 /* The help text: the forms, every option, the exit codes. */
 void grade_opts_usage(FILE *f);
 
+/* Every option of grade as a line for generators (cudatutor
+ * --print-options; cli.h says the form): "option grade --NAME VALUE
+ * SHORT" (the words are the usage's), and --sandbox's values as "values grade --sandbox auto ...". */
+void grade_opts_print(FILE *f);
+
 /* Whether the k-th submission of the list sorted by id (k from 0) is this
  * shard's: k mod N == I. */
 int grade_opts_in_shard(const struct grade_opts *o, int k);
