@@ -79,7 +79,7 @@ static const struct command commands[CMD_COUNT] = {
                        "scale the targets to this GPU: its reference solutions timed once, then cached"},
     [CMD_VIEW_RESULT] = {"view-result", NULL, "FILE", 1, 1, 0, LOCK_NONE,
                          "open the tutor on the results screen of a verdict saved by check --out"},
-    /* Its own grammar (grade.sh's options): main hands it the line. */
+    /* Its own grammar (grade_opts.c; ./grade.sh takes the same): main hands it the line. */
     [CMD_GRADE] = {"grade", NULL, "SUBMISSION...", 0, 0, 0, LOCK_NONE,
                    "grade a class's submissions (grade.sh; cudatutor grade --help)"},
     /* As git and cargo have it: the help, or a command's. */

@@ -31,7 +31,7 @@ int cli_wants_ui(const struct cli_args *a);
 int cli_run(struct app *app, struct cli_args *a);
 
 /* Whether word, the first argument, is a command with a grammar of its
- * own (grade, which takes grade.sh's options): main hands the rest of the
+ * own (grade, whose options are grade_opts.c's): main hands the rest of the
  * line to it instead of cli_parse. */
 int cli_own_grammar(const char *word);
 

@@ -251,7 +251,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
         }
         if (l->deterministic)
             cJSON_AddBoolToObject(o, "deterministic", 1);
-        /* target.min stays the catalog's: grade.sh reads the catalog here. */
+        /* target.min stays the catalog's figure; this GPU's is apart, under calibrated. */
         if (scaled) {
             cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
             cJSON_AddStringToObject(c, "gpu", here->name);

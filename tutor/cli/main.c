@@ -1,7 +1,7 @@
 /* main.c — cudatutor: reads the command line (cli_parse), finds the
  * workbook, loads the catalog and the toolchain, then hands over to a
  * command or the UI.  `cudatutor grade` has a grammar of its own
- * (grade.sh's): it goes to grade_main before anything else.  The only
+ * (grade_opts.c): it goes to grade_main before anything else.  The only
  * place that exits. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -33,7 +33,7 @@ static const char *gpu_key(const struct grade *g, int i)
     return g->gpus[i][0] ? g->gpus[i] : "any";
 }
 
-/* A number as jq prints it (calibration lines quote the file's figures). */
+/* A number in jsonw_number's form (calibration lines quote the file's figures). */
 static const char *num(char *buf, size_t len, double x)
 {
     if (csv_format_number(buf, len, x))

@@ -1,6 +1,8 @@
-/* grade_opts.c — see grade_opts.h.  One table of long options drives
- * getopt_long; the values are checked here, with grade.sh's sentences, so
- * that a usage error is the same whichever front door was used. */
+/* grade_opts.c — see grade_opts.h.  One table of options drives
+ * getopt_long and --print-options; the values are checked here, each with
+ * the sentence that names the option and what it takes, so that a usage
+ * error is the same whichever front door (cudatutor grade, ./grade.sh) was
+ * used. */
 #include "grade/grade_opts.h"
 
 #include <errno.h>
@@ -22,7 +24,7 @@ enum {
 /* Every option: its name, code, whether it takes a value and the value's
  * name (as the usage and the manual page write it; --print-options prints
  * them for the completion): "" for a flag, NULL for one the usage does not
- * list (--quick, the default, taken for old command lines). */
+ * list (--quick: the default, accepted and not advertised). */
 #define GRADE_OPTIONS(X)                                          \
     X("out", O_OUT, required_argument, "DIR")                     \
     X("jobs", O_JOBS, required_argument, "N")                     \
@@ -172,7 +174,7 @@ void grade_opts_usage(FILE *f)
           f);
 }
 
-/* A whole number above 0 (grade.sh's positive_int). */
+/* A whole number above 0. */
 static int positive_int(const char *name, const char *v, int *out, char *err, size_t errlen)
 {
     char *end;
@@ -186,7 +188,7 @@ static int positive_int(const char *name, const char *v, int *out, char *err, si
     return 0;
 }
 
-/* grade.sh's --timeout-scale: digits with at most one point, above 0. */
+/* --timeout-scale's number: digits with at most one point, above 0. */
 static int positive_number(const char *v, double *out)
 {
     int digits_after = 0, points = 0;

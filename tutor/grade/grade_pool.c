@@ -24,7 +24,7 @@
 
 /* What a child's output may fill its log with. */
 #define LOG_CAP (256u << 10)
-/* A build's limit (grade.sh's timeout 600). */
+/* A build's limit: nvcc on one kernel file takes seconds; ten minutes is a hang. */
 #define BUILD_TIMEOUT_S 600
 /* How often the progress line is drawn. */
 #define PROGRESS_MS 500

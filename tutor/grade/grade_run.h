@@ -83,7 +83,7 @@ struct grade {
 /* A note on stderr unless --quiet; a warning always. */
 void grade_say(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void grade_warn(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A usage error: says it as grade.sh did, then how to get help; returns
+/* A usage error: says it, then how to get help; returns
  * EXIT_USAGE. */
 int grade_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The grader itself cannot go on: says why, returns EXIT_INTERNAL. */

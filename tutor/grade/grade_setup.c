@@ -40,9 +40,9 @@ static char *folder_of(const char *path)
 }
 
 /* The workbook the program was started from (./grade.sh runs the
- * cudatutor beside it: argv[0] names that folder, links unresolved, as
- * grade.sh's own folder was its default), else the one the binary is in,
- * else the one around the current folder. */
+ * cudatutor beside it: argv[0] names that folder, links unresolved, so a
+ * link to grade.sh grades with the workbook it sits in), else the one the
+ * binary is in, else the one around the current folder. */
 static char *default_workbook(const char *prog, const char *self)
 {
     char *dir, *root = NULL, err[256];
