@@ -37,6 +37,9 @@ same_in_commit() {
     [ -n "$c" ] && [ "$(git rev-parse "$c:$1")" = "$(git rev-parse "$c:$2" 2>/dev/null)" ]
 }
 
+check "lib.sh's lab_ids reads every lab of the catalog, one per pristine stub" \
+    test "$(lab_ids | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/^\([0-9][0-9]\)-.*\.cu$/\1/p' | tr '\n' ' ')" -a \
+         "$(lab_ids | while read -r id; do lab_dir "$id"; done | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/\.cu$//p' | tr '\n' ' ')"
 n=$(jq '.labs | length' data/labs.json)
 # The builds first, side by side; their verdicts are read in order below.
 for i in $(seq 0 $((n - 1))); do
