@@ -133,7 +133,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
+test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/jget $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
             $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
@@ -310,6 +310,13 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -pthread -lm
+
+# The tests' reader of JSON files (tests/tools/jget.c): a value by its path,
+# numbers in the reports' form.
+$(BUILD)/tests/jget: tests/tools/jget.c $(BUILD)/tutor/sys/jsonw.o $(BUILD)/tutor/sys/csv.o $(BUILD)/tutor/sys/util.o
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -lm
 
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
 # or any one launch.

@@ -69,8 +69,8 @@ for i in $(seq 0 $((n - 1))); do
         skip "$id stub is the kernel.cu labs/ handed out" "not a git checkout"
     fi
 
-    check "$id stub compiles and follows the rules" test "$(jq -r .status "$TMP/stub-$id.json")" = no_gpu
-    check "$id solution compiles and follows the rules" test "$(jq -r .status "$TMP/sol-$id.json")" = no_gpu
+    check "$id stub compiles and follows the rules" test "$(jget "$TMP/stub-$id.json" .status)" = no_gpu
+    check "$id solution compiles and follows the rules" test "$(jget "$TMP/sol-$id.json" .status)" = no_gpu
     missing=$(jq -r '[.techniques[] | select(.found | not) | .name] | join(", ")' "$TMP/sol-$id.json")
     check "$id solution shows its lab's techniques" test -z "$missing"
 done

@@ -41,6 +41,11 @@ export CUDATUTOR_NO_CALIBRATE=1
 # emulator; tests/gpu.sh and tests/bank.sh turn the CPU judges back on.
 export CUDATUTOR_NO_EMULATOR=1
 
+# jget FILE PATH...: the value at each path of a JSON file (.key, ["key"],
+# [N], a last []), one a line: strings as text, numbers in the reports'
+# form (tests/tools/jget.c), so tests need no JSON tool of their own.
+jget() { "$ROOT/build/tests/jget" "$@"; }
+
 # lab_field NN KEY: a string field of lab NN in the catalog.  data/labs.json
 # keeps one key a line, each lab's "id" before its other keys and no other
 # "id" key, so a line's quotes split it (tests/labs.sh holds lab_ids to the
