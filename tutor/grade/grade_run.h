@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "grade/grade.h"
+#include "status.h"     /* the exit codes */
 #include "grade/grade_opts.h"
 #include "grade/grade_sandbox.h"
 #include "grade/roster.h"
