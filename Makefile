@@ -2,6 +2,8 @@
 #
 #   make run      install missing Debian packages, build, open the tutor
 #   make test     install missing Debian packages, build, run every test
+#   make          build only; a missing package stops it with the command to run
+#   make deps     install missing Debian packages (as root, or through sudo)
 #   make install  PREFIX=/usr/local DESTDIR=  (the tutor, the harness, lab.h)
 #
 # V=1 shows the commands.  CFLAGS/LDFLAGS/NVCCFLAGS given on the command line
@@ -106,35 +108,49 @@ DEB_PKGS := pkg-config:bin:pkg-config libncurses-dev:pc:ncursesw libcjson-dev:pc
             tmux:bin:tmux jq:bin:jq libxml2-utils:bin:xmllint bubblewrap:bin:bwrap \
             zip:bin:zip unzip:bin:unzip binutils:bin:nm
 
-.PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder
+.PHONY: all build run test test-build check-nvcc deps harness install uninstall clean ladder generated
 .DELETE_ON_ERROR:
 
-# The targets a user types install what is missing first, then build in a
-# second make that asks pkg-config afresh, on every core unless the user
-# chose a number of jobs (nvcc compiles one file on one core, and the judges
-# are most of the build).
+# run and test install what is missing first (deps), then build in a
+# second make that asks pkg-config afresh; every build runs on every core
+# unless the user chose a number of jobs (nvcc compiles one file on one
+# core, and the judges are most of the build).
 SUBMAKE_JOBS = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo -j$$(nproc 2>/dev/null || echo 2) ;; esac)
 
-all: deps
+# `make` (all) only builds: a missing package stops it with the command
+# that installs it (check-pkgs).  Installing is `make deps`, which the
+# README's two commands, run and test, go through first.
+all:
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 
 build: $(BIN) harness $(EMU_LIB)
 
-run: all
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 	$(Q)./$(BIN)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)CUDA_ARCH=$(CUDA_ARCH) bash tests/run.sh
 
-test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/zoo_run $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
+test-build: build $(TEST_BIN) $(BUILD)/tests/emu_tool $(BUILD)/tests/zoo_run $(BUILD)/tests/jget $(BUILD)/tests/lockprobe $(BUILD)/tests/test_judge_inputs \
             $(BUILD)/tests/test_mpgen $(BUILD)/tests/test_trapezoid \
             $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select \
             $(BUILD)/tests/test_scan $(BUILD)/tests/test_rownorm
 
 # The performance table of every reference solution, measured on this GPU.
-ladder: all
+ladder: deps
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) build
 	$(Q)./$(BIN) ladder --out docs/ladder.md
+
+# The bash completion and the manual page, written from the option tables
+# (cudatutor --print-options) and the page's template; tests/docs.sh fails
+# while the checked-in files differ from what this writes.
+generated: $(BIN)
+	$(Q)bash contrib/gen-completion.sh ./$(BIN) > contrib/cudatutor.bash.tmp && \
+	  mv contrib/cudatutor.bash.tmp contrib/cudatutor.bash
+	$(Q)bash contrib/gen-man.sh ./$(BIN) docs/cudatutor.1.in > docs/cudatutor.1.tmp && \
+	  mv docs/cudatutor.1.tmp docs/cudatutor.1
 
 # Installs what is missing with apt-get (as root, or through sudo); otherwise
 # stops and prints the exact command.
@@ -294,6 +310,13 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -pthread -lm
+
+# The tests' reader of JSON files (tests/tools/jget.c): a value by its path,
+# numbers in the reports' form.
+$(BUILD)/tests/jget: tests/tools/jget.c $(BUILD)/tutor/sys/jsonw.o $(BUILD)/tutor/sys/csv.o $(BUILD)/tutor/sys/util.o
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(PKG_CFLAGS) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -lm
 
 # The emulator's driver for tests/emu.sh: parses PTX, runs lab 01's launcher
 # or any one launch.

@@ -73,9 +73,9 @@ for f in tests/bank/*.cu; do
         continue
     fi
     if [ $gpu = 0 ]; then
-        got=$(jq -r .status "$TMP/b-$name.json")
+        got=$(jget "$TMP/b-$name.json" .status)
         check "bank $name is judged $want_cpu without a GPU" test "$got" = "$want_cpu"
-        [ "$got" = "$want_cpu" ] || echo "#   $name: $(jq -r .summary "$TMP/b-$name.json")"
+        [ "$got" = "$want_cpu" ] || echo "#   $name: $(jget "$TMP/b-$name.json" .summary)"
         [ "$want" = "$want_cpu" ] || skip "bank $name is judged $want" "$NO_GPU_REASON"
         continue
     fi
@@ -86,7 +86,7 @@ for f in tests/bank/*.cu; do
         # shellcheck disable=SC2086
         "$TUTOR" check "$lab" --file "$f" $opts --timeout-scale 0.25 --json > "$results/bank-$name.json"
     fi
-    got=$(jq -r .status "$results/bank-$name.json")
+    got=$(jget "$results/bank-$name.json" .status)
     total=$((total + 1))
     want_target=$(sed -n 's/.*target=\(met\|missed\).*/\1/p' <<<"$meta")
     if [ -n "$want_target" ]; then
@@ -98,7 +98,7 @@ for f in tests/bank/*.cu; do
         right=$((right + 1))
         ok "bank $name is judged $want"
     else
-        not_ok "bank $name is judged $want" "got $got: $(jq -r .summary "$results/bank-$name.json")"
+        not_ok "bank $name is judged $want" "got $got: $(jget "$results/bank-$name.json" .summary)"
     fi
 done
 echo "# bank: $right of $total judged right"

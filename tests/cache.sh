@@ -53,8 +53,8 @@ chk inc1 08 "$TMP/inc/kernel.cu"
 printf 'this is not CUDA;\n' > "$TMP/inc/part.cuh"
 chk inc2 08 "$TMP/inc/kernel.cu"
 check "an include beside the source: compiled each time" test "$(fresh inc1)$(fresh inc2)" = 11
-check "and the edited include is judged: $(jq -r .status "$TMP/inc1.json") then $(jq -r .status "$TMP/inc2.json")" \
-    test "$(jq -r .status "$TMP/inc2.json")" = compile_error -a "$(jq -r .status "$TMP/inc1.json")" != compile_error
+check "and the edited include is judged: $(jget "$TMP/inc1.json" .status) then $(jget "$TMP/inc2.json" .status)" \
+    test "$(jget "$TMP/inc2.json" .status)" = compile_error -a "$(jget "$TMP/inc1.json" .status)" != compile_error
 
 # A workbook elsewhere with the same lab.h (the grader's copy of one) is
 # served, and the list of what was read names its own lab.h: the include
@@ -77,4 +77,4 @@ mkdir -p "$TMP/c1" "$TMP/c2"
 cp "$TMP/c1/kernel.cu" "$TMP/c2/kernel.cu"
 chk twin1 07 "$TMP/c1/kernel.cu" & chk twin2 07 "$TMP/c2/kernel.cu" & wait
 check "two checks of one new file at once run nvcc once ($(fresh twin1)+$(fresh twin2))" \
-    test "$(( $(fresh twin1) + $(fresh twin2) ))" = 1 -a "$(jq -r .status "$TMP/twin1.json")" = "$(jq -r .status "$TMP/twin2.json")"
+    test "$(( $(fresh twin1) + $(fresh twin2) ))" = 1 -a "$(jget "$TMP/twin1.json" .status)" = "$(jget "$TMP/twin2.json" .status)"

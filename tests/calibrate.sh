@@ -89,7 +89,7 @@ runs() { grep -c '^solution' "$LOG" 2>/dev/null; }
 # ---- without a GPU ---------------------------------------------------------
 check01 "$TMP/nogpu.json" "$TMP/nogpu.err"
 check "without a GPU: the check runs, judged by nothing calibrated, and nothing is cached" \
-    test "$(jq -r .status "$TMP/nogpu.json")" = no_gpu -a ! -e "$CAL" -a -z "$(grep -i calibrat "$TMP/nogpu.err")"
+    test "$(jget "$TMP/nogpu.json" .status)" = no_gpu -a ! -e "$CAL" -a -z "$(grep -i calibrat "$TMP/nogpu.err")"
 out=$(tutor calibrate 2>&1); rc=$?
 check "calibrate without a GPU: exit 3, says why, caches nothing" \
     test $rc = 3 -a "$out" = "cudatutor calibrate: no GPU (nvidia-smi names none): the catalog's targets stand, and nothing was cached" -a ! -e "$CAL"
@@ -212,7 +212,7 @@ LL=$TMP/locks.log
   check01 "$TMP/lock1.json" /dev/null
   "$TUTOR" --root "$WB2" check 01 --file "$sol01" --no-sanitize --quick --json > "$TMP/lock2.json" 2> /dev/null )
 check "two workbooks' checks take the one machine lock, open to every user whatever the umask" \
-    test "$(sort -u "$LL")" = "$TMP/machine/gpu.lock" -a "$(jq -r .status "$TMP/lock2.json")" = pass \
+    test "$(sort -u "$LL")" = "$TMP/machine/gpu.lock" -a "$(jget "$TMP/lock2.json" .status)" = pass \
          -a "$(stat -c %a "$TMP/machine/gpu.lock")" = 666
 : > "$LL"
 ln -s "$TMP/victim" "$TMP/trap.lock"

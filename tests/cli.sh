@@ -36,7 +36,7 @@ check "a bad seed is a usage error" test $rc -eq 2
 
 out=$("$TUTOR" show 01)
 check "show prints the lesson" test "$(head -n1 <<<"$out")" = "$(head -n1 labs/01-*/README.md)"
-want=$(jq -r '.labs[1].hints[1]' data/labs.json)
+want=$(jget data/labs.json '.labs[1].hints[1]')
 check "hint 02 2 prints the second hint (--unlock-all after the command)" \
     test "$("$TUTOR" hint 02 2 --json --unlock-all | jq -r .text)" = "$want"
 
@@ -166,7 +166,7 @@ err=$("$TUTOR" --root "$WB" check 01 --build-only --json 2>&1 > "$TMP/waited.jso
 wait "$holder"
 check "a check that waits for another of the same lab says so, then runs" \
     test -n "$(grep -F 'waiting for another check of lab 01 to finish' <<<"$err")" -a \
-         "$(jq -r .status "$TMP/waited.json")" = no_gpu
+         "$(jget "$TMP/waited.json" .status)" = no_gpu
 
 # ---- watch ------------------------------------------------------------------------
 # A check at once, another after a save, each recorded; ^C (here TERM) ends it.
@@ -183,7 +183,7 @@ wait_log 2 '^watching labs/01-'
 kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
 check "watch: a check at once and one after the save" \
     test "$(grep -cE '^watching labs/01-' "$TMP/watch.log")-$(grep -c 'was saved: checking it' "$TMP/watch.log")" = 2-1
-check "watch: each check recorded" test "$(jq -r '.labs["01"].attempts' "$TMP/progress.json")" = 2
+check "watch: each check recorded" test "$(jget "$TMP/progress.json" '.labs["01"].attempts')" = 2
 cp "$(stub_file 01)" "$WB/labs/$(lab_dir 01)/kernel.cu"
 
 # ---- checks that need no GPU --------------------------------------------
@@ -196,17 +196,17 @@ extern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_
 CU
 "$TUTOR" check 01 --file "$TMP/syntax.cu" --json > "$TMP/syntax.json"; rc=$?
 check "a syntax error is compile_error, exit 1" \
-    test $rc -eq 1 -a "$(jq -r .status "$TMP/syntax.json")" = compile_error
+    test $rc -eq 1 -a "$(jget "$TMP/syntax.json" .status)" = compile_error
 check "the diagnostic points at the student's line" \
-    test "$(jq -r '.compile.diagnostics[0].line' "$TMP/syntax.json")" = 4
+    test "$(jget "$TMP/syntax.json" '.compile.diagnostics[0].line')" = 4
 check "the diagnostic names the student's file" \
-    test "$(jq -r '.compile.diagnostics[0].file' "$TMP/syntax.json")" = "$TMP/syntax.cu"
+    test "$(jget "$TMP/syntax.json" '.compile.diagnostics[0].file')" = "$TMP/syntax.cu"
 
 # A warning nvcc prints before the error (a #warning) must not stand for it.
 printf '#include "lab.h"\n#warning "a note to myself"\nextern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out, void *d_scratch, cudaStream_t s)\n{\n    abc = 1;\n}\n' > "$TMP/warnfirst.cu"
 "$TUTOR" check 01 --file "$TMP/warnfirst.cu" --json > "$TMP/nul.json"; rc=$?
 check "the headline of a compile error is its first error, not a warning before it" \
-    test $rc -eq 1 -a -n "$(jq -r .summary "$TMP/nul.json" | grep -F ':5: identifier "abc" is undefined')"
+    test $rc -eq 1 -a -n "$(jget "$TMP/nul.json" .summary | grep -F ':5: identifier "abc" is undefined')"
 
 cat > "$TMP/noentry.cu" <<'CU'
 #include <cuda_runtime.h>
@@ -214,17 +214,17 @@ void lab_reduce_int(const int *, unsigned, int *, void *, cudaStream_t) {}
 CU
 "$TUTOR" check 01 --file "$TMP/noentry.cu" --json > "$TMP/noentry.json"; rc=$?
 check "an entry point without extern \"C\" is explained" \
-    test "$(jq -r '.compile.diagnostics[0].message' "$TMP/noentry.json")" = \
+    test "$(jget "$TMP/noentry.json" '.compile.diagnostics[0].message')" = \
          'defines no extern "C" lab_reduce_int, the entry point lab 01'"'"'s harness calls (lab.h declares it; the stub defines it at its end)'
 : > "$TMP/empty.cu"
 "$TUTOR" check 01 --file "$TMP/empty.cu" --json > "$TMP/empty.json"; rc=$?
 check "an empty file: the entry point is missing, not a compiler's failure" \
-    test $rc -eq 1 -a "$(jq -r .summary "$TMP/empty.json")" = \
+    test $rc -eq 1 -a "$(jget "$TMP/empty.json" .summary)" = \
          "the kernel did not build: $TMP/empty.cu defines no extern \"C\" lab_reduce_int, the entry point lab 01's harness calls (lab.h declares it; the stub defines it at its end)"
 
 "$TUTOR" --unlock-all check 01 --file "$(ls solutions/09-*/kernel.cu)" --json > "$TMP/other.json"; rc=$?
 check "another lab's file: it defines lab 09's entry point, this is lab 01" \
-    test $rc -eq 1 -a "$(jq -r .summary "$TMP/other.json")" = \
+    test $rc -eq 1 -a "$(jget "$TMP/other.json" .summary)" = \
          "the kernel breaks a rule of lab.h: defines lab_trapezoid — the entry point of lab 09, not of this one (lab_reduce_int): is this the right lab's file?"
 
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --json > "$TMP/host.json"; rc=$?

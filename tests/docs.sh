@@ -69,6 +69,36 @@ check "completion: grade offers its own options, not the tutor's" \
     test "$(complete_line grade --r)" = "--rescore --roster --rubric "
 check "completion: grade's --sandbox values" test "$(complete_line grade --sandbox b)" = "bwrap bwrap-root "
 
+# ---- the completion and the page are generated from the tables ---------------
+check "contrib/cudatutor.bash is contrib/gen-completion.sh's output (make generated)" \
+    diff <(bash contrib/gen-completion.sh "$TUTOR") "$COMP"
+check "docs/cudatutor.1 is contrib/gen-man.sh's output from docs/cudatutor.1.in (make generated)" \
+    diff <(bash contrib/gen-man.sh "$TUTOR" docs/cudatutor.1.in) "$MAN"
+# An option added to a table reaches both without an edit of either
+# generator: a stand-in tutor whose tables give check one more option.
+fake=$TMP/fake-tutor
+printf '#!/usr/bin/env bash\n"%s" --print-options\nprintf "option\\tcheck\\t--planted\\tDIR\\t\\tput it there\\n"\n' "$TUTOR" > "$fake"
+chmod +x "$fake"
+planted=$(bash contrib/gen-completion.sh "$fake")
+check "an option planted in the tables reaches the completion (check's options, a folder's value)" \
+    test -n "$( (eval "$planted"; _cudatutor_command_options check) | grep -w -- '--planted')" -a \
+         "$( (eval "$planted"; _cudatutor_prev_case --planted) )" = dir
+planted=$(bash contrib/gen-man.sh "$fake" docs/cudatutor.1.in)
+check "an option planted in the tables reaches the manual page, under check, with its help" \
+    test "$(sed -n '/^\.SS check$/,/^\.SS /p' <<<"$planted" | grep -A1 -F '.BI \-\-planted " DIR"' | tail -n1)" = "Put it there."
+sed 's/^\.\\" @option check --quick$/.\\" @option check --quick-planted/' docs/cudatutor.1.in > "$TMP/stale.1.in"
+out=$(bash contrib/gen-man.sh "$TUTOR" "$TMP/stale.1.in" 2>&1 >/dev/null); rc=$?
+check "a template that names an option the tables lack stops the generator, naming it" \
+    test $rc -ne 0 -a -n "$(grep -F 'check does not take --quick-planted' <<<"$out")"
+
+# ---- the Makefile: building never installs -----------------------------------
+# make -n prints the recipes (sub-makes run with -n too): deps's apt-get line
+# is in run's and test's, never in all's.
+installs() { make -n "$1" 2>/dev/null | grep -c 'apt-get install -y -q'; }
+check "make (all) builds and installs nothing" test "$(installs all)" = 0
+check "make run and make test install what is missing first (make deps)" \
+    test "$(installs run)" -ge 1 -a "$(installs test)" -ge 1 -a "$(installs deps)" -ge 1
+
 # ---- the guides against the code and the catalog (issue 25) -----------------
 
 IG=docs/instructor-guide.md

@@ -25,7 +25,7 @@ sed "s|@SECRET@|$TMP/secret|" tests/fuzz/incbin_memset.cu.in > "$TMP/incbin_mems
 par_check "$TMP/ptx.json" 01 --file tests/fuzz/ptx_lookalikes.cu --no-sanitize --quick --work-dir "$TMP/ptx"
 par_check "$TMP/inc.json" 01 --file "$TMP/incbin_memset.cu" --no-sanitize --quick --work-dir "$TMP/inc"
 "$TUTOR" check 01 --file tests/fuzz/host_behaviours.cu --build-only --work-dir "$W" --json > "$TMP/build.json"
-check "the fuzz submission builds" test "$(jq -r .status "$TMP/build.json")" = no_gpu
+check "the fuzz submission builds" test "$(jget "$TMP/build.json" .status)" = no_gpu
 offset=$(grep -obUaP 'FUZZCFG:' "$W/runner" | head -n1 | cut -d: -f1)
 check "its runner holds one FUZZCFG marker" test -n "$offset" -a "$(grep -caP 'FUZZCFG:' "$W/runner")" = 1
 cp "$W/runner" "$TMP/runner"
@@ -103,7 +103,7 @@ rm -f "$TMP/j.json"
 CUDA_VISIBLE_DEVICES= "$judge" --json "$TMP/j.json" --lab 01 --family reduce_int --mode check --seed 1 \
     --runner "$TMP/runner" --runner-out "$TMP/no-folder/r.out" --fatbin "$W/keep/host_behaviours.fatbin" \
     --ptx "$W/keep/host_behaviours.ptx" --plan-timeout 0.3 --sizes 1 --gpu-lock "$TMP/lock" > /dev/null 2>&1
-check "an output file that cannot be made is internal_error too" test "$(jq -r .status "$TMP/j.json")" = internal_error
+check "an output file that cannot be made is internal_error too" test "$(jget "$TMP/j.json" .status)" = internal_error
 
 # The same through the tutor's check, which runs the judge as a child and
 # reads its report: the runner of the build patched in place.
@@ -112,11 +112,11 @@ for b in "x 121" "c 122" "i 123" "o 120" "s 11" "S 6" "x 0" "p 0"; do
     patch $b "$W/runner"
     CUDA_VISIBLE_DEVICES= "$TUTOR" check 01 --file tests/fuzz/host_behaviours.cu --run-only --work-dir "$W" \
         --no-sanitize --json > "$TMP/e2e.json" 2> /dev/null
-    got=$(jq -r .status "$TMP/e2e.json")
+    got=$(jget "$TMP/e2e.json" .status)
     want=runtime_error
     [ "$b" = "p 0" ] && want=no_gpu
     check "check --run-only, launcher behaviour '$b': $want" test "$got" = "$want"
-    [ "$got" = "$want" ] || echo "#   $(jq -r .summary "$TMP/e2e.json")"
+    [ "$got" = "$want" ] || echo "#   $(jget "$TMP/e2e.json" .summary)"
 done
 
 # PTX comments that declare the kernel otherwise: the kernel is right, and
@@ -124,14 +124,14 @@ done
 par_wait
 want=no_gpu
 have_gpu && want=pass
-got=$(jq -r .status "$TMP/ptx.json")
+got=$(jget "$TMP/ptx.json" .status)
 check "PTX comments that look like the kernel's .entry change nothing: $want" test "$got" = "$want"
-[ "$got" = "$want" ] || echo "#   $(jq -r .summary "$TMP/ptx.json")"
+[ "$got" = "$want" ] || echo "#   $(jget "$TMP/ptx.json" .summary)"
 
 # A file's bytes carried into a refused memset (size and address) must not
 # come back in the report: 16 random bytes, which the test then looks for
 # as every number a message could print them as.
-check "a memset carrying a file's bytes is rejected" test "$(jq -r .status "$TMP/inc.json")" = rejected
+check "a memset carrying a file's bytes is rejected" test "$(jget "$TMP/inc.json" .status)" = rejected
 renderings=$(python3 - "$TMP/secret" <<'EOF'
 import struct, sys
 data = open(sys.argv[1], "rb").read()

@@ -24,14 +24,14 @@ if ! have_gpu; then
     for i in $(seq 0 $((n - 1))); do
         id=$(jq -r ".labs[$i].id" data/labs.json)
         if [ -f "$TMP/sol-$id.json" ]; then
-            st=$(jq -r .status "$TMP/stub-$id.json")
+            st=$(jget "$TMP/stub-$id.json" .status)
             emu=$(jq -r 'has("emulator")' "$TMP/stub-$id.json")
             if [ "$st" = fail ] && [ "$emu" = true ]; then ok "$id stub fails on the CPU emulator"
-            else not_ok "$id stub fails on the CPU emulator" "status $st: $(jq -r .summary "$TMP/stub-$id.json")"; fi
-            st=$(jq -r .status "$TMP/sol-$id.json")
+            else not_ok "$id stub fails on the CPU emulator" "status $st: $(jget "$TMP/stub-$id.json" .summary)"; fi
+            st=$(jget "$TMP/sol-$id.json" .status)
             emu=$(jq -r 'has("emulator")' "$TMP/sol-$id.json")
             if [ "$st" = pass ] && [ "$emu" = true ]; then ok "$id solution passes on the CPU emulator"
-            else not_ok "$id solution passes on the CPU emulator" "status $st: $(jq -r .summary "$TMP/sol-$id.json")" \
+            else not_ok "$id solution passes on the CPU emulator" "status $st: $(jget "$TMP/sol-$id.json" .summary)" \
                      "$(jq -r '.messages[]' "$TMP/sol-$id.json")"; fi
             # The judge's wall time on the emulator, compile and link left out.
             echo "# $id solution: the CPU judge ran $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/sol-$id.json") s," \
@@ -55,6 +55,8 @@ if ! have_gpu; then
         "$TUTOR" --root "$TMP/wb" check 01 > "$TMP/own-01.out" 2>&1; rc=$?
         check "check 01 of a passing kernel.cu on the CPU exits 0 and says passed on the CPU" \
             test $rc = 0 -a -n "$(grep -F 'passed on the CPU' "$TMP/own-01.out")"
+        check "check 01 says what the pass changed, in the tutor's words" \
+            grep -qxF "progress: Lab 01 passed.  Lab 02 is open." "$TMP/own-01.out"
         check "a pass on the CPU is recorded as passed, on the CPU, and opens lab 02" \
             test "$(jq -r '.labs["01"] | "\(.state) \(.passed_on)"' "$CUDATUTOR_PROGRESS") $("$TUTOR" --root "$TMP/wb" list --json |
                    jq -r '.[] | select(.id == "02") | .state')" = "passed cpu open"
@@ -74,17 +76,17 @@ for i in $(seq 0 $((n - 1))); do
     sol=solutions/$id-$slug/kernel.cu stub=data/stubs/$id-$slug.cu
 
     "$TUTOR" check "$id" --file "$stub" --no-sanitize --quick --json > "$results/stub-$id.json"
-    st=$(jq -r .status "$results/stub-$id.json")
+    st=$(jget "$results/stub-$id.json" .status)
     if [ "$st" = fail ]; then ok "$id stub fails on the GPU"
-    else not_ok "$id stub fails on the GPU" "status $st: $(jq -r .summary "$results/stub-$id.json")"; fi
+    else not_ok "$id stub fails on the GPU" "status $st: $(jget "$results/stub-$id.json" .summary)"; fi
 
     "$TUTOR" check "$id" --file "$sol" --json > "$results/solution-$id.json"
-    st=$(jq -r .status "$results/solution-$id.json")
+    st=$(jget "$results/solution-$id.json" .status)
     if [ "$st" = pass ]; then ok "$id solution passes on the GPU"
-    else not_ok "$id solution passes on the GPU" "status $st: $(jq -r .summary "$results/solution-$id.json")" \
+    else not_ok "$id solution passes on the GPU" "status $st: $(jget "$results/solution-$id.json" .summary)" \
              "$(jq -r '.messages[]' "$results/solution-$id.json")"; fi
-    met=$(jq -r '.target.met' "$results/solution-$id.json")
+    met=$(jget "$results/solution-$id.json" '.target.met')
     if [ "$met" = true ]; then ok "$id solution meets its target"
     else not_ok "$id solution meets its target" "$(jq -c .target "$results/solution-$id.json")"; fi
-    echo "# $id $(jq -r .summary "$results/solution-$id.json")"
+    echo "# $id $(jget "$results/solution-$id.json" .summary)"
 done

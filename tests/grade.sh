@@ -154,21 +154,21 @@ fi
 check "a compile error is graded zero" \
     test "$(jq -c '.labs[1] | [.status, .graded, .score]' "$O1/students/alice/report.json")" = '["compile_error",true,0]'
 check "the compile error points at the student's line, without the grader's paths" \
-    test -n "$(jq -r '.labs[1].text' "$O1/students/alice/report.json" | grep -F "labs/$L2/kernel.cu:7:")" \
-         -a -z "$(jq -r '.labs[1].text' "$O1/students/alice/report.json" | grep -F "$O1")"
+    test -n "$(jget "$O1/students/alice/report.json" '.labs[1].text' | grep -F "labs/$L2/kernel.cu:7:")" \
+         -a -z "$(jget "$O1/students/alice/report.json" '.labs[1].text' | grep -F "$O1")"
 check "a rejected kernel is graded zero and names the symbol" \
     test "$(jq -r '.labs[0] | "\(.status) \(.score) \(.text | test("cudaMemcpy"))"' "$O1/students/bob/report.json")" = "rejected 0 true"
 check "a .tar.gz with the workbook one folder down is taken in" \
-    test "$(jq -r '.labs["01"].from' "$O1/students/bob/intake.json")" = "bob/labs/$L1/kernel.cu"
+    test "$(jget "$O1/students/bob/intake.json" '.labs["01"].from')" = "bob/labs/$L1/kernel.cu"
 check "a lab missing from the submission is graded zero" \
     test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/bob/report.json")" = '["missing",0]'
 # The missing lab's verdict is said once: the text names the file the
 # grader looked for, and no second wording of "missing" follows it.
-miss_text=$(jq -r '.tests[1].output' "$O1/students/bob/results.json")
+miss_text=$(jget "$O1/students/bob/results.json" '.tests[1].output')
 check "a missing lab's text says it once, naming the file (no second wording of the verdict)" \
     test "$(grep -c 'in the submission' <<<"$miss_text")" = 1 -a -n "$(grep -F "labs/$L2/kernel.cu" <<<"$miss_text")"
 check "a .zip with the lab folders at the top is taken in" \
-    test "$(jq -r '.labs["01"].state' "$O1/students/carol/intake.json")" = ok
+    test "$(jget "$O1/students/carol/intake.json" '.labs["01"].state')" = ok
 check "an untouched stub is graded zero without being built" \
     test "$(jq -c '.labs[1] | [.status, .score]' "$O1/students/carol/report.json")" = '["unchanged",0]' \
          -a ! -e "$O1/students/carol/labs/02.json"
@@ -186,7 +186,7 @@ cp "$(stub_file 02)" "$TMP/u/dave/labs/$L2/kernel.cu"
 cp "$GWB/labs/$L2/kernel.cu" "$TMP/u/erin/labs/$L2/kernel.cu"
 CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "$GRADE" --workbook "$GWB" --labs 02 --seed 4242 --no-sanitize \
     --no-calibrate -j 2 -q -o "$TMP/o-unch" "$TMP/u"/* > "$TMP/o-unch.log" 2>&1
-intake_state() { jq -r '.labs["02"].state' "$TMP/o-unch/students/$1/intake.json" 2>/dev/null; }
+intake_state() { jget "$TMP/o-unch/students/$1/intake.json" '.labs["02"].state' 2>/dev/null; }
 check "unchanged: equal to the pristine stub, whatever the grader's labs/ holds" test "$(intake_state dave)" = unchanged
 check "not unchanged: equal to the grading checkout's edited labs/ file" test "$(intake_state erin)" = ok
 
@@ -204,7 +204,7 @@ check "refused submissions are graded zero, never built" \
 check "the evil member was never written" test ! -e "$O1/evil.cu" -a ! -e "$O1/work/evil.cu" -a ! -e "$TMP/evil.cu"
 "$GRADE" "${OPTS[@]}" --max-members 20 -o "$TMP/o-many" "$M/many.tar.gz" > /dev/null 2>&1
 check "an archive with too many members is refused" \
-    test -n "$(jq -r .refused "$TMP/o-many/students/many/report.json" | grep 'members (the limit is 20)')"
+    test -n "$(jget "$TMP/o-many/students/many/report.json" .refused | grep 'members (the limit is 20)')"
 
 # ---- the reports -------------------------------------------------------------
 
@@ -243,7 +243,7 @@ rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 a = [r for r in rows if r["student"] == "alice"][0]
 print(len(rows), ",".join(list(rows[0].keys())[:6]), a["score"], repr(a["01"]), a["status_02"])' "$O1/grades.csv")
     want="12 student,submission,score,max_score,graded_max_score,labs_not_graded 0 '' compile_error"
-    [ $gpu = 1 ] && want=$(sed "s/ '' / '$(jq -r '.labs[0].score' "$O1/students/alice/report.json")' /; s/ 0 / $(jq -r .score "$O1/students/alice/report.json") /" <<<"$want")
+    [ $gpu = 1 ] && want=$(sed "s/ '' / '$(jget "$O1/students/alice/report.json" '.labs[0].score')' /; s/ 0 / $(jget "$O1/students/alice/report.json" .score) /" <<<"$want")
     check "grades.csv parses as CSV: a row per student, empty cells for labs not graded" test "$csv" = "$want"
 else
     skip "grades.csv parses as CSV" "python3 not installed"
@@ -328,11 +328,11 @@ check "shards + merge: every student report equals the single run's" test $same 
 check "shards + merge: junit.xml equals the single run's (what was measured aside)" \
     test "$(junit_shape "$O1/junit.xml")" = "$(junit_shape "$TMP/merged/junit.xml")"
 
-before=$(jq -r .grader.graded_at "$O1/students/alice/report.json")
+before=$(jget "$O1/students/alice/report.json" .grader.graded_at)
 rm -rf "$O1/students/bob"
 "$GRADE" "${OPTS[@]}" -o "$O1" "$S"/* "$M"/* > "$TMP/resume.log" 2>&1
 check "resume grades only the students not finished" \
-    test -f "$O1/students/bob/report.json" -a "$(jq -r .grader.graded_at "$O1/students/alice/report.json")" = "$before" \
+    test -f "$O1/students/bob/report.json" -a "$(jget "$O1/students/alice/report.json" .grader.graded_at)" = "$before" \
          -a "$(jq -c .graded_now "$O1/run.json")" = '["bob"]'
 "$GRADE" "${OPTS[@]}" --force -o "$O1" "$S/alice" > /dev/null 2>&1
 check "--force grades a finished student again" test "$(jq -c .graded_now "$O1/run.json")" = '["alice"]'
@@ -394,7 +394,7 @@ verdict hung timeout
 verdict crash runtime_error
 verdict cheats rejected
 "$GRADE" --rescore -q -o "$R" > /dev/null 2>&1
-score() { jq -r .score "$R/students/$1/report.json"; }
+score() { jget "$R/students/$1/report.json" .score; }
 check "rubric: a pass on target earns every point (6 + 2)" test "$(score met)" = 8
 check "rubric: a pass at 3/4 of the target earns half the performance points" test "$(score below)" = 7
 check "rubric: a pass under half the target earns no performance points" test "$(score slow)" = 6
@@ -410,11 +410,11 @@ check "rubric: fail_credit 0 gives a fail nothing; the penalty never takes a tot
 
 # ---- the sandbox -------------------------------------------------------------
 
-sandbox=$(jq -r .sandbox "$O1/run.json")
+sandbox=$(jget "$O1/run.json" .sandbox)
 if [ "$sandbox" = none ]; then
     for t in "writes only its work folder" "has no network" "has a private /tmp" "cannot see the workbook" \
              "limits processes" "dies with its parent"; do
-        skip "the sandbox $t" "bubblewrap does not work here: $(jq -r .sandbox_notes "$O1/run.json")"
+        skip "the sandbox $t" "bubblewrap does not work here: $(jget "$O1/run.json" .sandbox_notes)"
     done
 else
     W="$O1/.grader/probe-work"
@@ -517,7 +517,7 @@ hostfile_checks() {  # MODE OUT: the checks on one grading of $H
              -a -n "$(grep -rl 'file not found: /etc/passwd' "$o/students/incbin-passwd/logs")"
     check "$mode: an #include of /etc/passwd, /etc/shadow, /root or the reference solution finds no file" \
         test "$(for s in include-passwd include-shadow include-root include-solution; do
-                    jq -r '.labs[0].text' "$o/students/$s/report.json" | grep -q 'No such file or directory' && echo -n y
+                    jget "$o/students/$s/report.json" '.labs[0].text' | grep -q 'No such file or directory' && echo -n y
                 done)" = yyyy
     check "$mode: the grader's environment is not in any output (an #include of /proc/1/environ)" \
         test -z "$(grep -rl "hunter2-$$" "$o")" -a -e "$o/students/include-proc/report.json"
@@ -529,7 +529,7 @@ else
         > "$TMP/o-host.log" 2>&1
     check "the probe looked for the host's users' files from inside a build (build-view-closed)" \
         test "$(jq '.sandbox_checks | index("build-view-closed") != null' "$TMP/o-host/run.json")" = true
-    hostfile_checks "$(jq -r .sandbox "$TMP/o-host/run.json")" "$TMP/o-host"
+    hostfile_checks "$(jget "$TMP/o-host/run.json" .sandbox)" "$TMP/o-host"
 fi
 # As root with the nobody mode failing (an output folder that nobody
 # cannot reach): refused, unless --sandbox bwrap-root asks for bubblewrap
@@ -542,7 +542,7 @@ if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
     GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root \
         -o "$TMP/rootonly/o" "$H"/* > "$TMP/o-root.log" 2>&1
     check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
-        test "$(jq -r .sandbox "$TMP/rootonly/o/run.json")" = bwrap
+        test "$(jget "$TMP/rootonly/o/run.json" .sandbox)" = bwrap
     hostfile_checks "bwrap as root" "$TMP/rootonly/o"
 else
     skip "as root, the nobody sandbox failing: refused unless --sandbox bwrap-root" "not root, or no nobody sandbox here"
@@ -553,22 +553,22 @@ fi
 WD="$TMP/split"
 "$TUTOR" check 01 --file "$SOL1" --build-only --work-dir "$WD" --json > "$TMP/b.json"; rc=$?
 check "check --build-only leaves build.json and the runner" \
-    test "$(jq -r .status "$TMP/b.json")" = no_gpu -a -f "$WD/build.json" -a -x "$WD/runner"
+    test "$(jget "$TMP/b.json" .status)" = no_gpu -a -f "$WD/build.json" -a -x "$WD/runner"
 stamp=$(stat -c %Y.%s "$WD/kernel.o")
 sleep 1
 printf '#!/bin/sh\necho "$@" >> "%s"\nexec "$@"\n' "$TMP/wrap.log" > "$TMP/wrap.sh"
 chmod +x "$TMP/wrap.sh"
 "$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$WD" --wrap "$TMP/wrap.sh" --no-sanitize --json > "$TMP/r.json"; rc=$?
 check "check --run-only runs the build without compiling again" \
-    test "$(stat -c %Y.%s "$WD/kernel.o")" = "$stamp" -a "$(jq -r .compile.ok "$TMP/r.json")" = true \
-         -a "$(jq -r '.techniques[0].found' "$TMP/r.json")" = true
+    test "$(stat -c %Y.%s "$WD/kernel.o")" = "$stamp" -a "$(jget "$TMP/r.json" .compile.ok)" = true \
+         -a "$(jget "$TMP/r.json" '.techniques[0].found')" = true
 check "check --run-only keeps the build's seed" test "$(jq .seed "$TMP/r.json")" = "$(jq .seed "$TMP/b.json")"
 check "check --wrap runs the judge through the wrapper, with the runner" \
     test -n "$(grep -F "/judge_reduce_int --json" "$TMP/wrap.log" | grep -F -- "--runner $WD/runner")"
 if [ $gpu = 1 ]; then
-    check "check --run-only gives the verdict" test "$(jq -r .status "$TMP/r.json")" = pass
+    check "check --run-only gives the verdict" test "$(jget "$TMP/r.json" .status)" = pass
 else
-    check "check --run-only gives the verdict" test "$(jq -r .status "$TMP/r.json")" = no_gpu -a $rc = 3
+    check "check --run-only gives the verdict" test "$(jget "$TMP/r.json" .status)" = no_gpu -a $rc = 3
 fi
 out=$("$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$TMP/none" 2>&1); rc=$?
 check "check --run-only without a build is refused (4) and says why" test $rc = 4 -a -n "$(grep 'no build in' <<<"$out")"
@@ -583,7 +583,7 @@ out=$("$TUTOR" check 01 --file "$TMP/k.cu" --run-only --work-dir "$TMP/split2" 2
 check "check --run-only of a file changed since its build is refused" test $rc = 4 -a -n "$(grep 'changed since' <<<"$out")"
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --build-only --work-dir "$TMP/split3" --json > /dev/null
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --run-only --work-dir "$TMP/split3" --json > "$TMP/r3.json"; rc=$?
-check "check --run-only of a rejected build is rejected" test $rc = 1 -a "$(jq -r .status "$TMP/r3.json")" = rejected
+check "check --run-only of a rejected build is rejected" test $rc = 1 -a "$(jget "$TMP/r3.json" .status)" = rejected
 "$TUTOR" check 01 --build-only --run-only > /dev/null 2>&1; rc=$?
 check "check --build-only --run-only is a usage error" test $rc = 2
 
@@ -609,7 +609,7 @@ if [ $gpu = 1 ]; then
         test "$(jq -c '.labs[0] | [.target.min, .target.catalog_min, .target.met]' "$C2/students/alice/report.json")" = \
              '[0.5,0.12,false]'
     check "calibration: the performance points say the threshold was changed for this GPU" \
-        test -n "$(jq -r '.labs[0].performance.why' "$C2/students/alice/report.json" | grep -F "lowered for this GPU from the catalog's 0.12")"
+        test -n "$(jget "$C2/students/alice/report.json" '.labs[0].performance.why' | grep -F "lowered for this GPU from the catalog's 0.12")"
 else
     check "calibration: without a GPU nothing is measured and nothing written" \
         test $rc = 3 -a ! -e "$C1/calibration.json" -a -z "$(grep -i calibrat "$TMP/cal1.log")"

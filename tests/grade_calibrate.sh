@@ -93,7 +93,7 @@ check "the student is judged by the lowered threshold: met, and the catalog's be
     test "$(jq -c '.labs[0] | [.status, .target.min, .target.catalog_min, .target.met, .score]' "$O/students/alice/report.json")" = \
          '["pass",0.0754,0.12,true,8]'
 check "the student's text says the threshold was lowered for this GPU" \
-    test -n "$(jq -r '.labs[0].performance.why' "$O/students/alice/report.json" | grep -F "lowered for this GPU from the catalog's 0.12")"
+    test -n "$(jget "$O/students/alice/report.json" '.labs[0].performance.why' | grep -F "lowered for this GPU from the catalog's 0.12")"
 
 # The same GPU model again, grading on (a resumed or a later run): the
 # file is reused, nothing measured.  (--force would measure again.)

@@ -37,6 +37,9 @@ same_in_commit() {
     [ -n "$c" ] && [ "$(git rev-parse "$c:$1")" = "$(git rev-parse "$c:$2" 2>/dev/null)" ]
 }
 
+check "lib.sh's lab_ids reads every lab of the catalog, one per pristine stub" \
+    test "$(lab_ids | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/^\([0-9][0-9]\)-.*\.cu$/\1/p' | tr '\n' ' ')" -a \
+         "$(lab_ids | while read -r id; do lab_dir "$id"; done | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/\.cu$//p' | tr '\n' ' ')"
 n=$(jq '.labs | length' data/labs.json)
 # The builds first, side by side; their verdicts are read in order below.
 for i in $(seq 0 $((n - 1))); do
@@ -66,8 +69,8 @@ for i in $(seq 0 $((n - 1))); do
         skip "$id stub is the kernel.cu labs/ handed out" "not a git checkout"
     fi
 
-    check "$id stub compiles and follows the rules" test "$(jq -r .status "$TMP/stub-$id.json")" = no_gpu
-    check "$id solution compiles and follows the rules" test "$(jq -r .status "$TMP/sol-$id.json")" = no_gpu
+    check "$id stub compiles and follows the rules" test "$(jget "$TMP/stub-$id.json" .status)" = no_gpu
+    check "$id solution compiles and follows the rules" test "$(jget "$TMP/sol-$id.json" .status)" = no_gpu
     missing=$(jq -r '[.techniques[] | select(.found | not) | .name] | join(", ")' "$TMP/sol-$id.json")
     check "$id solution shows its lab's techniques" test -z "$missing"
 done

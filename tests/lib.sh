@@ -41,8 +41,21 @@ export CUDATUTOR_NO_CALIBRATE=1
 # emulator; tests/gpu.sh and tests/bank.sh turn the CPU judges back on.
 export CUDATUTOR_NO_EMULATOR=1
 
+# jget FILE PATH...: the value at each path of a JSON file (.key, ["key"],
+# [N], a last []), one a line: strings as text, numbers in the reports'
+# form (tests/tools/jget.c), so tests need no JSON tool of their own.
+jget() { "$ROOT/build/tests/jget" "$@"; }
+
+# lab_field NN KEY: a string field of lab NN in the catalog.  data/labs.json
+# keeps one key a line, each lab's "id" before its other keys and no other
+# "id" key, so a line's quotes split it (tests/labs.sh holds lab_ids to the
+# stubs, one each).
+lab_field() {
+    awk -v id="$1" -v key="$2" -F'"' '$2 == "id" { cur = $4 } cur == id && $2 == key { print $4; exit }' \
+        "$ROOT/data/labs.json"
+}
 # lab_dir NN: the lab's folder name (labs/NN-slug), from the catalog.
-lab_dir() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | "\(.id)-\(.slug)"' "$ROOT/data/labs.json"; }
+lab_dir() { echo "$1-$(lab_field "$1" slug)"; }
 # stub_file NN: the lab's pristine stub (data/stubs/NN-slug.cu), the product;
 # labs/NN-slug/kernel.cu is the student's copy and may hold anything.
 stub_file() { echo "$ROOT/data/stubs/$(lab_dir "$1").cu"; }
@@ -79,5 +92,5 @@ par_check() {
 }
 par_wait() { wait; }
 # lab_ids: every lab of the catalog; lab_family NN: its family.
-lab_ids() { jq -r '.labs[].id' "$ROOT/data/labs.json"; }
-lab_family() { jq -r --arg id "$1" '.labs[] | select(.id == $id) | .family' "$ROOT/data/labs.json"; }
+lab_ids() { awk -F'"' '$2 == "id" { print $4 }' "$ROOT/data/labs.json"; }
+lab_family() { lab_field "$1" family; }

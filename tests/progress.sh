@@ -37,12 +37,12 @@ check "progress --json: every lab with its state" \
 h() { "$TUTOR" hint "$@" --json | jq -r .hint; }
 check "hint 01: the first" test "$(h 01)" = 1
 check "hint 01 again: the second" test "$(h 01)" = 2
-check "hints used are recorded" test "$(jq -r '.labs["01"].hints_used' "$P")" = 2
-check "hint 01 3: the third, recorded" test "$(h 01 3)-$(jq -r '.labs["01"].hints_used' "$P")" = 3-3
+check "hints used are recorded" test "$(jget "$P" '.labs["01"].hints_used')" = 2
+check "hint 01 3: the third, recorded" test "$(h 01 3)-$(jget "$P" '.labs["01"].hints_used')" = 3-3
 check "after the last, hint 01 stays at the last" test "$(h 01)" = 3
 check "hint 01 1 shows an earlier one without lowering the count" \
-    test "$(h 01 1)-$(jq -r '.labs["01"].hints_used' "$P")" = 1-3
-check "the file is schema 1" test "$(jq -r .schema "$P")" = 1
+    test "$(h 01 1)-$(jget "$P" '.labs["01"].hints_used')" = 1-3
+check "the file is schema 1" test "$(jget "$P" .schema)" = 1
 
 # ---- checks ------------------------------------------------------------
 if have_gpu; then
@@ -52,11 +52,11 @@ else
     check "check records an attempt and the last verdict" \
         test "$(jq -r '.labs["01"] | "\(.attempts) \(.last.status) \(.state)"' "$P")" = "1 no_gpu open"
     check "the last verdict has a time" \
-        test -n "$(jq -r '.labs["01"].last.time' "$P" | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$')"
+        test -n "$(jget "$P" '.labs["01"].last.time' | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$')"
     "$TUTOR" --root "$WB" check 01 --file solutions/01-interleaved-addressing/kernel.cu --json > /dev/null 2>&1
     "$TUTOR" --root "$WB" check 01 --build-only --json > /dev/null 2>&1
     check "checks of other files, or builds only, are not recorded" \
-        test "$(jq -r '.labs["01"].attempts' "$P")" = 1
+        test "$(jget "$P" '.labs["01"].attempts')" = 1
 fi
 
 # ---- a pass opens the next lab; the solution opens -----------------------
@@ -123,7 +123,7 @@ mv "$TMP/before-bonus.json" "$P"
 
 # ---- where the file is -------------------------------------------------
 "$TUTOR" --progress "$TMP/flag.json" --unlock-all hint 05 > /dev/null
-check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jq -r '.labs["05"]' "$P")" = null
+check "--progress PATH wins over the environment" test -f "$TMP/flag.json" -a "$(jget "$P" '.labs["05"]')" = null
 (unset CUDATUTOR_PROGRESS; "$TUTOR" --root "$WB" --unlock-all hint 03 > /dev/null)
 check "by default progress.json is in the workbook" test -f "$WB/progress.json"
 rm -f "$WB/progress.json"
@@ -246,7 +246,7 @@ check "read-only progress.json: the check left it as it was" \
 chmod 600 "$P"
 "$TUTOR" hint 01 > /dev/null 2>&1
 check "a rewritten progress.json keeps its mode (0600)" \
-    test "$(stat -c %a "$P")" = 600 -a "$(jq -r '.labs["01"].hints_used' "$P")" = 2
+    test "$(stat -c %a "$P")" = 600 -a "$(jget "$P" '.labs["01"].hints_used')" = 2
 rm -f "$P"
 
 # ---- list explains the cases its targets name (issue 25) -------------------

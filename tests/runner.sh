@@ -36,7 +36,7 @@ for kind in labs solutions; do
                            <(nm -P "$rt" | awk '$2 == "T" {print $1}' | sort -u) | tr '\n' ' ')
         check "$kind $lab: every CUDA call of its object is in the recording runtime" test -z "$missing"
         [ -z "$missing" ] || echo "#   missing: $missing"
-        status=$(jq -r .status "$dir.json")
+        status=$(jget "$dir.json" .status)
         sizes=$(wc -l < "$dir.plans")
         if have_gpu; then
             skip "$kind $lab: plans recorded for every trial size without a GPU" "a CUDA device is present"

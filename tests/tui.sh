@@ -153,7 +153,7 @@ keys k
 # ---- hints -------------------------------------------------------------
 # A hint is spent only after a yes, and the question says what hints do.
 hints_used() { jq -r '.labs["01"].hints_used // 0' "$PROG" 2>/dev/null || echo 0; }
-hint1=$(jq -r '.labs[0].hints[0]' data/labs.json | cut -c1-40 | tr -d '`')
+hint1=$(jget data/labs.json '.labs[0].hints[0]' | cut -c1-40 | tr -d '`')
 keys h
 expect "h asks before it spends a hint" "Show hint 1 of 3 for lab 01?"
 expect "the question says hints are recorded" "How many hints you use is recorded in"
@@ -297,13 +297,13 @@ expect "LANG=C: the lesson's dashes become --" "Lab 01 -- Interleaved addressing
 # but its first digit.  The line wraps instead.
 f=tests/fixtures/pass.json
 start -- view-result "$f"
-wait_for "$(jq -r .summary "$f" | cut -c1-20)"
+wait_for "$(jget "$f" .summary | cut -c1-20)"
 tm resize-window -x 80 -y 24
-expect "80 columns: the seed is whole" "seed $(jq -r .seed "$f")"
+expect "80 columns: the seed is whole" "seed $(jget "$f" .seed)"
 expect "80 columns: the measured peak is whole" \
     "measured peak $(jq -r '.device.read_gbps | round' "$f") GB/s read, $(jq -r '.device.copy_gbps | round' "$f") GB/s copy"
 for f in tests/fixtures/*.json; do
-    seed=$(jq -r .seed "$f")
+    seed=$(jget "$f" .seed)
     if CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$f" 2>/dev/null | grep -qE "seed $seed\$"; then
         ok "80 columns: $(basename "$f" .json)'s seed is whole"
     else
@@ -321,20 +321,20 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
         skip "results screen: $status" "no recorded verdict tests/fixtures/$status.json"
         continue
     fi
-    meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
+    meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[A-Z_0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
     start -- view-result "$f"
     expect "results screen: $status says \"$meaning\"" "$meaning"
     case $status in
         pass) expect "results screen: pass shows the target case" "← target"
               expect "results screen: pass shows the race check" "racecheck  clean" ;;
         fail) expect "results screen: fail names the smallest failing n" \
-                     "smallest failing n = $(jq -r .first_failing_n "$f")"
+                     "smallest failing n = $(jget "$f" .first_failing_n)"
               t=$(jq -r '[.tests[] | select(.pass | not)][0] | "expected \(.expected), got \(.got)"' "$f")
               expect "results screen: fail shows expected and got" "$t" ;;
         compile_error) expect "results screen: compile_error names file and line" \
                               "$(jq -r '.compile.diagnostics[0] | "\(.file):\(.line)"' "$f")" ;;
         rejected) expect "results screen: rejected names the symbol" \
-                         "$(jq -r '.symbols.violations[0].symbol' "$f")" ;;
+                         "$(jget "$f" '.symbols.violations[0].symbol')" ;;
         no_gpu) expect "results screen: no_gpu says nothing ran" "nothing was run or timed" ;;
         timeout|runtime_error|internal_error)
             # The meaning is the heading; beneath it, what this run said.
@@ -429,7 +429,7 @@ else
     sleep 0.2
     echo "// saved" >> "$WB/labs/01-interleaved-addressing/kernel.cu"
     expect "a save starts a check by itself" "compiled; not run: no CUDA device" 120
-    check "the watched check is recorded" test "$(jq -r '.labs["01"].attempts' "$PROG")" = 1
+    check "the watched check is recorded" test "$(jget "$PROG" '.labs["01"].attempts')" = 1
     keys q w
     expect "w again turns it off" "watch mode off"
     (cd "$WB" && git checkout -q -- labs)

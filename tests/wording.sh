@@ -11,7 +11,7 @@ cd "$ROOT" || exit 1
 
 # table ROOT: "name<TAB>meaning" per row of ROOT/tutor/status.h.
 table() {
-    sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)", *[0-9]*, *'"'"'.'"'"', *"\(.*\)") *\\\{0,1\}$/\1\t\2/p' \
+    sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)", *[A-Z_0-9]*, *'"'"'.'"'"', *"\(.*\)") *\\\{0,1\}$/\1\t\2/p' \
         "$1/tutor/status.h"
 }
 
@@ -83,6 +83,34 @@ hits() {
     done
 }
 
+# Wordings other than a status's, each with the one file that says it
+# (owner<TAB>words): a front end prints what the owner words, never a copy.
+OWNED=(
+    $'tutor/view/standing.c\tpassed and on target'
+    $'tutor/view/standing.c\t is open.'
+    $'tutor/view/standing.c\t are open.'
+)
+
+# owned_hits ROOT: "file:line: why" for every owned wording outside its owner.
+owned_hits() {
+    local root=$1 row owner words
+    local -a files
+    mapfile -t files < <(sources "$root")
+    for row in "${OWNED[@]}"; do
+        owner=${row%%$'\t'*} words=${row#*$'\t'}
+        (cd "$root" && grep -nF -- "$words" "${files[@]}" /dev/null) | uncommented "$words" |
+            grep -v "^$owner:" | sed "s|\$|  [worded by $owner]|"
+    done
+}
+
+# exit_defs ROOT: "file:line: text" for every exit code defined (NAME = N)
+# outside status.h's one list.
+exit_defs() {
+    local -a files
+    mapfile -t files < <(sources "$1")
+    (cd "$1" && grep -nE -- '[A-Z_]*EXIT_[A-Z_]+ *= *[0-9]' "${files[@]}" /dev/null) | uncommented -E 'EXIT_[A-Z_]+ *= *[0-9]'
+}
+
 rows=$(table "$ROOT" | wc -l)
 check "status.h's table reads as $rows rows (every status)" test "$rows" -ge 11
 
@@ -101,13 +129,32 @@ echo "static const char *w1 = \"$meaning\";" >> "$copy/tutor/view/verdict.c"
 echo 'static const char *w2 = "compile_error"; /* a trailing comment hides nothing */' >> "$copy/tutor/model/progress.c"
 echo 'echo "did not compile"' >> "$copy/contrib/cudatutor.bash"
 echo 'static void w3(cJSON *o) { cJSON_AddStringToObject(o, "status", "timeout"); }' >> "$copy/tutor/check/check.c"
+echo 'static const char *w4 = "passed and on target";' >> "$copy/tutor/cli/cli_study.c"
+printf '%s\n' 'enum { GRADE_EXIT_OK = 0, GRADE_EXIT_WRONG = 1 };' >> "$copy/tutor/grade/grade_log.c"
 planted=$(hits "$copy")
+check "an exit code defined outside status.h (in grade_log.c) is caught" \
+    grep -q "^tutor/grade/grade_log.c:.*GRADE_EXIT_WRONG" <<<"$(exit_defs "$copy")"
+owned=$(owned_hits "$copy")
+check "a second copy of an owned wording (the state change, in cli_study.c) is caught" \
+    grep -q "^tutor/cli/cli_study.c:.*worded by tutor/view/standing.c" <<<"$owned"
 check "a meaning copied into verdict.c is caught" grep -q "^tutor/view/verdict.c:.*the meaning of runtime_error" <<<"$planted"
 check "a status name as a literal in progress.c is caught" grep -q "^tutor/model/progress.c:.*the name compile_error" <<<"$planted"
 check "an old wording in a shell file is caught" grep -q "^contrib/cudatutor.bash:.*an old wording" <<<"$planted"
 check "a status written as a literal under a \"status\" key is caught" \
     grep -q "^tutor/check/check.c:.*a status written as a literal" <<<"$planted"
 check "a JSON key named like a status is not a wording" test -z "$(grep -F 'score.c' <<<"$planted")"
+
+missing=""
+for row in "${OWNED[@]}"; do
+    grep -qF -- "${row#*$'\t'}" "${row%%$'\t'*}" || missing="$missing ${row#*$'\t'}"
+done
+check "every owned wording is in its owner${missing:+ (not:$missing)}" test -z "$missing"
+found=$(owned_hits "$ROOT")
+check "each owned wording is said in one file only${found:+ ($found)}" test -z "$found"
+
+found=$(exit_defs "$ROOT")
+check "every exit code is defined in status.h alone${found:+ ($found)}" test -z "$found"
+check "status.h's list holds the exit codes" test "$(grep -cE '^ *EXIT_[A-Z_]+ = [0-9]+' tutor/status.h)" -ge 7
 
 found=$(hits "$ROOT")
 if [ -z "$found" ]; then ok "no status is named or worded outside tutor/status.h"

@@ -1,28 +1,44 @@
 /* status.h — the verdicts a check can end in, shared by the harness (CUDA C++)
  * and the tutor (C).  One X-macro table: name in JSON, exit code of
  * `cudatutor check`, the grader's letter, and the one-line meaning shown to
- * students and instructors alike.
+ * students and instructors alike.  Above it, the program's exit codes: the
+ * one list that `cudatutor`, its commands and `cudatutor grade` return from.
  */
 #ifndef STATUS_H
 #define STATUS_H
+
+/* The exit codes of cudatutor and of cudatutor grade (its --help, the man
+ * page and the instructor guide say them in words). */
+enum exit_code {
+    EXIT_OK = 0,                /* done: the kernel passed, every lab was graded */
+    EXIT_VERDICT = 1,           /* the kernel failed (fail, compile_error, rejected, ...) or the lab is
+                                   not open to this yet; --selftest: a submission was judged wrong */
+    EXIT_USAGE = 2,             /* a bad command line, roster, rubric or submission path; the output
+                                   folder in use by another grading */
+    EXIT_NO_GPU = 3,            /* compiled, but not run (or not graded) for want of a CUDA device */
+    EXIT_INTERNAL = 4,          /* the workbook itself failed: a missing lab file, no harness, the
+                                   grader failing on a lab */
+    EXIT_SANDBOX = 5,           /* grade --sandbox bwrap, but bubblewrap does not work here */
+    EXIT_INTERRUPTED = 130      /* grade was interrupted: the same command again resumes */
+};
 
 /* The last three are the grader's: what it found when it took a submission
  * in, before any check ran.  `letter` is the status in the grader's summary
  * table.
  *
- *        enum              json               exit letter meaning */
+ *        enum              json               exit           letter meaning */
 #define STATUS_TABLE(X)                                                              \
-    X(STATUS_PASS,           "pass",            0,  'P', "correct at every size")          \
-    X(STATUS_FAIL,           "fail",            1,  'F', "a wrong result, a race or a missing technique") \
-    X(STATUS_COMPILE_ERROR,  "compile_error",   1,  'C', "the kernel did not build")         \
-    X(STATUS_REJECTED,       "rejected",        1,  'R', "the kernel breaks a rule of lab.h") \
-    X(STATUS_RUNTIME_ERROR,  "runtime_error",   1,  'E', "the kernel crashed or a CUDA call failed") \
-    X(STATUS_TIMEOUT,        "timeout",         1,  'T', "the run did not finish in time") \
-    X(STATUS_NO_GPU,         "no_gpu",          3,  'N', "compiled; not run: no CUDA device") \
-    X(STATUS_INTERNAL_ERROR, "internal_error",  4,  '!', "the workbook itself failed") \
-    X(STATUS_MISSING,        "missing",         1,  '-', "no kernel.cu for this lab in the submission") \
-    X(STATUS_UNCHANGED,      "unchanged",       1,  '-', "kernel.cu is the stub as handed out") \
-    X(STATUS_REFUSED,        "refused",         1,  'X', "refused when the submission was taken in")
+    X(STATUS_PASS,           "pass",            EXIT_OK,       'P', "correct at every size")          \
+    X(STATUS_FAIL,           "fail",            EXIT_VERDICT,  'F', "a wrong result, a race or a missing technique") \
+    X(STATUS_COMPILE_ERROR,  "compile_error",   EXIT_VERDICT,  'C', "the kernel did not build")         \
+    X(STATUS_REJECTED,       "rejected",        EXIT_VERDICT,  'R', "the kernel breaks a rule of lab.h") \
+    X(STATUS_RUNTIME_ERROR,  "runtime_error",   EXIT_VERDICT,  'E', "the kernel crashed or a CUDA call failed") \
+    X(STATUS_TIMEOUT,        "timeout",         EXIT_VERDICT,  'T', "the run did not finish in time") \
+    X(STATUS_NO_GPU,         "no_gpu",          EXIT_NO_GPU,   'N', "compiled; not run: no CUDA device") \
+    X(STATUS_INTERNAL_ERROR, "internal_error",  EXIT_INTERNAL, '!', "the workbook itself failed") \
+    X(STATUS_MISSING,        "missing",         EXIT_VERDICT,  '-', "no kernel.cu for this lab in the submission") \
+    X(STATUS_UNCHANGED,      "unchanged",       EXIT_VERDICT,  '-', "kernel.cu is the stub as handed out") \
+    X(STATUS_REFUSED,        "refused",         EXIT_VERDICT,  'X', "refused when the submission was taken in")
 
 enum status {
 #define STATUS_ENUM_(e, json, code, letter, meaning) e,

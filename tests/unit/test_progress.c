@@ -55,7 +55,7 @@ static void a_pass_records_state_best_and_first_pass(void)
     if (fixture("pass", &r))
         return;
     progress_init(&p);
-    progress_record_check(&p, &r, "2026-01-02T03:04:05Z");
+    progress_record_check(&p, NULL, &r, "2026-01-02T03:04:05Z");
     const struct progress_lab *l = progress_find(&p, "01");
     EXPECT(l != NULL);
     if (l) {
@@ -79,9 +79,9 @@ static void a_later_failure_keeps_the_pass(void)
     if (fixture("pass", &pass) || fixture("fail", &fail))
         return;
     progress_init(&p);
-    progress_record_check(&p, &pass, "2026-01-02T03:04:05Z");
+    progress_record_check(&p, NULL, &pass, "2026-01-02T03:04:05Z");
     double best = progress_find(&p, "01")->best.ratio;
-    progress_record_check(&p, &fail, "2026-01-02T04:00:00Z");
+    progress_record_check(&p, NULL, &fail, "2026-01-02T04:00:00Z");
     const struct progress_lab *l = progress_find(&p, "01");
     EXPECT(l->passed && l->attempts == 2);
     EXPECT_STR(l->last_status, "fail");
@@ -99,19 +99,19 @@ static void the_best_is_the_fastest_plausible_pass(void)
     if (fixture("pass", &r))
         return;
     progress_init(&p);
-    progress_record_check(&p, &r, "t1");
+    progress_record_check(&p, NULL, &r, "t1");
     struct rperf *tp = (struct rperf *)result_target_perf(&r);
     double first = tp->ratio;
     tp->ratio = first / 2;          /* slower: not a record */
-    progress_record_check(&p, &r, "t2");
+    progress_record_check(&p, NULL, &r, "t2");
     EXPECT(progress_find(&p, "01")->best.ratio == first);
     tp->ratio = first * 10;         /* faster than the peak allows: flagged, not a record */
     tp->implausible = 1;
-    progress_record_check(&p, &r, "t3");
+    progress_record_check(&p, NULL, &r, "t3");
     EXPECT(progress_find(&p, "01")->best.ratio == first);
     tp->ratio = first * 2;
     tp->implausible = 0;
-    progress_record_check(&p, &r, "t4");
+    progress_record_check(&p, NULL, &r, "t4");
     EXPECT(progress_find(&p, "01")->best.ratio == first * 2);
     result_free(&r);
     progress_free(&p);
@@ -126,7 +126,7 @@ static void no_gpu_and_compile_errors_are_attempts_not_passes(void)
     for (int i = 0; i < 2; i++) {
         if (fixture(st[i], &r))
             continue;
-        progress_record_check(&p, &r, "t");
+        progress_record_check(&p, NULL, &r, "t");
         result_free(&r);
     }
     const struct progress_lab *l = progress_find(&p, "01");
@@ -165,6 +165,34 @@ static void a_lab_opens_when_the_one_before_passes(void)
     progress_free(&p);
 }
 
+/* progress_record_check says what the check changed, by the catalog's
+ * rule: the lab's state before and after, and the labs it opened (the
+ * next one and those that name it in opens_after), once. */
+static void a_check_says_what_it_changed(void)
+{
+    struct lab labs[4] = {{.id = "01", .opens_after = -1}, {.id = "02", .opens_after = 0},
+                          {.id = "03", .opens_after = 0, .bonus = 1}, {.id = "04", .opens_after = 0, .bonus = 1}};
+    struct catalog cat = {.labs = labs, .nlabs = 4};
+    struct progress p;
+    struct result pass, fail;
+    if (fixture("pass", &pass) || fixture("fail", &fail))
+        return;
+    progress_init(&p);
+    struct progress_change c = progress_record_check(&p, &cat, &fail, "t1");
+    EXPECT(c.lab == 0 && c.was == LAB_OPEN && c.now == LAB_OPEN && c.nopened == 0);
+    c = progress_record_check(&p, &cat, &pass, "t2");
+    EXPECT(c.lab == 0 && c.was == LAB_OPEN && c.now == (pass.target_met ? LAB_ON_TARGET : LAB_PASSED));
+    EXPECT(c.nopened == 3 && c.opened[0] == 1 && c.opened[1] == 2 && c.opened[2] == 3);
+    c = progress_record_check(&p, &cat, &pass, "t3");
+    EXPECT(c.was == c.now && c.nopened == 0);
+    c = progress_record_check(&p, NULL, &pass, "t4");
+    EXPECT(c.lab == -1 && c.nopened == 0);
+    EXPECT(progress_find(&p, "01")->attempts == 4);
+    result_free(&pass);
+    result_free(&fail);
+    progress_free(&p);
+}
+
 /* A pass on the CPU emulator (no GPU) opens the next lab like any pass, is
  * marked cpu_only until a GPU pass, survives the file, and never records
  * the emulator as the GPU. */
@@ -188,7 +216,7 @@ static void a_pass_on_the_cpu_opens_the_next_lab(void)
         return;
     }
     EXPECT(cpu.emulated && cpu.emu_max_n == 1048576);
-    progress_record_check(&p, &cpu, "t1");
+    progress_record_check(&p, NULL, &cpu, "t1");
     const struct progress_lab *l = progress_find(&p, "01");
     EXPECT(l && l->passed && l->cpu_only && l->gpu[0] == '\0');
     EXPECT(progress_state(&p, &cat, 1, 0) == LAB_OPEN);
@@ -197,11 +225,11 @@ static void a_pass_on_the_cpu_opens_the_next_lab(void)
     free(text);
     EXPECT(progress_find(&q, "01") && progress_find(&q, "01")->cpu_only);
     /* A GPU pass adds the timing and the GPU; a later CPU pass takes neither away. */
-    progress_record_check(&p, &gpu, "t2");
+    progress_record_check(&p, NULL, &gpu, "t2");
     l = progress_find(&p, "01");
     EXPECT(l && !l->cpu_only && l->best.have);
     EXPECT_STR(l->gpu, gpu.device_name);
-    progress_record_check(&p, &cpu, "t3");
+    progress_record_check(&p, NULL, &cpu, "t3");
     l = progress_find(&p, "01");
     EXPECT(l && !l->cpu_only && l->best.have);
     EXPECT_STR(l->gpu, gpu.device_name);
@@ -278,7 +306,7 @@ static void round_trip_through_the_file(void)
     if (fixture("pass", &r))
         goto out;
     progress_init(&p);
-    progress_record_check(&p, &r, "2026-01-02T03:04:05Z");
+    progress_record_check(&p, NULL, &r, "2026-01-02T03:04:05Z");
     progress_record_hint(&p, "01", 2);
     char *text = progress_format(&p);
     EXPECT(text && util_write_file(path, text, strlen(text)) == 0);
@@ -469,7 +497,7 @@ int main(void)
         T(no_gpu_and_compile_errors_are_attempts_not_passes),
         T(hints_used_only_grow),
         T(a_lab_opens_when_the_one_before_passes), T(bonus_labs_open_when_their_opener_passes),
-        T(a_pass_on_the_cpu_opens_the_next_lab),
+        T(a_pass_on_the_cpu_opens_the_next_lab), T(a_check_says_what_it_changed),
         T(the_path_is_flag_then_environment_then_root),
         T(round_trip_through_the_file),
         T(a_missing_file_is_empty_and_an_update_creates_it),

@@ -282,7 +282,7 @@ static void the_chart_draws_the_students_ladder(void)
     doc_free(&d);
     if (fixture("pass", &r))
         return;
-    progress_record_check(&p, &r, "t");
+    progress_record_check(&p, NULL, &r, "t");
     doc_init(&d);
     sheet_chart(&d, &cat, &p, WIDTH);
     fits(&d, WIDTH);

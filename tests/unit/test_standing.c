@@ -53,9 +53,9 @@ static int passed_01(struct progress *p)
         return -1;
     }
     free(text);
-    progress_record_check(p, &r, "2026-03-04T05:06:07Z");
-    progress_record_check(p, &r, "2026-03-05T05:06:07Z");
-    progress_record_check(p, &r, "2026-03-06T05:06:07Z");
+    progress_record_check(p, NULL, &r, "2026-03-04T05:06:07Z");
+    progress_record_check(p, NULL, &r, "2026-03-05T05:06:07Z");
+    progress_record_check(p, NULL, &r, "2026-03-06T05:06:07Z");
     progress_record_hint(p, "01", 1);
     result_free(&r);
     return 0;
@@ -124,5 +124,35 @@ static void the_page_has_every_lab_within_the_width(void)
     progress_free(&p);
 }
 
+/* What a check changed, in the one sentence the command and the tutor
+ * print: the pass, then the labs opened, neighbours in the catalog of one
+ * kind as a run. */
+static void a_change_is_worded_once(void)
+{
+    struct lab labs[6] = {{.id = "08"}, {.id = "09"}, {.id = "10"},
+                          {.id = "11", .bonus = 1}, {.id = "12", .bonus = 1}, {.id = "13", .bonus = 1}};
+    struct catalog six = {.labs = labs, .nlabs = 6};
+    char buf[256];
+    struct progress_change c = {.lab = 0, .was = LAB_OPEN, .now = LAB_PASSED, .nopened = 1, .opened = {1}};
+    standing_change(&six, &c, buf, sizeof buf);
+    EXPECT_STR(buf, "Lab 08 passed.  Lab 09 is open.");
+    c = (struct progress_change){.lab = 0, .was = LAB_OPEN, .now = LAB_ON_TARGET, .nopened = 4,
+                                 .opened = {1, 3, 4, 5}};
+    standing_change(&six, &c, buf, sizeof buf);
+    EXPECT_STR(buf, "Lab 08 passed and on target.  Labs 09 and 11 to 13 (bonus) are open.");
+    c = (struct progress_change){.lab = 1, .was = LAB_PASSED, .now = LAB_ON_TARGET};
+    standing_change(&six, &c, buf, sizeof buf);
+    EXPECT_STR(buf, "Lab 09 passed and on target.");
+    c = (struct progress_change){.lab = 1, .was = LAB_ON_TARGET, .now = LAB_ON_TARGET};
+    standing_change(&six, &c, buf, sizeof buf);
+    EXPECT_STR(buf, "");
+    c = (struct progress_change){.lab = 0, .was = LAB_OPEN, .now = LAB_OPEN};
+    standing_change(&six, &c, buf, sizeof buf);
+    EXPECT_STR(buf, "");
+    c = (struct progress_change){.lab = 0, .was = LAB_OPEN, .now = LAB_PASSED, .nopened = 4, .opened = {1, 3, 4, 5}};
+    standing_change(&six, &c, buf, 20);
+    EXPECT_STR(buf, "Lab 08 passed.  Lab");
+}
+
 TAP_MAIN(T(the_summary_counts_core_and_bonus_apart), T(the_best_is_in_words),
-         T(the_page_has_every_lab_within_the_width))
+         T(the_page_has_every_lab_within_the_width), T(a_change_is_worded_once))

@@ -80,7 +80,7 @@ static const struct command commands[CMD_COUNT] = {
                        "scale the targets to this GPU: its reference solutions timed once, then cached"},
     [CMD_VIEW_RESULT] = {"view-result", NULL, "FILE", 1, 1, 0, LOCK_NONE,
                          "open the tutor on the results screen of a verdict saved by check --out"},
-    /* Its own grammar (grade.sh's options): main hands it the line. */
+    /* Its own grammar (grade_opts.c; ./grade.sh takes the same): main hands it the line. */
     [CMD_GRADE] = {"grade", NULL, "SUBMISSION...", 0, 0, 0, LOCK_NONE,
                    "grade a class's submissions (grade.sh; cudatutor grade --help)"},
     /* As git and cargo have it: the help, or a command's. */
@@ -191,6 +191,30 @@ void cli_usage(FILE *f)
           "Exit codes: 0 ok or pass; 1 the kernel failed, or the lab is not open to this yet;\n", f);
     fprintf(f, "2 usage; 3 no CUDA device; 4 %s (a missing lab file, no harness).\n",
             status_meaning(STATUS_INTERNAL_ERROR));
+}
+
+void cli_print_options(FILE *f)
+{
+    /* grade's options are its own grammar's (grade_opts_print). */
+    for (int i = 1; i < CMD_COUNT; i++)
+        fprintf(f, "command\t%s\t%s\n", commands[i].name, commands[i].args);
+    for (int i = -1; i < CMD_COUNT; i++) {
+        if (i == CMD_GRADE)
+            continue;
+        for (size_t k = 0; k < NOPTIONS; k++) {
+            const struct option_spec *o = &options[k];
+            if (i < 0 ? o->on != ON_ALL : !(o->on & ON(i)) || o->on == ON_ALL)
+                continue;
+            if (i < 0)
+                fputs("global", f);
+            else
+                fprintf(f, "option\t%s", i == CMD_TUTOR ? "-" : commands[i].name);
+            fprintf(f, "\t--%s\t%s\t", o->name, o->arg ? o->arg : "");
+            if (o->code < 256)
+                fprintf(f, "-%c", o->code);
+            fprintf(f, "\t%s\n", o->help);
+        }
+    }
 }
 
 static int usage_of(const struct command *c, FILE *f)

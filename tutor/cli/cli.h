@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "cli/cli_args.h"
 
 /* Parses argv (which getopt may reorder) into a; a's strings point into
@@ -31,11 +31,22 @@ int cli_wants_ui(const struct cli_args *a);
 int cli_run(struct app *app, struct cli_args *a);
 
 /* Whether word, the first argument, is a command with a grammar of its
- * own (grade, which takes grade.sh's options): main hands the rest of the
+ * own (grade, whose options are grade_opts.c's): main hands the rest of the
  * line to it instead of cli_parse. */
 int cli_own_grammar(const char *word);
 
 /* The program's usage: the global options and one line per command. */
 void cli_usage(FILE *f);
+
+/* The command and option tables as lines for generators (the bash
+ * completion, the manual page's option lists; `cudatutor --print-options`,
+ * which the help does not list), tab-separated:
+ *   command NAME ARGS            each command, in the help's order
+ *   global --NAME VALUE SHORT HELP       the options of every command
+ *   option CMD --NAME VALUE SHORT HELP   the rest, per command ("-": the tutor)
+ * VALUE is the value's name ("" for a flag), SHORT "-h" or "", HELP the
+ * help's words.  grade's
+ * lines follow from grade_opts_print (its own grammar). */
+void cli_print_options(FILE *f);
 
 #endif /* CLI_H */

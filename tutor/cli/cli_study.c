@@ -251,7 +251,7 @@ int cmd_list(struct app *app, const struct cli_args *a)
         }
         if (l->deterministic)
             cJSON_AddBoolToObject(o, "deterministic", 1);
-        /* target.min stays the catalog's: grade.sh reads the catalog here. */
+        /* target.min stays the catalog's figure; this GPU's is apart, under calibrated. */
         if (scaled) {
             cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
             cJSON_AddStringToObject(c, "gpu", here->name);
@@ -512,27 +512,14 @@ int cli_locked(struct app *app, const char *cmd, const struct lab *lab)
 
 void cli_record_check(struct app *app, const struct result *r)
 {
-    const struct lab *lab = catalog_find(&app->cat, r->lab);
-    struct progress_check c = {r, ""};
-    struct progress before, after;
-    if (!lab)
+    struct progress_check c = {.r = r, .cat = &app->cat};
+    char said[512];
+    if (!catalog_find(&app->cat, r->lab))
         return;
     progress_now(c.when, sizeof c.when);
-    load(app, "check", &before, LOAD_QUIET);
-    if (update(app, "check", progress_check_fn, &c, &after) != 0) {
-        progress_free(&before);
+    if (update(app, "check", progress_check_fn, &c, NULL) != 0)
         return;
-    }
-    int i = lab_index(app, lab);
-    enum lab_state was = progress_state(&before, &app->cat, i, 0), now = progress_state(&after, &app->cat, i, 0);
-    if (now > was && now >= LAB_PASSED)
-        fprintf(stderr, "progress: lab %s %s\n", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
-    /* Every lab this pass opened: the next one, and the bonus labs after 08. */
-    for (int k = 0; k < app->cat.nlabs; k++)
-        if (progress_state(&before, &app->cat, k, 0) == LAB_LOCKED &&
-            progress_state(&after, &app->cat, k, 0) != LAB_LOCKED)
-            fprintf(stderr, "progress: lab %s is open%s\n", app->cat.labs[k].id,
-                    app->cat.labs[k].bonus ? " (bonus)" : "");
-    progress_free(&before);
-    progress_free(&after);
+    standing_change(&app->cat, &c.change, said, sizeof said);
+    if (said[0])
+        fprintf(stderr, "progress: %s\n", said);
 }

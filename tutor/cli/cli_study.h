@@ -6,7 +6,7 @@
 #ifndef CLI_STUDY_H
 #define CLI_STUDY_H
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "cli/cli_args.h"
 #include "model/result.h"
 

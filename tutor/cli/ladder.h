@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 
 /* Checks every solution (no sanitizer: timing is what matters here), writes
  * the table to out_path (or only to log when NULL) and a line per lab to log.

@@ -1,18 +1,19 @@
 /* main.c — cudatutor: reads the command line (cli_parse), finds the
  * workbook, loads the catalog and the toolchain, then hands over to a
  * command or the UI.  `cudatutor grade` has a grammar of its own
- * (grade.sh's): it goes to grade_main before anything else.  The only
+ * (grade_opts.c): it goes to grade_main before anything else.  The only
  * place that exits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "cli/cli.h"
 #include "cli/outcome.h"
 #include "check/check_via.h"
 #include "grade/grade.h"
+#include "grade/grade_opts.h"
 #include "ui/ui.h"
 #include "sys/util.h"
 
@@ -38,6 +39,11 @@ int main(int argc, char **argv)
     /* The far end of a check through --gpu-via: no workbook, no options. */
     if (argc == 2 && !strcmp(argv[1], "gpu-relay"))
         return via_relay_main();
+    if (argc == 2 && !strcmp(argv[1], "--print-options")) {
+        cli_print_options(stdout);
+        grade_opts_print(stdout);
+        return EXIT_OK;
+    }
     if ((rc = cli_parse(argc, argv, &a)) >= 0)
         goto out;
     rc = EXIT_INTERNAL;

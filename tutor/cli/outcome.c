@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "sys/util.h"
 
 static struct {

@@ -33,7 +33,7 @@ static const char *gpu_key(const struct grade *g, int i)
     return g->gpus[i][0] ? g->gpus[i] : "any";
 }
 
-/* A number as jq prints it (calibration lines quote the file's figures). */
+/* A number in jsonw_number's form (calibration lines quote the file's figures). */
 static const char *num(char *buf, size_t len, double x)
 {
     if (csv_format_number(buf, len, x))
@@ -345,10 +345,10 @@ int grade_calibrate(struct grade *g)
     cJSON *file = NULL;
     struct cal c = {.g = g};
     char **names = NULL;
-    int *todo = NULL, ntodo = 0, rc = GRADE_EXIT_INTERNAL;
+    int *todo = NULL, ntodo = 0, rc = EXIT_INTERNAL;
 
     if (!(g->target_min = calloc((size_t)g->ngpus * (size_t)g->nlabs + 1, sizeof *g->target_min)))
-        return GRADE_EXIT_INTERNAL;
+        return EXIT_INTERNAL;
     if (!g->o->calibrate || calibrate_gpu_name_of(g->gpus[0], name0, sizeof name0))
         return 0;
     path = util_format("%s/calibration.json", g->out);
@@ -397,7 +397,7 @@ int grade_calibrate(struct grade *g)
                 pthread_join(ga[i].t, NULL);
         free(ga);
         if (atomic_load(&g->interrupted)) {
-            rc = GRADE_EXIT_INTERRUPTED;
+            rc = EXIT_INTERRUPTED;
             goto out;
         }
         cJSON *gpus = cJSON_GetObjectItemCaseSensitive(file, "gpus");

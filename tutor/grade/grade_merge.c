@@ -150,7 +150,7 @@ int grade_rescore(struct grade *g)
         return rc;
     if (folders_with(g->students, "intake.json", &ids, &nids)) {
         fprintf(stderr, "cudatutor grade: cannot read %s\n", g->students);
-        return GRADE_EXIT_INTERNAL;
+        return EXIT_INTERNAL;
     }
     grade_utc(now, sizeof now, time(NULL));
     for (int i = 0; i < nids; i++) {
@@ -162,7 +162,7 @@ int grade_rescore(struct grade *g)
             fprintf(stderr, "cudatutor grade: cannot rescore %s: %s\n", ids[i], err);
             free(dir);
             free_names(ids, nids);
-            return GRADE_EXIT_INTERNAL;
+            return EXIT_INTERNAL;
         }
         free(dir);
         n++;

@@ -1,6 +1,8 @@
-/* grade_opts.c — see grade_opts.h.  One table of long options drives
- * getopt_long; the values are checked here, with grade.sh's sentences, so
- * that a usage error is the same whichever front door was used. */
+/* grade_opts.c — see grade_opts.h.  One table of options drives
+ * getopt_long and --print-options; the values are checked here, each with
+ * the sentence that names the option and what it takes, so that a usage
+ * error is the same whichever front door (cudatutor grade, ./grade.sh) was
+ * used. */
 #include "grade/grade_opts.h"
 
 #include <errno.h>
@@ -19,41 +21,86 @@ enum {
     O_RESCORE, O_SELFTEST, O_SANDBOX_EXEC, O_BUILD
 };
 
+/* Every option: its name, code, whether it takes a value and the value's
+ * name (as the usage and the manual page write it; --print-options prints
+ * them for the completion): "" for a flag, NULL for one the usage does not
+ * list (--quick: the default, accepted and not advertised). */
+#define GRADE_OPTIONS(X)                                          \
+    X("out", O_OUT, required_argument, "DIR")                     \
+    X("jobs", O_JOBS, required_argument, "N")                     \
+    X("labs", O_LABS, required_argument, "LIST")                  \
+    X("bank", O_BANK, required_argument, "GLOB")                  \
+    X("roster", O_ROSTER, required_argument, "CSV")               \
+    X("seed", O_SEED, required_argument, "S")                     \
+    X("shard", O_SHARD, required_argument, "I/N")                 \
+    X("force", O_FORCE, no_argument, "")                          \
+    X("full-timing", O_FULL_TIMING, no_argument, "")              \
+    X("quick", O_QUICK, no_argument, NULL)                        \
+    X("no-sanitize", O_NO_SANITIZE, no_argument, "")              \
+    X("timeout-scale", O_TIMEOUT_SCALE, required_argument, "X")   \
+    X("sandbox", O_SANDBOX, required_argument, "MODE")            \
+    X("hide", O_HIDE, required_argument, "PATH")                  \
+    X("gpus", O_GPUS, required_argument, "LIST")                  \
+    X("check-runs", O_CHECK_RUNS, required_argument, "N")         \
+    X("time-budget", O_TIME_BUDGET, required_argument, "MS")      \
+    X("no-calibrate", O_NO_CALIBRATE, no_argument, "")            \
+    X("rubric", O_RUBRIC, required_argument, "FILE")              \
+    X("workbook", O_WORKBOOK, required_argument, "DIR")           \
+    X("keep-work", O_KEEP_WORK, no_argument, "")                  \
+    X("max-file-kb", O_MAX_FILE_KB, required_argument, "N")       \
+    X("max-unpacked-mb", O_MAX_UNPACKED_MB, required_argument, "N") \
+    X("max-members", O_MAX_MEMBERS, required_argument, "N")       \
+    X("max-procs", O_MAX_PROCS, required_argument, "N")           \
+    X("quiet", O_QUIET, no_argument, "")                          \
+    X("help", O_HELP, no_argument, "")                            \
+    X("merge", O_MERGE, no_argument, "")                          \
+    X("rescore", O_RESCORE, no_argument, "")                      \
+    X("selftest", O_SELFTEST, no_argument, "")                    \
+    X("sandbox-exec", O_SANDBOX_EXEC, required_argument, "SPEC")  \
+    X("build", O_BUILD, required_argument, "WB")
+
 static const struct option longopts[] = {
-    {"out", required_argument, NULL, O_OUT},
-    {"jobs", required_argument, NULL, O_JOBS},
-    {"labs", required_argument, NULL, O_LABS},
-    {"bank", required_argument, NULL, O_BANK},
-    {"roster", required_argument, NULL, O_ROSTER},
-    {"seed", required_argument, NULL, O_SEED},
-    {"shard", required_argument, NULL, O_SHARD},
-    {"force", no_argument, NULL, O_FORCE},
-    {"full-timing", no_argument, NULL, O_FULL_TIMING},
-    {"quick", no_argument, NULL, O_QUICK},
-    {"no-sanitize", no_argument, NULL, O_NO_SANITIZE},
-    {"timeout-scale", required_argument, NULL, O_TIMEOUT_SCALE},
-    {"sandbox", required_argument, NULL, O_SANDBOX},
-    {"hide", required_argument, NULL, O_HIDE},
-    {"gpus", required_argument, NULL, O_GPUS},
-    {"check-runs", required_argument, NULL, O_CHECK_RUNS},
-    {"time-budget", required_argument, NULL, O_TIME_BUDGET},
-    {"no-calibrate", no_argument, NULL, O_NO_CALIBRATE},
-    {"rubric", required_argument, NULL, O_RUBRIC},
-    {"workbook", required_argument, NULL, O_WORKBOOK},
-    {"keep-work", no_argument, NULL, O_KEEP_WORK},
-    {"max-file-kb", required_argument, NULL, O_MAX_FILE_KB},
-    {"max-unpacked-mb", required_argument, NULL, O_MAX_UNPACKED_MB},
-    {"max-members", required_argument, NULL, O_MAX_MEMBERS},
-    {"max-procs", required_argument, NULL, O_MAX_PROCS},
-    {"quiet", no_argument, NULL, O_QUIET},
-    {"help", no_argument, NULL, O_HELP},
-    {"merge", no_argument, NULL, O_MERGE},
-    {"rescore", no_argument, NULL, O_RESCORE},
-    {"selftest", no_argument, NULL, O_SELFTEST},
-    {"sandbox-exec", required_argument, NULL, O_SANDBOX_EXEC},
-    {"build", required_argument, NULL, O_BUILD},
+#define GRADE_LONGOPT_(name, code, has, arg) {name, has, NULL, code},
+    GRADE_OPTIONS(GRADE_LONGOPT_)
+#undef GRADE_LONGOPT_
     {NULL, 0, NULL, 0},
 };
+
+/* --sandbox's values, in the order the usage gives them. */
+static const struct {
+    const char *name;
+    enum grade_sandbox_want want;
+} sandbox_modes[] = {
+    {"auto", GRADE_SANDBOX_AUTO},
+    {"bwrap", GRADE_SANDBOX_BWRAP},
+    {"bwrap-root", GRADE_SANDBOX_BWRAP_ROOT},
+    {"none", GRADE_SANDBOX_NONE},
+};
+#define NSANDBOX_MODES (sizeof sandbox_modes / sizeof sandbox_modes[0])
+
+void grade_opts_print(FILE *f)
+{
+    static const struct {
+        const char *name, *arg;
+        int code;
+    } specs[] = {
+#define GRADE_SPEC_(name, code, has, arg) {name, arg, code},
+        GRADE_OPTIONS(GRADE_SPEC_)
+#undef GRADE_SPEC_
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        if (!specs[i].arg)
+            continue;
+        fprintf(f, "option\tgrade\t--%s\t%s\t", specs[i].name, specs[i].arg);
+        if (specs[i].code < 256)
+            fprintf(f, "-%c", specs[i].code);
+        fputc('\n', f);
+    }
+    fputs("values\tgrade\t--sandbox\t", f);
+    for (size_t i = 0; i < NSANDBOX_MODES; i++)
+        fprintf(f, "%s%s", i ? " " : "", sandbox_modes[i].name);
+    fputc('\n', f);
+}
 
 void grade_opts_usage(FILE *f)
 {
@@ -127,7 +174,7 @@ void grade_opts_usage(FILE *f)
           f);
 }
 
-/* A whole number above 0 (grade.sh's positive_int). */
+/* A whole number above 0. */
 static int positive_int(const char *name, const char *v, int *out, char *err, size_t errlen)
 {
     char *end;
@@ -141,7 +188,7 @@ static int positive_int(const char *name, const char *v, int *out, char *err, si
     return 0;
 }
 
-/* grade.sh's --timeout-scale: digits with at most one point, above 0. */
+/* --timeout-scale's number: digits with at most one point, above 0. */
 static int positive_number(const char *v, double *out)
 {
     int digits_after = 0, points = 0;
@@ -225,20 +272,17 @@ static int take(struct grade_opts *o, int code, const char *name, const char *v,
         }
         o->timeout_scale_text = v;
         break;
-    case O_SANDBOX:
-        if (!strcmp(v, "auto"))
-            o->sandbox = GRADE_SANDBOX_AUTO;
-        else if (!strcmp(v, "bwrap"))
-            o->sandbox = GRADE_SANDBOX_BWRAP;
-        else if (!strcmp(v, "bwrap-root"))
-            o->sandbox = GRADE_SANDBOX_BWRAP_ROOT;
-        else if (!strcmp(v, "none"))
-            o->sandbox = GRADE_SANDBOX_NONE;
-        else {
+    case O_SANDBOX: {
+        size_t i = 0;
+        while (i < NSANDBOX_MODES && strcmp(v, sandbox_modes[i].name))
+            i++;
+        if (i == NSANDBOX_MODES) {
             snprintf(err, errlen, "--sandbox is auto, bwrap, bwrap-root or none");
             return -1;
         }
+        o->sandbox = sandbox_modes[i].want;
         break;
+    }
     case O_HIDE: o->hide[o->nhide++] = (char *)v; break;
     case O_GPUS: o->gpus = v; break;
     case O_CHECK_RUNS: return positive_int(name, v, &o->check_runs, err, errlen);

@@ -1,7 +1,7 @@
 /* grade_opts.h — the grader's command line: `cudatutor grade` (and
- * ./grade.sh, which runs it) takes grade.sh's options, in grade.sh's
- * grammar: getopt_long, options anywhere among the submissions,
- * --opt=value, -j4, and the usage errors grade.sh gave, word for word.
+ * ./grade.sh, which runs it) takes these options in getopt_long's
+ * grammar: options anywhere among the submissions, --opt=value, -j4, and
+ * a usage error that names the option and what it takes.
  * Parsing only: nothing here touches a file. */
 #ifndef GRADE_OPTS_H
 #define GRADE_OPTS_H
@@ -58,7 +58,7 @@ enum {
 };
 
 /* Parses argv[1..argc) (argv[0] is the command's name; getopt may reorder
- * argv) into o, whose strings point into argv.  Applies grade.sh's checks:
+ * argv) into o, whose strings point into argv.  Checks:
  * values present and well-formed, --shard I/N with I < N, what each mode
  * takes (submissions for grading, shard folders for --merge, none for
  * --rescore and --selftest), --bank only with --selftest.  Returns
@@ -71,6 +71,11 @@ void grade_opts_free(struct grade_opts *o);
 
 /* The help text: the forms, every option, the exit codes. */
 void grade_opts_usage(FILE *f);
+
+/* Every option of grade as a line for generators (cudatutor
+ * --print-options; cli.h says the form): "option grade --NAME VALUE
+ * SHORT" (the words are the usage's), and --sandbox's values as "values grade --sandbox auto ...". */
+void grade_opts_print(FILE *f);
 
 /* Whether the k-th submission of the list sorted by id (k from 0) is this
  * shard's: k mod N == I. */

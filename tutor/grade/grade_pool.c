@@ -24,7 +24,7 @@
 
 /* What a child's output may fill its log with. */
 #define LOG_CAP (256u << 10)
-/* A build's limit (grade.sh's timeout 600). */
+/* A build's limit: nvcc on one kernel file takes seconds; ten minutes is a hang. */
 #define BUILD_TIMEOUT_S 600
 /* How often the progress line is drawn. */
 #define PROGRESS_MS 500
@@ -415,7 +415,7 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     free(p.left);
     free(builders);
     free(runners);
-    return atomic_load(&g->interrupted) ? GRADE_EXIT_INTERRUPTED : 0;
+    return atomic_load(&g->interrupted) ? EXIT_INTERRUPTED : 0;
 }
 
 /* ---- the submissions ------------------------------------------------------ */
@@ -490,7 +490,7 @@ int grade_submissions(struct grade *g)
     }
     free(taken);
     if (atomic_load(&g->interrupted))
-        rc = GRADE_EXIT_INTERRUPTED;
+        rc = EXIT_INTERRUPTED;
 out:
     free(jobs);
     free(labs);

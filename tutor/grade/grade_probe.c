@@ -359,7 +359,7 @@ int grade_choose_sandbox(struct grade *g)
 {
     struct grade_sandbox base;
     const char *modes[3];
-    int nmodes = 0, rc = GRADE_EXIT_INTERNAL, root = geteuid() == 0;
+    int nmodes = 0, rc = EXIT_INTERNAL, root = geteuid() == 0;
     enum grade_sandbox_want want = g->o->sandbox;
     char *bwrap = want != GRADE_SANDBOX_NONE ? util_which("bwrap") : NULL, *facts = NULL, *why = NULL;
 
@@ -391,7 +391,7 @@ int grade_choose_sandbox(struct grade *g)
         why = NULL;
     }
     if (atomic_load(&g->interrupted)) {
-        rc = GRADE_EXIT_INTERRUPTED;
+        rc = EXIT_INTERRUPTED;
         goto out;
     }
     if (!strcmp(g->mode, "none")) {
@@ -400,12 +400,12 @@ int grade_choose_sandbox(struct grade *g)
                     want == GRADE_SANDBOX_BWRAP ? "bwrap" : "bwrap-root", g->sandbox_notes);
             if (root && want == GRADE_SANDBOX_BWRAP)
                 refuse_root(g);
-            rc = GRADE_EXIT_SANDBOX;
+            rc = EXIT_SANDBOX;
             goto out;
         }
         if (root && want == GRADE_SANDBOX_AUTO) {
             refuse_root(g);
-            rc = GRADE_EXIT_SANDBOX;
+            rc = EXIT_SANDBOX;
             goto out;
         }
         if (probe(g, &base, "none", &facts, &why)) {

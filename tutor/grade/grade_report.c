@@ -58,7 +58,7 @@ static int by_lab(const void *a, const void *b)
 }
 
 /* What scoring needs of intake.json (read by intake_load, its only
- * reader), the labs sorted by id as grade.sh's jq took them (keys).  The
+ * reader), the labs sorted by id, bytewise.  The
  * strings are borrowed from res; -1 when out of memory. */
 static int intake_view(const struct intake *res, struct score_intake *in)
 {

@@ -1,5 +1,4 @@
-/* grade_report.h — the grader's reports as files, what grade.sh's
- * score_student, write_class_reports and exit_status did: a student folder
+/* grade_report.h — the grader's reports as files: a student folder
  * scored into its three reports, the class's reports over every student
  * folder, and the exit status over them.  Every file is written through a
  * temporary and a rename (util_write_file): a reader, a merge or an

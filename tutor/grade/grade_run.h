@@ -1,7 +1,10 @@
 /* grade_run.h — what the files of one grading share (private to
- * tutor/grade/): the run's state, set up once by grade.c and read by the
- * stages, and each stage's entry point.  grade.c orders the stages:
- * workbook, output folder, catalog, rubric, submissions, GPUs (grade_gpus.c), sandbox
+ * tutor/grade/): the run's state, set up once (grade_setup.c) and read by
+ * the stages, and each stage's entry point.  Calls point one way (no two
+ * files call each other through any chain, tests/layers.sh): grade.c
+ * orders the stages and nothing calls it; every file may call
+ * grade_log.c, which calls none of them.  The order:
+ * workbook, output folder, catalog, rubric, submissions (grade_setup.c), GPUs (grade_gpus.c), sandbox
  * (grade_probe.c), calibration (grade_calibrate.c), intake and the pools
  * (grade_work.c, grade_pool.c), run.json, the class reports.  --merge and
  * --rescore are grade_merge.c, --selftest grade_selftest.c. */
@@ -12,7 +15,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "grade/grade.h"
+#include "status.h"     /* the exit codes */
 #include "grade/grade_opts.h"
 #include "grade/grade_sandbox.h"
 #include "grade/roster.h"
@@ -75,15 +78,15 @@ struct grade {
                                    signal: the pool's progress loop waits on it */
 };
 
-/* ---- grade.c ------------------------------------------------------------ */
+/* ---- grade_log.c: how the grader speaks (a leaf: it calls no stage) ------ */
 
 /* A note on stderr unless --quiet; a warning always. */
 void grade_say(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void grade_warn(const struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A usage error: says it as grade.sh did, then how to get help; returns
- * GRADE_EXIT_USAGE. */
+/* A usage error: says it, then how to get help; returns
+ * EXIT_USAGE. */
 int grade_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The grader itself cannot go on: says why, returns GRADE_EXIT_INTERNAL. */
+/* The grader itself cannot go on: says why, returns EXIT_INTERNAL. */
 int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error that makes the run end in exit 4, said at the end. */
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -92,6 +95,8 @@ void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(pr
 /* The time now as 2024-05-01T12:00:00Z. */
 void grade_utc(char *buf, size_t len, time_t t);
 
+/* ---- grade_setup.c: the set-up stages and the run's end ----------------- */
+
 /* The set-up stages, each returning 0 or an exit code after saying why. */
 int grade_setup_workbook(struct grade *g);
 int grade_setup_out(struct grade *g, const char *out);
@@ -99,8 +104,8 @@ int grade_load_catalog(struct grade *g, int all_labs);
 int grade_load_rubric(struct grade *g);
 int grade_collect(struct grade *g, char *const *paths, int npaths);
 
-/* Grades subs (intake, pools, students' reports); 0, or 130 when interrupted. */
-int grade_submissions(struct grade *g);
+/* OUT/run.json: how this run was made (sandbox, GPUs, options, who was
+ * graded).  0, or -1 after grade_error. */
 int grade_write_run_json(struct grade *g);
 /* The class reports, the table, and the exit code over the students. */
 int grade_finish_reports(struct grade *g);
@@ -130,7 +135,7 @@ int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap);
 /* ---- grade_probe.c ------------------------------------------------------- */
 
 /* Chooses the sandbox (--sandbox asks): probes each mode, strongest first;
- * saves the one used as g->spec.  0, or GRADE_EXIT_SANDBOX / _INTERNAL. */
+ * saves the one used as g->spec.  0, or EXIT_SANDBOX / _INTERNAL. */
 int grade_choose_sandbox(struct grade *g);
 
 /* ---- grade_calibrate.c --------------------------------------------------- */
@@ -162,6 +167,9 @@ int grade_work_chown(const char *path, int uid);
 int grade_work_copy_tree(const char *src, const char *dst);
 
 /* ---- grade_pool.c -------------------------------------------------------- */
+
+/* Grades subs (intake, pools, students' reports); 0, or 130 when interrupted. */
+int grade_submissions(struct grade *g);
 
 /* Builds every job (--jobs at a time) and runs each as its build ends
  * (--check-runs at a time on each GPU); a student is finished as soon as

@@ -260,13 +260,13 @@ int grade_selftest(struct grade *g)
         snprintf(tmpl, sizeof tmpl, "%s/grade-selftest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!mkdtemp(tmpl)) {
             fprintf(stderr, "cudatutor grade: cannot create a folder in %s\n", tmp && *tmp ? tmp : "/tmp");
-            return GRADE_EXIT_INTERNAL;
+            return EXIT_INTERNAL;
         }
         out = tmpl;
     }
     if ((rc = grade_setup_out(g, out)) || (rc = grade_load_catalog(g, 0)) || (rc = grade_load_rubric(g)))
         return rc;
-    rc = GRADE_EXIT_INTERNAL;
+    rc = EXIT_INTERNAL;
     if (!(subs = util_format("%s/selftest", g->state)) ||
         !(e = calloc((size_t)g->nlabs + 1024, sizeof *e)))
         goto out;
@@ -336,7 +336,7 @@ int grade_selftest(struct grade *g)
         util_remove_tree(g->work);
     if (g->errors)
         fputs(g->errors, stderr);
-    rc = wrong ? GRADE_EXIT_WRONG : notrun ? GRADE_EXIT_NO_GPU : g->errors ? GRADE_EXIT_INTERNAL : GRADE_EXIT_OK;
+    rc = wrong ? EXIT_VERDICT : notrun ? EXIT_NO_GPU : g->errors ? EXIT_INTERNAL : EXIT_OK;
 out:
     for (int i = 0; i < npaths; i++)
         free(paths[i]);

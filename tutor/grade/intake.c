@@ -4,7 +4,8 @@
  * counted), every member's data is read and counted (so the limit is on
  * bytes decompressed, whatever the headers claim), and for each selected
  * lab only the best-placed kernel.cu is kept in memory, at most the size
- * limit plus one byte.  Then each lab is decided as grade.sh decided it. */
+ * limit plus one byte.  Then each lab is decided: taken, missing, the stub
+ * unchanged, or refused. */
 #include "grade/intake.h"
 
 #include <archive.h>
@@ -48,7 +49,7 @@ struct found {
 
 /* Where a member named norm holds lab base's kernel: 1 labs/BASE/kernel.cu,
  * 2 BASE/kernel.cu, 3 and 4 the same one plain folder down; 0 elsewhere.
- * Lower is preferred, then the name (grade.sh's pick_member). */
+ * Lower is preferred, then the name. */
 static int pick_level(const char *norm, const char *base)
 {
     char a[512], b[512];
@@ -66,15 +67,14 @@ static int pick_level(const char *norm, const char *base)
         size_t t = strlen(tail);
         if (n < t + 2 || norm[n - t - 1] != '/' || strcmp(norm + n - t, tail))
             continue;
-        /* The top: one folder, no glob characters (grade.sh matched
-         * against them). */
+        /* The top: one folder whose name holds no glob character. */
         size_t top = n - t - 1;
         int plain = 1;
         for (size_t k = 0; k < top; k++)
             if (strchr("/*?[]\\", norm[k]))
                 plain = 0;
         /* labs/BASE/kernel.cu is also .../BASE/kernel.cu: only the first
-         * reading counts, as in grade.sh's else-if chain. */
+         * (the most specific) reading counts. */
         if (i == 0)
             return plain ? 3 : 0;
         return plain ? 4 : 0;
@@ -497,7 +497,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The folders directly in src that grade.sh's glob of them listed: not hidden,
+/* The folders directly in src that count as submissions: not hidden,
  * folders or links to them, sorted; none named __MACOSX or with a glob
  * character.  Returns the count (names in *out), or -1. */
 static int top_folders(const char *src, char ***out)

@@ -2,7 +2,7 @@
  * .tgz, .tar or .zip of one, from which only each selected lab's kernel.cu
  * is taken (labs/NN-slug/kernel.cu or NN-slug/kernel.cu, or the same one
  * folder down), into a fresh copy of the pristine workbook; intake.json says
- * what was taken, refused or missing.  grade.sh's intake_submission.
+ * what was taken, refused or missing.
  *
  * Archives are read with libarchive and judged while they are read, never
  * unpacked first and never by the sizes their headers claim: the members
@@ -21,7 +21,7 @@
 #include "model/catalog.h"
 #include "status.h"
 
-/* grade.sh's --max-file-kb, --max-unpacked-mb, --max-members. */
+/* --max-file-kb, --max-unpacked-mb, --max-members. */
 struct intake_limits {
     int max_file_kb;            /* the largest kernel.cu taken, in KiB */
     int max_unpacked_mb;        /* the most an archive may decompress to, in MiB */
@@ -63,9 +63,9 @@ struct intake {
  *     workbook, and <lab dir>/kernel.cu for each lab taken (mode 0644);
  *   - dir/intake.json: {submission, kind, refused, labs: {ID: {state,
  *     from, bytes, why}}} with state "ok" or status.h's name, and null for
- *     a kind, refused, from or why that is not there (grade.sh's fields
- *     and words; an invalid UTF-8 byte in a name is written as U+FFFD).
- * labs[0..nlabs) are the labs to take (grade.sh's --labs), from cat;
+ *     a kind, refused, from or why that is not there (an invalid UTF-8
+ *     byte in a name is written as U+FFFD).
+ * labs[0..nlabs) are the labs to take (--labs), from cat;
  * labs NULL takes every lab of cat, in its order.  A
  * kernel.cu byte-equal to the pristine stub (PRISTINE/<lab stub>,
  * data/stubs/, never the grading checkout's labs/) is "unchanged" and not

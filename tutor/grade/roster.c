@@ -48,7 +48,7 @@ int roster_derive_id(const char *name, char *out, size_t len)
     return rc;
 }
 
-/* A header cell as grade.sh compared it: lower case, spaces dropped. */
+/* A header cell as it is compared: lower case, spaces dropped. */
 static void header_key(const char *cell, char *key, size_t len)
 {
     size_t k = 0;
@@ -146,8 +146,7 @@ void roster_free(struct roster *r)
     memset(r, 0, sizeof *r);
 }
 
-/* The last row for key (a later row overwrote an earlier one in grade.sh's
- * map), or NULL. */
+/* The last row for key (a later row overrides an earlier one), or NULL. */
 static const char *find(const struct roster *r, const char *key)
 {
     for (int i = r->n - 1; i >= 0; i--)

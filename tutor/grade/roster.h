@@ -1,7 +1,7 @@
 /* roster.h — who a submission belongs to: the student id derived from a
  * folder or archive name, and the instructor's roster CSV (--roster) that
- * maps submission names to ids.  grade.sh's derive_id and load_roster, to
- * the letter (docs/instructor-guide.md, "Student ids"). */
+ * maps submission names to ids (docs/instructor-guide.md, "Student ids",
+ * is the rule). */
 #ifndef ROSTER_H
 #define ROSTER_H
 
@@ -17,7 +17,7 @@ struct roster_entry {
 
 struct roster {
     struct roster_entry *entries;   /* in file order; a later row for the same
-                                     * submission wins, as it did in grade.sh */
+                                     * submission wins */
     int n;
 };
 
@@ -35,7 +35,7 @@ int roster_derive_id(const char *name, char *out, size_t len);
  * (student_id, studentid, student, id or sid: the first wins), case and
  * spaces ignored, other columns ignored; then one row per student, rows
  * with either cell empty skipped.  name is how errors call the file.
- * Returns 0, or -1 with grade.sh's sentence in err:
+ * Returns 0, or -1 with the sentence in err:
  *   "NAME needs a header row with the columns submission and student_id"
  *   "NAME: line 3: a quoted field is not closed" (csv.h's reasons). */
 int roster_parse(struct roster *r, const char *text, size_t len, const char *name,
@@ -53,7 +53,7 @@ void roster_free(struct roster *r);
 const char *roster_lookup(const struct roster *r, const char *name);
 
 /* The id a submission is graded as: the roster's entry derived when there
- * is one (returns 1), else the name's own derived id (returns 0; grade.sh
+ * is one (returns 1), else the name's own derived id (returns 0; the grader
  * then warns "NAME is not in the roster: graded as ID" when a roster was
  * given).  r may be NULL (no roster).  out as for roster_derive_id; -1
  * when it did not fit. */

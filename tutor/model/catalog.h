@@ -135,7 +135,7 @@ struct lab {
      * before, so the core labs open one after another. */
     int opens_after;
     int bonus;                  /* "bonus": true — shown in the Bonus section, and graded
-                                 * by grade.sh only when --labs names it */
+                                 * only when the grader's --labs names it */
     /* The float result must have the same bits on every call with the same
      * input: the judge calls the entry point CATALOG_REPEAT times on each
      * input (judge option --repeat) and compares (reduce families only). */

@@ -1,7 +1,7 @@
 /* intake_rule.h — what a lab's kernel.cu must be for the grader to take it
  * in, and the sentence that says why one is not: a regular file (not a
  * link, a folder, a FIFO or a device), at most INTAKE_RULE_MAX_KB KiB
- * (grade.sh's --max-file-kb), and text: UTF-8 without a NUL byte.  The
+ * (the grader's --max-file-kb), and text: UTF-8 without a NUL byte.  The
  * grader's intake (grade/intake.c) and the tutor's check (check/check_intake.c)
  * both judge with it, so a student meets a rule, in the grader's words,
  * before submitting.  Each sentence names the file as the student knows it. */

@@ -427,11 +427,10 @@ static void record_best(struct progress_lab *l, const struct result *r)
     util_copy(b->ref_name, sizeof b->ref_name, tp->ref_name);
 }
 
-void progress_record_check(struct progress *p, const struct result *r, const char *when)
+/* The lab's fields that a check changes: an attempt, the last verdict, a
+ * pass, on target, the best timed pass and the GPU. */
+static void record_lab(struct progress_lab *l, const struct result *r, const char *when)
 {
-    struct progress_lab *l = progress_lab(p, r->lab, 1);
-    if (!l)
-        return;
     l->attempts++;
     util_copy(l->last_status, sizeof l->last_status, status_name(r->status));
     util_copy(l->last_summary, sizeof l->last_summary, r->summary);
@@ -449,10 +448,37 @@ void progress_record_check(struct progress *p, const struct result *r, const cha
     record_best(l, r);
 }
 
+struct progress_change progress_record_check(struct progress *p, const struct catalog *cat, const struct result *r,
+                                             const char *when)
+{
+    struct progress_change c = {.lab = -1};
+    const struct lab *lab = cat ? catalog_find(cat, r->lab) : NULL;
+    int nlabs = lab ? cat->nlabs : 0;
+    unsigned char *locked = nlabs ? calloc((size_t)nlabs, 1) : NULL;
+    struct progress_lab *l = progress_lab(p, r->lab, 1);
+
+    if (lab) {
+        c.lab = (int)(lab - cat->labs);
+        c.was = progress_state(p, cat, c.lab, 0);
+        for (int k = 0; locked && k < nlabs; k++)
+            locked[k] = progress_state(p, cat, k, 0) == LAB_LOCKED;
+    }
+    if (l)
+        record_lab(l, r, when);
+    if (lab) {
+        c.now = progress_state(p, cat, c.lab, 0);
+        for (int k = 0; locked && k < nlabs && c.nopened < PROGRESS_OPENED_MAX; k++)
+            if (locked[k] && progress_state(p, cat, k, 0) != LAB_LOCKED)
+                c.opened[c.nopened++] = k;
+    }
+    free(locked);
+    return c;
+}
+
 int progress_check_fn(struct progress *p, void *ud)
 {
-    const struct progress_check *c = ud;
-    progress_record_check(p, c->r, c->when);
+    struct progress_check *c = ud;
+    c->change = progress_record_check(p, c->cat, c->r, c->when);
     return 0;
 }
 

@@ -111,18 +111,36 @@ int progress_update(const char *path, progress_fn fn, void *ud, struct progress 
 struct progress_lab *progress_lab(struct progress *p, const char *id, int create);
 const struct progress_lab *progress_find(const struct progress *p, const char *id);
 
+/* What one check changed in the student's standing, computed once where
+ * it is recorded (progress_record_check) so that every front end only
+ * words it (view/standing's standing_change).  States follow the lock
+ * rule without --unlock-all: what the check earned, not what is shown. */
+#define PROGRESS_OPENED_MAX 64  /* more labs than one pass opens in any catalog */
+struct progress_change {
+    int lab;                    /* the checked lab's index in the catalog; -1: none */
+    enum lab_state was, now;    /* its state before and after the check */
+    int nopened;                /* labs locked before and open after, in catalog order */
+    int opened[PROGRESS_OPENED_MAX];
+};
+
 /* Records one check of the lab r->lab at time `when` (ISO 8601): an attempt,
  * the last verdict, a pass and its first time (a pass on the CPU emulator
  * counts, marked cpu_only until a GPU pass), on target, the best timed pass
  * (by ratio to the reference; implausible timings are not records) and the
- * GPU (never the emulator). */
-void progress_record_check(struct progress *p, const struct result *r, const char *when);
+ * GPU (never the emulator).  Returns what changed: the lab's state and the
+ * labs it opened, by cat's rule (lab -1 and nothing opened when cat is NULL
+ * or does not hold the lab). */
+struct progress_change progress_record_check(struct progress *p, const struct catalog *cat, const struct result *r,
+                                             const char *when);
 
 /* progress_update's callback for one check: ud is a struct progress_check,
- * with `when` filled by progress_now.  Shared by the tutor and the CLI. */
+ * with `when` filled by progress_now and cat the catalog; it fills change.
+ * Shared by the tutor and the CLI. */
 struct progress_check {
     const struct result *r;
+    const struct catalog *cat;
     char when[32];
+    struct progress_change change;
 };
 int progress_check_fn(struct progress *p, void *ud);
 

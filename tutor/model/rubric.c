@@ -1,8 +1,8 @@
-/* rubric.c — see rubric.h.  The rules and their order are grade.sh's
- * load_rubric (a jq program), so that a rubric refused before is refused
- * now with the same words; two rules are new: not_graded names statuses
- * status.h knows, and gradescope's visibilities are the ones Gradescope
- * accepts (a typo there once graded silently). */
+/* rubric.c — see rubric.h.  The rules run in one fixed order and the
+ * first that fails is the one reported, so a bad rubric always gets the
+ * same sentence; not_graded may name only statuses status.h knows, and
+ * gradescope's visibilities only the ones Gradescope accepts (a typo there
+ * would grade silently otherwise). */
 #include "model/rubric.h"
 
 #include <cjson/cJSON.h>
@@ -20,13 +20,13 @@ static const cJSON *get(const cJSON *o, const char *key)
     return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
 }
 
-/* jq's `x // d`: absent, null and false take the default. */
+/* An optional field: absent, null and false take the default. */
 static int absent(const cJSON *v)
 {
     return !v || cJSON_IsNull(v) || cJSON_IsFalse(v);
 }
 
-/* jq's num: a number >= 0. */
+/* A number >= 0. */
 static int num(const cJSON *v)
 {
     return cJSON_IsNumber(v) && v->valuedouble >= 0;

@@ -2,8 +2,8 @@
  * points (docs/instructor-guide.md explains every key): the points of each
  * lab, the performance credit's slope, the credit of a fail, the penalty of
  * a rejection, the statuses that are not graded, and how Gradescope shows
- * the results.  Loaded and validated once, with grade.sh's rules and
- * messages; the scoring (model/score.h) and the reports read it from here. */
+ * the results.  Loaded and validated once, each rule with the sentence
+ * that names the field and the value it refuses; the scoring (model/score.h) and the reports read it from here. */
 #ifndef RUBRIC_H
 #define RUBRIC_H
 
@@ -38,7 +38,7 @@ struct rubric {
 
 /* Parses and validates rubric text; name is how messages call the file
  * (its path).  On error returns -1 and writes one line into err, the
- * message grade.sh gave: "NAME: fail_credit must be between 0 and 1",
+ * message that names the field: "NAME: fail_credit must be between 0 and 1",
  * "NAME is not valid JSON: ...".  The hash is of text as given. */
 int rubric_parse(struct rubric *rb, const char *text, size_t len, const char *name, char *err, size_t errlen);
 

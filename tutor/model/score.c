@@ -1,7 +1,7 @@
-/* score.c — see score.h.  grade.sh's SCORE_JQ in C, rule for rule: the
- * same arithmetic in the same order (so the same doubles), the same
- * fields, the same lines of text; a status's words come from status.h
- * only (status_meaning), and a lab that is not graded says so in the
+/* score.c — see score.h.  Every figure is one fixed sequence of double
+ * operations (so the same inputs give the same doubles, and the golden
+ * reports of tests/grade/golden/ hold byte for byte); a status's words
+ * come from status.h only (status_meaning), and a lab that is not graded says so in the
  * rubric's words ("not graded: ...") instead of a second wording of its
  * status. */
 #include "model/score.h"
@@ -75,7 +75,7 @@ static void sb_printf(struct sb *b, const char *fmt, ...)
     free(big);
 }
 
-/* A number as jq's string interpolation writes it. */
+/* A number in text, in jsonw_number's form (the reports' one rule). */
 static void sb_num(struct sb *b, double x)
 {
     char buf[40];
@@ -123,8 +123,8 @@ static size_t work_path_end(const char *s, size_t n, size_t j)
     return k + 4;
 }
 
-/* SCORE_JQ's clean, a gsub of [^[:space:]:"]* then /work/, one folder and
- * /wb/ by nothing: from where the scan stands, the earliest match starts
+/* The grader's work paths cleaned out of a text: [^[:space:]:"]* then
+ * /work/, one folder and /wb/, replaced by nothing: from where the scan stands, the earliest match starts
  * at the beginning of the first run of prefix characters (neither space
  * nor ':' nor '"') that holds a "/work/X/wb/", and, the prefix being
  * greedy, ends after the last one that starts in that run. */
@@ -223,7 +223,7 @@ struct perf_credit {
 };
 
 /* " (lowered for this GPU from the catalog's X)" when the target names the
- * catalog's threshold (jq: a catalog_min that is neither null nor false). */
+ * catalog's threshold (a catalog_min that is neither null nor false). */
 static void calibrated(struct sb *b, const cJSON *t)
 {
     const cJSON *c = get(t, "catalog_min");
@@ -239,8 +239,8 @@ static void calibrated(struct sb *b, const cJSON *t)
     sb_put(b, ")");
 }
 
-/* A member as jq's interpolation writes it: a string as it is, a number in
- * jq's form, else null/true/false. */
+/* A member in text: a string as it is, a number in jsonw_number's form,
+ * else null/true/false. */
 static void interp(struct sb *b, const cJSON *v)
 {
     if (cJSON_IsString(v))
@@ -328,7 +328,7 @@ static double cases_credit(struct sb *b, const cJSON *t, double f)
     return f >= 1 ? 0 : least;
 }
 
-/* The performance rule (SCORE_JQ's perf): no target, not timed; an
+/* The performance rule: no target, not timed; an
  * implausible timing of the target's case, nothing; the target met, all;
  * else a linear share from partial_from x the target (none) to the target
  * (all).  -1 when out of memory. */
@@ -381,7 +381,7 @@ static int perf_credit(const struct result *rep, const struct rubric *rb, struct
     return pc->why ? 0 : -1;
 }
 
-/* The lines a student reads about one lab (SCORE_JQ's text), joined with
+/* The lines a student reads about one lab, joined with
  * newlines, before the paths are cleaned. */
 static char *lab_text(const struct score_lab *e, const struct result *rep)
 {
@@ -482,7 +482,7 @@ static void lab_free(struct score_lab *l)
     free(l->text);
 }
 
-/* One lab's entry (SCORE_JQ's lab_entry).  -1: out of memory. */
+/* One lab's entry of report.json.  -1: out of memory. */
 static int score_lab(struct score_lab *e, const struct score_intake_lab *in, const struct result *rep,
                      const struct rubric_points *p, const struct rubric *rb, const struct catalog *cat)
 {

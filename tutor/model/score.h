@@ -2,8 +2,9 @@
  * drawn from: what intake took in (intake.json), each lab's check report
  * (read through model/result.h), the rubric and the catalog in; a struct
  * with each lab's status, points, target and the text a student reads out.
- * The numbers, fields and words are grade.sh's SCORE_JQ's, except that a
- * status is worded only as status.h words it.  Also the struct read back
+ * Each number is computed in one fixed order of double operations, so the
+ * same inputs give the same bytes on any machine; a status is worded only
+ * as status.h words it.  Also the struct read back
  * from a report.json, for the class reports, and the grader's exit status
  * over a class. */
 #ifndef SCORE_H
@@ -31,7 +32,7 @@ struct score_intake {
     char *submission;           /* the file or folder name handed in; NULL: null */
     char *kind;                 /* "folder", "tar.gz", "tar", "zip"; NULL: not one of them */
     char *refused;              /* why the whole submission was refused; NULL: it was not */
-    struct score_intake_lab *labs;      /* sorted by lab id, bytewise (jq's keys) */
+    struct score_intake_lab *labs;      /* sorted by lab id, bytewise */
     int nlabs;
 };
 
@@ -95,8 +96,7 @@ void score_report_free(struct score_report *r);
  * error of the grader). */
 int score_exit_status(const struct score_report *reps, int n);
 
-/* x rounded to two places as jq's (x * 100 | round) / 100 (halves away
- * from zero). */
+/* x rounded to two places: round(x * 100) / 100, halves away from zero. */
 double score_r2(double x);
 
 /* s without the grader's work paths: every "…/work/ID/wb/" (a run of

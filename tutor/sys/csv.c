@@ -197,10 +197,10 @@ int csv_format_number(char *buf, size_t len, double x)
 
     if (isnan(x))
         return util_print(buf, len, "%s", "");
-    if (isinf(x))       /* jq prints an infinity as the largest double */
+    if (isinf(x))       /* an infinity prints as the largest double */
         x = x > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308;
-    /* The fewest significant digits that read back as x: what jq's dtoa
-     * gives (shortest round trip). */
+    /* The fewest significant digits that read back as x (the shortest
+     * round trip). */
     for (prec = 0; prec < 17; prec++) {
         snprintf(e, sizeof e, "%.*e", prec, x);
         if (strtod(e, NULL) == x)
@@ -220,8 +220,8 @@ int csv_format_number(char *buf, size_t len, double x)
     if (nd == 1 && digits[0] == '0')
         return util_print(buf, len, "%s0", neg ? "-" : "");
 
-    /* jq's freedtoa g_fmt: decpt is where the point falls after the digits'
-     * first; an exponent below 1e-4 and more than 15 places past them. */
+    /* decpt is where the point falls after the digits' first; an exponent
+     * below 1e-4 and more than 15 places past them. */
     int decpt = exp10 + 1;
     char out[64];
     size_t o = 0;

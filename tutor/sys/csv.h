@@ -44,19 +44,19 @@ int csv_is_formula(const char *s);
  * and rows.  Returns 0, or -1 on a write error. */
 int csv_put_field(FILE *f, const char *s);
 
-/* Writes a text cell always quoted, quotes doubled, as jq's @csv writes
- * every string (grade.sh's grades.csv): "alice", "", "a ""b"""; and a
+/* Writes a text cell always quoted, quotes doubled, so that a reader never
+ * takes a text for a number (grades.csv): "alice", "", "a ""b"""; and a
  * formula (csv_is_formula) with a single quote before its first character,
  * as OWASP recommends: "'=1+1" reads back as the text '=1+1, which a
  * spreadsheet shows as =1+1 and never evaluates.  Numbers go through
  * csv_put_number and stay numbers, a negative one too. */
 int csv_put_string(FILE *f, const char *s);
 
-/* Writes a number bare, as jq 1.6 prints one (so as @csv does): the
- * shortest digits that read back as x, "100", "0.5", "0.3333333333333333",
+/* Writes a number bare, in the one form every report uses: the shortest
+ * digits that read back as x, "100", "0.5", "0.3333333333333333",
  * "1e-05", "1e+17" (an exponent when the point would sit more than 15
  * places past the digits or the number is below 1e-4); NaN as the empty
- * field, infinities as jq's +-1.7976931348623157e+308. */
+ * field, infinities as +-1.7976931348623157e+308. */
 int csv_put_number(FILE *f, double x);
 
 /* The same number into buf ("" for NaN); returns 0, or -1 when it did not

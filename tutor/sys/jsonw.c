@@ -1,6 +1,5 @@
 /* jsonw.c — see jsonw.h.  The layout and the number and string forms are
- * jq 1.6's (jv_print.c: jvp_dump_string, jvp_dtoa_fmt), checked against
- * its output in tests/unit/test_jsonw.c. */
+ * jsonw.h's, each held to expected texts by tests/unit/test_jsonw.c. */
 #include "sys/jsonw.h"
 
 #include <cjson/cJSON.h>
@@ -127,7 +126,7 @@ size_t jsonw_utf8_next(const char *str, size_t n, int *valid)
     return len;
 }
 
-/* A JSON string's contents, escaped as jq escapes them. */
+/* A JSON string's contents, escaped by jsonw.h's rule. */
 static void escaped(struct jsonw *w, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -191,7 +190,7 @@ void jsonw_string(struct jsonw *w, const char *s)
 
 void jsonw_number(char *buf, size_t len, double x)
 {
-    /* One rule for jq's numbers, csv.h's (grades.csv prints them too). */
+    /* One rule for every report's numbers, csv.h's (grades.csv prints them too). */
     if (isnan(x) || csv_format_number(buf, len, x))
         snprintf(buf, len, "null");
 }

@@ -1,10 +1,9 @@
-/* jsonw.h — JSON written the way jq 1.6 prints it: two-space indent,
- * "key": value, [] and {} when empty, numbers in their shortest form that
- * reads back the same (1e+17, 1e-05, 0.30000000000000004), strings with
- * only '"', '\\', control characters and DEL escaped.  The grader's reports
- * were jq's output; writing them the same way keeps every existing reader
- * and every diff between an old report and a new one meaningful.
- * Also the text jq's string interpolation gives a number (jsonw_number). */
+/* jsonw.h — JSON in one fixed layout: two-space indent, "key": value, []
+ * and {} when empty, numbers in their shortest form that reads back the
+ * same (1e+17, 1e-05, 0.30000000000000004), strings with only '"', '\\',
+ * control characters and DEL escaped.  One layout for every report, so
+ * that a report diffs meaningfully against any other and readers can rely
+ * on it.  Also a number as text in that form (jsonw_number). */
 #ifndef JSONW_H
 #define JSONW_H
 
@@ -15,7 +14,7 @@ struct jsonw {
     char *buf;
     size_t len, cap;
     int depth;
-    int pretty;                 /* 1: jq's layout; 0: one line, like jq -c */
+    int pretty;                 /* 1: the indented layout; 0: one line */
     int first;                  /* nothing written yet at this depth */
     int after_key;              /* a key was written, its value is next */
     int oom;                    /* an allocation failed: buf is to be dropped */
@@ -31,7 +30,7 @@ void jsonw_end_object(struct jsonw *w);     /* } */
 void jsonw_end_array(struct jsonw *w);      /* ] */
 void jsonw_key(struct jsonw *w, const char *key);
 void jsonw_string(struct jsonw *w, const char *s);     /* NULL writes null */
-void jsonw_double(struct jsonw *w, double x);          /* NaN writes null, as jq does */
+void jsonw_double(struct jsonw *w, double x);          /* NaN writes null */
 void jsonw_bool(struct jsonw *w, int b);
 void jsonw_null(struct jsonw *w);
 
@@ -40,10 +39,10 @@ void jsonw_null(struct jsonw *w);
  * taken as void so that users of this header need not include cJSON. */
 void jsonw_cjson(struct jsonw *w, const void *v);
 
-/* Raw text appended as it is (jq -r's strings, XML, CSV). */
+/* Raw text appended as it is (plain text, XML, CSV). */
 void jsonw_raw(struct jsonw *w, const char *s, size_t len);
 
-/* The text so far with a final newline (as jq ends every output), handed
+/* The text so far with a final newline (every report ends in one), handed
  * to the caller to free; the writer is empty again.  NULL when out of
  * memory. */
 char *jsonw_take(struct jsonw *w);
@@ -51,13 +50,13 @@ char *jsonw_take(struct jsonw *w);
 /* Frees what a writer holds (after an error). */
 void jsonw_free(struct jsonw *w);
 
-/* A number as jq prints it, into buf (32 bytes is always enough): csv.h's
+/* A number as the reports print it, into buf (32 bytes is always enough): csv.h's
  * rule, and null for NaN. */
 void jsonw_number(char *buf, size_t len, double x);
 
 /* The length of the UTF-8 sequence at s (at most n bytes, n > 0); *valid
- * 0 when it is not one, and then the number of bytes jq reads as one
- * U+FFFD (jvp_utf8_next: up to the first byte that does not continue it).
+ * 0 when it is not one, and then the number of bytes that become one
+ * U+FFFD: up to the first byte that does not continue it.
  * For writers of other formats (XML) that must replace what JSON does. */
 size_t jsonw_utf8_next(const char *s, size_t n, int *valid);
 

@@ -1,5 +1,5 @@
 /* ui.c — the tutor's loop: the terminal (or an off-screen one for key
- * scripts), signals, the view stack, waiting on keys, the running check and
+ * scripts), signals, waiting on keys, the running check and
  * the watched file at once, and carrying out the flags that key handlers
  * return.  Every path out of ui_run restores the terminal. */
 #include "ui/ui.h"
@@ -81,54 +81,6 @@ static void deliver_pending(void)
     }
 }
 
-/* ---- the view stack and messages ---------------------------------------- */
-
-void ui_push(struct ui *ui, struct view *v)
-{
-    if (!v)
-        return;
-    v->below = ui->top;
-    ui->top = v;
-    ui->dirty = 1;
-}
-
-void ui_pop(struct ui *ui)
-{
-    struct view *v = ui->top;
-    if (!v || !v->below)
-        return;                 /* the main screen stays */
-    ui->top = v->below;
-    v->ops->free(v);
-    ui->dirty = 1;
-}
-
-void ui_replace(struct ui *ui, struct view *v)
-{
-    if (v && ui->top && ui->top->kind == v->kind && ui->top->below)
-        ui_pop(ui);
-    ui_push(ui, v);
-}
-
-void ui_message(struct ui *ui, enum doc_style st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
-    va_end(ap);
-    ui->msg_style = st;
-    ui->dirty = 1;
-}
-
-const struct lab *ui_lab(const struct ui *ui)
-{
-    return &ui->app->cat.labs[ui->sel];
-}
-
-enum lab_state ui_state(const struct ui *ui, int i)
-{
-    return progress_state(&ui->prog, &ui->app->cat, i, ui->app->unlock_all);
-}
-
 /* ---- flags to actions --------------------------------------------------- */
 
 static void act_check(struct ui *ui)
@@ -156,7 +108,7 @@ static const struct {
     {UI_LESSON, ui_act_lesson},    {UI_PROGRESS, ui_act_progress},
 };
 
-void ui_perform(struct ui *ui, int flags)
+static void ui_perform(struct ui *ui, int flags)
 {
     if (flags & UI_CLOSE) {
         if (ui->top->below)

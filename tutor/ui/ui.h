@@ -3,7 +3,7 @@
 #ifndef UI_H
 #define UI_H
 
-#include "cli/app.h"
+#include "model/app.h"
 
 struct ui_opts {
     /* A key script ("jj<Enter>/tree<Enter>c"): the UI runs off-screen on it,

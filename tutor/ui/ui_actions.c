@@ -1,6 +1,7 @@
 /* ui_actions.c — what the global keys do: open the editor, show the next
- * hint, reset the stub, show the solution, the chart, the help and the
- * lesson, toggle watch mode, and record a verdict.  Each acts on the
+ * hint, reset the stub, show the solution, the chart and the help,
+ * toggle watch mode, and record a verdict (the lesson's page is
+ * ui_main.c's: it opens where the main screen was).  Each acts on the
  * selected lab and tells the student what happened on the status line. */
 #include <errno.h>
 #include <stdio.h>
@@ -53,12 +54,11 @@ static int *box_int(int v)
 
 void ui_record(struct ui *ui, const struct result *r)
 {
-    const struct lab *lab = catalog_find(&ui->app->cat, r->lab);
-    struct progress_check c = {r, ""};
+    struct progress_check c = {.r = r, .cat = &ui->app->cat};
     struct progress after;
-    char note[768] = "", err[768] = "";
+    char note[768] = "", err[768] = "", said[512];
 
-    if (!lab)
+    if (!catalog_find(&ui->app->cat, r->lab))
         return;
     if (!ui->prog_ok) {
         ui_message(ui, DOC_WARN, "not recorded: progress.json was refused at start");
@@ -69,31 +69,13 @@ void ui_record(struct ui *ui, const struct result *r)
         ui_message(ui, DOC_BAD, "progress not recorded: %s", err);
         return;
     }
-    int i = (int)(lab - ui->app->cat.labs), nlabs = ui->app->cat.nlabs, opened = -1, nopened = 0;
-    enum lab_state was = ui_state(ui, i);
-    /* Which labs were locked before this pass: the next one, or the whole
-     * Bonus section after lab 08. */
-    char *locked_before = calloc((size_t)nlabs + 1, 1);
-    for (int k = 0; locked_before && k < nlabs; k++)
-        locked_before[k] = ui_state(ui, k) == LAB_LOCKED;
     progress_free(&ui->prog);
     ui->prog = after;
-    enum lab_state now = ui_state(ui, i);
-    for (int k = 0; locked_before && k < nlabs; k++)
-        if (locked_before[k] && ui_state(ui, k) != LAB_LOCKED && nopened++ == 0)
-            opened = k;
-    free(locked_before);
+    standing_change(&ui->app->cat, &c.change, said, sizeof said);
     if (note[0])
         ui_message(ui, DOC_WARN, "%s", note);
-    else if (now > was && nopened > 1)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.  Labs %s to %s are open%s.", lab->id,
-                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id,
-                   ui->app->cat.labs[opened + nopened - 1].id, ui->app->cat.labs[opened].bonus ? " (bonus)" : "");
-    else if (now > was && nopened == 1)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.  Lab %s is open.", lab->id,
-                   now == LAB_ON_TARGET ? "passed and on target" : "passed", ui->app->cat.labs[opened].id);
-    else if (now > was)
-        ui_message(ui, DOC_GOOD, "Lab %s %s.", lab->id, now == LAB_ON_TARGET ? "passed and on target" : "passed");
+    else if (said[0])
+        ui_message(ui, DOC_GOOD, "%s", said);
 }
 
 /* ---- edit --------------------------------------------------------------- */
@@ -302,24 +284,6 @@ static void help_build(struct doc *d, struct ui *ui, void *ctx, int width)
 void ui_act_help(struct ui *ui)
 {
     ui_replace(ui, ui_pager_new(VIEW_HELP, "Help", help_build, NULL, NULL));
-}
-
-static void lesson_build(struct doc *d, struct ui *ui, void *ctx, int width)
-{
-    char *md = ui_lesson_text(ui, *(int *)ctx);
-    lesson_render(d, md ? md : "(the lesson could not be read)", width);
-    free(md);
-}
-
-void ui_act_lesson(struct ui *ui)
-{
-    char title[160];
-    int scroll = ui->top->kind == VIEW_MAIN ? ui_main_scroll(ui->top) : 0;
-    snprintf(title, sizeof title, "Lesson %s: %s", ui_lab(ui)->id, ui_lab(ui)->title);
-    struct view *v = ui_pager_new(VIEW_LESSON, title, lesson_build, box_int(ui->sel), free);
-    if (v)
-        ui_pager_scroll_to(v, scroll);
-    ui_replace(ui, v);
 }
 
 /* ---- watch mode --------------------------------------------------------- */

@@ -4,7 +4,9 @@
  * j/k move between labs; the page keys, / and n/N work on the lesson.
  * The lesson is what the student reads, so it keeps UI_LESSON_ROWS rows;
  * a list longer than the rest scrolls with the selection, with arrows at
- * its edges where labs are out of sight. */
+ * its edges where labs are out of sight.  L opens the lesson full screen
+ * at the line the main screen shows. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,7 +243,25 @@ struct view *ui_main_new(void)
     return &m->v;
 }
 
-int ui_main_scroll(const struct view *v)
+/* ---- the lesson full screen (L) --------------------------------------- */
+
+static void lesson_build(struct doc *d, struct ui *ui, void *ctx, int width)
 {
-    return v->kind == VIEW_MAIN ? ((const struct main_view *)v)->scroll : 0;
+    char *md = ui_lesson_text(ui, *(int *)ctx);
+    lesson_render(d, md ? md : "(the lesson could not be read)", width);
+    free(md);
+}
+
+void ui_act_lesson(struct ui *ui)
+{
+    char title[160];
+    int scroll = ui->top->kind == VIEW_MAIN ? ((const struct main_view *)ui->top)->scroll : 0;
+    int *lab = malloc(sizeof *lab);
+    if (lab)
+        *lab = ui->sel;
+    snprintf(title, sizeof title, "Lesson %s: %s", ui_lab(ui)->id, ui_lab(ui)->title);
+    struct view *v = ui_pager_new(VIEW_LESSON, title, lesson_build, lab, free);
+    if (v)
+        ui_pager_scroll_to(v, scroll);
+    ui_replace(ui, v);
 }

@@ -13,7 +13,7 @@
 #include <curses.h>
 #include <sys/types.h>
 
-#include "cli/app.h"
+#include "model/app.h"
 #include "view/doc.h"
 #include "model/progress.h"
 #include "model/result.h"
@@ -88,7 +88,7 @@ struct ui {
     int quit;
 };
 
-/* ---- ui.c: the view stack and the actions ----------------------------- */
+/* ---- ui_stack.c: the view stack, the message, the selected lab (a leaf) -- */
 /* Puts v on top (NULL, from a failed constructor, is ignored). */
 void ui_push(struct ui *ui, struct view *v);
 /* Pushes v, first popping the top when it is of v's kind (a new verdict
@@ -98,8 +98,6 @@ void ui_replace(struct ui *ui, struct view *v);
 void ui_pop(struct ui *ui);
 /* Sets the status line's message until the next key. */
 void ui_message(struct ui *ui, enum doc_style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Carries out the actions named by flags. */
-void ui_perform(struct ui *ui, int flags);
 /* The selected lab, and the state of lab i as the menu shows it. */
 const struct lab *ui_lab(const struct ui *ui);
 enum lab_state ui_state(const struct ui *ui, int i);
@@ -139,8 +137,8 @@ int ui_keys_parse(const char *script, int *out, int max, char *err, size_t errle
 
 /* ---- screens ------------------------------------------------------------ */
 struct view *ui_main_new(void);
-/* The main screen's lesson position, for the full-screen reader to start at. */
-int ui_main_scroll(const struct view *v);
+/* The selected lab's lesson full screen, at the main screen's line. */
+void ui_act_lesson(struct ui *ui);
 typedef void (*pager_build_fn)(struct doc *d, struct ui *ui, void *ctx, int width);
 struct view *ui_pager_new(enum view_kind kind, const char *title, pager_build_fn build, void *ctx,
                           void (*ctx_free)(void *ctx));
@@ -172,7 +170,6 @@ void ui_act_solution(struct ui *ui);
 void ui_act_chart(struct ui *ui);
 void ui_act_progress(struct ui *ui);
 void ui_act_help(struct ui *ui);
-void ui_act_lesson(struct ui *ui);
 void ui_act_watch(struct ui *ui);
 /* Re-points the watch at the selected lab when the selection moved. */
 void ui_watch_follow(struct ui *ui);

@@ -1,7 +1,7 @@
-/* report.c — see report.h.  Each function is one of grade.sh's jq programs
- * (the student report, GRADESCOPE_JQ, JUNIT_JQ, the grades.csv program,
- * summary_table) over the scored struct, written out the way jq printed
- * it; what a status is called and means comes from status.h alone. */
+/* report.c — see report.h.  Each function is one report (the student's
+ * report.json, Gradescope's results.json, JUnit, grades.csv, the summary
+ * table) over the scored struct, in jsonw's layout; what a status is
+ * called and means comes from status.h alone. */
 #include "view/report.h"
 
 #include <cjson/cJSON.h>
@@ -144,7 +144,7 @@ char *report_json(const struct score_report *r)
 
 /* ---- Gradescope ----------------------------------------------------------- */
 
-/* A number as jq interpolates it, into a buffer of 40. */
+/* A number in jsonw_number's form, into a buffer of 40. */
 static const char *num(char buf[40], double x)
 {
     jsonw_number(buf, 40, x);
@@ -252,15 +252,16 @@ enum report_junit_kind report_junit_kind(const struct score_lab *l)
 {
     if (l->status == STATUS_PASS)
         return REPORT_JUNIT_PASS;
+    /* Not graded: the grader's own failure is an error (the lab could not
+     * be judged); the rest (no GPU, missing, ...) the rubric chose to skip. */
     if (!l->graded)
-        return status_exit_code(l->status) == status_exit_code(STATUS_INTERNAL_ERROR) ? REPORT_JUNIT_ERROR
-                                                                                        : REPORT_JUNIT_SKIPPED;
+        return l->status == STATUS_INTERNAL_ERROR ? REPORT_JUNIT_ERROR : REPORT_JUNIT_SKIPPED;
     return REPORT_JUNIT_FAILURE;
 }
 
-/* Text for XML (JUNIT_JQ's x): the control characters XML 1.0 forbids
- * dropped, &<>'" escaped as jq's @html escapes them (' as &apos;), and a byte that is not
- * UTF-8 replaced with U+FFFD as the JSON reports replace it. */
+/* Text for XML: the control characters XML 1.0 forbids dropped, &<>'"
+ * escaped (' as &apos;), and a byte that is not UTF-8 replaced with U+FFFD
+ * as the JSON reports replace it. */
 static void xml(struct jsonw *w, const char *s)
 {
     size_t n = s ? strlen(s) : 0, i = 0;
@@ -294,7 +295,7 @@ static void xml(struct jsonw *w, const char *s)
     }
 }
 
-/* A time in seconds to the millisecond, as JUNIT_JQ's secs. */
+/* A time in seconds, to the millisecond. */
 static void secs(struct jsonw *w, double s)
 {
     char buf[40];
@@ -433,8 +434,8 @@ static int by_student(const void *a, const void *b)
     return strcmp(x->student ? x->student : "", y->student ? y->student : "");
 }
 
-/* reps as pointers sorted by student id (jq's sort_by(.student): bytewise
- * on UTF-8 is codepoint order); NULL when out of memory. */
+/* reps as pointers sorted by student id (bytewise, which on UTF-8 is
+ * codepoint order); NULL when out of memory. */
 static const struct score_report **sorted(const struct score_report *reps, int n)
 {
     const struct score_report **v = calloc((size_t)n + 1, sizeof *v);
@@ -442,7 +443,7 @@ static const struct score_report **sorted(const struct score_report *reps, int n
         return NULL;
     for (int i = 0; i < n; i++)
         v[i] = &reps[i];
-    /* Stable like jq's: ids are unique, so qsort's order is the same. */
+    /* ids are unique, so qsort's order is the one order there is. */
     qsort(v, (size_t)n, sizeof *v, by_student);
     return v;
 }
@@ -483,8 +484,7 @@ static const struct score_lab *find_lab(const struct score_report *r, const char
 
 /* ---- grades.csv ------------------------------------------------------------ */
 
-/* One row's cells as jq's @csv writes them: strings quoted, numbers bare,
- * null as nothing. */
+/* One row's cells: strings quoted, numbers bare, null as nothing. */
 static void csv_string(FILE *f, int *first, const char *s)
 {
     if (!*first)
@@ -561,8 +561,7 @@ done:
 
 /* ---- summary.txt ------------------------------------------------------------ */
 
-/* s padded with spaces to n characters (codepoints, as jq's length), left
- * or right. */
+/* s padded with spaces to n characters (codepoints), left or right. */
 static void pad(struct jsonw *w, const char *s, int n, int right)
 {
     int len = 0;

@@ -3,9 +3,9 @@
  * results.json, JUnit XML (one student's, or the class's), grades.csv and
  * the summary table.  A status is named and worded only through status.h's
  * table (status_name, status_meaning, status_letter); the summary's legend
- * is built from it.  Each returns a fresh string ending in a newline, byte
- * for byte what grade.sh's jq programs printed for the same input (besides
- * the wording), or NULL when out of memory.  Nothing here writes a file:
+ * is built from it.  Each returns a fresh string ending in a newline, the
+ * same bytes for the same input (tests/grade/golden/ holds them), or NULL
+ * when out of memory.  Nothing here writes a file:
  * tutor/grade/grade_report.h does. */
 #ifndef REPORT_H
 #define REPORT_H
@@ -16,7 +16,7 @@
 /* How a lab reads in JUnit: one function, so that a status's kind is
  * decided in one place.  A pass passes; a graded non-pass is a failure; a
  * lab not graded is an error when its status is the grader's own failure
- * (exit code 4 in status.h), else skipped. */
+ * (internal_error), else skipped. */
 enum report_junit_kind {
     REPORT_JUNIT_PASS,
     REPORT_JUNIT_FAILURE,
@@ -25,7 +25,7 @@ enum report_junit_kind {
 };
 enum report_junit_kind report_junit_kind(const struct score_lab *l);
 
-/* report.json: the struct in SCORE_JQ's fields and order. */
+/* report.json: the struct's fields in score.h's order. */
 char *report_json(const struct score_report *r);
 
 /* Gradescope's results.json (their autograder's documented fields: score,

@@ -3,6 +3,7 @@
  * so that 80 columns hold the rest whole. */
 #include "view/standing.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +76,55 @@ static void cell(struct doc *d, enum doc_style st, const char *text, enum standi
     if (right && w < cols[c].width)
         doc_addf(d, DOC_TEXT, "%*s", cols[c].width - w, "");
     doc_addcell(d, st, text, right && w < cols[c].width ? w : cols[c].width);
+}
+
+/* Appends to buf (of len > 0, holding n bytes) what fmt says, clipped;
+ * returns the bytes it then holds. */
+__attribute__((format(printf, 4, 5))) static size_t add(char *buf, size_t len, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = n < len ? vsnprintf(buf + n, len - n, fmt, ap) : 0;
+    va_end(ap);
+    n += k > 0 ? (size_t)k : 0;
+    return n < len ? n : len - 1;
+}
+
+void standing_change(const struct catalog *cat, const struct progress_change *c, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (!cat || c->lab < 0 || c->lab >= cat->nlabs)
+        return;
+    if (c->now > c->was && c->now >= LAB_PASSED)
+        n = add(buf, len, n, "Lab %s %s.", cat->labs[c->lab].id,
+                c->now == LAB_ON_TARGET ? "passed and on target" : "passed");
+    if (c->nopened == 0)
+        return;
+    n = add(buf, len, n, "%s%s", n ? "  " : "", c->nopened > 1 ? "Labs " : "Lab ");
+    /* Runs of labs next to each other in the catalog, of one kind (core or
+     * bonus): "09", "11 to 15 (bonus)", joined by commas and a last "and". */
+    int nruns = 0, run_start[PROGRESS_OPENED_MAX], run_end[PROGRESS_OPENED_MAX];
+    for (int i = 0; i < c->nopened; i++) {
+        int k = c->opened[i];
+        if (nruns && k == c->opened[i - 1] + 1 && cat->labs[k].bonus == cat->labs[run_start[nruns - 1]].bonus)
+            run_end[nruns - 1] = k;
+        else {
+            run_start[nruns] = run_end[nruns] = k;
+            nruns++;
+        }
+    }
+    for (int r = 0; r < nruns; r++) {
+        const struct lab *a = &cat->labs[run_start[r]], *b = &cat->labs[run_end[r]];
+        n = add(buf, len, n, "%s%s", r == 0 ? "" : r == nruns - 1 ? " and " : ", ", a->id);
+        if (b != a)
+            n = add(buf, len, n, " to %s", b->id);
+        if (a->bonus)
+            n = add(buf, len, n, " (bonus)");
+    }
+    add(buf, len, n, "%s", c->nopened > 1 ? " are open." : " is open.");
 }
 
 void standing_page(struct doc *d, const struct catalog *cat, const struct progress *p, int unlock_all,
