@@ -25,9 +25,9 @@ static void thread_name(const struct run *r, uint32_t tid, char *out, size_t cap
 static void block_name(const struct run *r, char *out, size_t cap)
 {
     if (r->grid[1] == 1 && r->grid[2] == 1)
-        snprintf(out, cap, "block %u", r->ctaid[0]);
+        snprintf(out, cap, "block %u", r->cta->ctaid[0]);
     else
-        snprintf(out, cap, "block (%u,%u,%u)", r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+        snprintf(out, cap, "block (%u,%u,%u)", r->cta->ctaid[0], r->cta->ctaid[1], r->cta->ctaid[2]);
 }
 
 /* "kernel.cu:31" for the instruction at PC, or its index in the function
@@ -68,10 +68,32 @@ int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, 
     return -1;
 }
 
-static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
-                  const char *what, const char *place)
+/* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
+int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
 {
-    char who[100], other[48], l1[160], l2[160];
+    char who[100];
+    emu_where(r, w, lane, pc, who, sizeof who);
+    const struct emu_insn *in = &r->code[pc];
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
+    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                  "%s %s (%s)", who, what, where);
+    r->st = EMU_HAZARD;
+    return -1;
+}
+
+/* A race on the shared WORD: W's lane LANE at PC WHAT, thread OTID at OPC
+ * before it. */
+static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
+                  const char *what, uint32_t word)
+{
+    char who[100], other[48], l1[160], l2[160], place[64];
+    snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
     emu_where(r, w, lane, pc, who, sizeof who);
     thread_name(r, otid, other, sizeof other);
     emu_src_line(r, pc, l1, sizeof l1);
@@ -84,28 +106,29 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid
     return -1;
 }
 
-/* Whether an access by thread PTID (epoch PEPOCH, its warp's PWEP) is
- * ordered before the one W is making now. */
-static int ordered(const struct run *r, const struct warp *w, uint32_t ptid, uint32_t pepoch,
+/* Whether an access by thread PTID (block epoch PEPOCH, its warp's PWEP)
+ * is ordered before the one W is making now, in block epoch EPOCH. */
+static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t pepoch,
                    uint32_t pwep)
 {
-    return pepoch != r->epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
+    return pepoch != epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
 }
 
 static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
                      int kind)
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
-    char place[64];
+    struct shadow *sh = r->cta->sh;
+    const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
     for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
-        struct shadow *s = &r->sh[word];
-        if (s->gen != r->gen) {
+        struct shadow *s = &sh[word];
+        if (s->gen != gen) {
             memset(s, 0, sizeof *s);
-            s->gen = r->gen;
+            s->gen = gen;
         }
-        snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
         if (kind != ACC_WRITE && !s->written) {
-            char who[100], l1[160];
+            char who[100], l1[160], place[64];
+            snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
@@ -115,12 +138,12 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
             r->st = EMU_HAZARD;
             return -1;
         }
-        if (s->written && s->wtid != tid && !ordered(r, w, s->wtid, s->wepoch, s->wwep) &&
+        if (s->written && s->wtid != tid && !ordered(epoch, w, s->wtid, s->wepoch, s->wwep) &&
             !(kind == ACC_ATOMIC && s->watomic)) {
             int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
                 return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
-                              kind == ACC_READ ? "reads it" : "writes it", place);
+                              kind == ACC_READ ? "reads it" : "writes it", word);
         }
         if (kind == ACC_READ) {
             if (s->read && s->rtid != tid) {
@@ -133,19 +156,19 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
             s->read = 1;
             s->rtid = tid;
             s->rpc = (uint32_t)pc;
-            s->repoch = r->epoch;
+            s->repoch = epoch;
             s->rwep = w->wepoch;
             continue;
         }
-        if (s->read && s->rtid != tid && !ordered(r, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", place);
-        if (s->read2 && s->r2tid != tid && !ordered(r, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", place);
+        if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
+            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", word);
+        if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
+            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", word);
         s->written = 1;
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
         s->wpc = (uint32_t)pc;
-        s->wepoch = r->epoch;
+        s->wepoch = epoch;
         s->wwep = w->wepoch;
         s->wstep = w->steps;
     }
@@ -200,7 +223,7 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             return gh_nomem(r);
         uint64_t key = word + 1;
         struct gshadow *g = gh_find(r, key);
-        uint32_t blk = (uint32_t)r->block_linear;
+        uint32_t blk = (uint32_t)r->cta->index;
         if (g->addr && g->block != blk) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -221,18 +244,18 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         g->block = blk;
         g->tid = (uint32_t)(w->index * 32 + l);
         g->pc = (uint32_t)pc;
-        g->rel = r->blk_release;
+        g->rel = r->cta->blk_release;
         g->weak = !(in->flags & F_STRONG);
         g->published = 0;
-        if (r->nblk_writes == r->cap_blk_writes) {
-            size_t cap = r->cap_blk_writes ? r->cap_blk_writes * 2 : 256;
-            uint64_t *n = realloc(r->blk_writes, cap * sizeof *n);
+        if (r->cta->nblk_writes == r->cta->cap_blk_writes) {
+            size_t cap = r->cta->cap_blk_writes ? r->cta->cap_blk_writes * 2 : 256;
+            uint64_t *n = realloc(r->cta->blk_writes, cap * sizeof *n);
             if (!n)
                 return gh_nomem(r);
-            r->blk_writes = n;
-            r->cap_blk_writes = cap;
+            r->cta->blk_writes = n;
+            r->cta->cap_blk_writes = cap;
         }
-        r->blk_writes[r->nblk_writes++] = key;
+        r->cta->blk_writes[r->cta->nblk_writes++] = key;
     }
     return 0;
 }
@@ -241,27 +264,40 @@ static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr
  * released (a fence, a release atomic) after making it. */
 void emu_hazard_block_end(struct run *r)
 {
-    uint32_t blk = (uint32_t)r->block_linear;
-    for (size_t i = 0; i < r->nblk_writes; i++) {
-        struct gshadow *g = gh_find(r, r->blk_writes[i]);
-        if (g && g->addr && g->block == blk && r->blk_release > g->rel)
+    const struct cta *c = r->cta;
+    uint32_t blk = (uint32_t)c->index;
+    for (size_t i = 0; i < c->nblk_writes; i++) {
+        struct gshadow *g = gh_find(r, c->blk_writes[i]);
+        if (g && g->addr && g->block == blk && c->blk_release > g->rel)
             g->published = 1;
     }
-    r->nblk_writes = 0;
-    r->blk_release = r->blk_acquire = 0;
+}
+
+/* Whether the plain store G records is published: its block released
+ * after it, at its end or, while it is still resident, by now. */
+static int published(struct run *r, struct gshadow *g)
+{
+    for (uint32_t i = 0; !g->published && i < r->nctas; i++) {
+        const struct cta *c = &r->ctas[i];
+        if (c->active && (uint32_t)c->index == g->block && c->blk_release > g->rel)
+            g->published = 1;
+    }
+    return g->published;
 }
 
 /* A plain global read of a word another block of this launch stored to
- * plainly: a race unless that block released after the store (its
- * __threadfence() or release atomic, before the signal) and this block
- * acquired (a fence or an acquire atomic after seeing the signal). */
+ * plainly (before it, in the interleaving of the resident blocks): a race
+ * unless that block released after the store (its __threadfence() or
+ * release atomic, before the signal) and this block acquired (a fence or
+ * an acquire atomic after seeing the signal). */
 static int hz_global_read(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
                           uint32_t bytes)
 {
-    uint32_t blk = (uint32_t)r->block_linear;
+    uint32_t blk = (uint32_t)r->cta->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
         struct gshadow *g = gh_find(r, word + 1);
-        if (!g || !g->addr || g->block == blk || !g->weak || (g->published && r->blk_acquire))
+        if (!g || !g->addr || g->block == blk || !g->weak ||
+            (r->cta->blk_acquire && published(r, g)))
             continue;
         char place[96], who[100], l1[160], l2[160];
         emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -273,8 +309,8 @@ static int hz_global_read(struct run *r, struct warp *w, int l, int pc, uint64_t
                       "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
                       "__threadfence() (or a release and acquire atomic) on both sides",
                       place, who, l1, g->block, l2,
-                      !g->published ? "fence between its store and its signal"
-                                    : "fence in this block between the signal and the read");
+                      !published(r, g) ? "fence between its store and its signal"
+                                       : "fence in this block between the signal and the read");
         r->st = EMU_HAZARD;
         return -1;
     }
@@ -313,7 +349,7 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
                    NULL;
         if (r->hazards && hz_shared(r, w, l, pc, (uint32_t)addr, bytes, kind))
             return NULL;
-        return r->smem + addr;
+        return r->cta->smem + addr;
     case SP_LOCAL:
         if (addr + bytes > r->local_bytes || addr + bytes < addr)
             return emu_fault(r, w, l, pc, "%s %u bytes at local offset %llu, past its %u bytes of local memory",
@@ -398,7 +434,7 @@ static uint64_t load_bits(const uint8_t *p, int type)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
-        r->blk_release++;
+        r->cta->blk_release++;
     int is_ld = in->op == OP_LD;
     const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0];
     const struct emu_opnd *vo = &in->o[is_ld ? 0 : 1];
@@ -439,7 +475,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
             R[l] = 0;
     }
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->blk_acquire++;
+        r->cta->blk_acquire++;
     return 0;
 }
 
@@ -579,9 +615,9 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     }
     R[0] = 0;
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
-        r->blk_release++;
+        r->cta->blk_release++;
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->blk_acquire++;
+        r->cta->blk_acquire++;
     return 0;
 }
 

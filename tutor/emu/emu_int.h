@@ -223,6 +223,7 @@ struct emu {
     uint64_t shared_win, local_win; /* reserved generic windows, 4 GiB each */
     size_t win_bytes;
     struct emu_stats stats;
+    uint64_t launches;              /* so far: mixed into each launch's interleaving */
 };
 
 /* emu_mem.c */
