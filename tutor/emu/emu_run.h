@@ -1,7 +1,7 @@
 /* emu_run.h — the state of one launch, shared by the interpreter
  * (emu_exec.c sets it up, emu_sched.c runs its blocks, emu_warp.c and
- * emu_sync.c their warps), its memory accesses and hazard shadow
- * (emu_access.c) and printf (emu_print.c).  Private to tutor/emu/. */
+ * emu_sync.c their warps), its memory accesses (emu_access.c), hazard
+ * shadows and error sentences (emu_shadow.c) and printf (emu_print.c).  Private to tutor/emu/. */
 #ifndef EMU_RUN_H
 #define EMU_RUN_H
 
@@ -132,19 +132,32 @@ static inline uint32_t popc32(uint32_t x)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
-/* At a block's end: its stores a release followed are published. */
-void emu_hazard_block_end(struct run *r);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
+
+/* emu_shadow.c */
 /* "kernel.cu:31", or the instruction's index where the PTX has no lines. */
 void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
+/* "thread 5 of block 3" for lane LANE of W. */
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
+/* Ends the launch with EMU_FAULT: "<who> <what> (<file:line>)". */
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
 int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+/* A shared access (KIND) of BYTES at OFF by lane L of W, held to the
+ * running block's shadow: 0, or -1 with the hazard reported. */
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
+                      int kind);
+/* A plain (not atomic) global store, and a plain global load, held to the
+ * launch's global shadow: 0, or -1 with the hazard reported. */
+int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+/* At the running block's end: its stores a release followed are published. */
+void emu_shadow_block_end(struct run *r);
 
 /* emu_sched.c */
 /* Blocks resident at once on one host thread for a launch of NWARPS warps

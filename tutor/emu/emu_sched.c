@@ -173,7 +173,7 @@ static int take(struct pool *p, uint64_t *b)
 static void block_end(struct run *r, struct pool *p, struct cta *c)
 {
     if (r->hazards)
-        emu_hazard_block_end(r);
+        emu_shadow_block_end(r);
     c->active = 0;
     r->clock += 1000;
     uint64_t b;
