@@ -900,6 +900,98 @@ static void finish_order_follows_seed_and_launch(void)
     EXPECT(memcmp(a1, b1, sizeof a1));
 }
 
+/* Block 1 faults at once; block 0 faults after a loop, or spins on a flag
+ * block 1 never sets.  The lowest failing block is reported though it
+ * failed later; a block left spinning after the fault runs out of budget
+ * without hiding it. */
+static void lowest_failing_block_reported(void)
+{
+#define LATE_PTX(BLOCK0) HEAD \
+        ".visible .entry k(.param .u64 flag, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n" \
+        "  ld.param.u64 %rd1, [flag];\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $FAULT;\n" \
+        "  mov.u32 %r2, 0;\n" \
+        "$L:\n" \
+        BLOCK0 \
+        "  @%p2 bra $L;\n" \
+        "$FAULT:\n" \
+        "  st.global.u32 [0], %r1;\n" \
+        "  ret;\n}\n"
+    const char *loop = LATE_PTX("  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 2000;\n");
+    const char *spin = LATE_PTX("  ld.volatile.global.u32 %r2, [%rd1];\n  setp.eq.u32 %p2, %r2, 0;\n");
+#undef LATE_PTX
+    unsigned flag = 0;
+    struct fx f;
+    EXPECT(load(&f, loop, 1) == EMU_OK);
+    emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+    for (int i = 0; i < 3; i++) {
+        EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
+        EXPECT(strstr(f.err.message, "thread 0 of block 0 wrote 4 bytes at 0x0") != NULL);
+    }
+    done(&f);
+    EXPECT(load(&f, spin, 1) == EMU_OK);
+    emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+    EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 0 of block 1 wrote 4 bytes at 0x0") != NULL);
+    done(&f);
+}
+
+/* Block 1 stores a value, sets a flag and works on; block 0 waits for the
+ * flag and reads the value.  With a fence on each side that is ordered,
+ * though block 1 is still resident when block 0 reads; without the
+ * writer's fence it is a race. */
+static void resident_writer_release(void)
+{
+#define HANDOFF_PTX(FENCE) HEAD \
+        ".visible .entry k(.param .u64 buf, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<5>; .reg .b64 %rd<3>;\n" \
+        "  ld.param.u64 %rd1, [buf];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $E;\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $WRITE;\n" \
+        "$WAIT:\n" \
+        "  ld.volatile.global.u32 %r2, [%rd1+4];\n" \
+        "  setp.eq.u32 %p2, %r2, 0;\n" \
+        "  @%p2 bra $WAIT;\n" \
+        "  membar.gl;\n" \
+        "  ld.global.u32 %r3, [%rd1];\n" \
+        "  st.global.u32 [%rd1+8], %r3;\n" \
+        "  bra.uni $E;\n" \
+        "$WRITE:\n" \
+        "  st.global.u32 [%rd1], 42;\n" \
+        FENCE \
+        "  st.volatile.global.u32 [%rd1+4], 1;\n" \
+        "  mov.u32 %r4, 0;\n" \
+        "$WORK:\n" \
+        "  add.s32 %r4, %r4, 1;\n" \
+        "  setp.lt.u32 %p3, %r4, 3000;\n" \
+        "  @%p3 bra $WORK;\n" \
+        "$E:\n" \
+        "  ret;\n}\n"
+    const char *fenced = HANDOFF_PTX("  membar.gl;\n"), *bare = HANDOFF_PTX("");
+#undef HANDOFF_PTX
+    unsigned buf[3] = {0, 0, 0};
+    struct fx f;
+    EXPECT(load(&f, fenced, 1) == EMU_OK);
+    emu_mem_map(f.e, buf, sizeof buf, "d_buf");
+    EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_OK);
+    EXPECT(buf[2] == 42);
+    done(&f);
+    memset(buf, 0, sizeof buf);
+    EXPECT(load(&f, bare, 1) == EMU_OK);
+    emu_mem_map(f.e, buf, sizeof buf, "d_buf");
+    EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on d_buf + 0: thread 0 of block 0 reads it") != NULL);
+    EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
+    done(&f);
+}
+
 /* ---- limits and refusals ------------------------------------------------------------------- */
 
 static void budget_stops_endless_loop(void)
@@ -1335,6 +1427,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
+         T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))
