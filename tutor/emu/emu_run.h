@@ -50,7 +50,7 @@ struct gshadow {
     uint32_t block, tid, pc;
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
-    uint8_t published;      /* its block released after it (a fence, a release atomic) */
+    uint8_t published;      /* its block has released since (it stays so) */
 };
 
 /* What the host threads of one launch share (emu_sched.c): the next block
@@ -83,8 +83,6 @@ struct cta {
     struct shadow *sh;
     uint32_t gen;
     uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
-    uint64_t *blk_writes;                   /* the words it stored to (keys into gh) */
-    size_t nblk_writes, cap_blk_writes;
 };
 
 /* One host thread's launch: the launch's constants, its window of
@@ -112,6 +110,8 @@ struct run {
     uint32_t sh_words;
     struct gshadow *gh;
     size_t gh_cap, gh_used;
+    uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
+    uint64_t nended_rel;
     uint64_t rng;
     int budget_on;
     uint64_t budget_left;           /* this thread's share of the budget */
@@ -156,8 +156,11 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
  * launch's global shadow: 0, or -1 with the hazard reported. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
 int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
-/* At the running block's end: its stores a release followed are published. */
-void emu_shadow_block_end(struct run *r);
+/* At the running block's end: its releases are kept, against which its
+ * plain stores are held from now on.  0, or -1 out of memory. */
+int emu_shadow_block_end(struct run *r);
+/* Frees the launch's global shadow. */
+void emu_shadow_free(struct run *r);
 
 /* emu_sched.c */
 /* Blocks resident at once on one host thread for a launch of NWARPS warps

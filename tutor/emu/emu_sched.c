@@ -90,7 +90,6 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->warps);
     free(c->smem);
     free(c->sh);
-    free(c->blk_writes);
 }
 
 /* A host thread's window of R->nctas blocks.  0 or -1. */
@@ -111,9 +110,8 @@ static void worker_free(struct run *r)
     for (uint32_t i = 0; r->ctas && i < r->nctas; i++)
         cta_free(r, &r->ctas[i]);
     free(r->ctas);
-    free(r->gh);
     r->ctas = NULL;
-    r->gh = NULL;
+    emu_shadow_free(r);
 }
 
 /* ---- blocks ---------------------------------------------------------------------- */
@@ -152,7 +150,6 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
     c->epoch = 0;
     c->gen++;
     c->blk_release = c->blk_acquire = 0;
-    c->nblk_writes = 0;
     c->base_cycles = r->clock;
 }
 
@@ -168,12 +165,32 @@ static int take(struct pool *p, uint64_t *b)
     return ok;
 }
 
-/* C's threads have all exited: its stores are published as its releases
- * say, and the next block takes its place. */
+static void block_failed(struct run *r, struct pool *p, struct cta *c);
+
+/* C leaves the window without ending (it failed, or a lower block did):
+ * its releases so far count for the stores it made, as an ended block's
+ * do, so a lower block running on is not held to a block the GPU would
+ * have stopped; out of memory there, they do not. */
+static void cta_drop(struct run *r, struct cta *c)
+{
+    if (r->hazards) {
+        r->cta = c;
+        if (emu_shadow_block_end(r)) {
+            r->st = EMU_OK;
+            memset(r->err, 0, sizeof *r->err);
+        }
+    }
+    c->active = 0;
+}
+
+/* C's threads have all exited: its releases are kept for the hazard
+ * shadow, and the next block takes its place. */
 static void block_end(struct run *r, struct pool *p, struct cta *c)
 {
-    if (r->hazards)
-        emu_shadow_block_end(r);
+    if (r->hazards && emu_shadow_block_end(r)) {
+        block_failed(r, p, c);
+        return;
+    }
     c->active = 0;
     r->clock += 1000;
     uint64_t b;
@@ -196,9 +213,9 @@ static void block_failed(struct run *r, struct pool *p, struct cta *c)
         p->st = r->st;
     }
     pthread_mutex_unlock(&p->lock);
-    c->active = 0;
     r->st = EMU_OK;
     memset(r->err, 0, sizeof *r->err);
+    cta_drop(r, c);
 }
 
 /* C ran a round in which none of its warps could run: its threads wait
@@ -238,7 +255,7 @@ static void worker_loop(struct run *r, struct pool *p)
         for (uint32_t s = 0; s < nw; s++) {
             struct cta *c = &r->ctas[s];
             if (c->active && c->index > stop)
-                c->active = 0;
+                cta_drop(r, c);
             resident |= c->active;
             c->ran = c->progressed = 0;
         }

@@ -212,18 +212,41 @@ static int gh_nomem(struct run *r)
     return -1;
 }
 
+/* Frees the launch's global shadow. */
+void emu_shadow_free(struct run *r)
+{
+    free(r->gh);
+    free(r->ended_rel);
+    r->gh = NULL;
+    r->ended_rel = NULL;
+    r->nended_rel = 0;
+}
+
+/* Whether block BLOCK has released since its releases numbered REL: by
+ * now, while it is resident; by its end, once it has ended. */
+static int released_since(const struct run *r, uint32_t block, uint32_t rel)
+{
+    for (uint32_t i = 0; i < r->nctas; i++) {
+        const struct cta *c = &r->ctas[i];
+        if (c->active && (uint32_t)c->index == block)
+            return c->blk_release > rel;
+    }
+    return block < r->nended_rel && r->ended_rel[block] > rel + 1;
+}
+
 /* A global store that is not atomic: two blocks storing to one word is a
- * race; a plain store is remembered, with its block's releases so far, for
- * the reads of other blocks (emu_shadow_load).  0 or -1. */
+ * race; the store is remembered, with its block's releases so far, for
+ * the plain reads of other blocks (emu_shadow_load).  0 or -1. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
 {
     const struct emu_insn *in = &r->code[pc];
+    struct cta *c = r->cta;
+    uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
         if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
             return gh_nomem(r);
         uint64_t key = word + 1;
         struct gshadow *g = gh_find(r, key);
-        uint32_t blk = (uint32_t)r->cta->index;
         if (g->addr && g->block != blk) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -244,45 +267,31 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         g->block = blk;
         g->tid = (uint32_t)(w->index * 32 + l);
         g->pc = (uint32_t)pc;
-        g->rel = r->cta->blk_release;
+        g->rel = c->blk_release;
         g->weak = !(in->flags & F_STRONG);
         g->published = 0;
-        if (r->cta->nblk_writes == r->cta->cap_blk_writes) {
-            size_t cap = r->cta->cap_blk_writes ? r->cta->cap_blk_writes * 2 : 256;
-            uint64_t *n = realloc(r->cta->blk_writes, cap * sizeof *n);
-            if (!n)
-                return gh_nomem(r);
-            r->cta->blk_writes = n;
-            r->cta->cap_blk_writes = cap;
-        }
-        r->cta->blk_writes[r->cta->nblk_writes++] = key;
     }
     return 0;
 }
 
-/* At a block's end: each plain store it made is published when the block
- * released (a fence, a release atomic) after making it. */
-void emu_shadow_block_end(struct run *r)
+/* At a block's end: its releases, against which the plain stores it made
+ * are held from now on (released_since). */
+int emu_shadow_block_end(struct run *r)
 {
     const struct cta *c = r->cta;
-    uint32_t blk = (uint32_t)c->index;
-    for (size_t i = 0; i < c->nblk_writes; i++) {
-        struct gshadow *g = gh_find(r, c->blk_writes[i]);
-        if (g && g->addr && g->block == blk && c->blk_release > g->rel)
-            g->published = 1;
+    if (c->index >= r->nended_rel) {
+        uint64_t n = r->nended_rel ? r->nended_rel : 256;
+        while (n <= c->index)
+            n *= 2;
+        uint32_t *p = realloc(r->ended_rel, n * sizeof *p);
+        if (!p)
+            return gh_nomem(r);
+        memset(p + r->nended_rel, 0, (n - r->nended_rel) * sizeof *p);
+        r->ended_rel = p;
+        r->nended_rel = n;
     }
-}
-
-/* Whether the plain store G records is published: its block released
- * after it, at its end or, while it is still resident, by now. */
-static int published(struct run *r, struct gshadow *g)
-{
-    for (uint32_t i = 0; !g->published && i < r->nctas; i++) {
-        const struct cta *c = &r->ctas[i];
-        if (c->active && (uint32_t)c->index == g->block && c->blk_release > g->rel)
-            g->published = 1;
-    }
-    return g->published;
+    r->ended_rel[c->index] = c->blk_release + 1;
+    return 0;
 }
 
 /* A plain global read of a word another block of this launch stored to
@@ -290,14 +299,16 @@ static int published(struct run *r, struct gshadow *g)
  * unless that block released after the store (its __threadfence() or
  * release atomic, before the signal) and this block acquired (a fence or
  * an acquire atomic after seeing the signal).  0 or -1. */
-int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
-                          uint32_t bytes)
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
 {
-    uint32_t blk = (uint32_t)r->cta->index;
+    struct cta *c = r->cta;
+    uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
         struct gshadow *g = gh_find(r, word + 1);
-        if (!g || !g->addr || g->block == blk || !g->weak ||
-            (r->cta->blk_acquire && published(r, g)))
+        if (!g || !g->addr || g->block == blk || !g->weak)
+            continue;
+        g->published = g->published || released_since(r, g->block, g->rel);
+        if (g->published && c->blk_acquire)
             continue;
         char place[96], who[100], l1[160], l2[160];
         emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -309,8 +320,8 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
                       "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
                       "__threadfence() (or a release and acquire atomic) on both sides",
                       place, who, l1, g->block, l2,
-                      !published(r, g) ? "fence between its store and its signal"
-                                       : "fence in this block between the signal and the read");
+                      !g->published ? "fence between its store and its signal"
+                                : "fence in this block between the signal and the read");
         r->st = EMU_HAZARD;
         return -1;
     }
