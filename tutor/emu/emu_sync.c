@@ -99,12 +99,12 @@ int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask
         return 1;
     if (missing & w->exited)
         return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(missing & w->exited));
+                      "runs a .sync warp operation whose mask names lane %u, which has exited",
+                      (uint32_t)__builtin_ctz(missing & w->exited));
     if (missing & mask)
         return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which skips it",
-                           (uint32_t)__builtin_ctz(missing & mask));
+                      "runs a .sync warp operation whose mask names lane %u, which skips it",
+                      (uint32_t)__builtin_ctz(missing & mask));
     w->wsync |= mask;
     w->wsync_need = need;
     return 0;

@@ -254,14 +254,14 @@ static int stalled(struct run *r, struct warp *w)
     if (w->wsync && (w->wsync_need & w->exited)) {
         int l = __builtin_ctz(w->wsync);
         return emu_hazard(r, w, l, (int)w->pc[l],
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+                      "runs a .sync warp operation whose mask names lane %u, which has exited",
+                      (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
     }
     if (w->wsync && !w->at_bar) {
         int l = __builtin_ctz(w->wsync);
         return emu_hazard(r, w, l, (int)w->pc[l],
-                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
-                           w->wsync);
+                      "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
+                      w->wsync);
     }
     return 0;
 }
