@@ -1,4 +1,4 @@
-// bank: lab=15 expect=fail cpu=pass
+// bank: lab=15 expect=fail cpu=fail
 // why: a last-block epilogue that still adds the block sums with a float atomicAdd, in the order the blocks finish, into a __device__ accumulator the last block hands over and clears: fence, ticket and shuffles all there, right within the tolerance at every size, but five runs on one input do not give the same bits
 /* The fence and the ticket are right; the sum is not fixed: each block adds
  * its partial into `acc` as it finishes, so the rounding follows the order

@@ -422,16 +422,13 @@ static void threads_run_blocks_side_by_side(void)
     struct emu_stats st;
     emu_stats(e, &st);
     EXPECT(st.warp_instructions == 400u * 2 * 12);
-    /* blocks 150 and up fault: the report names the same thread of block
-     * 150, run after run */
+    /* blocks 150 and up fault: the report names block 150, run after run,
+     * whichever host thread or resident block failed first (which of its
+     * warps faults first changes with each launch's interleaving) */
     lim = 150;
-    char first[sizeof err.message];
-    EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
-    snprintf(first, sizeof first, "%s", err.message);
-    EXPECT(strstr(first, "of block 150 wrote 4 bytes at 0x0") != NULL);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         EXPECT(emu_launch(e, k, &l, &err) == EMU_FAULT);
-        EXPECT_STR(err.message, first);
+        EXPECT(strstr(err.message, "of block 150 wrote 4 bytes at 0x0") != NULL);
     }
     emu_module_unload(m);
     emu_free(e);
@@ -748,7 +745,9 @@ static void last_block_needs_fences(void)
     emu_mem_map(f.e, part, sizeof part, "d_partials");
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "race on d_partials + 0: thread 0 of block 3 reads it") != NULL);
+    /* the last block to finish reads the first partial another block wrote */
+    EXPECT(strstr(f.err.message, "race on d_partials + ") != NULL);
+    EXPECT(strstr(f.err.message, "reads it") != NULL);
     EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
     done(&f);
     cnt = 0;
@@ -757,6 +756,239 @@ static void last_block_needs_fences(void)
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
     EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
+    done(&f);
+}
+
+/* ---- resident blocks --------------------------------------------------------------------- */
+
+/* Block 0 spins on a flag block 1 sets: both are resident at once, as on a
+ * GPU, so the wait ends; with one block resident at a time it cannot. */
+static void block_waits_for_later_block(void)
+{
+#define FLAG_PTX(LOAD) HEAD \
+        ".visible .entry k(.param .u64 flag, .param .u64 out)\n{\n" \
+        "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n" \
+        "  ld.param.u64 %rd1, [flag];\n" \
+        "  ld.param.u64 %rd2, [out];\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $SET;\n" \
+        "$WAIT:\n" \
+        "  " LOAD " %r2, [%rd1];\n" \
+        "  setp.eq.u32 %p2, %r2, 0;\n" \
+        "  @%p2 bra $WAIT;\n" \
+        "  st.global.u32 [%rd2], %r2;\n" \
+        "  ret;\n" \
+        "$SET:\n" \
+        "  st.volatile.global.u32 [%rd1], 7;\n" \
+        "  ret;\n}\n"
+    static const char *const waits[] = {FLAG_PTX("ld.volatile.global.u32"),
+                                        FLAG_PTX("ld.relaxed.gpu.global.u32")};
+    for (int i = 0; i < 2; i++) {
+        struct fx f;
+        unsigned flag = 0, out = 0;
+        EXPECT(load(&f, waits[i], 1) == EMU_OK);
+        emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+        emu_mem_map(f.e, &out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 2, 64, &flag, &out) == EMU_OK);
+        EXPECT(flag == 7 && out == 7);
+        done(&f);
+    }
+    /* 1024-thread blocks: an SM holds two */
+    struct fx f;
+    unsigned flag = 0, out = 0;
+    EXPECT(load(&f, FLAG_PTX("ld.volatile.global.u32"), 1) == EMU_OK);
+    emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 2, 1024, &flag, &out) == EMU_OK);
+    EXPECT(flag == 7 && out == 7);
+    done(&f);
+    /* one block at a time: block 1 never starts, the budget runs out */
+    struct emu_config cfg = {.seed = 7, .budget = 1u << 20, .resident = 1};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m;
+    struct emu_error err;
+    EXPECT(emu_module_load(e, waits[0], strlen(waits[0]), &m, &err) == EMU_OK);
+    flag = out = 0;
+    emu_mem_map(e, &flag, sizeof flag, "d_flag");
+    emu_mem_map(e, &out, sizeof out, "d_out");
+    void *pf = &flag, *po = &out;
+    void *args[2] = {&pf, &po};
+    struct emu_launch l = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .args = args};
+    EXPECT(emu_launch(e, emu_module_kernel_at(m, 0), &l, &err) == EMU_LIMIT);
+    EXPECT(flag == 0);
+    emu_module_unload(m);
+    emu_free(e);
+#undef FLAG_PTX
+}
+
+/* Each block's threads loop a while, then its thread 0 takes a ticket and
+ * writes its index at the ticket: the order blocks finished in. */
+static const char *finish_order_ptx = HEAD
+    ".visible .entry k(.param .u64 order, .param .u64 ticket)\n{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [order];\n"
+    "  ld.param.u64 %rd2, [ticket];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"
+    "$L:\n"
+    "  add.s32 %r2, %r2, 1;\n"
+    "  setp.lt.u32 %p1, %r2, 100;\n"
+    "  @%p1 bra $L;\n"
+    "  bar.sync 0;\n"
+    "  setp.ne.u32 %p2, %r1, 0;\n"
+    "  @%p2 bra $E;\n"
+    "  atom.global.add.u32 %r3, [%rd2], 1;\n"
+    "  mov.u32 %r4, %ctaid.x;\n"
+    "  mul.wide.u32 %rd3, %r3, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  st.global.u32 [%rd4], %r4;\n"
+    "$E:\n"
+    "  ret;\n}\n";
+
+enum { ORDER_BLOCKS = 16 };
+
+/* The finishing order of LAUNCHES launches on a new emulator with SEED,
+ * the last one's in ORDER. */
+static void finish_order(uint64_t seed, int resident, int launches, unsigned *order)
+{
+    struct emu_config cfg = {.seed = seed, .hazards = 1, .budget = 1u << 24, .resident = resident};
+    struct emu *e = emu_new(&cfg);
+    struct emu_module *m;
+    struct emu_error err;
+    EXPECT(emu_module_load(e, finish_order_ptx, strlen(finish_order_ptx), &m, &err) == EMU_OK);
+    unsigned ticket;
+    emu_mem_map(e, order, ORDER_BLOCKS * sizeof *order, "d_order");
+    emu_mem_map(e, &ticket, sizeof ticket, "d_ticket");
+    void *po = order, *pt = &ticket;
+    void *args[2] = {&po, &pt};
+    struct emu_launch l = {.grid = {ORDER_BLOCKS, 1, 1}, .block = {64, 1, 1}, .args = args};
+    for (int i = 0; i < launches; i++) {
+        ticket = 0;
+        memset(order, 0xff, ORDER_BLOCKS * sizeof *order);
+        EXPECT(emu_launch(e, emu_module_kernel_at(m, 0), &l, &err) == EMU_OK);
+        EXPECT(ticket == ORDER_BLOCKS);
+    }
+    emu_module_unload(m);
+    emu_free(e);
+}
+
+/* The order blocks finish in comes from the seed and the launch's count:
+ * the same for the same seed and launch, another for another seed or the
+ * next launch; with one block resident at a time it is the index order. */
+static void finish_order_follows_seed_and_launch(void)
+{
+    unsigned a1[ORDER_BLOCKS], a2[ORDER_BLOCKS], b1[ORDER_BLOCKS], again1[ORDER_BLOCKS],
+        again2[ORDER_BLOCKS], seq[ORDER_BLOCKS];
+    finish_order(7, 0, 1, a1);
+    finish_order(7, 0, 2, a2);
+    finish_order(8, 0, 1, b1);
+    finish_order(7, 0, 1, again1);
+    finish_order(7, 0, 2, again2);
+    finish_order(7, 1, 2, seq);
+    unsigned seen = 0, in_order = 1;
+    for (unsigned i = 0; i < ORDER_BLOCKS; i++) {
+        seen |= a1[i] < ORDER_BLOCKS ? 1u << a1[i] : 0;
+        in_order &= a1[i] == i;
+        EXPECT(seq[i] == i);
+    }
+    EXPECT(seen == (1u << ORDER_BLOCKS) - 1);   /* every block once */
+    EXPECT(!in_order);
+    EXPECT(!memcmp(a1, again1, sizeof a1));
+    EXPECT(!memcmp(a2, again2, sizeof a2));
+    EXPECT(memcmp(a1, a2, sizeof a1));
+    EXPECT(memcmp(a1, b1, sizeof a1));
+}
+
+/* Block 1 faults at once; block 0 faults after a loop, or spins on a flag
+ * block 1 never sets.  The lowest failing block is reported though it
+ * failed later; a block left spinning after the fault runs out of budget
+ * without hiding it. */
+static void lowest_failing_block_reported(void)
+{
+#define LATE_PTX(BLOCK0) HEAD \
+        ".visible .entry k(.param .u64 flag, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n" \
+        "  ld.param.u64 %rd1, [flag];\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $FAULT;\n" \
+        "  mov.u32 %r2, 0;\n" \
+        "$L:\n" \
+        BLOCK0 \
+        "  @%p2 bra $L;\n" \
+        "$FAULT:\n" \
+        "  st.global.u32 [0], %r1;\n" \
+        "  ret;\n}\n"
+    const char *loop = LATE_PTX("  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 2000;\n");
+    const char *spin = LATE_PTX("  ld.volatile.global.u32 %r2, [%rd1];\n  setp.eq.u32 %p2, %r2, 0;\n");
+#undef LATE_PTX
+    unsigned flag = 0;
+    struct fx f;
+    EXPECT(load(&f, loop, 1) == EMU_OK);
+    emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+    for (int i = 0; i < 3; i++) {
+        EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
+        EXPECT(strstr(f.err.message, "thread 0 of block 0 wrote 4 bytes at 0x0") != NULL);
+    }
+    done(&f);
+    EXPECT(load(&f, spin, 1) == EMU_OK);
+    emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
+    EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 0 of block 1 wrote 4 bytes at 0x0") != NULL);
+    done(&f);
+}
+
+/* Block 1 stores a value, sets a flag and works on; block 0 waits for the
+ * flag and reads the value.  With a fence on each side that is ordered,
+ * though block 1 is still resident when block 0 reads; without the
+ * writer's fence it is a race. */
+static void resident_writer_release(void)
+{
+#define HANDOFF_PTX(FENCE) HEAD \
+        ".visible .entry k(.param .u64 buf, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<5>; .reg .b64 %rd<3>;\n" \
+        "  ld.param.u64 %rd1, [buf];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $E;\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $WRITE;\n" \
+        "$WAIT:\n" \
+        "  ld.volatile.global.u32 %r2, [%rd1+4];\n" \
+        "  setp.eq.u32 %p2, %r2, 0;\n" \
+        "  @%p2 bra $WAIT;\n" \
+        "  membar.gl;\n" \
+        "  ld.global.u32 %r3, [%rd1];\n" \
+        "  st.global.u32 [%rd1+8], %r3;\n" \
+        "  bra.uni $E;\n" \
+        "$WRITE:\n" \
+        "  st.global.u32 [%rd1], 42;\n" \
+        FENCE \
+        "  st.volatile.global.u32 [%rd1+4], 1;\n" \
+        "  mov.u32 %r4, 0;\n" \
+        "$WORK:\n" \
+        "  add.s32 %r4, %r4, 1;\n" \
+        "  setp.lt.u32 %p3, %r4, 3000;\n" \
+        "  @%p3 bra $WORK;\n" \
+        "$E:\n" \
+        "  ret;\n}\n"
+    const char *fenced = HANDOFF_PTX("  membar.gl;\n"), *bare = HANDOFF_PTX("");
+#undef HANDOFF_PTX
+    unsigned buf[3] = {0, 0, 0};
+    struct fx f;
+    EXPECT(load(&f, fenced, 1) == EMU_OK);
+    emu_mem_map(f.e, buf, sizeof buf, "d_buf");
+    EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_OK);
+    EXPECT(buf[2] == 42);
+    done(&f);
+    memset(buf, 0, sizeof buf);
+    EXPECT(load(&f, bare, 1) == EMU_OK);
+    emu_mem_map(f.e, buf, sizeof buf, "d_buf");
+    EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on d_buf + 0: thread 0 of block 0 reads it") != NULL);
+    EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
     done(&f);
 }
 
@@ -1194,6 +1426,8 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
+         T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
+         T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
          T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))

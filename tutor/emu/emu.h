@@ -54,7 +54,9 @@ struct emu_config {
     int sm_count;                   /* 132 for the H100 SXM */
     int warps_per_sm;               /* %nwarpid: 64 */
     double clock_ghz;               /* %globaltimer in ns from %clock64 */
-    uint64_t seed;                  /* the interleaving of a block's warps */
+    uint64_t seed;                  /* the interleaving of warps and blocks; each launch
+                                       mixes in its own count, so repeated launches differ
+                                       and a seed and a sequence of launches repeat */
     int hazards;                    /* 1: track shared and global hazards (slower) */
     uint64_t budget;                /* thread-instructions one launch may execute, 0: none */
     /* printf's formatted text, in order; NULL drops it. */
@@ -65,6 +67,12 @@ struct emu_config {
      * print called from one thread at a time, the first failing block's
      * error reported); with hazards on, always one. */
     int threads;
+    /* Blocks resident at once on each host thread, their warps interleaved
+     * (started in increasing index, a new one when one ends, as the GPU's
+     * block scheduler does); 0: as many as one SM of the H100 holds
+     * (2048 threads, 32 blocks, 228 KiB of shared memory); 1: one block
+     * after another. */
+    int resident;
 };
 
 struct emu;

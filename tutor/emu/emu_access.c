@@ -1,285 +1,13 @@
 /* emu_access.c — loads, stores, atomics and cvta: every address resolved
  * to its state space and checked (global against the map, shared against
  * the block's bytes, local against the thread's), and, when hazards are
- * tracked, every shared access and every global store recorded in a
- * shadow that finds unordered conflicting accesses (DESIGN §11). */
+ * tracked, handed to the shadows (emu_shadow.c) that find unordered
+ * conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
-
-static void thread_name(const struct run *r, uint32_t tid, char *out, size_t cap)
-{
-    if (r->block[1] == 1 && r->block[2] == 1)
-        snprintf(out, cap, "thread %u", tid);
-    else
-        snprintf(out, cap, "thread (%u,%u,%u)", tid % r->block[0], tid / r->block[0] % r->block[1],
-                 tid / (r->block[0] * r->block[1]));
-}
-
-static void block_name(const struct run *r, char *out, size_t cap)
-{
-    if (r->grid[1] == 1 && r->grid[2] == 1)
-        snprintf(out, cap, "block %u", r->ctaid[0]);
-    else
-        snprintf(out, cap, "block (%u,%u,%u)", r->ctaid[0], r->ctaid[1], r->ctaid[2]);
-}
-
-/* "kernel.cu:31" for the instruction at PC, or its index in the function
- * where the PTX has no line. */
-void emu_src_line(const struct run *r, int pc, char *out, size_t cap)
-{
-    const struct emu_insn *in = &r->code[pc];
-    if (in->line)
-        snprintf(out, cap, "%s:%u", emu_file_name(r->m, in->file), in->line);
-    else
-        snprintf(out, cap, "PTX instruction %d", pc - r->f->first);
-}
-
-/* "thread 5 of block 3" for lane L of W. */
-void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap)
-{
-    char t[48], b[48];
-    (void)pc;
-    thread_name(r, (uint32_t)(w->index * 32 + lane), t, sizeof t);
-    block_name(r, b, sizeof b);
-    snprintf(out, cap, "%s of %s", t, b);
-}
-
-/* Ends the launch with EMU_FAULT: "<who> <what> (<file:line>)". */
-int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
-{
-    char who[100], what[300], where[160];
-    emu_where(r, w, lane, pc, who, sizeof who);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    emu_src_line(r, pc, where, sizeof where);
-    const struct emu_insn *in = &r->code[pc];
-    emu_error_set(r->err, EMU_FAULT, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s)", who, what, where);
-    r->st = EMU_FAULT;
-    return -1;
-}
-
-static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
-                  const char *what, const char *place)
-{
-    char who[100], other[48], l1[160], l2[160];
-    emu_where(r, w, lane, pc, who, sizeof who);
-    thread_name(r, otid, other, sizeof other);
-    emu_src_line(r, pc, l1, sizeof l1);
-    emu_src_line(r, opc, l2, sizeof l2);
-    const struct emu_insn *in = &r->code[pc];
-    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "race on %s: %s %s (%s), and %s %s (%s) with no barrier between them", place,
-                  who, what, l1, other, strstr(what, "reads") ? "wrote it" : "accessed it", l2);
-    r->st = EMU_HAZARD;
-    return -1;
-}
-
-/* Whether an access by thread PTID (epoch PEPOCH, its warp's PWEP) is
- * ordered before the one W is making now. */
-static int ordered(const struct run *r, const struct warp *w, uint32_t ptid, uint32_t pepoch,
-                   uint32_t pwep)
-{
-    return pepoch != r->epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
-}
-
-static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                     int kind)
-{
-    uint32_t tid = (uint32_t)(w->index * 32 + l);
-    char place[64];
-    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
-        struct shadow *s = &r->sh[word];
-        if (s->gen != r->gen) {
-            memset(s, 0, sizeof *s);
-            s->gen = r->gen;
-        }
-        snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
-        if (kind != ACC_WRITE && !s->written) {
-            char who[100], l1[160];
-            emu_where(r, w, l, pc, who, sizeof who);
-            emu_src_line(r, pc, l1, sizeof l1);
-            const struct emu_insn *in = &r->code[pc];
-            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which no thread of the block has written (%s)", who, place,
-                          l1);
-            r->st = EMU_HAZARD;
-            return -1;
-        }
-        if (s->written && s->wtid != tid && !ordered(r, w, s->wtid, s->wepoch, s->wwep) &&
-            !(kind == ACC_ATOMIC && s->watomic)) {
-            int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
-            if (!(kind == ACC_WRITE && same_step))
-                return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
-                              kind == ACC_READ ? "reads it" : "writes it", place);
-        }
-        if (kind == ACC_READ) {
-            if (s->read && s->rtid != tid) {
-                s->r2tid = s->rtid;
-                s->r2pc = s->rpc;
-                s->r2epoch = s->repoch;
-                s->r2wep = s->rwep;
-                s->read2 = 1;
-            }
-            s->read = 1;
-            s->rtid = tid;
-            s->rpc = (uint32_t)pc;
-            s->repoch = r->epoch;
-            s->rwep = w->wepoch;
-            continue;
-        }
-        if (s->read && s->rtid != tid && !ordered(r, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", place);
-        if (s->read2 && s->r2tid != tid && !ordered(r, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", place);
-        s->written = 1;
-        s->watomic = kind == ACC_ATOMIC;
-        s->wtid = tid;
-        s->wpc = (uint32_t)pc;
-        s->wepoch = r->epoch;
-        s->wwep = w->wepoch;
-        s->wstep = w->steps;
-    }
-    return 0;
-}
-
-static int gh_grow(struct run *r)
-{
-    size_t cap = r->gh_cap ? r->gh_cap * 2 : 4096;
-    struct gshadow *n = calloc(cap, sizeof *n);
-    if (!n)
-        return -1;
-    for (size_t i = 0; i < r->gh_cap; i++) {
-        if (!r->gh[i].addr)
-            continue;
-        size_t h = (size_t)((r->gh[i].addr * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-        while (n[h].addr)
-            h = (h + 1) & (cap - 1);
-        n[h] = r->gh[i];
-    }
-    free(r->gh);
-    r->gh = n;
-    r->gh_cap = cap;
-    return 0;
-}
-
-static struct gshadow *gh_find(struct run *r, uint64_t key)
-{
-    if (!r->gh_cap)
-        return NULL;
-    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (r->gh_cap - 1);
-    while (r->gh[h].addr && r->gh[h].addr != key)
-        h = (h + 1) & (r->gh_cap - 1);
-    return &r->gh[h];
-}
-
-static int gh_nomem(struct run *r)
-{
-    r->st = EMU_NOMEM;
-    emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory tracking hazards");
-    return -1;
-}
-
-/* A global store that is not atomic: two blocks storing to one word is a
- * race; a plain store is remembered, with its block's releases so far, for
- * the reads of other blocks (hz_global_read). */
-static int hz_global(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
-{
-    const struct emu_insn *in = &r->code[pc];
-    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
-        if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
-            return gh_nomem(r);
-        uint64_t key = word + 1;
-        struct gshadow *g = gh_find(r, key);
-        uint32_t blk = (uint32_t)r->block_linear;
-        if (g->addr && g->block != blk) {
-            char place[96], who[100], l1[160], l2[160];
-            emu_mem_describe(r->e, word * 4, place, sizeof place);
-            emu_where(r, w, l, pc, who, sizeof who);
-            emu_src_line(r, pc, l1, sizeof l1);
-            emu_src_line(r, (int)g->pc, l2, sizeof l2);
-            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "race on %s: %s writes it (%s), and block %u wrote it too (%s): blocks "
-                          "that share a word need atomics",
-                          place, who, l1, g->block, l2);
-            r->st = EMU_HAZARD;
-            return -1;
-        }
-        if (!g->addr) {
-            g->addr = key;
-            r->gh_used++;
-        }
-        g->block = blk;
-        g->tid = (uint32_t)(w->index * 32 + l);
-        g->pc = (uint32_t)pc;
-        g->rel = r->blk_release;
-        g->weak = !(in->flags & F_STRONG);
-        g->published = 0;
-        if (r->nblk_writes == r->cap_blk_writes) {
-            size_t cap = r->cap_blk_writes ? r->cap_blk_writes * 2 : 256;
-            uint64_t *n = realloc(r->blk_writes, cap * sizeof *n);
-            if (!n)
-                return gh_nomem(r);
-            r->blk_writes = n;
-            r->cap_blk_writes = cap;
-        }
-        r->blk_writes[r->nblk_writes++] = key;
-    }
-    return 0;
-}
-
-/* At a block's end: each plain store it made is published when the block
- * released (a fence, a release atomic) after making it. */
-void emu_hazard_block_end(struct run *r)
-{
-    uint32_t blk = (uint32_t)r->block_linear;
-    for (size_t i = 0; i < r->nblk_writes; i++) {
-        struct gshadow *g = gh_find(r, r->blk_writes[i]);
-        if (g && g->addr && g->block == blk && r->blk_release > g->rel)
-            g->published = 1;
-    }
-    r->nblk_writes = 0;
-    r->blk_release = r->blk_acquire = 0;
-}
-
-/* A plain global read of a word another block of this launch stored to
- * plainly: a race unless that block released after the store (its
- * __threadfence() or release atomic, before the signal) and this block
- * acquired (a fence or an acquire atomic after seeing the signal). */
-static int hz_global_read(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
-                          uint32_t bytes)
-{
-    uint32_t blk = (uint32_t)r->block_linear;
-    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
-        struct gshadow *g = gh_find(r, word + 1);
-        if (!g || !g->addr || g->block == blk || !g->weak || (g->published && r->blk_acquire))
-            continue;
-        char place[96], who[100], l1[160], l2[160];
-        emu_mem_describe(r->e, word * 4, place, sizeof place);
-        emu_where(r, w, l, pc, who, sizeof who);
-        emu_src_line(r, pc, l1, sizeof l1);
-        emu_src_line(r, (int)g->pc, l2, sizeof l2);
-        const struct emu_insn *in = &r->code[pc];
-        emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                      "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
-                      "__threadfence() (or a release and acquire atomic) on both sides",
-                      place, who, l1, g->block, l2,
-                      !g->published ? "fence between its store and its signal"
-                                    : "fence in this block between the signal and the read");
-        r->st = EMU_HAZARD;
-        return -1;
-    }
-    return 0;
-}
 
 static const char *verb(int kind)
 {
@@ -311,9 +39,9 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
             return emu_fault(r, w, l, pc, "%s %u bytes at shared offset %llu, past the block's %u bytes of shared memory",
                              verb(kind), bytes, (unsigned long long)addr, r->smem_bytes),
                    NULL;
-        if (r->hazards && hz_shared(r, w, l, pc, (uint32_t)addr, bytes, kind))
+        if (r->hazards && emu_shadow_shared(r, w, l, pc, (uint32_t)addr, bytes, kind))
             return NULL;
-        return r->smem + addr;
+        return r->cta->smem + addr;
     case SP_LOCAL:
         if (addr + bytes > r->local_bytes || addr + bytes < addr)
             return emu_fault(r, w, l, pc, "%s %u bytes at local offset %llu, past its %u bytes of local memory",
@@ -339,10 +67,10 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
             emu_mem_describe(r->e, addr, place, sizeof place);
             return emu_fault(r, w, l, pc, "%s %u bytes at %s", verb(kind), bytes, place), NULL;
         }
-        if (r->hazards && kind == ACC_WRITE && hz_global(r, w, l, pc, addr, bytes))
+        if (r->hazards && kind == ACC_WRITE && emu_shadow_store(r, w, l, pc, addr, bytes))
             return NULL;
         if (r->hazards && kind == ACC_READ && !(r->code[pc].flags & F_STRONG) &&
-            hz_global_read(r, w, l, pc, addr, bytes))
+            emu_shadow_load(r, w, l, pc, addr, bytes))
             return NULL;
         return (uint8_t *)(uintptr_t)addr;
     }
@@ -398,7 +126,7 @@ static uint64_t load_bits(const uint8_t *p, int type)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
-        r->blk_release++;
+        r->cta->blk_release++;
     int is_ld = in->op == OP_LD;
     const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0];
     const struct emu_opnd *vo = &in->o[is_ld ? 0 : 1];
@@ -439,7 +167,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
             R[l] = 0;
     }
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->blk_acquire++;
+        r->cta->blk_acquire++;
     return 0;
 }
 
@@ -586,9 +314,9 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     }
     R[0] = 0;
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
-        r->blk_release++;
+        r->cta->blk_release++;
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->blk_acquire++;
+        r->cta->blk_acquire++;
     return 0;
 }
 

@@ -1,10 +1,9 @@
 /* emu_exec.c — modules and launches: a module loaded and looked up, a
- * launch set up (parameters, shared and local memory, each warp's register
- * frame), its blocks run one after another, each block's warps interleaved
- * in seeded quanta until every thread has exited (emu_warp.c runs them). */
+ * launch checked and set up (its parameters, shared and local memory
+ * sizes, its window of resident blocks) and handed to the block scheduler
+ * (emu_sched.c), which runs its blocks. */
 #include "emu/emu_run.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,77 +125,13 @@ void emu_stats(const struct emu *e, struct emu_stats *s)
     *s = e->stats;
 }
 
-static uint64_t rng_next(uint64_t *s)
+/* splitmix64's finaliser: every input bit moves every output bit. */
+static uint64_t mix64(uint64_t x)
 {
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *s = x;
-    return x;
-}
-
-/* ---- blocks and launches ------------------------------------------------------------ */
-
-static int run_block(struct run *r)
-{
-    for (uint32_t i = 0; i < r->nwarps; i++) {
-        struct warp *w = &r->warps[i];
-        uint32_t first = i * 32, left = r->nthreads - first;
-        w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
-        w->exited = w->at_bar = w->wsync = 0;
-        w->uni = 1;
-        w->upc = (uint32_t)r->f->first;
-        memset(w->depth, 0, sizeof w->depth);
-        w->cycles = 0;
-        w->wepoch = 0;
-        for (int l = 0; l < 32; l++)
-            w->pc[l] = (uint32_t)r->f->first;
-        emu_warp_sregs(r, w);
-    }
-    r->live_threads = r->nthreads;
-    memset(r->bar_count, 0, sizeof r->bar_count);
-    memset(r->bar_expect, 0, sizeof r->bar_expect);
-    memset(r->bar_red, 0, sizeof r->bar_red);
-    r->epoch = 0;
-    r->gen++;
-    for (;;) {
-        int active = 0, progressed = 0;
-        uint32_t start = r->nwarps > 1 ? (uint32_t)(rng_next(&r->rng) % r->nwarps) : 0;
-        for (uint32_t k = 0; k < r->nwarps; k++) {
-            struct warp *w = &r->warps[(start + k) % r->nwarps];
-            if (!(w->live & ~w->exited))
-                continue;
-            active = 1;
-            int quantum = r->nwarps > 1 ? 16 + (int)(rng_next(&r->rng) & 255) : 1 << 30;
-            for (int q = 0; q < quantum; q++) {
-                int s = emu_warp_step(r, w);
-                if (s < 0)
-                    return -1;
-                if (s == 0)
-                    break;
-                progressed = 1;
-            }
-        }
-        if (!active)
-            break;
-        if (!progressed) {
-            for (uint32_t i = 0; i < r->nwarps; i++) {
-                struct warp *w = &r->warps[i];
-                if (w->at_bar) {
-                    int l = __builtin_ctz(w->at_bar);
-                    return emu_warp_hazard(r, w, l, (int)w->pc[l] - 1,
-                                       "waits at barrier %u, which the block's other threads never reach",
-                                       w->bar_id[l]);
-                }
-            }
-            return emu_warp_hazard(r, &r->warps[0], 0, r->f->first, "deadlocks (mask 0x%x)", 0);
-        }
-    }
-    if (r->hazards)
-        emu_hazard_block_end(r);
-    r->base_cycles += 1000;
-    return 0;
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
 }
 
 static int launch_error(struct emu_error *err, enum emu_status st, const char *msg)
@@ -205,189 +140,7 @@ static int launch_error(struct emu_error *err, enum emu_status st, const char *m
     return st;
 }
 
-/* The budget is handed to host threads in slices this big. */
-#define BUDGET_SLICE (1ull << 22)
-
-/* Takes more of the launch's budget so that N more thread-instructions fit;
- * 0, or -1 when it is spent. */
-int emu_budget_refill(struct run *r, uint64_t n)
-{
-    if (!r->pool)
-        return -1;
-    pthread_mutex_lock(&r->pool->lock);
-    uint64_t want = n > BUDGET_SLICE ? n : BUDGET_SLICE;
-    uint64_t take = r->pool->budget < want ? r->pool->budget : want;
-    int ok = r->budget_left + take >= n;
-    if (ok) {
-        r->pool->budget -= take;
-        r->budget_left += take;
-    }
-    pthread_mutex_unlock(&r->pool->lock);
-    return ok ? 0 : -1;
-}
-
-/* A host thread's own blocks' state: shared memory, its shadow, warps with
- * their register frames, call scratch and local memory.  0 or -1. */
-static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used)
-{
-    const struct emu_func *f = r->f;
-    r->smem = malloc(r->smem_bytes + 16);
-    r->warps = calloc(r->nwarps, sizeof *r->warps);
-    if (!r->smem || !r->warps)
-        return -1;
-    for (uint32_t i = 0; i < r->nwarps; i++) {
-        struct warp *w = &r->warps[i];
-        w->index = (int)i;
-        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
-        if (!w->frames)
-            return -1;
-        w->R = w->frames[k->fn] = calloc((size_t)f->nslots * 32, sizeof *w->R);
-        if (!w->R)
-            return -1;
-        if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
-            return -1;
-        if (r->local_bytes && !(w->local = calloc(32, r->local_bytes)))
-            return -1;
-        emu_frame_constants(r, k->fn, w->R);
-    }
-    if (r->hazards) {
-        r->sh_words = (r->smem_bytes + 3) / 4;
-        r->sh = calloc(r->sh_words + 1, sizeof *r->sh);
-        if (!r->sh)
-            return -1;
-    }
-    return 0;
-}
-
-static void worker_free(struct run *r)
-{
-    for (uint32_t i = 0; r->warps && i < r->nwarps; i++) {
-        for (int fn = 0; r->warps[i].frames && fn < r->m->nfuncs; fn++)
-            free(r->warps[i].frames[fn]);
-        free(r->warps[i].frames);
-        free(r->warps[i].scratch);
-        free(r->warps[i].local);
-    }
-    free(r->warps);
-    free(r->smem);
-    free(r->sh);
-    free(r->gh);
-    free(r->blk_writes);
-    r->warps = NULL;
-    r->smem = NULL;
-    r->sh = NULL;
-    r->gh = NULL;
-    r->blk_writes = NULL;
-}
-
-/* Runs block B (its linear index) of the grid: 0, or -1 with r->st set. */
-static int run_block_at(struct run *r, uint64_t b)
-{
-    r->block_linear = b;
-    /* the block's interleaving: from the seed and the block alone, so that
-     * it is the same whichever host thread runs the block */
-    uint64_t x = (r->e->cfg.seed + b + 1) * 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    r->rng = (x ^ (x >> 31)) | 1;
-    r->ctaid[0] = (unsigned)(b % r->grid[0]);
-    r->ctaid[1] = (unsigned)(b / r->grid[0] % r->grid[1]);
-    r->ctaid[2] = (unsigned)(b / ((uint64_t)r->grid[0] * r->grid[1]));
-    /* shared memory starts as junk, as on the GPU */
-    memset(r->smem, 0xa5, r->smem_bytes);
-    if (run_block(r)) {
-        if (r->st == EMU_OK)
-            r->st = EMU_FAULT;
-        return -1;
-    }
-    return 0;
-}
-
-struct worker {
-    struct run r;
-    struct emu_error err;
-    pthread_t thread;
-    int started;
-};
-
-/* A host thread: blocks in order from the pool until none is left or one
- * before the next has failed; a failure is kept when its block is the
- * first to fail so far, so the launch reports the same one every time. */
-static void *worker_main(void *arg)
-{
-    struct worker *wk = arg;
-    struct run *r = &wk->r;
-    struct pool *p = r->pool;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        uint64_t b = p->next < p->stop ? p->next++ : UINT64_MAX;
-        pthread_mutex_unlock(&p->lock);
-        if (b == UINT64_MAX)
-            break;
-        if (run_block_at(r, b)) {
-            pthread_mutex_lock(&p->lock);
-            if (b < p->stop) {
-                p->stop = b;
-                p->err = wk->err;
-                p->st = r->st;
-            }
-            pthread_mutex_unlock(&p->lock);
-            break;
-        }
-    }
-    return NULL;
-}
-
-/* The grid on THREADS host threads, each with a copy of the set-up run T. */
-static enum emu_status run_threads(struct run *t, const struct emu_kernel *k, int scratch_used,
-                                   int threads, struct emu_error *err)
-{
-    struct pool p;
-    memset(&p, 0, sizeof p);
-    if (pthread_mutex_init(&p.lock, NULL))
-        return launch_error(err, EMU_NOMEM, "cannot start the launch's threads");
-    p.stop = t->nblocks;
-    p.budget = t->budget_left;
-    struct worker *wk = calloc((size_t)threads, sizeof *wk);
-    enum emu_status st = EMU_NOMEM;
-    if (!wk)
-        goto out;
-    for (int i = 0; i < threads; i++) {
-        wk[i].r = *t;
-        wk[i].r.err = &wk[i].err;
-        wk[i].r.pool = &p;
-        wk[i].r.budget_left = 0;
-        memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
-        if (worker_alloc(&wk[i].r, k, scratch_used))
-            goto out;
-    }
-    for (int i = 0; i < threads; i++)
-        wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0;
-    for (int i = 0; i < threads; i++)
-        if (wk[i].started)
-            pthread_join(wk[i].thread, NULL);
-    /* a thread that did not start leaves its blocks to the others; none
-     * started: this one runs them */
-    int any = 0;
-    for (int i = 0; i < threads; i++)
-        any |= wk[i].started;
-    if (!any)
-        worker_main(&wk[0]);
-    st = p.st;
-    if (st != EMU_OK)
-        *err = p.err;
-out:
-    if (st == EMU_NOMEM && err->status == EMU_OK)
-        emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
-    for (int i = 0; wk && i < threads; i++) {
-        t->stats.warp_instructions += wk[i].r.stats.warp_instructions;
-        t->stats.thread_instructions += wk[i].r.stats.thread_instructions;
-        worker_free(&wk[i].r);
-    }
-    free(wk);
-    pthread_mutex_destroy(&p.lock);
-    return st;
-}
+/* ---- launches -------------------------------------------------------------------- */
 
 /* Runs K over the grid L describes. */
 enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
@@ -443,34 +196,32 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
         }
         memcpy(r.params + f->param_offset[i], l->args[i], f->param_size[i]);
     }
+    /* call scratch for each warp's lanes (128 KiB a warp): only for calls,
+     * printf, assert and the .param variables a body declares, not for
+     * the kernel's own parameters, which every kernel loads */
     int scratch_used = 0;
     for (int i = 0; i < f->count; i++) {
         const struct emu_insn *in = &r.code[f->first + i];
+        const struct emu_opnd *ao = &in->o[in->op == OP_LD];
         if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT ||
-            ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM))
+            ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM &&
+             (ao->kind != OK_ADDR || ao->reg >= 0 || (uint64_t)ao->off >= PARAM_SCRATCH)))
             scratch_used = 1;
     }
     int threads = e->cfg.threads > 1 && !r.hazards ? e->cfg.threads : 1;
     if ((uint64_t)threads > nblocks)
         threads = (int)nblocks;
-    if (threads > 1) {
-        st = run_threads(&r, k, scratch_used, threads, err);
-        goto out;
-    }
-    if (worker_alloc(&r, k, scratch_used))
-        goto out;
-    st = EMU_OK;
-    for (uint64_t b = 0; b < nblocks; b++)
-        if (run_block_at(&r, b)) {
-            st = r.st;
-            break;
-        }
+    r.nctas = emu_sched_window(e, r.nwarps, r.smem_bytes, (nblocks + (uint64_t)threads - 1) /
+                                                              (uint64_t)threads);
+    /* the interleaving: from the seed and the launch's count, so repeated
+     * launches differ and a seed and launch sequence repeat */
+    r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);
+    st = emu_sched_run(&r, k, scratch_used, threads, err);
 out:
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     e->stats.warp_instructions += r.stats.warp_instructions;
     e->stats.thread_instructions += r.stats.thread_instructions;
-    worker_free(&r);
     free(r.params);
     return st;
 }

@@ -1,6 +1,7 @@
 /* emu_int.h — the PTX emulator's decoded form, shared by its parser
  * (emu_parse.c), its memory map (emu_mem.c), its ALU (emu_ops.c) and its
- * interpreter (emu_exec.c).  Private to tutor/emu/: emu.h is the contract.
+ * interpreter (emu_exec.c, emu_sched.c, emu_warp.c).  Private to
+ * tutor/emu/: emu.h is the contract.
  *
  * A module is one flat array of decoded instructions; every function owns
  * a contiguous run of it.  Every source operand is a register slot: the
@@ -223,6 +224,7 @@ struct emu {
     uint64_t shared_win, local_win; /* reserved generic windows, 4 GiB each */
     size_t win_bytes;
     struct emu_stats stats;
+    uint64_t launches;              /* so far: mixed into each launch's interleaving */
 };
 
 /* emu_mem.c */

@@ -72,7 +72,7 @@ int emu_rt_emus(struct emu **judge, struct emu **student)
          * no hazard tracking, which keeps a launch on one thread). */
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         struct emu_config c = {DEV_SMS, DEV_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0, print_text, NULL,
-                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores)};
+                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0};
         rt.judge = emu_new(&c);
         c.hazards = 1;
         c.threads = 1;

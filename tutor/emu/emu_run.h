@@ -1,6 +1,7 @@
 /* emu_run.h — the state of one launch, shared by the interpreter
- * (emu_exec.c), its memory accesses and hazard shadow (emu_access.c) and
- * printf (emu_print.c).  Private to tutor/emu/. */
+ * (emu_exec.c sets it up, emu_sched.c runs its blocks, emu_warp.c and
+ * emu_sync.c their warps), its memory accesses (emu_access.c), hazard
+ * shadows and error sentences (emu_shadow.c) and printf (emu_print.c).  Private to tutor/emu/. */
 #ifndef EMU_RUN_H
 #define EMU_RUN_H
 
@@ -49,20 +50,43 @@ struct gshadow {
     uint32_t block, tid, pc;
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
-    uint8_t published;      /* its block released after it (a fence, a release atomic) */
+    uint8_t published;      /* its block has released since (it stays so) */
 };
 
-/* What the host threads of one launch share (emu_exec.c): the next block,
- * the first failing one and its error, the budget not yet handed out. */
+/* What the host threads of one launch share (emu_sched.c): the next block
+ * to start, the first failing one and its error, the budget not yet
+ * handed out. */
 struct pool {
     pthread_mutex_t lock;
-    uint64_t next, stop;
+    uint64_t next, stop;    /* stop: the lowest failed block, else the grid's size */
     struct emu_error err;
     enum emu_status st;
     uint64_t budget;
 };
 
-/* One host thread's launch: everything a block needs, its own. */
+/* A resident block: its threads, shared memory and barriers, and the
+ * releases and plain global stores the hazard shadow needs. */
+struct cta {
+    uint64_t index;                         /* linear, in the grid */
+    int active;                             /* holds a block that has not ended */
+    int ran, progressed;                    /* this round: a warp could run, one did */
+    unsigned ctaid[3];
+    uint8_t *smem;
+    struct warp *warps;
+    uint32_t bar_count[NBAR], bar_expect[NBAR];
+    uint32_t bar_red[NBAR];
+    const struct emu_insn *bar_insn[NBAR];
+    uint32_t live_threads;                  /* not exited */
+    uint32_t epoch;                         /* barriers completed in this block */
+    uint64_t base_cycles;                   /* %clock64 when it started */
+    /* hazards */
+    struct shadow *sh;
+    uint32_t gen;
+    uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
+};
+
+/* One host thread's launch: the launch's constants, its window of
+ * resident blocks, the global shadow, the budget and counters. */
 struct run {
     struct emu *e;
     const struct emu_module *m;
@@ -73,36 +97,28 @@ struct run {
     enum emu_status st;
     unsigned grid[3], block[3];
     uint32_t nthreads, nwarps;
-    uint64_t block_linear, nblocks;
-    unsigned ctaid[3];
+    uint64_t nblocks;
     uint8_t *params;
     uint32_t param_bytes;
-    uint8_t *smem;
     uint32_t smem_bytes, dyn_smem;
     uint32_t local_bytes;
-    struct warp *warps;
-    /* barriers */
-    uint32_t bar_count[NBAR], bar_expect[NBAR];
-    uint32_t bar_red[NBAR];
-    const struct emu_insn *bar_insn[NBAR];
-    uint32_t live_threads;                  /* not exited */
-    uint32_t epoch;                         /* barriers completed in this block */
+    struct cta *cta;        /* the block whose warp runs now */
+    struct cta *ctas;       /* the window: blocks resident at once */
+    uint32_t nctas;
     /* hazards */
     int hazards;
-    struct shadow *sh;
-    uint32_t sh_words, gen;
+    uint32_t sh_words;
     struct gshadow *gh;
     size_t gh_cap, gh_used;
-    uint32_t blk_release, blk_acquire;  /* the running block's fences and release/acquire ops */
-    uint64_t *blk_writes;               /* the words it stored to (keys into gh) */
-    size_t nblk_writes, cap_blk_writes;
+    uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
+    uint64_t nended_rel;
     uint64_t rng;
     int budget_on;
     uint64_t budget_left;           /* this thread's share of the budget */
     struct pool *pool;              /* NULL when the launch has one thread */
     struct emu_stats stats;
     int mem_last;                   /* emu_mem_find's cache */
-    uint64_t base_cycles;
+    uint64_t clock;                 /* %clock64 at which the next block starts */
 };
 
 static inline uint32_t popc32(uint32_t x)
@@ -116,21 +132,47 @@ static inline uint32_t popc32(uint32_t x)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
-/* At a block's end: its stores a release followed are published. */
-void emu_hazard_block_end(struct run *r);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
+
+/* emu_shadow.c */
 /* "kernel.cu:31", or the instruction's index where the PTX has no lines. */
 void emu_src_line(const struct run *r, int pc, char *out, size_t cap);
+/* "thread 5 of block 3" for lane LANE of W. */
 void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap);
+/* Ends the launch with EMU_FAULT: "<who> <what> (<file:line>)". */
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
+int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+/* A shared access (KIND) of BYTES at OFF by lane L of W, held to the
+ * running block's shadow: 0, or -1 with the hazard reported. */
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
+                      int kind);
+/* A plain (not atomic) global store, and a plain global load, held to the
+ * launch's global shadow: 0, or -1 with the hazard reported. */
+int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+/* At the running block's end: its releases are kept, against which its
+ * plain stores are held from now on.  0, or -1 out of memory. */
+int emu_shadow_block_end(struct run *r);
+/* Frees the launch's global shadow. */
+void emu_shadow_free(struct run *r);
 
-/* emu_exec.c */
-/* Takes more of the launch's budget so that N more thread-instructions fit;
- * 0, or -1 when it is spent. */
-int emu_budget_refill(struct run *r, uint64_t n);
+/* emu_sched.c */
+/* Blocks resident at once on one host thread for a launch of NWARPS warps
+ * and SMEM_BYTES of shared memory a block: the configured window, else
+ * what one SM of the H100 holds; never more than NBLOCKS, never 0. */
+uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes,
+                          uint64_t nblocks);
+/* Runs the grid of the set-up launch T on THREADS host threads (1: the
+ * caller's), each with a window of T->nctas resident blocks.  EMU_OK, or
+ * the first failing block's status with its error in ERR. */
+enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scratch_used,
+                              int threads, struct emu_error *err);
 
 /* emu_warp.c */
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can
@@ -140,8 +182,6 @@ int emu_warp_step(struct run *r, struct warp *w);
 void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
 /* The special registers of every frame W has (once a block). */
 void emu_warp_sregs(const struct run *r, struct warp *w);
-int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
 
 /* emu_sync.c */
 void emu_barriers_check(struct run *r);

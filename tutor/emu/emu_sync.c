@@ -1,4 +1,4 @@
-/* emu_sync.c — what orders threads: the block's barriers (bar.sync,
+/* emu_sync.c — what orders threads: the running block's barriers (bar.sync,
  * bar.red, bar.arrive, counted per thread, released when every thread
  * that has not exited arrived) and the warp's collectives (shfl, vote,
  * redux, match over the lanes their mask names, who wait for each other). */
@@ -10,9 +10,10 @@
 
 static void barrier_release(struct run *r, int id)
 {
-    const struct emu_insn *in = r->bar_insn[id];
+    struct cta *c = r->cta;
+    const struct emu_insn *in = c->bar_insn[id];
     for (uint32_t i = 0; i < r->nwarps; i++) {
-        struct warp *w = &r->warps[i];
+        struct warp *w = &c->warps[i];
         uint32_t rel = 0;
         for (uint32_t m = w->at_bar; m; m &= m - 1) {
             int l = __builtin_ctz(m);
@@ -23,28 +24,29 @@ static void barrier_release(struct run *r, int id)
             continue;
         w->at_bar &= ~rel;
         if (in && in->op == OP_BAR_RED) {
-            uint64_t v = in->sub == SUB_POPC ? r->bar_red[id]
-                       : in->sub == SUB_AND  ? (r->bar_red[id] == r->bar_count[id])
-                                             : (r->bar_red[id] != 0);
+            uint64_t v = in->sub == SUB_POPC ? c->bar_red[id]
+                       : in->sub == SUB_AND  ? (c->bar_red[id] == c->bar_count[id])
+                                             : (c->bar_red[id] != 0);
             for (uint32_t m = rel; m; m &= m - 1)
                 w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
         }
     }
-    r->bar_count[id] = 0;
-    r->bar_expect[id] = 0;
-    r->bar_red[id] = 0;
-    r->bar_insn[id] = NULL;
-    r->epoch++;
+    c->bar_count[id] = 0;
+    c->bar_expect[id] = 0;
+    c->bar_red[id] = 0;
+    c->bar_insn[id] = NULL;
+    c->epoch++;
 }
 
 /* Releases every barrier all its threads have reached. */
 void emu_barriers_check(struct run *r)
 {
+    const struct cta *c = r->cta;
     for (int id = 0; id < NBAR; id++) {
-        if (!r->bar_count[id])
+        if (!c->bar_count[id])
             continue;
-        uint32_t want = r->bar_expect[id] ? r->bar_expect[id] : r->live_threads;
-        if (r->bar_count[id] >= want)
+        uint32_t want = c->bar_expect[id] ? c->bar_expect[id] : c->live_threads;
+        if (c->bar_count[id] >= want)
             barrier_release(r, id);
     }
 }
@@ -54,6 +56,7 @@ void emu_barriers_check(struct run *r)
 int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
                       uint32_t emask, int pc, int wait)
 {
+    struct cta *c = r->cta;
     int l0 = __builtin_ctz(mask);
     uint32_t id = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 1 : 0].reg * 32 + l0];
     int has_count = in->op == OP_BAR_RED ? in->nops > 3 : in->nops > 1;
@@ -62,17 +65,17 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
         count = (uint32_t)w->R[(size_t)in->o[in->op == OP_BAR_RED ? 2 : 1].reg * 32 + l0];
     if (id >= NBAR)
         return emu_fault(r, w, l0, pc, "used barrier %u (there are 16)", id);
-    if (r->bar_count[id] && r->bar_expect[id] != count)
-        return emu_warp_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
-    r->bar_expect[id] = count;
-    r->bar_count[id] += popc32(emask);
+    if (c->bar_count[id] && c->bar_expect[id] != count)
+        return emu_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
+    c->bar_expect[id] = count;
+    c->bar_count[id] += popc32(emask);
     if (in->op == OP_BAR_RED) {
         const struct emu_opnd *po = &in->o[in->nops - 1];
         for (uint32_t m = emask; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            r->bar_red[id] += (uint32_t)((w->R[(size_t)po->reg * 32 + l] & 1) ^ po->neg);
+            c->bar_red[id] += (uint32_t)((w->R[(size_t)po->reg * 32 + l] & 1) ^ po->neg);
         }
-        r->bar_insn[id] = in;
+        c->bar_insn[id] = in;
     }
     if (wait) {
         w->at_bar |= emask;
@@ -95,13 +98,13 @@ int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask
     if (!missing)
         return 1;
     if (missing & w->exited)
-        return emu_warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(missing & w->exited));
+        return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
+                      "runs a .sync warp operation whose mask names lane %u, which has exited",
+                      (uint32_t)__builtin_ctz(missing & w->exited));
     if (missing & mask)
-        return emu_warp_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                           "runs a .sync warp operation whose mask names lane %u, which skips it",
-                           (uint32_t)__builtin_ctz(missing & mask));
+        return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
+                      "runs a .sync warp operation whose mask names lane %u, which skips it",
+                      (uint32_t)__builtin_ctz(missing & mask));
     w->wsync |= mask;
     w->wsync_need = need;
     return 0;

@@ -5,13 +5,14 @@
 #include "emu/emu_ops.h"
 #include "emu/emu_run.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The cycles one warp instruction advances %clock by. */
 #define CPI 4
+/* The budget is handed to host threads in slices this big. */
+#define BUDGET_SLICE (1ull << 22)
 
 static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, int id)
 {
@@ -24,16 +25,16 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     case SR_NTID_X: return r->block[0];
     case SR_NTID_Y: return r->block[1];
     case SR_NTID_Z: return r->block[2];
-    case SR_CTAID_X: return r->ctaid[0];
-    case SR_CTAID_Y: return r->ctaid[1];
-    case SR_CTAID_Z: return r->ctaid[2];
+    case SR_CTAID_X: return r->cta->ctaid[0];
+    case SR_CTAID_Y: return r->cta->ctaid[1];
+    case SR_CTAID_Z: return r->cta->ctaid[2];
     case SR_NCTAID_X: return r->grid[0];
     case SR_NCTAID_Y: return r->grid[1];
     case SR_NCTAID_Z: return r->grid[2];
     case SR_LANEID: return (uint64_t)lane;
     case SR_WARPID: return (uint64_t)(w->index % r->e->cfg.warps_per_sm);
     case SR_NWARPID: return (uint64_t)r->e->cfg.warps_per_sm;
-    case SR_SMID: return r->block_linear % (uint64_t)r->e->cfg.sm_count;
+    case SR_SMID: return r->cta->index % (uint64_t)r->e->cfg.sm_count;
     case SR_NSMID: return (uint64_t)r->e->cfg.sm_count;
     case SR_LANEMASK_EQ: return 1u << lane;
     case SR_LANEMASK_LT: return (1u << lane) - 1;
@@ -88,23 +89,22 @@ static int unsupported_at(struct run *r, int pc, const char *what)
     return -1;
 }
 
-/* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
-int emu_warp_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+/* Takes more of the launch's budget so that N more thread-instructions
+ * fit: 0, or -1 when it is spent (one host thread holds it all). */
+static int budget_refill(struct run *r, uint64_t n)
 {
-    char who[100];
-    emu_where(r, w, lane, pc, who, sizeof who);
-    const struct emu_insn *in = &r->code[pc];
-    char what[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "%s %s (%s)", who, what, where);
-    r->st = EMU_HAZARD;
-    return -1;
+    if (!r->pool)
+        return -1;
+    pthread_mutex_lock(&r->pool->lock);
+    uint64_t want = n > BUDGET_SLICE ? n : BUDGET_SLICE;
+    uint64_t take = r->pool->budget < want ? r->pool->budget : want;
+    int ok = r->budget_left + take >= n;
+    if (ok) {
+        r->pool->budget -= take;
+        r->budget_left += take;
+    }
+    pthread_mutex_unlock(&r->pool->lock);
+    return ok ? 0 : -1;
 }
 
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
@@ -224,7 +224,7 @@ static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
 {
     lanes &= ~w->exited;
     w->exited |= lanes;
-    r->live_threads -= popc32(lanes);
+    r->cta->live_threads -= popc32(lanes);
     emu_barriers_check(r);
 }
 
@@ -253,15 +253,15 @@ static int stalled(struct run *r, struct warp *w)
 {
     if (w->wsync && (w->wsync_need & w->exited)) {
         int l = __builtin_ctz(w->wsync);
-        return emu_warp_hazard(r, w, l, (int)w->pc[l],
-                           "runs a .sync warp operation whose mask names lane %u, which has exited",
-                           (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+        return emu_hazard(r, w, l, (int)w->pc[l],
+                      "runs a .sync warp operation whose mask names lane %u, which has exited",
+                      (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
     }
     if (w->wsync && !w->at_bar) {
         int l = __builtin_ctz(w->wsync);
-        return emu_warp_hazard(r, w, l, (int)w->pc[l],
-                           "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
-                           w->wsync);
+        return emu_hazard(r, w, l, (int)w->pc[l],
+                      "waits at a .sync warp operation for lanes that wait elsewhere (mask 0x%08x)",
+                      w->wsync);
     }
     return 0;
 }
@@ -316,7 +316,7 @@ int emu_warp_step(struct run *r, struct warp *w)
     r->stats.warp_instructions++;
     r->stats.thread_instructions += n;
     if (r->budget_on) {
-        if (r->budget_left < n && emu_budget_refill(r, n)) {
+        if (r->budget_left < n && budget_refill(r, n)) {
             char where[160];
             emu_src_line(r, (int)pc, where, sizeof where);
             emu_error_set(r->err, EMU_LIMIT, NULL, (int)in->line, emu_file_name(r->m, in->file),
@@ -389,7 +389,7 @@ int emu_warp_step(struct run *r, struct warp *w)
             return -1;
         break;
     case OP_MOVCLK: {
-        uint64_t cyc = r->base_cycles + w->cycles;
+        uint64_t cyc = r->cta->base_cycles + w->cycles;
         uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
                    : in->sub == CLK_CLOCK64 ? cyc
                    : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
@@ -456,8 +456,8 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     case OP_FENCE:
         if (emask) {
-            r->blk_release++;
-            r->blk_acquire++;
+            r->cta->blk_release++;
+            r->cta->blk_acquire++;
         }
         break;
     case OP_NANOSLEEP:

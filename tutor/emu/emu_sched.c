@@ -1,0 +1,383 @@
+/* emu_sched.c — the block scheduler.  Each host thread keeps a window of
+ * resident blocks: they start in increasing index, as the GPU's block
+ * scheduler starts them, a new one as soon as one ends, and the warps of
+ * all of them interleave in quanta whose order and length come from the
+ * seed and the launch's count (emu_warp.c runs a warp's instructions).  So
+ * blocks finish in an order that changes from launch to launch, a block
+ * can wait on a flag another resident block sets, and every block below a
+ * running one has started.  A block stays whole: its own shared memory,
+ * barriers and shared-memory shadow. */
+#include "emu/emu_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What one SM of the H100 holds at once (CUDA's occupancy rules): blocks,
+ * bytes of shared memory, and the driver's share of them per block. */
+enum { SM_BLOCKS = 32, SM_SMEM = 228 << 10, SM_SMEM_RESERVED = 1 << 10, MAX_WINDOW = 1024 };
+
+/* After a block fails, the lower resident blocks run on, so that the
+ * lowest failing block is the one reported, for at most this many more
+ * thread-instructions: one of them may be waiting for the block that
+ * failed, and a GPU would have stopped them all. */
+#define DRAIN_LIMIT (1ull << 24)
+
+/* Blocks resident at once on one host thread. */
+uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes,
+                          uint64_t nblocks)
+{
+    uint64_t w = e->cfg.resident > MAX_WINDOW ? MAX_WINDOW : (uint64_t)e->cfg.resident;
+    if (e->cfg.resident <= 0) {
+        uint64_t by_warps = (uint64_t)e->cfg.warps_per_sm / nwarps;
+        uint64_t by_smem = SM_SMEM / ((uint64_t)smem_bytes + SM_SMEM_RESERVED);
+        w = SM_BLOCKS;
+        w = by_warps < w ? by_warps : w;
+        w = by_smem < w ? by_smem : w;
+    }
+    w = w < nblocks ? w : nblocks;
+    return w ? (uint32_t)w : 1;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    return x;
+}
+
+/* ---- a host thread's window ----------------------------------------------------- */
+
+/* One resident block's memory: shared memory and its shadow, warps with
+ * their register frames, call scratch and local memory.  0 or -1. */
+static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used)
+{
+    c->smem = malloc(r->smem_bytes + 16);
+    c->warps = calloc(r->nwarps, sizeof *c->warps);
+    if (!c->smem || !c->warps)
+        return -1;
+    for (uint32_t i = 0; i < r->nwarps; i++) {
+        struct warp *w = &c->warps[i];
+        w->index = (int)i;
+        w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
+        if (!w->frames)
+            return -1;
+        w->R = w->frames[k->fn] = calloc((size_t)r->f->nslots * 32, sizeof *w->R);
+        if (!w->R)
+            return -1;
+        if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
+            return -1;
+        if (r->local_bytes && !(w->local = calloc(32, r->local_bytes)))
+            return -1;
+        emu_frame_constants(r, k->fn, w->R);
+    }
+    if (r->hazards && !(c->sh = calloc(r->sh_words + 1, sizeof *c->sh)))
+        return -1;
+    return 0;
+}
+
+static void cta_free(const struct run *r, struct cta *c)
+{
+    for (uint32_t i = 0; c->warps && i < r->nwarps; i++) {
+        for (int fn = 0; c->warps[i].frames && fn < r->m->nfuncs; fn++)
+            free(c->warps[i].frames[fn]);
+        free(c->warps[i].frames);
+        free(c->warps[i].scratch);
+        free(c->warps[i].local);
+    }
+    free(c->warps);
+    free(c->smem);
+    free(c->sh);
+}
+
+/* A host thread's window of R->nctas blocks.  0 or -1. */
+static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used)
+{
+    r->sh_words = (r->smem_bytes + 3) / 4;
+    r->ctas = calloc(r->nctas, sizeof *r->ctas);
+    if (!r->ctas)
+        return -1;
+    for (uint32_t i = 0; i < r->nctas; i++)
+        if (cta_alloc(r, &r->ctas[i], k, scratch_used))
+            return -1;
+    return 0;
+}
+
+static void worker_free(struct run *r)
+{
+    for (uint32_t i = 0; r->ctas && i < r->nctas; i++)
+        cta_free(r, &r->ctas[i]);
+    free(r->ctas);
+    r->ctas = NULL;
+    emu_shadow_free(r);
+}
+
+/* ---- blocks ---------------------------------------------------------------------- */
+
+/* Block B (its linear index) starts in C: every thread at the kernel's
+ * first instruction, shared memory junk as on the GPU. */
+static void cta_start(struct run *r, struct cta *c, uint64_t b)
+{
+    c->index = b;
+    c->active = 1;
+    c->ran = c->progressed = 0;
+    c->ctaid[0] = (unsigned)(b % r->grid[0]);
+    c->ctaid[1] = (unsigned)(b / r->grid[0] % r->grid[1]);
+    c->ctaid[2] = (unsigned)(b / ((uint64_t)r->grid[0] * r->grid[1]));
+    memset(c->smem, 0xa5, r->smem_bytes);
+    r->cta = c;
+    for (uint32_t i = 0; i < r->nwarps; i++) {
+        struct warp *w = &c->warps[i];
+        uint32_t first = i * 32, left = r->nthreads - first;
+        w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
+        w->exited = w->at_bar = w->wsync = 0;
+        w->uni = 1;
+        w->upc = (uint32_t)r->f->first;
+        memset(w->depth, 0, sizeof w->depth);
+        w->cycles = 0;
+        w->wepoch = 0;
+        for (int l = 0; l < 32; l++)
+            w->pc[l] = (uint32_t)r->f->first;
+        emu_warp_sregs(r, w);
+    }
+    c->live_threads = r->nthreads;
+    memset(c->bar_count, 0, sizeof c->bar_count);
+    memset(c->bar_expect, 0, sizeof c->bar_expect);
+    memset(c->bar_red, 0, sizeof c->bar_red);
+    memset(c->bar_insn, 0, sizeof c->bar_insn);
+    c->epoch = 0;
+    c->gen++;
+    c->blk_release = c->blk_acquire = 0;
+    c->base_cycles = r->clock;
+}
+
+/* The next block of the grid for this host thread, unless every block is
+ * taken or a lower one has failed; 1 with *B set, or 0. */
+static int take(struct pool *p, uint64_t *b)
+{
+    pthread_mutex_lock(&p->lock);
+    int ok = p->next < p->stop;
+    if (ok)
+        *b = p->next++;
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+static void block_failed(struct run *r, struct pool *p, struct cta *c);
+
+/* C leaves the window without ending (it failed, or a lower block did):
+ * its releases so far count for the stores it made, as an ended block's
+ * do, so a lower block running on is not held to a block the GPU would
+ * have stopped; out of memory there, they do not. */
+static void cta_drop(struct run *r, struct cta *c)
+{
+    if (r->hazards) {
+        r->cta = c;
+        if (emu_shadow_block_end(r)) {
+            r->st = EMU_OK;
+            memset(r->err, 0, sizeof *r->err);
+        }
+    }
+    c->active = 0;
+}
+
+/* C's threads have all exited: its releases are kept for the hazard
+ * shadow, and the next block takes its place. */
+static void block_end(struct run *r, struct pool *p, struct cta *c)
+{
+    if (r->hazards && emu_shadow_block_end(r)) {
+        block_failed(r, p, c);
+        return;
+    }
+    c->active = 0;
+    r->clock += 1000;
+    uint64_t b;
+    if (take(p, &b))
+        cta_start(r, c, b);
+}
+
+/* C stopped the launch (r->st, r->err).  Its error is kept when C is the
+ * lowest block to fail so far, so the launch reports the same block
+ * whichever ran first; a budget that ran out never replaces an error
+ * found before it (the budget ran out on blocks the GPU had stopped). */
+static void block_failed(struct run *r, struct pool *p, struct cta *c)
+{
+    if (r->st == EMU_OK)
+        r->st = EMU_FAULT;
+    pthread_mutex_lock(&p->lock);
+    if (c->index < p->stop && !(r->st == EMU_LIMIT && p->st != EMU_OK)) {
+        __atomic_store_n(&p->stop, c->index, __ATOMIC_RELAXED);
+        p->err = *r->err;
+        p->st = r->st;
+    }
+    pthread_mutex_unlock(&p->lock);
+    r->st = EMU_OK;
+    memset(r->err, 0, sizeof *r->err);
+    cta_drop(r, c);
+}
+
+/* C ran a round in which none of its warps could run: its threads wait
+ * at barriers or warp operations no other thread of it will reach, which
+ * no other block can change. */
+static void block_deadlocked(struct run *r, struct cta *c)
+{
+    r->cta = c;
+    for (uint32_t i = 0; i < r->nwarps; i++) {
+        struct warp *w = &c->warps[i];
+        if (w->at_bar) {
+            int l = __builtin_ctz(w->at_bar);
+            emu_hazard(r, w, l, (int)w->pc[l] - 1,
+                       "waits at barrier %u, which the block's other threads never reach",
+                       w->bar_id[l]);
+            return;
+        }
+    }
+    emu_hazard(r, &c->warps[0], 0, r->f->first, "deadlocks (mask 0x%x)", 0);
+}
+
+/* Runs blocks from P in R's window until none is left: rounds in which
+ * every runnable warp of every resident block gets one quantum, warp by
+ * warp across the blocks from a seeded starting point, each quantum's
+ * length seeded too. */
+static void worker_loop(struct run *r, struct pool *p)
+{
+    uint32_t nw = r->nctas, total = nw * r->nwarps;
+    uint64_t b, drain_end = UINT64_MAX;
+    for (uint32_t s = 0; s < nw && take(p, &b); s++)
+        cta_start(r, &r->ctas[s], b);
+    for (;;) {
+        uint64_t stop = __atomic_load_n(&p->stop, __ATOMIC_RELAXED);
+        if (stop < r->nblocks && drain_end == UINT64_MAX)
+            drain_end = r->stats.thread_instructions + DRAIN_LIMIT;
+        int resident = 0;
+        for (uint32_t s = 0; s < nw; s++) {
+            struct cta *c = &r->ctas[s];
+            if (c->active && c->index > stop)
+                cta_drop(r, c);
+            resident |= c->active;
+            c->ran = c->progressed = 0;
+        }
+        if (!resident || r->stats.thread_instructions > drain_end)
+            break;
+        uint32_t start = total > 1 ? (uint32_t)(rng_next(&r->rng) % total) : 0;
+        for (uint32_t k = 0; k < total; k++) {
+            uint32_t i = start + k < total ? start + k : start + k - total;
+            struct cta *c = &r->ctas[i % nw];
+            struct warp *w = &c->warps[i / nw];
+            if (!c->active || !(w->live & ~w->exited))
+                continue;
+            c->ran = 1;
+            r->cta = c;
+            int quantum = total > 1 ? 16 + (int)(rng_next(&r->rng) & 255) : 1 << 30;
+            int s = 1;
+            for (int q = 0; q < quantum && (s = emu_warp_step(r, w)) > 0; q++)
+                c->progressed = 1;
+            if (s < 0)
+                block_failed(r, p, c);
+            else if (!c->live_threads)
+                block_end(r, p, c);
+        }
+        for (uint32_t s = 0; s < nw; s++) {
+            struct cta *c = &r->ctas[s];
+            if (c->active && c->ran && !c->progressed) {
+                block_deadlocked(r, c);
+                block_failed(r, p, c);
+            }
+        }
+    }
+}
+
+/* ---- host threads ------------------------------------------------------------------ */
+
+struct worker {
+    struct run r;
+    struct emu_error err;
+    struct pool *pool;
+    pthread_t thread;
+    int started;
+};
+
+static void *worker_main(void *arg)
+{
+    struct worker *wk = arg;
+    worker_loop(&wk->r, wk->pool);
+    return NULL;
+}
+
+static enum emu_status sched_one(struct run *t, const struct emu_kernel *k, int scratch_used,
+                                 struct pool *p)
+{
+    enum emu_status st = EMU_NOMEM;
+    if (!worker_alloc(t, k, scratch_used)) {
+        t->rng |= 1;
+        worker_loop(t, p);
+        st = p->st;
+    }
+    worker_free(t);
+    return st;
+}
+
+/* THREADS host threads, each with a copy of the set-up run T and its own
+ * window; their counters are added into T's. */
+static enum emu_status sched_threads(struct run *t, const struct emu_kernel *k, int scratch_used,
+                                     int threads, struct pool *p)
+{
+    struct worker *wk = calloc((size_t)threads, sizeof *wk);
+    enum emu_status st = EMU_NOMEM;
+    if (!wk)
+        return st;
+    for (int i = 0; i < threads; i++) {
+        wk[i].r = *t;
+        wk[i].r.err = &wk[i].err;
+        wk[i].r.pool = p;
+        wk[i].pool = p;
+        wk[i].r.budget_left = 0;
+        wk[i].r.rng = (t->rng ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1))) | 1;
+        memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
+        if (worker_alloc(&wk[i].r, k, scratch_used))
+            goto out;
+    }
+    for (int i = 0; i < threads; i++)
+        wk[i].started = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) == 0;
+    int any = 0;
+    for (int i = 0; i < threads; i++)
+        if (wk[i].started) {
+            pthread_join(wk[i].thread, NULL);
+            any = 1;
+        }
+    /* a thread that did not start leaves its blocks to the others; none
+     * started: this one runs them */
+    if (!any)
+        worker_loop(&wk[0].r, p);
+    st = p->st;
+out:
+    for (int i = 0; i < threads; i++) {
+        t->stats.warp_instructions += wk[i].r.stats.warp_instructions;
+        t->stats.thread_instructions += wk[i].r.stats.thread_instructions;
+        worker_free(&wk[i].r);
+    }
+    free(wk);
+    return st;
+}
+
+/* Runs the grid of T on THREADS host threads. */
+enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scratch_used,
+                              int threads, struct emu_error *err)
+{
+    struct pool p;
+    memset(&p, 0, sizeof p);
+    if (pthread_mutex_init(&p.lock, NULL)) {
+        emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "cannot start the launch's threads");
+        return EMU_NOMEM;
+    }
+    p.stop = t->nblocks;
+    p.budget = t->budget_left;
+    enum emu_status st = threads > 1 ? sched_threads(t, k, scratch_used, threads, &p)
+                                     : sched_one(t, k, scratch_used, &p);
+    if (p.st != EMU_OK)
+        *err = p.err;
+    pthread_mutex_destroy(&p.lock);
+    return st;
+}

@@ -1,0 +1,329 @@
+/* emu_shadow.c — what a fault or hazard says (the thread, its block, the
+ * source line) and the hazard shadows: every shared word's last writer and
+ * readers in its block, every plainly stored global word's block and that
+ * block's releases, which find unordered conflicting accesses (DESIGN §11;
+ * docs/harness.md §10, "Hazards are verdicts"). */
+#include "emu/emu_run.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void thread_name(const struct run *r, uint32_t tid, char *out, size_t cap)
+{
+    if (r->block[1] == 1 && r->block[2] == 1)
+        snprintf(out, cap, "thread %u", tid);
+    else
+        snprintf(out, cap, "thread (%u,%u,%u)", tid % r->block[0], tid / r->block[0] % r->block[1],
+                 tid / (r->block[0] * r->block[1]));
+}
+
+static void block_name(const struct run *r, char *out, size_t cap)
+{
+    if (r->grid[1] == 1 && r->grid[2] == 1)
+        snprintf(out, cap, "block %u", r->cta->ctaid[0]);
+    else
+        snprintf(out, cap, "block (%u,%u,%u)", r->cta->ctaid[0], r->cta->ctaid[1], r->cta->ctaid[2]);
+}
+
+/* "kernel.cu:31" for the instruction at PC, or its index in the function
+ * where the PTX has no line. */
+void emu_src_line(const struct run *r, int pc, char *out, size_t cap)
+{
+    const struct emu_insn *in = &r->code[pc];
+    if (in->line)
+        snprintf(out, cap, "%s:%u", emu_file_name(r->m, in->file), in->line);
+    else
+        snprintf(out, cap, "PTX instruction %d", pc - r->f->first);
+}
+
+/* "thread 5 of block 3" for lane L of W. */
+void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char *out, size_t cap)
+{
+    char t[48], b[48];
+    (void)pc;
+    thread_name(r, (uint32_t)(w->index * 32 + lane), t, sizeof t);
+    block_name(r, b, sizeof b);
+    snprintf(out, cap, "%s of %s", t, b);
+}
+
+/* Ends the launch with EMU_FAULT: "<who> <what> (<file:line>)". */
+int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+{
+    char who[100], what[300], where[160];
+    emu_where(r, w, lane, pc, who, sizeof who);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    emu_src_line(r, pc, where, sizeof where);
+    const struct emu_insn *in = &r->code[pc];
+    emu_error_set(r->err, EMU_FAULT, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                  "%s %s (%s)", who, what, where);
+    r->st = EMU_FAULT;
+    return -1;
+}
+
+/* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
+int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
+{
+    char who[100];
+    emu_where(r, w, lane, pc, who, sizeof who);
+    const struct emu_insn *in = &r->code[pc];
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
+    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                  "%s %s (%s)", who, what, where);
+    r->st = EMU_HAZARD;
+    return -1;
+}
+
+/* A race on the shared WORD: W's lane LANE at PC WHAT, thread OTID at OPC
+ * before it. */
+static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
+                  const char *what, uint32_t word)
+{
+    char who[100], other[48], l1[160], l2[160], place[64];
+    snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+    emu_where(r, w, lane, pc, who, sizeof who);
+    thread_name(r, otid, other, sizeof other);
+    emu_src_line(r, pc, l1, sizeof l1);
+    emu_src_line(r, opc, l2, sizeof l2);
+    const struct emu_insn *in = &r->code[pc];
+    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                  "race on %s: %s %s (%s), and %s %s (%s) with no barrier between them", place,
+                  who, what, l1, other, strstr(what, "reads") ? "wrote it" : "accessed it", l2);
+    r->st = EMU_HAZARD;
+    return -1;
+}
+
+/* Whether an access by thread PTID (block epoch PEPOCH, its warp's PWEP)
+ * is ordered before the one W is making now, in block epoch EPOCH. */
+static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t pepoch,
+                   uint32_t pwep)
+{
+    return pepoch != epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
+}
+
+/* A shared access of BYTES at OFF by lane L of W: a race with an
+ * unordered access of another thread of the block, or a read of a word no
+ * thread wrote, ends the launch (-1); else it is recorded (0). */
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
+                     int kind)
+{
+    uint32_t tid = (uint32_t)(w->index * 32 + l);
+    struct shadow *sh = r->cta->sh;
+    const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+        struct shadow *s = &sh[word];
+        if (s->gen != gen) {
+            memset(s, 0, sizeof *s);
+            s->gen = gen;
+        }
+        if (kind != ACC_WRITE && !s->written) {
+            char who[100], l1[160], place[64];
+            snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            const struct emu_insn *in = &r->code[pc];
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "%s reads %s, which no thread of the block has written (%s)", who, place,
+                          l1);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
+        if (s->written && s->wtid != tid && !ordered(epoch, w, s->wtid, s->wepoch, s->wwep) &&
+            !(kind == ACC_ATOMIC && s->watomic)) {
+            int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
+            if (!(kind == ACC_WRITE && same_step))
+                return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
+                              kind == ACC_READ ? "reads it" : "writes it", word);
+        }
+        if (kind == ACC_READ) {
+            if (s->read && s->rtid != tid) {
+                s->r2tid = s->rtid;
+                s->r2pc = s->rpc;
+                s->r2epoch = s->repoch;
+                s->r2wep = s->rwep;
+                s->read2 = 1;
+            }
+            s->read = 1;
+            s->rtid = tid;
+            s->rpc = (uint32_t)pc;
+            s->repoch = epoch;
+            s->rwep = w->wepoch;
+            continue;
+        }
+        if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
+            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", word);
+        if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
+            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", word);
+        s->written = 1;
+        s->watomic = kind == ACC_ATOMIC;
+        s->wtid = tid;
+        s->wpc = (uint32_t)pc;
+        s->wepoch = epoch;
+        s->wwep = w->wepoch;
+        s->wstep = w->steps;
+    }
+    return 0;
+}
+
+static int gh_grow(struct run *r)
+{
+    size_t cap = r->gh_cap ? r->gh_cap * 2 : 4096;
+    struct gshadow *n = calloc(cap, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < r->gh_cap; i++) {
+        if (!r->gh[i].addr)
+            continue;
+        size_t h = (size_t)((r->gh[i].addr * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+        while (n[h].addr)
+            h = (h + 1) & (cap - 1);
+        n[h] = r->gh[i];
+    }
+    free(r->gh);
+    r->gh = n;
+    r->gh_cap = cap;
+    return 0;
+}
+
+static struct gshadow *gh_find(struct run *r, uint64_t key)
+{
+    if (!r->gh_cap)
+        return NULL;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (r->gh_cap - 1);
+    while (r->gh[h].addr && r->gh[h].addr != key)
+        h = (h + 1) & (r->gh_cap - 1);
+    return &r->gh[h];
+}
+
+static int gh_nomem(struct run *r)
+{
+    r->st = EMU_NOMEM;
+    emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory tracking hazards");
+    return -1;
+}
+
+/* Frees the launch's global shadow. */
+void emu_shadow_free(struct run *r)
+{
+    free(r->gh);
+    free(r->ended_rel);
+    r->gh = NULL;
+    r->ended_rel = NULL;
+    r->nended_rel = 0;
+}
+
+/* Whether block BLOCK has released since its releases numbered REL: by
+ * now, while it is resident; by its end, once it has ended. */
+static int released_since(const struct run *r, uint32_t block, uint32_t rel)
+{
+    for (uint32_t i = 0; i < r->nctas; i++) {
+        const struct cta *c = &r->ctas[i];
+        if (c->active && (uint32_t)c->index == block)
+            return c->blk_release > rel;
+    }
+    return block < r->nended_rel && r->ended_rel[block] > rel + 1;
+}
+
+/* A global store that is not atomic: two blocks storing to one word is a
+ * race; the store is remembered, with its block's releases so far, for
+ * the plain reads of other blocks (emu_shadow_load).  0 or -1. */
+int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
+{
+    const struct emu_insn *in = &r->code[pc];
+    struct cta *c = r->cta;
+    uint32_t blk = (uint32_t)c->index;
+    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+            return gh_nomem(r);
+        uint64_t key = word + 1;
+        struct gshadow *g = gh_find(r, key);
+        if (g->addr && g->block != blk) {
+            char place[96], who[100], l1[160], l2[160];
+            emu_mem_describe(r->e, word * 4, place, sizeof place);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)g->pc, l2, sizeof l2);
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "race on %s: %s writes it (%s), and block %u wrote it too (%s): blocks "
+                          "that share a word need atomics",
+                          place, who, l1, g->block, l2);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
+        if (!g->addr) {
+            g->addr = key;
+            r->gh_used++;
+        }
+        g->block = blk;
+        g->tid = (uint32_t)(w->index * 32 + l);
+        g->pc = (uint32_t)pc;
+        g->rel = c->blk_release;
+        g->weak = !(in->flags & F_STRONG);
+        g->published = 0;
+    }
+    return 0;
+}
+
+/* At a block's end: its releases, against which the plain stores it made
+ * are held from now on (released_since). */
+int emu_shadow_block_end(struct run *r)
+{
+    const struct cta *c = r->cta;
+    if (c->index >= r->nended_rel) {
+        uint64_t n = r->nended_rel ? r->nended_rel : 256;
+        while (n <= c->index)
+            n *= 2;
+        uint32_t *p = realloc(r->ended_rel, n * sizeof *p);
+        if (!p)
+            return gh_nomem(r);
+        memset(p + r->nended_rel, 0, (n - r->nended_rel) * sizeof *p);
+        r->ended_rel = p;
+        r->nended_rel = n;
+    }
+    r->ended_rel[c->index] = c->blk_release + 1;
+    return 0;
+}
+
+/* A plain global read of a word another block of this launch stored to
+ * plainly (before it, in the interleaving of the resident blocks): a race
+ * unless that block released after the store (its __threadfence() or
+ * release atomic, before the signal) and this block acquired (a fence or
+ * an acquire atomic after seeing the signal).  0 or -1. */
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
+{
+    struct cta *c = r->cta;
+    uint32_t blk = (uint32_t)c->index;
+    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        struct gshadow *g = gh_find(r, word + 1);
+        if (!g || !g->addr || g->block == blk || !g->weak)
+            continue;
+        g->published = g->published || released_since(r, g->block, g->rel);
+        if (g->published && c->blk_acquire)
+            continue;
+        char place[96], who[100], l1[160], l2[160];
+        emu_mem_describe(r->e, word * 4, place, sizeof place);
+        emu_where(r, w, l, pc, who, sizeof who);
+        emu_src_line(r, pc, l1, sizeof l1);
+        emu_src_line(r, (int)g->pc, l2, sizeof l2);
+        const struct emu_insn *in = &r->code[pc];
+        emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                      "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
+                      "__threadfence() (or a release and acquire atomic) on both sides",
+                      place, who, l1, g->block, l2,
+                      !g->published ? "fence between its store and its signal"
+                                : "fence in this block between the signal and the read");
+        r->st = EMU_HAZARD;
+        return -1;
+    }
+    return 0;
+}
