@@ -92,6 +92,14 @@ static int ordered(const struct run *r, const struct warp *w, uint32_t ptid, uin
     return pepoch != r->epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
 }
 
+/* A shared word's place, for a hazard's message: formatted
+ * only for a message, never on the path of every access. */
+static const char *sh_place(char *buf, size_t len, uint32_t word)
+{
+    snprintf(buf, len, "shared memory at offset %u", word * 4);
+    return buf;
+}
+
 static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
                      int kind)
 {
@@ -103,15 +111,14 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
             memset(s, 0, sizeof *s);
             s->gen = r->gen;
         }
-        snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
         if (kind != ACC_WRITE && !s->written) {
             char who[100], l1[160];
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which no thread of the block has written (%s)", who, place,
-                          l1);
+                          "%s reads %s, which no thread of the block has written (%s)", who,
+                          sh_place(place, sizeof place, word), l1);
             r->st = EMU_HAZARD;
             return -1;
         }
@@ -120,7 +127,7 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
             int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
                 return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
-                              kind == ACC_READ ? "reads it" : "writes it", place);
+                              kind == ACC_READ ? "reads it" : "writes it", sh_place(place, sizeof place, word));
         }
         if (kind == ACC_READ) {
             if (s->read && s->rtid != tid) {
@@ -138,9 +145,11 @@ static int hz_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off,
             continue;
         }
         if (s->read && s->rtid != tid && !ordered(r, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", place);
+            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it",
+                          sh_place(place, sizeof place, word));
         if (s->read2 && s->r2tid != tid && !ordered(r, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", place);
+            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it",
+                          sh_place(place, sizeof place, word));
         s->written = 1;
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
