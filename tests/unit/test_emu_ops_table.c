@@ -29,6 +29,8 @@ REF1(r_divu64, IN(1) ? IN(0) / IN(1) : ~0ull)
 REF1(r_shl32, U32(1) > 31 ? 0 : (uint32_t)(U32(0) << U32(1)))
 REF1(r_shl32_imm, (uint32_t)(U32(0) << 3))
 REF1(r_shru32, U32(1) > 31 ? 0 : U32(0) >> U32(1))
+REF1(r_shru16, U32(1) > 15 ? 0 : (uint16_t)(IN(0) & 0xffff) >> U32(1))
+REF1(r_and16, (uint16_t)(IN(0) & IN(1)))
 REF1(r_shrs32, (uint32_t)(S32(0) >> (U32(1) > 31 ? 31 : U32(1))))
 REF1(r_shl64, U32(1) > 63 ? 0 : IN(0) << U32(1))
 REF1(r_shru64, U32(1) > 63 ? 0 : IN(0) >> U32(1))
@@ -201,6 +203,7 @@ REF(r_cvt_s32_f32)
 }
 REF1(r_cvt_s64_s32, (uint64_t)(int64_t)S32(0))
 REF1(r_cvt_u32_u64, (uint32_t)IN(0))
+REF1(r_cvt_u16_u64, (uint16_t)IN(0))
 REF1(r_cvt_u64_u32, (uint64_t)U32(0))
 
 /* ---- addresses and memory ------------------------------------------------- */
@@ -234,6 +237,12 @@ REF(r_ldp_v2)
     o[0] = param_bytes(c, 0, 4);
     o[1] = param_bytes(c, 4, 4);
 }
+REF(r_ldp_v4u8)
+{
+    (void)t;
+    for (int i = 0; i < 4; i++)
+        o[i] = param_bytes(c, i, 1);
+}
 REF(r_ldc)
 {
     (void)t;
@@ -265,6 +274,11 @@ REF(r_st_global_v4)
 /* A 4-byte store at +4 into a word that held input 1. */
 REF1(r_st4_into, (IN(1) & 0xffffffffu) | (uint64_t)U32(0) << 32)
 REF1(r_st1_into, (IN(1) & ~(0xffull << 40)) | (IN(0) & 0xff) << 40)
+REF(r_st_v4u8)
+{
+    (void)c;
+    o[0] = (IN(0) & 0xff) | (IN(1) & 0xff) << 8 | (IN(2) & 0xff) << 16 | (IN(3) & 0xff) << 24;
+}
 REF(r_st_v4f)
 {
     (void)c;
@@ -402,6 +416,8 @@ REF(r_redux_add)
                 "ld.local.u64 $d0, [%rd19];"
 #define ATOM32 "st.global.u32 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.u32 $d1, [%rd18+8];"
 #define ATOM64 "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.u64 $d1, [%rd18+8];"
+/* The same through another address of the word (a generic one). */
+#define ATOM64_AT(at) "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [" at "+8], $a1;\n\tld.global.u64 $d1, [%rd18+8];"
 #define ATOMF32 "st.global.f32 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.f32 $d1, [%rd18+8];"
 #define ATOMF64 "st.global.f64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.f64 $d1, [%rd18+8];"
 #define CALL "{\n\t.param .b64 p0;\n\tst.param.b64 [p0], $a0;\n\t.param .b32 r0;\n\t" \
@@ -421,6 +437,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"mul.lo.s32", "", "r:rr", 0, 0, 0, r_mullo32},
     {"mad.lo.s32", "", "r:rrr", 0, 0, 0, r_mad32},
     {"and.b32", "", "r:rr", 0, 0, 0, r_and32},
+    {"and.b16", "", "h:hh", 0, 0, 0, r_and16},
     {"or.b32", "", "r:rr", 0, 0, 0, r_or32},
     {"xor.b32", "", "r:rr", 0, 0, 0, r_xor32},
     {"not.b32", "", "r:r", 0, 0, 0, r_not32},
@@ -432,6 +449,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"shl.b32", "", "r:rr", 0, SMALL(1), 0, r_shl32},
     {"shl.b32", "immediate", "r:r", "$F $d0, $a0, 3;", 0, 0, r_shl32_imm},
     {"shr.u32", "", "r:rr", 0, SMALL(1), 0, r_shru32},
+    {"shr.u16", "", "h:hr", 0, SMALL(1), 0, r_shru16},
     {"shr.s32", "", "r:rr", 0, SMALL(1), 0, r_shrs32},
     {"popc.b32", "", "r:r", 0, 0, 0, r_popc32},
     {"brev.b32", "", "r:r", 0, 0, 0, r_brev32},
@@ -560,6 +578,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"cvt.rzi.s32.f32", "", "r:f", 0, 0, 0, r_cvt_s32_f32},
     {"cvt.s64.s32", "", "R:r", 0, 0, 0, r_cvt_s64_s32},
     {"cvt.u32.u64", "", "r:R", 0, 0, 0, r_cvt_u32_u64},
+    {"cvt.u16.u64", "", "h:R", 0, 0, 0, r_cvt_u16_u64},
     {"cvt.u64.u32", "", "R:r", 0, 0, 0, r_cvt_u64_u32},
     /* address spaces */
     {"cvta.to.global.u64", "", "RR:R", "$F %rd19, %rd12;\n\tsub.s64 $d0, %rd19, %rd12;\n\t"
@@ -570,6 +589,8 @@ const struct ops_row ops_corpus_rows[] = {
      "st.local.u64 [%rd19+8], $a0;\n\tld.u64 $d0, [%rd22+8];", 0, 0, r_copy0},
     /* loads */
     {"ld.global.u32", "", "r:RR", LD_G4, 0, 0, r_ld4},
+    {"ld.u32", "generic, of global memory", "r:RR", "cvta.global.u64 %rd22, %rd17;\n\t$F $d0, [%rd22+4];", 0, 0,
+     r_ld4},
     {"ld.global.s32", "", "r:RR", LD_G4, 0, 0, r_ld4},
     {"ld.global.f32", "", "f:RR", LD_G4, 0, 0, r_ld4},
     {"ld.global.u64", "", "R:RR", LD_G8, 0, 0, r_ld8},
@@ -607,6 +628,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"ld.param.f64", "", "F:", "$F $d0, [t_p];", 0, 0, r_ldp8},
     {"ld.param.s8", "", "h:", "$F $d0, [t_p+3];", 0, 0, r_ldp_s8},
     {"ld.param.v2.u32", "", "rr:", "$F {$d0, $d1}, [t_p];", 0, 0, r_ldp_v2},
+    {"ld.param.v4.u8", "", "hhhh:", "$F {$d0, $d1, $d2, $d3}, [t_p];", 0, 0, r_ldp_v4u8},
     {"ld.const.f32", "", "f:", "$F $d0, [cst+4];", 0, 0, r_ldc},
     /* stores */
     {"st.global.u32", "", ":r", "$F [%rd18+12], $a0;", 0, 0, r_st_global4},
@@ -626,6 +648,8 @@ const struct ops_row ops_corpus_rows[] = {
      "$F [%rd19+8], $a0;\n\tld.local.u64 $d0, [%rd19+8];", 0, 0, r_copy0},
     {"st.local.v2.u32", "", "R:rr", "mov.u64 %rd19, loc;\n\t$F [%rd19+8], {$a0, $a1};\n\t"
      "ld.local.u64 $d0, [%rd19+8];", 0, 0, r_pack32x2},
+    {"st.local.v4.u8", "", "R:hhhh", "mov.u64 %rd19, loc;\n\t$F [%rd19], {$a0, $a1, $a2, $a3};\n\t"
+     "ld.local.u32 %r15, [%rd19];\n\tcvt.u64.u32 $d0, %r15;", 0, 0, r_st_v4u8},
     {"st.local.v4.f32", "", "RR:ffff", "mov.u64 %rd19, loc;\n\t$F [%rd19], {$a0, $a1, $a2, $a3};\n\t"
      "ld.local.u64 $d0, [%rd19];\n\tld.local.u64 $d1, [%rd19+8];", 0, 0, r_st_v4f},
     {"st.param.b64", "", "r:R", CALL, 0, 0, r_plus7},
@@ -640,6 +664,10 @@ const struct ops_row ops_corpus_rows[] = {
     {"atom.global.add.u64", "", "RR:RR", ATOM64, 0, 0, r_atom_addu64},
     {"atom.global.exch.b64", "", "RR:RR", ATOM64, 0, 0, r_atom_exch64},
     {"atom.global.min.u64", "", "RR:RR", ATOM64, 0, 0, r_atom_minu64},
+    {"atom.add.u64", "generic, of global memory", "RR:RR", "cvta.global.u64 %rd22, %rd18;\n\t" ATOM64_AT("%rd22"), 0,
+     0, r_atom_addu64},
+    {"atom.min.u64", "generic, of global memory", "RR:RR", "cvta.global.u64 %rd22, %rd18;\n\t" ATOM64_AT("%rd22"), 0,
+     0, r_atom_minu64},
     {"atom.global.add.f64", "", "FF:FF", ATOMF64, 0, 0, r_atom_addf64},
     {"atom.global.cas.b64", "", "RR:RRR", "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1, $a2;\n\t"
      "ld.global.u64 $d1, [%rd18+8];", OPS_EQ01, 0, r_atom_cas64},

@@ -2,7 +2,7 @@
  * .const allocated, initialised and mapped under their names; .shared
  * given offsets), a function's parameters, registers (with %r<N> ranges,
  * scoped by braces) and its .shared/.local/.param variables. */
-#include "emu/emu_parse.h"
+#include "emu/emu_decl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

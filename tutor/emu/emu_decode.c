@@ -4,7 +4,8 @@
  * base slot and constant offset, a branch to a fixup its function
  * resolves, a call to its callee or to the runtime's vprintf and
  * __assertfail, and the whole checked against the form's operand shapes. */
-#include "emu/emu_parse.h"
+#include "emu/emu_decode.h"
+#include "emu/emu_forms.h"
 
 #include <stdio.h>
 #include <stdlib.h>

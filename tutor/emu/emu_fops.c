@@ -10,7 +10,8 @@
  * 0xfff8000000000000 when no operand was a NaN (0/0, inf-inf); cvt moves a
  * NaN's payload between the widths (f32 to f64 shifted up 29 bits, f64 to
  * f32 its top 22 bits), quietened, sign kept. */
-#include "emu/emu_ops.h"
+#include "emu/emu_fops.h"
+#include "emu/emu_lanes.h"
 
 #include <fenv.h>
 #include <math.h>

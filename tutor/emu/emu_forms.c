@@ -3,7 +3,7 @@
  * modifiers, memory-model words) as a table, and the operands each decoded
  * form takes as a table of shapes, so that nothing the interpreter reads
  * without checking can be missing or misplaced. */
-#include "emu/emu_parse.h"
+#include "emu/emu_forms.h"
 
 #include <stdio.h>
 

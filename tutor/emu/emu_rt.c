@@ -19,6 +19,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "emu/emu_rt_int.h"
 
@@ -56,6 +59,15 @@ static int stream_object, event_object;
 void emu_rt_configure(const struct emu_rt_options *o)
 {
     rt.opt = *o;
+#ifdef __GLIBC__
+    /* The emulator allocates a launch's state afresh for every launch.
+     * With glibc's defaults each large block goes back to the kernel when
+     * freed (unmapped, or trimmed off the heap) and comes back as fresh
+     * zeroed pages at the next launch: page faults were half of a small
+     * check's time.  Kept in the heap, the next launch reuses them. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 static void print_text(void *ctx, const char *text, size_t len)

@@ -324,6 +324,9 @@ void emu_prepare(struct opts *o, struct report *r) __attribute__((weak));
 void emu_device(struct ctx *c) __attribute__((weak));
 void emu_bind(struct ctx *c, const struct call *k) __attribute__((weak));
 void emu_finish(struct ctx *c) __attribute__((weak));
+/* 1 when $HX_JUDGE_CROSSCHECK asks every judge body to run both natively
+ * and on the emulator, and the two to agree (hx_judge.cuh). */
+int emu_crosscheck(void) __attribute__((weak));
 
 /* ---- CUDA errors ------------------------------------------------------ */
 

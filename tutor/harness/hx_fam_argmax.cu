@@ -27,33 +27,40 @@
 
 #include "hx_argmax.cuh"
 #include "hx_cub.h"
+#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
 
-static __global__ void am_fill(agen g, float *out)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
-        out[i] = am_value(g, i);
-}
+/* Writes the input g describes into out[0, g.n). */
+struct am_fill_body {
+    agen g;
+    float *out;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride)
+            out[i] = am_value(g, i);
+    }
+};
 
-/* Counts elements that differ from what am_fill wrote (bit for bit, so a
- * NaN written over the input is caught too); remembers the first. */
-static __global__ void am_compare(agen g, const float *in, unsigned long long *bad, unsigned long long *first)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride) {
-        float want = am_value(g, i);
-        uint32_t a, b;
-        memcpy(&a, &want, sizeof a);
-        memcpy(&b, &in[i], sizeof b);
-        if (a != b) {
-            atomicAdd(bad, 1ull);
-            atomicMin(first, (unsigned long long)i);
+/* Counts elements that differ from what am_fill_body wrote (bit for bit, so
+ * a NaN written over the input is caught too); remembers the first. */
+struct am_compare_body {
+    agen g;
+    const float *in;
+    unsigned long long *bad, *first;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride) {
+            float want = am_value(g, i);
+            uint32_t a, b;
+            memcpy(&a, &want, sizeof a);
+            memcpy(&b, &in[i], sizeof b);
+            if (a != b)
+                judge_flag(bad, first, i);
         }
     }
-}
+};
 
 static struct {
     float *d_in;
@@ -70,9 +77,7 @@ static struct {
 
 static int am_generate(struct ctx *c, const agen &g)
 {
-    am_fill<<<af.grid, 256, 0, c->s>>>(g, af.d_in);
-    HX_CHECK(cudaGetLastError());
-    return 0;
+    return judge_run(c, "am_fill", af.grid, 256, am_fill_body{g, af.d_in}, {{af.d_in, g.n * sizeof(float)}});
 }
 
 /* Fresh random bits in *d_out (never the answer), in the rest of its
@@ -104,8 +109,9 @@ static long long am_changed(struct ctx *c, const agen &g, unsigned long long *fi
 {
     unsigned long long h[2] = {0, ~0ull};
     HX_CHECK(cudaMemcpyAsync(af.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    am_compare<<<af.grid, 256, 0, c->s>>>(g, af.d_in, af.d_bad, af.d_bad + 1);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "am_compare", af.grid, 256, am_compare_body{g, af.d_in, af.d_bad, af.d_bad + 1},
+                  {{af.d_bad, sizeof h}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(h, af.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     *first = h[1];

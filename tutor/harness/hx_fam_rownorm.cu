@@ -58,6 +58,7 @@
 #define LAB_NO_PARAMS
 #include "../lab.h"
 #include "hx.h"
+#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
@@ -251,86 +252,157 @@ struct rn_probe {
 
 /* A matrix has at most LAB_MAX_N = 2^28 elements: 32-bit indices, and
  * 32-bit divisions, which are many times cheaper than 64-bit ones. */
-static __global__ void rn_fill(rgen g, float *in)
-{
-    unsigned n = (unsigned)(g.rows * g.cols), stride = gridDim.x * blockDim.x;
-    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
-        in[k] = rn_value(g, k / g.cols, k % g.cols, 0);
-}
+struct rn_fill_body {
+    rgen g;
+    float *in;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        unsigned n = (unsigned)(g.rows * g.cols);
+        for (unsigned long long k = t; k < n; k += stride)
+            in[k] = rn_value(g, (unsigned)k / g.cols, (unsigned)k % g.cols, 0);
+    }
+};
 
-/* Block m writes row rows.row[m] under rows.ver. */
-static __global__ void rn_fill_rows(rgen g, rn_rows rows, float *in)
-{
-    if ((int)blockIdx.x >= rows.count)
-        return;
-    unsigned long long r = rows.row[blockIdx.x];
-    for (unsigned j = threadIdx.x; j < g.cols; j += blockDim.x)
-        in[r * g.cols + j] = rn_value(g, r, j, rows.ver);
-}
-
-/* Elements of the input that differ from the generated ones; the first. */
-static __global__ void rn_compare(rgen g, const float *in, unsigned long long *bad, unsigned long long *first)
-{
-    unsigned n = (unsigned)(g.rows * g.cols), stride = gridDim.x * blockDim.x;
-    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
-        float want = rn_value(g, k / g.cols, k % g.cols, 0);
-        if (__float_as_uint(want) != __float_as_uint(in[k])) {
-            atomicAdd(bad, 1ull);
-            atomicMin(first, (unsigned long long)k);
+/* Writes the rows rows names under rows.ver. */
+struct rn_fill_rows_body {
+    rgen g;
+    rn_rows rows;
+    float *in;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long q = t; q < (unsigned long long)rows.count * g.cols; q += stride) {
+            unsigned long long r = rows.row[q / g.cols];
+            unsigned j = (unsigned)(q % g.cols);
+            in[r * g.cols + j] = rn_value(g, r, j, rows.ver);
         }
     }
-}
+};
 
-static __global__ void rn_set(float *p, unsigned long long count, uint32_t bits)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < count; k += stride)
-        p[k] = __uint_as_float(bits);
-}
+/* Elements of the input that differ from the generated ones; the first. */
+struct rn_compare_body {
+    rgen g;
+    const float *in;
+    unsigned long long *bad, *first;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        unsigned n = (unsigned)(g.rows * g.cols);
+        for (unsigned long long k = t; k < n; k += stride) {
+            float want = rn_value(g, (unsigned)k / g.cols, (unsigned)k % g.cols, 0);
+            uint32_t a, b;
+            memcpy(&a, &want, sizeof a);
+            memcpy(&b, &in[k], sizeof b);
+            if (a != b)
+                judge_flag(bad, first, k);
+        }
+    }
+};
+
+/* p[0, count) = the float of bits. */
+struct rn_set_body {
+    float *p;
+    unsigned long long count;
+    uint32_t bits;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        float v;
+        memcpy(&v, &bits, sizeof v);
+        for (unsigned long long k = t; k < count; k += stride)
+            p[k] = v;
+    }
+};
 
 /* The judge's check: one warp per row works out the row's sum in float64
- * from the input as it is, and every element of out is compared with x / S
- * within the tolerance.  A NaN is never within it. */
-static __global__ void __launch_bounds__(RN_THREADS)
-rn_check(const float *in, const float *out, unsigned long long rows, unsigned cols, struct rn_probe *res)
-{
-    unsigned lane = threadIdx.x & 31;
-    size_t warps = (size_t)gridDim.x * blockDim.x / 32;
-    float used = 0;
-    /* r is the same for the whole warp: the shuffles see all 32 lanes. */
-    for (size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32; r < rows; r += warps) {
+ * from the input as it is (lane l adds columns l, l + 32, ...; a butterfly
+ * adds the lanes' parts), and every element of out is compared with
+ * x / S within the tolerance.  A NaN is never within it.  Natively the
+ * same parts are added in the same butterfly, so the sums, and so every
+ * verdict and the tolerance used, are the same bits. */
+struct rn_check_body {
+    const float *in, *out;
+    unsigned long long rows;
+    unsigned cols;
+    struct rn_probe *res;
+    /* Lane's part of row r's sum. */
+    __host__ __device__ double part(unsigned long long r, unsigned lane) const
+    {
         const float *x = in + r * cols;
-        const float *y = out + r * cols;
         double s = 0;
         for (unsigned j = lane; j < cols; j += 32)
             s += (double)x[j];
-        for (int d = 16; d > 0; d >>= 1)
-            s += __shfl_xor_sync(FULL, s, d);
+        return s;
+    }
+    /* Lane's elements of row r against its sum s; the most of the
+     * tolerance a right one used, into *used. */
+    __host__ __device__ void judge(unsigned long long r, unsigned lane, double s, float *used) const
+    {
+        const float *x = in + r * cols, *y = out + r * cols;
         double inv = 1.0 / s;
         for (unsigned j = lane; j < cols; j += 32) {
             double want = (double)x[j] * inv, err = fabs((double)y[j] - want), tol = ldexp(want, RN_TOL_EXP);
-            if (!(err <= tol)) {
-                atomicAdd(&res->bad, 1ull);
-                atomicMin(&res->first, (unsigned long long)(r * cols + j));
-            } else {
-                used = fmaxf(used, (float)(err / tol));
-            }
+            if (!(err <= tol))
+                judge_flag(&res->bad, &res->first, r * cols + j);
+            else
+                *used = fmaxf(*used, (float)(err / tol));
         }
     }
-    if (used > 0)
-        atomicMax(&res->used_bits, __float_as_uint(used));
-}
-
-/* Block m copies probe row m of in and out. */
-static __global__ void rn_gather(struct rn_probe *res, const float *in, const float *out, unsigned cols)
-{
-    unsigned m = blockIdx.x;
-    unsigned long long r = res->row[m];
-    for (unsigned j = threadIdx.x; j < cols; j += blockDim.x) {
-        res->in[m][j] = in[r * cols + j];
-        res->out[m][j] = out[r * cols + j];
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+#ifdef __CUDA_ARCH__
+        unsigned lane = (unsigned)(t & 31);
+        float used = 0;
+        /* r is the same for the whole warp: the shuffles see all 32 lanes. */
+        for (unsigned long long r = t / 32; r < rows; r += stride / 32) {
+            double s = part(r, lane);
+            for (int d = 16; d > 0; d >>= 1)
+                s += __shfl_xor_sync(FULL, s, d);
+            judge(r, lane, s, &used);
+        }
+        if (used > 0)
+            atomicMax(&res->used_bits, __float_as_uint(used));
+#else
+        (void)t;
+        (void)stride;
+#endif
     }
-}
+    void host() const
+    {
+        float used = 0;
+        for (unsigned long long r = 0; r < rows; r++) {
+            double s[32], next[32];
+            for (unsigned lane = 0; lane < 32; lane++)
+                s[lane] = part(r, lane);
+            /* What __shfl_xor_sync's butterfly adds, lane by lane. */
+            for (unsigned d = 16; d > 0; d >>= 1) {
+                for (unsigned lane = 0; lane < 32; lane++)
+                    next[lane] = s[lane] + s[lane ^ d];
+                memcpy(s, next, sizeof s);
+            }
+            for (unsigned lane = 0; lane < 32; lane++)
+                judge(r, lane, s[lane], &used);
+        }
+        uint32_t bits;
+        memcpy(&bits, &used, sizeof bits);
+        if (used > 0 && bits > res->used_bits)
+            res->used_bits = bits;
+    }
+};
+
+/* Copies the nprobe probe rows of in and out. */
+struct rn_gather_body {
+    struct rn_probe *res;
+    const float *in, *out;
+    unsigned cols;
+    unsigned nprobe;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long q = t; q < (unsigned long long)nprobe * cols; q += stride) {
+            unsigned m = (unsigned)(q / cols), j = (unsigned)(q % cols);
+            unsigned long long r = res->row[m];
+            res->in[m][j] = in[r * cols + j];
+            res->out[m][j] = out[r * cols + j];
+        }
+    }
+};
 
 /* The reference: one warp per row, the row held in registers (at most 32
  * values per lane), the sum by a butterfly so that every lane has it, then
@@ -446,9 +518,8 @@ void family_dry_call(struct ctx *c, unsigned long long n, int trial, struct call
 
 static int rn_generate(struct ctx *c, const rgen &g)
 {
-    rn_fill<<<rf.grid, RN_THREADS, 0, c->s>>>(g, rf.d_in);
-    HX_CHECK(cudaGetLastError());
-    return 0;
+    return judge_run(c, "rn_fill", rf.grid, RN_THREADS, rn_fill_body{g, rf.d_in},
+                     {{rf.d_in, g.rows * g.cols * sizeof(float)}});
 }
 
 /* Bytes of d_out's allocation past element total. */
@@ -461,8 +532,9 @@ static unsigned long long rn_tail_bytes(unsigned long long total)
  * (hx_poison.cuh): all the rest of the allocation (whole) or the guard. */
 static int rn_poison(struct ctx *c, unsigned long long total, uint32_t bits, int whole)
 {
-    rn_set<<<rf.grid, RN_THREADS, 0, c->s>>>(rf.d_out, total, bits);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "rn_set", rf.grid, RN_THREADS, rn_set_body{rf.d_out, total, bits},
+                  {{rf.d_out, total * sizeof(float)}}))
+        return -1;
     rf.tail_key = poison_bits();
     return poison_fill(c, rf.d_out + total, whole ? rn_tail_bytes(total) : RN_GUARD * sizeof(float), rf.tail_key);
 }
@@ -471,8 +543,9 @@ static long long rn_changed(struct ctx *c, const rgen &g, unsigned long long *fi
 {
     unsigned long long h[2] = {0, ~0ull};
     HX_CHECK(cudaMemcpyAsync(rf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    rn_compare<<<rf.grid, RN_THREADS, 0, c->s>>>(g, rf.d_in, rf.d_bad, rf.d_bad + 1);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "rn_compare", rf.grid, RN_THREADS, rn_compare_body{g, rf.d_in, rf.d_bad, rf.d_bad + 1},
+                  {{rf.d_bad, sizeof h}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(h, rf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     *first = h[1];
@@ -487,13 +560,13 @@ static int rn_verify_all(struct ctx *c, const rgen &g, struct rn_probe *p, int n
     p->first = ~0ull;
     p->used_bits = 0;
     HX_CHECK(cudaMemcpyAsync(rf.d_probe, p, offsetof(struct rn_probe, in), cudaMemcpyHostToDevice, c->s));
-    rn_check<<<(unsigned)std::min(blocks, (unsigned long long)rf.grid), RN_THREADS, 0, c->s>>>(
-        rf.d_in, rf.d_out, g.rows, g.cols, rf.d_probe);
-    HX_CHECK(cudaGetLastError());
-    if (nprobe > 0) {
-        rn_gather<<<nprobe, RN_THREADS, 0, c->s>>>(rf.d_probe, rf.d_in, rf.d_out, g.cols);
-        HX_CHECK(cudaGetLastError());
-    }
+    if (judge_run(c, "rn_check", (unsigned)std::min(blocks, (unsigned long long)rf.grid), RN_THREADS,
+                  rn_check_body{rf.d_in, rf.d_out, g.rows, g.cols, rf.d_probe}, {{rf.d_probe, sizeof *p}}))
+        return -1;
+    if (nprobe > 0 && judge_run(c, "rn_gather", (unsigned)nprobe, RN_THREADS,
+                                rn_gather_body{rf.d_probe, rf.d_in, rf.d_out, g.cols, (unsigned)nprobe},
+                                {{rf.d_probe, sizeof *p}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(p, rf.d_probe, nprobe > 0 ? sizeof *p : offsetof(struct rn_probe, in),
                              cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
@@ -604,8 +677,9 @@ static int rn_prepare(void *arg, int k)
     r->changed.ver = (uint64_t)k + 1;
     for (int m = 0; m < r->changed.count; m++)
         r->changed.row[m] = rn_change_row(r->g, (uint64_t)k, m, r->changed.row);
-    rn_fill_rows<<<r->changed.count, RN_THREADS, 0, c->s>>>(r->g, r->changed, rf.d_in);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "rn_fill_rows", (unsigned)r->changed.count, RN_THREADS, rn_fill_rows_body{r->g, r->changed, rf.d_in},
+                  {{rf.d_in, r->g.rows * r->g.cols * sizeof(float)}}))
+        return -1;
     r->poison = rn_poison_bits(poison_bits());
     if (rn_poison(c, r->g.rows * r->g.cols, r->poison, 0))
         return -1;
@@ -708,8 +782,9 @@ static int rn_verify(void *arg, int k, char *msg, size_t len)
         return -1;
     int ok = rn_judge(r, k, msg, len);
     back.ver = 0;
-    rn_fill_rows<<<back.count, RN_THREADS, 0, r->c->s>>>(r->g, back, rf.d_in);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(r->c, "rn_fill_rows", (unsigned)back.count, RN_THREADS, rn_fill_rows_body{r->g, back, rf.d_in},
+                  {{rf.d_in, r->g.rows * r->g.cols * sizeof(float)}}))
+        return -1;
     return ok;
 }
 

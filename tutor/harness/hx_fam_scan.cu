@@ -218,23 +218,32 @@ static unsigned long long sc_cpu_check(const gen &g, const int *got, unsigned lo
 
 /* ---- device code ------------------------------------------------------------- */
 
-/* Writes a call's poison into d_out[0, n): drawn again where it would be
+/* Writes a call's poison into out[0, n): drawn again where it would be
  * ref's right answer, or drawn once when ref is NULL (no int is below
  * INT_MIN, so no draw is taken for right). */
-static __global__ void sc_poison_all(const int *ref, sc_changes ch, int *out, unsigned long long n, uint64_t key)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
-        out[i] = sc_poison(key, i, ref ? sc_right(ref[i], ch, i) : (long long)INT_MIN - 1);
-}
+struct sc_poison_body {
+    const int *ref;
+    sc_changes ch;
+    int *out;
+    unsigned long long n;
+    uint64_t key;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < n; i += stride)
+            out[i] = sc_poison(key, i, ref ? sc_right(ref[i], ch, i) : (long long)INT_MIN - 1);
+    }
+};
 
-/* Writes the changes (or their undoing) into the input; one thread each. */
-static __global__ void sc_apply(int *in, sc_changes ch)
-{
-    int m = threadIdx.x;
-    if (m < ch.count)
-        in[ch.idx[m]] = ch.val[m];
-}
+/* Writes the changes (or their undoing) into the input. */
+struct sc_apply_body {
+    int *in;
+    sc_changes ch;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long m = t; m < (unsigned long long)ch.count; m += stride)
+            in[ch.idx[m]] = ch.val[m];
+    }
+};
 
 /* One element's part of the reference's hash under a key: the sum of
  * these over every element (mod 2^64, so in any order) changes when any
@@ -244,49 +253,58 @@ __host__ __device__ static inline unsigned long long sc_hash_term(uint64_t key, 
     return mix(key ^ (i * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uint32_t)v);
 }
 
-/* Compares every element of out with the right prefix, one atomic per wrong
- * element (only a wrong kernel pays for them), and hashes the reference as
- * it reads it: the student's kernels run in the judge's context and could
- * write into d_ref, which the hash would show. */
-static __global__ void __launch_bounds__(SC_THREADS)
-sc_check(const int *out, const int *ref, sc_changes ch, unsigned long long n, uint64_t key, struct sc_probe *res)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    unsigned long long h = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-        int r = ref[i];
-        h += sc_hash_term(key, i, r);
-        if ((long long)out[i] != sc_right(r, ch, i)) {
-            atomicAdd(&res->bad, 1ull);
-            atomicMin(&res->first, (unsigned long long)i);
+/* Compares every element of out with the right prefix, counting the wrong
+ * ones (an atomic each on a GPU: only a wrong kernel pays for them), and
+ * hashes the reference as it reads it: the student's kernels run in the
+ * judge's context and could write into d_ref, which the hash would show.
+ * Every thread reaches judge_add (whole warps on a GPU). */
+struct sc_check_body {
+    const int *out, *ref;
+    sc_changes ch;
+    unsigned long long n;
+    uint64_t key;
+    struct sc_probe *res;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        unsigned long long h = 0;
+        for (unsigned long long i = t; i < n; i += stride) {
+            int r = ref[i];
+            h += sc_hash_term(key, i, r);
+            if ((long long)out[i] != sc_right(r, ch, i))
+                judge_flag(&res->bad, &res->first, i);
+        }
+        judge_add(&res->hash, h);
+    }
+};
+
+/* Copies the input and output at the probes' places. */
+struct sc_gather_body {
+    struct sc_probe *res;
+    const int *in, *out;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long m = t; m < SC_PROBES; m += stride) {
+            res->in[m] = in[res->idx[m]];
+            res->out[m] = out[res->idx[m]];
         }
     }
-    for (int d = 16; d > 0; d >>= 1)
-        h += __shfl_xor_sync(0xffffffffu, h, d);
-    if ((threadIdx.x & 31) == 0)
-        atomicAdd(&res->hash, h);
-}
-
-/* Thread m copies the input and output at probe m's place. */
-static __global__ void sc_gather(struct sc_probe *res, const int *in, const int *out)
-{
-    int m = threadIdx.x;
-    if (m < SC_PROBES) {
-        res->in[m] = in[res->idx[m]];
-        res->out[m] = out[res->idx[m]];
-    }
-}
+};
 
 /* dst[j] = ref at the last element of mark block j: the prefix the CPU's
  * marks[j + 1] must equal. */
-static __global__ void sc_gather_marks(const int *ref, unsigned long long n, int *dst, unsigned long long nb)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < nb; j += stride) {
-        unsigned long long end = (j + 1) * SC_MARK;
-        dst[j] = ref[(end < n ? end : n) - 1];
+struct sc_marks_body {
+    const int *ref;
+    unsigned long long n;
+    int *dst;
+    unsigned long long nb;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long j = t; j < nb; j += stride) {
+            unsigned long long end = (j + 1) * SC_MARK;
+            dst[j] = ref[(end < n ? end : n) - 1];
+        }
     }
-}
+};
 
 /* ---- the family -------------------------------------------------------------- */
 
@@ -325,9 +343,7 @@ static int sc_internal(struct ctx *c, const char *fmt, ...)
 
 static int sc_generate(struct ctx *c, const gen &g)
 {
-    fill<int><<<sf.grid, SC_THREADS, 0, c->s>>>(g, sf.d_in);
-    HX_CHECK(cudaGetLastError());
-    return 0;
+    return judge_run(c, "fill", sf.grid, SC_THREADS, fill_body<int>{g, sf.d_in}, {{sf.d_in, g.n * sizeof(int)}});
 }
 
 /* The reference scan of the input as it is now, by CUB, into d_ref. */
@@ -363,8 +379,9 @@ static unsigned long long sc_tail_bytes(unsigned long long n)
 static int sc_poison_call(struct ctx *c, const int *ref, unsigned long long n, const sc_changes &ch, uint64_t key,
                           int whole)
 {
-    sc_poison_all<<<sf.grid, SC_THREADS, 0, c->s>>>(ref, ch, sf.d_out, n, key);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "sc_poison", sf.grid, SC_THREADS, sc_poison_body{ref, ch, sf.d_out, n, key},
+                  {{sf.d_out, n * sizeof(int)}}))
+        return -1;
     sf.tail_key = poison_bits();
     if (poison_fill(c, sf.d_out + n, whole ? sc_tail_bytes(n) : SC_GUARD * sizeof(int), sf.tail_key))
         return -1;
@@ -381,12 +398,12 @@ static int sc_verify_all(struct ctx *c, unsigned long long n, const sc_changes &
     p->first = ~0ull;
     p->hash = 0;
     HX_CHECK(cudaMemcpyAsync(sf.d_probe, p, sizeof *p, cudaMemcpyHostToDevice, c->s));
-    sc_check<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_out, sf.d_ref, ch, n, sf.ref_key, sf.d_probe);
-    HX_CHECK(cudaGetLastError());
-    if (nprobe > 0) {
-        sc_gather<<<1, 32, 0, c->s>>>(sf.d_probe, sf.d_in, sf.d_out);
-        HX_CHECK(cudaGetLastError());
-    }
+    if (judge_run(c, "sc_check", sf.grid, SC_THREADS, sc_check_body{sf.d_out, sf.d_ref, ch, n, sf.ref_key, sf.d_probe},
+                  {{sf.d_probe, sizeof *p}}))
+        return -1;
+    if (nprobe > 0 &&
+        judge_run(c, "sc_gather", 1, 32, sc_gather_body{sf.d_probe, sf.d_in, sf.d_out}, {{sf.d_probe, sizeof *p}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(p, sf.d_probe, sizeof *p, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     return 0;
@@ -398,8 +415,9 @@ static long long sc_changed(struct ctx *c, const gen &g, unsigned long long *fir
 {
     unsigned long long h[2] = {0, ~0ull};
     HX_CHECK(cudaMemcpyAsync(sf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    compare<int><<<sf.grid, SC_THREADS, 0, c->s>>>(g, sf.d_in, sf.d_bad, sf.d_bad + 1);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "compare", sf.grid, SC_THREADS, compare_body<int>{g, sf.d_in, sf.d_bad, sf.d_bad + 1},
+                  {{sf.d_bad, sizeof h}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(h, sf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     *first = h[1];
@@ -539,8 +557,8 @@ static int sc_prepare(void *arg, int k)
     struct ctx *c = r->c;
     r->ch = sc_changes_of(r->g, (uint64_t)k);
     r->undo = sc_undo_of(r->g, r->ch);
-    sc_apply<<<1, SC_CHANGES, 0, c->s>>>(sf.d_in, r->ch);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "sc_apply", 1, SC_CHANGES, sc_apply_body{sf.d_in, r->ch}, {{sf.d_in, r->g.n * sizeof(int)}}))
+        return -1;
     r->key = poison_bits();
     if (sc_poison_call(c, NULL, r->g.n, r->ch, r->key, 0))
         return -1;
@@ -624,8 +642,8 @@ static int sc_verify(void *arg, int k, char *msg, size_t len)
     struct sc_probe *p = &r->probe;
     unsigned long long n = r->g.n;
 
-    sc_apply<<<1, SC_CHANGES, 0, r->c->s>>>(sf.d_in, r->undo);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(r->c, "sc_apply", 1, SC_CHANGES, sc_apply_body{sf.d_in, r->undo}, {{sf.d_in, n * sizeof(int)}}))
+        return -1;
     if (sc_reference(r->c, n, sf.d_ref))
         return -1;
 
@@ -694,8 +712,9 @@ static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<l
     std::vector<int> at(nb);
     if (sc_reference(c, g.n, sf.d_ref))
         return -1;
-    sc_gather_marks<<<sf.grid, SC_THREADS, 0, c->s>>>(sf.d_ref, g.n, sf.d_marks, nb);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "sc_marks", sf.grid, SC_THREADS, sc_marks_body{sf.d_ref, g.n, sf.d_marks, nb},
+                  {{sf.d_marks, nb * sizeof(int)}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(at.data(), sf.d_marks, nb * sizeof(int), cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     for (unsigned long long j = 0; j < nb; j++)

@@ -32,76 +32,70 @@
 #include <vector>
 
 #include "hx_cub.h"
+#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 #include "hx_select.cuh"
 
 namespace hx {
 
 enum { GUARD = 64, SEL_THREADS = 256 };
-static const unsigned FULL = 0xffffffffu;
 
-static __global__ void sel_fill(sgen g, int *out)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
-        out[i] = sel_value(g, i);
-}
-
-/* Counts elements that differ from what sel_fill wrote; remembers the first. */
-static __global__ void sel_compare(sgen g, const int *in, unsigned long long *bad, unsigned long long *first)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
-        if (in[i] != sel_value(g, i)) {
-            atomicAdd(bad, 1ull);
-            atomicMin(first, (unsigned long long)i);
-        }
-}
-
-/* Adds a thread's share of a print into *out: a warp's shares first, one
- * lane's atomics per warp.  Every lane of the warp must call it. */
-static __device__ void sel_merge(sprint mine, sprint *out)
-{
-    for (int d = 16; d > 0; d >>= 1) {
-        mine.count += __shfl_down_sync(FULL, mine.count, d);
-        mine.sum[0] += __shfl_down_sync(FULL, mine.sum[0], d);
-        mine.sum[1] += __shfl_down_sync(FULL, mine.sum[1], d);
+/* Writes the input g describes into out[0, g.n). */
+struct sel_fill_body {
+    sgen g;
+    int *out;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride)
+            out[i] = sel_value(g, i);
     }
-    if ((threadIdx.x & 31) == 0) {
-        atomicAdd(&out->count, mine.count);
-        atomicAdd((unsigned long long *)&out->sum[0], (unsigned long long)mine.sum[0]);
-        atomicAdd((unsigned long long *)&out->sum[1], (unsigned long long)mine.sum[1]);
+};
+
+/* Counts elements that differ from what sel_fill_body wrote; remembers the first. */
+struct sel_compare_body {
+    sgen g;
+    const int *in;
+    unsigned long long *bad, *first;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride)
+            if (in[i] != sel_value(g, i))
+                judge_flag(bad, first, i);
     }
+};
+
+/* Adds a thread's share of a print into *out (judge_add: every thread
+ * calls it). */
+__host__ __device__ static inline void sel_merge(const sprint &mine, sprint *out)
+{
+    judge_add(&out->count, mine.count);
+    judge_add((unsigned long long *)&out->sum[0], (unsigned long long)mine.sum[0]);
+    judge_add((unsigned long long *)&out->sum[1], (unsigned long long)mine.sum[1]);
 }
 
-/* The print of the survivors of the input as generated: from the
- * generator, never from d_in, which the student's code could have touched. */
-static __global__ void __launch_bounds__(SEL_THREADS) sel_print_gen(sgen g, uint64_t k0, uint64_t k1, sprint *out)
-{
-    const uint64_t key[2] = {k0, k1};
-    sprint mine = {0, {0, 0}};
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    size_t n = (g.n + 31) / 32 * 32;    /* whole warps to the end */
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
-        if (i < g.n) {
-            int x = sel_value(g, i);
-            if (lab_keep(x))
+/* The print of the survivors of the input as generated (gen), from the
+ * generator, never from d_in, which the student's code could have
+ * touched; or of d_out[0..count) (no gen). */
+struct sel_print_body {
+    sgen g;
+    const int *d_out;
+    unsigned long long count;
+    uint64_t k0, k1;
+    sprint *out;
+    int gen;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        const uint64_t key[2] = {k0, k1};
+        sprint mine = {0, {0, 0}};
+        unsigned long long n = gen ? g.n : count;
+        for (unsigned long long i = t; i < n; i += stride) {
+            int x = gen ? sel_value(g, i) : d_out[i];
+            if (!gen || lab_keep(x))
                 sel_add(&mine, key, x);
         }
-    sel_merge(mine, out);
-}
-
-/* The print of d_out[0..count). */
-static __global__ void __launch_bounds__(SEL_THREADS)
-sel_print_out(const int *d_out, unsigned long long count, uint64_t k0, uint64_t k1, sprint *out)
-{
-    const uint64_t key[2] = {k0, k1};
-    sprint mine = {0, {0, 0}};
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
-        sel_add(&mine, key, d_out[i]);
-    sel_merge(mine, out);
-}
+        sel_merge(mine, out);
+    }
+};
 
 static struct {
     int *d_in, *d_out;                  /* d_out: cap + GUARD ints */
@@ -129,9 +123,7 @@ static int sel_internal(struct ctx *c, const char *what, unsigned long long n)
 
 static int sel_generate(struct ctx *c, const sgen &g)
 {
-    sel_fill<<<sf.grid, 256, 0, c->s>>>(g, sf.d_in);
-    HX_CHECK(cudaGetLastError());
-    return 0;
+    return judge_run(c, "sel_fill", sf.grid, 256, sel_fill_body{g, sf.d_in}, {{sf.d_in, g.n * sizeof(int)}});
 }
 
 /* Bytes of d_out's allocation past d_out[n]. */
@@ -190,8 +182,9 @@ static long long sel_changed(struct ctx *c, const sgen &g, unsigned long long *f
 {
     unsigned long long h[2] = {0, ~0ull};
     HX_CHECK(cudaMemcpyAsync(sf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    sel_compare<<<sf.grid, 256, 0, c->s>>>(g, sf.d_in, sf.d_bad, sf.d_bad + 1);
-    HX_CHECK(cudaGetLastError());
+    if (judge_run(c, "sel_compare", sf.grid, 256, sel_compare_body{g, sf.d_in, sf.d_bad, sf.d_bad + 1},
+                  {{sf.d_bad, sizeof h}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(h, sf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     *first = h[1];
@@ -210,11 +203,10 @@ static int sel_gpu_print(struct ctx *c, const sgen *gen, unsigned long long coun
 {
     sprint zero = {0, {0, 0}};
     HX_CHECK(cudaMemcpyAsync(sf.d_print, &zero, sizeof zero, cudaMemcpyHostToDevice, c->s));
-    if (gen)
-        sel_print_gen<<<sel_blocks(gen->n), SEL_THREADS, 0, c->s>>>(*gen, key[0], key[1], sf.d_print);
-    else
-        sel_print_out<<<sel_blocks(count), SEL_THREADS, 0, c->s>>>(sf.d_out, count, key[0], key[1], sf.d_print);
-    HX_CHECK(cudaGetLastError());
+    sgen none = {};
+    sel_print_body b = {gen ? *gen : none, sf.d_out, count, key[0], key[1], sf.d_print, gen != NULL};
+    if (judge_run(c, "sel_print", sel_blocks(gen ? gen->n : count), SEL_THREADS, b, {{sf.d_print, sizeof *p}}))
+        return -1;
     HX_CHECK(cudaMemcpyAsync(p, sf.d_print, sizeof *p, cudaMemcpyDeviceToHost, c->s));
     HX_CHECK(cudaStreamSynchronize(c->s));
     return 0;

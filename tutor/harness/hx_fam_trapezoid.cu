@@ -388,10 +388,14 @@ static int trap_setup(struct ctx *c, unsigned long long max_n)
         return student_reject(c, "the kernel's lab_params holds %zu bytes where lab.h's (contract "
                                  "%d) holds %zu: compile against this tutor's lab.h",
                               bytes, LAB_CONTRACT_VERSION, sizeof(struct lab_integrand_params));
-    HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_ref, TRAP_THREADS, 0));
+    /* The grids of what is timed; a CPU judge times nothing, and asking
+     * there would load the judge's PTX for no kernel of its own. */
+    if (!c->r->emulated)
+        HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_ref, TRAP_THREADS, 0));
     tf.grid = c->r->dev.sms * (per_sm > 0 ? per_sm : 1);
     per_sm = 0;
-    HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_peak, TRAP_THREADS, 0));
+    if (!c->r->emulated)
+        HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trap_peak, TRAP_THREADS, 0));
     tf.peak_grid = c->r->dev.sms * (per_sm > 0 ? per_sm : 1);
     tf.scratch_bytes = LAB_SCRATCH_BYTES(max_n);
     if (moving_out_setup(c, &tf.out, sizeof(float)))

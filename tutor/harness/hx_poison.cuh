@@ -49,18 +49,26 @@ struct poison_res {
  * variable by that name. */
 __device__ struct poison_res poison_found;
 
-/* Thread t of stride's share of a fill of p[0, bytes) under key: whole
- * words where p is 8-byte aligned (the allocations are), bytes in the tail.
- * The kernel runs it on the device, the unit test for every thread of a
- * grid on the host. */
+/* Thread t of stride's share of a fill of p[0, bytes) under key, word by
+ * word (each word's bits worked out once): whole words where p is 8-byte
+ * aligned (the allocations are), its bytes one by one where it is not (an
+ * input's tail past an odd n) and in the last, partial word.  The kernel
+ * runs it on the device, a CPU judge once as thread 0 of 1, the unit test
+ * for every thread of a grid on the host. */
 __host__ __device__ static inline void poison_fill_part(uint8_t *p, unsigned long long bytes, uint64_t key,
                                                         unsigned long long t, unsigned long long stride)
 {
-    unsigned long long words = ((uintptr_t)p % 8 == 0) ? bytes / 8 : 0;
-    for (unsigned long long w = t; w < words; w += stride)
-        ((uint64_t *)p)[w] = poison_word(key, w);
-    for (unsigned long long b = words * 8 + t; b < bytes; b += stride)
-        p[b] = poison_byte(key, b);
+    int aligned = (uintptr_t)p % 8 == 0;
+    for (unsigned long long w = t; w < (bytes + 7) / 8; w += stride) {
+        uint64_t v = poison_word(key, w);
+        unsigned long long lo = w * 8;
+        if (aligned && lo + 8 <= bytes) {
+            ((uint64_t *)p)[w] = v;
+            continue;
+        }
+        for (unsigned long long b = lo; b < lo + 8 && b < bytes; b++)
+            p[b] = (uint8_t)(v >> (8 * (b - lo)));
+    }
 }
 
 /* Thread t of stride's share of a check: the bytes of p[0, bytes) outside
@@ -71,14 +79,14 @@ __host__ __device__ static inline void poison_check_part(const uint8_t *p, unsig
                                                          unsigned long long t, unsigned long long stride,
                                                          unsigned long long *bad, unsigned long long *first)
 {
-    unsigned long long words = (bytes + 7) / 8;
-    for (unsigned long long w = t; w < words; w += stride) {
+    int aligned = (uintptr_t)p % 8 == 0;
+    for (unsigned long long w = t; w < (bytes + 7) / 8; w += stride) {
+        uint64_t v = poison_word(key, w);
         unsigned long long lo = w * 8, hi = lo + 8 < bytes ? lo + 8 : bytes;
-        if ((uintptr_t)p % 8 == 0 && hi == lo + 8 && (hi <= keep_lo || lo >= keep_hi) &&
-            ((const uint64_t *)p)[w] == poison_word(key, w))
+        if (aligned && hi == lo + 8 && (hi <= keep_lo || lo >= keep_hi) && ((const uint64_t *)p)[w] == v)
             continue;
         for (unsigned long long b = lo; b < hi; b++)
-            if ((b < keep_lo || b >= keep_hi) && p[b] != poison_byte(key, b)) {
+            if ((b < keep_lo || b >= keep_hi) && p[b] != (uint8_t)(v >> (8 * (b - lo)))) {
                 if (*bad == 0 || b < *first)
                     *first = b;
                 ++*bad;

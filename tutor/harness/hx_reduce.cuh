@@ -38,6 +38,7 @@
 #include "../lab.h"
 #include "hx.h"
 #include "hx_cub.h"
+#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
@@ -247,31 +248,35 @@ template <> struct elem<float> {
     }
 };
 
-template <typename T>
-__global__ void fill(gen g, T *out)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride)
-        out[i] = elem<T>::value(g, i);
-}
+/* Writes the input g describes into out[0, g.n). */
+template <typename T> struct fill_body {
+    gen g;
+    T *out;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride)
+            out[i] = elem<T>::value(g, i);
+    }
+};
 
-/* Counts elements that differ from what fill() wrote; remembers the first. */
-template <typename T>
-__global__ void compare(gen g, const T *in, unsigned long long *bad, unsigned long long *first)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < g.n; i += stride) {
-        T want = elem<T>::value(g, i);
-        /* Bitwise, so that a NaN written over the input is caught too. */
-        uint32_t a, b;
-        memcpy(&a, &want, sizeof a);
-        memcpy(&b, &in[i], sizeof b);
-        if (a != b) {
-            atomicAdd(bad, 1ull);
-            atomicMin(first, (unsigned long long)i);
+/* Counts elements of in that differ from what fill_body wrote (bitwise, so
+ * that a NaN written over the input is caught too); remembers the first. */
+template <typename T> struct compare_body {
+    gen g;
+    const T *in;
+    unsigned long long *bad, *first;
+    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    {
+        for (unsigned long long i = t; i < g.n; i += stride) {
+            T want = elem<T>::value(g, i);
+            uint32_t a, b;
+            memcpy(&a, &want, sizeof a);
+            memcpy(&b, &in[i], sizeof b);
+            if (a != b)
+                judge_flag(bad, first, i);
         }
     }
-}
+};
 
 template <typename T> struct reduce_family {
     struct sums { double sum, abs_sum; };
@@ -345,9 +350,7 @@ template <typename T> struct reduce_family {
 
     int generate(struct ctx *c, const gen &g)
     {
-        fill<T><<<grid, 256, 0, c->s>>>(g, d_in);
-        HX_CHECK(cudaGetLastError());
-        return 0;
+        return judge_run(c, "fill", grid, 256, fill_body<T>{g, d_in}, {{d_in, g.n * sizeof(T)}});
     }
 
     /* Poisons the output and the scratch with fresh bits (hx_poison.cuh):
@@ -420,8 +423,8 @@ template <typename T> struct reduce_family {
     {
         unsigned long long h[2] = {0, ~0ull};
         HX_CHECK(cudaMemcpyAsync(d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-        compare<T><<<grid, 256, 0, c->s>>>(g, d_in, d_bad, d_bad + 1);
-        HX_CHECK(cudaGetLastError());
+        if (judge_run(c, "compare", grid, 256, compare_body<T>{g, d_in, d_bad, d_bad + 1}, {{d_bad, sizeof h}}))
+            return -1;
         HX_CHECK(cudaMemcpyAsync(h, d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
         HX_CHECK(cudaStreamSynchronize(c->s));
         *first = h[1];

@@ -1,8 +1,10 @@
-/* emu_parse.h — what the PTX parser's two halves share: the parser's
- * state and helpers (emu_parse.c: directives, declarations, functions) and
- * the instruction decoder (emu_decode.c).  Private to tutor/emu/. */
-#ifndef EMU_PARSE_H
-#define EMU_PARSE_H
+/* emu_pstate.h — the PTX parser's state and the helpers every part of the
+ * parser uses (emu_pstate.c): the parser's driver (emu_parse.c), the
+ * declarations (emu_decl.c), the instruction decoder (emu_decode.c) and
+ * the forms table (emu_forms.c).  A leaf of the parser: it includes none of
+ * them.  Private to tutor/emu/. */
+#ifndef EMU_PSTATE_H
+#define EMU_PSTATE_H
 
 #include <string.h>
 
@@ -110,8 +112,8 @@ static inline int tok_eq(const struct emu_tok *t, const char *s, int len)
     return t->len == len && !memcmp(t->s, s, (size_t)len);
 }
 
-/* emu_parse.c.  The reporting helpers return -1 after recording the
- * parser's first error (later ones are dropped). */
+/* The reporting helpers return -1 after recording the parser's first
+ * error (later ones are dropped). */
 int emu_parse_grow(void **p, int *cap, int need, size_t elem);
 int emu_parse_nomem(struct parser *P);
 int emu_parse_fail(struct parser *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -122,23 +124,5 @@ int emu_parse_find_reg(struct parser *P, const char *s, int len, int *type);
 const struct symdecl *emu_parse_find_sym(struct parser *P, const char *s, int len);
 int emu_parse_find_func(const struct emu_module *m, const char *s, int len);
 uint64_t emu_parse_sym_addr(struct parser *P, const struct symdecl *s);
-
-/* emu_decl.c */
-/* The state space a word (".global") names, or -1. */
-int emu_decl_space(const struct emu_tok *t);
-int emu_decl_module_var(struct parser *P, int space, int is_extern);
-/* A function's parameter list, or its return values (IS_RET). */
-int emu_decl_params(struct parser *P, struct emu_func *f, int is_ret);
-int emu_decl_reg(struct parser *P);
-/* A .shared, .local or .param (SPACE) declaration inside a function. */
-int emu_decl_local(struct parser *P, int space);
-
-/* emu_forms.c */
-int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn *in);
-int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn, int mlen);
-
-/* emu_decode.c */
-int emu_decode_add_insn(struct parser *P, struct emu_insn **out);
-int emu_decode_insn(struct parser *P, int guard, int guard_neg);
 
 #endif
