@@ -91,4 +91,17 @@ run nosync tests/bank/missing_syncthreads.cu 5000 hazards
 check "a missing __syncthreads is a hazard" has nosync "launch: hazard"
 run oob tests/bank/oob_write.cu 5000
 check "an out-of-bounds write is a fault naming the thread and line" has oob "launch: fault thread .* of block .* (oob_write.cu:[0-9]*)"
+# The registers ptxas gave a kernel, read from the cubin as the CPU judges
+# read it, against ptxas's own word (-Xptxas -v); a block of them that
+# does not fit an SM is refused.
+src=tests/bank/too_many_registers.cu
+if "$NVCC" -cubin -arch=sm_90 -O3 -Itutor -Xptxas -v -o "$TMP/regs.cubin" "$src" > "$TMP/ptxas.log" 2>&1; then
+    said=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$TMP/ptxas.log" | head -1)
+    got=$("$TOOL" regs "$TMP/regs.cubin" _Z1kPKijPi 1024)
+    check "the cubin's register count is ptxas's ($said)" [ "${got%% *}" = "$said" ]
+    check "a 1024-thread block of $said-register threads does not fit an SM" [ "${got#* }" = "does not fit" ]
+    check "a 512-thread block of them fits" bash -c "'$TOOL' regs '$TMP/regs.cubin' _Z1kPKijPi 512 | grep -q ' fits$'"
+else
+    not_ok "tests/bank/too_many_registers.cu compiles to a cubin" "$(tail -5 "$TMP/ptxas.log")"
+fi
 grep -h '^speed' "$TMP/sol01.out" | sed 's/^/# /'

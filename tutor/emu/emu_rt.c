@@ -56,6 +56,11 @@ static struct {
 
 static int stream_object, event_object;
 
+const struct emu_rt_options *emu_rt_options(void)
+{
+    return &rt.opt;
+}
+
 void emu_rt_configure(const struct emu_rt_options *o)
 {
     rt.opt = *o;
@@ -295,11 +300,13 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     }
 }
 
-int emu_rt_occupancy(int threads, size_t smem)
+int emu_rt_occupancy(int threads, int regs, size_t smem)
 {
     int warps = (threads + 31) / 32;
     int by_warps = DEV_WARPS_PER_SM / warps;
-    int by_regs = DEV_REGS / (warps * 32 * DEV_REGS_PER_THREAD);
+    /* registers go to a warp in units of 256 */
+    int per_warp = ((regs > 0 ? regs : DEV_REGS_PER_THREAD) * 32 + 255) / 256 * 256;
+    int by_regs = DEV_REGS / (warps * per_warp);
     int by_smem = (int)(DEV_SMEM_SM / (smem + DEV_SMEM_RESERVED));
     int b = DEV_BLOCKS_PER_SM;
     b = by_warps < b ? by_warps : b;

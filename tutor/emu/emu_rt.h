@@ -22,6 +22,10 @@ struct emu_rt_options {
     /* Called once, when a load or a launch of the student's code first ends
      * other than EMU_OK, before the failing call returns its error. */
     void (*on_student_error)(const struct emu_error *err);
+    /* The cubin nvcc kept beside the student's PTX, whose register counts
+     * decide whether a block fits an SM; NULL: the PTX alone (every
+     * kernel said to use 32). */
+    const char *cubin;
 };
 
 /* Before the first CUDA call; later calls change nothing already made. */

@@ -4,6 +4,7 @@
  * parameters and attributes, and its launches, run on the student's
  * emulator with hazards tracked and an instruction budget (emu_rt_int.h). */
 #include <cuda.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,12 @@ enum { MAX_LIB_KERNELS = 64 };
 
 struct kern;
 
-/* A library of the student's code: one module and the kernels asked of it. */
+/* A library of the student's code: one module and the kernels asked of it,
+ * and the cubin nvcc wrote beside its PTX (NULL when none was given). */
 struct lib {
     struct emu_module *m;
+    char *cubin;
+    size_t cubin_len;
     struct kern *k[MAX_LIB_KERNELS];
     int nk;
 };
@@ -26,6 +30,7 @@ struct kern {
     const struct emu_kernel *k;
     struct emu_kernel_info info;
     int max_dyn_smem, carveout;
+    int regs;       /* a thread's, from the cubin; 0: not known */
 };
 
 /* CUDA's result for how the emulator ended. */
@@ -41,6 +46,28 @@ static CUresult cu_of(enum emu_status s)
     case EMU_NOMEM: return CUDA_ERROR_OUT_OF_MEMORY;
     }
     return CUDA_ERROR_UNKNOWN;
+}
+
+/* The cubin the options name, whole; NULL when none or unreadable (the
+ * registers are then not known, and not checked). */
+static char *read_cubin(size_t *len)
+{
+    const char *path = emu_rt_options()->cubin;
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    char *buf = NULL;
+    long n;
+    *len = 0;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (64l << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
 }
 
 static CUresult emu_cuLibraryLoadData(CUlibrary *out, const void *code, CUjit_option *jit_opts,
@@ -63,6 +90,7 @@ static CUresult emu_cuLibraryLoadData(CUlibrary *out, const void *code, CUjit_op
         free(l);
         return cu_of(s);
     }
+    l->cubin = read_cubin(&l->cubin_len);
     *out = (CUlibrary)l;
     return CUDA_SUCCESS;
 }
@@ -75,6 +103,7 @@ static CUresult emu_cuLibraryUnload(CUlibrary library)
     for (int i = 0; i < l->nk; i++)
         free(l->k[i]);
     emu_module_unload(l->m);
+    free(l->cubin);
     free(l);
     return CUDA_SUCCESS;
 }
@@ -98,6 +127,8 @@ static CUresult emu_cuLibraryGetKernel(CUkernel *out, CUlibrary library, const c
     emu_kernel_info(k, &kn->info);
     kn->max_dyn_smem = DEV_SMEM_BLOCK - (int)kn->info.static_smem;
     kn->carveout = -1;
+    int regs = l->cubin ? emu_cubin_regs(l->cubin, l->cubin_len, name) : -1;
+    kn->regs = regs > 0 ? regs : 0;
     l->k[l->nk++] = kn;
     *out = (CUkernel)kn;
     return CUDA_SUCCESS;
@@ -143,7 +174,7 @@ static CUresult emu_cuFuncGetAttribute(int *v, CUfunction_attribute attr, CUfunc
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = (int)k->info.static_smem; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *v = 0; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *v = (int)k->info.local_bytes; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = DEV_REGS_PER_THREAD; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = k->regs ? k->regs : DEV_REGS_PER_THREAD; break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *v = 90; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *v = k->max_dyn_smem; break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *v = k->carveout; break;
@@ -183,6 +214,9 @@ static CUresult emu_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
         return CUDA_ERROR_INVALID_VALUE;
     if ((uint64_t)bx * by * bz > k->info.max_threads || smem > (unsigned)k->max_dyn_smem)
         return CUDA_ERROR_INVALID_VALUE;
+    /* what ptxas gave it: a GPU refuses a block of more registers than an SM has */
+    if (k->regs && !emu_regs_fit(k->regs, bx * by * bz))
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     struct emu_launch l = {{gx, gy, gz}, {bx, by, bz}, smem, params};
     struct emu *student;
     if (emu_rt_emus(NULL, &student))
@@ -210,7 +244,7 @@ static CUresult emu_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *bl
     (void)flags;
     if (!k || threads <= 0 || (uint32_t)threads > k->info.max_threads)
         return CUDA_ERROR_INVALID_VALUE;
-    *blocks = emu_rt_occupancy(threads, smem + k->info.static_smem);
+    *blocks = emu_rt_occupancy(threads, k->regs, smem + k->info.static_smem);
     return CUDA_SUCCESS;
 }
 
@@ -219,7 +253,7 @@ static CUresult emu_cuOccupancyAvailableDynamicSMemPerBlock(size_t *smem, CUfunc
 {
     const struct kern *k = (const struct kern *)f;
     if (!k || blocks <= 0 || threads <= 0 || (uint32_t)threads > k->info.max_threads ||
-        emu_rt_occupancy(threads, 0) < blocks)
+        emu_rt_occupancy(threads, k->regs, 0) < blocks)
         return CUDA_ERROR_INVALID_VALUE;
     long per = (long)(DEV_SMEM_SM / blocks) - DEV_SMEM_RESERVED - (long)k->info.static_smem;
     long cap = (long)DEV_SMEM_OPTIN - (long)k->info.static_smem;
@@ -232,7 +266,7 @@ static CUresult emu_cuOccupancyAvailableDynamicSMemPerBlock(size_t *smem, CUfunc
     X(CUDA_SUCCESS) X(CUDA_ERROR_INVALID_VALUE) X(CUDA_ERROR_OUT_OF_MEMORY)                   \
     X(CUDA_ERROR_INVALID_HANDLE) X(CUDA_ERROR_NOT_FOUND) X(CUDA_ERROR_ILLEGAL_ADDRESS)        \
     X(CUDA_ERROR_LAUNCH_FAILED) X(CUDA_ERROR_NOT_SUPPORTED) X(CUDA_ERROR_LAUNCH_TIMEOUT)      \
-    X(CUDA_ERROR_INVALID_PTX) X(CUDA_ERROR_UNKNOWN)
+    X(CUDA_ERROR_INVALID_PTX) X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) X(CUDA_ERROR_UNKNOWN)
 
 static CUresult emu_cuGetErrorName(CUresult e, const char **name)
 {

@@ -44,8 +44,12 @@ cudaError_t emu_rt_fail(cudaError_t e);
 void emu_rt_student_failed(const struct emu_error *err);
 void emu_rt_judge_failed(const struct emu_error *err);
 
-/* Blocks of `threads` threads and `smem` bytes of shared memory in all that
- * one SM holds at once, by the H100's limits. */
-int emu_rt_occupancy(int threads, size_t smem);
+/* Blocks of `threads` threads of `regs` registers each (0: the default
+ * count) and `smem` bytes of shared memory in all that one SM holds at
+ * once, by the H100's limits. */
+int emu_rt_occupancy(int threads, int regs, size_t smem);
+
+/* The options emu_rt_configure was given. */
+const struct emu_rt_options *emu_rt_options(void);
 
 #endif

@@ -207,7 +207,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, 
     emu_kernel_info(k, &info);
     if (block_size <= 0 || (uint32_t)block_size > info.max_threads)
         return emu_rt_fail(cudaErrorInvalidValue);
-    *blocks = emu_rt_occupancy(block_size, smem + info.static_smem);
+    *blocks = emu_rt_occupancy(block_size, 0, smem + info.static_smem);
     return cudaSuccess;
 }
 

@@ -5,6 +5,7 @@
  * a family never asks which judge it is in: on the CPU it runs its trials
  * as on a GPU, and only what cannot be the same is decided here — which
  * sizes run, that nothing is timed, and what the emulator's stops mean. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,25 @@ static void on_student_error(const struct emu_error *err)
     set_error_text(err->message);
 }
 
+/* The cubin nvcc kept beside the student's PTX (PTX_PATH minus ".ptx",
+ * then ".sm_NN.cubin"), into BUF; NULL when there is none.  Its register
+ * counts let the emulator refuse a launch a GPU refuses. */
+static const char *find_cubin(const char *ptx_path, char *buf, size_t cap)
+{
+    size_t n = ptx_path ? strlen(ptx_path) : 0;
+    glob_t g;
+    const char *found = NULL;
+    if (n < 4 || strcmp(ptx_path + n - 4, ".ptx") || n + 16 > cap)
+        return NULL;
+    snprintf(buf, cap, "%.*s.sm_*.cubin", (int)(n - 4), ptx_path);
+    if (glob(buf, 0, NULL, &g) == 0 && g.gl_pathc > 0 && strlen(g.gl_pathv[0]) < cap) {
+        snprintf(buf, cap, "%s", g.gl_pathv[0]);
+        found = buf;
+    }
+    globfree(&g);
+    return found;
+}
+
 void emu_prepare(struct opts *o, struct report *r)
 {
     unsigned long long bound = o->emu_max_n ? o->emu_max_n : EMU_DEFAULT_MAX_N;
@@ -41,7 +61,8 @@ void emu_prepare(struct opts *o, struct report *r)
     /* A time on the emulator says nothing about a GPU: no timed case, no
      * peak, no CUB timed against the student. */
     o->nperf = 0;
-    struct emu_rt_options eo = {o->seed, 0, on_student_error};
+    static char cubin[4096];
+    struct emu_rt_options eo = {o->seed, 0, on_student_error, find_cubin(o->ptx, cubin, sizeof cubin)};
     emu_rt_configure(&eo);
 }
 
