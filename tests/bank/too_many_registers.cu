@@ -1,5 +1,5 @@
-// bank: lab=07 expect=runtime_error cpu=runtime_error
-// why: right, with the lesson's shuffles, but its 96 running values kept in registers take 112 a thread, and it launches 1024-thread blocks: 112 x 1024 is more than an SM's 65536 registers, so the GPU refuses every launch (too many resources requested); the emulator, whose PTX registers are unlimited, must refuse it too, from the count ptxas wrote in the cubin
+// bank: lab=07 expect=rejected cpu=rejected
+// why: right, with the lesson's shuffles, but its 96 running values kept in registers take 112 a thread, and it launches 1024-thread blocks: 112 x 1024 is more than an SM's 65536 registers, so the driver says the kernel takes at most 576 threads a block and the judge refuses the plan (a launch would fail: too many resources requested); it passed on the emulator, whose PTX registers are unlimited, until the CPU judge read the count ptxas wrote in the cubin
 /* A cascade gone too far: 96 running values a thread, all in registers,
  * in the largest block there is.  ptxas needs 112 registers a thread for
  * them; an SM has 65536, 64 a thread for 1024 threads.  The values are

@@ -128,6 +128,9 @@ int emu_cubin_regs(const void *cubin, size_t len, const char *kernel);
  * 255 a thread): a GPU refuses a launch that does not
  * (cudaErrorLaunchOutOfResources). */
 int emu_regs_fit(int regs, unsigned threads);
+/* The most threads a block of REGS-register threads may have: what the
+ * driver says as CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (at most 1024). */
+unsigned emu_regs_max_threads(int regs);
 
 struct emu_launch {
     unsigned grid[3], block[3];

@@ -98,13 +98,19 @@ int emu_cubin_regs(const void *cubin, size_t len, const char *kernel)
     return -1;
 }
 
-int emu_regs_fit(int regs, unsigned threads)
+unsigned emu_regs_max_threads(int regs)
 {
-    enum { SM_REGS = 65536, WARP_UNIT = 256, MAX_REGS = 255 };
+    enum { SM_REGS = 65536, WARP_UNIT = 256, MAX_REGS = 255, MAX_THREADS = 1024 };
     if (regs <= 0)
-        return 1;
+        return MAX_THREADS;
     if (regs > MAX_REGS)
         return 0;
-    unsigned long long per_warp = ((unsigned long long)regs * 32 + WARP_UNIT - 1) / WARP_UNIT * WARP_UNIT;
-    return per_warp * ((threads + 31) / 32) <= SM_REGS;
+    unsigned per_warp = ((unsigned)regs * 32 + WARP_UNIT - 1) / WARP_UNIT * WARP_UNIT;
+    unsigned threads = SM_REGS / per_warp * 32;
+    return threads < MAX_THREADS ? threads : MAX_THREADS;
+}
+
+int emu_regs_fit(int regs, unsigned threads)
+{
+    return threads <= emu_regs_max_threads(regs);
 }

@@ -129,6 +129,9 @@ static CUresult emu_cuLibraryGetKernel(CUkernel *out, CUlibrary library, const c
     kn->carveout = -1;
     int regs = l->cubin ? emu_cubin_regs(l->cubin, l->cubin_len, name) : -1;
     kn->regs = regs > 0 ? regs : 0;
+    /* the driver's limit on a block counts the registers, as the plans' check does */
+    if (kn->regs && emu_regs_max_threads(kn->regs) < kn->info.max_threads)
+        kn->info.max_threads = emu_regs_max_threads(kn->regs);
     l->k[l->nk++] = kn;
     *out = (CUkernel)kn;
     return CUDA_SUCCESS;
