@@ -69,9 +69,9 @@ struct emu_config {
     int threads;
     /* Blocks resident at once on each host thread, their warps interleaved
      * (started in increasing index, a new one when one ends, as the GPU's
-     * block scheduler does); 0: as many as one SM of the H100 holds
-     * (2048 threads, 32 blocks, 228 KiB of shared memory); 1: one block
-     * after another. */
+     * block scheduler does); 0: as many as four SMs of the H100 hold
+     * (each 2048 threads, 32 blocks, 228 KiB of shared memory); 1: one
+     * block after another. */
     int resident;
 };
 

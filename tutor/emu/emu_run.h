@@ -78,6 +78,7 @@ struct cta {
     const struct emu_insn *bar_insn[NBAR];
     uint32_t live_threads;                  /* not exited */
     uint32_t epoch;                         /* barriers completed in this block */
+    int pace;                               /* its quanta's multiple (1 to 8), drawn when it starts */
     uint64_t base_cycles;                   /* %clock64 when it started */
     /* hazards */
     struct shadow *sh;

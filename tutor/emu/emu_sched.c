@@ -16,6 +16,12 @@
  * bytes of shared memory, and the driver's share of them per block. */
 enum { SM_BLOCKS = 32, SM_SMEM = 228 << 10, SM_SMEM_RESERVED = 1 << 10, MAX_WINDOW = 1024 };
 
+/* SMs whose blocks one host thread keeps resident by default: a GPU runs
+ * every SM's blocks at once, and more of them in flight shuffle the order
+ * blocks finish in as a GPU does (a last-block epilogue that adds in that
+ * order gives other bits from run to run); each costs its blocks' state. */
+enum { WINDOW_SMS = 4 };
+
 /* After a block fails, the lower resident blocks run on, so that the
  * lowest failing block is the one reported, for at most this many more
  * thread-instructions: one of them may be waiting for the block that
@@ -33,6 +39,7 @@ uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_by
         w = SM_BLOCKS;
         w = by_warps < w ? by_warps : w;
         w = by_smem < w ? by_smem : w;
+        w *= WINDOW_SMS;
     }
     w = w < nblocks ? w : nblocks;
     return w ? (uint32_t)w : 1;
@@ -122,6 +129,10 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
 {
     c->index = b;
     c->active = 1;
+    /* Blocks of one launch run at paces of their own, as on a GPU whose
+     * SMs serve different loads: the order they finish in is shuffled
+     * further than their quanta alone would shuffle it. */
+    c->pace = 1 + (int)(rng_next(&r->rng) & 7);
     c->ran = c->progressed = 0;
     c->ctaid[0] = (unsigned)(b % r->grid[0]);
     c->ctaid[1] = (unsigned)(b / r->grid[0] % r->grid[1]);
@@ -270,7 +281,7 @@ static void worker_loop(struct run *r, struct pool *p)
                 continue;
             c->ran = 1;
             r->cta = c;
-            int quantum = total > 1 ? 16 + (int)(rng_next(&r->rng) & 255) : 1 << 30;
+            int quantum = total > 1 ? (16 + (int)(rng_next(&r->rng) & 255)) * c->pace : 1 << 30;
             int s = 1;
             for (int q = 0; q < quantum && (s = emu_warp_step(r, w)) > 0; q++)
                 c->progressed = 1;
