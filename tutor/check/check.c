@@ -1,13 +1,13 @@
 /* check.c — see check.h.  The stages (check_stage.h) run in the order of
  * docs/harness.md and each can end the check with a verdict; the report is
  * built as it goes, so that whatever stage stopped, the JSON says what
- * happened up to there.  This file holds the order, the report helpers,
- * --build-only and --run-only, the target and the summary line. */
+ * happened up to there.  This file holds the order, --build-only and
+ * --run-only, the target and the summary line; the stages' common helpers
+ * are leaves (check_report.c, check_argv.c). */
 #include "check/check.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,65 +31,6 @@ unsigned long long check_new_seed(void)
     if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s)
         s = (unsigned long long)getpid() * 0x9e3779b97f4a7c15ull ^ (unsigned long long)(util_now() * 1e9);
     return s & ((1ull << 48) - 1);
-}
-
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail)
-{
-    if (r->o->progress)
-        r->o->progress(r->o->ud, stage, i, n, detail ? detail : "");
-}
-
-void check_set_status(struct run *r, enum status s)
-{
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "status");
-    cJSON_AddStringToObject(r->root, "status", status_name(s));
-}
-
-enum status check_get_status(const struct run *r)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->root, "status");
-    int s = cJSON_IsString(v) ? status_from_name(v->valuestring) : -1;
-    return s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s;
-}
-
-void check_message(struct run *r, const char *fmt, ...)
-{
-    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(r->root, "messages");
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = util_vformat(fmt, ap);
-    va_end(ap);
-    if (!msgs)
-        msgs = cJSON_AddArrayToObject(r->root, "messages");
-    if (s && msgs)
-        cJSON_AddItemToArray(msgs, cJSON_CreateString(s));
-    free(s);
-}
-
-const char *check_tail(const char *text, size_t keep)
-{
-    size_t len = strlen(text);
-    if (len <= keep)
-        return text;
-    const char *p = text + len - keep, *nl = strchr(p, '\n');
-    return nl ? nl + 1 : p;
-}
-
-double check_timeout(const struct run *r)
-{
-    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
-    return r->lab->family->timeout_s * scale;
-}
-
-double check_bound(const struct run *r)
-{
-    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
-    return r->lab->check_timeout_s * scale;
-}
-
-double check_deadline(const struct run *r, double waited)
-{
-    return r->run_t0 ? r->run_t0 + check_bound(r) + waited : 0;
 }
 
 /* ---- target and summary ------------------------------------------------- */
@@ -521,7 +462,8 @@ oom:
 cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
                  const struct check_opts *opts, char *err, size_t errlen)
 {
-    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1};
+    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1,
+                    .trials_passed = san_begin};
     cJSON *build = NULL;
     const char *file;
     int stop;

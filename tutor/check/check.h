@@ -10,44 +10,9 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
+#include "check/check_opts.h"
 #include "model/catalog.h"
 #include "sys/toolchain.h"
-
-/* Progress: stage is "compile", "rules", "link", "correctness", "timing",
- * "peak", "sanitize" or "done"; i of n where that means something. */
-typedef void (*check_progress_fn)(void *ud, const char *stage, int i, int n, const char *detail);
-
-/* The most words a wrap prefix may have: the judge's argv is built in a
- * fixed table, and a prefix is a program with a few arguments (a grader's
- * sandbox is five). */
-#define CHECK_WRAP_MAX 24
-
-struct check_opts {
-    const char *file;               /* NULL: the lab's own kernel.cu */
-    unsigned long long seed;
-    int have_seed;                  /* 0: a fresh random seed */
-    int sanitize;                   /* run compute-sanitizer when it is installed */
-    int quick;                      /* time only the target's case */
-    int counters;                   /* read the lesson's profiler counters with ncu */
-    int time_budget_ms;             /* GPU time per timed kernel and case; 0: the harness's */
-    int build_only;                 /* stop after compile, rules and link; keep the
-                                       build in work_dir/build.json */
-    int run_only;                   /* start from the build --build-only left in
-                                       work_dir: no compile, same seed */
-    char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL;
-                                       at most CHECK_WRAP_MAX words */
-    double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
-    double target_min;              /* the target's threshold on this GPU (a grader's
-                                       calibration); 0: the catalog's */
-    const char *work_dir;           /* NULL: build/check/NN under the workbook */
-    const char *gpu_lock;           /* the file runs on one GPU share it through
-                                       (docs/harness.md); given, each run holds it
-                                       from start to end (a grader's many runs);
-                                       NULL: build/check/gpu.lock, held only
-                                       around trials and timing */
-    check_progress_fn progress;
-    void *ud;
-};
 
 /* Runs the check.  Returns the merged report (caller frees with cJSON_Delete),
  * or NULL with a message in err when the workbook itself is broken. */
