@@ -578,8 +578,8 @@ static int run_one(const struct calibrate_req *q, const struct lab *lab, int k, 
     struct check_opts o = {0};
     char *file = util_format("%s/%s/kernel.cu", q->tc->root, lab->solution_dir);
     char *dir = util_format("%s/check/calibrate/%s-%d", q->tc->build_dir, lab->id, k);
-    cJSON *rep = NULL;
-    int rc = -1;
+    struct result rep;
+    int rc = -1, ran = 0;
 
     memset(out, 0, sizeof *out);
     out->value = -1;
@@ -602,26 +602,20 @@ static int run_one(const struct calibrate_req *q, const struct lab *lab, int k, 
     }
     o.progress = run_progress;
     o.ud = x;
-    if (!(rep = check_run(q->tc, q->cat, lab, &o, err, errlen)))
+    if (check_run(q->tc, q->cat, lab, &o, &rep, err, errlen))
         goto out;
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "device"), "name");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
-    util_copy(out->status, sizeof out->status, cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR));
-    util_copy(out->device, sizeof out->device, cJSON_IsString(dev) ? dev->valuestring : "");
-    if (cJSON_IsNumber(v) && v->valuedouble >= 0)
-        out->value = v->valuedouble;
-    const cJSON *c, *also = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "also");
-    int i = 0;
-    cJSON_ArrayForEach(c, also) {
-        const cJSON *cv = cJSON_GetObjectItemCaseSensitive(c, "value");
-        if (i < TARGET_MAX_ALSO && cJSON_IsNumber(cv) && cv->valuedouble >= 0)
-            out->also[i] = cv->valuedouble;
-        i++;
-    }
+    ran = 1;
+    util_copy(out->status, sizeof out->status, status_name(rep.status));
+    util_copy(out->device, sizeof out->device, rep.have_device ? rep.device_name : "");
+    if (rep.have_target && rep.target_have_value && rep.target_value >= 0)
+        out->value = rep.target_value;
+    for (int i = 0; rep.have_target && i < rep.ntarget_also && i < TARGET_MAX_ALSO; i++)
+        if (rep.target_also[i].value >= 0)
+            out->also[i] = rep.target_also[i].value;
     rc = 0;
 out:
-    cJSON_Delete(rep);
+    if (ran)
+        result_free(&rep);
     free(file);
     free(dir);
     return rc;
@@ -831,35 +825,26 @@ void calibrate_apply(struct check_opts *o, const struct calibrate_gpu *g, const 
         o->target_min = l->min;
 }
 
-void calibrate_annotate(cJSON *report, const struct calibrate_gpu *g, const struct catalog *cat)
+void calibrate_annotate(struct result *report, const struct calibrate_gpu *g, const struct catalog *cat)
 {
-    cJSON *t = cJSON_GetObjectItemCaseSensitive(report, "target"), *c;
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(report, "lab");
-    const cJSON *min = cJSON_GetObjectItemCaseSensitive(t, "min");
-    const struct calibrate_lab *l = cJSON_IsString(id) ? calibrate_lab(g, id->valuestring) : NULL;
+    const struct calibrate_lab *l = report->lab ? calibrate_lab(g, report->lab) : NULL;
+    struct rcalibration *c = &report->target_cal;
 
     /* Only a threshold this entry chose is explained by it. */
-    if (!cJSON_IsObject(t) || !l || !cJSON_IsNumber(min) || min->valuedouble != l->min)
+    if (!report->have_target || !l || report->target_min != l->min)
         return;
-    if (!(c = cJSON_AddObjectToObject(t, "calibration")))
-        return;
-    cJSON_AddStringToObject(c, "gpu", g->name);
-    cJSON_AddStringToObject(c, "measured", g->measured);
-    cJSON_AddBoolToObject(c, "lowered", l->lowered);
+    c->have = 1;
+    result_set_text(&c->gpu, g->name);
+    result_set_text(&c->measured, g->measured);
+    c->lowered = l->lowered;
     /* The figures that set the threshold: a further case's, when that is
      * where the solution fell furthest short. */
-    if (l->bound_case[0]) {
-        cJSON_AddStringToObject(c, "case", l->bound_case);
-        put_num(c, "solution_here", l->bound_here, 0);
-        put_num(c, "catalog_solution", l->bound_solution, 1e-300);
-    } else {
-        put_num(c, "solution_here", l->solution_here, 0);
-        put_num(c, "catalog_solution", l->catalog_solution, 1e-300);
-    }
-    if (cat->targets_gpu)
-        cJSON_AddStringToObject(c, "catalog_gpu", cat->targets_gpu);
-    if (l->why[0])
-        cJSON_AddStringToObject(c, "why", l->why);
+    result_set_text(&c->case_label, l->bound_case);
+    c->solution_here = l->bound_case[0] ? l->bound_here : l->solution_here;
+    c->catalog_solution = l->bound_case[0] ? l->bound_solution : l->catalog_solution;
+    result_set_text(&c->catalog_gpu, cat->targets_gpu ? cat->targets_gpu : "");
+    result_set_text(&c->why, l->why);
+    result_refresh_target_json(report);
 }
 
 void calibrate_lab_line(const struct calibrate_lab *l, char *buf, size_t len)

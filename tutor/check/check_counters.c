@@ -33,22 +33,22 @@ int stage_counters(struct run *r)
     const char *names[64];
     int nnames = 0, kernels = 0, a = 0, skip = 0;
     char *metrics = NULL, *log = util_format("%s/ncu.csv", r->dir), *json = util_format("%s/profile.json", r->dir);
-    cJSON *c = cJSON_AddObjectToObject(r->root, "counters");
     struct proc_result pr = {0};
     char **hx = NULL, *argv[128] = {0}, *logopt = NULL;
     /* Profile the size the target is judged at. */
     unsigned long long n = r->lab->family->perf[r->lab->family->nperf - 1].n;
 
+    r->res->have_counters = 1;
     for (int i = 0; i < r->lab->family->nperf; i++)
         if (!strcmp(r->lab->family->perf[i].label, r->lab->target.case_label))
             n = r->lab->family->perf[i].n;
     if (r->emulated) {
         /* Counters are the GPU's: the emulator's instructions are not
          * what ncu counts. */
-        cJSON_AddStringToObject(c, "note", "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
+        result_set_text(&r->res->counters_note, "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
         goto out;
     } else if (!r->tc->ncu) {
-        cJSON_AddStringToObject(c, "note", "ncu not found: no counters");
+        result_set_text(&r->res->counters_note, "ncu not found: no counters");
         goto out;
     }
     for (size_t i = 0; i < sizeof base_counters / sizeof base_counters[0]; i++)
@@ -88,14 +88,13 @@ int stage_counters(struct run *r)
     if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0) {
         char why[160];
         proc_describe(&pr, why, sizeof why);
-        cJSON_AddStringToObject(c, "note", why);
+        result_set_text(&r->res->counters_note, why);
         check_message(r, "ncu could not read the counters (%s)", why);
         goto out;
     }
     char *csv = util_read_file(log, NULL);
-    cJSON_AddStringToObject(c, "tool", "ncu");
-    cJSON_AddNumberToObject(c, "n", (double)n);
-    cJSON *m = cJSON_AddObjectToObject(c, "metrics");
+    result_set_text(&r->res->counters_tool, "ncu");
+    r->res->counters_n = n;
     if (csv) {
         double values[64];
         int found[64];
@@ -103,10 +102,10 @@ int stage_counters(struct run *r)
         kernels = kernels > 0 ? kernels : 0;
         for (int i = 0; i < nnames; i++)
             if (found[i])
-                cJSON_AddNumberToObject(m, names[i], values[i]);
+                result_add_counter(r->res, names[i], values[i]);
     }
-    cJSON_AddNumberToObject(c, "kernels", kernels);
-    cJSON_AddNumberToObject(c, "seconds", pr.seconds);
+    r->res->counters_kernels = kernels;
+    r->res->counters_s = pr.seconds;
     free(csv);
 out:
     proc_result_free(&pr);

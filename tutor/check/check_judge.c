@@ -82,42 +82,10 @@ static void on_line(void *ud, const char *line)
 /* A rejected plan names what it broke like the build's rules do, so that
  * every rejection's summary reads the same: the meaning, then "uses X —
  * rule". */
-static void plan_violation(struct run *r, const cJSON *plan)
+static void plan_violation(struct run *r)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, "violation");
-    if (!cJSON_IsString(v) || check_get_status(r) != STATUS_REJECTED)
-        return;
-    cJSON *sym = cJSON_GetObjectItemCaseSensitive(r->root, "symbols");
-    cJSON *list = sym ? cJSON_GetObjectItemCaseSensitive(sym, "violations") : NULL;
-    if (!list)
-        return;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "symbol", PLAN_SYMBOL);
-    cJSON_AddStringToObject(o, "rule", v->valuestring);
-    cJSON_AddItemToArray(list, o);
-}
-
-/* Moves the judge report's keys into the check report. */
-static void merge_report(struct run *r, cJSON *h)
-{
-    static const char *const keys[] = {"status", "seed", "device", "tests", "first_failing_n",
-                                       "tolerance_used", "perf", "mode", "phases", "plan", "emulator",
-                                       NULL};
-    for (int i = 0; keys[i]; i++) {
-        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
-        if (!v)
-            continue;
-        cJSON_DeleteItemFromObjectCaseSensitive(r->root, keys[i]);
-        cJSON_AddItemToObject(r->root, keys[i], v);
-    }
-    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages"), *m;
-    cJSON_ArrayForEach(m, msgs)
-        if (cJSON_IsString(m))
-            check_message(r, "%s", m->valuestring);
-    cJSON *hr = cJSON_GetObjectItemCaseSensitive(h, "elapsed_s");
-    if (cJSON_IsNumber(hr))
-        cJSON_AddNumberToObject(r->root, "harness_s", hr->valuedouble);
-    plan_violation(r, cJSON_GetObjectItemCaseSensitive(r->root, "plan"));
+    if (r->res->plan_violation && check_get_status(r) == STATUS_REJECTED && r->res->have_violations)
+        result_add_violation(r->res, PLAN_SYMBOL, r->res->plan_violation, 0);
 }
 
 /* The student's text: what the kernels printed (the judge's stdout and
@@ -133,8 +101,8 @@ static void add_output(struct run *r, const struct proc_result *pr)
     size_t dropped = pr->dropped + (len - strlen(kept));
     char *text = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]", kept, dropped)
                              : strdup(kept);
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "output");
-    cJSON_AddStringToObject(r->root, "output", text ? text : "");
+    result_set_text(&r->res->output, text);
+    r->res->have_output = 1;
     free(text);
     free(all);
     free(host);
@@ -165,12 +133,12 @@ static int run_judge(struct run *r)
         check_message(r, "%s", pr.error);
         goto out;
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "run_s");
-    cJSON_AddNumberToObject(r->root, "run_s", pr.seconds);
+    r->res->run_s = pr.seconds;
+    r->res->have_run_s = 1;
     add_output(r, &pr);
 
-    char *text = pr.timed_out ? NULL : util_read_file(json, NULL);
-    cJSON *h = text ? cJSON_Parse(text) : NULL;
+    char *text = pr.timed_out ? NULL : util_read_file(json, NULL), merr[128];
+    int merged = text && result_merge_judge(r->res, text, merr, sizeof merr) == 0;
     free(text);
     rc = 0;
     /* Which bound ended it: the trials', the whole check's, or the
@@ -191,15 +159,14 @@ static int run_judge(struct run *r)
         check_message(r, "timed out after %.0f s: the judge ran past its %g s limit%s%s: the whole "
                          "process group was killed",
                       pr.seconds, check_timeout(r), r->last_stage[0] ? " during " : "", r->last_stage);
-    } else if (!h) {
+    } else if (!merged) {
         char why[200];
         proc_describe(&pr, why, sizeof why);
         check_set_status(r, pr.started ? STATUS_RUNTIME_ERROR : STATUS_INTERNAL_ERROR);
         check_message(r, "the judge ended without a report (%s)%s%s", why,
                       r->last_stage[0] ? " during " : "", r->last_stage);
     } else {
-        merge_report(r, h);
-        cJSON_Delete(h);
+        plan_violation(r);
     }
 out:
     judge_argv_free(argv);
@@ -231,9 +198,9 @@ static int hazard_pass(struct run *r)
     const struct family_spec *f = r->lab->family;
     unsigned long long *sizes = calloc((size_t)f->nsizes + 1, sizeof *sizes);
     int n = 0, rc = -1;
-    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL;
+    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL, err[128];
     struct proc_result pr = {0};
-    cJSON *h = NULL;
+    struct result h = {0};
 
     for (int i = 0; sizes && i < f->nsizes; i++)
         if (f->sizes[i] <= HAZARD_MAX_N)
@@ -252,31 +219,22 @@ static int hazard_pass(struct run *r)
         goto out;
     rc = 0;
     text = pr.timed_out ? NULL : util_read_file(json, NULL);
-    h = text ? cJSON_Parse(text) : NULL;
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status"), *t;
-    int status = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
-    cJSON_AddNumberToObject(r->root, "hazard_pass_s", pr.seconds);
+    int status = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? (int)h.status : -1;
+    r->res->hazard_pass_s = pr.seconds;
+    r->res->have_hazard_pass_s = 1;
     if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR)
         goto out;
     const char *why = NULL;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(h, "tests")) {
-        const cJSON *pass = cJSON_GetObjectItemCaseSensitive(t, "pass");
-        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(t, "message");
-        if (cJSON_IsFalse(pass) && cJSON_IsString(msg)) {
-            why = msg->valuestring;
-            break;
-        }
-    }
-    if (!why) {
-        const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages");
-        const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-        why = cJSON_IsString(last) ? last->valuestring : "";
-    }
+    for (int i = 0; i < h.ntests && !why; i++)
+        if (!h.tests[i].pass && h.tests[i].have_message)
+            why = h.tests[i].message;
+    if (!why)
+        why = h.nmsgs ? h.messages[h.nmsgs - 1] : "";
     check_set_status(r, (enum status)status);
     check_message(r, "the CPU emulator's race and bounds check (the trials up to n=%d, each access seen): %s",
                   HAZARD_MAX_N, why);
 out:
-    cJSON_Delete(h);
+    result_free(&h);
     free(text);
     judge_argv_free(argv);
     free(json);

@@ -12,16 +12,16 @@
  *   check_report.c    progress, verdict, messages          (leaves)
  *   check_argv.c      a child's command line, limits and waits for the GPU
  *   check_cache.c     the test suite's compile cache
- * Each stage records what it did in r->root and can end the check with a
+ * Each stage records what it did in r->res and can end the check with a
  * verdict; only a broken workbook makes it return -1. */
 #ifndef CHECK_STAGE_H
 #define CHECK_STAGE_H
 
-#include <cjson/cJSON.h>
 #include <stdatomic.h>
 
 #include "check/check_opts.h"
 #include "model/catalog.h"
+#include "model/result.h"
 #include "sys/toolchain.h"
 #include "sys/proc.h"
 #include "status.h"
@@ -55,7 +55,7 @@ struct run {
     const struct catalog *cat;
     const struct lab *lab;
     const struct check_opts *o;
-    cJSON *root;
+    struct result *res;     /* what the check found so far: the stages fill it */
     char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *deps;
     unsigned long long seed;
     char last_stage[160];

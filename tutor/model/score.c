@@ -319,10 +319,13 @@ static double cases_credit(struct sb *b, const cJSON *t, double f)
     }
     calibrated(b, t);
     if (cJSON_IsTrue(get(t, "met"))) {
-        sb_put(b, " met");
+        sb_put(b, " ");
+        sb_put(b, result_target_verdict(1));
         return 1;
     }
-    sb_put(b, " not met (credit from ");
+    sb_put(b, " ");
+    sb_put(b, result_target_verdict(0));
+    sb_put(b, " (credit from ");
     sb_num(b, f);
     sb_put(b, " x the target, on the case furthest short)");
     return f >= 1 ? 0 : least;
@@ -361,7 +364,8 @@ static int perf_credit(const struct result *rep, const struct rubric *rb, struct
     } else if (cJSON_IsTrue(get(t, "met"))) {
         pc->credit = 1;
         target_words(&b, t);
-        sb_put(&b, " met");
+        sb_put(&b, " ");
+        sb_put(&b, result_target_verdict(1));
     } else if (!cJSON_IsNumber(value) || (cJSON_IsNumber(min) ? min->valuedouble : 0) <= 0) {
         sb_put(&b, "not timed");
     } else {
@@ -372,7 +376,9 @@ static int perf_credit(const struct result *rep, const struct rubric *rb, struct
         }
         pc->credit = c;
         target_words(&b, t);
-        sb_put(&b, " not met (credit from ");
+        sb_put(&b, " ");
+        sb_put(&b, result_target_verdict(0));
+        sb_put(&b, " (credit from ");
         sb_num(&b, f);
         sb_put(&b, " x the target)");
     }
