@@ -107,6 +107,32 @@ static void size_words(char *buf, size_t len, double n)
         snprintf(buf, len, "%llu", v);
 }
 
+/* A pass's summary: the tests, the target's case (and each further case)
+ * with its figures, and where the target stands. */
+static void pass_words(const struct result *res, const struct rperf *tp, const char *meaning, char *buf, size_t len)
+{
+    if (tp && tp->gbps > 0)
+        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
+                           "%.2fx %s; target %s", meaning, res->ntests, tp->label, tp->median_ms,
+                 tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name, result_target_words(res));
+    else if (tp)
+        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
+                           "target %s", meaning, res->ntests, tp->label, tp->median_ms, tp->rate,
+                 tp->rate_unit, tp->ratio, result_target_words(res));
+    else
+        snprintf(buf, len, "%s: %d tests", meaning, res->ntests);
+    /* A target of several cases: each of the others, and where it stands. */
+    for (int i = 0; tp && i < res->ntarget_also; i++) {
+        const struct rperf *p = result_perf(res, res->target_also[i].case_label);
+        char *cut = strstr(buf, "; target "), tail[64];
+        if (!p || !cut)
+            continue;
+        util_copy(tail, sizeof tail, cut);
+        snprintf(cut, len - (size_t)(cut - buf), "; %s in %.3f ms, %.2fx%s", p->label, p->median_ms,
+                 p->ratio, tail);
+    }
+}
+
 /* The summary of a run on the CPU emulator: where it ran, up to which size,
  * what it could not judge.  Replaces a pass's figures (there are none),
  * and says after any other verdict where it was reached. */
@@ -155,26 +181,7 @@ static void summarize(struct run *r)
     const char *meaning = status_meaning(res->status);
     switch (res->status) {
     case STATUS_PASS:
-        if (tp && tp->gbps > 0)
-            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
-                                      "%.2fx %s; target %s", meaning, res->ntests, tp->label, tp->median_ms,
-                     tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name, result_target_words(res));
-        else if (tp)
-            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
-                                      "target %s", meaning, res->ntests, tp->label, tp->median_ms, tp->rate,
-                     tp->rate_unit, tp->ratio, result_target_words(res));
-        else
-            snprintf(buf, sizeof buf, "%s: %d tests", meaning, res->ntests);
-        /* A target of several cases: each of the others, and where it stands. */
-        for (int i = 0; tp && i < res->ntarget_also; i++) {
-            const struct rperf *p = result_perf(res, res->target_also[i].case_label);
-            char *cut = strstr(buf, "; target "), tail[64];
-            if (!p || !cut)
-                continue;
-            util_copy(tail, sizeof tail, cut);
-            snprintf(cut, sizeof buf - (size_t)(cut - buf), "; %s in %.3f ms, %.2fx%s", p->label, p->median_ms,
-                     p->ratio, tail);
-        }
+        pass_words(res, tp, meaning, buf, sizeof buf);
         break;
     case STATUS_FAIL:
         if (failing >= 0 && res->tests[failing].expected[0])
