@@ -74,8 +74,9 @@ kernels() {
         done
     fi
     [ -n "$BANK_GLOB" ] || return 0
-    local g f lab
-    for g in $BANK_GLOB; do
+    local g f lab globs
+    read -r -a globs <<< "$BANK_GLOB"      # the words, not yet expanded here
+    for g in "${globs[@]}"; do
         for f in "$TOP"/tests/bank/$g.cu; do
             [ -f "$f" ] || continue
             lab=$(head -n1 "$f" | sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p')
