@@ -1,4 +1,4 @@
-/* calibrate.c — see calibrate.h: measuring.  The GPU named by
+/* calibrate_measure.c — see calibrate.h: measuring.  The GPU named by
  * nvidia-smi, and each solution measured by the very check a student's
  * kernel gets, so that the two figures compare like with like; the rule is
  * calibrate_rule.c's, the file calibrate_file.c's. */
