@@ -15,6 +15,11 @@
 #   RESULT_DIFF_ARGS='...'        more options for every check (e.g. --quick)
 #   OUT=DIR                       where the reports go (default a fresh
 #                                 folder under /tmp); A's in DIR/a, B's in DIR/b
+#   RESULT_DIFF_NOISE=1           check every kernel with A twice: a kernel
+#                                 whose two A reports differ (the judge draws
+#                                 fresh poison bits and addresses each run)
+#                                 is told as "noise" when B gives its status
+#                                 and exit code, not as a difference
 #   RESULT_DIFF_ONLY_A=1          collect A's reports and stop (B then later)
 #   RESULT_DIFF_REUSE_A=1         take A's reports from OUT/a, as collected
 #                                 before (A is then only named)
@@ -91,6 +96,7 @@ kernels() {
 # where its arena put a buffer ("judge buffer + N", "N bytes before").
 JQ_CLOCKLESS='
   def fresh: gsub("judge buffer \\+ [0-9]+"; "judge buffer + #")
+    | gsub("at 0x[0-9a-f]{8,}"; "at 0x#")
     | gsub("[0-9]+ bytes (?<w>before|past)"; "# bytes \(.w)")
     | if test("poison") then gsub("got (?<c>count )?-?[0-9]+"; "got \(.c // "")#") else . end;
   del(.timing, .run_s, .harness_s, .hazard_pass_s, .phases, .compile.seconds,
@@ -120,6 +126,7 @@ collect() {
 if [ "${RESULT_DIFF_REUSE_A:-0}" = 0 ]; then
     A=$(tree "$1" a) || exit 1
     collect "$A" a
+    [ "${RESULT_DIFF_NOISE:-0}" = 0 ] || collect "$A" a2
 fi
 if [ "${RESULT_DIFF_ONLY_A:-0}" != 0 ]; then
     echo "result-diff: A's reports in $OUT/a"
@@ -127,16 +134,23 @@ if [ "${RESULT_DIFF_ONLY_A:-0}" != 0 ]; then
 fi
 B=$(tree "$2" b) || exit 1
 collect "$B" b
-same=0 differ=0
+same=0 differ=0 noise=0
+status_of() { jq -r .status "$1" 2> /dev/null; }
 while read -r name _ _; do
     if cmp -s "$OUT/a/$name.json" "$OUT/b/$name.json" && cmp -s "$OUT/a/$name.rc" "$OUT/b/$name.rc"; then
         same=$((same + 1))
-        echo "same $name (exit $(cat "$OUT/a/$name.rc"), $(jq -r .status "$OUT/a/$name.json" 2> /dev/null))"
+        echo "same $name (exit $(cat "$OUT/a/$name.rc"), $(status_of "$OUT/a/$name.json"))"
+    elif [ -f "$OUT/a2/$name.json" ] && ! cmp -s "$OUT/a/$name.json" "$OUT/a2/$name.json" &&
+         cmp -s "$OUT/a/$name.rc" "$OUT/b/$name.rc" &&
+         [ "$(status_of "$OUT/a/$name.json")" = "$(status_of "$OUT/b/$name.json")" ]; then
+        noise=$((noise + 1))
+        echo "noise $name (exit $(cat "$OUT/a/$name.rc"), $(status_of "$OUT/a/$name.json"); A differs from itself:)"
+        diff "$OUT/a/$name.json" "$OUT/a2/$name.json" | sed 's/^/    /' | head -n 6
     else
         differ=$((differ + 1))
         echo "DIFF $name: exit $(cat "$OUT/a/$name.rc") / $(cat "$OUT/b/$name.rc")"
         diff "$OUT/a/$name.json" "$OUT/b/$name.json" | sed 's/^/    /' | head -n 20
     fi
 done < <(kernels)
-echo "result-diff: $((same + differ)) reports, $same same, $differ differ (reports in $OUT)"
+echo "result-diff: $((same + differ + noise)) reports, $same same, $differ differ, $noise noise (reports in $OUT)"
 [ "$differ" = 0 ]
