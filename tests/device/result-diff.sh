@@ -51,6 +51,17 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 
+# The worktrees made for revisions ($OUT/worktrees lists them: tree runs
+# in a subshell) go when the script ends; their reports stay under $OUT.
+cleanup() {
+    local d
+    [ -f "$OUT/worktrees" ] || return 0
+    while read -r d; do
+        git -C "$TOP" worktree remove --force "$d" > /dev/null 2>&1
+    done < "$OUT/worktrees"
+}
+trap cleanup EXIT
+
 # tree SPEC NAME: prints a workbook folder for SPEC, building a revision's.
 tree() {
     local spec=$1 name=$2
@@ -63,6 +74,7 @@ tree() {
         echo "$spec is neither a folder nor a git revision" >&2
         return 1
     fi
+    echo "$dir" >> "$OUT/worktrees"
     if ! make -C "$dir" -j"$(nproc)" build > "$OUT/build-$name.log" 2>&1; then
         echo "building $spec failed: see $OUT/build-$name.log" >&2
         return 1
