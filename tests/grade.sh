@@ -554,6 +554,8 @@ WD="$TMP/split"
 "$TUTOR" check 01 --file "$SOL1" --build-only --work-dir "$WD" --json > "$TMP/b.json"; rc=$?
 check "check --build-only leaves build.json and the runner" \
     test "$(jget "$TMP/b.json" .status)" = no_gpu -a -f "$WD/build.json" -a -x "$WD/runner"
+check "check --build-only is a stage of its own: built, under no_gpu's exit code 3" \
+    test "$(jget "$TMP/b.json" .built)" = true -a "$(jget "$WD/build.json" .built)" = true -a $rc = 3
 stamp=$(stat -c %Y.%s "$WD/kernel.o")
 sleep 1
 printf '#!/bin/sh\necho "$@" >> "%s"\nexec "$@"\n' "$TMP/wrap.log" > "$TMP/wrap.sh"
@@ -584,6 +586,15 @@ check "check --run-only of a file changed since its build is refused" test $rc =
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --build-only --work-dir "$TMP/split3" --json > /dev/null
 "$TUTOR" check 01 --file tests/bank/host_sum.cu --run-only --work-dir "$TMP/split3" --json > "$TMP/r3.json"; rc=$?
 check "check --run-only of a rejected build is rejected" test $rc = 1 -a "$(jget "$TMP/r3.json" .status)" = rejected
+check "a build that ended in a verdict is not built" test "$(jget "$TMP/split3/build.json" .built)" = null
+# The stage, not the status, says a build waits for its run: a build.json
+# whose "built" is gone is a no_gpu verdict, and nothing runs.
+jq 'del(.built)' "$WD/build.json" > "$TMP/unbuilt.json" && cp "$TMP/unbuilt.json" "$WD/build.json"
+: > "$TMP/wrap.log"
+"$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$WD" --wrap "$TMP/wrap.sh" --no-sanitize --json \
+    > "$TMP/r4.json"; rc=$?
+check "--run-only of a build.json that is no build gives its verdict and runs no judge" \
+    test $rc = 3 -a "$(jget "$TMP/r4.json" .status)" = no_gpu -a ! -s "$TMP/wrap.log"
 "$TUTOR" check 01 --build-only --run-only > /dev/null 2>&1; rc=$?
 check "check --build-only --run-only is a usage error" test $rc = 2
 

@@ -128,7 +128,7 @@ call_circle() {
 
 # The folders whose calls still run in a circle while issue 24 takes them
 # apart; a folder listed here without a circle fails, so the list shrinks.
-KNOWN_CALL_CIRCLES=" check "
+KNOWN_CALL_CIRCLES=" "
 
 if ! compgen -G 'build/tutor/*/*.o' >/dev/null; then
     not_ok "the objects of tutor/ are built (make test-build): the calls cannot be read"

@@ -92,6 +92,30 @@ static void why_a_threshold_stands(void)
  * as one, by the case where the solution falls furthest short of its own
  * figure; the thresholds are those grade.sh's CALIBRATE_JQ gives for the
  * same runs (tests/targets.sh runs it on them). */
+/* The target.calibration that calibrate_annotate gives a check's result
+ * read from `json` (a report's lab and target), as JSON text; NULL when it
+ * gives none. */
+static char *annotated(const char *json, const struct calibrate_gpu *g, const struct catalog *cat)
+{
+    char *full = util_format("{\"schema\": 1, \"status\": \"pass\", %s", json + 1), err[128], *text = NULL;
+    struct result r;
+    if (!full || result_parse(full, &r, err, sizeof err)) {
+        free(full);
+        return NULL;
+    }
+    free(full);
+    calibrate_annotate(&r, g, cat);
+    char *out = result_to_json(&r, 0);
+    cJSON *o = out ? cJSON_Parse(out) : NULL;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "target"), "calibration");
+    if (c)
+        text = cJSON_PrintUnformatted(c);
+    cJSON_Delete(o);
+    free(out);
+    result_free(&r);
+    return text;
+}
+
 static void several_cases_scale_by_the_furthest_short(void)
 {
     static const struct {
@@ -158,13 +182,9 @@ static void several_cases_scale_by_the_furthest_short(void)
     calibrate_lab_line(&l, line, sizeof line);
     EXPECT_STR(line, "15  ratio at 2^28, where its solution falls furthest short: 0.9 here, 1.05 in the catalog; "
                      "threshold 1.3 -> 1.11 at 2^22, every case alike");
-    cJSON *rep = cJSON_Parse("{\"lab\": \"15\", \"target\": {\"min\": 1.11, \"catalog_min\": 1.3}}");
-    calibrate_annotate(rep, &g, &cat);
-    char *cal = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(rep, "target"), "calibration"));
+    char *cal = annotated("{\"lab\": \"15\", \"target\": {\"min\": 1.11, \"catalog_min\": 1.3}}", &g, &cat);
     EXPECT(cal && strstr(cal, "\"lowered\":true,\"case\":\"2^28\",\"solution_here\":0.9,\"catalog_solution\":1.05"));
     free(cal);
-    cJSON_Delete(rep);
     catalog_free(&cat);
 }
 
@@ -418,20 +438,15 @@ static void a_lowered_threshold_judges_and_explains_the_check(void)
     calibrate_apply(&o, &g, &cat.labs[0]);
     EXPECT(o.target_min == 0.05);
 
-    cJSON *rep = cJSON_Parse("{\"lab\": \"01\", \"target\": {\"min\": 0.0822, \"catalog_min\": 0.12}}");
-    calibrate_annotate(rep, &g, &cat);
-    char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(rep, "target"), "calibration"));
+    char *text = annotated("{\"lab\": \"01\", \"target\": {\"min\": 0.0822, \"catalog_min\": 0.12}}", &g, &cat);
     EXPECT_STR(text, "{\"gpu\":\"NVIDIA H200\",\"measured\":\"2026-01-02T03:04:05Z\",\"lowered\":true,"
                      "\"solution_here\":0.109,\"catalog_solution\":0.159,"
                      "\"catalog_gpu\":\"NVIDIA H100 80GB HBM3\"}");
     free(text);
-    cJSON_Delete(rep);
     /* A threshold given some other way is not explained by the entry. */
-    rep = cJSON_Parse("{\"lab\": \"01\", \"target\": {\"min\": 0.09, \"catalog_min\": 0.12}}");
-    calibrate_annotate(rep, &g, &cat);
-    EXPECT(!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "calibration"));
-    cJSON_Delete(rep);
+    text = annotated("{\"lab\": \"01\", \"target\": {\"min\": 0.09, \"catalog_min\": 0.12}}", &g, &cat);
+    EXPECT(!text);
+    free(text);
     calibrate_gpu_free(&g);
     catalog_free(&cat);
 }

@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#include <cjson/cJSON.h>
+
 #include "model/result.h"
 #include "tap.h"
 #include "sys/util.h"
@@ -196,7 +198,152 @@ static void summaries_open_with_the_meaning(void)
     result_free(&r);
 }
 
-TAP_MAIN(T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning),
+/* JSON text of a file, parsed, or NULL. */
+static cJSON *json_of(const char *text)
+{
+    return text ? cJSON_Parse(text) : NULL;
+}
+
+/* parse(to_json(r)) is r, key for key: every recorded report (each
+ * status's fixture, and whatever real reports $RESULT_ROUNDTRIP_DIR holds,
+ * such as tests/device/result-diff.sh's) read and written again is the same
+ * JSON, and writing what was read back gives the same text. */
+static void roundtrip_file(const char *path)
+{
+    char *text = util_read_file(path, NULL), err[256];
+    struct result r, back;
+    if (!text)
+        return;
+    cJSON *orig = json_of(text);
+    if (!orig || !cJSON_GetObjectItemCaseSensitive(orig, "schema") ||
+        result_parse(text, &r, err, sizeof err)) {
+        cJSON_Delete(orig);
+        free(text);
+        return;
+    }
+    char *once = result_to_json(&r, 1);
+    cJSON *written = json_of(once);
+    int same = cJSON_Compare(orig, written, 1);
+    if (!same)
+        printf("#   %s: written again, the JSON differs\n%s\n", path, once ? once : "(null)");
+    EXPECT(same);
+    EXPECT(once && result_parse(once, &back, err, sizeof err) == 0);
+    if (once && back.schema) {
+        char *twice = result_to_json(&back, 1);
+        EXPECT(twice && !strcmp(once, twice));
+        EXPECT(back.status == r.status && back.nmsgs == r.nmsgs && back.ntests == r.ntests &&
+               back.nperf == r.nperf && back.nviol == r.nviol && back.ntech == r.ntech &&
+               back.ndiags == r.ndiags && back.have_target == r.have_target && back.stage == r.stage);
+        EXPECT_STR(back.summary, r.summary);
+        free(twice);
+        result_free(&back);
+    }
+    free(once);
+    cJSON_Delete(written);
+    cJSON_Delete(orig);
+    result_free(&r);
+    free(text);
+}
+
+static void roundtrip_dir(const char *dir, int *files)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 5, ".json"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        roundtrip_file(path);
+        (*files)++;
+    }
+    if (d)
+        closedir(d);
+}
+
+static void json_roundtrip(void)
+{
+    int files = 0;
+    roundtrip_dir("tests/fixtures", &files);
+    roundtrip_dir(getenv("RESULT_ROUNDTRIP_DIR"), &files);
+    EXPECT(files >= STATUS_CHECK_COUNT);
+}
+
+/* A result filled as a check's stages fill it says in JSON what it holds,
+ * and reads back the same: a build that stopped before its run, a
+ * violation the file defines, a target case not timed (null), the judge's
+ * report merged with its sections as the judge wrote them. */
+static void filled_result_roundtrips(void)
+{
+    struct result r, back;
+    char err[128];
+    EXPECT(result_init(&r, "02", "reduce_int", "k.cu", 42) == 0);
+    EXPECT(r.status == STATUS_INTERNAL_ERROR);
+    result_add_message(&r, "note %d", 1);
+    result_set_compile(&r, 1, 0.5, "log");
+    result_add_diag(&r, "k.cu", 3, "warning", "unused");
+    r.have_symbols = r.symbols_checked = 1;
+    result_add_violation(&r, "malloc", "no host allocation", 1);
+    EXPECT(result_has_violation(&r, "malloc") && !result_has_violation(&r, "free"));
+    result_add_technique(&r, "shuffle", 0, "warp sums");
+    result_set_status(&r, STATUS_NO_GPU);
+    r.stage = RESULT_BUILT;
+    r.gpu_via.have = 1;
+    result_set_text(&r.gpu_via.command, "srun -p gpu");
+    result_set_text(&r.gpu_via.arch, "sm_90");
+    result_set_text(&r.gpu_via.cpu_status, "pass");
+    r.gpu_via.queued_s = 2.5;
+    result_set_text(&r.summary, "compiled");
+    char *text = result_to_json(&r, 0);
+    EXPECT(text && strstr(text, "\"built\":true") && strstr(text, "\"defined\":true") &&
+           strstr(text, "\"status\":\"no_gpu\"") && strstr(text, "\"note 1\""));
+    EXPECT(text && result_parse(text, &back, err, sizeof err) == 0);
+    if (text && back.schema) {
+        EXPECT(back.stage == RESULT_BUILT && back.nviol == 1 && back.viol_defined[0] && back.ntech == 1 &&
+               !back.tech[0].found && back.ndiags == 1 && back.diags[0].line == 3 && back.have_seed &&
+               back.seed == 42 && !back.have_target);
+        EXPECT_STR(result_violation_verb(&back, 0), "defines");
+        /* gpu_via: the command, what ran, the CPU tier's verdict; no GPU named. */
+        EXPECT(back.gpu_via.have && !back.gpu_via.ran && back.gpu_via.queued_s == 2.5 && !back.gpu_via.gpu);
+        EXPECT_STR(back.gpu_via.command, "srun -p gpu");
+        EXPECT_STR(back.gpu_via.cpu_status, "pass");
+        result_free(&back);
+    }
+    free(text);
+
+    /* The judge's report: its status, tests and sections taken over,
+     * its messages after the check's, elapsed_s as harness_s. */
+    const char *judge = "{\"schema\":1,\"tool\":\"cudatutor-harness\",\"status\":\"fail\",\"seed\":7,"
+                        "\"device\":null,\"tests\":[{\"name\":\"n=2\",\"n\":2,\"expected\":\"3\",\"got\":\"4\","
+                        "\"pass\":false,\"message\":\"wrong\"}],\"first_failing_n\":2,\"phases\":{\"init_s\":0.25},"
+                        "\"plan\":{\"plans\":4,\"seen\":[\"a\",\"b\"],\"violation\":null},\"messages\":[\"judge says\"],"
+                        "\"elapsed_s\":1.5}";
+    EXPECT(result_merge_judge(&r, judge, err, sizeof err) == 0);
+    EXPECT(r.status == STATUS_FAIL && r.seed == 7 && r.ntests == 1 && r.first_failing_n == 2 &&
+           r.plan_plans == 4 && r.plan_nseen == 2 && !r.plan_violation && r.have_harness_s &&
+           r.harness_s == 1.5 && r.nmsgs == 2 && !r.have_device);
+    EXPECT_STR(r.messages[1], "judge says");
+    text = result_to_json(&r, 0);
+    EXPECT(text && strstr(text, "\"device\":null") && strstr(text, "\"phases\":{\"init_s\":0.25}") &&
+           strstr(text, "\"harness_s\":1.5") && !strstr(text, "elapsed_s"));
+    free(text);
+    EXPECT(result_merge_judge(&r, "{\"status\":\"bogus\"}", err, sizeof err) == -1 && r.status == STATUS_FAIL);
+    EXPECT(result_merge_judge(&r, "[1]", err, sizeof err) == -1);
+
+    /* A target case that was not timed is null, and reads back as none. */
+    r.have_target = 1;
+    result_set_text(&r.target_metric, "ratio");
+    result_set_text(&r.target_case, "2^28");
+    r.target_min = 0.5;
+    result_add_target_case(&r, "ripple", 0.4, 0, -1, 0);
+    result_refresh_target_json(&r);
+    EXPECT(r.target_json && strstr(r.target_json, "\"also\":[{\"case\":\"ripple\",\"min\":0.4,\"value\":null,"
+                                                  "\"met\":false}]") && strstr(r.target_json, "\"value\":null,\"met\":false"));
+    result_free(&r);
+}
+
+TAP_MAIN(T(json_roundtrip), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))

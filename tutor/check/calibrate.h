@@ -203,7 +203,7 @@ void calibrate_apply(struct check_opts *o, const struct calibrate_gpu *g, const 
 /* Adds target.calibration to a check's report when the check was judged by
  * g's threshold for its lab: the GPU, the solution's figure here and in the
  * catalog, the catalog's GPU, and whether the threshold was lowered. */
-void calibrate_annotate(cJSON *report, const struct calibrate_gpu *g, const struct catalog *cat);
+void calibrate_annotate(struct result *report, const struct calibrate_gpu *g, const struct catalog *cat);
 
 /* One lab's line: "01  ratio at 2^28: its solution 0.109 here, 0.159 in the
  * catalog; threshold 0.12 -> 0.0822". */

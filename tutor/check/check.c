@@ -1,13 +1,13 @@
 /* check.c — see check.h.  The stages (check_stage.h) run in the order of
  * docs/harness.md and each can end the check with a verdict; the report is
  * built as it goes, so that whatever stage stopped, the JSON says what
- * happened up to there.  This file holds the order, the report helpers,
- * --build-only and --run-only, the target and the summary line. */
+ * happened up to there.  This file holds the order, --build-only and
+ * --run-only, the target and the summary line; the stages' common helpers
+ * are leaves (check_report.c, check_argv.c). */
 #include "check/check.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,8 @@
 
 /* What --build-only leaves in the work folder for --run-only. */
 #define BUILD_JSON "build.json"
-#define BUILT_NOTE "built; not run (--build-only)"
+/* What the summary of a --build-only check says after its status's meaning. */
+#define BUILT_WORDS "built only (--build-only); --run-only runs this build"
 
 unsigned long long check_new_seed(void)
 {
@@ -33,104 +34,30 @@ unsigned long long check_new_seed(void)
     return s & ((1ull << 48) - 1);
 }
 
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail)
-{
-    if (r->o->progress)
-        r->o->progress(r->o->ud, stage, i, n, detail ? detail : "");
-}
-
-void check_set_status(struct run *r, enum status s)
-{
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "status");
-    cJSON_AddStringToObject(r->root, "status", status_name(s));
-}
-
-enum status check_get_status(const struct run *r)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->root, "status");
-    int s = cJSON_IsString(v) ? status_from_name(v->valuestring) : -1;
-    return s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s;
-}
-
-void check_message(struct run *r, const char *fmt, ...)
-{
-    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(r->root, "messages");
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = util_vformat(fmt, ap);
-    va_end(ap);
-    if (!msgs)
-        msgs = cJSON_AddArrayToObject(r->root, "messages");
-    if (s && msgs)
-        cJSON_AddItemToArray(msgs, cJSON_CreateString(s));
-    free(s);
-}
-
-const char *check_tail(const char *text, size_t keep)
-{
-    size_t len = strlen(text);
-    if (len <= keep)
-        return text;
-    const char *p = text + len - keep, *nl = strchr(p, '\n');
-    return nl ? nl + 1 : p;
-}
-
-double check_timeout(const struct run *r)
-{
-    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
-    return r->lab->family->timeout_s * scale;
-}
-
-double check_bound(const struct run *r)
-{
-    double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
-    return r->lab->check_timeout_s * scale;
-}
-
-double check_deadline(const struct run *r, double waited)
-{
-    return r->run_t0 ? r->run_t0 + check_bound(r) + waited : 0;
-}
-
 /* ---- target and summary ------------------------------------------------- */
 
-static double perf_metric(const cJSON *p, enum metric m)
+static double perf_metric(const struct rperf *p, enum metric m)
 {
-    const char *key = m == METRIC_RATIO ? "ratio" : m == METRIC_PCT_PEAK ? "pct_peak"
-                    : m == METRIC_GBPS ? "gbps" : "rate";
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
-    double x = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    /* A figure the judge gave as null (gbps, pct_peak of a compute-bound
+     * family) counts as 0. */
+    double x = m == METRIC_RATIO ? p->ratio : m == METRIC_PCT_PEAK ? p->pct_peak
+             : m == METRIC_GBPS ? p->gbps : p->rate;
+    x = x < 0 ? 0 : x;
     /* The catalog gives pct_peak as a fraction (0.8), the report as percent. */
     return m == METRIC_PCT_PEAK ? x / 100.0 : x;
 }
 
-/* The perf entry of a case, by label; NULL when it was not timed. */
-static const cJSON *perf_case(const cJSON *perf, const char *label)
+/* One case of the target: its value (< 0: the case was not timed) and
+ * whether it is met. */
+static int target_case(const struct result *res, enum metric m, const char *label, double min, double *value)
 {
-    const cJSON *p, *hit = NULL;
-    cJSON_ArrayForEach(p, perf) {
-        const cJSON *l = cJSON_GetObjectItemCaseSensitive(p, "label");
-        if (cJSON_IsString(l) && !strcmp(l->valuestring, label))
-            hit = p;
-    }
-    return hit;
-}
-
-/* One case of the target into o: its value and whether it is met.  Returns
- * whether it is. */
-static int target_case(cJSON *o, const cJSON *perf, enum metric m, const char *label, double min)
-{
-    const cJSON *hit = perf_case(perf, label);
+    const struct rperf *hit = result_perf(res, label);
     if (!hit) {
-        cJSON_AddNullToObject(o, "value");
-        cJSON_AddBoolToObject(o, "met", 0);
+        *value = -1;
         return 0;
     }
-    double v = perf_metric(hit, m);
-    int met = v >= min && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hit, "implausible"));
-    cJSON_AddNumberToObject(o, "value", v);
-    cJSON_AddBoolToObject(o, "met", met);
-    return met;
+    *value = perf_metric(hit, m);
+    return *value >= min && !hit->implausible;
 }
 
 /* The target: its first case at the top level (metric, case, min, value),
@@ -139,36 +66,32 @@ static int target_case(cJSON *o, const cJSON *perf, enum metric m, const char *l
 static void stage_target(struct run *r)
 {
     const struct target *t = &r->lab->target;
-    const cJSON *perf = cJSON_GetObjectItemCaseSensitive(r->root, "perf");
+    struct result *res = r->res;
     /* A grader calibrated for a GPU on which the reference solution itself
      * falls short of the catalog's threshold passes a lower one; the other
      * cases of the target are lowered in the same proportion. */
     double min = r->o->target_min > 0 ? r->o->target_min : t->min;
-    double scale = t->min > 0 ? min / t->min : 1;
-    cJSON *o = cJSON_AddObjectToObject(r->root, "target");
-    cJSON_AddStringToObject(o, "metric", metric_name(t->metric));
-    cJSON_AddStringToObject(o, "case", t->case_label);
-    cJSON_AddNumberToObject(o, "min", min);
-    if (min != t->min)
-        cJSON_AddNumberToObject(o, "catalog_min", t->min);
-    cJSON_AddBoolToObject(o, "provisional", t->provisional);
+    double scale = t->min > 0 ? min / t->min : 1, value;
+    res->have_target = 1;
+    result_set_text(&res->target_metric, metric_name(t->metric));
+    result_set_text(&res->target_case, t->case_label);
+    res->target_min = min;
+    res->target_catalog_min = min != t->min ? t->min : 0;
+    res->target_provisional = t->provisional;
     if (r->emulated)
-        cJSON_AddStringToObject(o, "note", "not measured: judged on the CPU emulator, without a GPU");
-    cJSON *first = cJSON_CreateObject(), *also = t->nalso ? cJSON_AddArrayToObject(o, "also") : NULL;
-    int met = target_case(first, perf, t->metric, t->case_label, min);
+        result_set_text(&res->target_note, "not measured: judged on the CPU emulator, without a GPU");
+    int met = target_case(res, t->metric, t->case_label, min, &value);
+    res->target_value = value < 0 ? 0 : value;
+    res->target_have_value = value >= 0;
     for (int i = 0; i < t->nalso; i++) {
-        cJSON *c = cJSON_CreateObject();
-        double cmin = t->also[i].min * scale;
-        cJSON_AddStringToObject(c, "case", t->also[i].case_label);
-        cJSON_AddNumberToObject(c, "min", cmin);
-        if (cmin != t->also[i].min)
-            cJSON_AddNumberToObject(c, "catalog_min", t->also[i].min);
-        met &= target_case(c, perf, t->metric, t->also[i].case_label, cmin);
-        cJSON_AddItemToArray(also, c);
+        double cmin = t->also[i].min * scale, cvalue;
+        int cmet = target_case(res, t->metric, t->also[i].case_label, cmin, &cvalue);
+        result_add_target_case(res, t->also[i].case_label, cmin, cmin != t->also[i].min ? t->also[i].min : 0,
+                               cvalue, cmet);
+        met &= cmet;
     }
-    cJSON_AddItemToObject(o, "value", cJSON_DetachItemFromObjectCaseSensitive(first, "value"));
-    cJSON_AddBoolToObject(o, "met", met);
-    cJSON_Delete(first);
+    res->target_met = met;
+    result_refresh_target_json(res);
 }
 
 /* "2^20", or the number when it is no power of two. */
@@ -184,21 +107,45 @@ static void size_words(char *buf, size_t len, double n)
         snprintf(buf, len, "%llu", v);
 }
 
+/* A pass's summary: the tests, the target's case (and each further case)
+ * with its figures, and where the target stands. */
+static void pass_words(const struct result *res, const struct rperf *tp, const char *meaning, char *buf, size_t len)
+{
+    if (tp && tp->gbps > 0)
+        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
+                           "%.2fx %s; target %s", meaning, res->ntests, tp->label, tp->median_ms,
+                 tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name, result_target_words(res));
+    else if (tp)
+        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
+                           "target %s", meaning, res->ntests, tp->label, tp->median_ms, tp->rate,
+                 tp->rate_unit, tp->ratio, result_target_words(res));
+    else
+        snprintf(buf, len, "%s: %d tests", meaning, res->ntests);
+    /* A target of several cases: each of the others, and where it stands. */
+    for (int i = 0; tp && i < res->ntarget_also; i++) {
+        const struct rperf *p = result_perf(res, res->target_also[i].case_label);
+        char *cut = strstr(buf, "; target "), tail[64];
+        if (!p || !cut)
+            continue;
+        util_copy(tail, sizeof tail, cut);
+        snprintf(cut, len - (size_t)(cut - buf), "; %s in %.3f ms, %.2fx%s", p->label, p->median_ms,
+                 p->ratio, tail);
+    }
+}
+
 /* The summary of a run on the CPU emulator: where it ran, up to which size,
  * what it could not judge.  Replaces a pass's figures (there are none),
  * and says after any other verdict where it was reached. */
-static void summarize_emulated(struct run *r, const struct result *res, char *buf, size_t len)
+static void summarize_emulated(const struct run *r, const struct result *res, char *buf, size_t len)
 {
-    const cJSON *emu = cJSON_GetObjectItemCaseSensitive(r->root, "emulator");
-    const cJSON *max_n = cJSON_GetObjectItemCaseSensitive(emu, "max_n");
-    int skipped = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(emu, "not_run"));
+    int skipped = res->emu_not_run;
     char bound[32], more[64] = "";
     size_t used = strlen(buf);
 
     /* A CPU judge that left no report (killed at its limit) still ran up
      * to the catalog's bound. */
-    size_words(bound, sizeof bound, cJSON_IsNumber(max_n) ? max_n->valuedouble
-                                                          : (double)r->lab->family->emu_max_n);
+    size_words(bound, sizeof bound, res->emulated && res->emu_max_n ? (double)res->emu_max_n
+                                                                    : (double)r->lab->family->emu_max_n);
     if (skipped)
         snprintf(more, sizeof more, "; %d larger size%s not run", skipped, skipped == 1 ? "" : "s");
     if (res->status == STATUS_PASS) {
@@ -221,63 +168,35 @@ static void summarize_emulated(struct run *r, const struct result *res, char *bu
 
 static void summarize(struct run *r)
 {
-    struct result res;
-    char err[128], buf[512];
-    char *json = cJSON_PrintUnformatted(r->root);
-
-    if (!json || result_parse(json, &res, err, sizeof err)) {
-        free(json);
-        cJSON_AddStringToObject(r->root, "summary", status_meaning(check_get_status(r)));
-        return;
-    }
-    free(json);
-    const struct rperf *tp = result_target_perf(&res);
+    const struct result *res = r->res;
+    char buf[512];
+    const struct rperf *tp = result_target_perf(res);
     int failing = -1;
-    for (int i = 0; i < res.ntests && failing < 0; i++)
-        if (!res.tests[i].pass)
+    for (int i = 0; i < res->ntests && failing < 0; i++)
+        if (!res->tests[i].pass)
             failing = i;
 
     /* Every summary opens with its status's meaning (status.h, the one
      * wording), then says what this run showed. */
-    const char *meaning = status_meaning(res.status);
-    switch (res.status) {
+    const char *meaning = status_meaning(res->status);
+    switch (res->status) {
     case STATUS_PASS:
-        if (tp && tp->gbps > 0)
-            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.0f GB/s, %.0f%% of peak, "
-                                      "%.2fx %s; target %s", meaning, res.ntests, tp->label, tp->median_ms,
-                     tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name,
-                     res.target_met ? "met" : "not met yet");
-        else if (tp)
-            snprintf(buf, sizeof buf, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
-                                      "target %s", meaning, res.ntests, tp->label, tp->median_ms, tp->rate,
-                     tp->rate_unit, tp->ratio, res.target_met ? "met" : "not met yet");
-        else
-            snprintf(buf, sizeof buf, "%s: %d tests", meaning, res.ntests);
-        /* A target of several cases: each of the others, and where it stands. */
-        for (int i = 0; tp && i < res.ntarget_also; i++) {
-            const struct rperf *p = result_perf(&res, res.target_also[i].case_label);
-            char *cut = strstr(buf, "; target "), tail[64];
-            if (!p || !cut)
-                continue;
-            util_copy(tail, sizeof tail, cut);
-            snprintf(cut, sizeof buf - (size_t)(cut - buf), "; %s in %.3f ms, %.2fx%s", p->label, p->median_ms,
-                     p->ratio, tail);
-        }
+        pass_words(res, tp, meaning, buf, sizeof buf);
         break;
     case STATUS_FAIL:
-        if (failing >= 0 && res.tests[failing].expected[0])
-            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res.tests[failing].name,
-                     res.first_failing_n ? " (the smallest failing size)" : "",
-                     res.tests[failing].expected, res.tests[failing].got, res.tests[failing].message);
+        if (failing >= 0 && res->tests[failing].expected[0])
+            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res->tests[failing].name,
+                     res->first_failing_n ? " (the smallest failing size)" : "",
+                     res->tests[failing].expected, res->tests[failing].got, res->tests[failing].message);
         else if (failing >= 0)
-            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res.tests[failing].name, res.tests[failing].message);
-        else if (res.nmsgs)
-            snprintf(buf, sizeof buf, "%s: %s", meaning, res.messages[res.nmsgs - 1]);
+            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res->tests[failing].name, res->tests[failing].message);
+        else if (res->nmsgs)
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res->messages[res->nmsgs - 1]);
         else
             snprintf(buf, sizeof buf, "%s", meaning);
         break;
     case STATUS_COMPILE_ERROR: {
-        const struct rdiag *d = result_first_error(&res);
+        const struct rdiag *d = result_first_error(res);
         if (d && d->line > 0)
             snprintf(buf, sizeof buf, "%s: %s:%d: %s", meaning, d->file, d->line, d->message);
         else if (d)
@@ -288,21 +207,21 @@ static void summarize(struct run *r)
     }
     case STATUS_REJECTED:
         /* The judge's plan checks name the rule in a sentence of their own. */
-        if (res.nviol && !strcmp(res.viol_symbols[0], PLAN_SYMBOL))
-            snprintf(buf, sizeof buf, "%s: %s", meaning, res.viol_rules[0]);
+        if (res->nviol && !strcmp(res->viol_symbols[0], PLAN_SYMBOL))
+            snprintf(buf, sizeof buf, "%s: %s", meaning, res->viol_rules[0]);
         else
-            snprintf(buf, sizeof buf, "%s: %s %s — %s", meaning, result_violation_verb(&res, 0),
-                     res.nviol ? res.viol_symbols[0] : "?",
-                     res.nviol ? res.viol_rules[0] : "");
+            snprintf(buf, sizeof buf, "%s: %s %s — %s", meaning, result_violation_verb(res, 0),
+                     res->nviol ? res->viol_symbols[0] : "?",
+                     res->nviol ? res->viol_rules[0] : "");
         break;
     case STATUS_NO_GPU: {
-        const cJSON *plan = cJSON_GetObjectItemCaseSensitive(r->root, "plan");
-        int sizes = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(plan, "seen"));
-        const cJSON *plans = cJSON_GetObjectItemCaseSensitive(plan, "plans");
+        int sizes = res->plan_nseen;
         /* Each size is asked for twice: the same call must get the same plan. */
-        if (sizes > 0 && cJSON_IsNumber(plans))
+        if (res->stage == RESULT_BUILT)
+            snprintf(buf, sizeof buf, "%s: %s", meaning, BUILT_WORDS);
+        else if (sizes > 0 && res->plan_plans >= 0)
             snprintf(buf, sizeof buf, "%s: the launcher's %d plans for %d sizes (each asked for twice) follow "
-                                      "the rules (checked without a GPU)", meaning, plans->valueint, sizes);
+                                      "the rules (checked without a GPU)", meaning, res->plan_plans, sizes);
         else if (sizes > 0)
             snprintf(buf, sizeof buf, "%s: the launcher's plans for %d sizes follow the rules "
                                       "(checked without a GPU)", meaning, sizes);
@@ -311,14 +230,13 @@ static void summarize(struct run *r)
         break;
     }
     default:
-        snprintf(buf, sizeof buf, "%s%s%s", meaning, res.nmsgs ? ": " : "",
-                 res.nmsgs ? res.messages[res.nmsgs - 1] : "");
+        snprintf(buf, sizeof buf, "%s%s%s", meaning, res->nmsgs ? ": " : "",
+                 res->nmsgs ? res->messages[res->nmsgs - 1] : "");
         break;
     }
     if (r->emulated)
-        summarize_emulated(r, &res, buf, sizeof buf);
-    cJSON_AddStringToObject(r->root, "summary", buf);
-    result_free(&res);
+        summarize_emulated(r, res, buf, sizeof buf);
+    result_set_text(&r->res->summary, buf);
 }
 
 /* ---- the check ---------------------------------------------------------- */
@@ -339,63 +257,71 @@ static char *source_hash(const char *path)
 }
 
 /* --run-only: the build.json that --build-only wrote in the work folder, if
- * it was made of this lab, this file and these contents.  Nothing in a
- * build depends on the seed (lab 09's integrand is drawn at run time), so
- * one build runs under any --seed: the build's own when none is given.
- * NULL with a message in err. */
-static cJSON *load_build(struct run *r, const char *file, char *err, size_t errlen)
+ * it was made of this lab, this file and these contents, into b.  Nothing
+ * in a build depends on the seed (lab 09's integrand is drawn at run time),
+ * so one build runs under any --seed: the build's own when none is given.
+ * -1 with a message in err. */
+static int load_build(struct run *r, const char *file, struct result *b, char *err, size_t errlen)
 {
     char *path = util_format("%s/%s", r->dir, BUILD_JSON);
     char *text = path ? util_read_file(path, NULL) : NULL;
-    char *hash = source_hash(r->src);
-    cJSON *b = text ? cJSON_Parse(text) : NULL;
-    const cJSON *lab = cJSON_GetObjectItemCaseSensitive(b, "lab");
-    const cJSON *f = cJSON_GetObjectItemCaseSensitive(b, "file");
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(b, "source_hash");
-    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
+    char *hash = source_hash(r->src), why[128];
+    int parsed = text && result_parse(text, b, why, sizeof why) == 0;
 
     if (!text)
         snprintf(err, errlen, "no build in %s: run check %s --build-only with the same --work-dir first",
                  r->dir, r->lab->id);
-    else if (!b || !cJSON_IsString(lab) || !cJSON_IsString(f) || !cJSON_IsNumber(seed))
+    else if (!parsed || !b->lab[0] || !b->file[0] || !b->have_seed)
         snprintf(err, errlen, "%s is not a build that --build-only wrote", path);
-    else if (strcmp(lab->valuestring, r->lab->id))
-        snprintf(err, errlen, "the build in %s is of lab %s, not %s", r->dir, lab->valuestring, r->lab->id);
-    else if (strcmp(f->valuestring, file))
-        snprintf(err, errlen, "the build in %s is of %s, not %s", r->dir, f->valuestring, file);
-    else if (!hash || !cJSON_IsString(h) || strcmp(h->valuestring, hash))
+    else if (strcmp(b->lab, r->lab->id))
+        snprintf(err, errlen, "the build in %s is of lab %s, not %s", r->dir, b->lab, r->lab->id);
+    else if (strcmp(b->file, file))
+        snprintf(err, errlen, "the build in %s is of %s, not %s", r->dir, b->file, file);
+    else if (!hash || !b->source_hash || strcmp(b->source_hash, hash))
         snprintf(err, errlen, "%s changed since it was built: build again", file);
     else
         err[0] = '\0';
-    if (err[0]) {
-        cJSON_Delete(b);
-        b = NULL;
-    }
+    if (err[0] && parsed)
+        result_free(b);
     free(path);
     free(text);
     free(hash);
-    return b;
+    return err[0] ? -1 : 0;
 }
 
-/* --run-only: takes the compile, rules and technique sections of the build,
- * and its verdict when the build already decided one (a compile error, a
- * rejection).  Returns 0 when the harness should run. */
-static int stage_resume(struct run *r, cJSON *build)
-{
-    static const char *const keys[] = {"compile", "symbols", "techniques", NULL};
-    const cJSON *m, *st = cJSON_GetObjectItemCaseSensitive(build, "status");
-    int s = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
+#define SWAP(a, b)                                                                                 \
+    do {                                                                                           \
+        __typeof__(a) t_ = (a);                                                                    \
+        (a) = (b);                                                                                 \
+        (b) = t_;                                                                                  \
+    } while (0)
 
-    for (int i = 0; keys[i]; i++) {
-        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(build, keys[i]);
-        if (v)
-            cJSON_AddItemToObject(r->root, keys[i], v);
-    }
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(build, "messages"))
-        if (cJSON_IsString(m) && strcmp(m->valuestring, BUILT_NOTE))
-            check_message(r, "%s", m->valuestring);
-    if (s != STATUS_NO_GPU) {
-        check_set_status(r, s < 0 ? STATUS_INTERNAL_ERROR : (enum status)s);
+/* --run-only: takes the compile, rules and technique sections of the build,
+ * its messages, and its verdict when the build already decided one (a
+ * compile error, a rejection).  Returns 0 when the harness should run. */
+static int stage_resume(struct run *r, struct result *b)
+{
+    struct result *res = r->res;
+    SWAP(res->have_compile, b->have_compile);
+    SWAP(res->compile_ok, b->compile_ok);
+    SWAP(res->compile_s, b->compile_s);
+    SWAP(res->compile_log, b->compile_log);
+    SWAP(res->diags, b->diags);
+    SWAP(res->ndiags, b->ndiags);
+    SWAP(res->have_symbols, b->have_symbols);
+    SWAP(res->symbols_checked, b->symbols_checked);
+    SWAP(res->have_violations, b->have_violations);
+    SWAP(res->viol_symbols, b->viol_symbols);
+    SWAP(res->viol_rules, b->viol_rules);
+    SWAP(res->viol_defined, b->viol_defined);
+    SWAP(res->nviol, b->nviol);
+    SWAP(res->have_tech, b->have_tech);
+    SWAP(res->tech, b->tech);
+    SWAP(res->ntech, b->ntech);
+    for (int i = 0; i < b->nmsgs; i++)
+        check_message(r, "%s", b->messages[i]);
+    if (b->stage != RESULT_BUILT) {
+        check_set_status(r, b->status);
         return 1;
     }
     if (!util_is_file(r->bin)) {
@@ -409,7 +335,7 @@ static int stage_resume(struct run *r, cJSON *build)
 static void save_build(struct run *r)
 {
     char *path = util_format("%s/%s", r->dir, BUILD_JSON);
-    char *text = cJSON_Print(r->root);
+    char *text = result_to_json(r->res, 1);
     if (!path || !text || util_write_file(path, text, strlen(text))) {
         check_set_status(r, STATUS_INTERNAL_ERROR);
         check_message(r, "cannot write %s", path ? path : BUILD_JSON);
@@ -518,19 +444,99 @@ oom:
     return -1;
 }
 
-cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
-                 const struct check_opts *opts, char *err, size_t errlen)
+/* Where the stages end: the verdict's last word (a missing technique), the
+ * time, the kept build, the summary. */
+static void finish(struct run *r)
 {
-    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1};
-    struct toolchain there;
-    cJSON *build = NULL;
-    const char *file;
-    int stop;
+    /* A missing technique fails a kernel that is otherwise right; each
+     * one missing is told. */
+    int passed = check_get_status(r) == STATUS_PASS;
+    for (int i = 0; passed && i < r->res->ntech; i++)
+        if (!r->res->tech[i].found) {
+            check_set_status(r, STATUS_FAIL);
+            check_message(r, "technique missing: %s — %s", r->res->tech[i].name, r->res->tech[i].why);
+        }
+    r->res->total_s = util_now() - r->t0;
+    r->res->have_total_s = 1;
+    if (r->o->build_only)
+        save_build(r);
+    summarize(r);
+    check_progress(r, "done", 0, 0, status_name(check_get_status(r)));
+}
 
+/* The stages from the judge on: sanitizer, counters and target as the
+ * verdict so far allows. */
+static void stage_run(struct run *r)
+{
+    /* With the GPU elsewhere, the CPU tier here and then the GPU judge
+     * through the command (check_via_run.c). */
+    if (r->o->gpu_via)
+        via_stage(r);
+    else
+        stage_judge(r);
+    if (check_get_status(r) == STATUS_NO_GPU)
+        return;
+    if (check_get_status(r) == STATUS_PASS)
+        stage_sanitize(r);
+    san_end(r, 0);
+    if (check_get_status(r) == STATUS_PASS && r->o->counters)
+        stage_counters(r);
+    if (check_get_status(r) == STATUS_PASS || check_get_status(r) == STATUS_FAIL)
+        stage_target(r);
+}
+
+/* The build stages, in order, until one ends the check.  Returns 0 when
+ * the build is whole. */
+static int stage_build(struct run *r)
+{
+    int (*const stages[])(struct run *) = {stage_compile, stage_rules, stage_link};
+    if (!util_is_file(r->src)) {
+        check_set_status(r, STATUS_COMPILE_ERROR);
+        check_message(r, "%s: no such file", r->src);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        int stop = stages[i](r);
+        if (stop < 0)
+            check_set_status(r, STATUS_INTERNAL_ERROR);
+        if (stop)
+            return 1;
+    }
+    return 0;
+}
+
+static void run_free(struct run *r)
+{
+    san_end(r, 0);
+    free(r->gpu_lock);
+    free(r->lock_note);
+    if (r->lock_fd >= 0)
+        close(r->lock_fd);
+    free(r->dir);
+    free(r->src);
+    free(r->obj);
+    free(r->bin);
+    free(r->keep);
+    free(r->ptx);
+    free(r->fatbin);
+    free(r->deps);
+}
+
+int check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
+              const struct check_opts *opts, struct result *out, char *err, size_t errlen)
+{
+    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1,
+                    .trials_passed = san_begin, .res = out};
+    struct toolchain there;
+    struct result build = {0};
+    int have_build = 0, stop, rc = -1;
+    const char *file;
+
+    memset(out, 0, sizeof *out);
     if (!tc->nvcc) {
         snprintf(err, errlen, "nvcc not found: install the CUDA toolkit, or set NVCC or CUDA_HOME "
                               "(searched $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)");
-        return NULL;
+        return -1;
     }
     /* The GPU elsewhere (--gpu-via): the kernel is built for that one. */
     if (opts->gpu_arch && *opts->gpu_arch) {
@@ -538,122 +544,53 @@ cJSON *check_run(const struct toolchain *tc, const struct catalog *cat, const st
         util_copy(there.arch, sizeof there.arch, opts->gpu_arch);
         r.tc = &there;
     }
-    if (!(r.root = cJSON_CreateObject()) || prepare(&r, err, errlen)) {
-        if (r.root && !err[0])
-            snprintf(err, errlen, "out of memory");
-        goto fail;
-    }
+    if (prepare(&r, err, errlen))
+        goto out;
     size_t rl = strlen(tc->root);
     file = !strncmp(r.src, tc->root, rl) && r.src[rl] == '/' ? r.src + rl + 1 : r.src;
-    if (opts->run_only && !(build = load_build(&r, file, err, errlen)))
-        goto fail;
-    if (opts->have_seed)
-        r.seed = opts->seed;
-    else if (build)
-        r.seed = (unsigned long long)cJSON_GetObjectItemCaseSensitive(build, "seed")->valuedouble;
-    else
-        r.seed = check_new_seed();
-    cJSON_AddNumberToObject(r.root, "schema", RESULT_SCHEMA);
-    cJSON_AddStringToObject(r.root, "tool", "cudatutor");
-    cJSON_AddStringToObject(r.root, "lab", lab->id);
-    cJSON_AddStringToObject(r.root, "family", lab->family->name);
-    cJSON_AddStringToObject(r.root, "status", status_name(STATUS_INTERNAL_ERROR));
-    cJSON_AddNumberToObject(r.root, "seed", (double)r.seed);
-    cJSON_AddStringToObject(r.root, "file", file);
-    cJSON_AddArrayToObject(r.root, "messages");
+    if (opts->run_only) {
+        if (load_build(&r, file, &build, err, errlen))
+            goto out;
+        have_build = 1;
+    }
+    r.seed = opts->have_seed ? opts->seed : have_build ? build.seed : check_new_seed();
+    if (result_init(out, lab->id, lab->family->name, file, r.seed)) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    rc = 0;
     if (r.lock_note)
         check_message(&r, "%s", r.lock_note);
-    if (!build && (stop = check_intake(&r, file)) != 0) {
+    if (!have_build && (stop = check_intake(&r, file)) != 0) {
         if (stop < 0)
             check_set_status(&r, STATUS_INTERNAL_ERROR);
         goto done;
     }
-    if (opts->build_only || build) {
+    if (opts->build_only || have_build) {
         char *hash = source_hash(r.src);
         if (hash)
-            cJSON_AddStringToObject(r.root, "source_hash", hash);
+            result_set_text(&out->source_hash, hash);
         free(hash);
     }
-    if (build) {
-        stop = stage_resume(&r, build);
-        cJSON_Delete(build);
-        if (stop)
-            goto done;
-        goto run;
-    }
-
-    if (!util_is_file(r.src)) {
-        check_set_status(&r, STATUS_COMPILE_ERROR);
-        check_message(&r, "%s: no such file", r.src);
+    if (have_build) {
+        if (stage_resume(&r, &build) == 0)
+            stage_run(&r);
         goto done;
     }
-    if ((stop = stage_compile(&r)) != 0) {
-        if (stop < 0)
-            check_set_status(&r, STATUS_INTERNAL_ERROR);
+    if (stage_build(&r))
         goto done;
-    }
-    if ((stop = stage_rules(&r)) != 0) {
-        if (stop < 0)
-            check_set_status(&r, STATUS_INTERNAL_ERROR);
-        goto done;
-    }
-    if ((stop = stage_link(&r)) != 0) {
-        if (stop < 0)
-            check_set_status(&r, STATUS_INTERNAL_ERROR);
-        goto done;
-    }
     if (opts->build_only) {
+        /* Built, not run: a stage of its own, under no_gpu's exit code. */
         check_set_status(&r, STATUS_NO_GPU);
-        check_message(&r, BUILT_NOTE);
+        out->stage = RESULT_BUILT;
         goto done;
     }
-run:
-    stage_judge(&r);
-    if (check_get_status(&r) == STATUS_NO_GPU)
-        goto done;
-    if (check_get_status(&r) == STATUS_PASS)
-        stage_sanitize(&r);
-    san_end(&r, 0);
-    if (check_get_status(&r) == STATUS_PASS && opts->counters)
-        stage_counters(&r);
-    if (check_get_status(&r) == STATUS_PASS || check_get_status(&r) == STATUS_FAIL)
-        stage_target(&r);
-
+    stage_run(&r);
 done:
-    /* A missing technique fails a kernel that is otherwise right. */
-    if (check_get_status(&r) == STATUS_PASS) {
-        const cJSON *t;
-        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(r.root, "techniques"))
-            if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "found"))) {
-                check_set_status(&r, STATUS_FAIL);
-                check_message(&r, "technique missing: %s — %s",
-                        cJSON_GetObjectItemCaseSensitive(t, "name")->valuestring,
-                        cJSON_GetObjectItemCaseSensitive(t, "why")->valuestring);
-            }
-    }
-    cJSON *timing = cJSON_AddObjectToObject(r.root, "timing");
-    cJSON_AddNumberToObject(timing, "total_s", util_now() - r.t0);
-    if (opts->build_only)
-        save_build(&r);
-    summarize(&r);
-    check_progress(&r, "done", 0, 0, status_name(check_get_status(&r)));
-    goto out;
-fail:
-    cJSON_Delete(r.root);
-    r.root = NULL;
+    finish(&r);
 out:
-    san_end(&r, 0);
-    free(r.gpu_lock);
-    free(r.lock_note);
-    if (r.lock_fd >= 0)
-        close(r.lock_fd);
-    free(r.dir);
-    free(r.src);
-    free(r.obj);
-    free(r.bin);
-    free(r.keep);
-    free(r.ptx);
-    free(r.fatbin);
-    free(r.deps);
-    return r.root;
+    if (have_build)
+        result_free(&build);
+    run_free(&r);
+    return rc;
 }

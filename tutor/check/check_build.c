@@ -17,7 +17,7 @@
 /* nvcc's front end says "file(12): error: ..."; the host compiler and the
  * linker say "file:12:5: error: ...".  Both become {file, line, severity,
  * message}, so the tutor can point at the student's line. */
-static void parse_diagnostics(cJSON *list, const char *log, int *have_error)
+static void parse_diagnostics(struct result *res, const char *log, int *have_error)
 {
     for (const char *line = log; *line;) {
         const char *eol = strchr(line, '\n');
@@ -40,18 +40,13 @@ static void parse_diagnostics(cJSON *list, const char *log, int *have_error)
         /* Past the cap only the first error is still taken: a file with
          * many warnings must not lose the error that stopped it. */
         int is_error = strncmp(sev, "warning", 7) != 0;
-        if (cJSON_GetArraySize(list) >= 30 && (!is_error || *have_error))
+        if (res->ndiags >= 30 && (!is_error || *have_error))
             continue;
         *have_error |= is_error;
         const char *msg = buf + off;
         while (*msg == ' ')
             msg++;
-        cJSON *d = cJSON_CreateObject();
-        cJSON_AddStringToObject(d, "file", file);
-        cJSON_AddNumberToObject(d, "line", ln);
-        cJSON_AddStringToObject(d, "severity", !strncmp(sev, "warning", 7) ? "warning" : "error");
-        cJSON_AddStringToObject(d, "message", msg);
-        cJSON_AddItemToArray(list, d);
+        result_add_diag(res, file, ln, !strncmp(sev, "warning", 7) ? "warning" : "error", msg);
     }
 }
 
@@ -80,7 +75,6 @@ struct compiled {
 int stage_compile(struct run *r)
 {
     char arch[32], inc[4096], why[160] = "";
-    cJSON *c = cJSON_AddObjectToObject(r->root, "compile");
     struct proc_result pr = {0};
     struct compiled out = {0};
     const char *cache = getenv("CUDATUTOR_COMPILE_CACHE");
@@ -116,11 +110,9 @@ int stage_compile(struct run *r)
         if (key && out.exited && !out.timed_out)
             cache_store(r, cache, key, out.exit_code, out.log);
     }
-    cJSON_AddBoolToObject(c, "ok", out.exited && out.exit_code == 0);
-    cJSON_AddNumberToObject(c, "seconds", out.seconds);
-    cJSON_AddStringToObject(c, "log", check_tail(out.log, 16384));
+    result_set_compile(r->res, out.exited && out.exit_code == 0, out.seconds, check_tail(out.log, 16384));
     int have_error = 0;
-    parse_diagnostics(cJSON_AddArrayToObject(c, "diagnostics"), out.log, &have_error);
+    parse_diagnostics(r->res, out.log, &have_error);
     rc = out.exited && out.exit_code == 0 ? 0 : 1;
     if (rc) {
         check_set_status(r, STATUS_COMPILE_ERROR);
@@ -138,16 +130,11 @@ done:
 
 /* ---- rules -------------------------------------------------------------- */
 
-static void add_violations(cJSON *list, const struct rules_report *rep)
+static void add_violations(struct result *res, const struct rules_report *rep)
 {
-    for (int i = 0; i < rep->nv; i++) {
-        cJSON *v = cJSON_CreateObject();
-        cJSON_AddStringToObject(v, "symbol", rep->v[i].symbol);
-        cJSON_AddStringToObject(v, "rule", rep->v[i].rule);
-        if (rep->v[i].defined)
-            cJSON_AddBoolToObject(v, "defined", 1);
-        cJSON_AddItemToArray(list, v);
-    }
+    res->have_violations = 1;
+    for (int i = 0; i < rep->nv; i++)
+        result_add_violation(res, rep->v[i].symbol, rep->v[i].rule, rep->v[i].defined);
 }
 
 /* The entry point is missing: nvcc compiled the file, but the build of the
@@ -155,17 +142,10 @@ static void add_violations(cJSON *list, const struct rules_report *rep)
  * the summary shows without a line. */
 static void entry_missing(struct run *r)
 {
-    cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
-    cJSON *diags = cJSON_GetObjectItemCaseSensitive(c, "diagnostics");
-    cJSON *d = cJSON_CreateObject();
     char *msg = util_format("defines no extern \"C\" %s, the entry point lab %s's harness calls "
                             "(lab.h declares it; the stub defines it at its end)",
                             r->lab->family->entry, r->lab->id);
-    cJSON_AddStringToObject(d, "file", r->src);
-    cJSON_AddNumberToObject(d, "line", 0);
-    cJSON_AddStringToObject(d, "severity", "error");
-    cJSON_AddStringToObject(d, "message", msg ? msg : "entry point missing");
-    cJSON_AddItemToArray(diags, d);
+    result_add_diag(r->res, r->src, 0, "error", msg ? msg : "entry point missing");
     free(msg);
     check_set_status(r, STATUS_COMPILE_ERROR);
 }
@@ -175,19 +155,14 @@ static void entry_missing(struct run *r)
 static void techniques(struct run *r)
 {
     char *ptx = util_read_file(r->ptx, NULL);
-    cJSON *tech = cJSON_AddArrayToObject(r->root, "techniques");
     int found[32] = {0};
+    r->res->have_tech = 1;
     if (ptx)
         rules_check_ptx(r->lab, ptx, found);
     else if (r->lab->ntech)
         check_message(r, "no PTX at %s: technique checks skipped", r->ptx);
-    for (int i = 0; ptx && i < r->lab->ntech && i < 32; i++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddStringToObject(t, "name", r->lab->tech[i].name);
-        cJSON_AddBoolToObject(t, "found", found[i]);
-        cJSON_AddStringToObject(t, "why", r->lab->tech[i].why);
-        cJSON_AddItemToArray(tech, t);
-    }
+    for (int i = 0; ptx && i < r->lab->ntech && i < 32; i++)
+        result_add_technique(r->res, r->lab->tech[i].name, found[i], r->lab->tech[i].why);
     free(ptx);
 }
 
@@ -195,10 +170,10 @@ int stage_rules(struct run *r)
 {
     struct rules_report rep = {0};
     struct proc_result pr = {0};
-    cJSON *sym = cJSON_AddObjectToObject(r->root, "symbols");
     char *deps = util_read_file(r->deps, NULL);
     int rc = -1;
 
+    r->res->have_symbols = 1;
     check_progress(r, "rules", 0, 0, "host symbols, headers and PTX");
     if (!r->tc->nm) {
         check_message(r, "nm not found: install binutils");
@@ -218,8 +193,8 @@ int stage_rules(struct run *r)
         rules_check_symbols(r->cat, r->lab->family->entry, pr.output, &rep))
         goto out;
     rules_sort(&rep);
-    cJSON_AddBoolToObject(sym, "checked", 1);
-    add_violations(cJSON_AddArrayToObject(sym, "violations"), &rep);
+    r->res->symbols_checked = 1;
+    add_violations(r->res, &rep);
     rc = 0;
     if (rep.nv) {
         check_set_status(r, STATUS_REJECTED);
@@ -240,7 +215,7 @@ out:
 
 /* "undefined reference to `cudaMalloc'" lines of the linker become
  * violations: the call, and the rule the catalog gives for it. */
-static int undefined_calls(struct run *r, const char *log, cJSON *list)
+static int undefined_calls(struct run *r, const char *log)
 {
     int n = 0;
     for (const char *p = strstr(log, "undefined reference to `"); p;
@@ -251,18 +226,11 @@ static int undefined_calls(struct run *r, const char *log, cJSON *list)
             continue;
         memcpy(name, s, (size_t)(e - s));
         name[e - s] = '\0';
-        int dup = 0;
-        const cJSON *v;
-        cJSON_ArrayForEach(v, list)
-            dup |= !strcmp(cJSON_GetObjectItemCaseSensitive(v, "symbol")->valuestring, name);
-        if (dup)
+        if (result_has_violation(r->res, name))
             continue;
         const char *rule = rules_deny_rule(r->cat, name);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "symbol", name);
-        cJSON_AddStringToObject(o, "rule", rule ? rule : "not a call the recording runtime has: a "
-                                                         "launcher may call only what lab.h allows");
-        cJSON_AddItemToArray(list, o);
+        result_add_violation(r->res, name, rule ? rule : "not a call the recording runtime has: a "
+                                                          "launcher may call only what lab.h allows", 0);
         n++;
     }
     return n;
@@ -296,20 +264,17 @@ int stage_link(struct run *r)
     }
     rc = 0;
     if (!pr.exited || pr.exit_code != 0) {
-        cJSON *sym = cJSON_GetObjectItemCaseSensitive(r->root, "symbols");
-        cJSON *list = cJSON_GetObjectItemCaseSensitive(sym, "violations");
         rc = 1;
-        if (list && undefined_calls(r, pr.output, list)) {
+        if (r->res->have_violations && undefined_calls(r, pr.output)) {
             check_set_status(r, STATUS_REJECTED);
             goto out;
         }
         /* Anything else (a symbol defined twice, say) is the student's
          * problem too, shown like a compile error. */
-        cJSON *c = cJSON_GetObjectItemCaseSensitive(r->root, "compile");
-        cJSON_ReplaceItemInObjectCaseSensitive(c, "ok", cJSON_CreateFalse());
-        cJSON_ReplaceItemInObjectCaseSensitive(c, "log", cJSON_CreateString(check_tail(pr.output, 16384)));
+        r->res->compile_ok = 0;
+        result_set_text(&r->res->compile_log, check_tail(pr.output, 16384));
         int have_error = 0;
-        parse_diagnostics(cJSON_GetObjectItemCaseSensitive(c, "diagnostics"), pr.output, &have_error);
+        parse_diagnostics(r->res, pr.output, &have_error);
         check_set_status(r, STATUS_COMPILE_ERROR);
         check_message(r, "linking the runner failed");
     }

@@ -28,42 +28,75 @@ static double grace_of(void *ud)
 static const char *const base_counters[] = {"gpu__time_duration.sum",
                                             "dram__throughput.avg.pct_of_peak_sustained_elapsed"};
 
+/* The counters to read (names, at most 64) and ncu's --metrics list of
+ * them (heap; NULL when out of memory). */
+static char *metric_list(const struct run *r, const char **names, int *nnames)
+{
+    char *metrics;
+    size_t len = 1;
+    *nnames = 0;
+    for (size_t i = 0; i < sizeof base_counters / sizeof base_counters[0]; i++)
+        names[(*nnames)++] = base_counters[i];
+    for (int i = 0; i < r->lab->ncounters && *nnames < 64; i++)
+        names[(*nnames)++] = r->lab->counters[i];
+    for (int i = 0; i < *nnames; i++)
+        len += strlen(names[i]) + 1;
+    if (!(metrics = calloc(len, 1)))
+        return NULL;
+    for (int i = 0; i < *nnames; i++) {
+        strcat(metrics, i ? "," : "");
+        strcat(metrics, names[i]);
+    }
+    return metrics;
+}
+
+/* What ncu read, into the result. */
+static void record(struct run *r, const char *log, const char **names, int nnames, unsigned long long n,
+                   double seconds)
+{
+    char *csv = util_read_file(log, NULL);
+    int kernels = 0;
+    result_set_text(&r->res->counters_tool, "ncu");
+    r->res->counters_n = n;
+    if (csv) {
+        double values[64];
+        int found[64];
+        kernels = ncu_parse(csv, names, nnames, values, found);
+        kernels = kernels > 0 ? kernels : 0;
+        for (int i = 0; i < nnames; i++)
+            if (found[i])
+                result_add_counter(r->res, names[i], values[i]);
+    }
+    r->res->counters_kernels = kernels;
+    r->res->counters_s = seconds;
+    free(csv);
+}
+
 int stage_counters(struct run *r)
 {
     const char *names[64];
-    int nnames = 0, kernels = 0, a = 0, skip = 0;
+    int nnames = 0, a = 0, skip = 0;
     char *metrics = NULL, *log = util_format("%s/ncu.csv", r->dir), *json = util_format("%s/profile.json", r->dir);
-    cJSON *c = cJSON_AddObjectToObject(r->root, "counters");
     struct proc_result pr = {0};
     char **hx = NULL, *argv[128] = {0}, *logopt = NULL;
     /* Profile the size the target is judged at. */
     unsigned long long n = r->lab->family->perf[r->lab->family->nperf - 1].n;
 
+    r->res->have_counters = 1;
     for (int i = 0; i < r->lab->family->nperf; i++)
         if (!strcmp(r->lab->family->perf[i].label, r->lab->target.case_label))
             n = r->lab->family->perf[i].n;
     if (r->emulated) {
         /* Counters are the GPU's: the emulator's instructions are not
          * what ncu counts. */
-        cJSON_AddStringToObject(c, "note", "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
+        result_set_text(&r->res->counters_note, "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
         goto out;
     } else if (!r->tc->ncu) {
-        cJSON_AddStringToObject(c, "note", "ncu not found: no counters");
+        result_set_text(&r->res->counters_note, "ncu not found: no counters");
         goto out;
     }
-    for (size_t i = 0; i < sizeof base_counters / sizeof base_counters[0]; i++)
-        names[nnames++] = base_counters[i];
-    for (int i = 0; i < r->lab->ncounters && nnames < 64; i++)
-        names[nnames++] = r->lab->counters[i];
-    size_t len = 1;
-    for (int i = 0; i < nnames; i++)
-        len += strlen(names[i]) + 1;
-    if (!log || !json || !(metrics = calloc(len, 1)))
+    if (!log || !json || !(metrics = metric_list(r, names, &nnames)))
         goto out;
-    for (int i = 0; i < nnames; i++) {
-        strcat(metrics, i ? "," : "");
-        strcat(metrics, names[i]);
-    }
     hx = judge_argv(r, json, "profile", &n, 1, 0);
     if (!hx || !(logopt = util_format("%llu", n)))
         goto out;
@@ -88,26 +121,11 @@ int stage_counters(struct run *r)
     if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0) {
         char why[160];
         proc_describe(&pr, why, sizeof why);
-        cJSON_AddStringToObject(c, "note", why);
+        result_set_text(&r->res->counters_note, why);
         check_message(r, "ncu could not read the counters (%s)", why);
         goto out;
     }
-    char *csv = util_read_file(log, NULL);
-    cJSON_AddStringToObject(c, "tool", "ncu");
-    cJSON_AddNumberToObject(c, "n", (double)n);
-    cJSON *m = cJSON_AddObjectToObject(c, "metrics");
-    if (csv) {
-        double values[64];
-        int found[64];
-        kernels = ncu_parse(csv, names, nnames, values, found);
-        kernels = kernels > 0 ? kernels : 0;
-        for (int i = 0; i < nnames; i++)
-            if (found[i])
-                cJSON_AddNumberToObject(m, names[i], values[i]);
-    }
-    cJSON_AddNumberToObject(c, "kernels", kernels);
-    cJSON_AddNumberToObject(c, "seconds", pr.seconds);
-    free(csv);
+    record(r, log, names, nnames, n, pr.seconds);
 out:
     proc_result_free(&pr);
     judge_argv_free(hx);

@@ -17,24 +17,6 @@
 #include "model/result.h"
 #include "sys/util.h"
 
-#define RUNNER_OUT "runner.out"
-
-void waits_line(struct waits *w, const char *line)
-{
-    if (!strcmp(line, "@gpu wait") && !w->start)
-        w->start = util_now();
-    else if (!strcmp(line, "@gpu go") && w->start) {
-        w->total += util_now() - w->start;
-        w->start = 0;
-    }
-}
-
-double waits_grace(const struct waits *w)
-{
-    double g = w->total + (w->start ? util_now() - w->start : 0);
-    return g < GRACE_MAX_S ? g : GRACE_MAX_S;
-}
-
 static double run_grace(void *ud)
 {
     return waits_grace(&((struct run *)ud)->hx_waits);
@@ -82,7 +64,8 @@ static void on_line(void *ud, const char *line)
         waits_line(&r->hx_waits, line);
     if (!strcmp(line, "@passed correctness")) {
         r->trials_done = 1;
-        san_begin(r);
+        if (r->trials_passed)
+            r->trials_passed(r);
     }
     if (strncmp(line, "@stage ", 7))
         return;
@@ -96,164 +79,13 @@ static void on_line(void *ud, const char *line)
     check_progress(r, name, i, n, line + 7 + off);
 }
 
-/* Whether the target is judged on the case of this label (--quick times
- * only those). */
-static int target_has_case(const struct target *t, const char *label)
-{
-    int hit = !strcmp(t->case_label, label);
-    for (int i = 0; i < t->nalso; i++)
-        hit |= !strcmp(t->also[i].case_label, label);
-    return hit;
-}
-
-int judge_wrap_words(const struct run *r)
-{
-    int n = 0;
-    while (r->o->wrap && r->o->wrap[n])
-        n++;
-    return n;
-}
-
-char **judge_argv(struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
-                  int nsizes, int with_perf)
-{
-    const struct family_spec *f = r->lab->family;
-    char **argv = calloc(96, sizeof *argv);
-    int a = 0;
-    size_t cap = (size_t)nsizes * 12 + 1;
-    char *list = calloc(cap, 1);
-
-    if (!argv || !list) {
-        free(argv);
-        free(list);
-        return NULL;
-    }
-    for (int i = 0; r->o->wrap && r->o->wrap[i] && a < CHECK_WRAP_MAX; i++)
-        argv[a++] = strdup(r->o->wrap[i]);
-    argv[a++] = util_format("%s/judge_%s%s", r->tc->harness_dir, r->emulated ? "cpu_" : "", f->name);
-    argv[a++] = strdup("--json");
-    argv[a++] = strdup(json);
-    argv[a++] = strdup("--lab");
-    argv[a++] = strdup(r->lab->id);
-    argv[a++] = strdup("--family");
-    argv[a++] = strdup(f->name);
-    argv[a++] = strdup("--mode");
-    argv[a++] = strdup(mode);
-    argv[a++] = strdup("--seed");
-    argv[a++] = util_format("%llu", r->seed);
-    argv[a++] = strdup("--runner");
-    argv[a++] = strdup(r->bin);
-    argv[a++] = strdup("--runner-out");
-    argv[a++] = util_format("%s/%s-%s", r->dir, mode, RUNNER_OUT);
-    /* The emulator loads the student's PTX where a GPU loads the fatbin. */
-    argv[a++] = strdup("--fatbin");
-    argv[a++] = strdup(r->emulated ? r->ptx : r->fatbin);
-    argv[a++] = strdup("--ptx");
-    argv[a++] = strdup(r->ptx);
-    argv[a++] = strdup("--plan-timeout");
-    argv[a++] = util_format("%g", f->plan_timeout_s * (r->o->timeout_scale > 0 ? r->o->timeout_scale : 1));
-    argv[a++] = strdup("--max-steps");
-    argv[a++] = util_format("%d", f->max_steps);
-    argv[a++] = strdup("--max-local");
-    argv[a++] = util_format("%d", f->max_local_bytes);
-    argv[a++] = strdup("--progress-fd");
-    argv[a++] = util_format("%d", PROC_CHANNEL_FD);
-    for (int i = 0; i < nsizes; i++) {
-        size_t used = strlen(list);
-        snprintf(list + used, cap - used, "%s%llu", i ? "," : "", sizes[i]);
-    }
-    argv[a++] = strdup("--sizes");
-    argv[a++] = list;
-    if (r->emulated) {
-        /* No GPU to take turns with. */
-        argv[a++] = strdup("--emu-max-n");
-        argv[a++] = util_format("%llu", f->emu_max_n);
-    } else {
-        argv[a++] = strdup("--gpu-lock");
-        argv[a++] = strdup(r->gpu_lock);
-        argv[a++] = strdup("--gpu-lock-wait");
-        argv[a++] = util_format("%d", GPU_WAIT_S);
-        /* A lock given from outside is a grader's: many runs at once, and
-         * even their start-ups must stay out of each other's timed sections. */
-        argv[a++] = strdup("--gpu-lock-init");
-        argv[a++] = strdup(r->o->gpu_lock ? "1" : "0");
-    }
-    if (r->o->time_budget_ms > 0) {
-        argv[a++] = strdup("--budget-ms");
-        argv[a++] = util_format("%d", r->o->time_budget_ms);
-    }
-    /* The same bits on every call: the judge calls again on each input. */
-    if (r->lab->deterministic) {
-        argv[a++] = strdup("--repeat");
-        argv[a++] = util_format("%d", CATALOG_REPEAT);
-    }
-    for (int i = 0; with_perf && i < f->nperf && a < 92; i++) {
-        if (r->o->quick && !target_has_case(&r->lab->target, f->perf[i].label))
-            continue;
-        argv[a++] = strdup("--perf");
-        argv[a++] = f->perf[i].input[0]
-                        ? util_format("%s:%llu:%s", f->perf[i].label, f->perf[i].n, f->perf[i].input)
-                        : util_format("%s:%llu", f->perf[i].label, f->perf[i].n);
-    }
-    argv[a] = NULL;
-    int oom = 0;
-    for (int i = 0; i < a; i++)
-        oom |= !argv[i];
-    if (oom) {
-        for (int i = 0; i < a; i++)
-            free(argv[i]);
-        free(argv);
-        return NULL;
-    }
-    return argv;
-}
-
-void judge_argv_free(char **argv)
-{
-    for (int i = 0; argv && argv[i]; i++)
-        free(argv[i]);
-    free(argv);
-}
-
 /* A rejected plan names what it broke like the build's rules do, so that
  * every rejection's summary reads the same: the meaning, then "uses X —
  * rule". */
-static void plan_violation(struct run *r, const cJSON *plan)
+static void plan_violation(struct run *r)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, "violation");
-    if (!cJSON_IsString(v) || check_get_status(r) != STATUS_REJECTED)
-        return;
-    cJSON *sym = cJSON_GetObjectItemCaseSensitive(r->root, "symbols");
-    cJSON *list = sym ? cJSON_GetObjectItemCaseSensitive(sym, "violations") : NULL;
-    if (!list)
-        return;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "symbol", PLAN_SYMBOL);
-    cJSON_AddStringToObject(o, "rule", v->valuestring);
-    cJSON_AddItemToArray(list, o);
-}
-
-/* Moves the judge report's keys into the check report. */
-static void merge_report(struct run *r, cJSON *h)
-{
-    static const char *const keys[] = {"status", "seed", "device", "tests", "first_failing_n",
-                                       "tolerance_used", "perf", "mode", "phases", "plan", "emulator",
-                                       NULL};
-    for (int i = 0; keys[i]; i++) {
-        cJSON *v = cJSON_DetachItemFromObjectCaseSensitive(h, keys[i]);
-        if (!v)
-            continue;
-        cJSON_DeleteItemFromObjectCaseSensitive(r->root, keys[i]);
-        cJSON_AddItemToObject(r->root, keys[i], v);
-    }
-    cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages"), *m;
-    cJSON_ArrayForEach(m, msgs)
-        if (cJSON_IsString(m))
-            check_message(r, "%s", m->valuestring);
-    cJSON *hr = cJSON_GetObjectItemCaseSensitive(h, "elapsed_s");
-    if (cJSON_IsNumber(hr))
-        cJSON_AddNumberToObject(r->root, "harness_s", hr->valuedouble);
-    plan_violation(r, cJSON_GetObjectItemCaseSensitive(r->root, "plan"));
+    if (r->res->plan_violation && check_get_status(r) == STATUS_REJECTED && r->res->have_violations)
+        result_add_violation(r->res, PLAN_SYMBOL, r->res->plan_violation, 0);
 }
 
 /* The student's text: what the kernels printed (the judge's stdout and
@@ -261,7 +93,7 @@ static void merge_report(struct run *r, cJSON *h)
  * last OUTPUT_KEEP bytes of the two together, like any output. */
 static void add_output(struct run *r, const struct proc_result *pr)
 {
-    char *path = util_format("%s/check-%s", r->dir, RUNNER_OUT);
+    char *path = judge_runner_out(r, "check");
     char *host = path ? util_read_file(path, NULL) : NULL;
     char *all = util_format("%s%s%s", pr->output, host && *host && *pr->output ? "\n" : "", host ? host : "");
     size_t len = all ? strlen(all) : 0;
@@ -269,8 +101,8 @@ static void add_output(struct run *r, const struct proc_result *pr)
     size_t dropped = pr->dropped + (len - strlen(kept));
     char *text = pr->dropped ? util_format("%s\n[... %zu more bytes of output dropped]", kept, dropped)
                              : strdup(kept);
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "output");
-    cJSON_AddStringToObject(r->root, "output", text ? text : "");
+    result_set_text(&r->res->output, text);
+    r->res->have_output = 1;
     free(text);
     free(all);
     free(host);
@@ -296,7 +128,7 @@ int judge_run(struct run *r)
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
                              .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
                              .grace = run_grace, .cutoff = run_cutoff, .channel = 1};
-    int ran = r->o->gpu_via && !r->emulated ? via_run(r, &spec, &pr) : proc_run(&spec, &pr);
+    int ran = r->judge_elsewhere && !r->emulated ? r->judge_elsewhere(r, &spec, &pr) : proc_run(&spec, &pr);
     if (ran) {
         if (ran > 0)
             rc = ran;
@@ -304,12 +136,12 @@ int judge_run(struct run *r)
             check_message(r, "%s", pr.error);
         goto out;
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "run_s");
-    cJSON_AddNumberToObject(r->root, "run_s", pr.seconds);
+    r->res->run_s = pr.seconds;
+    r->res->have_run_s = 1;
     add_output(r, &pr);
 
-    char *text = pr.timed_out ? NULL : util_read_file(json, NULL);
-    cJSON *h = text ? cJSON_Parse(text) : NULL;
+    char *text = pr.timed_out ? NULL : util_read_file(json, NULL), merr[128];
+    int merged = text && result_merge_judge(r->res, text, merr, sizeof merr) == 0;
     free(text);
     rc = 0;
     /* Which bound ended it: the trials', the whole check's, or the
@@ -330,15 +162,14 @@ int judge_run(struct run *r)
         check_message(r, "timed out after %.0f s: the judge ran past its %g s limit%s%s: the whole "
                          "process group was killed",
                       pr.seconds, check_timeout(r), r->last_stage[0] ? " during " : "", r->last_stage);
-    } else if (!h) {
+    } else if (!merged) {
         char why[200];
         proc_describe(&pr, why, sizeof why);
         check_set_status(r, pr.started ? STATUS_RUNTIME_ERROR : STATUS_INTERNAL_ERROR);
         check_message(r, "the judge ended without a report (%s)%s%s", why,
                       r->last_stage[0] ? " during " : "", r->last_stage);
     } else {
-        merge_report(r, h);
-        cJSON_Delete(h);
+        plan_violation(r);
     }
 out:
     judge_argv_free(argv);
@@ -369,9 +200,9 @@ static int hazard_pass(struct run *r)
     const struct family_spec *f = r->lab->family;
     unsigned long long *sizes = calloc((size_t)f->nsizes + 1, sizeof *sizes);
     int n = 0, rc = -1;
-    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL;
+    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL, err[128];
     struct proc_result pr = {0};
-    cJSON *h = NULL;
+    struct result h = {0};
 
     for (int i = 0; sizes && i < f->nsizes; i++)
         if (f->sizes[i] <= HAZARD_MAX_N)
@@ -390,31 +221,22 @@ static int hazard_pass(struct run *r)
         goto out;
     rc = 0;
     text = pr.timed_out ? NULL : util_read_file(json, NULL);
-    h = text ? cJSON_Parse(text) : NULL;
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status"), *t;
-    int status = cJSON_IsString(st) ? status_from_name(st->valuestring) : -1;
-    cJSON_AddNumberToObject(r->root, "hazard_pass_s", pr.seconds);
+    int status = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? (int)h.status : -1;
+    r->res->hazard_pass_s = pr.seconds;
+    r->res->have_hazard_pass_s = 1;
     if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR)
         goto out;
     const char *why = NULL;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(h, "tests")) {
-        const cJSON *pass = cJSON_GetObjectItemCaseSensitive(t, "pass");
-        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(t, "message");
-        if (cJSON_IsFalse(pass) && cJSON_IsString(msg)) {
-            why = msg->valuestring;
-            break;
-        }
-    }
-    if (!why) {
-        const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(h, "messages");
-        const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-        why = cJSON_IsString(last) ? last->valuestring : "";
-    }
+    for (int i = 0; i < h.ntests && !why; i++)
+        if (!h.tests[i].pass && h.tests[i].have_message)
+            why = h.tests[i].message;
+    if (!why)
+        why = h.nmsgs ? h.messages[h.nmsgs - 1] : "";
     check_set_status(r, (enum status)status);
     check_message(r, "the CPU emulator's race and bounds check (the trials up to n=%d, each access seen): %s",
                   HAZARD_MAX_N, why);
 out:
-    cJSON_Delete(h);
+    result_free(&h);
     free(text);
     judge_argv_free(argv);
     free(json);
@@ -426,8 +248,6 @@ out:
 int stage_judge(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
-    if (r->o->gpu_via)
-        return via_stage(r);
     int rc = judge_run(r);
     if (!rc && check_get_status(r) == STATUS_PASS && !(off && *off) && judge_cpu_exists(r))
         return hazard_pass(r);

@@ -135,7 +135,7 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
 enum san_verdict { SAN_CLEAN, SAN_DIRTY, SAN_TIMEOUT };
 
 /* Records one tool's findings and says what they make of the kernel. */
-static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j)
+static enum san_verdict san_record(struct run *r, struct san_job *j)
 {
     int hazards;
     enum san_verdict v = SAN_CLEAN;
@@ -145,23 +145,17 @@ static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j
     }
     char *excerpt = sanitizer_excerpt(j->pr.output, &hazards);
     int clean = j->pr.exited && j->pr.exit_code == 0;
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "tool", j->tool);
-    cJSON_AddBoolToObject(e, "clean", clean);
-    cJSON_AddNumberToObject(e, "seconds", j->pr.seconds);
-    cJSON_AddStringToObject(e, "report", excerpt ? excerpt : "");
-    cJSON_AddItemToArray(list, e);
+    result_add_san_tool(r->res, j->tool, clean, j->pr.seconds, excerpt ? excerpt : "");
     /* The harness under the tool writes its own report: a kernel that went
      * wrong there (instrumentation changes timing, which races feel) fails
      * even when the tool itself saw nothing. */
-    char *text = util_read_file(j->json, NULL);
-    cJSON *h = text ? cJSON_Parse(text) : NULL;
-    const cJSON *st = h ? cJSON_GetObjectItemCaseSensitive(h, "status") : NULL;
-    const char *hs = cJSON_IsString(st) ? st->valuestring : NULL;
+    char *text = util_read_file(j->json, NULL), err[128];
+    struct result h = {0};
+    const char *hs = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? status_name(h.status) : NULL;
     if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
         v = SAN_DIRTY;
         check_message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
-    } else if (hs && status_from_name(hs) != STATUS_PASS && status_from_name(hs) != STATUS_NO_GPU) {
+    } else if (hs && h.status != STATUS_PASS && h.status != STATUS_NO_GPU) {
         v = SAN_DIRTY;
         check_message(r, "under %s the kernel's run ended in %s", j->tool, hs);
     } else if (j->pr.timed_out && util_now() >= san_cutoff(j)) {
@@ -175,7 +169,7 @@ static enum san_verdict san_record(struct run *r, cJSON *list, struct san_job *j
         check_message(r, "%s could not judge the kernel (%s)", j->tool, why);
         v = j->pr.timed_out ? SAN_DIRTY : SAN_CLEAN;
     }
-    cJSON_Delete(h);
+    result_free(&h);
     free(text);
     free(excerpt);
     return v;
@@ -215,16 +209,14 @@ void san_begin(struct run *r)
  * first and forgotten: a kernel that failed already needs no race report. */
 void san_end(struct run *r, int record)
 {
-    cJSON *list = NULL;
     int dirty = 0, late = 0;
     if (!r->san)
         return;
     if (!record)
         atomic_store(&r->san_cancel, 1);
     else {
-        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
-        cJSON_AddBoolToObject(san, "ran", 1);
-        list = cJSON_AddArrayToObject(san, "tools");
+        r->res->have_sanitizer = 1;
+        r->res->sanitizer_ran = 1;
     }
     for (int t = 0; t < SAN_TOOLS; t++) {
         struct san_job *j = &r->san[t];
@@ -246,7 +238,7 @@ void san_end(struct run *r, int record)
         if (record && !j->started)
             check_message(r, "%s could not start", san_tools[t]);
         if (record && j->started) {
-            enum san_verdict v = san_record(r, list, j);
+            enum san_verdict v = san_record(r, j);
             dirty |= v == SAN_DIRTY;
             late |= v == SAN_TIMEOUT;
         }
@@ -255,9 +247,10 @@ void san_end(struct run *r, int record)
         free(j->json);
         free(j->code);
     }
-    if (record)
-        cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->root, "sanitizer"), "seconds",
-                                util_now() - r->san_t0);
+    if (record) {
+        r->res->sanitize_s = util_now() - r->san_t0;
+        r->res->have_sanitize_s = 1;
+    }
     free(r->san);
     r->san = NULL;
     /* A hazard found is a verdict on the kernel whenever it came; a check
@@ -273,33 +266,30 @@ int stage_sanitize(struct run *r)
 {
     if (r->emulated) {
         /* The emulator tracked hazards in every trial: a race already failed. */
-        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
-        cJSON_AddBoolToObject(san, "ran", 0);
-        cJSON_AddStringToObject(san, "note", "no GPU: the emulator checked every trial for races and "
-                                             "out-of-bounds accesses itself");
+        r->res->have_sanitizer = 1;
+        result_set_text(&r->res->sanitizer_note, "no GPU: the emulator checked every trial for races and "
+                                                 "out-of-bounds accesses itself");
         return 0;
     }
     if (r->o->gpu_via && !r->san && r->o->sanitize) {
         /* Nothing ran beside the judge there (no compute-sanitizer, or the
          * run had no trials to pass). */
-        const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "gpu_via"),
-                                                            "cpu_status");
-        int emulated = cJSON_IsString(cpu) && status_from_name(cpu->valuestring) == STATUS_PASS;
-        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
-        cJSON_AddBoolToObject(san, "ran", 0);
-        cJSON_AddStringToObject(san, "note", emulated ? "the GPU is elsewhere (--gpu-via): the CPU tier's emulator "
-                                                        "checked every trial up to its bound for races and "
-                                                        "out-of-bounds accesses"
-                                                      : "the GPU is elsewhere (--gpu-via) and the emulator did not "
-                                                        "judge this kernel: races were not checked");
+        const char *cpu = r->res->gpu_via.cpu_status;
+        int emulated = cpu && status_from_name(cpu) == STATUS_PASS;
+        r->res->have_sanitizer = 1;
+        r->res->sanitizer_ran = 0;
+        result_set_text(&r->res->sanitizer_note,
+                        emulated ? "the GPU is elsewhere (--gpu-via): the CPU tier's emulator checked every trial "
+                                   "up to its bound for races and out-of-bounds accesses"
+                                 : "the GPU is elsewhere (--gpu-via) and the emulator did not judge this kernel: "
+                                   "races were not checked");
         return 0;
     }
     if (!r->o->sanitize || !r->tc->sanitizer) {
-        cJSON *san = cJSON_AddObjectToObject(r->root, "sanitizer");
-        cJSON_AddBoolToObject(san, "ran", 0);
-        cJSON_AddStringToObject(san, "note", !r->o->sanitize
-                                                 ? "skipped (--no-sanitize)"
-                                                 : "compute-sanitizer not found: races were not checked");
+        r->res->have_sanitizer = 1;
+        result_set_text(&r->res->sanitizer_note, !r->o->sanitize
+                                                     ? "skipped (--no-sanitize)"
+                                                     : "compute-sanitizer not found: races were not checked");
         return 0;
     }
     check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");

@@ -1,20 +1,32 @@
 /* check_stage.h — what the stages of one check share, private to check*.c:
- * the run that is carried from stage to stage, the report helpers, and each
- * stage's entry point.  The stages, in order (docs/harness.md):
+ * the run that is carried from stage to stage, the leaves' helpers, and
+ * each stage's entry point.  Calls point one way: the orchestrator calls
+ * the stages, the stages call the leaves, and no leaf calls a stage.
+ *   check.c           the orchestrator: the order, --build-only / --run-only,
+ *                     target, summary
+ *   check_intake.c    the grader's intake rules          (stages, in order)
  *   check_build.c     compile, rules (symbols, includes, PTX), link the runner
  *   check_judge.c     run the judge with the runner: trials, timing
+ *   check_via_run.c   the judge stage with --gpu-via: the CPU tier here, then
+ *                     the judge through the GPU command (check_via_frames.c
+ *                     reads the relay's frames; it calls check_judge.c's
+ *                     judge_run, which runs through it by r->judge_elsewhere)
  *   check_sanitize.c  the race checkers around the judge
  *   check_counters.c  ncu's counters around the judge
- *   check.c           the order, --build-only / --run-only, target, summary
- * Each stage records what it did in r->root and can end the check with a
+ *   check_report.c    progress, verdict, messages          (leaves)
+ *   check_argv.c      a child's command line, limits and waits for the GPU
+ *   check_cache.c     the test suite's compile cache
+ * Each stage records what it did in r->res and can end the check with a
  * verdict; only a broken workbook makes it return -1. */
 #ifndef CHECK_STAGE_H
 #define CHECK_STAGE_H
 
-#include <cjson/cJSON.h>
 #include <stdatomic.h>
 
-#include "check/check.h"
+#include "check/check_opts.h"
+#include "model/catalog.h"
+#include "model/result.h"
+#include "sys/toolchain.h"
 #include "sys/proc.h"
 #include "status.h"
 
@@ -66,7 +78,7 @@ struct run {
     const struct catalog *cat;
     const struct lab *lab;
     const struct check_opts *o;
-    cJSON *root;
+    struct result *res;     /* what the check found so far: the stages fill it */
     char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *deps;
     unsigned long long seed;
     char last_stage[160];
@@ -80,6 +92,13 @@ struct run {
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
+    /* Called when the judge says its trials passed (the orchestrator
+     * starts the race checkers then, to overlap the timing); NULL: none. */
+    void (*trials_passed)(struct run *r);
+    /* How the judge's process runs when it is not the CPU one: NULL, here
+     * (proc_run); via_run, through --gpu-via (via_stage sets it).  Returns
+     * as judge_run. */
+    int (*judge_elsewhere)(struct run *r, const struct proc_spec *spec, struct proc_result *pr);
     char via_note[700];     /* why the GPU run through --gpu-via did not happen */
     double via_queued_s;    /* how long it waited to start */
     struct via_call *via_live;  /* the run through it while the judge runs; NULL otherwise */
@@ -88,13 +107,15 @@ struct run {
     atomic_int san_cancel;
 };
 
-/* ---- the report (check.c) ---- */
+/* ---- the report (check_report.c) ---- */
 void check_progress(struct run *r, const char *stage, int i, int n, const char *detail);
 void check_set_status(struct run *r, enum status s);
 enum status check_get_status(const struct run *r);
 void check_message(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last `keep` bytes of text, from a line boundary where possible. */
 const char *check_tail(const char *text, size_t keep);
+
+/* ---- a child of the check: command line, limits, waits (check_argv.c) ---- */
 /* The catalog's run limit, scaled by --timeout-scale. */
 double check_timeout(const struct run *r);
 /* The whole check's bound (the lab's check_timeout_s, scaled), and the
@@ -104,6 +125,22 @@ double check_timeout(const struct run *r);
  * started. */
 double check_bound(const struct run *r);
 double check_deadline(const struct run *r, double waited);
+/* The judge's command line for mode "check", "sanitize" or "profile", with
+ * the sandbox prefix (--wrap) in front (judge_wrap_words words, before which
+ * a tool, a sanitizer or ncu, is put in front of the judge); NULL when out
+ * of memory. */
+char **judge_argv(const struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
+                  int nsizes, int with_perf);
+void judge_argv_free(char **argv);
+/* The number of words of the --wrap prefix in front of a judge_argv. */
+int judge_wrap_words(const struct run *r);
+/* The file where the runner of a judge in this mode writes what the
+ * student's host code printed; NULL when out of memory. */
+char *judge_runner_out(const struct run *r, const char *mode);
+/* A child's "@gpu wait" / "@gpu go" line, and the seconds of waiting it
+ * is forgiven (at most GRACE_MAX_S). */
+void waits_line(struct waits *w, const char *line);
+double waits_grace(const struct waits *w);
 
 /* ---- check_build.c ---- */
 int stage_compile(struct run *r);
@@ -111,17 +148,6 @@ int stage_rules(struct run *r);
 int stage_link(struct run *r);
 
 /* ---- check_judge.c ---- */
-/* The judge's command line for mode "check", "sanitize" or "profile", with
- * the sandbox prefix (--wrap) in front; NULL when out of memory.
- * `tool_argc` slots are left free after the prefix for a tool (a sanitizer,
- * ncu) to be put in front of the judge. */
-char **judge_argv(struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
-                  int nsizes, int with_perf);
-void judge_argv_free(char **argv);
-/* The number of words of the --wrap prefix in front of a judge_argv. */
-int judge_wrap_words(const struct run *r);
-void waits_line(struct waits *w, const char *line);
-double waits_grace(const struct waits *w);
 /* One run of the judge (the CPU one when r->emulated): 0, or 1 when the run
  * through --gpu-via did not happen (r->via_note says why), or -1 when the
  * workbook is broken. */
@@ -130,7 +156,7 @@ int judge_run(struct run *r);
 int judge_cpu_exists(const struct run *r);
 int stage_judge(struct run *r);
 
-/* ---- check_via.c ---- */
+/* ---- check_via_run.c, check_via_frames.c ---- */
 /* proc_run for the judge when its GPU is elsewhere: the same spec, run
  * through r->o->gpu_via and the relay; the same result.  Returns as
  * judge_run. */

@@ -1,8 +1,10 @@
-/* check_via_frames.c — reading what comes back from a run through the
- * student's GPU command (see check_via.h): the relay's frames, taken only
- * under the run's nonce and in their order, for the judge and the race
- * checkers beside it (via_submit hands those to the relay); every other
- * line is the command's own text. */
+/* check_via_frames.c — what goes to and comes back from a run through the
+ * student's GPU command (see check_via.h): the jobs' lines for the relay
+ * (written with jsonw), and the relay's frames, taken only under the run's
+ * nonce and in their order, for the judge and the race checkers beside it
+ * (via_submit hands those to the relay); every other line is the command's
+ * own text.  The far judge's report comes back as bytes and is read with
+ * the result API. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #include "check/check_via_int.h"
 #include "model/result.h"
+#include "sys/jsonw.h"
 #include "sys/util.h"
 
 /* The relay's frame kinds (check_relay.c writes them). */
@@ -90,10 +93,13 @@ static int take_exit(struct proc_result *j, const char *args)
  * judge did not pass (a kernel that failed needs no race report). */
 static void judge_ended(struct via_call *c)
 {
-    cJSON *h = c->file[0] ? cJSON_Parse(c->file[0]) : NULL;
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "status");
-    int pass = cJSON_IsString(st) && !strcmp(st->valuestring, status_name(STATUS_PASS));
-    cJSON_Delete(h);
+    struct result h;
+    char err[64];
+    int pass = c->file[0] && result_parse(c->file[0], &h, err, sizeof err) == 0;
+    if (pass) {
+        pass = h.status == STATUS_PASS;
+        result_free(&h);
+    }
     if (c->in_w < 0)
         return;
     if (!pass && c->njobs) {
@@ -150,22 +156,41 @@ static void job_frame(struct via_call *c, enum via_frame f, const char *args)
     }
 }
 
+char *via_job_line(char *const *argv, const char *cwd, double timeout_s, size_t output_cap, const char *const *files,
+                   int nfiles)
+{
+    struct jsonw w;
+    jsonw_init(&w, 0);
+    jsonw_object(&w);
+    jsonw_key(&w, "argv");
+    jsonw_array(&w);
+    for (int i = 0; argv[i]; i++)
+        jsonw_string(&w, argv[i]);
+    jsonw_end_array(&w);
+    jsonw_key(&w, "cwd");
+    jsonw_string(&w, cwd ? cwd : ".");
+    jsonw_key(&w, "timeout_s");
+    jsonw_double(&w, timeout_s);
+    jsonw_key(&w, "output_cap");
+    jsonw_double(&w, (double)output_cap);
+    jsonw_key(&w, "files");
+    jsonw_array(&w);
+    for (int k = 0; k < nfiles; k++)
+        jsonw_string(&w, files[k] ? files[k] : "");
+    jsonw_end_array(&w);
+    jsonw_end_object(&w);
+    return jsonw_take(&w);
+}
+
 int via_submit(struct run *r, struct via_job *job)
 {
     struct via_call *c = r->via_live;
     if (!c || c->exit_seen || c->in_w < 0 || c->njobs >= VIA_JOBS)
         return -1;
-    cJSON *j = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(j, "argv"), *files = cJSON_AddArrayToObject(j, "files");
-    for (int i = 0; job->argv[i]; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(job->argv[i]));
-    cJSON_AddStringToObject(j, "cwd", job->cwd ? job->cwd : ".");
-    cJSON_AddNumberToObject(j, "timeout_s", job->timeout_s + GRACE_MAX_S);
-    cJSON_AddNumberToObject(j, "output_cap", (double)job->output_cap);
-    cJSON_AddItemToArray(files, cJSON_CreateString(job->file ? job->file : ""));
-    char *text = cJSON_PrintUnformatted(j), *line = text ? util_format("%s\n", text) : NULL;
+    const char *files[] = {job->file};
+    /* The tutor's limits stop the run first; the relay's is a backstop. */
+    char *line = via_job_line(job->argv, job->cwd, job->timeout_s + GRACE_MAX_S, job->output_cap, files, 1);
     int rc = line && write(c->in_w, line, strlen(line)) == (ssize_t)strlen(line) ? 0 : -1;
-    cJSON_Delete(j);
-    free(text);
     free(line);
     if (rc)
         return -1;

@@ -63,6 +63,12 @@ int via_exec(struct via_call *c, char *const *args, int in_fd, struct proc_resul
  * the command's own text, kept in c->text. */
 void via_line(void *ud, const char *line);
 
+/* A job's line for the relay (a JSON object on one line, ending in a
+ * newline): the command line, its folder, limit and output cap, and the
+ * files to send back ("" where none).  NULL when out of memory. */
+char *via_job_line(char *const *argv, const char *cwd, double timeout_s, size_t output_cap, const char *const *files,
+                   int nfiles);
+
 /* "the GPU command `srun -p gpu` failed (exit 1): srun: error: ..." */
 void via_describe_failure(const struct via_call *c, const struct proc_result *outer, char *buf, size_t len);
 

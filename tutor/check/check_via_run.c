@@ -236,24 +236,6 @@ static char *relay_path(void)
     return realpath("/proc/self/exe", NULL);
 }
 
-/* What the relay reads after the nonce: the judge's command line, its
- * folder and limit, and the files to send back. */
-static char *job_text(const struct proc_spec *spec, const char **files)
-{
-    cJSON *j = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(j, "argv"), *fl = cJSON_AddArrayToObject(j, "files");
-    for (int i = 0; spec->argv[i]; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(spec->argv[i]));
-    cJSON_AddStringToObject(j, "cwd", spec->cwd ? spec->cwd : ".");
-    /* The tutor's limits stop the run first; the relay's is a backstop. */
-    cJSON_AddNumberToObject(j, "timeout_s", spec->timeout_s + GRACE_MAX_S);
-    cJSON_AddNumberToObject(j, "output_cap", (double)spec->output_cap);
-    for (int k = 0; k < VIA_FILES; k++)
-        cJSON_AddItemToArray(fl, cJSON_CreateString(files[k] ? files[k] : ""));
-    char *text = cJSON_PrintUnformatted(j);
-    cJSON_Delete(j);
-    return text;
-}
-
 /* Writes all of buf to fd; -1 on failure. */
 static int write_all(int fd, const char *buf, size_t n)
 {
@@ -285,8 +267,11 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
         for (int k = 0; k < VIA_FILES; k++)
             if (!strcmp(spec->argv[i], returned[k]))
                 files[k] = spec->argv[i + 1];
-    if (!relay || make_nonce(c.nonce) || !(job = job_text(spec, files)) ||
-        !(head = util_format("%s\n%s\n", c.nonce, job)) || pipe2(in, O_CLOEXEC)) {
+    /* The tutor's limits stop the run first; the relay's is a backstop. */
+    if (!relay || make_nonce(c.nonce) ||
+        !(job = via_job_line(spec->argv, spec->cwd, spec->timeout_s + GRACE_MAX_S, spec->output_cap, files,
+                             VIA_FILES)) ||
+        !(head = util_format("%s\n%s", c.nonce, job)) || pipe2(in, O_CLOEXEC)) {
         util_copy(pr->error, sizeof pr->error, relay ? "out of memory, or no random bytes" : "cannot find this program");
         goto out;
     }
@@ -378,13 +363,14 @@ out:
 
 /* ---- the judge stage ---------------------------------------------------- */
 
-/* The CPU tier's report (or, without one, "not run") stands, saying why the
- * GPU's is not there. */
-static void keep_cpu(struct run *r, cJSON *cpu, const char *why)
+/* The CPU tier's result (or, without one, "not run") stands, saying why
+ * the GPU's is not there; cpu is taken over. */
+static void keep_cpu(struct run *r, struct result *cpu, const char *why)
 {
-    if (cpu) {
-        cJSON_Delete(r->root);
-        r->root = cpu;
+    if (cpu && cpu->schema) {
+        result_free(r->res);
+        *r->res = *cpu;
+        memset(cpu, 0, sizeof *cpu);
         r->emulated = 1;
         check_message(r, "%s: the CPU tier's verdict stands", why);
     } else {
@@ -393,38 +379,34 @@ static void keep_cpu(struct run *r, cJSON *cpu, const char *why)
     }
 }
 
-/* The report's "gpu_via": the command, whether the GPU run happened, how
- * long it waited to start, the GPU asked for. */
+/* The result's gpu_via: the command, whether the GPU run happened, how
+ * long it waited to start, the GPU asked for, the CPU tier's verdict. */
 static void via_record(struct run *r, int ran, const char *cpu_status)
 {
-    cJSON *v = cJSON_CreateObject();
-    cJSON_AddStringToObject(v, "command", r->o->gpu_via);
-    cJSON_AddBoolToObject(v, "ran", ran);
-    if (r->via_queued_s > 0)
-        cJSON_AddNumberToObject(v, "queued_s", r->via_queued_s);
-    if (r->o->gpu_name)
-        cJSON_AddStringToObject(v, "gpu", r->o->gpu_name);
-    cJSON_AddStringToObject(v, "arch", r->tc->arch);
-    if (cpu_status)
-        cJSON_AddStringToObject(v, "cpu_status", cpu_status);
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "gpu_via");
-    cJSON_AddItemToObject(r->root, "gpu_via", v);
+    struct rgpu_via *v = &r->res->gpu_via;
+    v->have = 1;
+    result_set_text(&v->command, r->o->gpu_via);
+    v->ran = ran;
+    v->queued_s = r->via_queued_s > 0 ? r->via_queued_s : 0;
+    free(v->gpu);
+    v->gpu = r->o->gpu_name ? strdup(r->o->gpu_name) : NULL;
+    result_set_text(&v->arch, r->tc->arch);
+    free(v->cpu_status);
+    v->cpu_status = cpu_status && *cpu_status ? strdup(cpu_status) : NULL;
 }
 
-/* The last message of the report, for "found no CUDA device (...)". */
+/* The last message of the result, for "found no CUDA device (...)". */
 static const char *last_message(const struct run *r)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(r->root, "messages");
-    const cJSON *last = cJSON_GetArrayItem(m, cJSON_GetArraySize(m) - 1);
-    return cJSON_IsString(last) ? last->valuestring : "";
+    return r->res->nmsgs ? r->res->messages[r->res->nmsgs - 1] : "";
 }
 
 int via_stage(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     char cpu_status[24] = "";
-    cJSON *cpu = NULL;
-    int rc;
+    struct result cpu = {0};
+    int rc = 0;
 
     if (!(off && *off) && judge_cpu_exists(r)) {
         r->emulated = 1;
@@ -439,7 +421,7 @@ int via_stage(struct run *r)
             via_record(r, 0, cpu_status);
             return 0;
         }
-        if (!(cpu = cJSON_Duplicate(r->root, 1)))
+        if (result_copy(r->res, &cpu))
             return -1;
         r->trials_t0 = r->trials_w0 = 0;
         r->trials_done = 0;
@@ -447,32 +429,34 @@ int via_stage(struct run *r)
         memset(&r->hx_waits, 0, sizeof r->hx_waits);
     }
     if (r->o->gpu_via_error) {
-        keep_cpu(r, cpu, r->o->gpu_via_error);
-        via_record(r, 0, cpu_status[0] ? cpu_status : NULL);
-        return 0;
+        keep_cpu(r, &cpu, r->o->gpu_via_error);
+        via_record(r, 0, cpu_status);
+        goto out;
     }
     r->emulated = 0;
+    r->judge_elsewhere = via_run;
     rc = judge_run(r);
-    if (rc < 0) {
-        cJSON_Delete(cpu);
-        return rc;
-    }
+    r->judge_elsewhere = NULL;
+    if (rc < 0)
+        goto out;
     if (rc > 0) {
-        keep_cpu(r, cpu, r->via_note);
-        via_record(r, 0, cpu_status[0] ? cpu_status : NULL);
-        return 0;
+        rc = 0;
+        keep_cpu(r, &cpu, r->via_note);
+        via_record(r, 0, cpu_status);
+        goto out;
     }
     if (check_get_status(r) == STATUS_NO_GPU) {
         char why[400];
         snprintf(why, sizeof why, "the GPU run found no CUDA device at the other end of `%s` (%s)", r->o->gpu_via,
                  last_message(r));
-        keep_cpu(r, cpu, why);
-        via_record(r, 0, cpu_status[0] ? cpu_status : NULL);
-        return 0;
+        keep_cpu(r, &cpu, why);
+        via_record(r, 0, cpu_status);
+        goto out;
     }
     /* The GPU's report replaces the CPU tier's. */
-    cJSON_DeleteItemFromObjectCaseSensitive(r->root, "emulator");
-    via_record(r, 1, cpu_status[0] ? cpu_status : NULL);
-    cJSON_Delete(cpu);
-    return 0;
+    result_drop_emulator(r->res);
+    via_record(r, 1, cpu_status);
+out:
+    result_free(&cpu);
+    return rc;
 }

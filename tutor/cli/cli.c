@@ -17,6 +17,7 @@
 
 #include "check/calibrate.h"
 #include "check/check.h"
+#include "check/check_session.h"
 #include "check/check_via.h"
 #include "cli/cli_study.h"
 #include "cli/ladder.h"
@@ -493,6 +494,7 @@ static void show_progress(void *ud, const char *stage, int i, int n, const char 
 struct cli_note {
     const char *cmd;
     FILE *f;
+    int progress;           /* a progress line may be on stderr */
 };
 
 /* calibrate_say_fn for the command line: one line, flushed at once, since
@@ -507,35 +509,14 @@ static void note_line(void *ud, const char *line)
     fflush(n->f);
 }
 
-/* Scales the check's target to this GPU (tutor/check/calibrate.h), measuring the
- * reference solutions first when this GPU model is new.  Not when told not
- * to, nor when the check judges no target of the catalog's: --target-min
- * gives one, and --build-only and --run-only are a grader's, which
- * calibrates by itself.  Returns 1 when g holds the entry to use. */
-static int calibrate_for(struct app *app, const struct cli_args *a, const struct check_opts *o, const char *cmd,
-                         struct calibrate_gpu *g)
+/* A check's calibration lines: the progress line cleared first (when
+ * progress is drawn), then the line on stderr. */
+static void check_note(void *ud, const char *line)
 {
-    struct cli_note n = {cmd, stderr};
-    char err[512] = "";
-    char *path;
-    int rc;
-
-    memset(g, 0, sizeof *g);
-    if (app->no_calibrate || a->target_min > 0 || a->build_only || a->run_only)
-        return 0;
-    if (!(path = calibrate_path(app->root, app->progress_path)))
-        return 0;
-    struct calibrate_req q = {.tc = &app->tc, .cat = &app->cat, .path = path, .base = o, .say = note_line,
-                              .progress = o->progress, .ud = &n};
-    rc = calibrate_prepare(&q, g, err, sizeof err);
-    if (o->progress)
-        o->progress(NULL, "done", 0, 0, "");
-    if (rc < 0)
-        fprintf(stderr, "cudatutor %s: the targets could not be calibrated (%s): the catalog's stand\n", cmd, err);
-    if (rc == CALIBRATE_MEASURED)
-        calibrate_report(g, note_line, &n);
-    free(path);
-    return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
+    const struct cli_note *n = ud;
+    if (n->progress)
+        show_progress(NULL, "done", 0, 0, "");
+    note_line(ud, line);
 }
 
 /* ---- check and watch ---------------------------------------------------- */
@@ -579,10 +560,13 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (!a->work_dir && toolchain_check_busy(&app->tc, a->lab->id))
         fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
                         "check %s, in another terminal)\n", cmd, a->lab->id, a->lab->id);
-    struct calibrate_gpu cal;
+    struct cli_note n = {cmd, stderr, o.progress != NULL};
+    char *calibration = app->no_calibrate ? NULL : calibrate_path(app->root, app->progress_path);
+    struct check_session session = {.tc = &app->tc, .cat = &app->cat, .calibration = calibration,
+                                    .say = check_note, .progress = o.progress, .ud = &n};
     struct result res;
     char *text = NULL;
-    int parsed = 0;
+    int ran = 0;
     /* The GPU elsewhere: a grader's runs (--build-only, --run-only) never. */
     if (!a->build_only && !a->run_only &&
         via_prepare(&via, app->root, app->progress_path, a->gpu_via, a->gpu_via_wait, o.progress, NULL, err,
@@ -600,30 +584,18 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     via_apply(&o, &via);
     if (via.error[0])
         fprintf(stderr, "cudatutor %s: %s: the kernel is judged on the CPU only\n", cmd, via.error);
-    int calibrated = calibrate_for(app, a, &o, cmd, &cal);
-    if (calibrated)
-        calibrate_apply(&o, &cal, a->lab);
-    cJSON *rep = check_run(&app->tc, &app->cat, a->lab, &o, err, sizeof err);
-    if (rep && calibrated)
-        calibrate_annotate(rep, &cal, &app->cat);
-    calibrate_gpu_free(&cal);
-    if (!rep) {
+    ran = check_session_run(&session, a->lab, &o, &res, err, sizeof err) == 0;
+    if (!ran) {
         outcome_fail(cmd, "%s", err);
         goto out;
     }
-    text = cJSON_Print(rep);
-    cJSON_Delete(rep);
-    if (!text)
+    /* The JSON only where it leaves the process. */
+    if ((a->out || a->json) && !(text = result_to_json(&res, 1)))
         goto out;
     if (a->out && util_write_file(a->out, text, strlen(text))) {
         outcome_fail(cmd, "cannot write %s: %s", a->out, strerror(errno));
         goto out;
     }
-    if (result_parse(text, &res, err, sizeof err)) {
-        outcome_fail(cmd, "%s", err);
-        goto out;
-    }
-    parsed = 1;
     if (a->json)
         outcome_put_text(text);
     else
@@ -634,9 +606,10 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
         cli_record_check(app, &res);
     code = status_exit_code(res.status);
 out:
-    if (parsed)
+    if (ran)
         result_free(&res);
     via_setup_free(&via);
+    free(calibration);
     free(text);
     free(wrap);
     return code;
@@ -768,7 +741,7 @@ static int cmd_ladder(struct app *app, const struct cli_args *a)
  * solution did not pass, 4 when the file or the workbook cannot be used. */
 static int cmd_calibrate(struct app *app, const struct cli_args *a)
 {
-    struct cli_note n = {"calibrate", a->json ? stderr : stdout};
+    struct cli_note n = {"calibrate", a->json ? stderr : stdout, 0};
     struct calibrate_gpu g = {0};
     struct check_opts base = {0};
     struct via_setup via = {0};

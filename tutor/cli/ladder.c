@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/check.h"
+#include "check/check_session.h"
 #include "model/result.h"
 #include "sys/util.h"
 
@@ -187,17 +187,15 @@ int ladder_run(struct app *app, const char *out_path, FILE *log, char *err, size
         const struct lab *lab = &app->cat.labs[i];
         char *file = util_format("%s/%s/kernel.cu", app->root, lab->solution_dir);
         struct check_opts o = {0};
-        char perr[256];
         o.file = file;
         rungs[i].lab = lab;
-        cJSON *rep = file ? check_run(&app->tc, &app->cat, lab, &o, err, errlen) : NULL;
+        /* The catalog's thresholds: the ladder measures, it is not judged. */
+        struct check_session session = {.tc = &app->tc, .cat = &app->cat};
+        int ran = file && check_session_run(&session, lab, &o, &rungs[i].res, err, errlen) == 0;
         free(file);
-        if (!rep)
+        if (!ran)
             goto out;
-        char *text = cJSON_PrintUnformatted(rep);
-        cJSON_Delete(rep);
-        rungs[i].ok = text && result_parse(text, &rungs[i].res, perr, sizeof perr) == 0;
-        free(text);
+        rungs[i].ok = 1;
         if (!rungs[i].ok || rungs[i].res.status != STATUS_PASS)
             failed = 1;
         fprintf(log, "%s  %s\n", lab->id, rungs[i].ok ? rungs[i].res.summary : "unreadable verdict");

@@ -256,24 +256,21 @@ static cJSON *record(struct cal *c, int gi, const char *name)
     for (int i = 0; i < c->nlabs; i++) {
         const struct lab *lab = c->labs[i];
         char *path = util_format("%s/runs-%s/%s-0.json", c->dir, gpu_key(g, gi), lab->id);
-        char *text = path ? util_read_file(path, NULL) : NULL;
-        cJSON *rep = text ? cJSON_Parse(text) : NULL;
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(rep, "status");
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "value");
-        const char *status = cJSON_IsString(st) ? st->valuestring : status_name(STATUS_INTERNAL_ERROR);
-        int passed = !strcmp(status, status_name(STATUS_PASS)) && cJSON_IsNumber(v);
+        struct result rep;
+        char err[160];
+        int read = path && result_read_file(path, &rep, err, sizeof err) == 0;
+        enum status st = read ? rep.status : STATUS_INTERNAL_ERROR;
+        int passed = st == STATUS_PASS && rep.have_target && rep.target_have_value;
         /* Every case of the target: the tutor's rule scales by the one
          * where the solution falls furthest short (target.also[k].value). */
         double lowest[1 + TARGET_MAX_ALSO];
-        const cJSON *also = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rep, "target"), "also");
-        lowest[0] = passed ? v->valuedouble : -1;
-        for (int k = 0; k < lab->target.nalso && k < TARGET_MAX_ALSO; k++) {
-            const cJSON *w = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(also, k), "value");
-            lowest[1 + k] = passed && cJSON_IsNumber(w) ? w->valuedouble : -1;
-        }
-        calibrate_judge_cases(&e.labs[e.nlabs++], lab, 1, passed, lowest, status);
-        cJSON_Delete(rep);
-        free(text);
+        lowest[0] = passed ? rep.target_value : -1;
+        for (int k = 0; k < lab->target.nalso && k < TARGET_MAX_ALSO; k++)
+            lowest[1 + k] = passed && k < rep.ntarget_also && rep.target_also[k].value >= 0
+                                ? rep.target_also[k].value : -1;
+        calibrate_judge_cases(&e.labs[e.nlabs++], lab, 1, passed, lowest, status_name(st));
+        if (read)
+            result_free(&rep);
         free(path);
     }
     e.nruns = c->nlabs;

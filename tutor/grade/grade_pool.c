@@ -9,7 +9,6 @@
  * The thread that gives a student its last verdict writes its reports. */
 #include "grade/grade_run.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -147,15 +146,17 @@ static int build_one(struct grade *g, const struct grade_job *j)
     return code;
 }
 
-/* The status a report file names ("" when it names none). */
-static void report_status(const char *path, char *buf, size_t len)
+/* Whether a build's report is a build waiting for its run (--build-only's
+ * stage), not a verdict. */
+static int report_built(const char *path)
 {
-    char *text = util_read_file(path, NULL);
-    cJSON *o = text ? cJSON_Parse(text) : NULL;
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "status");
-    util_copy(buf, len, cJSON_IsString(s) ? s->valuestring : "");
-    cJSON_Delete(o);
-    free(text);
+    struct result r;
+    char err[160];
+    if (result_read_file(path, &r, err, sizeof err))
+        return 0;
+    int built = r.stage == RESULT_BUILT;
+    result_free(&r);
+    return built;
 }
 
 /* A built kernel's run, the harness in the sandbox on GPU gi; leaves
@@ -169,13 +170,12 @@ static int run_one(struct grade *g, const struct grade_job *j, int gi)
     char *progress = util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd);
     char *visible = g->gpus[gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[gi]) : NULL;
     char *lock = grade_gpu_lock(g, gi);
-    char status[32], why[160], seed[32], budget[16], target[32];
+    char why[160], seed[32], budget[16], target[32];
     int rc = -1;
 
     if (!wd || !wb || !built || !blog || !out || !log || !progress || !lock || (g->gpus[gi][0] && !visible))
         goto out;
-    report_status(built, status, sizeof status);
-    if (strcmp(status, status_name(STATUS_NO_GPU))) {
+    if (!report_built(built)) {
         /* The build gave the verdict already (compile_error, rejected). */
         snprintf(why, sizeof why, "the build ended without a verdict (exit %d)", j->build_code);
         rc = grade_work_final(wd, j->lab->id, built, why, blog);

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE     /* mkostemp */
 #include "grade/grade_run.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -107,13 +106,12 @@ static void probe_gpu(struct grade *g, const char *pd, const char *spec, char *s
         grade_wrap_args(g, spec, argv, &a);
     argv[a] = NULL;
     grade_spawn(g, argv, build, env, PROBE_BUILD_TIMEOUT_S, 0, log);
-    char *text = util_read_file(out, NULL);
-    cJSON *o = text ? cJSON_Parse(text) : NULL;
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "status");
-    if (cJSON_IsString(s))
-        util_copy(status, len, s->valuestring);
-    cJSON_Delete(o);
-    free(text);
+    struct result r;
+    char err[160];
+    if (result_read_file(out, &r, err, sizeof err) == 0) {
+        util_copy(status, len, status_name(r.status));
+        result_free(&r);
+    }
 out:
     free(wb);
     free(build);
@@ -125,18 +123,18 @@ out:
 /* The messages of the probe's last GPU report, joined by "; " (heap). */
 static char *probe_messages(const char *pd)
 {
-    char *path = util_format("%s/build/run.json", pd), *text = path ? util_read_file(path, NULL) : NULL;
-    cJSON *o = text ? cJSON_Parse(text) : NULL, *m;
-    char *out = strdup("");
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(o, "messages")) {
-        char *more = cJSON_IsString(m) ? util_format("%s%s%s", out, *out ? "; " : "", m->valuestring) : NULL;
+    char *path = util_format("%s/build/run.json", pd), *out = strdup(""), err[160];
+    struct result r;
+    int read = path && result_read_file(path, &r, err, sizeof err) == 0;
+    for (int i = 0; read && out && i < r.nmsgs; i++) {
+        char *more = util_format("%s%s%s", out, *out ? "; " : "", r.messages[i]);
         if (more) {
             free(out);
             out = more;
         }
     }
-    cJSON_Delete(o);
-    free(text);
+    if (read)
+        result_free(&r);
     free(path);
     return out;
 }
@@ -250,14 +248,17 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
     if (!report || !log)
         goto oom;
     grade_spawn(g, build_argv, p_build, NULL, PROBE_BUILD_TIMEOUT_S, 0, log);
-    char *text = util_read_file(report, NULL);
-    cJSON *o = text ? cJSON_Parse(text) : NULL;
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
-    util_copy(status, sizeof status, cJSON_IsString(st) ? st->valuestring : "none");
-    cJSON_Delete(o);
-    free(text);
+    struct result built;
+    char rerr[160];
+    int is_built = 0;
+    util_copy(status, sizeof status, "none");
+    if (result_read_file(report, &built, rerr, sizeof rerr) == 0) {
+        util_copy(status, sizeof status, status_name(built.status));
+        is_built = built.stage == RESULT_BUILT;
+        result_free(&built);
+    }
     free(report);
-    if (strcmp(status, status_name(STATUS_NO_GPU))) {
+    if (!is_built) {
         tmp = tail_lines(log, 3);
         *why = util_format("a build in the sandbox failed (%s): %s", status, tmp ? tmp : "");
         goto out;

@@ -118,12 +118,13 @@ static void got_status(const struct grade *g, const char *id, const char *lab, c
 /* How much program output the lab's verdict kept. */
 static size_t output_kept(const struct grade *g, const char *id, const char *lab)
 {
-    char *path = util_format("%s/%s/labs/%s.json", g->students, id, lab), *text = path ? util_read_file(path, NULL) : NULL;
-    cJSON *o = text ? cJSON_Parse(text) : NULL;
-    const cJSON *out = cJSON_GetObjectItemCaseSensitive(o, "output");
-    size_t n = cJSON_IsString(out) ? strlen(out->valuestring) : 0;
-    cJSON_Delete(o);
-    free(text);
+    char *path = util_format("%s/%s/labs/%s.json", g->students, id, lab), err[160];
+    struct result r;
+    size_t n = 0;
+    if (path && result_read_file(path, &r, err, sizeof err) == 0) {
+        n = r.have_output ? strlen(r.output) : 0;
+        result_free(&r);
+    }
     free(path);
     return n;
 }

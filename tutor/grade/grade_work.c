@@ -92,12 +92,15 @@ static char *log_tail(const char *path)
 int grade_work_final(const char *dir, const char *lab, const char *file, const char *why, const char *log)
 {
     char *text = file ? util_read_file(file, NULL) : NULL, *out = NULL, *path = util_format("%s/final.json", dir);
-    cJSON *rep = text ? cJSON_Parse(text) : NULL;
-    int rc = -1;
+    char err[160];
+    struct result rep;
+    int rc = -1, verdict = text && result_parse(text, &rep, err, sizeof err) == 0;
 
+    if (verdict)
+        result_free(&rep);
     if (!path)
         goto done;
-    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rep, "status"))) {
+    if (verdict) {
         rc = util_write_file(path, text, strlen(text));
         goto done;
     }
@@ -121,7 +124,6 @@ int grade_work_final(const char *dir, const char *lab, const char *file, const c
     free(summary);
     rc = out ? util_write_file(path, out, strlen(out)) : -1;
 done:
-    cJSON_Delete(rep);
     free(text);
     free(out);
     free(path);

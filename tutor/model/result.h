@@ -1,7 +1,11 @@
-/* result.h — a check's verdict as the tutor, the CLI and grade.sh read it:
- * parsed from the JSON that `check` writes (docs/harness.md), which embeds the
- * harness's own report.  Reading only this JSON keeps every front end honest:
- * what a student sees is what an instructor grades. */
+/* result.h — a check's result: the state a check fills stage by stage
+ * (result_set_*, result_add_*), the verdict every front end reads, and its
+ * JSON (docs/harness.md section 9), written by result_to_json and read by
+ * result_parse, the only two places that know the report's keys.  A check
+ * in this process hands its result over as it is; the JSON is written only
+ * where it leaves the process (--json, --out, the tutor's pipe, the
+ * grader's files) and read where it comes in (the judge's report, those
+ * files).  What a student sees is what an instructor grades. */
 #ifndef RESULT_H
 #define RESULT_H
 
@@ -53,7 +57,16 @@ struct rtech {
 struct rsan {
     char *tool;
     int clean;
+    double seconds;                 /* < 0: not told (an older report) */
     char *report;                   /* the first lines of the tool's report */
+};
+
+/* A section of the judge's report that the check passes on as the judge
+ * wrote it (its JSON text): device, tests, perf, plan, phases, emulator and
+ * the like.  The fields above that read them are filled from the same text. */
+struct rraw {
+    char *key;
+    char *json;
 };
 
 /* target.calibration: the threshold came from this GPU's calibration
@@ -62,6 +75,8 @@ struct rcalibration {
     int have;
     int lowered;                    /* below the catalog's */
     char *gpu;                      /* the GPU model it was measured on */
+    char *measured;                 /* when; "" when unknown */
+    char *why;                      /* why the catalog's threshold stands untested; "" */
     char *catalog_gpu;              /* where the catalog's figures come from; "" when unknown */
     double solution_here;           /* the reference solution's figure here; < 0: none */
     double catalog_solution;        /* and in the catalog; 0: none */
@@ -79,10 +94,31 @@ struct rtarget_case {
     double catalog_min;             /* the catalog's threshold when another judged; 0: the same */
 };
 
+/* gpu_via: the GPU judge ran (or was to run) through a GPU command
+ * (--gpu-via, tutor/check/check_via.h). */
+struct rgpu_via {
+    int have;
+    char *command;
+    int ran;                        /* the GPU's report is the check's */
+    double queued_s;                /* how long it waited to start; 0: not told */
+    char *gpu;                      /* the GPU there, as nvidia-smi names it; NULL: not told */
+    char *arch;                     /* what the kernel was built for ("sm_90") */
+    char *cpu_status;               /* the CPU tier's verdict; NULL: it did not run */
+};
+
+/* Where a check stopped short of its verdict on purpose. */
+enum result_stage {
+    RESULT_JUDGED,                  /* ran as far as its verdict took it */
+    RESULT_BUILT,                   /* --build-only: compiled, checked and linked; not run */
+};
+
 struct result {
     int schema;
+    char *tool;                     /* who wrote it: "cudatutor", "cudatutor-harness" */
     char *lab, *family, *file, *summary;
     enum status status;
+    enum result_stage stage;
+    char *source_hash;              /* FNV-1a of the file (--build-only, --run-only); NULL: none */
     unsigned long long seed;
     int have_device;
     char *device_name, *device_cc;
@@ -99,32 +135,52 @@ struct result {
     double target_min, target_value;
     int target_have_value;          /* target.value is a number (null before a timing) */
     int target_met;
+    int target_provisional;
+    char *target_note;              /* NULL: none */
     double target_catalog_min;      /* the catalog's threshold when another judged; 0: the same */
     struct rcalibration target_cal;
     struct rtarget_case *target_also;   /* the target's further cases, in catalog order */
     int ntarget_also;
     char *target_json;              /* the target object as the check wrote it (one line), for
                                      * reports that quote it whole; NULL: no target */
+    int have_compile, compile_ok;
     char *compile_log;
     struct rdiag *diags;
     int ndiags;
+    int have_symbols, symbols_checked, have_violations;
     char **viol_symbols, **viol_rules;
     int *viol_defined;          /* the file defines the symbol; else it calls it */
     int nviol;
+    int have_tech;
     struct rtech *tech;
     int ntech;
+    int have_sanitizer, have_sanitize_s;
     int sanitizer_ran;
-    char *sanitizer_note;
+    char *sanitizer_note;           /* "" when none */
     struct rsan *san;
     int nsan;
+    int have_counters;
+    char *counters_tool;            /* "ncu" when it read them; "" when only a note */
+    unsigned long long counters_n;  /* the size profiled */
+    int counters_kernels;
+    double counters_s;
     char **counter_names;           /* ncu metrics, when they were read */
     double *counter_values;
     int ncounters;
-    char *counters_note;
+    char *counters_note;            /* "" when none */
+    struct rgpu_via gpu_via;
+    int have_output;
     char *output;
     char **messages;
     int nmsgs;
-    double compile_s, run_s, sanitize_s, total_s;
+    int plan_plans;                 /* plan.plans: the plans asked for and accepted; -1: absent */
+    int plan_nseen;                 /* plan.seen's length (without a GPU, each trial's plan) */
+    char *plan_violation;           /* plan.violation; NULL: none */
+    int emu_not_run;                /* emulator.not_run's length */
+    struct rraw *raw;               /* the judge's sections, passed on as written */
+    int nraw;
+    double compile_s, run_s, sanitize_s, total_s, harness_s, hazard_pass_s;
+    int have_run_s, have_harness_s, have_hazard_pass_s;
     int have_seed, have_total_s;    /* seed and timing.total_s were there */
 };
 
@@ -132,7 +188,54 @@ struct result {
  * message in err; on error r holds nothing that needs freeing. */
 int result_parse(const char *json, struct result *r, char *err, size_t errlen);
 
+/* result_parse of a report file.  -1 with a message in err when it cannot
+ * be read or is no report. */
+int result_read_file(const char *path, struct result *r, char *err, size_t errlen);
+
+/* The report as JSON text, indented with `formatted`; NULL when out of
+ * memory (free it with free).  result_parse reads back the same result. */
+char *result_to_json(const struct result *r, int formatted);
+
 void result_free(struct result *r);
+
+/* ---- filling a result (result_fill.c): a check's stages ---------------- */
+
+/* A fresh check's result: schema, tool, lab, family, file and seed, status
+ * internal_error until a stage decides.  -1 when out of memory. */
+int result_init(struct result *r, const char *lab, const char *family, const char *file,
+                unsigned long long seed);
+void result_set_status(struct result *r, enum status s);
+void result_add_message(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets *dst to a copy of text ("" for NULL), freeing what it held. */
+void result_set_text(char **dst, const char *text);
+void result_set_compile(struct result *r, int ok, double seconds, const char *log);
+void result_add_diag(struct result *r, const char *file, int line, const char *severity, const char *message);
+/* The violations list exists once the rules were checked. */
+void result_add_violation(struct result *r, const char *symbol, const char *rule, int defined);
+int result_has_violation(const struct result *r, const char *symbol);
+void result_add_technique(struct result *r, const char *name, int found, const char *why);
+void result_add_san_tool(struct result *r, const char *tool, int clean, double seconds, const char *report);
+void result_add_counter(struct result *r, const char *name, double value);
+void result_add_target_case(struct result *r, const char *label, double min, double catalog_min,
+                            double value, int met);
+
+/* Moves the judge's report (JSON text) into the check's result: status,
+ * seed, device, tests, first_failing_n, tolerance_used, perf, mode,
+ * phases, plan and emulator replace the result's, its messages are added
+ * to the result's, elapsed_s becomes harness_s (docs/harness.md 9.2).
+ * -1 with a message in err when the text is no judge report. */
+int result_merge_judge(struct result *r, const char *json, char *err, size_t errlen);
+
+/* Takes the emulator's section out (a GPU's report replaced the CPU
+ * tier's): not emulated any more. */
+void result_drop_emulator(struct result *r);
+/* A copy of r into out, through its JSON (what result_parse reads back of
+ * result_to_json is the same result).  0, or -1 when out of memory (out
+ * then holds nothing to free). */
+int result_copy(const struct result *r, struct result *out);
+
+/* target_json again from the target's fields (after they changed). */
+void result_refresh_target_json(struct result *r);
 
 const char *status_name(enum status s);
 const char *status_meaning(enum status s);
@@ -147,6 +250,13 @@ int status_from_name(const char *name);
  * the meaning as its heading shows only the rest.  The whole summary when
  * it does not open so (an older report); "" when it is the meaning alone. */
 const char *result_detail(const struct result *r);
+
+/* Where a result stands against its target, the one wording of it: "not
+ * measured" (its case was not timed), "met", or "not met yet" (work to do,
+ * as the student reads it).  The grader's text, a verdict, says "met" or
+ * "not met": result_target_verdict. */
+const char *result_target_words(const struct result *r);
+const char *result_target_verdict(int met);
 
 /* The perf entry the lab's target is measured on (its first case), or NULL. */
 const struct rperf *result_target_perf(const struct result *r);

@@ -222,89 +222,63 @@ struct perf_credit {
     char *why;                  /* NULL: null */
 };
 
-/* " (lowered for this GPU from the catalog's X)" when the target names the
- * catalog's threshold (a catalog_min that is neither null nor false). */
-static void calibrated(struct sb *b, const cJSON *t)
+/* One case of a target as the grader words and scores it: the first case
+ * (the target's own) or one of target.also. */
+struct tcase {
+    const char *label;
+    double min;
+    double value;               /* < 0: not timed (null) */
+};
+
+static struct tcase target_case(const struct result *rep, int k)
 {
-    const cJSON *c = get(t, "catalog_min");
-    if (!c || cJSON_IsNull(c) || cJSON_IsFalse(c))
+    if (k < 0)
+        return (struct tcase){rep->target_case ? rep->target_case : "", rep->target_min,
+                              rep->target_have_value ? rep->target_value : -1};
+    return (struct tcase){rep->target_also[k].case_label, rep->target_also[k].min, rep->target_also[k].value};
+}
+
+/* " (lowered for this GPU from the catalog's X)" when the target names the
+ * catalog's threshold. */
+static void calibrated(struct sb *b, const struct result *rep)
+{
+    if (rep->target_catalog_min == 0)
         return;
     sb_put(b, " (lowered for this GPU from the catalog's ");
-    if (cJSON_IsString(c))
-        sb_put(b, c->valuestring);
-    else if (cJSON_IsNumber(c))
-        sb_num(b, c->valuedouble);
-    else
-        sb_put(b, "true");
+    sb_num(b, rep->target_catalog_min);
     sb_put(b, ")");
 }
 
-/* A member in text: a string as it is, a number in jsonw_number's form,
- * else null/true/false. */
-static void interp(struct sb *b, const cJSON *v)
-{
-    if (cJSON_IsString(v))
-        sb_put(b, v->valuestring);
-    else if (cJSON_IsNumber(v))
-        sb_num(b, v->valuedouble);
-    else if (cJSON_IsTrue(v))
-        sb_put(b, "true");
-    else if (cJSON_IsFalse(v))
-        sb_put(b, "false");
-    else
-        sb_put(b, "null");
-}
-
-/* "METRIC VALUE at CASE: target MIN" and the calibration note. */
-static void target_words(struct sb *b, const cJSON *t)
-{
-    const cJSON *value = get(t, "value");
-    interp(b, get(t, "metric"));
-    sb_put(b, " ");
-    if (cJSON_IsNumber(value))
-        sb_num(b, score_r2(value->valuedouble));
-    else
-        sb_put(b, "null");
-    sb_put(b, " at ");
-    interp(b, get(t, "case"));
-    sb_put(b, ": target ");
-    interp(b, get(t, "min"));
-    calibrated(b, t);
-}
-
 /* "METRIC VALUE at CASE: target MIN" for one case of a target. */
-static void case_words(struct sb *b, const cJSON *t, const cJSON *c)
+static void case_words(struct sb *b, const struct result *rep, struct tcase c)
 {
-    const cJSON *value = get(c, "value");
-    interp(b, get(t, "metric"));
+    sb_put(b, rep->target_metric ? rep->target_metric : "null");
     sb_put(b, " ");
-    if (cJSON_IsNumber(value))
-        sb_num(b, score_r2(value->valuedouble));
+    if (c.value >= 0)
+        sb_num(b, score_r2(c.value));
     else
         sb_put(b, "null");
     sb_put(b, " at ");
-    interp(b, get(c, "case"));
+    sb_put(b, c.label);
     sb_put(b, ": target ");
-    interp(b, get(c, "min"));
+    sb_num(b, c.min);
 }
 
 /* A target of several cases (its "also"): every case named; met, all the
  * credit; else the linear share of the case furthest short; a case not
  * timed, none.  Returns the credit, the words in b. */
-static double cases_credit(struct sb *b, const cJSON *t, double f)
+static double cases_credit(struct sb *b, const struct result *rep, double f)
 {
-    const cJSON *also = get(t, "also"), *c;
     double least = 1;
     int untimed = 0;
 
-    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
-        c = k < 0 ? t : cJSON_GetArrayItem(also, k);
-        const cJSON *value = get(c, "value"), *min = get(c, "min");
-        if (!cJSON_IsNumber(value) || !cJSON_IsNumber(min) || min->valuedouble <= 0) {
+    for (int k = -1; k < rep->ntarget_also; k++) {
+        struct tcase c = target_case(rep, k);
+        if (c.value < 0 || c.min <= 0) {
             untimed = 1;
             continue;
         }
-        double share = f < 1 ? (value->valuedouble / min->valuedouble - f) / (1 - f) : 0;
+        double share = f < 1 ? (c.value / c.min - f) / (1 - f) : 0;
         share = share < 0 ? 0 : share > 1 ? 1 : share;
         least = share < least ? share : least;
     }
@@ -312,17 +286,20 @@ static double cases_credit(struct sb *b, const cJSON *t, double f)
         sb_put(b, "not timed");
         return 0;
     }
-    for (int k = -1; k < cJSON_GetArraySize(also); k++) {
+    for (int k = -1; k < rep->ntarget_also; k++) {
         if (k >= 0)
             sb_put(b, "; ");
-        case_words(b, t, k < 0 ? t : cJSON_GetArrayItem(also, k));
+        case_words(b, rep, target_case(rep, k));
     }
-    calibrated(b, t);
-    if (cJSON_IsTrue(get(t, "met"))) {
-        sb_put(b, " met");
+    calibrated(b, rep);
+    if (rep->target_met) {
+        sb_put(b, " ");
+        sb_put(b, result_target_verdict(1));
         return 1;
     }
-    sb_put(b, " not met (credit from ");
+    sb_put(b, " ");
+    sb_put(b, result_target_verdict(0));
+    sb_put(b, " (credit from ");
     sb_num(b, f);
     sb_put(b, " x the target, on the case furthest short)");
     return f >= 1 ? 0 : least;
@@ -335,48 +312,47 @@ static double cases_credit(struct sb *b, const cJSON *t, double f)
 static int perf_credit(const struct result *rep, const struct rubric *rb, struct perf_credit *pc)
 {
     struct sb b = {0};
-    cJSON *t = rep->target_json ? cJSON_Parse(rep->target_json) : NULL;
-    const cJSON *value = get(t, "value"), *min = get(t, "min");
-    const char *tcase = sget(t, "case");
+    struct tcase first = target_case(rep, -1);
     double f = rb->partial_from;
     int implausible = 0;
 
     pc->credit = 0;
-    const cJSON *also = get(t, "also");
-    for (int i = 0; t && i < rep->nperf; i++) {
-        int ours = !strcmp(rep->perf[i].label, tcase ? tcase : "");
-        for (int k = 0; k < cJSON_GetArraySize(also); k++) {
-            const char *label = sget(cJSON_GetArrayItem(also, k), "case");
-            ours |= label && !strcmp(rep->perf[i].label, label);
-        }
+    for (int i = 0; rep->have_target && i < rep->nperf; i++) {
+        int ours = !strcmp(rep->perf[i].label, first.label);
+        for (int k = 0; k < rep->ntarget_also; k++)
+            ours |= !strcmp(rep->perf[i].label, rep->target_also[k].case_label);
         if (rep->perf[i].implausible && ours)
             implausible = 1;
     }
-    if (!t) {
+    if (!rep->have_target) {
         sb_put(&b, "not timed");
     } else if (implausible) {
         sb_put(&b, "the timing was implausible (faster than the measured peak)");
-    } else if (cJSON_GetArraySize(also) > 0) {
-        pc->credit = cases_credit(&b, t, f);
-    } else if (cJSON_IsTrue(get(t, "met"))) {
+    } else if (rep->ntarget_also > 0) {
+        pc->credit = cases_credit(&b, rep, f);
+    } else if (rep->target_met) {
         pc->credit = 1;
-        target_words(&b, t);
-        sb_put(&b, " met");
-    } else if (!cJSON_IsNumber(value) || (cJSON_IsNumber(min) ? min->valuedouble : 0) <= 0) {
+        case_words(&b, rep, first);
+        calibrated(&b, rep);
+        sb_put(&b, " ");
+        sb_put(&b, result_target_verdict(1));
+    } else if (first.value < 0 || first.min <= 0) {
         sb_put(&b, "not timed");
     } else {
         double c = 0;
         if (f < 1) {
-            c = (value->valuedouble / min->valuedouble - f) / (1 - f);
+            c = (first.value / first.min - f) / (1 - f);
             c = c < 0 ? 0 : c > 1 ? 1 : c;
         }
         pc->credit = c;
-        target_words(&b, t);
-        sb_put(&b, " not met (credit from ");
+        case_words(&b, rep, first);
+        calibrated(&b, rep);
+        sb_put(&b, " ");
+        sb_put(&b, result_target_verdict(0));
+        sb_put(&b, " (credit from ");
         sb_num(&b, f);
         sb_put(&b, " x the target)");
     }
-    cJSON_Delete(t);
     pc->why = sb_take(&b);
     return pc->why ? 0 : -1;
 }

@@ -17,6 +17,7 @@
 
 #include "check/calibrate.h"
 #include "check/check.h"
+#include "check/check_session.h"
 #include "check/check_via.h"
 #include "view/sheet.h"
 #include "ui/ui_view.h"
@@ -102,36 +103,9 @@ static void child_note(void *ud, const char *text)
     child_write(*(int *)ud, line, (size_t)len);
 }
 
-/* The targets scaled to this GPU before the check (unless --no-calibrate):
- * measured first when the GPU model is new.  Returns 1 when g holds the
- * entry to judge by. */
-static int child_calibrate(struct ui *ui, const struct check_opts *o, int *fd, struct calibrate_gpu *g)
-{
-    char err[512] = "";
-    char *path;
-    int rc;
-
-    memset(g, 0, sizeof *g);
-    if (ui->app->no_calibrate || !(path = calibrate_path(ui->app->root, ui->app->progress_path)))
-        return 0;
-    struct calibrate_req q = {.tc = &ui->app->tc, .cat = &ui->app->cat, .path = path, .base = o,
-                              .say = child_note, .progress = child_progress, .ud = fd};
-    rc = calibrate_prepare(&q, g, err, sizeof err);
-    if (rc < 0) {
-        char line[600];
-        snprintf(line, sizeof line, "the targets could not be calibrated (%s): the catalog's stand", err);
-        child_note(fd, line);
-    }
-    if (rc == CALIBRATE_MEASURED)
-        calibrate_report(g, child_note, fd);
-    free(path);
-    return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
-}
-
 static void child_run(struct ui *ui, int lab, int fd)
 {
     struct check_opts o;
-    struct calibrate_gpu cal;
     char err[512] = "";
     int devnull = open("/dev/null", O_RDWR);
 
@@ -173,21 +147,23 @@ static void child_run(struct ui *ui, int lab, int fd)
     const struct lab *l = &ui->app->cat.labs[lab];
     if (toolchain_check_busy(&ui->app->tc, l->id))
         child_progress(&fd, "wait", 0, 0, l->id);
-    int calibrated = child_calibrate(ui, &o, &fd, &cal);
-    if (calibrated)
-        calibrate_apply(&o, &cal, l);
-    cJSON *rep = check_run(&ui->app->tc, &ui->app->cat, &ui->app->cat.labs[lab], &o, err, sizeof err);
-    if (rep && calibrated)
-        calibrate_annotate(rep, &cal, &ui->app->cat);
-    calibrate_gpu_free(&cal);
+    /* The targets scaled to this GPU first (unless --no-calibrate),
+     * measured when the GPU model is new. */
+    char *calibration = ui->app->no_calibrate ? NULL : calibrate_path(ui->app->root, ui->app->progress_path);
+    struct check_session session = {.tc = &ui->app->tc, .cat = &ui->app->cat, .calibration = calibration,
+                                    .say = child_note, .progress = child_progress, .ud = &fd};
+    struct result rep;
+    int ran = check_session_run(&session, l, &o, &rep, err, sizeof err) == 0;
+    free(calibration);
     via_setup_free(&via);
-    char *text = rep ? cJSON_PrintUnformatted(rep) : NULL;
+    /* The result crosses the pipe as its JSON. */
+    char *text = ran ? result_to_json(&rep, 0) : NULL;
     if (text) {
         child_write(fd, "R\n", 2);
         child_write(fd, text, strlen(text));
     } else {
         char line[600];
-        int n = snprintf(line, sizeof line, "E\t%s\n", rep ? "out of memory" : err);
+        int n = snprintf(line, sizeof line, "E\t%s\n", ran ? "out of memory" : err);
         child_write(fd, line, n > 0 ? (size_t)n : 0);
     }
     _exit(0);

@@ -607,11 +607,14 @@ static void legend(struct jsonw *w)
                 put(w, status_meaning((enum status)t));
             }
         if (s == STATUS_PASS) {
-            put(w, ", target met\n");
+            put(w, ", target ");
+            put(w, result_target_verdict(1));
+            put(w, "\n");
             char lower[3] = {(char)(c - 'A' + 'a'), ' ', '\0'};
             put(w, lower);
             put(w, status_meaning(STATUS_PASS));
-            put(w, ", target not met");
+            put(w, ", target ");
+            put(w, result_target_verdict(0));
         }
     }
     put(w, "\n");

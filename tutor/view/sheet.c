@@ -316,12 +316,7 @@ static void target_section(struct doc *d, const struct result *r, int width)
     doc_newline(d);
     verdict_target(what, sizeof what, r);
     doc_addf(d, DOC_TEXT, "  %s: ", what);
-    if (!tp)
-        doc_add(d, DOC_WARN, "not measured");
-    else if (r->target_met)
-        doc_add(d, DOC_GOOD, "met");
-    else
-        doc_add(d, DOC_WARN, "not met yet");
+    doc_add(d, tp && r->target_met ? DOC_GOOD : DOC_WARN, result_target_words(r));
     if (tp && r->ntarget_also) {
         /* Each case's figure: on a line of its own, wrapped. */
         char got[256], *line;

@@ -215,7 +215,7 @@ void verdict_print(FILE *f, const struct result *r, int color)
         verdict_target_note(note, sizeof note, r);
         verdict_target_measured(got, sizeof got, r);
         fprintf(f, "  %-12s %s: %s%s%s", "target", what, paint(color, r->target_met ? GREEN : YELLOW),
-                !tp ? "not measured" : r->target_met ? "met" : "not met yet", paint(color, OFF));
+                result_target_words(r), paint(color, OFF));
         if (tp)
             fprintf(f, " (measured %s)", got);
         fputc('\n', f);

@@ -1,0 +1,54 @@
+/* check_opts.h — what a caller asks of one check (check.h): the options
+ * and the progress callback.  A header of its own so that the stages, which
+ * read the options, depend on it and not on the orchestrator. */
+#ifndef CHECK_OPTS_H
+#define CHECK_OPTS_H
+
+/* Progress: stage is "compile", "rules", "link", "correctness", "timing",
+ * "peak", "sanitize" or "done"; i of n where that means something. */
+typedef void (*check_progress_fn)(void *ud, const char *stage, int i, int n, const char *detail);
+
+/* The most words a wrap prefix may have: the judge's argv is built in a
+ * fixed table, and a prefix is a program with a few arguments (a grader's
+ * sandbox is five). */
+#define CHECK_WRAP_MAX 24
+
+struct check_opts {
+    const char *file;               /* NULL: the lab's own kernel.cu */
+    unsigned long long seed;
+    int have_seed;                  /* 0: a fresh random seed */
+    int sanitize;                   /* run compute-sanitizer when it is installed */
+    int quick;                      /* time only the target's case */
+    int counters;                   /* read the lesson's profiler counters with ncu */
+    int time_budget_ms;             /* GPU time per timed kernel and case; 0: the harness's */
+    int build_only;                 /* stop after compile, rules and link; keep the
+                                       build in work_dir/build.json */
+    int run_only;                   /* start from the build --build-only left in
+                                       work_dir: no compile, same seed */
+    char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL;
+                                       at most CHECK_WRAP_MAX words */
+    double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */
+    double target_min;              /* the target's threshold on this GPU (a grader's
+                                       calibration); 0: the catalog's */
+    const char *work_dir;           /* NULL: build/check/NN under the workbook */
+    const char *gpu_lock;           /* the file runs on one GPU share it through
+                                       (docs/harness.md); given, each run holds it
+                                       from start to end (a grader's many runs);
+                                       NULL: build/check/gpu.lock, held only
+                                       around trials and timing */
+    /* The GPU elsewhere (tutor/check/check_via.h): a command that runs its
+     * arguments on a machine sharing this folder ("srun -p gpu
+     * --gres=gpu:1", "ssh host --").  Given, the CPU tier judges here first
+     * and the GPU judge then runs through it; NULL: the judge runs here. */
+    const char *gpu_via;
+    double gpu_via_wait_s;          /* how long its GPU run may wait to start; 0: VIA_WAIT_S */
+    const char *gpu_arch;           /* the GPU there ("sm_90"): what the kernel is built
+                                       for; NULL: the toolchain's arch */
+    const char *gpu_name;           /* its model, as nvidia-smi names it (calibration's key) */
+    const char *gpu_via_error;      /* why asking the GPU there failed: the GPU run is
+                                       not tried, the CPU tier's verdict stands */
+    check_progress_fn progress;
+    void *ud;
+};
+
+#endif /* CHECK_OPTS_H */

@@ -1,0 +1,511 @@
+/* result_json.c — see result.h: reading a report's JSON, merging the
+ * judge's into a check's result, and copying one through its JSON.
+ * Lenient about missing keys (a bare harness report has no compile
+ * section), strict about types.  The judge's
+ * sections that the check passes on (JUDGE_KEYS) are kept as the judge
+ * wrote them, beside the fields that read them; result_write.c writes
+ * them back. */
+#include "model/result.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/util.h"
+
+/* The judge's keys a check report takes over whole (docs/harness.md 9.2),
+ * in the order the report writes them. */
+static const char *const JUDGE_KEYS[] = {"device", "tests", "first_failing_n", "tolerance_used", "perf",
+                                         "mode", "phases", "plan", "emulator", NULL};
+
+/* ---- reading ------------------------------------------------------------ */
+
+static char *str(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return strdup(cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* The string, or NULL when absent. */
+static char *str_or_null(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? strdup(v->valuestring) : NULL;
+}
+
+/* A number, or dflt when absent or null. */
+static double num(const cJSON *obj, const char *key, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static int has_num(const cJSON *obj, const char *key)
+{
+    return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+static int flag(const cJSON *obj, const char *key)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+static const cJSON *arr(const cJSON *obj, const char *key, int *n)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    return *n ? v : NULL;
+}
+
+static void parse_tests(const cJSON *root, struct result *r)
+{
+    const cJSON *a = arr(root, "tests", &r->ntests), *t;
+    int i = 0;
+    r->tests = calloc((size_t)r->ntests + 1, sizeof *r->tests);
+    cJSON_ArrayForEach(t, a) {
+        struct rtest *x = &r->tests[i++];
+        x->name = str(t, "name");
+        x->n = (unsigned long long)num(t, "n", 0);
+        x->expected = str(t, "expected");
+        x->got = str(t, "got");
+        x->pass = flag(t, "pass");
+        x->message = str(t, "message");
+        x->have_expected = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "expected"));
+        x->have_got = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "got"));
+        x->have_message = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "message"));
+    }
+    r->first_failing_n = (unsigned long long)num(root, "first_failing_n", 0);
+}
+
+static void parse_perf(const cJSON *root, struct result *r)
+{
+    const cJSON *a = arr(root, "perf", &r->nperf), *p;
+    int i = 0;
+    r->perf = calloc((size_t)r->nperf + 1, sizeof *r->perf);
+    cJSON_ArrayForEach(p, a) {
+        struct rperf *x = &r->perf[i++];
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "time");
+        const cJSON *ref = cJSON_GetObjectItemCaseSensitive(p, "reference");
+        const cJSON *rt = ref ? cJSON_GetObjectItemCaseSensitive(ref, "time") : NULL;
+        x->label = str(p, "label");
+        x->input = str(p, "input");
+        x->n = (unsigned long long)num(p, "n", 0);
+        x->bytes = num(p, "bytes", 0);
+        x->samples = (int)num(t, "samples", 0);
+        x->median_ms = num(t, "median_ms", 0);
+        x->min_ms = num(t, "min_ms", 0);
+        x->max_ms = num(t, "max_ms", 0);
+        x->gbps = num(p, "gbps", -1);
+        x->pct_peak = num(p, "pct_peak", -1);
+        x->rate = num(p, "rate", 0);
+        x->rate_unit = str(p, "rate_unit");
+        x->ref_name = ref ? str(ref, "name") : strdup("");
+        x->ref_median_ms = num(rt, "median_ms", 0);
+        x->ratio = num(p, "ratio", 0);
+        x->implausible = flag(p, "implausible");
+        x->implausible_why = str(p, "implausible_why");
+    }
+}
+
+static void parse_device(const cJSON *root, struct result *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "device");
+    if (!cJSON_IsObject(v))
+        return;
+    r->have_device = 1;
+    r->device_name = str(v, "name");
+    r->device_cc = str(v, "cc");
+    r->theoretical_gbps = num(v, "theoretical_gbps", 0);
+    r->read_gbps = num(v, "read_gbps", 0);
+    r->copy_gbps = num(v, "copy_gbps", 0);
+}
+
+static void parse_plan(const cJSON *root, struct result *r)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(root, "plan");
+    const cJSON *seen = cJSON_GetObjectItemCaseSensitive(p, "seen");
+    r->plan_plans = has_num(p, "plans") ? (int)num(p, "plans", 0) : -1;
+    r->plan_nseen = cJSON_IsArray(seen) ? cJSON_GetArraySize(seen) : 0;
+    r->plan_violation = str_or_null(p, "violation");
+}
+
+static void parse_emulator(const cJSON *root, struct result *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "emulator");
+    const cJSON *not_run = cJSON_GetObjectItemCaseSensitive(v, "not_run");
+    if (!cJSON_IsObject(v))
+        return;
+    r->emulated = 1;
+    r->emu_max_n = (unsigned long long)num(v, "max_n", 0);
+    r->emu_not_run = cJSON_IsArray(not_run) ? cJSON_GetArraySize(not_run) : 0;
+}
+
+/* Each judge key there, as its JSON text. */
+static void parse_raw(const cJSON *root, struct result *r)
+{
+    int n = 0;
+    for (int k = 0; JUDGE_KEYS[k]; k++)
+        n++;
+    r->raw = calloc((size_t)n + 1, sizeof *r->raw);
+    for (int k = 0; r->raw && JUDGE_KEYS[k]; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, JUDGE_KEYS[k]);
+        if (!v)
+            continue;
+        r->raw[r->nraw].key = strdup(JUDGE_KEYS[k]);
+        r->raw[r->nraw++].json = cJSON_PrintUnformatted(v);
+    }
+}
+
+/* target.also: the further cases of a target of several. */
+static void parse_also(const cJSON *target, struct result *r)
+{
+    const cJSON *a = arr(target, "also", &r->ntarget_also), *c;
+    int i = 0;
+    r->target_also = calloc((size_t)r->ntarget_also + 1, sizeof *r->target_also);
+    cJSON_ArrayForEach(c, a) {
+        struct rtarget_case *x = &r->target_also[i++];
+        x->case_label = str(c, "case");
+        x->min = num(c, "min", 0);
+        x->value = num(c, "value", -1);
+        x->met = flag(c, "met");
+        x->catalog_min = num(c, "catalog_min", 0);
+    }
+}
+
+static void parse_target(const cJSON *root, struct result *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "target");
+    if (!cJSON_IsObject(v))
+        return;
+    r->have_target = 1;
+    r->target_metric = str(v, "metric");
+    r->target_case = str(v, "case");
+    r->target_min = num(v, "min", 0);
+    r->target_value = num(v, "value", 0);
+    r->target_have_value = has_num(v, "value");
+    r->target_json = cJSON_PrintUnformatted(v);
+    r->target_met = flag(v, "met");
+    r->target_provisional = flag(v, "provisional");
+    r->target_note = str_or_null(v, "note");
+    r->target_catalog_min = num(v, "catalog_min", 0);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, "calibration");
+    if (cJSON_IsObject(c)) {
+        r->target_cal.have = 1;
+        r->target_cal.lowered = flag(c, "lowered");
+        r->target_cal.gpu = str(c, "gpu");
+        r->target_cal.measured = str(c, "measured");
+        r->target_cal.why = str(c, "why");
+        r->target_cal.catalog_gpu = str(c, "catalog_gpu");
+        r->target_cal.solution_here = num(c, "solution_here", -1);
+        r->target_cal.catalog_solution = num(c, "catalog_solution", 0);
+        r->target_cal.case_label = str(c, "case");
+    }
+    parse_also(v, r);
+}
+
+static void parse_compile(const cJSON *root, struct result *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "compile"), *d;
+    const cJSON *a = c ? arr(c, "diagnostics", &r->ndiags) : NULL;
+    int i = 0;
+    r->have_compile = cJSON_IsObject(c);
+    r->compile_ok = flag(c, "ok");
+    r->compile_log = c ? str(c, "log") : strdup("");
+    r->compile_s = c ? num(c, "seconds", 0) : 0;
+    r->diags = calloc((size_t)r->ndiags + 1, sizeof *r->diags);
+    cJSON_ArrayForEach(d, a) {
+        struct rdiag *x = &r->diags[i++];
+        x->file = str(d, "file");
+        x->line = (int)num(d, "line", 0);
+        x->severity = str(d, "severity");
+        x->message = str(d, "message");
+    }
+}
+
+static void parse_rules(const cJSON *root, struct result *r)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "symbols"), *v;
+    const cJSON *a = s ? arr(s, "violations", &r->nviol) : NULL;
+    int i = 0;
+    r->have_symbols = cJSON_IsObject(s);
+    r->symbols_checked = flag(s, "checked");
+    r->have_violations = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "violations"));
+    r->viol_symbols = calloc((size_t)r->nviol + 1, sizeof *r->viol_symbols);
+    r->viol_rules = calloc((size_t)r->nviol + 1, sizeof *r->viol_rules);
+    r->viol_defined = calloc((size_t)r->nviol + 1, sizeof *r->viol_defined);
+    cJSON_ArrayForEach(v, a) {
+        if (r->viol_defined)
+            r->viol_defined[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, "defined"));
+        r->viol_symbols[i] = str(v, "symbol");
+        r->viol_rules[i++] = str(v, "rule");
+    }
+    r->have_tech = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "techniques"));
+    a = arr(root, "techniques", &r->ntech);
+    r->tech = calloc((size_t)r->ntech + 1, sizeof *r->tech);
+    i = 0;
+    cJSON_ArrayForEach(v, a) {
+        r->tech[i].name = str(v, "name");
+        r->tech[i].found = flag(v, "found");
+        r->tech[i++].why = str(v, "why");
+    }
+}
+
+static void parse_sanitizer(const cJSON *root, struct result *r)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "sanitizer"), *v;
+    const cJSON *a = s ? arr(s, "tools", &r->nsan) : NULL;
+    int i = 0;
+    r->have_sanitizer = cJSON_IsObject(s);
+    r->sanitizer_ran = s ? flag(s, "ran") : 0;
+    r->sanitizer_note = s ? str(s, "note") : strdup("");
+    r->sanitize_s = s ? num(s, "seconds", 0) : 0;
+    r->have_sanitize_s = has_num(s, "seconds");
+    r->san = calloc((size_t)r->nsan + 1, sizeof *r->san);
+    cJSON_ArrayForEach(v, a) {
+        r->san[i].tool = str(v, "tool");
+        r->san[i].clean = flag(v, "clean");
+        r->san[i].seconds = num(v, "seconds", -1);
+        r->san[i++].report = str(v, "report");
+    }
+}
+
+static void parse_gpu_via(const cJSON *root, struct result *r)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "gpu_via");
+    if (!cJSON_IsObject(v))
+        return;
+    r->gpu_via.have = 1;
+    r->gpu_via.command = str(v, "command");
+    r->gpu_via.ran = flag(v, "ran");
+    r->gpu_via.queued_s = num(v, "queued_s", 0);
+    r->gpu_via.gpu = str_or_null(v, "gpu");
+    r->gpu_via.arch = str(v, "arch");
+    r->gpu_via.cpu_status = str_or_null(v, "cpu_status");
+}
+
+static void parse_counters(const cJSON *root, struct result *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters"), *v;
+    const cJSON *m = c ? cJSON_GetObjectItemCaseSensitive(c, "metrics") : NULL;
+    int i = 0;
+    r->have_counters = cJSON_IsObject(c);
+    r->counters_note = c ? str(c, "note") : strdup("");
+    r->counters_tool = c ? str(c, "tool") : strdup("");
+    r->counters_n = (unsigned long long)num(c, "n", 0);
+    r->counters_kernels = (int)num(c, "kernels", 0);
+    r->counters_s = num(c, "seconds", 0);
+    r->ncounters = cJSON_IsObject(m) ? cJSON_GetArraySize(m) : 0;
+    r->counter_names = calloc((size_t)r->ncounters + 1, sizeof *r->counter_names);
+    r->counter_values = calloc((size_t)r->ncounters + 1, sizeof *r->counter_values);
+    const cJSON *items = r->ncounters ? m : NULL;
+    cJSON_ArrayForEach(v, items) {
+        r->counter_names[i] = strdup(v->string);
+        r->counter_values[i++] = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    }
+}
+
+static void parse_messages(const cJSON *root, struct result *r)
+{
+    const cJSON *a = arr(root, "messages", &r->nmsgs), *v;
+    int i = 0;
+    r->messages = calloc((size_t)r->nmsgs + 1, sizeof *r->messages);
+    cJSON_ArrayForEach(v, a)
+        r->messages[i++] = strdup(cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* Everything but the schema and the status, which the callers check. */
+static void parse_root(const cJSON *root, struct result *r)
+{
+    const cJSON *v;
+    r->tool = str(root, "tool");
+    r->lab = str(root, "lab");
+    r->family = str(root, "family");
+    r->file = str(root, "file");
+    r->summary = str(root, "summary");
+    r->stage = flag(root, "built") ? RESULT_BUILT : RESULT_JUDGED;
+    r->source_hash = str_or_null(root, "source_hash");
+    r->seed = (unsigned long long)num(root, "seed", 0);
+    r->have_seed = has_num(root, "seed");
+    parse_device(root, r);
+    parse_emulator(root, r);
+    parse_tests(root, r);
+    parse_perf(root, r);
+    parse_plan(root, r);
+    parse_raw(root, r);
+    parse_target(root, r);
+    parse_compile(root, r);
+    parse_rules(root, r);
+    parse_gpu_via(root, r);
+    parse_sanitizer(root, r);
+    parse_counters(root, r);
+    parse_messages(root, r);
+    r->have_output = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "output"));
+    r->output = str(root, "output");
+    r->run_s = num(root, "run_s", 0);
+    r->have_run_s = has_num(root, "run_s");
+    r->harness_s = num(root, "harness_s", 0);
+    r->have_harness_s = has_num(root, "harness_s");
+    r->hazard_pass_s = num(root, "hazard_pass_s", 0);
+    r->have_hazard_pass_s = has_num(root, "hazard_pass_s");
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "timing"))) {
+        r->total_s = num(v, "total_s", 0);
+        r->have_total_s = has_num(v, "total_s");
+    }
+}
+
+/* The status named at the top; -1 with a message in err when unknown. */
+static int parse_status(const cJSON *root, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "status");
+    const char *name = cJSON_IsString(v) ? v->valuestring : "";
+    int st = status_from_name(name);
+    if (st < 0)
+        snprintf(err, errlen, "unknown status \"%s\"", name);
+    return st;
+}
+
+int result_parse(const char *json, struct result *r, char *err, size_t errlen)
+{
+    cJSON *root = cJSON_Parse(json);
+    int st;
+
+    memset(r, 0, sizeof *r);
+    if (!root || !cJSON_IsObject(root)) {
+        snprintf(err, errlen, "not a JSON object");
+        cJSON_Delete(root);
+        return -1;
+    }
+    r->schema = (int)num(root, "schema", 0);
+    if (r->schema < 1 || r->schema > RESULT_SCHEMA) {
+        snprintf(err, errlen, "result schema %d; this tutor reads 1 to %d", r->schema, RESULT_SCHEMA);
+        cJSON_Delete(root);
+        return -1;
+    }
+    if ((st = parse_status(root, err, errlen)) < 0) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    r->status = (enum status)st;
+    parse_root(root, r);
+    cJSON_Delete(root);
+    return 0;
+}
+
+int result_read_file(const char *path, struct result *r, char *err, size_t errlen)
+{
+    char *text = util_read_file(path, NULL);
+    int rc;
+    memset(r, 0, sizeof *r);
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s", path);
+        return -1;
+    }
+    rc = result_parse(text, r, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* ---- merging the judge's report ---------------------------------------- */
+
+#define SWAP(a, b)                                                                                 \
+    do {                                                                                           \
+        __typeof__(a) t_ = (a);                                                                    \
+        (a) = (b);                                                                                 \
+        (b) = t_;                                                                                  \
+    } while (0)
+
+/* r's raw section of this key takes the judge's (h's) text. */
+static void take_raw(struct result *r, struct result *h, const char *key)
+{
+    struct rraw *from = NULL;
+    for (int i = 0; i < h->nraw; i++)
+        if (h->raw[i].key && !strcmp(h->raw[i].key, key))
+            from = &h->raw[i];
+    if (!from)
+        return;
+    for (int i = 0; i < r->nraw; i++)
+        if (!strcmp(r->raw[i].key, key)) {
+            SWAP(r->raw[i].json, from->json);
+            return;
+        }
+    struct rraw *grown = realloc(r->raw, ((size_t)r->nraw + 1) * sizeof *r->raw);
+    if (!grown)
+        return;
+    r->raw = grown;
+    r->raw[r->nraw].key = from->key;
+    r->raw[r->nraw++].json = from->json;
+    from->key = from->json = NULL;
+}
+
+/* The typed fields of one judge key, from h to r. */
+static void take_fields(struct result *r, struct result *h, const char *key)
+{
+    if (!strcmp(key, "device")) {
+        SWAP(r->have_device, h->have_device);
+        SWAP(r->device_name, h->device_name);
+        SWAP(r->device_cc, h->device_cc);
+        r->theoretical_gbps = h->theoretical_gbps;
+        r->read_gbps = h->read_gbps;
+        r->copy_gbps = h->copy_gbps;
+    } else if (!strcmp(key, "tests")) {
+        SWAP(r->tests, h->tests);
+        SWAP(r->ntests, h->ntests);
+    } else if (!strcmp(key, "first_failing_n")) {
+        r->first_failing_n = h->first_failing_n;
+    } else if (!strcmp(key, "perf")) {
+        SWAP(r->perf, h->perf);
+        SWAP(r->nperf, h->nperf);
+    } else if (!strcmp(key, "plan")) {
+        r->plan_plans = h->plan_plans;
+        r->plan_nseen = h->plan_nseen;
+        SWAP(r->plan_violation, h->plan_violation);
+    } else if (!strcmp(key, "emulator")) {
+        r->emulated = h->emulated;
+        r->emu_max_n = h->emu_max_n;
+        r->emu_not_run = h->emu_not_run;
+    }
+}
+
+int result_merge_judge(struct result *r, const char *json, char *err, size_t errlen)
+{
+    cJSON *root = cJSON_Parse(json);
+    struct result h = {0};
+    int st;
+
+    if (!root || !cJSON_IsObject(root)) {
+        snprintf(err, errlen, "not a JSON object");
+        cJSON_Delete(root);
+        return -1;
+    }
+    if ((st = parse_status(root, err, errlen)) < 0) {
+        cJSON_Delete(root);
+        return -1;
+    }
+    parse_root(root, &h);
+    r->status = (enum status)st;
+    if (h.have_seed)
+        r->seed = h.seed;
+    for (int k = 0; JUDGE_KEYS[k]; k++)
+        if (cJSON_GetObjectItemCaseSensitive(root, JUDGE_KEYS[k])) {
+            take_raw(r, &h, JUDGE_KEYS[k]);
+            take_fields(r, &h, JUDGE_KEYS[k]);
+        }
+    for (int i = 0; i < h.nmsgs; i++)
+        result_add_message(r, "%s", h.messages[i]);
+    if (has_num(root, "elapsed_s")) {
+        r->harness_s = num(root, "elapsed_s", 0);
+        r->have_harness_s = 1;
+    }
+    result_free(&h);
+    cJSON_Delete(root);
+    return 0;
+}
+
+int result_copy(const struct result *r, struct result *out)
+{
+    char *text = result_to_json(r, 0), err[64];
+    int rc = text ? result_parse(text, out, err, sizeof err) : -1;
+    free(text);
+    return rc;
+}
