@@ -235,6 +235,33 @@ static void emulation_bound_optional(void)
     free(bad);
 }
 
+/* The hazard pass's bound: 4097 when absent, the catalog's when given,
+ * refused outside 1 to 2^20 with its path. */
+static void hazard_bound_optional(void)
+{
+    struct catalog cat;
+    char err[256];
+    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
+    EXPECT(text && catalog_parse(&cat, text, "t.json", err, sizeof err) == 0);
+    if (text && cat.nfamilies == 1) {
+        EXPECT(cat.families[0].hazard_max_n == 4097);
+        catalog_free(&cat);
+    }
+    char *at = text ? strstr(text, "\"sizes\"") : NULL;
+    char *given = at ? util_format("%.*s\"hazard_max_n\": 257, %s", (int)(at - text), text, at) : NULL;
+    char *bad = at ? util_format("%.*s\"hazard_max_n\": 0, %s", (int)(at - text), text, at) : NULL;
+    EXPECT(given && catalog_parse(&cat, given, "t.json", err, sizeof err) == 0);
+    if (given && cat.nfamilies == 1) {
+        EXPECT(cat.families[0].hazard_max_n == 257);
+        catalog_free(&cat);
+    }
+    EXPECT(bad && catalog_parse(&cat, bad, "t.json", err, sizeof err) == -1);
+    EXPECT(bad && strstr(err, "families.reduce_int.hazard_max_n: 0 is outside") != NULL);
+    free(text);
+    free(given);
+    free(bad);
+}
+
 /* Parses MINI with `what` inserted into its lab (before "techniques"). */
 static int parse_with(const char *what, char *err, size_t len)
 {
@@ -379,4 +406,5 @@ TAP_MAIN(T(real_catalog_loads), T(check_timeout_defaults_and_bounds), T(minimal_
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
          T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),
-         T(determinism_only_where_the_judge_can), T(pct_peak_is_a_fraction), T(emulation_bound_optional))
+         T(determinism_only_where_the_judge_can), T(pct_peak_is_a_fraction), T(emulation_bound_optional),
+         T(hazard_bound_optional))

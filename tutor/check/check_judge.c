@@ -186,9 +186,6 @@ int judge_cpu_exists(const struct run *r)
     return have;
 }
 
-/* The largest trial size of the hazard pass on a GPU machine. */
-enum { HAZARD_MAX_N = 4097 };
-
 /* On a GPU, once the trials passed: the CPU judge again at the small trial
  * sizes, whose race and bounds checks see every access under clocks that
  * advance as on the GPU, so a kernel that takes a safe path only when a
@@ -205,7 +202,7 @@ static int hazard_pass(struct run *r)
     struct result h = {0};
 
     for (int i = 0; sizes && i < f->nsizes; i++)
-        if (f->sizes[i] <= HAZARD_MAX_N)
+        if (f->sizes[i] <= f->hazard_max_n)
             sizes[n++] = f->sizes[i];
     if (!json || n == 0)
         goto out;
@@ -233,8 +230,8 @@ static int hazard_pass(struct run *r)
     if (!why)
         why = h.nmsgs ? h.messages[h.nmsgs - 1] : "";
     check_set_status(r, (enum status)status);
-    check_message(r, "the CPU emulator's race and bounds check (the trials up to n=%d, each access seen): %s",
-                  HAZARD_MAX_N, why);
+    check_message(r, "the CPU emulator's race and bounds check (the trials up to n=%llu, each access seen): %s",
+                  f->hazard_max_n, why);
 out:
     result_free(&h);
     free(text);

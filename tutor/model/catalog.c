@@ -179,7 +179,8 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         return fail(p, "families", "out of memory");
     cJSON_ArrayForEach(fam, fams) {
         char base[96];
-        double timeout, trials, steps, local, emu = (double)CATALOG_EMU_MAX_N;
+        double timeout, trials, steps, local, emu = (double)CATALOG_EMU_MAX_N,
+               hazard = (double)CATALOG_HAZARD_MAX_N;
         struct family_spec *f = &cat->families[i++];
         int id;
         snprintf(base, sizeof base, "families.%s", fam->string);
@@ -201,7 +202,9 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
             get_sizes(p, fam, base, "sanitize_sizes", &f->sanitize_sizes, &f->nsanitize) ||
             parse_perf(p, fam, base, f) ||
             (cJSON_GetObjectItemCaseSensitive(fam, "emu_max_n") &&
-             get_number(p, fam, base, "emu_max_n", 1, 1 << 28, &emu)))
+             get_number(p, fam, base, "emu_max_n", 1, 1 << 28, &emu)) ||
+            (cJSON_GetObjectItemCaseSensitive(fam, "hazard_max_n") &&
+             get_number(p, fam, base, "hazard_max_n", 1, 1 << 20, &hazard)))
             return -1;
         if (f->nsizes > 64)
             return fail(p, base, "sizes: at most 64");
@@ -212,6 +215,7 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         f->max_steps = (int)steps;
         f->max_local_bytes = (int)local;
         f->emu_max_n = (unsigned long long)emu;
+        f->hazard_max_n = (unsigned long long)hazard;
     }
     return 0;
 }

@@ -76,9 +76,14 @@ struct family_spec {
     /* Without a GPU: the largest trial size the CPU judge emulates (the
      * optional "emu_max_n", else CATALOG_EMU_MAX_N); larger ones are not run. */
     unsigned long long emu_max_n;
+    /* On a GPU, after the trials pass: the largest trial size the hazard
+     * pass runs on the CPU judge (the optional "hazard_max_n", else
+     * CATALOG_HAZARD_MAX_N); it keeps that pass within 0.3 s. */
+    unsigned long long hazard_max_n;
 };
 
 #define CATALOG_EMU_MAX_N (1ull << 20)
+#define CATALOG_HAZARD_MAX_N 4097ull
 
 struct technique {
     char *name;
