@@ -1,5 +1,5 @@
-// bank: lab=01 expect=timeout
-// why: a correct reduction whose every thread printfs on every call, under the race checkers (this line names the sanitizer, so bank.sh runs them): instrumented printf is slow, and the tools once ran to 3x the judge's limit (about 190 s); the check now has one wall-clock bound, its catalog's check_timeout_s, and ends in timeout at it, the message naming the bound
+// bank: lab=01 expect=timeout cpu=pass
+// why: a correct reduction whose every thread printfs on every call, under the race checkers (this line names the sanitizer, so bank.sh runs them): instrumented printf is slow, and the tools once ran to 3x the judge's limit (about 190 s); the check now has one wall-clock bound, its catalog's check_timeout_s, and ends in timeout at it, the message naming the bound; without a GPU no sanitizer runs and the emulator formats the prints at once, so the same kernel passes (a fault of time alone)
 /* printf is allowed in kernels (for debugging); its cost is the
  * submission's, bounded by the check's wall clock. */
 #include <stdio.h>
