@@ -295,6 +295,11 @@ int student_reject(struct ctx *c, const char *fmt, ...) __attribute__((format(pr
 int student_replay(struct ctx *c, const struct plan *p);
 /* Plan (twice: the two must agree), then replay. */
 int student_run(struct ctx *c, const struct call *k);
+/* Profile mode: the plan of call k, then its replay alone inside the
+ * "student" NVTX range, synchronised on both sides, so that ncu --nvtx
+ * --nvtx-include "student/" measures the student's kernels and nothing of
+ * the judge's.  0, or -1 (recorded). */
+int student_profile(struct ctx *c, const struct call *k);
 int plan_same(const struct plan *a, const struct plan *b);
 /* Records that two plans for the same call differed (rejected). */
 int student_differs(struct ctx *c, unsigned n);

@@ -21,7 +21,6 @@
  * reference, CUB's DeviceReduce::ArgMax, is timed on it (it keeps the
  * first index of ties too).
  */
-#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -361,18 +360,8 @@ static int am_profile(struct ctx *c, unsigned long long n)
     if (am_generate(c, g) || am_poison(c, n, am_key(g, am_answer(g)), 1))
         return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
-    static struct plan plan;
     struct call call = am_call_of(c, n);
-    if (student_plan(c, &call, &plan))
-        return -1;
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"argmax", PLAN_ARGMAX, "CUB DeviceReduce::ArgMax", 0, 0, am_setup,

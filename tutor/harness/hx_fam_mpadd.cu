@@ -28,7 +28,6 @@
  * sample the whole input must be as generated.  Only the student's call
  * lies between the timing events.
  */
-#include <nvtx3/nvToolsExt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -786,19 +785,8 @@ static int mp_profile(struct ctx *c, unsigned long long n)
     mgen g = {c->o->seed, 4242, n, MP_MIXED};
     if (generate(c, g) || mp_poison_on_device(c, n, poison_bits()))
         return -1;
-    static struct plan plan;
     struct call call = mp_call_of(c, n);
-    if (student_plan(c, &call, &plan))
-        return -1;
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"mpadd", PLAN_MPADD, "harness vote + shuffle carry loop", 1, 0, mp_setup,

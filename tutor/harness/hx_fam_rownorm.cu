@@ -48,7 +48,6 @@
  * reference is the judge's own warp-per-row butterfly normaliser.
  */
 #include <math.h>
-#include <nvtx3/nvToolsExt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -841,19 +840,8 @@ static int rn_profile(struct ctx *c, unsigned long long n)
     rgen g = {c->o->seed, 4242, std::max(1ull, n / 1000), 1000};
     if (rn_generate(c, g) || rn_poison(c, g.rows * g.cols, rn_poison_bits(poison_bits()), 1))
         return -1;
-    static struct plan plan;
     struct call call = rn_call_of(c, g.rows, g.cols);
-    if (student_plan(c, &call, &plan))
-        return -1;
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"rownorm", PLAN_ROWNORM, "harness warp butterfly normaliser", 1, 0,

@@ -52,7 +52,6 @@
  * the peak it is compared with is the streaming copy's.
  */
 #include <limits.h>
-#include <nvtx3/nvToolsExt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -760,19 +759,8 @@ static int sc_profile(struct ctx *c, unsigned long long n)
     memset(&none, 0, sizeof none);
     if (sc_generate(c, g) || sc_poison_call(c, NULL, n, none, poison_bits(), 1) || sc_scrub(c, n))
         return -1;
-    static struct plan plan;
     struct call call = sc_call_of(c, n);
-    if (student_plan(c, &call, &plan))
-        return -1;
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"scan", PLAN_SCAN, "CUB DeviceScan::InclusiveSum", 1, 0, sc_setup,

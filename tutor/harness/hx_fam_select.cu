@@ -26,7 +26,6 @@
  * the same predicate (which also keeps the order), is timed on it.
  */
 #include <algorithm>
-#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
@@ -491,18 +490,8 @@ static int sel_profile(struct ctx *c, unsigned long long n)
     if (sel_generate(c, g) || sel_poison(c, n, ~0ull, 1))
         return -1;
     HX_CHECK(cudaStreamSynchronize(c->s));
-    static struct plan plan;
     struct call call = sel_call_of(c, n);
-    if (student_plan(c, &call, &plan))
-        return -1;
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"select", PLAN_SELECT, "CUB DeviceSelect::If", 0, 0, sel_setup,

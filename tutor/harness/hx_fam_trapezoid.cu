@@ -98,7 +98,6 @@
  * weighs more.
  */
 #include <math.h>
-#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -590,19 +589,10 @@ static int trap_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
 static int trap_profile(struct ctx *c, unsigned long long n)
 {
     struct tcase tc = pick(c->o->seed, 4242, 0);
-    static struct plan plan;
     struct call call = trap_call_of(c, (unsigned)n, &tc);
-    if (poison(c, n, 1) || set_params(c, &tc.p, 0) || student_plan(c, &call, &plan))
+    if (poison(c, n, 1) || set_params(c, &tc.p, 0))
         return -1;
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-    nvtxRangePushA("student");
-    if (student_replay(c, &plan))
-        return -1;
-    HX_CHECK(cudaGetLastError());
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    nvtxRangePop();
-    return 0;
+    return student_profile(c, &call);
 }
 
 const struct family family_impl = {"trapezoid", PLAN_TRAPEZOID, "harness warp-shuffle integrator", 0, 1,

@@ -30,7 +30,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 #include <type_traits>
@@ -705,18 +704,8 @@ template <typename T> struct reduce_family {
         if (generate(c, g) || poison(c, n, 0, 1))
             return -1;
         HX_CHECK(cudaStreamSynchronize(c->s));
-        static struct plan plan;
         struct call call = call_of(c, n);
-        if (student_plan(c, &call, &plan))
-            return -1;
-        /* ncu --nvtx --nvtx-include "student/" profiles only what is in here. */
-        nvtxRangePushA("student");
-        if (student_replay(c, &plan))
-            return -1;
-        HX_CHECK(cudaGetLastError());
-        HX_CHECK(cudaStreamSynchronize(c->s));
-        nvtxRangePop();
-        return 0;
+        return student_profile(c, &call);
     }
 };
 
