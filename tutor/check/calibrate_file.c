@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/progress.h"
+#include "sys/jsonw.h"
 #include "sys/util.h"
 
 /* ---- memory ------------------------------------------------------------- */
@@ -222,25 +223,16 @@ static int parse_gpu(struct calibrate_gpu *g, const cJSON *o, char *err, size_t 
 
 int calibrate_parse(struct calibration *c, const char *text, char *err, size_t errlen)
 {
-    cJSON *root = cJSON_Parse(text);
-    const cJSON *schema, *gpus, *v;
+    void *parsed;
+    cJSON *root = NULL;
+    const cJSON *gpus, *v;
     int rc = CALIBRATE_ERROR;
 
     memset(c, 0, sizeof *c);
-    if (!root || !cJSON_IsObject(root)) {
-        snprintf(err, errlen, "%s", root ? "not a JSON object" : "not valid JSON (truncated?)");
-        goto out;
-    }
-    schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-    if (!cJSON_IsNumber(schema) || schema->valueint < 1) {
-        snprintf(err, errlen, "no schema number");
-        goto out;
-    }
-    if (schema->valueint > CALIBRATE_SCHEMA) {
-        snprintf(err, errlen, "written by a newer cudatutor (schema %d; this one reads schema %d)",
-                 schema->valueint, CALIBRATE_SCHEMA);
-        rc = CALIBRATE_NEWER;
-        goto out;
+    switch (jsonw_read_versioned(text, CALIBRATE_SCHEMA, &parsed, err, errlen)) {
+    case JSONW_READ_OK: root = parsed; break;
+    case JSONW_READ_NEWER: rc = CALIBRATE_NEWER; goto out;
+    default: goto out;
     }
     gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     if (!cJSON_IsObject(gpus)) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/jsonw.h"
 #include "sys/util.h"
 
 static const char *const state_names[] = {
@@ -141,25 +142,16 @@ static void parse_lab(struct progress_lab *l, const cJSON *o)
 
 int progress_parse(struct progress *p, const char *text, char *err, size_t errlen)
 {
-    cJSON *root = cJSON_Parse(text);
-    const cJSON *schema, *labs, *o;
+    void *parsed;
+    cJSON *root = NULL;
+    const cJSON *labs, *o;
     int rc = PROGRESS_ERROR;
 
     progress_init(p);
-    if (!root || !cJSON_IsObject(root)) {
-        snprintf(err, errlen, "%s", root ? "not a JSON object" : "not valid JSON (truncated?)");
-        goto out;
-    }
-    schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-    if (!cJSON_IsNumber(schema) || schema->valueint < 1) {
-        snprintf(err, errlen, "no schema number");
-        goto out;
-    }
-    if (schema->valueint > PROGRESS_SCHEMA) {
-        snprintf(err, errlen, "written by a newer cudatutor (schema %d; this one reads schema %d)",
-                 schema->valueint, PROGRESS_SCHEMA);
-        rc = PROGRESS_NEWER;
-        goto out;
+    switch (jsonw_read_versioned(text, PROGRESS_SCHEMA, &parsed, err, errlen)) {
+    case JSONW_READ_OK: root = parsed; break;
+    case JSONW_READ_NEWER: rc = PROGRESS_NEWER; goto out;
+    default: goto out;
     }
     labs = cJSON_GetObjectItemCaseSensitive(root, "labs");
     if (labs && !cJSON_IsObject(labs)) {
