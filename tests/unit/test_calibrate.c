@@ -4,6 +4,7 @@
  * entry per GPU model, a changed catalog not used, a corrupt file kept
  * aside and reported, a newer one left alone), the GPU's name from
  * nvidia-smi, and what a check's report gets from an entry. */
+#include <glob.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -376,6 +377,111 @@ static void a_newer_schema_is_left_alone(void)
     free(path);
 }
 
+/* The name a corrupt PATH was kept under (heap), or NULL when none or many. */
+static char *aside_of(const char *path)
+{
+    char *pattern = util_format("%s.corrupt-*", path), *name = NULL;
+    glob_t g;
+    if (pattern && glob(pattern, 0, NULL, &g) == 0) {
+        if (g.gl_pathc == 1)
+            name = strdup(g.gl_pathv[0]);
+        globfree(&g);
+    }
+    free(pattern);
+    return name;
+}
+
+/* A path of about 1000 bytes, in folders that exist: its corrupt-<time>
+ * name passes the 1024 bytes a name aside may have, so it cannot be moved. */
+static char *long_path(void)
+{
+    char part[241], *path = strdup(dir);
+    memset(part, 'x', sizeof part - 1);
+    part[sizeof part - 1] = '\0';
+    for (int i = 0; path && i < 4; i++) {
+        char *deeper = util_format("%s/%s", path, part);
+        free(path);
+        path = deeper;
+        if (path)
+            mkdir(path, 0755);
+    }
+    char *file = path ? util_format("%s/w.json", path) : NULL;
+    free(path);
+    return file;
+}
+
+/* Each problem with the file is told in one sentence, whole and byte for
+ * byte: the student reads these, and tests/calibrate.sh greps them. */
+static void each_problem_is_told_in_its_words(void)
+{
+    char note[4096], err[4096], want[4096];
+    const char *broken = "{\"schema\": 1}";
+    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside, *far = long_path();
+    char *tmp = util_format("%s.tmp.%ld", path, (long)getpid());
+    struct calibration c;
+    struct calibrate_gpu g;
+
+    make_gpu(&g, "GPU", "h", 1);
+    util_write_file(path, "{\"schema\": 7}", 13);
+    EXPECT(calibrate_load(path, &c, note, sizeof note, err, sizeof err) == CALIBRATE_NEWER);
+    snprintf(want, sizeof want,
+             "%s was written by a newer cudatutor (schema 7; this one reads schema 1); left it untouched", path);
+    EXPECT_STR(err, want);
+
+    util_write_file(path, broken, strlen(broken));
+    EXPECT(calibrate_load(path, &c, note, sizeof note, err, sizeof err) == CALIBRATE_OK);
+    aside = aside_of(path);
+    snprintf(want, sizeof want, "%s was not a valid calibration (\"gpus\" is missing or not an object); kept it as %s",
+             path, aside ? aside : "?");
+    EXPECT_STR(note, want);
+    if (aside)
+        unlink(aside);
+    free(aside);
+
+    /* Without the lock (PATH.lock is a folder) a corrupt file is only told. */
+    util_write_file(path, broken, 5);
+    unlink(lock);
+    mkdir(lock, 0755);
+    EXPECT(calibrate_load(path, &c, note, sizeof note, err, sizeof err) == CALIBRATE_ERROR);
+    snprintf(want, sizeof want, "%s is not a valid calibration (not valid JSON (truncated?))", path);
+    EXPECT_STR(err, want);
+    EXPECT(calibrate_store(path, &g, note, sizeof note, err, sizeof err) == CALIBRATE_ERROR);
+    snprintf(want, sizeof want, "cannot lock %s.lock: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(lock);
+
+    unlink(path);
+    mkdir(path, 0755);
+    EXPECT(calibrate_load(path, &c, note, sizeof note, err, sizeof err) == CALIBRATE_ERROR);
+    snprintf(want, sizeof want, "cannot read %s: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(path);
+
+    mkdir(tmp, 0755);
+    EXPECT(calibrate_store(path, &g, note, sizeof note, err, sizeof err) == CALIBRATE_ERROR);
+    snprintf(want, sizeof want, "cannot write %s: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(tmp);
+
+    EXPECT(far != NULL);
+    if (far) {
+        util_write_file(far, broken, strlen(broken));
+        EXPECT(calibrate_store(far, &g, note, sizeof note, err, sizeof err) == CALIBRATE_ERROR);
+        snprintf(want, sizeof want,
+                 "%s is not a valid calibration (\"gpus\" is missing or not an object) and could not be moved "
+                 "aside: File name too long", far);
+        EXPECT_STR(err, want);
+        char *kept = util_read_file(far, NULL);
+        EXPECT_STR(kept, broken);
+        free(kept);
+    }
+    calibrate_gpu_free(&g);
+    free(tmp);
+    free(far);
+    free(lock);
+    free(path);
+}
+
 /* ---- the GPU's name ----------------------------------------------------- */
 
 /* A stand-in nvidia-smi that prints its arguments' -i value after the name. */
@@ -517,6 +623,7 @@ int main(void)
         T(why_and_missing_figures_survive_the_file),
         T(a_corrupt_file_is_kept_aside_and_reported),
         T(a_newer_schema_is_left_alone),
+        T(each_problem_is_told_in_its_words),
         T(the_gpu_is_named_by_nvidia_smi),
         T(a_lowered_threshold_judges_and_explains_the_check),
         T(the_report_says_what_was_lowered),

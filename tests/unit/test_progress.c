@@ -2,6 +2,7 @@
  * and the promises about the file: concurrent writers lose nothing, a kill
  * in the middle of a write leaves a file that parses, a corrupt file is kept
  * aside and reported, a newer schema is refused and left alone. */
+#include <glob.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -392,6 +393,116 @@ static void a_newer_schema_is_refused_and_left_alone(void)
     free(path);
 }
 
+/* The name a corrupt PATH was kept under (heap), or NULL when none or many. */
+static char *aside_of(const char *path)
+{
+    char *pattern = util_format("%s.corrupt-*", path), *name = NULL;
+    glob_t g;
+    if (pattern && glob(pattern, 0, NULL, &g) == 0) {
+        if (g.gl_pathc == 1)
+            name = strdup(g.gl_pathv[0]);
+        globfree(&g);
+    }
+    free(pattern);
+    return name;
+}
+
+/* A path of about 1000 bytes, in folders that exist: its corrupt-<time>
+ * name passes the 1024 bytes a name aside may have, so it cannot be moved. */
+static char *long_path(void)
+{
+    char part[241], *path = strdup(dir);
+    memset(part, 'x', sizeof part - 1);
+    part[sizeof part - 1] = '\0';
+    for (int i = 0; path && i < 4; i++) {
+        char *deeper = util_format("%s/%s", path, part);
+        free(path);
+        path = deeper;
+        if (path)
+            mkdir(path, 0755);
+    }
+    char *file = path ? util_format("%s/w.json", path) : NULL;
+    free(path);
+    return file;
+}
+
+/* Each problem with the file is told in one sentence, whole and byte for
+ * byte: the student reads these, and tests/progress.sh greps them. */
+static void each_problem_is_told_in_its_words(void)
+{
+    char note[4096], err[4096], want[4096];
+    const char *broken = "{\"schema\": 1, \"labs\": []}";
+    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside, *far = long_path();
+    char *tmp = util_format("%s.tmp.%ld", path, (long)getpid());
+    struct progress p;
+
+    util_write_file(path, "{\"schema\": 7}", 13);
+    EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_NEWER);
+    snprintf(want, sizeof want, "%s was written by a newer cudatutor (schema 7; this one reads schema 1); "
+             "left it untouched (update the workbook, or use --progress PATH)", path);
+    EXPECT_STR(err, want);
+
+    util_write_file(path, broken, strlen(broken));
+    EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_OK);
+    aside = aside_of(path);
+    snprintf(want, sizeof want, "%s was not valid progress (\"labs\" is not an object); kept it as %s and started afresh",
+             path, aside ? aside : "?");
+    EXPECT_STR(note, want);
+    if (aside)
+        unlink(aside);
+    free(aside);
+
+    /* Without the lock (PATH.lock is a folder) a corrupt file is only told. */
+    util_write_file(path, broken, 5);
+    unlink(lock);
+    mkdir(lock, 0755);
+    EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+    snprintf(want, sizeof want, "%s is not valid progress (not valid JSON (truncated?))", path);
+    EXPECT_STR(err, want);
+    EXPECT(progress_update(path, bump, "01", NULL, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+    snprintf(want, sizeof want, "cannot lock %s.lock: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(lock);
+
+    unlink(path);
+    mkdir(path, 0755);
+    EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+    snprintf(want, sizeof want, "cannot read %s: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(path);
+
+    util_write_file(path, "{\"schema\": 1}", 13);
+    chmod(path, 0444);
+    EXPECT(progress_update(path, bump, "01", NULL, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+    snprintf(want, sizeof want, "%s is read-only (mode 0444); left it untouched (chmod u+w it to record progress)",
+             path);
+    EXPECT_STR(err, want);
+    chmod(path, 0644);
+
+    mkdir(tmp, 0755);
+    EXPECT(progress_update(path, bump, "01", NULL, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+    snprintf(want, sizeof want, "cannot write %s: Is a directory", path);
+    EXPECT_STR(err, want);
+    rmdir(tmp);
+
+    EXPECT(far != NULL);
+    if (far) {
+        util_write_file(far, broken, strlen(broken));
+        EXPECT(progress_update(far, bump, "01", NULL, note, sizeof note, err, sizeof err) == PROGRESS_ERROR);
+        snprintf(want, sizeof want,
+                 "%s is not valid progress (\"labs\" is not an object) and could not be moved aside: "
+                 "File name too long", far);
+        EXPECT_STR(err, want);
+        char *kept = util_read_file(far, NULL);
+        EXPECT_STR(kept, broken);
+        free(kept);
+    }
+    free(tmp);
+    free(far);
+    free(lock);
+    free(path);
+}
+
 /* N processes each record M updates at once: the lock and the re-read mean
  * every one of the N*M lands. */
 static void concurrent_writers_lose_nothing(void)
@@ -504,6 +615,7 @@ int main(void)
         T(a_corrupt_file_is_moved_aside_and_reported),
         T(an_empty_file_is_corrupt_too),
         T(a_newer_schema_is_refused_and_left_alone),
+        T(each_problem_is_told_in_its_words),
         T(concurrent_writers_lose_nothing),
         T(a_kill_during_a_write_leaves_a_good_file),
     };
