@@ -9,11 +9,13 @@
  *
  * The figures are kept in calibration.json beside progress.json, one entry
  * per GPU model, valid while the catalog's targets stay as they were (a
- * hash of them is kept with the entry).  The file is kept like progress.json:
- * changes under an exclusive flock(2) on PATH.lock to the file as re-read
- * under it, written through a temporary and a rename; a file that does not
- * parse is moved aside (PATH.corrupt-TIME) and reported, never overwritten;
- * a newer schema is refused and left alone.  No curses, no printing:
+ * hash of them is kept with the entry).  The file is one of
+ * sys/jsonfile.h's, as progress.json is: changes under an exclusive
+ * flock(2) on PATH.lock to the file as re-read under it, written through a
+ * temporary and a rename; a file that does not parse is moved aside
+ * (PATH.corrupt-TIME) and reported, never overwritten; a newer schema is
+ * refused and left alone.  Its mode bits are not consulted (progress.json's
+ * are): a rewrite replaces it whatever they say.  No curses, no printing:
  * callers report what the callbacks and notes tell them. */
 #ifndef CALIBRATE_H
 #define CALIBRATE_H
@@ -23,6 +25,7 @@
 
 #include "model/catalog.h"
 #include "check/check.h"
+#include "sys/jsonfile.h"
 #include "sys/toolchain.h"
 
 #define CALIBRATE_SCHEMA 1
@@ -30,11 +33,12 @@
  * the threshold as it is: run-to-run noise is not a slower GPU. */
 #define CALIBRATE_SLACK 0.95
 
-/* Return codes of calibrate_load and calibrate_store. */
+/* Return codes of calibrate_parse, calibrate_load and calibrate_store:
+ * jsonfile.h's, which they pass on. */
 enum {
-    CALIBRATE_OK = 0,
-    CALIBRATE_ERROR = -1,       /* cannot read, lock or write (message in err) */
-    CALIBRATE_NEWER = -2        /* a newer schema: refused, file untouched */
+    CALIBRATE_OK = JSONFILE_OK,
+    CALIBRATE_ERROR = JSONFILE_ERROR,   /* not a calibration, or cannot read, lock or write (message in err) */
+    CALIBRATE_NEWER = JSONFILE_NEWER    /* a newer schema: refused, file untouched */
 };
 
 /* What calibrate_prepare found for the check it precedes. */

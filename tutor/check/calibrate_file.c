@@ -1,16 +1,14 @@
 /* calibrate_file.c — see calibrate.h: calibration.json, the entries in
- * memory, as JSON and on disk.  The file follows progress.c's order (lock,
- * re-read, change, write a temporary, rename, sync the folder). */
+ * memory, as JSON and on disk.  On disk it is one of sys/jsonfile.h's
+ * files, as progress.json is: this file holds its fields and its words. */
 #include "check/calibrate.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/progress.h"
-#include "sys/jsonw.h"
+#include "sys/jsonfile.h"
 #include "sys/util.h"
 
 /* ---- memory ------------------------------------------------------------- */
@@ -71,20 +69,6 @@ const struct calibrate_lab *calibrate_lab(const struct calibrate_gpu *g, const c
 
 /* ---- JSON --------------------------------------------------------------- */
 
-/* A string member, or "" when absent: an older file may lack a key. */
-static void get_str(const cJSON *o, const char *key, char *dst, size_t len)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    util_copy(dst, len, cJSON_IsString(v) ? v->valuestring : "");
-}
-
-/* A number member, or dflt when absent or null. */
-static double get_num(const cJSON *o, const char *key, double dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
 /* A number, or null for "none" (below zero, or zero where zero means none). */
 static void put_num(cJSON *o, const char *key, double v, double none_below)
 {
@@ -139,27 +123,23 @@ cJSON *calibrate_gpu_json(const struct calibrate_gpu *g)
     return o;
 }
 
-char *calibrate_format(const struct calibration *c)
+/* c's members of the file (jsonfile_put): an entry per GPU model, keyed by
+ * its name. */
+static int put_calibration(const void *obj, cJSON *root)
 {
-    cJSON *root = cJSON_CreateObject(), *gpus;
-    char *text = NULL;
-    if (!root)
-        return NULL;
-    cJSON_AddNumberToObject(root, "schema", CALIBRATE_SCHEMA);
-    if (!(gpus = cJSON_AddObjectToObject(root, "gpus")))
-        goto out;
+    const struct calibration *c = obj;
+    cJSON *gpus = cJSON_AddObjectToObject(root, "gpus");
+    if (!gpus)
+        return -1;
     for (int i = 0; i < c->ngpus; i++) {
         cJSON *g = calibrate_gpu_json(&c->gpus[i]);
         if (!g)
-            goto out;
+            return -1;
         /* The key names the model; the entry need not say it twice. */
         cJSON_DeleteItemFromObjectCaseSensitive(g, "name");
         cJSON_AddItemToObject(gpus, c->gpus[i].name, g);
     }
-    text = cJSON_Print(root);
-out:
-    cJSON_Delete(root);
-    return text;
+    return 0;
 }
 
 /* One lab's record, keyed by its id; -1 when it lacks the thresholds a
@@ -172,21 +152,21 @@ static int parse_lab(struct calibrate_lab *l, const cJSON *o)
         return -1;
     memset(l, 0, sizeof *l);
     util_copy(l->id, sizeof l->id, o->string);
-    get_str(o, "metric", l->metric, sizeof l->metric);
-    get_str(o, "case", l->case_label, sizeof l->case_label);
-    l->catalog_min = get_num(o, "catalog_min", 0);
-    l->catalog_solution = get_num(o, "catalog_solution", 0);
-    l->runs = (int)get_num(o, "runs", 0);
-    l->passed = (int)get_num(o, "passed", 0);
-    l->solution_here = get_num(o, "solution_here", -1);
-    l->min = get_num(o, "min", 0);
+    jsonfile_str(o, "metric", l->metric, sizeof l->metric);
+    jsonfile_str(o, "case", l->case_label, sizeof l->case_label);
+    l->catalog_min = jsonfile_num(o, "catalog_min", 0);
+    l->catalog_solution = jsonfile_num(o, "catalog_solution", 0);
+    l->runs = (int)jsonfile_num(o, "runs", 0);
+    l->passed = (int)jsonfile_num(o, "passed", 0);
+    l->solution_here = jsonfile_num(o, "solution_here", -1);
+    l->min = jsonfile_num(o, "min", 0);
     l->lowered = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "lowered"));
-    get_str(o, "why", l->why, sizeof l->why);
+    jsonfile_str(o, "why", l->why, sizeof l->why);
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bound_by");
     if (cJSON_IsObject(b)) {
-        get_str(b, "case", l->bound_case, sizeof l->bound_case);
-        l->bound_here = get_num(b, "solution_here", -1);
-        l->bound_solution = get_num(b, "catalog_solution", 0);
+        jsonfile_str(b, "case", l->bound_case, sizeof l->bound_case);
+        l->bound_here = jsonfile_num(b, "solution_here", -1);
+        l->bound_solution = jsonfile_num(b, "catalog_solution", 0);
     }
     return 0;
 }
@@ -201,10 +181,10 @@ static int parse_gpu(struct calibrate_gpu *g, const cJSON *o, char *err, size_t 
         return -1;
     }
     util_copy(g->name, sizeof g->name, o->string);
-    get_str(o, "catalog", g->catalog, sizeof g->catalog);
-    get_str(o, "measured", g->measured, sizeof g->measured);
-    g->seconds = get_num(o, "seconds", 0);
-    g->nruns = (int)get_num(o, "runs", 0);
+    jsonfile_str(o, "catalog", g->catalog, sizeof g->catalog);
+    jsonfile_str(o, "measured", g->measured, sizeof g->measured);
+    g->seconds = jsonfile_num(o, "seconds", 0);
+    g->nruns = (int)jsonfile_num(o, "runs", 0);
     int n = cJSON_GetArraySize(labs);
     if (n && !(g->labs = calloc((size_t)n, sizeof *g->labs))) {
         snprintf(err, errlen, "out of memory");
@@ -221,105 +201,67 @@ static int parse_gpu(struct calibrate_gpu *g, const cJSON *o, char *err, size_t 
     return 0;
 }
 
-int calibrate_parse(struct calibration *c, const char *text, char *err, size_t errlen)
+/* The file's object into c (jsonfile_get). */
+static int get_calibration(void *obj, const cJSON *root, char *why, size_t whylen)
 {
-    void *parsed;
-    cJSON *root = NULL;
-    const cJSON *gpus, *v;
-    int rc = CALIBRATE_ERROR;
+    struct calibration *c = obj;
+    const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus"), *v;
 
-    memset(c, 0, sizeof *c);
-    switch (jsonw_read_versioned(text, CALIBRATE_SCHEMA, &parsed, err, errlen)) {
-    case JSONW_READ_OK: root = parsed; break;
-    case JSONW_READ_NEWER: rc = CALIBRATE_NEWER; goto out;
-    default: goto out;
-    }
-    gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     if (!cJSON_IsObject(gpus)) {
-        snprintf(err, errlen, "\"gpus\" is missing or not an object");
-        goto out;
+        snprintf(why, whylen, "\"gpus\" is missing or not an object");
+        return -1;
     }
     int n = cJSON_GetArraySize(gpus);
     if (n && !(c->gpus = calloc((size_t)n, sizeof *c->gpus))) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
+        snprintf(why, whylen, "out of memory");
+        return -1;
     }
     cJSON_ArrayForEach(v, gpus) {
-        if (parse_gpu(&c->gpus[c->ngpus], v, err, errlen))
-            goto out;
+        if (parse_gpu(&c->gpus[c->ngpus], v, why, whylen)) {
+            calibrate_free(c);
+            return -1;
+        }
         c->ngpus++;
     }
-    rc = CALIBRATE_OK;
-out:
-    if (rc != CALIBRATE_OK)
-        calibrate_free(c);
-    cJSON_Delete(root);
-    return rc;
+    return 0;
 }
 
 /* ---- the file ----------------------------------------------------------- */
 
-/* The lock on path.lock, held for one read-change-write only. */
-static int lock_take(const char *path)
+/* calibration.json among the files this program owns: the rules are
+ * jsonfile.h's (its mode bits are not among them); the words are its own. */
+static const struct jsonfile_kind calibration_file = {
+    .schema = CALIBRATE_SCHEMA,
+    .size = sizeof(struct calibration),
+    .get = get_calibration,
+    .put = put_calibration,
+    .what = "a valid calibration",
+    .newer_advice = "",
+    .aside_advice = "",
+    .read_only = NULL,
+};
+
+int calibrate_parse(struct calibration *c, const char *text, char *err, size_t errlen)
 {
-    char *lp = util_format("%s.lock", path);
-    int fd = lp ? util_lock(lp) : -1;
-    free(lp);
-    return fd;
+    return jsonfile_parse(&calibration_file, c, text, err, errlen);
 }
 
-/* Reads path into c with the lock held (or, when locked is 0, without being
- * allowed to move a corrupt file). */
-static int read_locked(const char *path, int locked, struct calibration *c, char *note, size_t notelen,
-                       char *err, size_t errlen)
+char *calibrate_format(const struct calibration *c)
 {
-    char why[200], aside[1024];
-    char *text = util_read_file(path, NULL);
-    int rc;
-
-    memset(c, 0, sizeof *c);
-    if (!text) {
-        if (errno == ENOENT)
-            return CALIBRATE_OK;
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return CALIBRATE_ERROR;
-    }
-    rc = calibrate_parse(c, text, why, sizeof why);
-    free(text);
-    if (rc == CALIBRATE_NEWER) {
-        snprintf(err, errlen, "%s was %s; left it untouched", path, why);
-        return rc;
-    }
-    if (rc == CALIBRATE_OK)
-        return rc;
-    if (!locked) {
-        snprintf(err, errlen, "%s is not a valid calibration (%s)", path, why);
-        return rc;
-    }
-    if (util_move_aside(path, aside, sizeof aside) != 0) {
-        snprintf(err, errlen, "%s is not a valid calibration (%s) and could not be moved aside: %s", path, why,
-                 strerror(errno));
-        return CALIBRATE_ERROR;
-    }
-    snprintf(note, notelen, "%s was not a valid calibration (%s); kept it as %s", path, why, aside);
-    return CALIBRATE_OK;
+    return jsonfile_format(CALIBRATE_SCHEMA, put_calibration, c);
 }
 
 int calibrate_load(const char *path, struct calibration *c, char *note, size_t notelen, char *err, size_t errlen)
 {
-    int fd = lock_take(path), rc;
-    if (notelen)
-        note[0] = '\0';
-    /* A folder we cannot write to still has a calibration to use. */
-    rc = read_locked(path, fd >= 0, c, note, notelen, err, errlen);
-    if (fd >= 0)
-        close(fd);
-    return rc;
+    return jsonfile_load(path, &calibration_file, c, note, notelen, err, errlen);
 }
 
-/* Puts a copy of g in c, in place of the entry of its model. */
-static int put_gpu(struct calibration *c, const struct calibrate_gpu *g)
+/* calibrate_store's change: ud points to the entry, which takes the place
+ * of its model's in the file. */
+static int put_gpu(void *obj, void *ud)
 {
+    struct calibration *c = obj;
+    const struct calibrate_gpu *g = *(const struct calibrate_gpu *const *)ud;
     int i = 0;
     while (i < c->ngpus && strcmp(c->gpus[i].name, g->name))
         i++;
@@ -338,31 +280,7 @@ int calibrate_store(const char *path, const struct calibrate_gpu *g, char *note,
                     size_t errlen)
 {
     struct calibration c;
-    char *text = NULL;
-    int fd, rc;
-
-    if (notelen)
-        note[0] = '\0';
-    if ((fd = lock_take(path)) < 0) {
-        snprintf(err, errlen, "cannot lock %s.lock: %s", path, strerror(errno));
-        return CALIBRATE_ERROR;
-    }
-    if ((rc = read_locked(path, 1, &c, note, notelen, err, errlen)) != CALIBRATE_OK)
-        goto out;
-    rc = CALIBRATE_ERROR;
-    if (put_gpu(&c, g) || !(text = calibrate_format(&c))) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    if (util_write_file(path, text, strlen(text)) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto out;
-    }
-    util_sync_dir(path);
-    rc = CALIBRATE_OK;
-out:
-    close(fd);
-    free(text);
+    int rc = jsonfile_update(path, &calibration_file, &c, put_gpu, &g, note, notelen, err, errlen);
     calibrate_free(&c);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/jsonfile.h"
 #include "sys/util.h"
 
 /* tmpfs sizes inside the sandbox: /tmp, /dev/shm, and each hidden folder. */
@@ -63,13 +64,11 @@ static cJSON *string_array(char *const *v, int n)
     return a;
 }
 
-char *grade_sandbox_format(const struct grade_sandbox *sb)
+/* The spec's members of sandbox.json (jsonfile_put). */
+static int put_spec(const void *obj, cJSON *o)
 {
-    cJSON *o = cJSON_CreateObject(), *hide;
-    char *text = NULL;
-    if (!o)
-        return NULL;
-    cJSON_AddNumberToObject(o, "schema", GRADE_SANDBOX_SCHEMA);
+    const struct grade_sandbox *sb = obj;
+    cJSON *hide;
     cJSON_AddStringToObject(o, "mode", sb->mode);
     if (sb->bwrap)
         cJSON_AddStringToObject(o, "bwrap", sb->bwrap);
@@ -106,9 +105,12 @@ char *grade_sandbox_format(const struct grade_sandbox *sb)
         cJSON_AddNullToObject(o, "compile_cache");
     cJSON_AddNumberToObject(o, "max_procs", sb->max_procs);
     cJSON_AddNumberToObject(o, "uid", sb->uid);
-    text = cJSON_Print(o);
-    cJSON_Delete(o);
-    return text;
+    return 0;
+}
+
+char *grade_sandbox_format(const struct grade_sandbox *sb)
+{
+    return jsonfile_format(GRADE_SANDBOX_SCHEMA, put_spec, sb);
 }
 
 /* An array of strings into *v; -1 when it is not one. */

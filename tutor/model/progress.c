@@ -1,18 +1,15 @@
 /* progress.c — see progress.h.  The file is small (ten labs), so every
- * update rewrites it whole; what makes that safe is the order: lock, re-read,
- * change, write a temporary, fsync, rename, fsync the folder, unlock. */
+ * update rewrites it whole, by sys/jsonfile's rules; this file holds what
+ * is progress's own: its fields, which labs are open, and its words. */
 #include "model/progress.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "sys/jsonw.h"
+#include "sys/jsonfile.h"
 #include "sys/util.h"
 
 static const char *const state_names[] = {
@@ -91,91 +88,69 @@ const struct progress_lab *progress_find(const struct progress *p, const char *i
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void get_str(const cJSON *o, const char *key, char *dst, size_t len)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    util_copy(dst, len, cJSON_IsString(v) ? v->valuestring : "");
-}
-
-static double get_num(const cJSON *o, const char *key, double dflt)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
-}
-
 static void parse_lab(struct progress_lab *l, const cJSON *o)
 {
     const cJSON *best = cJSON_GetObjectItemCaseSensitive(o, "best");
     const cJSON *last = cJSON_GetObjectItemCaseSensitive(o, "last");
     char state[16];
 
-    get_str(o, "state", state, sizeof state);
+    jsonfile_str(o, "state", state, sizeof state);
     l->on_target = !strcmp(state, "on_target");
     l->passed = l->on_target || !strcmp(state, "passed");
-    get_str(o, "passed_on", state, sizeof state);
+    jsonfile_str(o, "passed_on", state, sizeof state);
     l->cpu_only = l->passed && !strcmp(state, "cpu");
-    l->attempts = (int)get_num(o, "attempts", 0);
-    l->hints_used = (int)get_num(o, "hints_used", 0);
-    get_str(o, "first_pass", l->first_pass, sizeof l->first_pass);
-    get_str(o, "gpu", l->gpu, sizeof l->gpu);
+    l->attempts = (int)jsonfile_num(o, "attempts", 0);
+    l->hints_used = (int)jsonfile_num(o, "hints_used", 0);
+    jsonfile_str(o, "first_pass", l->first_pass, sizeof l->first_pass);
+    jsonfile_str(o, "gpu", l->gpu, sizeof l->gpu);
     if (cJSON_IsObject(last)) {
-        get_str(last, "status", l->last_status, sizeof l->last_status);
-        get_str(last, "summary", l->last_summary, sizeof l->last_summary);
-        get_str(last, "time", l->last_time, sizeof l->last_time);
+        jsonfile_str(last, "status", l->last_status, sizeof l->last_status);
+        jsonfile_str(last, "summary", l->last_summary, sizeof l->last_summary);
+        jsonfile_str(last, "time", l->last_time, sizeof l->last_time);
     }
     if (cJSON_IsObject(best)) {
         struct progress_best *b = &l->best;
         b->have = 1;
-        get_str(best, "case", b->case_label, sizeof b->case_label);
-        b->n = (unsigned long long)get_num(best, "n", 0);
-        b->ms = get_num(best, "ms", 0);
-        b->gbps = get_num(best, "gbps", -1);
-        b->pct_peak = get_num(best, "pct_peak", -1);
-        b->ratio = get_num(best, "ratio", 0);
-        b->rate = get_num(best, "rate", 0);
-        get_str(best, "rate_unit", b->rate_unit, sizeof b->rate_unit);
-        b->peak_gbps = get_num(best, "peak_gbps", -1);
-        b->ref_gbps = get_num(best, "ref_gbps", -1);
-        get_str(best, "ref_name", b->ref_name, sizeof b->ref_name);
+        jsonfile_str(best, "case", b->case_label, sizeof b->case_label);
+        b->n = (unsigned long long)jsonfile_num(best, "n", 0);
+        b->ms = jsonfile_num(best, "ms", 0);
+        b->gbps = jsonfile_num(best, "gbps", -1);
+        b->pct_peak = jsonfile_num(best, "pct_peak", -1);
+        b->ratio = jsonfile_num(best, "ratio", 0);
+        b->rate = jsonfile_num(best, "rate", 0);
+        jsonfile_str(best, "rate_unit", b->rate_unit, sizeof b->rate_unit);
+        b->peak_gbps = jsonfile_num(best, "peak_gbps", -1);
+        b->ref_gbps = jsonfile_num(best, "ref_gbps", -1);
+        jsonfile_str(best, "ref_name", b->ref_name, sizeof b->ref_name);
     }
 }
 
-int progress_parse(struct progress *p, const char *text, char *err, size_t errlen)
+/* The file's object into p (jsonfile_get). */
+static int get_progress(void *obj, const cJSON *root, char *why, size_t whylen)
 {
-    void *parsed;
-    cJSON *root = NULL;
-    const cJSON *labs, *o;
-    int rc = PROGRESS_ERROR;
+    struct progress *p = obj;
+    const cJSON *labs = cJSON_GetObjectItemCaseSensitive(root, "labs"), *o;
 
-    progress_init(p);
-    switch (jsonw_read_versioned(text, PROGRESS_SCHEMA, &parsed, err, errlen)) {
-    case JSONW_READ_OK: root = parsed; break;
-    case JSONW_READ_NEWER: rc = PROGRESS_NEWER; goto out;
-    default: goto out;
-    }
-    labs = cJSON_GetObjectItemCaseSensitive(root, "labs");
     if (labs && !cJSON_IsObject(labs)) {
-        snprintf(err, errlen, "\"labs\" is not an object");
-        goto out;
+        snprintf(why, whylen, "\"labs\" is not an object");
+        return -1;
     }
     cJSON_ArrayForEach(o, labs) {
         struct progress_lab *l;
         if (!cJSON_IsObject(o)) {
-            snprintf(err, errlen, "labs.%s is not an object", o->string);
-            goto out;
+            snprintf(why, whylen, "labs.%s is not an object", o->string);
+            goto fail;
         }
         if (!(l = progress_lab(p, o->string, 1))) {
-            snprintf(err, errlen, "bad lab id \"%s\" (or out of memory)", o->string);
-            goto out;
+            snprintf(why, whylen, "bad lab id \"%s\" (or out of memory)", o->string);
+            goto fail;
         }
         parse_lab(l, o);
     }
-    rc = PROGRESS_OK;
-out:
-    if (rc != PROGRESS_OK)
-        progress_free(p);
-    cJSON_Delete(root);
-    return rc;
+    return 0;
+fail:
+    progress_free(p);
+    return -1;
 }
 
 /* A string, or null for "" (never set). */
@@ -231,161 +206,73 @@ static void format_lab(cJSON *labs, const struct progress_lab *l)
     put_str(o, "gpu", l->gpu);
 }
 
-char *progress_format(const struct progress *p)
+/* p's members of the file (jsonfile_put): its labs, in the order of their ids. */
+static int put_progress(const void *obj, cJSON *root)
 {
-    cJSON *root = cJSON_CreateObject(), *labs;
+    const struct progress *p = obj;
+    cJSON *labs = cJSON_AddObjectToObject(root, "labs");
     struct progress_lab *sorted = NULL;
-    char *text = NULL;
 
-    if (!root || !(labs = (cJSON_AddNumberToObject(root, "schema", PROGRESS_SCHEMA),
-                           cJSON_AddObjectToObject(root, "labs"))))
-        goto out;
-    if (p->nlabs && !(sorted = malloc((size_t)p->nlabs * sizeof *sorted)))
-        goto out;
+    if (!labs || (p->nlabs && !(sorted = malloc((size_t)p->nlabs * sizeof *sorted))))
+        return -1;
     if (p->nlabs) {
         memcpy(sorted, p->labs, (size_t)p->nlabs * sizeof *sorted);
         qsort(sorted, (size_t)p->nlabs, sizeof *sorted, by_id);
     }
     for (int i = 0; i < p->nlabs; i++)
         format_lab(labs, &sorted[i]);
-    text = cJSON_Print(root);
-out:
     free(sorted);
-    cJSON_Delete(root);
-    return text;
+    return 0;
 }
 
 /* ---- the file ----------------------------------------------------------- */
 
-/* Takes the exclusive lock on path.lock; returns its fd, or -1 with errno.
- * The lock is only ever held for one read-change-write, so waiting is brief. */
-static int lock_take(const char *path)
+/* progress.json among the files this program owns: the rules are
+ * jsonfile.h's, the mode bits among them; the words are progress's. */
+static const struct jsonfile_kind progress_file = {
+    .schema = PROGRESS_SCHEMA,
+    .size = sizeof(struct progress),
+    .get = get_progress,
+    .put = put_progress,
+    .what = "valid progress",
+    .newer_advice = " (update the workbook, or use --progress PATH)",
+    .aside_advice = " and started afresh",
+    .read_only = " (chmod u+w it to record progress)",
+};
+
+int progress_parse(struct progress *p, const char *text, char *err, size_t errlen)
 {
-    char *lp = util_format("%s.lock", path);
-    int fd = lp ? util_lock(lp) : -1;
-    free(lp);
-    return fd;
+    return jsonfile_parse(&progress_file, p, text, err, errlen);
 }
 
-static void lock_drop(int fd)
+char *progress_format(const struct progress *p)
 {
-    if (fd >= 0)
-        close(fd);      /* closing releases the flock */
-}
-
-/* Renames a corrupt file aside; writes where to *note. */
-static int move_aside(const char *path, const char *why, char *note, size_t notelen, char *err, size_t errlen)
-{
-    char aside[1024];
-    if (util_move_aside(path, aside, sizeof aside) != 0) {
-        snprintf(err, errlen, "%s is not valid progress (%s) and could not be moved aside: %s", path, why,
-                 strerror(errno));
-        return PROGRESS_ERROR;
-    }
-    snprintf(note, notelen, "%s was not valid progress (%s); kept it as %s and started afresh", path, why,
-             aside);
-    return PROGRESS_OK;
-}
-
-/* Reads path into p with the lock held (or, when locked is 0, without being
- * allowed to move a corrupt file). */
-static int read_locked(const char *path, int locked, struct progress *p, char *note, size_t notelen, char *err,
-                       size_t errlen)
-{
-    char why[200];
-    char *text = util_read_file(path, NULL);
-    int rc;
-
-    progress_init(p);
-    if (!text) {
-        if (errno == ENOENT)
-            return PROGRESS_OK;
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return PROGRESS_ERROR;
-    }
-    rc = progress_parse(p, text, why, sizeof why);
-    free(text);
-    if (rc == PROGRESS_NEWER) {
-        snprintf(err, errlen, "%s was %s; left it untouched (update the workbook, or use --progress PATH)",
-                 path, why);
-        return rc;
-    }
-    if (rc == PROGRESS_ERROR) {
-        if (!locked) {
-            snprintf(err, errlen, "%s is not valid progress (%s)", path, why);
-            return rc;
-        }
-        return move_aside(path, why, note, notelen, err, errlen);
-    }
-    return PROGRESS_OK;
+    return jsonfile_format(PROGRESS_SCHEMA, put_progress, p);
 }
 
 int progress_load(const char *path, struct progress *p, char *note, size_t notelen, char *err, size_t errlen)
 {
-    int fd = lock_take(path), rc;
-    if (notelen)
-        note[0] = '\0';
-    /* A folder we cannot write to still has progress to show. */
-    rc = read_locked(path, fd >= 0, p, note, notelen, err, errlen);
-    lock_drop(fd);
-    return rc;
+    return jsonfile_load(path, &progress_file, p, note, notelen, err, errlen);
 }
 
-/* Whether the mode bits of a file give its writer (by the owner, group or
- * other class this process falls in) the right to write it.  The bits, not
- * access(2): root may write anything, yet a student who made the file
- * read-only asked for it to be left alone. */
-static int mode_writable(const struct stat *st)
+/* progress_update's fn as a jsonfile_change: its nonzero abandons. */
+struct progress_apply {
+    progress_fn fn;
+    void *ud;
+};
+
+static int apply(void *obj, void *ud)
 {
-    if (st->st_uid == geteuid())
-        return (st->st_mode & S_IWUSR) != 0;
-    if (st->st_gid == getegid())
-        return (st->st_mode & S_IWGRP) != 0;
-    return (st->st_mode & S_IWOTH) != 0;
+    const struct progress_apply *a = ud;
+    return a->fn(obj, a->ud) != 0;
 }
 
 int progress_update(const char *path, progress_fn fn, void *ud, struct progress *out, char *note,
                     size_t notelen, char *err, size_t errlen)
 {
     struct progress p;
-    struct stat st;
-    char *text = NULL;
-    int fd, rc, exists;
-
-    if (notelen)
-        note[0] = '\0';
-    progress_init(&p);
-    if ((fd = lock_take(path)) < 0) {
-        snprintf(err, errlen, "cannot lock %s.lock: %s", path, strerror(errno));
-        return PROGRESS_ERROR;
-    }
-    /* The file is replaced by a rename, which its own mode would not stop:
-     * a read-only file is refused here, and a writable one keeps its mode. */
-    exists = stat(path, &st) == 0;
-    if (exists && !mode_writable(&st)) {
-        snprintf(err, errlen, "%s is read-only (mode %04o); left it untouched (chmod u+w it to record progress)",
-                 path, (unsigned)(st.st_mode & 07777));
-        rc = PROGRESS_ERROR;
-        goto out;
-    }
-    if ((rc = read_locked(path, 1, &p, note, notelen, err, errlen)) != PROGRESS_OK)
-        goto out;
-    if (fn(&p, ud) != 0)
-        goto out;
-    rc = PROGRESS_ERROR;
-    if (!(text = progress_format(&p))) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    if (util_write_file(path, text, strlen(text)) != 0 || (exists && chmod(path, st.st_mode & 07777) != 0)) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        goto out;
-    }
-    util_sync_dir(path);
-    rc = PROGRESS_OK;
-out:
-    lock_drop(fd);
-    free(text);
+    struct progress_apply a = {fn, ud};
+    int rc = jsonfile_update(path, &progress_file, &p, apply, &a, note, notelen, err, errlen);
     if (rc == PROGRESS_OK && out)
         *out = p;
     else

@@ -4,12 +4,13 @@
  * entry names in "opens_after") has passed.
  *
  * Safety, since two tutors (a TUI and a `check` in another terminal) may
- * write at once: every change is a function applied under an exclusive
- * flock(2) on PATH.lock to the file as re-read under that lock, then written
- * to a temporary in the same folder, fsynced and renamed over PATH.  A file
- * that does not parse is never overwritten: it is renamed to
- * PATH.corrupt-<time> and reported.  A file of a newer schema is refused and
- * left alone.  No curses, no printing: callers decide how to report. */
+ * write at once: the file is one of sys/jsonfile.h's, every change a
+ * function applied under an exclusive flock(2) on PATH.lock to the file as
+ * re-read under that lock, then written to a temporary in the same folder,
+ * fsynced and renamed over PATH.  A file that does not parse is never
+ * overwritten: it is renamed to PATH.corrupt-<time> and reported.  A file
+ * of a newer schema is refused and left alone, and so is one whose mode
+ * bits deny writing.  No curses, no printing: callers decide how to report. */
 #ifndef PROGRESS_H
 #define PROGRESS_H
 
@@ -17,6 +18,7 @@
 
 #include "model/catalog.h"
 #include "model/result.h"
+#include "sys/jsonfile.h"
 
 #define PROGRESS_SCHEMA 1
 
@@ -34,11 +36,12 @@ enum lab_state {
     LAB_STATE_COUNT
 };
 
-/* Return codes of progress_load and progress_update. */
+/* Return codes of progress_parse, progress_load and progress_update:
+ * jsonfile.h's, which they pass on. */
 enum {
-    PROGRESS_OK = 0,
-    PROGRESS_ERROR = -1,        /* cannot read, lock or write (message in err) */
-    PROGRESS_NEWER = -2         /* a newer schema: refused, file untouched */
+    PROGRESS_OK = JSONFILE_OK,
+    PROGRESS_ERROR = JSONFILE_ERROR,    /* not progress, or cannot read, lock or write (message in err) */
+    PROGRESS_NEWER = JSONFILE_NEWER     /* a newer schema: refused, file untouched */
 };
 
 /* The best timed pass, on the target's case (GB/s and % of peak are < 0 for

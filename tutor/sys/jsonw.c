@@ -261,26 +261,3 @@ void jsonw_free(struct jsonw *w)
     free(w->buf);
     jsonw_init(w, w->pretty);
 }
-
-enum jsonw_read jsonw_read_versioned(const char *text, int schema_max, void **root, char *err, size_t errlen)
-{
-    cJSON *r = cJSON_Parse(text);
-    const cJSON *schema = r ? cJSON_GetObjectItemCaseSensitive(r, "schema") : NULL;
-    enum jsonw_read rc = JSONW_READ_BAD;
-
-    *root = NULL;
-    if (!r || !cJSON_IsObject(r))
-        snprintf(err, errlen, "%s", r ? "not a JSON object" : "not valid JSON (truncated?)");
-    else if (!cJSON_IsNumber(schema) || schema->valueint < 1)
-        snprintf(err, errlen, "no schema number");
-    else if (schema->valueint > schema_max) {
-        snprintf(err, errlen, "written by a newer cudatutor (schema %d; this one reads schema %d)",
-                 schema->valueint, schema_max);
-        rc = JSONW_READ_NEWER;
-    } else {
-        *root = r;
-        return JSONW_READ_OK;
-    }
-    cJSON_Delete(r);
-    return rc;
-}

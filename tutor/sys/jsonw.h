@@ -60,15 +60,4 @@ void jsonw_number(char *buf, size_t len, double x);
  * For writers of other formats (XML) that must replace what JSON does. */
 size_t jsonw_utf8_next(const char *s, size_t n, int *valid);
 
-/* How a file of our own JSON read (jsonw_read_versioned). */
-enum jsonw_read { JSONW_READ_OK = 0, JSONW_READ_BAD = -1, JSONW_READ_NEWER = -2 };
-
-/* Parses TEXT, a file this program writes: a JSON object whose "schema" is
- * a number from 1 up to SCHEMA_MAX.  JSONW_READ_OK with *root set (a
- * cJSON object the caller deletes); otherwise *root is NULL and err says
- * why: JSONW_READ_NEWER for a schema past SCHEMA_MAX (a newer cudatutor
- * wrote it, and it is to be left untouched), JSONW_READ_BAD for anything
- * else (not JSON, truncated, no schema). */
-enum jsonw_read jsonw_read_versioned(const char *text, int schema_max, void **root, char *err, size_t errlen);
-
 #endif /* JSONW_H */
