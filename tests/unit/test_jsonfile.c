@@ -198,7 +198,8 @@ static void a_newer_file_is_left_untouched(void)
     EXPECT(jsonfile_update(path, &tally_file, &t, add_one, NULL, note, sizeof note, err, sizeof err) ==
            JSONFILE_NEWER);
     snprintf(want, sizeof want,
-             "%s was written by a newer cudatutor (schema 3; this one reads schema 2); left it untouched (newer)", path);
+             "%s was written by a newer cudatutor (schema 3; this one reads schema 2); left it untouched (newer)",
+             path);
     EXPECT_STR(err, want);
     char *now = util_read_file(path, NULL);
     EXPECT_STR(now, newer);

@@ -445,8 +445,9 @@ static void each_problem_is_told_in_its_words(void)
     util_write_file(path, broken, strlen(broken));
     EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_OK);
     aside = aside_of(path);
-    snprintf(want, sizeof want, "%s was not valid progress (\"labs\" is not an object); kept it as %s and started afresh",
-             path, aside ? aside : "?");
+    snprintf(want, sizeof want,
+             "%s was not valid progress (\"labs\" is not an object); kept it as %s and started afresh", path,
+             aside ? aside : "?");
     EXPECT_STR(note, want);
     if (aside)
         unlink(aside);

@@ -1,7 +1,7 @@
 /* jsonfile.c — see jsonfile.h.  What makes rewriting a whole file safe is
  * the order: lock, re-read, change, write a temporary, fsync, rename, fsync
- * the folder, unlock; and that a file which does not read is renamed
- * aside before anything may take its name. */
+ * the folder, unlock; and that a file not of its kind is renamed aside
+ * under the lock, so that no write takes its name first. */
 #include "sys/jsonfile.h"
 
 #include <cjson/cJSON.h>
