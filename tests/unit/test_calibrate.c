@@ -4,12 +4,12 @@
  * entry per GPU model, a changed catalog not used, a corrupt file kept
  * aside and reported, a newer one left alone), the GPU's name from
  * nvidia-smi, and what a check's report gets from an entry. */
-#include <glob.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/calibrate.h"
+#include "owned_file.h"
 #include "tap.h"
 #include "sys/util.h"
 
@@ -377,46 +377,14 @@ static void a_newer_schema_is_left_alone(void)
     free(path);
 }
 
-/* The name a corrupt PATH was kept under (heap), or NULL when none or many. */
-static char *aside_of(const char *path)
-{
-    char *pattern = util_format("%s.corrupt-*", path), *name = NULL;
-    glob_t g;
-    if (pattern && glob(pattern, 0, NULL, &g) == 0) {
-        if (g.gl_pathc == 1)
-            name = strdup(g.gl_pathv[0]);
-        globfree(&g);
-    }
-    free(pattern);
-    return name;
-}
-
-/* A path of about 1000 bytes, in folders that exist: its corrupt-<time>
- * name passes the 1024 bytes a name aside may have, so it cannot be moved. */
-static char *long_path(void)
-{
-    char part[241], *path = strdup(dir);
-    memset(part, 'x', sizeof part - 1);
-    part[sizeof part - 1] = '\0';
-    for (int i = 0; path && i < 4; i++) {
-        char *deeper = util_format("%s/%s", path, part);
-        free(path);
-        path = deeper;
-        if (path)
-            mkdir(path, 0755);
-    }
-    char *file = path ? util_format("%s/w.json", path) : NULL;
-    free(path);
-    return file;
-}
-
 /* Each problem with the file is told in one sentence, whole and byte for
  * byte: the student reads these, and tests/calibrate.sh greps them. */
 static void each_problem_is_told_in_its_words(void)
 {
     char note[4096], err[4096], want[4096];
     const char *broken = "{\"schema\": 1}";
-    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside, *far = long_path();
+    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside;
+    char *far = owned_long_path(dir);
     char *tmp = util_format("%s.tmp.%ld", path, (long)getpid());
     struct calibration c;
     struct calibrate_gpu g;
@@ -430,7 +398,7 @@ static void each_problem_is_told_in_its_words(void)
 
     util_write_file(path, broken, strlen(broken));
     EXPECT(calibrate_load(path, &c, note, sizeof note, err, sizeof err) == CALIBRATE_OK);
-    aside = aside_of(path);
+    owned_asides(path, &aside);
     snprintf(want, sizeof want, "%s was not a valid calibration (\"gpus\" is missing or not an object); kept it as %s",
              path, aside ? aside : "?");
     EXPECT_STR(note, want);

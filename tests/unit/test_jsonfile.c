@@ -2,11 +2,10 @@
  * so that the rules hold for any file that uses them: the schema read (1 up
  * to the kind's, a newer one refused), the layout written, a missing file
  * empty, a file not of its kind kept aside byte for byte (and left where it
- * is without the lock), a newer one untouched, a change that declines or
- * fails writes nothing, the mode bits where the kind asks, and writers at
- * once losing nothing. */
+ * is without the lock, or when it cannot be moved), a newer one untouched,
+ * a change that declines or fails writes nothing, the mode bits where the
+ * kind asks, and writers at once losing nothing. */
 #include <cjson/cJSON.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -14,6 +13,7 @@
 
 #include "sys/jsonfile.h"
 #include "sys/util.h"
+#include "owned_file.h"
 #include "tap.h"
 
 static char dir[64];
@@ -80,20 +80,6 @@ static char *path_in(const char *name)
     return util_format("%s/%s", dir, name);
 }
 
-/* How many files PATH.corrupt-* there are. */
-static size_t asides(const char *path)
-{
-    char *pattern = util_format("%s.corrupt-*", path);
-    glob_t g;
-    size_t n = 0;
-    if (pattern && glob(pattern, 0, NULL, &g) == 0) {
-        n = g.gl_pathc;
-        globfree(&g);
-    }
-    free(pattern);
-    return n;
-}
-
 static void the_schema_is_one_up_to_the_kinds(void)
 {
     static const struct {
@@ -154,16 +140,39 @@ static void a_file_not_of_its_kind_is_kept_aside(void)
     struct tally t;
     util_write_file(path, bad, strlen(bad));
     EXPECT(jsonfile_update(path, &tally_file, &t, add_one, NULL, note, sizeof note, err, sizeof err) == JSONFILE_OK);
-    EXPECT(t.n == 1 && asides(path) == 1);
-    char *cmd = util_format("cat %s.corrupt-* > %s/kept", path, dir), *kept_path = path_in("kept");
-    char *kept = cmd && system(cmd) == 0 ? util_read_file(kept_path, NULL) : NULL;
+    char *aside = NULL;
+    EXPECT(t.n == 1 && owned_asides(path, &aside) == 1);
+    char *kept = aside ? util_read_file(aside, NULL) : NULL;
     EXPECT_STR(kept, bad);
     /* The note names where it went and ends in the kind's words. */
-    snprintf(want, sizeof want, "%s was not a tally (\"n\" is not a number); kept it as %s.corrupt-", path, path);
-    EXPECT(strncmp(note, want, strlen(want)) == 0 && strstr(note, " (aside)") == note + strlen(note) - 8);
+    snprintf(want, sizeof want, "%s was not a tally (\"n\" is not a number); kept it as %s (aside)", path,
+             aside ? aside : "?");
+    EXPECT_STR(note, want);
     free(kept);
-    free(kept_path);
-    free(cmd);
+    free(aside);
+    free(path);
+}
+
+/* A file not of its kind that cannot be moved aside (its name aside would
+ * be too long) is refused, and stays as it was: never written over. */
+static void a_file_that_cannot_be_moved_is_not_written_over(void)
+{
+    static const char bad[] = "{\"schema\": 1}";
+    char note[512], err[2048], want[2048];
+    char *path = owned_long_path(dir);
+    struct tally t;
+    EXPECT(path != NULL);
+    if (!path)
+        return;
+    util_write_file(path, bad, strlen(bad));
+    EXPECT(jsonfile_update(path, &tally_file, &t, add_one, NULL, note, sizeof note, err, sizeof err) ==
+           JSONFILE_ERROR);
+    snprintf(want, sizeof want,
+             "%s is not a tally (\"n\" is not a number) and could not be moved aside: File name too long", path);
+    EXPECT_STR(err, want);
+    char *now = util_read_file(path, NULL);
+    EXPECT_STR(now, bad);
+    free(now);
     free(path);
 }
 
@@ -177,7 +186,7 @@ static void without_the_lock_nothing_is_moved(void)
     util_write_file(path, bad, strlen(bad));
     mkdir(lock, 0755);
     EXPECT(jsonfile_load(path, &tally_file, &t, note, sizeof note, err, sizeof err) == JSONFILE_ERROR);
-    EXPECT(asides(path) == 0 && util_is_file(path));
+    EXPECT(owned_asides(path, NULL) == 0 && util_is_file(path));
     EXPECT(jsonfile_update(path, &tally_file, &t, add_one, NULL, note, sizeof note, err, sizeof err) ==
            JSONFILE_ERROR);
     char *now = util_read_file(path, NULL);
@@ -203,7 +212,7 @@ static void a_newer_file_is_left_untouched(void)
     EXPECT_STR(err, want);
     char *now = util_read_file(path, NULL);
     EXPECT_STR(now, newer);
-    EXPECT(asides(path) == 0);
+    EXPECT(owned_asides(path, NULL) == 0);
     free(now);
     free(path);
 }
@@ -242,7 +251,7 @@ static void the_mode_bits_where_the_kind_asks(void)
     EXPECT_STR(err, want);
     char *now = util_read_file(path, NULL);
     EXPECT_STR(now, bad);
-    EXPECT(asides(path) == 0);
+    EXPECT(owned_asides(path, NULL) == 0);
     free(now);
     util_write_file(path, one, strlen(one));
     chmod(path, 0600);
@@ -280,7 +289,7 @@ static void writers_at_once_lose_nothing(void)
     struct tally t;
     EXPECT(jsonfile_load(path, &tally_file, &t, note, sizeof note, err, sizeof err) == JSONFILE_OK);
     EXPECT(t.n == N * M);
-    EXPECT(asides(path) == 0);
+    EXPECT(owned_asides(path, NULL) == 0);
     free(path);
 }
 
@@ -291,6 +300,7 @@ int main(void)
         T(the_schema_is_written_first),
         T(a_missing_file_is_empty_and_an_update_creates_it),
         T(a_file_not_of_its_kind_is_kept_aside),
+        T(a_file_that_cannot_be_moved_is_not_written_over),
         T(without_the_lock_nothing_is_moved),
         T(a_newer_file_is_left_untouched),
         T(a_change_may_leave_the_file_alone),

@@ -2,7 +2,6 @@
  * and the promises about the file: concurrent writers lose nothing, a kill
  * in the middle of a write leaves a file that parses, a corrupt file is kept
  * aside and reported, a newer schema is refused and left alone. */
-#include <glob.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/progress.h"
+#include "owned_file.h"
 #include "tap.h"
 #include "sys/util.h"
 
@@ -393,46 +393,14 @@ static void a_newer_schema_is_refused_and_left_alone(void)
     free(path);
 }
 
-/* The name a corrupt PATH was kept under (heap), or NULL when none or many. */
-static char *aside_of(const char *path)
-{
-    char *pattern = util_format("%s.corrupt-*", path), *name = NULL;
-    glob_t g;
-    if (pattern && glob(pattern, 0, NULL, &g) == 0) {
-        if (g.gl_pathc == 1)
-            name = strdup(g.gl_pathv[0]);
-        globfree(&g);
-    }
-    free(pattern);
-    return name;
-}
-
-/* A path of about 1000 bytes, in folders that exist: its corrupt-<time>
- * name passes the 1024 bytes a name aside may have, so it cannot be moved. */
-static char *long_path(void)
-{
-    char part[241], *path = strdup(dir);
-    memset(part, 'x', sizeof part - 1);
-    part[sizeof part - 1] = '\0';
-    for (int i = 0; path && i < 4; i++) {
-        char *deeper = util_format("%s/%s", path, part);
-        free(path);
-        path = deeper;
-        if (path)
-            mkdir(path, 0755);
-    }
-    char *file = path ? util_format("%s/w.json", path) : NULL;
-    free(path);
-    return file;
-}
-
 /* Each problem with the file is told in one sentence, whole and byte for
  * byte: the student reads these, and tests/progress.sh greps them. */
 static void each_problem_is_told_in_its_words(void)
 {
     char note[4096], err[4096], want[4096];
     const char *broken = "{\"schema\": 1, \"labs\": []}";
-    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside, *far = long_path();
+    char *path = path_in("words.json"), *lock = util_format("%s.lock", path), *aside;
+    char *far = owned_long_path(dir);
     char *tmp = util_format("%s.tmp.%ld", path, (long)getpid());
     struct progress p;
 
@@ -444,7 +412,7 @@ static void each_problem_is_told_in_its_words(void)
 
     util_write_file(path, broken, strlen(broken));
     EXPECT(progress_load(path, &p, note, sizeof note, err, sizeof err) == PROGRESS_OK);
-    aside = aside_of(path);
+    owned_asides(path, &aside);
     snprintf(want, sizeof want,
              "%s was not valid progress (\"labs\" is not an object); kept it as %s and started afresh", path,
              aside ? aside : "?");
