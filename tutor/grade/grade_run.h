@@ -103,6 +103,11 @@ int grade_setup_out(struct grade *g, const char *out);
 int grade_load_catalog(struct grade *g, int all_labs);
 int grade_load_rubric(struct grade *g);
 int grade_collect(struct grade *g, char *const *paths, int npaths);
+/* An absolute path without resolving links (realpath -s): the current
+ * folder before a relative one, "." and ".." taken lexically (".." of "/"
+ * is "/").  Heap; NULL when out of memory or the current folder is
+ * unknown. */
+char *grade_absolute(const char *p);
 
 /* OUT/run.json: how this run was made (sandbox, GPUs, options, who was
  * graded).  0, or -1 after grade_error. */
