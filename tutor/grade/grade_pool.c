@@ -284,15 +284,26 @@ static void thread_done(struct pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Under p's lock: the next of n items that *next walks, or -1 when none
+ * is left or the grading was interrupted. */
+static int next_item(struct grade *g, int *next, int n)
+{
+    return *next < n && !atomic_load(&g->interrupted) ? (*next)++ : -1;
+}
+
+int grade_pool_take(struct grade *g, pthread_mutex_t *mu, int *next, int n)
+{
+    pthread_mutex_lock(mu);
+    int k = next_item(g, next, n);
+    pthread_mutex_unlock(mu);
+    return k;
+}
+
 static void *build_thread(void *arg)
 {
     struct pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int k = p->next_build < p->njobs && !atomic_load(&p->g->interrupted) ? p->next_build++ : -1;
-        pthread_mutex_unlock(&p->mu);
-        if (k < 0)
-            break;
+    int k;
+    while ((k = grade_pool_take(p->g, &p->mu, &p->next_build, p->njobs)) >= 0) {
         int code = build_one(p->g, &p->jobs[k]);
         grade_event(p->g, "B %s %s", p->g->subs[p->jobs[k].sub].id, p->jobs[k].lab->id);
         pthread_mutex_lock(&p->mu);
@@ -319,7 +330,7 @@ static void *run_thread(void *arg)
     struct grade *g = p->g;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        int k = p->next_run < p->njobs && !atomic_load(&g->interrupted) ? p->next_run++ : -1;
+        int k = next_item(g, &p->next_run, p->njobs);
         while (k >= 0 && !p->jobs[k].built && !atomic_load(&g->interrupted))
             pthread_cond_wait(&p->built, &p->mu);
         pthread_mutex_unlock(&p->mu);

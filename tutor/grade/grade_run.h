@@ -188,6 +188,11 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs);
 int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
                 int nice, const char *log);
 
+/* A worker's next item of a queue that threads share: under mu, the next
+ * of n that *next walks; -1 when none is left or the grading was
+ * interrupted. */
+int grade_pool_take(struct grade *g, pthread_mutex_t *mu, int *next, int n);
+
 /* The wrap words of a sandboxed run: --wrap SELF --wrap-arg=grade ... --wrap-arg=--
  * into argv at *a (12 words at most). */
 void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a);
