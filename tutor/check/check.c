@@ -289,35 +289,13 @@ static int load_build(struct run *r, const char *file, struct result *b, char *e
     return err[0] ? -1 : 0;
 }
 
-#define SWAP(a, b)                                                                                 \
-    do {                                                                                           \
-        __typeof__(a) t_ = (a);                                                                    \
-        (a) = (b);                                                                                 \
-        (b) = t_;                                                                                  \
-    } while (0)
-
 /* --run-only: takes the compile, rules and technique sections of the build,
  * its messages, and its verdict when the build already decided one (a
  * compile error, a rejection).  Returns 0 when the harness should run. */
 static int stage_resume(struct run *r, struct result *b)
 {
     struct result *res = r->res;
-    SWAP(res->have_compile, b->have_compile);
-    SWAP(res->compile_ok, b->compile_ok);
-    SWAP(res->compile_s, b->compile_s);
-    SWAP(res->compile_log, b->compile_log);
-    SWAP(res->diags, b->diags);
-    SWAP(res->ndiags, b->ndiags);
-    SWAP(res->have_symbols, b->have_symbols);
-    SWAP(res->symbols_checked, b->symbols_checked);
-    SWAP(res->have_violations, b->have_violations);
-    SWAP(res->viol_symbols, b->viol_symbols);
-    SWAP(res->viol_rules, b->viol_rules);
-    SWAP(res->viol_defined, b->viol_defined);
-    SWAP(res->nviol, b->nviol);
-    SWAP(res->have_tech, b->have_tech);
-    SWAP(res->tech, b->tech);
-    SWAP(res->ntech, b->ntech);
+    result_take_build(res, b);
     for (int i = 0; i < b->nmsgs; i++)
         check_message(r, "%s", b->messages[i]);
     if (b->stage != RESULT_BUILT) {

@@ -4,6 +4,7 @@
  * tracked, handed to the shadows (emu_shadow.c) that find unordered
  * conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
+#include "emu/emu_lanes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -171,31 +172,6 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
     return 0;
 }
 
-static float as_f32(uint64_t v)
-{
-    float f;
-    uint32_t u = (uint32_t)v;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static double as_f64(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-static float flush32(float f)
-{
-    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
-}
-
-static int nan64(uint64_t x)
-{
-    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
-}
-
 /* atom.add.f32: on global memory subnormal inputs and results flushed to
  * sign-preserving zero (the ISA; the H100's shared-memory atomics keep
  * them, FLUSH 0), a NaN the canonical 0x7fffffff; atom.add.f64: a NaN
@@ -203,28 +179,14 @@ static int nan64(uint64_t x)
  * 0xfff8000000000000 (the H100's, where the ISA leaves them open). */
 static uint64_t atom_fadd(uint64_t old, uint64_t b, int sz, int flush)
 {
-    if (sz == 4 && !flush) {
-        float f = as_f32(old) + as_f32(b);
-        uint32_t u;
-        if (f != f)
-            return 0x7fffffffu;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    if (sz == 4) {
-        float f = flush32(flush32(as_f32(old)) + flush32(as_f32(b)));
-        uint32_t u;
-        if (f != f)
-            return 0x7fffffffu;
-        memcpy(&u, &f, 4);
-        return u;
-    }
-    double d = as_f64(old) + as_f64(b);
-    uint64_t u;
+    if (sz == 4 && !flush)
+        return emu_b32(emu_f32(old) + emu_f32(b));
+    if (sz == 4)
+        return emu_b32(emu_ftz32(emu_ftz32(emu_f32(old)) + emu_ftz32(emu_f32(b))));
+    double d = emu_f64(old) + emu_f64(b);
     if (d != d)
-        return nan64(b) ? b : nan64(old) ? old : 0xfff8000000000000ull;
-    memcpy(&u, &d, 8);
-    return u;
+        return emu_isnan64(b) ? b : emu_isnan64(old) ? old : 0xfff8000000000000ull;
+    return emu_b64(d);
 }
 
 static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uint64_t c)

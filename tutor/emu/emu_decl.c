@@ -91,12 +91,14 @@ static int parse_init(struct parser *P, int type, unsigned char *buf, size_t cap
     return 0;
 }
 
-/* Parses ".space [.align N] [.ptr ...] .type name[N][= init]" after the
- * space word (already read into D->space); stops before ';' or ','. */
-static int parse_var(struct parser *P, struct vardecl *d)
+/* Parses ".space [.align N] [.ptr ...] .type name[N][= init]" from the
+ * space word (SPACE, the current token) into D, zeroed first; stops before
+ * ';' or ','. */
+static int parse_var(struct parser *P, int space, struct vardecl *d)
 {
-    d->align = 0;
-    d->type = 0;
+    next(P);
+    memset(d, 0, sizeof *d);
+    d->space = space;
     for (;;) {
         const struct emu_tok *t = tok(P);
         if (t->kind != TK_ID || t->s[0] != '.')
@@ -239,11 +241,8 @@ int emu_decl_params(struct parser *P, struct emu_func *f, int is_ret)
             return emu_parse_fail(P, "expected .param");
         if (is_word(P, ".reg"))
             return emu_parse_unsupported(P, ".reg parameter", 14);
-        next(P);
         struct vardecl d;
-        memset(&d, 0, sizeof d);
-        d.space = SP_PARAM;
-        if (parse_var(P, &d))
+        if (parse_var(P, SP_PARAM, &d))
             return -1;
         if (d.elems < 0)
             return emu_parse_fail(P, "a parameter of unknown size");
@@ -333,11 +332,8 @@ int emu_decl_reg(struct parser *P)
 /* A .shared/.local/.param declaration inside a function. */
 int emu_decl_local(struct parser *P, int space)
 {
-    next(P);
     struct vardecl d;
-    memset(&d, 0, sizeof d);
-    d.space = space;
-    if (parse_var(P, &d))
+    if (parse_var(P, space, &d))
         return -1;
     free(d.init);
     if (d.init)
@@ -384,12 +380,9 @@ int emu_decl_local(struct parser *P, int space)
  * space word (SPACE, the current token): parsed, allocated, mapped. */
 int emu_decl_module_var(struct parser *P, int space, int is_extern)
 {
-    next(P);
     struct vardecl d;
-    memset(&d, 0, sizeof d);
-    d.space = space;
+    int rc = parse_var(P, space, &d);
     d.is_extern = is_extern;
-    int rc = parse_var(P, &d);
     if (!rc)
         rc = module_var(P, &d);
     if (!rc)

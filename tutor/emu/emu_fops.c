@@ -17,51 +17,13 @@
 #include <math.h>
 #include <string.h>
 
-static float f32(uint64_t v)
-{
-    float f;
-    uint32_t u = (uint32_t)v;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static double f64(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
 enum { NAN32 = 0x7fffffffu };
 #define QUIET64 0x0008000000000000ull
 #define NAN64 0xfff8000000000000ull   /* an invalid operation's, the GPU's */
 
-static int isnan64(uint64_t x)
-{
-    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
-}
-
 static int isnan32(uint64_t x)
 {
     return ((uint32_t)x & 0x7fffffffu) > 0x7f800000u;
-}
-
-/* An f32 result's bits; a NaN is the GPU's canonical one. */
-static uint64_t b32(float f)
-{
-    uint32_t u;
-    if (f != f)
-        return NAN32;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-/* An f64 result's bits; its callers deal with a NaN first. */
-static uint64_t b64(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
 }
 
 /* The f64 NaN an operation OP on X, Y, Z (0 where absent) returns: one NaN
@@ -81,7 +43,7 @@ static uint64_t nan64(int op, uint64_t x, uint64_t y, uint64_t z)
         order[2] = 0;
     }
     for (int i = 0; i < 3; i++)
-        if (isnan64(order[i]))
+        if (emu_isnan64(order[i]))
             return order[i] | QUIET64;
     return NAN64;
 }
@@ -96,13 +58,6 @@ static uint64_t nan32to64(uint64_t x)
 static uint64_t nan64to32(uint64_t x)
 {
     return (uint32_t)(x >> 63) << 31 | 0x7fc00000u | (uint32_t)((x >> 29) & 0x3fffffu);
-}
-
-static float ftz32(float f)
-{
-    if (fpclassify(f) == FP_SUBNORMAL)
-        return copysignf(0.0f, f);
-    return f;
 }
 
 /* .sat: into [+0.0, 1.0]; a NaN and -0.0 become +0.0, as on the H100. */
@@ -149,8 +104,8 @@ int emu_compare(int cmp, int type, uint64_t x, uint64_t y)
 {
     char k = emu_type_kind[type];
     if (k == 'f') {
-        double a = emu_type_size[type] == 4 ? f32(x) : f64(x);
-        double b = emu_type_size[type] == 4 ? f32(y) : f64(y);
+        double a = emu_type_size[type] == 4 ? emu_f32(x) : emu_f64(x);
+        double b = emu_type_size[type] == 4 ? emu_f32(y) : emu_f64(y);
         int un = a != a || b != b;
         switch (cmp) {
         case CMP_EQ: return !un && a == b;
@@ -255,7 +210,7 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
         return (uint64_t)v & wmask(dst);
     }
     if (sk == 'f' && dk != 'f') {
-        double v = emu_type_size[src] == 4 ? (double)(ftz ? ftz32(f32(x)) : f32(x)) : f64(x);
+        double v = emu_type_size[src] == 4 ? (double)(ftz ? emu_ftz32(emu_f32(x)) : emu_f32(x)) : emu_f64(x);
         int dsz = emu_type_size[dst];
         /* A NaN: 0 from f32 to 32 bits; from f64, or to 64 bits, the sign
          * bit alone, signed or not (the H100's, tests/emu_zoo.sh) */
@@ -268,46 +223,46 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
             float f = emu_type_kind[src] == 's' ? (float)sx(x, src) : (float)(x & wmask(src));
             if (sat)
                 f = sat32(f);
-            return b32(f);
+            return emu_b32(f);
         }
         double d = emu_type_kind[src] == 's' ? (double)sx(x, src) : (double)(x & wmask(src));
         if (sat)
             d = sat64(d);
-        return b64(d);
+        return emu_b64(d);
     }
     /* float to float */
     if (emu_type_size[src] == 4 && emu_type_size[dst] == 4) {
-        float f = ftz ? ftz32(f32(x)) : f32(x);
+        float f = ftz ? emu_ftz32(emu_f32(x)) : emu_f32(x);
         f = (float)round_int(f, in->rnd);
         if (sat)
             f = sat32(f);
         if (ftz)
-            f = ftz32(f);
-        return b32(f);
+            f = emu_ftz32(f);
+        return emu_b32(f);
     }
     if (emu_type_size[src] == 4) {
-        float f = ftz ? ftz32(f32(x)) : f32(x);
+        float f = ftz ? emu_ftz32(emu_f32(x)) : emu_f32(x);
         if (f != f)
             return sat ? 0 : nan32to64(x);
         double d = round_int(f, in->rnd);
         if (sat)
             d = sat64(d);
-        return b64(d);
+        return emu_b64(d);
     }
-    double d = round_int(f64(x), in->rnd);
+    double d = round_int(emu_f64(x), in->rnd);
     if (d != d)
         return sat ? 0 : emu_type_size[dst] == 8 ? x | QUIET64 : nan64to32(x);
     if (emu_type_size[dst] == 8) {
         if (sat)
             d = sat64(d);
-        return b64(d);
+        return emu_b64(d);
     }
     float f = (float)d;
     if (sat)
         f = sat32(f);
     if (ftz)
-        f = ftz32(f);
-    return b32(f);
+        f = emu_ftz32(f);
+    return emu_b32(f);
 }
 
 /* The approximate functions, from the host's correctly rounded ones. */
@@ -329,11 +284,11 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
 {
     int ftz = (in->flags & F_FTZ) != 0;
     if (emu_type_size[in->type] == 4) {
-        float a = f32(x), b = f32(y), c = f32(z), r;
+        float a = emu_f32(x), b = emu_f32(y), c = emu_f32(z), r;
         if (ftz) {
-            a = ftz32(a);
-            b = ftz32(b);
-            c = ftz32(c);
+            a = emu_ftz32(a);
+            b = emu_ftz32(b);
+            c = emu_ftz32(c);
         }
         switch (in->op) {
         case OP_ADD: r = a + b; break;
@@ -371,10 +326,10 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         if (in->flags & F_SAT)
             r = sat32(r);
         if (ftz)
-            r = ftz32(r);
-        return b32(r);
+            r = emu_ftz32(r);
+        return emu_b32(r);
     }
-    double a = f64(x), b = f64(y), c = f64(z), r;
+    double a = emu_f64(x), b = emu_f64(y), c = emu_f64(z), r;
     switch (in->op) {
     case OP_ADD: r = a + b; break;
     case OP_SUB: r = a - b; break;
@@ -386,11 +341,11 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     case OP_MIN:
     case OP_MAX:
         r = fminmax(a, b, in->op == OP_MAX);
-        return r != r ? 0x7fffffffffffffffull : b64(r);   /* two NaNs */
+        return r != r ? 0x7fffffffffffffffull : emu_b64(r);   /* two NaNs */
     case OP_ABS:
     case OP_NEG:
         /* the sign bit alone, but a NaN is only quietened */
-        if (isnan64(x))
+        if (emu_isnan64(x))
             return x | QUIET64;
         return in->op == OP_ABS ? x & 0x7fffffffffffffffull : x ^ 0x8000000000000000ull;
     case OP_COPYSIGN:
@@ -405,14 +360,14 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         r = sat64(r);
     if (r != r)
         return nan64(in->op, x, y, z);
-    return b64(r);
+    return emu_b64(r);
 }
 
 /* testp's test SUB (1 finite, 2 infinite, 3 notanumber, 4 normal,
  * 5 subnormal, 6 number) of X read as TYPE: 0 or 1. */
 int emu_testp(int sub, uint64_t x, int type)
 {
-    double v = emu_type_size[type] == 4 ? f32(x) : f64(x);
+    double v = emu_type_size[type] == 4 ? emu_f32(x) : emu_f64(x);
     switch (sub) {
     case 1: return isfinite(v);
     case 2: return isinf(v);

@@ -1,10 +1,12 @@
-/* emu_lanes.h — what the ALU's two halves (emu_ops.c, emu_fops.c) share:
- * the lanes of a mask, and a register's bits read at a type's width.
+/* emu_lanes.h — what the ALU's two halves (emu_ops.c, emu_fops.c) and the
+ * float atomics (emu_access.c) share: the lanes of a mask, a register's
+ * bits read at a type's width, and a float's bits both ways.
  * Header only, a leaf: it includes nothing of the emulator but its types.
  * Private to tutor/emu/. */
 #ifndef EMU_LANES_H
 #define EMU_LANES_H
 
+#include <math.h>
 #include <string.h>
 
 #include "emu/emu_int.h"
@@ -33,12 +35,50 @@ static inline int64_t sx(uint64_t v, int type)
     return (int64_t)(v & ((1ull << (sz * 8)) - 1));
 }
 
+/* A register's low 32 bits as an f32, its 64 as an f64. */
 static inline float emu_f32(uint64_t v)
 {
     float f;
     uint32_t u = (uint32_t)v;
     memcpy(&f, &u, 4);
     return f;
+}
+
+static inline double emu_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+
+/* An f32 result's bits; a NaN is the H100's canonical 0x7fffffff. */
+static inline uint64_t emu_b32(float f)
+{
+    uint32_t u;
+    if (f != f)
+        return 0x7fffffffu;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* An f64 result's bits; a NaN is its callers' to deal with first (which
+ * NaN the H100 returns depends on the operation). */
+static inline uint64_t emu_b64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static inline int emu_isnan64(uint64_t x)
+{
+    return (x & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+/* .ftz: a subnormal f32 becomes a zero of its sign. */
+static inline float emu_ftz32(float f)
+{
+    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
 
 #endif

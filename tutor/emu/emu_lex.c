@@ -136,6 +136,21 @@ int emu_lex_int(const char *s, int len, int64_t *out)
     return 0;
 }
 
+/* A float's bits as they are (a NaN's payload kept), for an operand. */
+static uint64_t bits32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t bits64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
 /* A number literal: an integer (*is_float 0) or a float's bits at the
  * width the operand wants (FBITS 32 or 64; 0 for an integer operand). */
 int emu_lex_number(const char *s, int len, int negative, int fbits, uint64_t *bits)
@@ -155,15 +170,11 @@ int emu_lex_number(const char *s, int len, int negative, int fbits, uint64_t *bi
             float f;
             uint32_t u = (uint32_t)v;
             memcpy(&f, &u, 4);
-            double d = negative ? -(double)f : (double)f;
-            memcpy(bits, &d, 8);
+            *bits = bits64(negative ? -(double)f : (double)f);
         } else if (fbits == 32 && !is32) {
             double d;
             memcpy(&d, &v, 8);
-            float f = (float)(negative ? -d : d);
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            *bits = u;
+            *bits = bits32((float)(negative ? -d : d));
         } else {
             *bits = v;
             if (negative)
@@ -187,14 +198,7 @@ int emu_lex_number(const char *s, int len, int negative, int fbits, uint64_t *bi
             return -1;
         if (negative)
             d = -d;
-        if (fbits == 32) {
-            float f = (float)d;
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            *bits = u;
-        } else {
-            memcpy(bits, &d, 8);
-        }
+        *bits = fbits == 32 ? bits32((float)d) : bits64(d);
         return 0;
     }
     int64_t v;
@@ -202,16 +206,6 @@ int emu_lex_number(const char *s, int len, int negative, int fbits, uint64_t *bi
         return -1;
     if (negative)
         v = -v;
-    if (fbits == 32) {
-        float f = (float)v;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        *bits = u;
-    } else if (fbits == 64) {
-        double d = (double)v;
-        memcpy(bits, &d, 8);
-    } else {
-        *bits = (uint64_t)v;
-    }
+    *bits = fbits == 32 ? bits32((float)v) : fbits == 64 ? bits64((double)v) : (uint64_t)v;
     return 0;
 }

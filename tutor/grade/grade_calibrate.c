@@ -196,12 +196,8 @@ static void *cal_worker(void *arg)
 {
     struct cal_thread *w = arg;
     struct cal *c = w->c;
-    for (;;) {
-        pthread_mutex_lock(&c->mu);
-        int k = c->next < c->nlabs && !atomic_load(&c->g->interrupted) ? c->next++ : -1;
-        pthread_mutex_unlock(&c->mu);
-        if (k < 0)
-            break;
+    int k;
+    while ((k = grade_pool_take(c->g, &c->mu, &c->next, c->nlabs)) >= 0) {
         if (w->gpu < 0)
             build_solution(c, c->labs[k]);
         else

@@ -95,19 +95,72 @@ struct pool {
     int running;                /* threads not yet done */
 };
 
+/* The tutor's check of job j as both pools start it, into argv at *a:
+ * SELF --root WB check ID STAGE --work-dir WD. */
+static void check_words(const struct grade *g, const struct grade_job *j, char *wb, char *wd, const char *stage,
+                        char **argv, int *a)
+{
+    argv[(*a)++] = g->self;
+    argv[(*a)++] = "--root";
+    argv[(*a)++] = wb;
+    argv[(*a)++] = "check";
+    argv[(*a)++] = j->lab->id;
+    argv[(*a)++] = (char *)stage;
+    argv[(*a)++] = "--work-dir";
+    argv[(*a)++] = wd;
+}
+
+/* --seed S into argv at *a when the grader was given one; seed holds its
+ * text. */
+static void seed_words(const struct grade *g, char seed[static 32], char **argv, int *a)
+{
+    if (!g->o->have_seed)
+        return;
+    snprintf(seed, 32, "%llu", g->o->seed);
+    argv[(*a)++] = "--seed";
+    argv[(*a)++] = seed;
+}
+
+/* A job's files, the same for its build and its run. */
+struct job_files {
+    char *wd;                   /* WORK/ID/LAB, the lab's work folder */
+    char *wb;                   /* WORK/ID/wb, the student's workbook */
+    char *progress;             /* CUDATUTOR_PROGRESS=WD/progress.json, the child's */
+    char *build_report, *build_log;     /* what the build leaves in WD */
+};
+
+/* Job j's files into f: 0, or -1 when out of memory; job_files_free
+ * either way. */
+static int job_files(const struct grade *g, const struct grade_job *j, struct job_files *f)
+{
+    const char *id = g->subs[j->sub].id;
+    char *wd = f->wd = util_format("%s/%s/%s", g->work, id, j->lab->id);
+    f->wb = util_format("%s/%s/wb", g->work, id);
+    f->progress = wd ? util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd) : NULL;
+    f->build_report = wd ? util_format("%s/build-report.json", wd) : NULL;
+    f->build_log = wd ? util_format("%s/build.log", wd) : NULL;
+    return wd && f->wb && f->progress && f->build_report && f->build_log ? 0 : -1;
+}
+
+static void job_files_free(struct job_files *f)
+{
+    free(f->wd);
+    free(f->wb);
+    free(f->progress);
+    free(f->build_report);
+    free(f->build_log);
+}
+
 /* Compiles one kernel in the build sandbox: its work folder gets
  * build-report.json and build.log. */
 static int build_one(struct grade *g, const struct grade_job *j)
 {
-    const char *id = g->subs[j->sub].id;
-    char *wd = util_format("%s/%s/%s", g->work, id, j->lab->id), *wb = util_format("%s/%s/wb", g->work, id);
-    char *out = util_format("%s/build-report.json", wd), *log = util_format("%s/build.log", wd);
-    char *progress = util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd);
+    struct job_files f;
     char seed[32];
     int code = 127;
 
-    if (wd && wb && out && log && progress) {
-        char *env[] = {progress, NULL};
+    if (job_files(g, j, &f) == 0) {
+        char *env[] = {f.progress, NULL};
         char *argv[32];
         int a = 0;
         argv[a++] = g->self;
@@ -115,34 +168,19 @@ static int build_one(struct grade *g, const struct grade_job *j)
         argv[a++] = "--sandbox-exec";
         argv[a++] = g->spec;
         argv[a++] = "--build";
-        argv[a++] = wb;
+        argv[a++] = f.wb;
         argv[a++] = "--";
-        argv[a++] = g->self;
-        argv[a++] = "--root";
-        argv[a++] = wb;
-        argv[a++] = "check";
-        argv[a++] = j->lab->id;
-        argv[a++] = "--build-only";
-        argv[a++] = "--work-dir";
-        argv[a++] = wd;
+        check_words(g, j, f.wb, f.wd, "--build-only", argv, &a);
         argv[a++] = "--json";
         argv[a++] = "--out";
-        argv[a++] = out;
-        if (g->o->have_seed) {
-            snprintf(seed, sizeof seed, "%llu", g->o->seed);
-            argv[a++] = "--seed";
-            argv[a++] = seed;
-        }
+        argv[a++] = f.build_report;
+        seed_words(g, seed, argv, &a);
         argv[a] = NULL;
         /* Niced: the builds run far ahead of the GPU runs, which must not
          * wait for a CPU (a run's trials hold the GPU shared meanwhile). */
-        code = grade_spawn(g, argv, wd, env, BUILD_TIMEOUT_S, 10, log);
+        code = grade_spawn(g, argv, f.wd, env, BUILD_TIMEOUT_S, 10, f.build_log);
     }
-    free(wd);
-    free(wb);
-    free(out);
-    free(log);
-    free(progress);
+    job_files_free(&f);
     return code;
 }
 
@@ -163,38 +201,30 @@ static int report_built(const char *path)
  * final.json, the lab's verdict.  -1 when the verdict cannot be written. */
 static int run_one(struct grade *g, const struct grade_job *j, int gi)
 {
-    const char *id = g->subs[j->sub].id;
-    char *wd = util_format("%s/%s/%s", g->work, id, j->lab->id), *wb = util_format("%s/%s/wb", g->work, id);
-    char *built = util_format("%s/build-report.json", wd), *blog = util_format("%s/build.log", wd);
-    char *out = util_format("%s/report.json", wd), *log = util_format("%s/run.log", wd);
-    char *progress = util_format("CUDATUTOR_PROGRESS=%s/progress.json", wd);
+    struct job_files f;
+    int have = job_files(g, j, &f) == 0;
+    char *out = have ? util_format("%s/report.json", f.wd) : NULL;
+    char *log = have ? util_format("%s/run.log", f.wd) : NULL;
     char *visible = g->gpus[gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[gi]) : NULL;
     char *lock = grade_gpu_lock(g, gi);
     char why[160], seed[32], budget[16], target[32];
     int rc = -1;
 
-    if (!wd || !wb || !built || !blog || !out || !log || !progress || !lock || (g->gpus[gi][0] && !visible))
+    if (!have || !out || !log || !lock || (g->gpus[gi][0] && !visible))
         goto out;
-    if (!report_built(built)) {
+    if (!report_built(f.build_report)) {
         /* The build gave the verdict already (compile_error, rejected). */
         snprintf(why, sizeof why, "the build ended without a verdict (exit %d)", j->build_code);
-        rc = grade_work_final(wd, j->lab->id, built, why, blog);
+        rc = grade_work_final(f.wd, j->lab->id, f.build_report, why, f.build_log);
         goto out;
     }
     /* The catalog's limit for the harness, three for the race checkers,
      * and the waits for the GPU that the check forgives (at most 250 s). */
     double limit = (double)(long)(5 * j->lab->family->timeout_s * g->o->timeout_scale + 370);
-    char *env[] = {progress, visible, NULL};
+    char *env[] = {f.progress, visible, NULL};
     char *argv[64];
     int a = 0;
-    argv[a++] = g->self;
-    argv[a++] = "--root";
-    argv[a++] = wb;
-    argv[a++] = "check";
-    argv[a++] = j->lab->id;
-    argv[a++] = "--run-only";
-    argv[a++] = "--work-dir";
-    argv[a++] = wd;
+    check_words(g, j, f.wb, f.wd, "--run-only", argv, &a);
     argv[a++] = "--out";
     argv[a++] = out;
     argv[a++] = "--gpu-lock";
@@ -217,36 +247,28 @@ static int run_one(struct grade *g, const struct grade_job *j, int gi)
         argv[a++] = "--target-min";
         argv[a++] = target;
     }
-    if (g->o->have_seed) {
-        snprintf(seed, sizeof seed, "%llu", g->o->seed);
-        argv[a++] = "--seed";
-        argv[a++] = seed;
-    }
+    seed_words(g, seed, argv, &a);
     argv[a] = NULL;
     unlink(out);
-    int code = grade_spawn(g, argv, wd, env, limit, 0, log);
+    int code = grade_spawn(g, argv, f.wd, env, limit, 0, log);
     if (code == 130 && atomic_load(&g->interrupted)) {
         rc = 0;     /* no verdict: the student is graded again on resume */
         goto out;
     }
     if (code == 124) {
-        FILE *f = fopen(log, "ae");
-        if (f) {
-            fprintf(f, "cudatutor grade: the tutor did not finish within %.0f s and was stopped\n", limit);
-            fclose(f);
+        FILE *fp = fopen(log, "ae");
+        if (fp) {
+            fprintf(fp, "cudatutor grade: the tutor did not finish within %.0f s and was stopped\n", limit);
+            fclose(fp);
         }
         unlink(out);
     }
     snprintf(why, sizeof why, "the check ended without a verdict (exit %d)", code);
-    rc = grade_work_final(wd, j->lab->id, out, why, log);
+    rc = grade_work_final(f.wd, j->lab->id, out, why, log);
 out:
-    free(wd);
-    free(wb);
-    free(built);
-    free(blog);
+    job_files_free(&f);
     free(out);
     free(log);
-    free(progress);
     free(visible);
     free(lock);
     return rc;
@@ -262,15 +284,26 @@ static void thread_done(struct pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Under p's lock: the next of n items that *next walks, or -1 when none
+ * is left or the grading was interrupted. */
+static int next_item(struct grade *g, int *next, int n)
+{
+    return *next < n && !atomic_load(&g->interrupted) ? (*next)++ : -1;
+}
+
+int grade_pool_take(struct grade *g, pthread_mutex_t *mu, int *next, int n)
+{
+    pthread_mutex_lock(mu);
+    int k = next_item(g, next, n);
+    pthread_mutex_unlock(mu);
+    return k;
+}
+
 static void *build_thread(void *arg)
 {
     struct pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int k = p->next_build < p->njobs && !atomic_load(&p->g->interrupted) ? p->next_build++ : -1;
-        pthread_mutex_unlock(&p->mu);
-        if (k < 0)
-            break;
+    int k;
+    while ((k = grade_pool_take(p->g, &p->mu, &p->next_build, p->njobs)) >= 0) {
         int code = build_one(p->g, &p->jobs[k]);
         grade_event(p->g, "B %s %s", p->g->subs[p->jobs[k].sub].id, p->jobs[k].lab->id);
         pthread_mutex_lock(&p->mu);
@@ -297,7 +330,7 @@ static void *run_thread(void *arg)
     struct grade *g = p->g;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        int k = p->next_run < p->njobs && !atomic_load(&g->interrupted) ? p->next_run++ : -1;
+        int k = next_item(g, &p->next_run, p->njobs);
         while (k >= 0 && !p->jobs[k].built && !atomic_load(&g->interrupted))
             pthread_cond_wait(&p->built, &p->mu);
         pthread_mutex_unlock(&p->mu);

@@ -103,6 +103,11 @@ int grade_setup_out(struct grade *g, const char *out);
 int grade_load_catalog(struct grade *g, int all_labs);
 int grade_load_rubric(struct grade *g);
 int grade_collect(struct grade *g, char *const *paths, int npaths);
+/* An absolute path without resolving links (realpath -s): the current
+ * folder before a relative one, "." and ".." taken lexically (".." of "/"
+ * is "/").  Heap; NULL when out of memory or the current folder is
+ * unknown. */
+char *grade_absolute(const char *p);
 
 /* OUT/run.json: how this run was made (sandbox, GPUs, options, who was
  * graded).  0, or -1 after grade_error. */
@@ -182,6 +187,11 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs);
  * for a signal, 130 when interrupted, 127 when it could not start. */
 int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
                 int nice, const char *log);
+
+/* A worker's next item of a queue that threads share: under mu, the next
+ * of n that *next walks; -1 when none is left or the grading was
+ * interrupted. */
+int grade_pool_take(struct grade *g, pthread_mutex_t *mu, int *next, int n);
 
 /* The wrap words of a sandboxed run: --wrap SELF --wrap-arg=grade ... --wrap-arg=--
  * into argv at *a (12 words at most). */

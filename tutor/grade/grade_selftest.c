@@ -129,30 +129,13 @@ static size_t output_kept(const struct grade *g, const char *id, const char *lab
     return n;
 }
 
-/* WORK/ID/LAB/PATH, resolved without needing it to exist (realpath -m). */
+/* WORK/ID/LAB/PATH, resolved without needing it to exist (realpath -m):
+ * WORK is absolute already, so grade_absolute only takes "." and ".."
+ * lexically. */
 static char *escape_path(const struct grade *g, const struct expect *e)
 {
-    char *p = util_format("%s/%s/%s/%s", g->work, e->id, e->lab, e->escape), *out = p ? malloc(strlen(p) + 2) : NULL;
-    size_t n = 0;
-    if (!out) {
-        free(p);
-        return NULL;
-    }
-    for (char *save = NULL, *part = strtok_r(p, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-        if (!strcmp(part, "."))
-            continue;
-        if (!strcmp(part, "..")) {
-            while (n > 0 && out[--n] != '/')
-                ;
-            continue;
-        }
-        out[n++] = '/';
-        memcpy(out + n, part, strlen(part));
-        n += strlen(part);
-    }
-    if (!n)
-        out[n++] = '/';
-    out[n] = '\0';
+    char *p = util_format("%s/%s/%s/%s", g->work, e->id, e->lab, e->escape);
+    char *out = p ? grade_absolute(p) : NULL;
     free(p);
     return out;
 }

@@ -213,9 +213,7 @@ int grade_load_rubric(struct grade *g)
 
 /* ---- the submissions ------------------------------------------------------ */
 
-/* An absolute path without resolving links (realpath -s): the current
- * folder before a relative one, "." and ".." taken lexically. */
-static char *absolute(const char *p)
+char *grade_absolute(const char *p)
 {
     char cwd[PATH_MAX], *joined, *out;
     if (p[0] == '/')
@@ -282,7 +280,7 @@ int grade_collect(struct grade *g, char *const *paths, int npaths)
             trimmed[len - 1] = '\0';
         const char *slash = strrchr(trimmed, '/');
         all[n].name = strdup(slash ? slash + 1 : trimmed);
-        all[n].path = absolute(p);
+        all[n].path = grade_absolute(p);
         free(trimmed);
         if (!all[n].name || !all[n].path)
             goto oom;

@@ -216,6 +216,36 @@ out:
     return rc;
 }
 
+/* Calls visit on each entry of folder src ("." and ".." aside) as
+ * SRC/NAME, with DST/NAME beside it when dst is not NULL (else NULL), and
+ * arg.  0, or -1 when the folder cannot be read or any entry failed; every
+ * entry is visited all the same. */
+static int each_entry(const char *src, const char *dst, int (*visit)(const char *, const char *, int), int arg)
+{
+    DIR *d = opendir(src);
+    struct dirent *e;
+    int rc = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *a = util_format("%s/%s", src, e->d_name), *b = dst ? util_format("%s/%s", dst, e->d_name) : NULL;
+        if (!a || (dst && !b) || visit(a, b, arg))
+            rc = -1;
+        free(a);
+        free(b);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int chown_entry(const char *path, const char *unused, int uid)
+{
+    (void)unused;
+    return grade_work_chown(path, uid);
+}
+
 int grade_work_chown(const char *path, int uid)
 {
     struct stat st;
@@ -226,26 +256,18 @@ int grade_work_chown(const char *path, int uid)
         rc = -1;
     if (!S_ISDIR(st.st_mode))
         return rc;
-    DIR *d = opendir(path);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *p = util_format("%s/%s", path, e->d_name);
-        if (!p || grade_work_chown(p, uid))
-            rc = -1;
-        free(p);
-    }
-    closedir(d);
-    return rc;
+    return each_entry(path, NULL, chown_entry, uid) ? -1 : rc;
+}
+
+static int copy_entry(const char *src, const char *dst, int unused)
+{
+    (void)unused;
+    return grade_work_copy_tree(src, dst);
 }
 
 int grade_work_copy_tree(const char *src, const char *dst)
 {
     struct stat st;
-    int rc = 0;
     if (lstat(src, &st))
         return -1;
     if (S_ISLNK(st.st_mode)) {
@@ -264,19 +286,5 @@ int grade_work_copy_tree(const char *src, const char *dst)
     }
     if (mkdir(dst, st.st_mode & 07777) && errno != EEXIST)
         return -1;
-    DIR *d = opendir(src);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *a = util_format("%s/%s", src, e->d_name), *b = util_format("%s/%s", dst, e->d_name);
-        if (!a || !b || grade_work_copy_tree(a, b))
-            rc = -1;
-        free(a);
-        free(b);
-    }
-    closedir(d);
-    return rc;
+    return each_entry(src, dst, copy_entry, 0);
 }

@@ -15,33 +15,26 @@
 
 #define MAX_N (1ull << 28)
 
-static const char *const family_names[] = {
-#define FAMILY_NAME_(e, name, entry) name,
-    FAMILY_TABLE(FAMILY_NAME_)
-#undef FAMILY_NAME_
+/* Each family's row of FAMILY_TABLE, each metric's of METRIC_TABLE. */
+static const struct {
+    const char *name, *entry;
+} families[] = {
+#define FAMILY_ROW_(e, name, entry) {name, entry},
+    FAMILY_TABLE(FAMILY_ROW_)
+#undef FAMILY_ROW_
 };
 
-static const char *const family_entries[] = {
-#define FAMILY_ENTRY_(e, name, entry) entry,
-    FAMILY_TABLE(FAMILY_ENTRY_)
-#undef FAMILY_ENTRY_
+static const struct {
+    const char *name, *unit;
+} metrics[] = {
+#define METRIC_ROW_(e, name, unit) {name, unit},
+    METRIC_TABLE(METRIC_ROW_)
+#undef METRIC_ROW_
 };
 
-static const char *const metric_names[] = {
-#define METRIC_NAME_(e, name, unit) name,
-    METRIC_TABLE(METRIC_NAME_)
-#undef METRIC_NAME_
-};
-
-static const char *const metric_units[] = {
-#define METRIC_UNIT_(e, name, unit) unit,
-    METRIC_TABLE(METRIC_UNIT_)
-#undef METRIC_UNIT_
-};
-
-const char *family_name(enum family_id id) { return family_names[id]; }
-const char *metric_name(enum metric m) { return metric_names[m]; }
-const char *metric_unit(enum metric m) { return metric_units[m]; }
+const char *family_name(enum family_id id) { return families[id].name; }
+const char *metric_name(enum metric m) { return metrics[m].name; }
+const char *metric_unit(enum metric m) { return metrics[m].unit; }
 
 /* The parse state: where errors go. */
 struct parser {
@@ -64,17 +57,29 @@ static int fail(struct parser *p, const char *path, const char *fmt, ...)
     return -1;
 }
 
+/* A member of obj that must exist and be of a kind (is, and what says it:
+ * "a string"), its JSON path (BASE.KEY) in path[128]; NULL after fail when
+ * it is missing or of another kind. */
+static const cJSON *member(struct parser *p, const cJSON *obj, const char *base, const char *key,
+                           cJSON_bool (*is)(const cJSON *const), const char *kind, char path[static 128])
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    snprintf(path, 128, "%s%s%s", base, *base ? "." : "", key);
+    if (!v)
+        return fail(p, path, "missing"), NULL;
+    if (!is(v))
+        return fail(p, path, "must be %s", kind), NULL;
+    return v;
+}
+
 /* A member of obj that must exist and be a string; returns a heap copy. */
 static int get_string(struct parser *p, const cJSON *obj, const char *base, const char *key,
                       int allow_empty, char **out)
 {
     char path[128];
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    snprintf(path, sizeof path, "%s%s%s", base, *base ? "." : "", key);
+    const cJSON *v = member(p, obj, base, key, cJSON_IsString, "a string", path);
     if (!v)
-        return fail(p, path, "missing");
-    if (!cJSON_IsString(v))
-        return fail(p, path, "must be a string");
+        return -1;
     if (!allow_empty && !v->valuestring[0])
         return fail(p, path, "must not be empty");
     if (!(*out = strdup(v->valuestring)))
@@ -86,12 +91,9 @@ static int get_number(struct parser *p, const cJSON *obj, const char *base, cons
                       double lo, double hi, double *out)
 {
     char path[128];
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    snprintf(path, sizeof path, "%s%s%s", base, *base ? "." : "", key);
+    const cJSON *v = member(p, obj, base, key, cJSON_IsNumber, "a number", path);
     if (!v)
-        return fail(p, path, "missing");
-    if (!cJSON_IsNumber(v))
-        return fail(p, path, "must be a number");
+        return -1;
     if (v->valuedouble < lo || v->valuedouble > hi)
         return fail(p, path, "%g is outside [%g, %g]", v->valuedouble, lo, hi);
     *out = v->valuedouble;
@@ -102,12 +104,9 @@ static int get_array(struct parser *p, const cJSON *obj, const char *base, const
                      int min_items, const cJSON **out)
 {
     char path[128];
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    snprintf(path, sizeof path, "%s%s%s", base, *base ? "." : "", key);
+    const cJSON *v = member(p, obj, base, key, cJSON_IsArray, "an array", path);
     if (!v)
-        return fail(p, path, "missing");
-    if (!cJSON_IsArray(v))
-        return fail(p, path, "must be an array");
+        return -1;
     if (cJSON_GetArraySize(v) < min_items)
         return fail(p, path, "needs at least %d item(s)", min_items);
     *out = v;
@@ -184,13 +183,13 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         struct family_spec *f = &cat->families[i++];
         int id;
         snprintf(base, sizeof base, "families.%s", fam->string);
-        for (id = 0; id < FAMILY_COUNT && strcmp(family_names[id], fam->string); id++)
+        for (id = 0; id < FAMILY_COUNT && strcmp(families[id].name, fam->string); id++)
             ;
         if (id == FAMILY_COUNT)
             return fail(p, base, "unknown family \"%s\" (the harness has no such family)", fam->string);
         f->id = (enum family_id)id;
-        f->name = family_names[id];
-        f->entry = family_entries[id];
+        f->name = families[id].name;
+        f->entry = families[id].entry;
         if (get_string(p, fam, base, "reference", 0, &f->reference) ||
             get_number(p, fam, base, "timeout_s", 1, 3600, &timeout) ||
             get_number(p, fam, base, "trials_timeout_s", 1, 3600, &trials) ||
@@ -342,7 +341,7 @@ static int parse_target(struct parser *p, const cJSON *lab, const char *base, st
         get_string(p, t, path, "case", 0, &l->target.case_label) ||
         get_number(p, t, path, "min", 0, 1e9, &l->target.min))
         goto out;
-    for (m = 0; m < METRIC_COUNT && strcmp(metric_names[m], metric); m++)
+    for (m = 0; m < METRIC_COUNT && strcmp(metrics[m].name, metric); m++)
         ;
     if (m == METRIC_COUNT) {
         fail(p, path, "metric: unknown metric \"%s\" (ratio, pct_peak, gbps or rate)", metric);

@@ -226,6 +226,10 @@ void result_add_target_case(struct result *r, const char *label, double min, dou
  * -1 with a message in err when the text is no judge report. */
 int result_merge_judge(struct result *r, const char *json, char *err, size_t errlen);
 
+/* A build's sections into r, as --run-only resumes it: compile, symbols,
+ * violations and techniques; r's own go to b, to be freed with it. */
+void result_take_build(struct result *r, struct result *b);
+
 /* Takes the emulator's section out (a GPU's report replaced the CPU
  * tier's): not emulated any more. */
 void result_drop_emulator(struct result *r);

@@ -1,5 +1,6 @@
 /* result_json.c — see result.h: reading a report's JSON, merging the
- * judge's into a check's result, and copying one through its JSON.
+ * judge's into a check's result (and a build's, for --run-only), and
+ * copying one through its JSON.
  * Lenient about missing keys (a bare harness report has no compile
  * section), strict about types.  The judge's
  * sections that the check passes on (JUDGE_KEYS) are kept as the judge
@@ -406,7 +407,7 @@ int result_read_file(const char *path, struct result *r, char *err, size_t errle
     return rc;
 }
 
-/* ---- merging the judge's report ---------------------------------------- */
+/* ---- merging the judge's report, and a build's -------------------------- */
 
 #define SWAP(a, b)                                                                                 \
     do {                                                                                           \
@@ -500,6 +501,26 @@ int result_merge_judge(struct result *r, const char *json, char *err, size_t err
     result_free(&h);
     cJSON_Delete(root);
     return 0;
+}
+
+void result_take_build(struct result *r, struct result *b)
+{
+    SWAP(r->have_compile, b->have_compile);
+    SWAP(r->compile_ok, b->compile_ok);
+    SWAP(r->compile_s, b->compile_s);
+    SWAP(r->compile_log, b->compile_log);
+    SWAP(r->diags, b->diags);
+    SWAP(r->ndiags, b->ndiags);
+    SWAP(r->have_symbols, b->have_symbols);
+    SWAP(r->symbols_checked, b->symbols_checked);
+    SWAP(r->have_violations, b->have_violations);
+    SWAP(r->viol_symbols, b->viol_symbols);
+    SWAP(r->viol_rules, b->viol_rules);
+    SWAP(r->viol_defined, b->viol_defined);
+    SWAP(r->nviol, b->nviol);
+    SWAP(r->have_tech, b->have_tech);
+    SWAP(r->tech, b->tech);
+    SWAP(r->ntech, b->ntech);
 }
 
 int result_copy(const struct result *r, struct result *out)

@@ -17,34 +17,13 @@
 
 /* ---- small strings -------------------------------------------------------- */
 
-/* A growing string; oom once any allocation failed. */
+/* A growing string: jsonw's buffer, written raw (plain text, as the
+ * XML and CSV writers do); its oom is set once any allocation failed. */
 struct sb {
-    char *s;
-    size_t len, cap;
-    int oom;
+    struct jsonw w;
 };
 
-static void sb_add(struct sb *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
+static void sb_add(struct sb *b, const char *s, size_t n) { jsonw_raw(&b->w, s, n); }
 static void sb_put(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
 
 static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -56,7 +35,7 @@ static void sb_printf(struct sb *b, const char *fmt, ...)
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0) {
-        b->oom = 1;
+        b->w.oom = 1;
         return;
     }
     if ((size_t)n < sizeof small) {
@@ -65,7 +44,7 @@ static void sb_printf(struct sb *b, const char *fmt, ...)
     }
     char *big = malloc((size_t)n + 1);
     if (!big) {
-        b->oom = 1;
+        b->w.oom = 1;
         return;
     }
     va_start(ap, fmt);
@@ -83,14 +62,14 @@ static void sb_num(struct sb *b, double x)
     sb_put(b, buf);
 }
 
-/* The text built, or NULL (out of memory); b is spent. */
+/* The text built, or NULL (out of memory); b is spent.  jsonw_take ends
+ * a report with a newline, which a line of text here does not have. */
 static char *sb_take(struct sb *b)
 {
-    if (b->oom) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s ? b->s : strdup("");
+    char *s = jsonw_take(&b->w);
+    if (s)
+        s[strlen(s) - 1] = '\0';
+    return s;
 }
 
 /* strdup that keeps NULL; *oom set when the copy failed. */
