@@ -10,7 +10,6 @@
 #define _GNU_SOURCE     /* FNM_EXTMATCH: --bank '@(raw_*|opens_*)' as bash matched it */
 #include "grade/grade_run.h"
 
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -21,6 +20,7 @@
 
 #include "grade/grade_report.h"
 #include "model/result.h"
+#include "model/score.h"
 #include "sys/util.h"
 
 /* More than this much output kept in a verdict is wrong (the cap is 8 KiB). */
@@ -103,14 +103,15 @@ static char **bank_files(const char *dir, int *n)
 static void got_status(const struct grade *g, const char *id, const char *lab, char *buf, size_t len)
 {
     char *path = util_format("%s/%s/report.json", g->students, id), *text = path ? util_read_file(path, NULL) : NULL;
-    cJSON *o = text ? cJSON_Parse(text) : NULL, *l;
+    char err[160];
+    struct score_report rep;
     util_copy(buf, len, "none");
-    cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(o, "labs")) {
-        const cJSON *k = cJSON_GetObjectItemCaseSensitive(l, "lab"), *s = cJSON_GetObjectItemCaseSensitive(l, "status");
-        if (cJSON_IsString(k) && !strcmp(k->valuestring, lab) && cJSON_IsString(s))
-            util_copy(buf, len, s->valuestring);
+    if (text && score_report_parse(&rep, text, err, sizeof err) == 0) {
+        for (int i = 0; i < rep.nlabs; i++)
+            if (!strcmp(rep.labs[i].lab, lab))
+                util_copy(buf, len, status_name(rep.labs[i].status));
+        score_report_free(&rep);
     }
-    cJSON_Delete(o);
     free(text);
     free(path);
 }

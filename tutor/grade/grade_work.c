@@ -5,7 +5,6 @@
  * exists only for a finished student: that is what resuming reads. */
 #include "grade/grade_run.h"
 
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -105,23 +104,21 @@ int grade_work_final(const char *dir, const char *lab, const char *file, const c
         goto done;
     }
     /* No verdict: the lab is the grader's failure, said with the end of
-     * the log, in status.h's words. */
-    cJSON *o = cJSON_CreateObject(), *msgs;
-    char *tail = log_tail(log), *summary = util_format("%s: %s", status_meaning(STATUS_INTERNAL_ERROR), why);
-    if (o && tail && summary) {
-        cJSON_AddNumberToObject(o, "schema", RESULT_SCHEMA);
-        cJSON_AddStringToObject(o, "tool", "cudatutor grade");
-        cJSON_AddStringToObject(o, "lab", lab);
-        cJSON_AddStringToObject(o, "status", status_name(STATUS_INTERNAL_ERROR));
-        if ((msgs = cJSON_AddArrayToObject(o, "messages")))
-            cJSON_AddItemToArray(msgs, cJSON_CreateString(why));
-        cJSON_AddStringToObject(o, "summary", summary);
-        cJSON_AddStringToObject(o, "output", tail);
-        out = cJSON_Print(o);
+     * the log, in status.h's words: a result of its own, with no stage
+     * behind it (no family, file or seed). */
+    char *tail = log_tail(log);
+    if (tail && result_init(&rep, lab, "", "", 0) == 0) {
+        rep.have_seed = 0;
+        result_set_text(&rep.tool, "cudatutor grade");
+        result_add_message(&rep, "%s", why);
+        rep.summary = util_format("%s: %s", status_meaning(STATUS_INTERNAL_ERROR), why);
+        rep.have_output = 1;
+        rep.output = tail;
+        tail = NULL;
+        out = rep.summary && rep.nmsgs == 1 ? result_to_json(&rep, 1) : NULL;
+        result_free(&rep);
     }
-    cJSON_Delete(o);
     free(tail);
-    free(summary);
     rc = out ? util_write_file(path, out, strlen(out)) : -1;
 done:
     free(text);
