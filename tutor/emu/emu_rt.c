@@ -87,7 +87,8 @@ int emu_rt_emus(struct emu **judge, struct emu **student)
         /* The judge's kernels run their blocks on every core (they need
          * no hazard tracking, which keeps a launch on one thread). */
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        struct emu_config c = {STANDIN_SMS, STANDIN_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0, print_text, NULL,
+        struct emu_config c = {STANDIN_SMS, STANDIN_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0,
+                               print_text, NULL,
                                (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0};
         rt.judge = emu_new(&c);
         c.hazards = 1;
@@ -215,17 +216,17 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 
 /* The device attributes a judge or a launcher asks for: an H100 SXM's. */
 #define DEV_ATTRS(X)                                                        \
-    X(cudaDevAttrMultiProcessorCount, STANDIN_SMS)                              \
+    X(cudaDevAttrMultiProcessorCount, STANDIN_SMS)                          \
     X(cudaDevAttrMaxThreadsPerBlock, 1024)                                  \
-    X(cudaDevAttrMaxThreadsPerMultiProcessor, STANDIN_WARPS_PER_SM * 32)        \
-    X(cudaDevAttrMaxBlocksPerMultiprocessor, STANDIN_BLOCKS_PER_SM)             \
+    X(cudaDevAttrMaxThreadsPerMultiProcessor, STANDIN_WARPS_PER_SM * 32)    \
+    X(cudaDevAttrMaxBlocksPerMultiprocessor, STANDIN_BLOCKS_PER_SM)         \
     X(cudaDevAttrWarpSize, 32)                                              \
-    X(cudaDevAttrMaxSharedMemoryPerBlock, STANDIN_SMEM_BLOCK)                   \
-    X(cudaDevAttrMaxSharedMemoryPerBlockOptin, STANDIN_SMEM_OPTIN)              \
-    X(cudaDevAttrMaxSharedMemoryPerMultiprocessor, STANDIN_SMEM_SM)             \
-    X(cudaDevAttrReservedSharedMemoryPerBlock, STANDIN_SMEM_RESERVED)           \
-    X(cudaDevAttrMaxRegistersPerBlock, STANDIN_REGS)                            \
-    X(cudaDevAttrMaxRegistersPerMultiprocessor, STANDIN_REGS)                   \
+    X(cudaDevAttrMaxSharedMemoryPerBlock, STANDIN_SMEM_BLOCK)               \
+    X(cudaDevAttrMaxSharedMemoryPerBlockOptin, STANDIN_SMEM_OPTIN)          \
+    X(cudaDevAttrMaxSharedMemoryPerMultiprocessor, STANDIN_SMEM_SM)         \
+    X(cudaDevAttrReservedSharedMemoryPerBlock, STANDIN_SMEM_RESERVED)       \
+    X(cudaDevAttrMaxRegistersPerBlock, STANDIN_REGS)                        \
+    X(cudaDevAttrMaxRegistersPerMultiprocessor, STANDIN_REGS)               \
     X(cudaDevAttrComputeCapabilityMajor, 9)                                 \
     X(cudaDevAttrComputeCapabilityMinor, 0)                                 \
     X(cudaDevAttrMaxGridDimX, 0x7fffffff)                                   \
@@ -234,7 +235,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     X(cudaDevAttrMaxBlockDimX, 1024)                                        \
     X(cudaDevAttrMaxBlockDimY, 1024)                                        \
     X(cudaDevAttrMaxBlockDimZ, 64)                                          \
-    X(cudaDevAttrL2CacheSize, STANDIN_L2)                                       \
+    X(cudaDevAttrL2CacheSize, STANDIN_L2)                                   \
     X(cudaDevAttrMemoryClockRate, 2619000)                                  \
     X(cudaDevAttrGlobalMemoryBusWidth, 5120)                                \
     X(cudaDevAttrClockRate, 1980000)                                        \
