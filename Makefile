@@ -76,6 +76,9 @@ JUDGES := $(HX_FAMILIES:%=$(BUILD)/harness/judge_%)
 # The recording runtime and the runner's main: every check links the
 # student's object with these two into its runner.
 RUNNER_OBJ := $(BUILD)/harness/rt.o $(BUILD)/harness/runner.o
+# What both stand-ins for libcudart share (tutor/runner/stubrt.c): a part
+# of rt.o, and linked into the CPU judges.
+STUBRT_OBJ := $(BUILD)/harness/stubrt.o
 # The CPU tier (docs/harness.md): one CPU judge per family, the same
 # judge objects linked against the emulating runtime instead of libcudart,
 # CUB's references computed on the host, the family's PTX embedded for its
@@ -227,22 +230,32 @@ $(BUILD)/harness/ptx/%.o: $(BUILD)/harness/ptx/%.ptx tutor/emu/emu_rt_ptx.c tuto
 
 # The emulating runtime is C against CUDA's headers, like the runner's.
 EMU_RT_OBJ := $(BUILD)/emu/emu_rt.o $(BUILD)/emu/emu_rt_stub.o $(BUILD)/emu/emu_rt_drv.o
-$(EMU_RT_OBJ): $(BUILD)/emu/%.o: tutor/emu/%.c tutor/emu/emu_rt_int.h tutor/emu/emu_rt.h tutor/emu/emu.h | check-nvcc
+$(EMU_RT_OBJ): $(BUILD)/emu/%.o: tutor/emu/%.c tutor/emu/emu_rt_int.h tutor/emu/emu_rt.h tutor/emu/emu.h \
+		tutor/runner/stubrt.h tutor/runner/standin.h | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -D_DEFAULT_SOURCE -I$(CUDA_INC) -Itutor -c -o $@ $<
 
 $(BUILD)/harness/judge_cpu_%: $(HX_CPU_OBJ) $(BUILD)/harness/hx_fam_%.o $(BUILD)/harness/ptx/hx_fam_%.o \
-		$(EMU_RT_OBJ) $(EMU_LIB) | check-seccomp
+		$(EMU_RT_OBJ) $(STUBRT_OBJ) $(EMU_LIB) | check-seccomp
 	@echo "  LD      $@"
 	$(Q)$(CXX_RUNNER) -o $@ $^ $(SECCOMP_LIBS) -pthread -lm
 
 # The runner's half is plain C against CUDA's headers, and never links
 # libcudart: it is the stand-in for it.
-$(BUILD)/harness/%.o: tutor/runner/%.c tutor/runner/plan.h tutor/runner/rt.h | check-nvcc
+RUNNER_CC = $(CC) -std=c11 -O2 -g $(WARN) -I$(CUDA_INC) -Itutor/runner
+RUNNER_HDR := tutor/runner/plan.h tutor/runner/rt.h tutor/runner/stubrt.h
+$(BUILD)/harness/%.o: tutor/runner/%.c $(RUNNER_HDR) | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -I$(CUDA_INC) -Itutor/runner -c -o $@ $<
+	$(Q)$(RUNNER_CC) -c -o $@ $<
+
+# rt.o is rt.c and stubrt.c as one object (ld -r), the one a check links.
+$(BUILD)/harness/rt.o: tutor/runner/rt.c $(STUBRT_OBJ) $(RUNNER_HDR) | check-nvcc
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(RUNNER_CC) -c -o $(@:.o=.part.o) $<
+	$(Q)$(LD) -r -o $@ $(@:.o=.part.o) $(STUBRT_OBJ)
 
 # The GPU lock's protocol, tested without a GPU (tests/lock.sh).
 $(BUILD)/tests/lockprobe: tests/lock/lockprobe.cu $(BUILD)/harness/hx_lock.o $(BUILD)/harness/hx_time.o | check-nvcc
@@ -378,7 +391,7 @@ clean:
 
 .PHONY: FORCE check-pkgs check-seccomp
 # Objects the judges are linked from are kept, not deleted as intermediates.
-.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(HX_CPU_OBJ) $(EMU_RT_OBJ) \
+.SECONDARY: $(HX_OBJ) $(RUNNER_OBJ) $(STUBRT_OBJ) $(HX_CPU_OBJ) $(EMU_RT_OBJ) \
             $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.ptx) $(HX_FAMILIES:%=$(BUILD)/harness/ptx/hx_fam_%.o)
 FORCE:
 

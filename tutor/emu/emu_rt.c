@@ -12,8 +12,9 @@
  * returns.  Two emulators share the allocations: one runs the judge's own
  * kernels (trusted: no hazard tracking, no budget), the other the
  * student's, with hazards tracked and an instruction budget.  The device
- * every question is answered about is an H100 SXM's limits, as the
- * runner's stand-in device (hx_plan.cu). */
+ * every question is answered about is the runner's stand-in, an H100 SXM
+ * (runner/standin.h); the last error is kept with the registrations of
+ * nvcc's stubs (runner/stubrt.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,7 @@
 #endif
 
 #include "emu/emu_rt_int.h"
-
-cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+#include "runner/stubrt.h"
 
 #define DEV_NAME "PTX emulator on the CPU (no GPU; an H100's limits)"
 #define DEV_CLOCK_GHZ 1.98
@@ -49,7 +49,6 @@ static struct {
     struct emu_rt_options opt;
     struct alloc *a;
     int na, cap;
-    cudaError_t last_error;
     struct emu_error student_err, judge_err;
     char judge_msg[sizeof ((struct emu_error *)0)->message];
 } rt;
@@ -88,7 +87,8 @@ int emu_rt_emus(struct emu **judge, struct emu **student)
         /* The judge's kernels run their blocks on every core (they need
          * no hazard tracking, which keeps a launch on one thread). */
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        struct emu_config c = {DEV_SMS, DEV_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0, print_text, NULL,
+        struct emu_config c = {STANDIN_SMS, STANDIN_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0,
+                               print_text, NULL,
                                (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0};
         rt.judge = emu_new(&c);
         c.hazards = 1;
@@ -120,11 +120,6 @@ int emu_rt_allocated(const void *p, size_t n)
         if (c >= rt.a[i].p && n <= rt.a[i].bytes && (size_t)(c - rt.a[i].p) <= rt.a[i].bytes - n)
             return 1;
     return 0;
-}
-
-cudaError_t emu_rt_fail(cudaError_t e)
-{
-    return rt.last_error = e;
 }
 
 /* ---- errors -------------------------------------------------------------------- */
@@ -159,18 +154,6 @@ const char *cudaGetErrorString(cudaError_t error)
     RT_ERRORS(RT_TEXT_)
 #undef RT_TEXT_
     return "unknown error";
-}
-
-cudaError_t cudaGetLastError(void)
-{
-    cudaError_t e = rt.last_error;
-    rt.last_error = cudaSuccess;
-    return e;
-}
-
-cudaError_t cudaPeekAtLastError(void)
-{
-    return rt.last_error;
 }
 
 void emu_rt_student_error(struct emu_error *err)
@@ -218,61 +201,32 @@ cudaError_t cudaGetDeviceCount(int *count)
     return cudaSuccess;
 }
 
-cudaError_t cudaGetDevice(int *device)
-{
-    *device = 0;
-    return cudaSuccess;
-}
-
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     if (device != 0)
-        return emu_rt_fail(cudaErrorInvalidDevice);
-    memset(p, 0, sizeof *p);
+        return stubrt_fail(cudaErrorInvalidDevice);
+    standin_fill(p);
     snprintf(p->name, sizeof p->name, "%s", DEV_NAME);
-    p->major = 9;
-    p->minor = 0;
-    p->multiProcessorCount = DEV_SMS;
-    p->maxThreadsPerBlock = 1024;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 0x7fffffff;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-    p->warpSize = 32;
-    p->sharedMemPerBlock = DEV_SMEM_BLOCK;
-    p->sharedMemPerBlockOptin = DEV_SMEM_OPTIN;
-    p->sharedMemPerMultiprocessor = DEV_SMEM_SM;
-    p->reservedSharedMemPerBlock = DEV_SMEM_RESERVED;
-    p->regsPerBlock = p->regsPerMultiprocessor = DEV_REGS;
-    p->maxThreadsPerMultiProcessor = DEV_WARPS_PER_SM * 32;
-    p->maxBlocksPerMultiProcessor = DEV_BLOCKS_PER_SM;
-    p->l2CacheSize = DEV_L2;
-    p->totalGlobalMem = (size_t)80 << 30;
+    p->reservedSharedMemPerBlock = STANDIN_SMEM_RESERVED;
     p->totalConstMem = 64 << 10;
-    p->memoryBusWidth = 5120;
     p->concurrentKernels = 1;
     p->unifiedAddressing = 1;
     return cudaSuccess;
 }
 
-cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
-{
-    return cudaGetDeviceProperties(prop, device);
-}
-
 /* The device attributes a judge or a launcher asks for: an H100 SXM's. */
 #define DEV_ATTRS(X)                                                        \
-    X(cudaDevAttrMultiProcessorCount, DEV_SMS)                              \
+    X(cudaDevAttrMultiProcessorCount, STANDIN_SMS)                          \
     X(cudaDevAttrMaxThreadsPerBlock, 1024)                                  \
-    X(cudaDevAttrMaxThreadsPerMultiProcessor, DEV_WARPS_PER_SM * 32)        \
-    X(cudaDevAttrMaxBlocksPerMultiprocessor, DEV_BLOCKS_PER_SM)             \
+    X(cudaDevAttrMaxThreadsPerMultiProcessor, STANDIN_WARPS_PER_SM * 32)    \
+    X(cudaDevAttrMaxBlocksPerMultiprocessor, STANDIN_BLOCKS_PER_SM)         \
     X(cudaDevAttrWarpSize, 32)                                              \
-    X(cudaDevAttrMaxSharedMemoryPerBlock, DEV_SMEM_BLOCK)                   \
-    X(cudaDevAttrMaxSharedMemoryPerBlockOptin, DEV_SMEM_OPTIN)              \
-    X(cudaDevAttrMaxSharedMemoryPerMultiprocessor, DEV_SMEM_SM)             \
-    X(cudaDevAttrReservedSharedMemoryPerBlock, DEV_SMEM_RESERVED)           \
-    X(cudaDevAttrMaxRegistersPerBlock, DEV_REGS)                            \
-    X(cudaDevAttrMaxRegistersPerMultiprocessor, DEV_REGS)                   \
+    X(cudaDevAttrMaxSharedMemoryPerBlock, STANDIN_SMEM_BLOCK)               \
+    X(cudaDevAttrMaxSharedMemoryPerBlockOptin, STANDIN_SMEM_OPTIN)          \
+    X(cudaDevAttrMaxSharedMemoryPerMultiprocessor, STANDIN_SMEM_SM)         \
+    X(cudaDevAttrReservedSharedMemoryPerBlock, STANDIN_SMEM_RESERVED)       \
+    X(cudaDevAttrMaxRegistersPerBlock, STANDIN_REGS)                        \
+    X(cudaDevAttrMaxRegistersPerMultiprocessor, STANDIN_REGS)               \
     X(cudaDevAttrComputeCapabilityMajor, 9)                                 \
     X(cudaDevAttrComputeCapabilityMinor, 0)                                 \
     X(cudaDevAttrMaxGridDimX, 0x7fffffff)                                   \
@@ -281,7 +235,7 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
     X(cudaDevAttrMaxBlockDimX, 1024)                                        \
     X(cudaDevAttrMaxBlockDimY, 1024)                                        \
     X(cudaDevAttrMaxBlockDimZ, 64)                                          \
-    X(cudaDevAttrL2CacheSize, DEV_L2)                                       \
+    X(cudaDevAttrL2CacheSize, STANDIN_L2)                                   \
     X(cudaDevAttrMemoryClockRate, 2619000)                                  \
     X(cudaDevAttrGlobalMemoryBusWidth, 5120)                                \
     X(cudaDevAttrClockRate, 1980000)                                        \
@@ -290,25 +244,25 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
     if (device != 0)
-        return emu_rt_fail(cudaErrorInvalidDevice);
+        return stubrt_fail(cudaErrorInvalidDevice);
     switch (attr) {
 #define DEV_ATTR_(a, v) case a: *value = (v); return cudaSuccess;
     DEV_ATTRS(DEV_ATTR_)
 #undef DEV_ATTR_
     default:
-        return emu_rt_fail(cudaErrorInvalidValue);
+        return stubrt_fail(cudaErrorInvalidValue);
     }
 }
 
 int emu_rt_occupancy(int threads, int regs, size_t smem)
 {
     int warps = (threads + 31) / 32;
-    int by_warps = DEV_WARPS_PER_SM / warps;
+    int by_warps = STANDIN_WARPS_PER_SM / warps;
     /* registers go to a warp in units of 256 */
     int per_warp = ((regs > 0 ? regs : DEV_REGS_PER_THREAD) * 32 + 255) / 256 * 256;
-    int by_regs = DEV_REGS / (warps * per_warp);
-    int by_smem = (int)(DEV_SMEM_SM / (smem + DEV_SMEM_RESERVED));
-    int b = DEV_BLOCKS_PER_SM;
+    int by_regs = STANDIN_REGS / (warps * per_warp);
+    int by_smem = (int)(STANDIN_SMEM_SM / (smem + STANDIN_SMEM_RESERVED));
+    int b = STANDIN_BLOCKS_PER_SM;
     b = by_warps < b ? by_warps : b;
     b = by_regs < b ? by_regs : b;
     return by_smem < b ? by_smem : b;
@@ -326,7 +280,7 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
         int cap = rt.cap ? 2 * rt.cap : 32;
         struct alloc *a = realloc(rt.a, (size_t)cap * sizeof *a);
         if (!a)
-            return emu_rt_fail(cudaErrorMemoryAllocation);
+            return stubrt_fail(cudaErrorMemoryAllocation);
         rt.a = a;
         rt.cap = cap;
     }
@@ -334,12 +288,12 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
      * never written without a timed case, costs nothing. */
     void *m = mmap(NULL, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
-        return emu_rt_fail(cudaErrorMemoryAllocation);
+        return stubrt_fail(cudaErrorMemoryAllocation);
     if (rt.judge && (emu_mem_map(rt.judge, m, bytes, "a judge buffer") ||
                      emu_mem_map(rt.student, m, bytes, "a judge buffer"))) {
         emu_mem_unmap(rt.judge, m);
         munmap(m, pages);
-        return emu_rt_fail(cudaErrorMemoryAllocation);
+        return stubrt_fail(cudaErrorMemoryAllocation);
     }
     rt.a[rt.na++] = (struct alloc){m, bytes, pages};
     *p = m;
@@ -360,7 +314,7 @@ cudaError_t cudaFree(void *p)
             rt.a[i] = rt.a[--rt.na];
             return cudaSuccess;
         }
-    return emu_rt_fail(cudaErrorInvalidValue);
+    return stubrt_fail(cudaErrorInvalidValue);
 }
 
 int emu_rt_name(const void *base, const char *name)
@@ -376,7 +330,7 @@ int emu_rt_name(const void *base, const char *name)
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
-        return emu_rt_fail(cudaErrorInvalidValue);
+        return stubrt_fail(cudaErrorInvalidValue);
     if (n)
         memmove(dst, src, n);
     return cudaSuccess;
@@ -392,7 +346,7 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s)
 {
     (void)s;
     if (n && !emu_rt_allocated(p, n))
-        return emu_rt_fail(cudaErrorInvalidValue);
+        return stubrt_fail(cudaErrorInvalidValue);
     memset(p, value, n);
     return cudaSuccess;
 }

@@ -125,7 +125,7 @@ static CUresult emu_cuLibraryGetKernel(CUkernel *out, CUlibrary library, const c
     kn->lib = l;
     kn->k = k;
     emu_kernel_info(k, &kn->info);
-    kn->max_dyn_smem = DEV_SMEM_BLOCK - (int)kn->info.static_smem;
+    kn->max_dyn_smem = STANDIN_SMEM_BLOCK - (int)kn->info.static_smem;
     kn->carveout = -1;
     int regs = l->cubin ? emu_cubin_regs(l->cubin, l->cubin_len, name) : -1;
     kn->regs = regs > 0 ? regs : 0;
@@ -192,7 +192,7 @@ static CUresult emu_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, 
     if (!k)
         return CUDA_ERROR_INVALID_HANDLE;
     if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
-        if (v < 0 || (uint64_t)v + k->info.static_smem > DEV_SMEM_OPTIN)
+        if (v < 0 || (uint64_t)v + k->info.static_smem > STANDIN_SMEM_OPTIN)
             return CUDA_ERROR_INVALID_VALUE;
         k->max_dyn_smem = v;
         return CUDA_SUCCESS;
@@ -258,8 +258,8 @@ static CUresult emu_cuOccupancyAvailableDynamicSMemPerBlock(size_t *smem, CUfunc
     if (!k || blocks <= 0 || threads <= 0 || (uint32_t)threads > k->info.max_threads ||
         emu_rt_occupancy(threads, k->regs, 0) < blocks)
         return CUDA_ERROR_INVALID_VALUE;
-    long per = (long)(DEV_SMEM_SM / blocks) - DEV_SMEM_RESERVED - (long)k->info.static_smem;
-    long cap = (long)DEV_SMEM_OPTIN - (long)k->info.static_smem;
+    long per = (long)(STANDIN_SMEM_SM / blocks) - STANDIN_SMEM_RESERVED - (long)k->info.static_smem;
+    long cap = (long)STANDIN_SMEM_OPTIN - (long)k->info.static_smem;
     *smem = (size_t)(per < 0 ? 0 : per < cap ? per : cap);
     return CUDA_SUCCESS;
 }

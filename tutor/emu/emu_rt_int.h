@@ -2,8 +2,10 @@
  * (private to them): the emulated device's figures, the two emulators, the
  * allocations and the record of errors.  emu_rt.c owns that state and the
  * runtime calls of the device, memory, streams and errors; emu_rt_stub.c
- * the entry points nvcc's host stubs call, which run the judge's own
- * kernels; emu_rt_drv.c the driver calls that run the student's code. */
+ * the launches nvcc's host stubs make, which run the judge's own kernels;
+ * emu_rt_drv.c the driver calls that run the student's code.  The
+ * registrations, the launch configuration and the last error are the
+ * runner's code too (runner/stubrt.c, its stubrt_fail records an error). */
 #ifndef EMU_RT_INT_H
 #define EMU_RT_INT_H
 
@@ -12,20 +14,11 @@
 
 #include "emu/emu.h"
 #include "emu/emu_rt.h"
+#include "runner/standin.h"
 
-/* The emulated device: an H100 SXM, the GPU the catalog's targets were set on. */
-enum {
-    DEV_SMS = 132,
-    DEV_WARPS_PER_SM = 64,
-    DEV_BLOCKS_PER_SM = 32,
-    DEV_SMEM_BLOCK = 48 << 10,          /* without opting in */
-    DEV_SMEM_OPTIN = 227 << 10,
-    DEV_SMEM_SM = 228 << 10,
-    DEV_SMEM_RESERVED = 1 << 10,        /* the driver's per block */
-    DEV_L2 = 50 << 20,
-    DEV_REGS = 65536,
-    DEV_REGS_PER_THREAD = 32            /* what a kernel is said to use */
-};
+/* The emulated device is the runner's stand-in, an H100 SXM (STANDIN_*);
+ * a kernel whose register count nvcc did not keep is said to use this many. */
+enum { DEV_REGS_PER_THREAD = 32 };
 
 /* The judge's emulator and the student's, made at the first call that
  * needs them with every allocation made so far; 0, or -1 when the host
@@ -34,9 +27,6 @@ int emu_rt_emus(struct emu **judge, struct emu **student);
 
 /* Whether [p, p + n) lies inside one allocation. */
 int emu_rt_allocated(const void *p, size_t n);
-
-/* Records e as the error cudaGetLastError returns next, and returns it. */
-cudaError_t emu_rt_fail(cudaError_t e);
 
 /* Keep the first error of the student's code (and tell the glue) and of
  * the judge's own kernels (its sentence then is cudaGetErrorString's for

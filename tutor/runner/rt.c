@@ -3,11 +3,9 @@
  * call.  Nothing here touches a GPU.  A launch or a memset becomes a STEP
  * message to the judge; a question about the device or a kernel becomes a
  * QUERY, answered by the judge.  Whatever the student's host code calls
- * that is not defined here fails to link, and the check is rejected.
- *
- * The interface nvcc's generated code uses (crt/host_runtime.h,
- * crt/device_functions.h of CUDA 13) is not documented: tests/runner.sh
- * pins it by linking every stub and solution against this file. */
+ * that is not defined here or in stubrt.c (the registrations, the launch
+ * configuration and the last error, which the CPU judges' runtime shares;
+ * rt.o holds both) fails to link, and the check is rejected. */
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <stddef.h>
@@ -15,27 +13,16 @@
 #include <sys/socket.h>
 
 #include "rt.h"
+#include "stubrt.h"
 
 /* ---- state ---------------------------------------------------------------- */
 
 static struct {
-    const void *host_fun[PLAN_MAX_KERNELS];     /* the stub's address: the key of a launch */
-    char name[PLAN_MAX_KERNELS][PLAN_NAME_MAX];
-    int nkernels;
-    int overflow;                               /* registered more than we keep */
     int32_t nparams[PLAN_MAX_KERNELS];          /* from LAYOUT */
     uint32_t psize[PLAN_MAX_KERNELS][PLAN_MAX_PARAMS];
-    /* the launch configuration nvcc pushes before a stub pops it */
-    dim3 cfg_grid, cfg_block;
-    size_t cfg_shmem;
-    void *cfg_stream;
-    int cfg_pushed;
     /* the call being recorded */
     uint32_t nsteps, flags;
-    cudaError_t last_error;
 } rt;
-
-static int rt_fatbin_handle;
 
 int rt_send(const void *msg, size_t len)
 {
@@ -57,92 +44,22 @@ int rt_recv(void *msg, size_t len, uint32_t type)
     return 0;
 }
 
+/* The kernel whose stub is host_fun as the plan numbers it (the order of
+ * registration); -1 when it is not registered or past PLAN_MAX_KERNELS. */
 static int kernel_index(const void *host_fun)
 {
-    for (int i = 0; i < rt.nkernels; i++)
-        if (rt.host_fun[i] == host_fun)
-            return i;
-    return -1;
+    int k = stubrt_kernel(host_fun);
+    return k < PLAN_MAX_KERNELS ? k : -1;
 }
 
-/* ---- registration (static constructors of the student's object) ---------- */
-
-void **__cudaRegisterFatBinary(void *fat_cubin)
+/* The kernels a plan can name: the first PLAN_MAX_KERNELS registered. */
+static int kernels_kept(void)
 {
-    (void)fat_cubin;
-    return (void **)&rt_fatbin_handle;
-}
-
-void __cudaRegisterFatBinaryEnd(void **handle)
-{
-    (void)handle;
-}
-
-void __cudaUnregisterFatBinary(void **handle)
-{
-    (void)handle;
-}
-
-void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
-                            const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
-                            dim3 *bdim, dim3 *gdim, int *wsize)
-{
-    (void)handle; (void)device_name; (void)thread_limit;
-    (void)tid; (void)bid; (void)bdim; (void)gdim; (void)wsize;
-    if (rt.nkernels >= PLAN_MAX_KERNELS) {
-        rt.overflow = 1;
-        return;
-    }
-    rt.host_fun[rt.nkernels] = host_fun;
-    strncpy(rt.name[rt.nkernels], device_fun, PLAN_NAME_MAX - 1);
-    rt.nkernels++;
-}
-
-/* Device variables live in the module the judge loads; the host side has
- * nothing to record (copies to symbols are not allowed anyway). */
-void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name,
-                       int ext, size_t size, int constant, int global)
-{
-    (void)handle; (void)host_var; (void)device_address; (void)device_name;
-    (void)ext; (void)size; (void)constant; (void)global;
-}
-
-void __cudaRegisterManagedVar(void **handle, void **host_var_ptr, char *device_address,
-                              const char *device_name, int ext, size_t size, int constant, int global)
-{
-    (void)handle; (void)host_var_ptr; (void)device_address; (void)device_name;
-    (void)ext; (void)size; (void)constant; (void)global;
-}
-
-char __cudaInitModule(void **handle)
-{
-    (void)handle;
-    return 1;
+    int n = stubrt_nkernels();
+    return n < PLAN_MAX_KERNELS ? n : PLAN_MAX_KERNELS;
 }
 
 /* ---- launches --------------------------------------------------------------- */
-
-unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem, void *stream)
-{
-    rt.cfg_grid = grid;
-    rt.cfg_block = block;
-    rt.cfg_shmem = shmem;
-    rt.cfg_stream = stream;
-    rt.cfg_pushed = 1;
-    return 0;
-}
-
-cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem, void *stream)
-{
-    if (!rt.cfg_pushed)
-        return cudaErrorMissingConfiguration;
-    *grid = rt.cfg_grid;
-    *block = rt.cfg_block;
-    *shmem = rt.cfg_shmem;
-    *(void **)stream = rt.cfg_stream;
-    rt.cfg_pushed = 0;
-    return cudaSuccess;
-}
 
 /* The one step being built: a fresh record of `kind`, or NULL when the
  * plan is full (the END then says so, and the judge rejects it). */
@@ -164,7 +81,7 @@ static struct plan_step *step_new(uint32_t kind)
 static cudaError_t step_send(const struct plan_step *st)
 {
     rt.nsteps++;
-    return rt_send(st, sizeof *st) ? (rt.last_error = cudaErrorLaunchFailure) : cudaSuccess;
+    return rt_send(st, sizeof *st) ? stubrt_fail(cudaErrorLaunchFailure) : cudaSuccess;
 }
 
 /* Records one launch of the kernel whose stub is host_fun. */
@@ -176,10 +93,10 @@ static cudaError_t record_launch(const void *host_fun, dim3 grid, dim3 block, vo
 
     if (k < 0) {
         rt.flags |= END_UNKNOWN_KERNEL;
-        return rt.last_error = cudaErrorInvalidDeviceFunction;
+        return stubrt_fail(cudaErrorInvalidDeviceFunction);
     }
     if (!(st = step_new(STEP_LAUNCH)))
-        return rt.last_error = cudaErrorLaunchOutOfResources;
+        return stubrt_fail(cudaErrorLaunchOutOfResources);
     st->kernel = (uint32_t)k;
     st->grid[0] = grid.x; st->grid[1] = grid.y; st->grid[2] = grid.z;
     st->block[0] = block.x; st->block[1] = block.y; st->block[2] = block.z;
@@ -231,7 +148,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 {
     /* Launch attributes (clusters, priorities, ...) are not part of a plan. */
     if (!config || config->numAttrs)
-        return rt.last_error = cudaErrorNotSupported;
+        return stubrt_fail(cudaErrorNotSupported);
     return record_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                          (uint64_t)(uintptr_t)config->stream);
 }
@@ -240,7 +157,7 @@ cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t
 {
     struct plan_step *st = step_new(STEP_MEMSET);
     if (!st)
-        return rt.last_error = cudaErrorInvalidValue;
+        return stubrt_fail(cudaErrorInvalidValue);
     st->ptr = (uint64_t)(uintptr_t)dev_ptr;
     st->bytes = count;
     st->value = value & 0xff;
@@ -253,9 +170,9 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     int k = kernel_index(func);
     struct plan_step *st;
     if (k < 0)
-        return rt.last_error = cudaErrorInvalidDeviceFunction;
+        return stubrt_fail(cudaErrorInvalidDeviceFunction);
     if (!(st = step_new(STEP_FUNC_ATTR)))
-        return rt.last_error = cudaErrorInvalidValue;
+        return stubrt_fail(cudaErrorInvalidValue);
     st->kernel = (uint32_t)k;
     st->attr = (int32_t)attr;
     st->value = value;
@@ -270,19 +187,13 @@ static cudaError_t ask(uint32_t kind, int kernel, int64_t i0, int64_t i1, int64_
     static struct plan_answer ans;
     struct plan_query q = {{PLAN_QUERY, sizeof q}, kind, (uint32_t)kernel, i0, i1, i2};
     if (rt_send(&q, sizeof q) || rt_recv(&ans, sizeof ans, PLAN_ANSWER))
-        return rt.last_error = cudaErrorUnknown;
+        return stubrt_fail(cudaErrorUnknown);
     if (ans.error)
-        return rt.last_error = (cudaError_t)ans.error;
+        return stubrt_fail((cudaError_t)ans.error);
     if (value)
         *value = ans.value;
     if (bytes)
         memcpy(bytes, ans.bytes, nbytes < ans.nbytes ? nbytes : ans.nbytes);
-    return cudaSuccess;
-}
-
-cudaError_t cudaGetDevice(int *device)
-{
-    *device = 0;
     return cudaSuccess;
 }
 
@@ -301,16 +212,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     return ask(QUERY_PROPS, 0, 0, device, 0, NULL, prop, sizeof *prop);
 }
 
-cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
-{
-    return cudaGetDeviceProperties(prop, device);
-}
-
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
     int k = kernel_index(func);
     if (k < 0)
-        return rt.last_error = cudaErrorInvalidDeviceFunction;
+        return stubrt_fail(cudaErrorInvalidDeviceFunction);
     memset(attr, 0, sizeof *attr);
     return ask(QUERY_FUNC_ATTRS, k, 0, 0, 0, NULL, attr, sizeof *attr);
 }
@@ -322,17 +228,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, 
     int64_t v = 0;
     int k = kernel_index(func);
     if (k < 0)
-        return rt.last_error = cudaErrorInvalidDeviceFunction;
+        return stubrt_fail(cudaErrorInvalidDeviceFunction);
     cudaError_t e = ask(QUERY_OCCUPANCY, k, block_size, (int64_t)smem, flags, &v, NULL, 0);
     if (e == cudaSuccess)
         *blocks = (int)v;
     return e;
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
-                                                          int block_size, size_t smem)
-{
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size, smem, 0);
 }
 
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *func, int blocks,
@@ -341,7 +241,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *
     int64_t v = 0;
     int k = kernel_index(func);
     if (k < 0)
-        return rt.last_error = cudaErrorInvalidDeviceFunction;
+        return stubrt_fail(cudaErrorInvalidDeviceFunction);
     cudaError_t e = ask(QUERY_AVAIL_SMEM, k, blocks, block_size, 0, &v, NULL, 0);
     if (e == cudaSuccess)
         *smem = (size_t)v;
@@ -349,18 +249,6 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *
 }
 
 /* ---- errors ---------------------------------------------------------------- */
-
-cudaError_t cudaGetLastError(void)
-{
-    cudaError_t e = rt.last_error;
-    rt.last_error = cudaSuccess;
-    return e;
-}
-
-cudaError_t cudaPeekAtLastError(void)
-{
-    return rt.last_error;
-}
 
 const char *cudaGetErrorString(cudaError_t error)
 {
@@ -383,12 +271,12 @@ int rt_hello(void)
     hello.h.type = PLAN_HELLO;
     hello.h.size = sizeof hello;
     hello.version = PLAN_VERSION;
-    hello.nkernels = (uint32_t)rt.nkernels;
-    for (int i = 0; i < rt.nkernels; i++)
-        memcpy(hello.names[i], rt.name[i], PLAN_NAME_MAX);
+    hello.nkernels = (uint32_t)kernels_kept();
+    for (int i = 0; i < kernels_kept(); i++)
+        strncpy(hello.names[i], stubrt_kernel_name(i), PLAN_NAME_MAX - 1);
     if (rt_send(&hello, sizeof hello) || rt_recv(&lay, sizeof lay, PLAN_LAYOUT))
         return -1;
-    for (int i = 0; i < rt.nkernels; i++) {
+    for (int i = 0; i < kernels_kept(); i++) {
         rt.nparams[i] = lay.nparams[i] < PLAN_MAX_PARAMS ? lay.nparams[i] : PLAN_MAX_PARAMS;
         memcpy(rt.psize[i], lay.sizes[i], sizeof rt.psize[i]);
     }
@@ -398,9 +286,9 @@ int rt_hello(void)
 void rt_begin(void)
 {
     rt.nsteps = 0;
-    rt.flags = rt.overflow ? END_UNKNOWN_KERNEL : 0;
-    rt.last_error = cudaSuccess;
-    rt.cfg_pushed = 0;
+    /* registered more kernels than a plan can name */
+    rt.flags = stubrt_nkernels() > PLAN_MAX_KERNELS ? END_UNKNOWN_KERNEL : 0;
+    stubrt_reset();
 }
 
 int rt_end(void)

@@ -26,55 +26,42 @@ void lab_rownorm(const float *, unsigned, unsigned, float *, cudaStream_t) __att
 
 #define PTR(t, v) ((t)(uintptr_t)(v))
 
+/* Each family's entry point and its arguments, read from the CALL c and
+ * its stream s: X(family, entry point, (arguments)). */
+#define ENTRY_CALLS(X)                                                                                     \
+    X(PLAN_REDUCE_INT, lab_reduce_int,                                                                     \
+      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s))               \
+    X(PLAN_REDUCE_FLOAT, lab_reduce_float,                                                                 \
+      (PTR(const float *, c->ptr[0]), c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s))           \
+    X(PLAN_TRAPEZOID, lab_trapezoid,                                                                       \
+      (c->a, c->b, c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s))                              \
+    X(PLAN_MPADD, lab_mpadd,                                                                               \
+      (PTR(const uint32_t *, c->ptr[0]), PTR(const uint32_t *, c->ptr[1]),                                 \
+       PTR(uint32_t *, c->ptr[2]), PTR(uint32_t *, c->ptr[3]), c->n, s))                                   \
+    X(PLAN_ARGMAX, lab_argmax,                                                                             \
+      (PTR(const float *, c->ptr[0]), c->n, PTR(unsigned long long *, c->ptr[1]),                          \
+       PTR(void *, c->ptr[2]), s))                                                                         \
+    X(PLAN_SELECT, lab_select,                                                                             \
+      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),               \
+       PTR(void *, c->ptr[2]), s))                                                                         \
+    X(PLAN_SCAN, lab_scan,                                                                                 \
+      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s))               \
+    X(PLAN_ROWNORM, lab_rownorm,                                                                           \
+      (PTR(const float *, c->ptr[0]), c->n, c->n2, PTR(float *, c->ptr[1]), s))
+
 /* Calls the entry point of c's family; 0, or -1 when this object lacks it. */
 static int call_entry(const struct plan_call *c)
 {
     cudaStream_t s = PTR(cudaStream_t, c->stream);
     switch (c->family) {
-    case PLAN_REDUCE_INT:
-        if (!lab_reduce_int)
-            return -1;
-        lab_reduce_int(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s);
+#define ENTRY_CALL_(family, entry, args) \
+    case family:                         \
+        if (!entry)                      \
+            return -1;                   \
+        entry args;                      \
         return 0;
-    case PLAN_REDUCE_FLOAT:
-        if (!lab_reduce_float)
-            return -1;
-        lab_reduce_float(PTR(const float *, c->ptr[0]), c->n, PTR(float *, c->ptr[1]),
-                         PTR(void *, c->ptr[2]), s);
-        return 0;
-    case PLAN_TRAPEZOID:
-        if (!lab_trapezoid)
-            return -1;
-        lab_trapezoid(c->a, c->b, c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s);
-        return 0;
-    case PLAN_MPADD:
-        if (!lab_mpadd)
-            return -1;
-        lab_mpadd(PTR(const uint32_t *, c->ptr[0]), PTR(const uint32_t *, c->ptr[1]),
-                  PTR(uint32_t *, c->ptr[2]), PTR(uint32_t *, c->ptr[3]), c->n, s);
-        return 0;
-    case PLAN_ARGMAX:
-        if (!lab_argmax)
-            return -1;
-        lab_argmax(PTR(const float *, c->ptr[0]), c->n, PTR(unsigned long long *, c->ptr[1]),
-                   PTR(void *, c->ptr[2]), s);
-        return 0;
-    case PLAN_SELECT:
-        if (!lab_select)
-            return -1;
-        lab_select(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),
-                   PTR(void *, c->ptr[2]), s);
-        return 0;
-    case PLAN_SCAN:
-        if (!lab_scan)
-            return -1;
-        lab_scan(PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s);
-        return 0;
-    case PLAN_ROWNORM:
-        if (!lab_rownorm)
-            return -1;
-        lab_rownorm(PTR(const float *, c->ptr[0]), c->n, c->n2, PTR(float *, c->ptr[1]), s);
-        return 0;
+    ENTRY_CALLS(ENTRY_CALL_)
+#undef ENTRY_CALL_
     default:
         return -1;
     }
