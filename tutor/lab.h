@@ -16,6 +16,8 @@
  *      garbage: initialise whatever you accumulate into.
  *   5. The input is read-only; the harness checks it is unchanged afterwards.
  *   6. Every call gets fresh inputs: nothing may be cached between calls.
+ *   7. At most 32 kernels in the file, each template instance counted: the
+ *      harness follows every launch by its kernel, and no more than 32.
  *
  * Version history: 1 — the four families below.  2 — lab 09's integrand is
  * set by the harness at run time through lab_params (below), drawn afresh

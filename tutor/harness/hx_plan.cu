@@ -806,6 +806,9 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
                 return plan_fail(c, STATUS_REJECTED, "the runner sent an unknown step %s", when);
             }
         } else if (m.h.type == PLAN_END && got == (ssize_t)sizeof m.end) {
+            if (m.end.flags & END_TOO_MANY_KERNELS)
+                return plan_fail(c, STATUS_REJECTED, "the file defines more than %d kernels (each template "
+                                 "instance counts), more than the judge follows: define fewer", PLAN_MAX_KERNELS);
             if (m.end.flags & END_UNKNOWN_KERNEL)
                 return plan_fail(c, STATUS_REJECTED, "the launcher launched a function that is not a "
                                  "registered kernel of the file %s", when);

@@ -58,7 +58,8 @@ enum plan_query_kind {
 enum plan_end_flags {
     END_TOO_MANY_STEPS = 1,         /* it recorded more than PLAN_MAX_STEPS */
     END_UNKNOWN_KERNEL = 2,         /* it launched a function nobody registered */
-    END_BAD_ARGS = 4                /* it launched without arguments where some are due */
+    END_BAD_ARGS = 4,               /* it launched without arguments where some are due */
+    END_TOO_MANY_KERNELS = 8        /* the file registered more than PLAN_MAX_KERNELS */
 };
 
 struct plan_hdr {

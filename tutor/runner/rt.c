@@ -286,8 +286,9 @@ int rt_hello(void)
 void rt_begin(void)
 {
     rt.nsteps = 0;
-    /* registered more kernels than a plan can name */
-    rt.flags = stubrt_nkernels() > PLAN_MAX_KERNELS ? END_UNKNOWN_KERNEL : 0;
+    /* A kernel past the ones a plan can name could launch unseen: the
+     * judge refuses the file as a whole, saying so. */
+    rt.flags = stubrt_nkernels() > PLAN_MAX_KERNELS ? END_TOO_MANY_KERNELS : 0;
     stubrt_reset();
 }
 
