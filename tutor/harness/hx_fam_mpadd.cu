@@ -43,6 +43,16 @@ static const unsigned FULL = 0xffffffffu;
 
 /* ---- device code ----------------------------------------------------------- */
 
+/* Limb k of a and of b as g describes them (k counts limbs: number
+ * k / LIMBS, its limb k % LIMBS). */
+__host__ __device__ static inline void mp_limbs_at(const mgen &g, unsigned long long k, uint32_t *x, uint32_t *y)
+{
+    unsigned long long i = k / LIMBS;
+    mlay l;
+    mp_layout(g, i, &l);
+    mp_limb(g, &l, i, (int)(k % LIMBS), x, y);
+}
+
 /* Writes the numbers g describes into a and b. */
 struct mp_fill_body {
     mgen g;
@@ -50,15 +60,8 @@ struct mp_fill_body {
     __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
     {
         unsigned long long n = g.count * LIMBS;
-        for (unsigned long long k = t; k < n; k += stride) {
-            unsigned long long i = k / LIMBS;
-            uint32_t x, y;
-            mlay l;
-            mp_layout(g, i, &l);
-            mp_limb(g, &l, i, (int)(k % LIMBS), &x, &y);
-            a[k] = x;
-            b[k] = y;
-        }
+        for (unsigned long long k = t; k < n; k += stride)
+            mp_limbs_at(g, k, &a[k], &b[k]);
     }
 };
 
@@ -72,11 +75,8 @@ struct mp_compare_body {
     {
         unsigned long long n = g.count * LIMBS;
         for (unsigned long long k = t; k < n; k += stride) {
-            unsigned long long i = k / LIMBS;
             uint32_t x, y;
-            mlay l;
-            mp_layout(g, i, &l);
-            mp_limb(g, &l, i, (int)(k % LIMBS), &x, &y);
+            mp_limbs_at(g, k, &x, &y);
             if (a[k] != x || b[k] != y)
                 judge_flag(bad, first, k);
         }
@@ -128,44 +128,62 @@ static inline uint32_t mp_host_add(const uint32_t *x, const uint32_t *y, uint32_
     return (uint32_t)(cin >> 32);
 }
 
-/* Writes a call's poison: every limb of r and every carry random under the
- * key, drawn again where it would be right.  The sums are worked out only
- * for that; one warp per number on a GPU. */
-struct mp_poison_body {
-    const uint32_t *a, *b;
-    uint32_t *r, *carry_out;
-    unsigned long long count;
-    uint64_t key;
-    /* Limb lane of number i, whose right limb there is right and carry out out. */
-    __host__ __device__ void limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
-    {
-        r[i * LIMBS + lane] = mp_poison(key, i * LIMBS + lane, right);
-        if (lane == 0)
-            carry_out[i] = mp_poison(mp_carry_key(key), i, out);
-    }
+/* The judge's sums of a + b, for a body B that derives from mp_sums<B> and
+ * has a, b and count: every number added again, one warp per number on a
+ * GPU (i is the same for the whole warp: the ballots see all 32 lanes), one
+ * number at a time natively.  B::limb(i, lane, right, out) gets each limb's
+ * right value and the number's carry out, and says whether the limb is
+ * wrong; B::wrong_number(i) runs once for a number with a wrong limb. */
+template <typename B> struct mp_sums {
     __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
     {
+        const B &d = *static_cast<const B *>(this);
 #ifdef __CUDA_ARCH__
         unsigned lane = (unsigned)(t & 31);
-        /* i is the same for the whole warp: the ballots see all 32 lanes. */
-        for (unsigned long long i = t / 32; i < count; i += stride / 32) {
+        for (unsigned long long i = t / 32; i < d.count; i += stride / 32) {
             size_t k = i * LIMBS + lane;
-            uint32_t out, right = mp_warp_add(a[k], b[k], lane, &out);
-            limb(i, lane, right, out);
+            uint32_t out, right = mp_warp_add(d.a[k], d.b[k], lane, &out);
+            if (__any_sync(FULL, d.limb(i, lane, right, out)) && lane == 0)
+                d.wrong_number(i);
         }
 #else
+        (void)d;
         (void)t;
         (void)stride;
 #endif
     }
     void host() const
     {
-        for (unsigned long long i = 0; i < count; i++) {
-            uint32_t right[LIMBS], out = mp_host_add(a + i * LIMBS, b + i * LIMBS, right);
+        const B &d = *static_cast<const B *>(this);
+        for (unsigned long long i = 0; i < d.count; i++) {
+            uint32_t right[LIMBS], out = mp_host_add(d.a + i * LIMBS, d.b + i * LIMBS, right);
+            int any = 0;
             for (unsigned lane = 0; lane < LIMBS; lane++)
-                limb(i, lane, right[lane], out);
+                any |= d.limb(i, lane, right[lane], out);
+            if (any)
+                d.wrong_number(i);
         }
     }
+};
+
+/* Writes a call's poison: every limb of r and every carry random under the
+ * key, drawn again where it would be right.  The sums are worked out only
+ * for that. */
+struct mp_poison_body : mp_sums<mp_poison_body> {
+    const uint32_t *a, *b;
+    uint32_t *r, *carry_out;
+    unsigned long long count;
+    uint64_t key;
+    /* Limb lane of number i, whose right limb there is right and carry out
+     * out: poisoned, never wrong. */
+    __host__ __device__ int limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
+    {
+        r[i * LIMBS + lane] = mp_poison(key, i * LIMBS + lane, right);
+        if (lane == 0)
+            carry_out[i] = mp_poison(mp_carry_key(key), i, out);
+        return 0;
+    }
+    __host__ __device__ void wrong_number(unsigned long long) const {}
 };
 
 /* What one check brings back to the host: the wrong numbers, and the limbs
@@ -182,44 +200,19 @@ struct mp_patch {
     uint32_t a[MP_CHANGES][LIMBS], b[MP_CHANGES][LIMBS];
 };
 
-/* Adds every number again and compares with r and carry_out; one warp per
- * number on a GPU, one atomic per wrong one. */
-struct mp_check_body {
+/* Adds every number again and compares with r and carry_out; one atomic
+ * per wrong number on a GPU. */
+struct mp_check_body : mp_sums<mp_check_body> {
     const uint32_t *a, *b, *r, *carry_out;
     unsigned long long count;
     struct mp_probe *res;
     /* Whether limb lane of number i is wrong, its right limb being right
      * and the number's carry out out. */
-    __host__ __device__ int wrong(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
+    __host__ __device__ int limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
     {
         return r[i * LIMBS + lane] != right || (lane == 0 && carry_out[i] != out);
     }
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-#ifdef __CUDA_ARCH__
-        unsigned lane = (unsigned)(t & 31);
-        for (unsigned long long i = t / 32; i < count; i += stride / 32) {
-            size_t k = i * LIMBS + lane;
-            uint32_t out, right = mp_warp_add(a[k], b[k], lane, &out);
-            if (__any_sync(FULL, wrong(i, lane, right, out)) && lane == 0)
-                judge_flag(&res->bad, &res->first, i);
-        }
-#else
-        (void)t;
-        (void)stride;
-#endif
-    }
-    void host() const
-    {
-        for (unsigned long long i = 0; i < count; i++) {
-            uint32_t right[LIMBS], out = mp_host_add(a + i * LIMBS, b + i * LIMBS, right);
-            int any = 0;
-            for (unsigned lane = 0; lane < LIMBS; lane++)
-                any |= wrong(i, lane, right[lane], out);
-            if (any)
-                judge_flag(&res->bad, &res->first, i);
-        }
-    }
+    __host__ __device__ void wrong_number(unsigned long long i) const { judge_flag(&res->bad, &res->first, i); }
 };
 
 /* Copies nprobe probes' limbs of a, b, r and their carries out. */
@@ -385,7 +378,7 @@ static int mp_verify_all(struct ctx *c, unsigned long long count, struct mp_prob
     p->first = ~0ull;
     HX_CHECK(cudaMemcpyAsync(mf.d_probe, p, offsetof(struct mp_probe, a), cudaMemcpyHostToDevice, c->s));
     if (judge_run(c, "mp_check", warp_blocks(count), MP_THREADS,
-                  mp_check_body{mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, mf.d_probe}, {{mf.d_probe, sizeof *p}}))
+                  mp_check_body{{}, mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, mf.d_probe}, {{mf.d_probe, sizeof *p}}))
         return -1;
     if (nprobe > 0 &&
         judge_run(c, "mp_gather", (unsigned)nprobe, 32,
@@ -423,7 +416,7 @@ static int mp_write(struct ctx *c, const unsigned long long *idx, const uint32_t
 static int mp_poison_on_device(struct ctx *c, unsigned long long count, uint64_t key)
 {
     return judge_run(c, "mp_poison", warp_blocks(count), MP_THREADS,
-                     mp_poison_body{mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, key},
+                     mp_poison_body{{}, mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, key},
                      {{mf.d_r, (size_t)count * LIMBS * sizeof(uint32_t)}, {mf.d_carry, (size_t)count * sizeof(uint32_t)}});
 }
 
