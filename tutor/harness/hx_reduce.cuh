@@ -59,6 +59,17 @@ struct gen {
     double big[MAX_BIG];
 };
 
+/* The input of n elements under seed and salt, before its type draws the
+ * rest of its description. */
+static inline gen gen_of(uint64_t seed, uint64_t salt, unsigned long long n)
+{
+    gen g = {};
+    g.seed = seed;
+    g.salt = salt;
+    g.n = n;
+    return g;
+}
+
 template <typename T> struct elem;
 
 /* One stretch of an int input: elements up to end, uniform in [lo, hi]. */
@@ -98,10 +109,7 @@ template <> struct elem<int> {
      * factor of 2 of either end of its range. */
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {};
-        g.seed = seed;
-        g.salt = salt;
-        g.n = n;
+        gen g = gen_of(seed, salt, n);
         uint64_t b = draw(seed, salt, ~0ull);
         g.shape = (int)((salt + (draw(seed, 0, ~0ull) & 3)) % INT_SHAPES);
         unsigned long long m = n / 4 + below(b, (uint32_t)(n / 2 + 1));
@@ -168,10 +176,7 @@ template <> struct elem<float> {
     static constexpr const char *rate_unit = "Gfloat/s";
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {};
-        g.seed = seed;
-        g.salt = salt;
-        g.n = n;
+        gen g = gen_of(seed, salt, n);
         uint64_t b = draw(seed, salt, ~0ull);
         g.scale = ldexp(1.0, (int)below(b, 13) - 6);
         b = mix(b);
