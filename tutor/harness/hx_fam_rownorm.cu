@@ -142,13 +142,7 @@ static inline unsigned rn_case_cols(uint64_t seed, const struct perf_case *pc, u
 /* Sample k's m-th changed row: random, none taken twice. */
 static inline unsigned long long rn_change_row(const rgen &g, uint64_t k, int m, const unsigned long long *taken)
 {
-    unsigned long long r = below(draw(g.seed, g.salt ^ 0x0c4a6e0ull, k * RN_CHANGES + (uint64_t)m), (uint32_t)g.rows);
-    for (int t = 0; t < m && (unsigned long long)m < g.rows; t++)
-        if (taken[t] == r) {
-            r = (r + 1) % g.rows;
-            t = -1;                     /* look again from the first */
-        }
-    return r;
+    return below_untaken(draw(g.seed, g.salt ^ 0x0c4a6e0ull, k * RN_CHANGES + (uint64_t)m), g.rows, m, taken);
 }
 
 /* Row r under version ver into x[0, cols); returns the float64 sum of its

@@ -117,13 +117,7 @@ __host__ __device__ static inline int sc_poison(uint64_t key, uint64_t q, long l
  * passes the places drawn before it). */
 static inline unsigned long long sc_change_index(const gen &g, uint64_t k, int m, const unsigned long long *taken)
 {
-    unsigned long long i = below(draw(g.seed, g.salt ^ 0x5ca9c4a6ull, k * SC_CHANGES + (uint64_t)m), (uint32_t)g.n);
-    for (int t = 0; t < m && (unsigned long long)m < g.n; t++)
-        if (taken[t] == i) {
-            i = (i + 1) % g.n;
-            t = -1;                     /* look again from the first */
-        }
-    return i;
+    return below_untaken(draw(g.seed, g.salt ^ 0x5ca9c4a6ull, k * SC_CHANGES + (uint64_t)m), g.n, m, taken);
 }
 
 /* Sample k's changes: SC_CHANGES places (fewer when n is smaller), each
