@@ -318,6 +318,17 @@ static void capacity_covers_every_call(void)
     EXPECT(rn_capacity(&o) >= (1ull << 24));
 }
 
+/* A changed matrix names the first changed element by row and column, in
+ * the sentence every family shares (hx_core.cuh). */
+static void changed_input_names_row_and_column(void)
+{
+    char msg[240];
+    struct input_diff d = {2, 3 * 100 + 7, 100};
+    EXPECT(input_verdict(d, INPUT_TIMING_REFERENCE, &rn_words, msg, sizeof msg) == 0);
+    EXPECT_STR(msg, "the input was modified while timing the reference: 2 element(s) differ, the first at row 3, "
+                    "column 7");
+}
+
 TAP_MAIN(T(trial_widths), T(timed_widths), T(every_element_counts), T(float_kernels_fit_the_tolerance),
          T(shfl_down_fails), T(pow2_rows_fail), T(cpu_check_finds_the_first_wrong_element), T(changed_rows_defeat_a_kept_result), T(poison_is_never_right),
-         T(capacity_covers_every_call))
+         T(capacity_covers_every_call), T(changed_input_names_row_and_column))

@@ -302,7 +302,28 @@ static void poison_is_never_right(void)
     EXPECT(same_key < 5);
 }
 
+/* A changed input in the one sentence the array families share, after a
+ * trial's call and after either kernel's timed samples (docs/harness.md);
+ * an unchanged one passes, a failed comparison is an error. */
+static void changed_input_is_worded_once(void)
+{
+    char msg[240] = "";
+    struct input_diff none = {0, ~0ull, 0}, failed = {-1, 0, 0}, three = {3, 17, 0};
+    EXPECT(input_verdict(none, INPUT_CALLED, &input_array, msg, sizeof msg) == 1 && !msg[0]);
+    EXPECT(input_verdict(failed, INPUT_TIMING, &input_array, msg, sizeof msg) == -1 && !msg[0]);
+    EXPECT(input_verdict(three, INPUT_CALLED, &input_array, msg, sizeof msg) == 0);
+    EXPECT_STR(msg, "the input was modified: 3 element(s) differ, the first at index 17");
+    EXPECT(input_verdict(three, INPUT_TIMING, &input_array, msg, sizeof msg) == 0);
+    EXPECT_STR(msg, "the input was modified while timing: 3 element(s) differ, the first at index 17");
+    EXPECT(input_verdict(three, INPUT_TIMING_REFERENCE, &input_array, msg, sizeof msg) == 0);
+    EXPECT_STR(msg, "the input was modified while timing the reference: 3 element(s) differ, the first at index 17");
+    struct test t = {};
+    t.pass = 1;
+    EXPECT(input_verdict_test(three, INPUT_CALLED, &input_array, &t) == 0 && !t.pass);
+    EXPECT_STR(t.message, "the input was modified: 3 element(s) differ, the first at index 17");
+}
+
 TAP_MAIN(T(marks_match_running_sum), T(no_prefix_overflows), T(prefixes_reach_near_the_int_range),
          T(offsets_in_30_bits_fail), T(changes_are_what_the_judge_says),
          T(kept_results_are_wrong), T(tile_local_scan_fails_past_one_tile),
-         T(reference_hash_sees_any_change), T(poison_is_never_right))
+         T(reference_hash_sees_any_change), T(poison_is_never_right), T(changed_input_is_worded_once))

@@ -470,6 +470,21 @@ __host__ __device__ static inline uint32_t below(uint64_t bits, uint32_t range)
     return (uint32_t)(((bits >> 32) * (uint64_t)range) >> 32);
 }
 
+/* The m-th of a sample's distinct places below n (n < 2^32): below(bits,
+ * n), moved on to the next place while one of taken[0, m) holds it, so
+ * that the m places differ whenever m < n. */
+static inline unsigned long long below_untaken(uint64_t bits, unsigned long long n, int m,
+                                               const unsigned long long *taken)
+{
+    unsigned long long i = below(bits, (uint32_t)n);
+    for (int t = 0; t < m && (unsigned long long)m < n; t++)
+        if (taken[t] == i) {
+            i = (i + 1) % n;
+            t = -1;                     /* look again from the first */
+        }
+    return i;
+}
+
 /* A uniform double in [0, 1). */
 __host__ __device__ static inline double unit(uint64_t bits)
 {

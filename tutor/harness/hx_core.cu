@@ -5,6 +5,7 @@
  * exit code.  Without a GPU it still asks the runner for the plan of every
  * trial and checks it, and says that nothing ran. */
 #include <chrono>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,64 @@ static int parse_perf(struct opts *o, char *spec)
     return (*end || pc->n == 0 || pc->n > (1ull << 28)) ? -1 : 0;
 }
 
+/* The options that set one field of struct opts as given, each read as its
+ * field's type says: a path or name as it is, an int by atoi, a count in
+ * base 10, a double by atof. */
+enum opt_kind { OPT_TEXT, OPT_INT, OPT_COUNT, OPT_REAL };
+template <typename T> struct opt_kind_of;
+template <> struct opt_kind_of<const char *> { static constexpr enum opt_kind kind = OPT_TEXT; };
+template <> struct opt_kind_of<int> { static constexpr enum opt_kind kind = OPT_INT; };
+template <> struct opt_kind_of<unsigned long long> { static constexpr enum opt_kind kind = OPT_COUNT; };
+template <> struct opt_kind_of<double> { static constexpr enum opt_kind kind = OPT_REAL; };
+struct opt_field {
+    const char *name;
+    enum opt_kind kind;
+    size_t at;                  /* the field's offset in struct opts */
+};
+#define OPT_FIELD(name, field) {name, opt_kind_of<decltype(opts::field)>::kind, offsetof(struct opts, field)}
+static const struct opt_field opt_fields[] = {
+    OPT_FIELD("--json", json_path),
+    OPT_FIELD("--lab", lab),
+    OPT_FIELD("--family", family),
+    OPT_FIELD("--budget-ms", budget_ms),
+    OPT_FIELD("--min-samples", min_samples),
+    OPT_FIELD("--max-samples", max_samples),
+    OPT_FIELD("--profile-n", profile_n),
+    OPT_FIELD("--gpu-lock", gpu_lock),
+    OPT_FIELD("--gpu-lock-wait", gpu_lock_wait_s),
+    OPT_FIELD("--gpu-lock-init", gpu_lock_init),
+    OPT_FIELD("--runner", runner),
+    OPT_FIELD("--runner-out", runner_out),
+    OPT_FIELD("--fatbin", fatbin),
+    OPT_FIELD("--ptx", ptx),
+    OPT_FIELD("--plan-timeout", plan_timeout_s),
+    OPT_FIELD("--max-steps", max_steps),
+    OPT_FIELD("--max-blocks", max_blocks),
+    OPT_FIELD("--max-local", max_local_bytes),
+    OPT_FIELD("--progress-fd", progress_fd),
+    OPT_FIELD("--repeat", repeat),
+    OPT_FIELD("--emu-max-n", emu_max_n),
+};
+#undef OPT_FIELD
+
+/* Sets the field option a names to v; -1 when no field has that name. */
+static int parse_field(struct opts *o, const char *a, char *v)
+{
+    for (const struct opt_field &f : opt_fields) {
+        if (strcmp(a, f.name))
+            continue;
+        char *at = (char *)o + f.at;
+        switch (f.kind) {
+        case OPT_TEXT: *(const char **)at = v; break;
+        case OPT_INT: *(int *)at = atoi(v); break;
+        case OPT_COUNT: *(unsigned long long *)at = strtoull(v, NULL, 10); break;
+        case OPT_REAL: *(double *)at = atof(v); break;
+        }
+        return 0;
+    }
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
     o->seed = (uint64_t)std::chrono::steady_clock::now().time_since_epoch().count();
@@ -75,19 +134,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
         if (!v)
             return -1;
         i++;
-        if (!strcmp(a, "--json"))
-            o->json_path = v;
-        else if (!strcmp(a, "--lab"))
-            o->lab = v;
-        else if (!strcmp(a, "--family"))
-            o->family = v;
-        else if (!strcmp(a, "--seed")) {
+        if (!strcmp(a, "--seed")) {
             char *end;
             o->seed = strtoull(v, &end, 0);
             if (*end || !*v)
                 return -1;
-        }
-        else if (!strcmp(a, "--mode")) {
+        } else if (!strcmp(a, "--mode")) {
             if (!strcmp(v, "check")) o->mode = MODE_CHECK;
             else if (!strcmp(v, "sanitize")) o->mode = MODE_SANITIZE;
             else if (!strcmp(v, "profile")) o->mode = MODE_PROFILE;
@@ -96,43 +148,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
             if (parse_sizes(o, v)) return -1;
         } else if (!strcmp(a, "--perf")) {
             if (parse_perf(o, v)) return -1;
-        } else if (!strcmp(a, "--budget-ms"))
-            o->budget_ms = atof(v);
-        else if (!strcmp(a, "--min-samples"))
-            o->min_samples = atoi(v);
-        else if (!strcmp(a, "--max-samples"))
-            o->max_samples = atoi(v);
-        else if (!strcmp(a, "--profile-n"))
-            o->profile_n = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--gpu-lock"))
-            o->gpu_lock = v;
-        else if (!strcmp(a, "--gpu-lock-wait"))
-            o->gpu_lock_wait_s = atof(v);
-        else if (!strcmp(a, "--gpu-lock-init"))
-            o->gpu_lock_init = atoi(v);
-        else if (!strcmp(a, "--runner"))
-            o->runner = v;
-        else if (!strcmp(a, "--runner-out"))
-            o->runner_out = v;
-        else if (!strcmp(a, "--fatbin"))
-            o->fatbin = v;
-        else if (!strcmp(a, "--ptx"))
-            o->ptx = v;
-        else if (!strcmp(a, "--plan-timeout"))
-            o->plan_timeout_s = atof(v);
-        else if (!strcmp(a, "--max-steps"))
-            o->max_steps = atoi(v);
-        else if (!strcmp(a, "--max-blocks"))
-            o->max_blocks = strtoull(v, NULL, 10);
-        else if (!strcmp(a, "--max-local"))
-            o->max_local_bytes = atoi(v);
-        else if (!strcmp(a, "--progress-fd"))
-            o->progress_fd = atoi(v);
-        else if (!strcmp(a, "--repeat"))
-            o->repeat = atoi(v);
-        else if (!strcmp(a, "--emu-max-n"))
-            o->emu_max_n = strtoull(v, NULL, 10);
-        else
+        } else if (parse_field(o, a, v))
             return -1;
     }
     if (o->min_samples < 1 || o->max_samples < o->min_samples || o->max_steps < 1 ||

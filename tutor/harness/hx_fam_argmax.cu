@@ -25,40 +25,16 @@
 #include <string.h>
 
 #include "hx_argmax.cuh"
+#include "hx_core.cuh"
 #include "hx_cub.h"
-#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
 
-/* Writes the input g describes into out[0, g.n). */
-struct am_fill_body {
+/* Element i of the input g describes. */
+struct am_want {
     agen g;
-    float *out;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride)
-            out[i] = am_value(g, i);
-    }
-};
-
-/* Counts elements that differ from what am_fill_body wrote (bit for bit, so
- * a NaN written over the input is caught too); remembers the first. */
-struct am_compare_body {
-    agen g;
-    const float *in;
-    unsigned long long *bad, *first;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride) {
-            float want = am_value(g, i);
-            uint32_t a, b;
-            memcpy(&a, &want, sizeof a);
-            memcpy(&b, &in[i], sizeof b);
-            if (a != b)
-                judge_flag(bad, first, i);
-        }
-    }
+    __host__ __device__ float operator()(unsigned long long i) const { return am_value(g, i); }
 };
 
 static struct {
@@ -76,7 +52,7 @@ static struct {
 
 static int am_generate(struct ctx *c, const agen &g)
 {
-    return judge_run(c, "am_fill", af.grid, 256, am_fill_body{g, af.d_in}, {{af.d_in, g.n * sizeof(float)}});
+    return input_generate(c, "am_fill", af.grid, 256, af.d_in, g.n, am_want{g});
 }
 
 /* Fresh random bits in *d_out (never the answer), in the rest of its
@@ -103,18 +79,10 @@ static void am_move(void)
     af.d_out = (unsigned long long *)moving_out_ptr(&af.out);
 }
 
-/* Returns the number of input elements that changed, or -1. */
-static long long am_changed(struct ctx *c, const agen &g, unsigned long long *first)
+/* The input against what am_generate wrote. */
+static struct input_diff am_changed(struct ctx *c, const agen &g)
 {
-    unsigned long long h[2] = {0, ~0ull};
-    HX_CHECK(cudaMemcpyAsync(af.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    if (judge_run(c, "am_compare", af.grid, 256, am_compare_body{g, af.d_in, af.d_bad, af.d_bad + 1},
-                  {{af.d_bad, sizeof h}}))
-        return -1;
-    HX_CHECK(cudaMemcpyAsync(h, af.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    *first = h[1];
-    return (long long)h[0];
+    return input_changed(c, "am_compare", af.grid, 256, af.d_bad, af.d_in, g.n, am_want{g});
 }
 
 /* A key in words: "3.5 at index 17". */
@@ -170,13 +138,7 @@ static int am_setup(struct ctx *c, unsigned long long max_n)
 
 static void am_teardown(struct ctx *)
 {
-    cudaFree(af.d_in);
-    cudaFree(af.out.arena);
-    cudaFree(af.d_scratch);
-    cudaFree(af.d_ref_max);
-    cudaFree(af.d_ref_idx);
-    cudaFree(af.d_bad);
-    cudaFree(af.d_cub);
+    device_free({af.d_in, af.out.arena, af.d_scratch, af.d_ref_max, af.d_ref_idx, af.d_bad, af.d_cub});
 }
 
 static struct call am_call_of(const struct ctx *c, unsigned long long n)
@@ -188,7 +150,7 @@ static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
 {
     agen g = am_make(c->o->seed, 1 + (uint64_t)k, n);
     aanswer a = am_answer(g);
-    unsigned long long want = am_key(g, a), got, first;
+    unsigned long long want = am_key(g, a), got;
 
     am_move();
     if (am_generate(c, g) || am_poison(c, n, want, 1))
@@ -218,12 +180,7 @@ static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
             test_fail(t, "%s", around);
         return whole;
     }
-    long long bad = am_changed(c, g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0)
-        test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu", bad, first);
-    return 0;
+    return input_verdict_test(am_changed(c, g), INPUT_CALLED, &input_array, t) < 0 ? -1 : 0;
 }
 
 /* ---- timing ---- */
@@ -303,22 +260,11 @@ static int am_verify(void *arg, int k, char *msg, size_t len)
     return 0;
 }
 
-/* Between the student's last sample and the reference's first: the input
- * must be as generated (each verify put its element back), and the
- * reference gets it generated afresh all the same. */
+/* Each verify put its element back: the input as generated (input_afresh). */
 static int am_between(void *arg, char *msg, size_t len)
 {
     struct arun *r = (struct arun *)arg;
-    unsigned long long first;
-    long long bad = am_changed(r->c, r->g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0) {
-        snprintf(msg, len, "the input was modified while timing: %lld element(s) differ, the first at "
-                 "index %llu", bad, first);
-        return 0;
-    }
-    return am_generate(r->c, r->g) ? -1 : 1;
+    return input_afresh(am_changed(r->c, r->g), [r] { return am_generate(r->c, r->g); }, msg, len);
 }
 
 static int am_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
@@ -339,15 +285,8 @@ static int am_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
         return -1;
     if ((rc = measure_both(c, &tm, p, t)) != 0)
         return rc < 0 ? -1 : 0;
-    unsigned long long first;
-    long long bad = am_changed(c, r.g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0) {
-        test_fail(t, "the input was modified while timing: %lld element(s) differ, the first at index %llu",
-                  bad, first);
-        return 0;
-    }
+    if ((rc = input_verdict_test(am_changed(c, r.g), INPUT_TIMING, &input_array, t)) <= 0)
+        return rc;
     p->bytes = (double)pc->n * sizeof(float);
     p->rate_unit = "Gfloat/s";
     perf_finish(c, &family_impl, p, (double)pc->n);

@@ -28,12 +28,11 @@
  * sample the whole input must be as generated.  Only the student's call
  * lies between the timing events.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
 
-#include "hx_judge.cuh"
+#include "hx_core.cuh"
 #include "hx_mpgen.cuh"
 #include "hx_poison.cuh"
 
@@ -44,6 +43,16 @@ static const unsigned FULL = 0xffffffffu;
 
 /* ---- device code ----------------------------------------------------------- */
 
+/* Limb k of a and of b as g describes them (k counts limbs: number
+ * k / LIMBS, its limb k % LIMBS). */
+__host__ __device__ static inline void mp_limbs_at(const mgen &g, unsigned long long k, uint32_t *x, uint32_t *y)
+{
+    unsigned long long i = k / LIMBS;
+    mlay l;
+    mp_layout(g, i, &l);
+    mp_limb(g, &l, i, (int)(k % LIMBS), x, y);
+}
+
 /* Writes the numbers g describes into a and b. */
 struct mp_fill_body {
     mgen g;
@@ -51,15 +60,8 @@ struct mp_fill_body {
     __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
     {
         unsigned long long n = g.count * LIMBS;
-        for (unsigned long long k = t; k < n; k += stride) {
-            unsigned long long i = k / LIMBS;
-            uint32_t x, y;
-            mlay l;
-            mp_layout(g, i, &l);
-            mp_limb(g, &l, i, (int)(k % LIMBS), &x, &y);
-            a[k] = x;
-            b[k] = y;
-        }
+        for (unsigned long long k = t; k < n; k += stride)
+            mp_limbs_at(g, k, &a[k], &b[k]);
     }
 };
 
@@ -73,11 +75,8 @@ struct mp_compare_body {
     {
         unsigned long long n = g.count * LIMBS;
         for (unsigned long long k = t; k < n; k += stride) {
-            unsigned long long i = k / LIMBS;
             uint32_t x, y;
-            mlay l;
-            mp_layout(g, i, &l);
-            mp_limb(g, &l, i, (int)(k % LIMBS), &x, &y);
+            mp_limbs_at(g, k, &x, &y);
             if (a[k] != x || b[k] != y)
                 judge_flag(bad, first, k);
         }
@@ -129,44 +128,62 @@ static inline uint32_t mp_host_add(const uint32_t *x, const uint32_t *y, uint32_
     return (uint32_t)(cin >> 32);
 }
 
-/* Writes a call's poison: every limb of r and every carry random under the
- * key, drawn again where it would be right.  The sums are worked out only
- * for that; one warp per number on a GPU. */
-struct mp_poison_body {
-    const uint32_t *a, *b;
-    uint32_t *r, *carry_out;
-    unsigned long long count;
-    uint64_t key;
-    /* Limb lane of number i, whose right limb there is right and carry out out. */
-    __host__ __device__ void limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
-    {
-        r[i * LIMBS + lane] = mp_poison(key, i * LIMBS + lane, right);
-        if (lane == 0)
-            carry_out[i] = mp_poison(mp_carry_key(key), i, out);
-    }
+/* The judge's sums of a + b, for a body B that derives from mp_sums<B> and
+ * has a, b and count: every number added again, one warp per number on a
+ * GPU (i is the same for the whole warp: the ballots see all 32 lanes), one
+ * number at a time natively.  B::limb(i, lane, right, out) gets each limb's
+ * right value and the number's carry out, and says whether the limb is
+ * wrong; B::wrong_number(i) runs once for a number with a wrong limb. */
+template <typename B> struct mp_sums {
     __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
     {
+        const B &d = *static_cast<const B *>(this);
 #ifdef __CUDA_ARCH__
         unsigned lane = (unsigned)(t & 31);
-        /* i is the same for the whole warp: the ballots see all 32 lanes. */
-        for (unsigned long long i = t / 32; i < count; i += stride / 32) {
+        for (unsigned long long i = t / 32; i < d.count; i += stride / 32) {
             size_t k = i * LIMBS + lane;
-            uint32_t out, right = mp_warp_add(a[k], b[k], lane, &out);
-            limb(i, lane, right, out);
+            uint32_t out, right = mp_warp_add(d.a[k], d.b[k], lane, &out);
+            if (__any_sync(FULL, d.limb(i, lane, right, out)) && lane == 0)
+                d.wrong_number(i);
         }
 #else
+        (void)d;
         (void)t;
         (void)stride;
 #endif
     }
     void host() const
     {
-        for (unsigned long long i = 0; i < count; i++) {
-            uint32_t right[LIMBS], out = mp_host_add(a + i * LIMBS, b + i * LIMBS, right);
+        const B &d = *static_cast<const B *>(this);
+        for (unsigned long long i = 0; i < d.count; i++) {
+            uint32_t right[LIMBS], out = mp_host_add(d.a + i * LIMBS, d.b + i * LIMBS, right);
+            int any = 0;
             for (unsigned lane = 0; lane < LIMBS; lane++)
-                limb(i, lane, right[lane], out);
+                any |= d.limb(i, lane, right[lane], out);
+            if (any)
+                d.wrong_number(i);
         }
     }
+};
+
+/* Writes a call's poison: every limb of r and every carry random under the
+ * key, drawn again where it would be right.  The sums are worked out only
+ * for that. */
+struct mp_poison_body : mp_sums<mp_poison_body> {
+    const uint32_t *a, *b;
+    uint32_t *r, *carry_out;
+    unsigned long long count;
+    uint64_t key;
+    /* Limb lane of number i, whose right limb there is right and carry out
+     * out: poisoned, never wrong. */
+    __host__ __device__ int limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
+    {
+        r[i * LIMBS + lane] = mp_poison(key, i * LIMBS + lane, right);
+        if (lane == 0)
+            carry_out[i] = mp_poison(mp_carry_key(key), i, out);
+        return 0;
+    }
+    __host__ __device__ void wrong_number(unsigned long long) const {}
 };
 
 /* What one check brings back to the host: the wrong numbers, and the limbs
@@ -183,44 +200,19 @@ struct mp_patch {
     uint32_t a[MP_CHANGES][LIMBS], b[MP_CHANGES][LIMBS];
 };
 
-/* Adds every number again and compares with r and carry_out; one warp per
- * number on a GPU, one atomic per wrong one. */
-struct mp_check_body {
+/* Adds every number again and compares with r and carry_out; one atomic
+ * per wrong number on a GPU. */
+struct mp_check_body : mp_sums<mp_check_body> {
     const uint32_t *a, *b, *r, *carry_out;
     unsigned long long count;
     struct mp_probe *res;
     /* Whether limb lane of number i is wrong, its right limb being right
      * and the number's carry out out. */
-    __host__ __device__ int wrong(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
+    __host__ __device__ int limb(unsigned long long i, unsigned lane, uint32_t right, uint32_t out) const
     {
         return r[i * LIMBS + lane] != right || (lane == 0 && carry_out[i] != out);
     }
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-#ifdef __CUDA_ARCH__
-        unsigned lane = (unsigned)(t & 31);
-        for (unsigned long long i = t / 32; i < count; i += stride / 32) {
-            size_t k = i * LIMBS + lane;
-            uint32_t out, right = mp_warp_add(a[k], b[k], lane, &out);
-            if (__any_sync(FULL, wrong(i, lane, right, out)) && lane == 0)
-                judge_flag(&res->bad, &res->first, i);
-        }
-#else
-        (void)t;
-        (void)stride;
-#endif
-    }
-    void host() const
-    {
-        for (unsigned long long i = 0; i < count; i++) {
-            uint32_t right[LIMBS], out = mp_host_add(a + i * LIMBS, b + i * LIMBS, right);
-            int any = 0;
-            for (unsigned lane = 0; lane < LIMBS; lane++)
-                any |= wrong(i, lane, right[lane], out);
-            if (any)
-                judge_flag(&res->bad, &res->first, i);
-        }
-    }
+    __host__ __device__ void wrong_number(unsigned long long i) const { judge_flag(&res->bad, &res->first, i); }
 };
 
 /* Copies nprobe probes' limbs of a, b, r and their carries out. */
@@ -349,21 +341,6 @@ static struct {
     std::vector<uint32_t> want_r, want_c, buf_r, buf_c;     /* host copies */
 } mf;
 
-/* The judge's own check disagreed with the CPU: the harness is wrong, and
- * the run says so (internal_error), never blaming the kernel. */
-static int mp_internal(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int mp_internal(struct ctx *c, const char *fmt, ...)
-{
-    char what[240];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    note(c->r, "internal: %s", what);
-    set_error_text("the judge's own check disagreed with its CPU reference (an internal error, not the kernel's)");
-    return -1;
-}
-
 /* Blocks for a warp-per-number kernel over count numbers. */
 static unsigned warp_blocks(unsigned long long count)
 {
@@ -378,18 +355,19 @@ static int generate(struct ctx *c, const mgen &g)
                      {{mf.d_a, bytes}, {mf.d_b, bytes}});
 }
 
-/* Returns the number of input limbs that changed, or -1. */
-static long long changed(struct ctx *c, const mgen &g, unsigned long long *first)
+/* The first changed limb's place: its number and its limb. */
+static void mp_place(char *buf, size_t len, unsigned long long first, unsigned long long)
 {
-    unsigned long long h[2] = {0, ~0ull};
-    HX_CHECK(cudaMemcpyAsync(mf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    if (judge_run(c, "mp_compare", mf.grid, MP_THREADS, mp_compare_body{g, mf.d_a, mf.d_b, mf.d_bad, mf.d_bad + 1},
-                  {{mf.d_bad, sizeof h}}))
-        return -1;
-    HX_CHECK(cudaMemcpyAsync(h, mf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    *first = h[1];
-    return (long long)h[0];
+    snprintf(buf, len, "in number %llu (limb %llu)", first / LIMBS, first % LIMBS);
+}
+
+static const struct input_words mp_words = {"limb(s) of a or b", mp_place};
+
+/* The limbs of a and b against what mp_fill_body wrote. */
+static struct input_diff changed(struct ctx *c, const mgen &g)
+{
+    return input_count(c, "mp_compare", mf.grid, MP_THREADS, mf.d_bad,
+                       mp_compare_body{g, mf.d_a, mf.d_b, mf.d_bad, mf.d_bad + 1});
 }
 
 /* Runs the judge's check over count numbers and brings back its counts and
@@ -400,7 +378,7 @@ static int mp_verify_all(struct ctx *c, unsigned long long count, struct mp_prob
     p->first = ~0ull;
     HX_CHECK(cudaMemcpyAsync(mf.d_probe, p, offsetof(struct mp_probe, a), cudaMemcpyHostToDevice, c->s));
     if (judge_run(c, "mp_check", warp_blocks(count), MP_THREADS,
-                  mp_check_body{mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, mf.d_probe}, {{mf.d_probe, sizeof *p}}))
+                  mp_check_body{{}, mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, mf.d_probe}, {{mf.d_probe, sizeof *p}}))
         return -1;
     if (nprobe > 0 &&
         judge_run(c, "mp_gather", (unsigned)nprobe, 32,
@@ -438,7 +416,7 @@ static int mp_write(struct ctx *c, const unsigned long long *idx, const uint32_t
 static int mp_poison_on_device(struct ctx *c, unsigned long long count, uint64_t key)
 {
     return judge_run(c, "mp_poison", warp_blocks(count), MP_THREADS,
-                     mp_poison_body{mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, key},
+                     mp_poison_body{{}, mf.d_a, mf.d_b, mf.d_r, mf.d_carry, count, key},
                      {{mf.d_r, (size_t)count * LIMBS * sizeof(uint32_t)}, {mf.d_carry, (size_t)count * sizeof(uint32_t)}});
 }
 
@@ -466,13 +444,7 @@ static int mp_setup(struct ctx *c, unsigned long long max_n)
 
 static void mp_teardown(struct ctx *)
 {
-    cudaFree(mf.d_a);
-    cudaFree(mf.d_b);
-    cudaFree(mf.d_r);
-    cudaFree(mf.d_carry);
-    cudaFree(mf.d_bad);
-    cudaFree(mf.d_probe);
-    cudaFree(mf.d_patch);
+    device_free({mf.d_a, mf.d_b, mf.d_r, mf.d_carry, mf.d_bad, mf.d_probe, mf.d_patch});
 }
 
 static struct call mp_call_of(const struct ctx *c, unsigned long long n)
@@ -484,7 +456,7 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
 {
     mgen g = {c->o->seed, 1 + (uint64_t)k, n, MP_MIXED};
     size_t nl = (size_t)n * LIMBS, gl = (size_t)GUARD * LIMBS;
-    unsigned long long carries = 0, bad = 0, first;
+    unsigned long long carries = 0, bad = 0;
     struct mp_wrong w0 = {0, -1, 0, 0, 0, 0, 0, 0}, w;
     static struct mp_probe probe;
 
@@ -516,8 +488,8 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     if (mp_verify_all(c, n, &probe, 0))
         return -1;
     if (probe.bad != n || probe.first != 0)
-        return mp_internal(c, "the judge's GPU check found %llu of %llu poisoned numbers wrong (first %llu) "
-                           "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
+        return judge_internal(c, "the judge's GPU check found %llu of %llu poisoned numbers wrong (first %llu) "
+                              "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
     struct call call = mp_call_of(c, n);
     if (student_run(c, &call))
         return -1;
@@ -563,20 +535,15 @@ static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         return 0;
     }
 
-    long long changed_limbs = changed(c, g, &first);
-    if (changed_limbs < 0)
-        return -1;
-    if (changed_limbs > 0) {
-        test_fail(t, "the input was modified: %lld limb(s) of a or b differ, the first in number %llu (limb %llu)",
-                  changed_limbs, first / LIMBS, first % LIMBS);
-        return 0;
-    }
+    int same = input_verdict_test(changed(c, g), INPUT_CALLED, &mp_words, t);
+    if (same <= 0)
+        return same;
     /* A right result, by the CPU: the judge's GPU check must agree. */
     if (mp_verify_all(c, n, &probe, 0))
         return -1;
     if (probe.bad != 0)
-        return mp_internal(c, "the judge's GPU check found %llu of %llu numbers wrong (first %llu) that "
-                           "the CPU found right (trial n=%llu)", probe.bad, n, probe.first, n);
+        return judge_internal(c, "the judge's GPU check found %llu of %llu numbers wrong (first %llu) that "
+                              "the CPU found right (trial n=%llu)", probe.bad, n, probe.first, n);
     return 0;
 }
 
@@ -672,16 +639,16 @@ static int mp_judge(struct mrun *r, int k, char *msg, size_t len)
         unsigned long long i = p->first;
         uint32_t got[LIMBS], got_c;
         if (i >= r->g.count)
-            return mp_internal(r->c, "%s sample %d: the GPU check counted %llu wrong numbers but named "
-                               "number %llu", who, k, p->bad, i);
+            return judge_internal(r->c, "%s sample %d: the GPU check counted %llu wrong numbers but named "
+                                  "number %llu", who, k, p->bad, i);
         HX_CHECK(cudaMemcpy(a, mf.d_a + i * LIMBS, sizeof a, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(b, mf.d_b + i * LIMBS, sizeof b, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(got, mf.d_r + i * LIMBS, sizeof got, cudaMemcpyDeviceToHost));
         HX_CHECK(cudaMemcpy(&got_c, mf.d_carry + i, sizeof got_c, cudaMemcpyDeviceToHost));
         want_c = mp_add(a, b, want);
         if (mp_same(i, want, want_c, got, got_c, r->key, &w))
-            return mp_internal(r->c, "%s sample %d: the GPU check found number %llu wrong, the CPU right",
-                               who, k, i);
+            return judge_internal(r->c, "%s sample %d: the GPU check found number %llu wrong, the CPU right",
+                                  who, k, i);
         mp_describe(&w, how, sizeof how);
         snprintf(msg, len, "%s sample %d (%d numbers had new sums): %llu of %llu numbers wrong; the "
                  "first, number %llu: %.150s", who, k, r->nchange, p->bad, r->g.count, i, how);
@@ -691,8 +658,8 @@ static int mp_judge(struct mrun *r, int k, char *msg, size_t len)
         want_c = mp_add(p->a[m], p->b[m], want);
         if (!mp_same(p->idx[m], want, want_c, p->r[m], p->c[m], r->key, &w)) {
             mp_describe(&w, how, sizeof how);
-            return mp_internal(r->c, "%s sample %d: the GPU check passed number %llu, the CPU did not: %.120s",
-                               who, k, p->idx[m], how);
+            return judge_internal(r->c, "%s sample %d: the GPU check passed number %llu, the CPU did not: %.120s",
+                                  who, k, p->idx[m], how);
         }
     }
     return 1;
@@ -726,15 +693,8 @@ static int mp_verify(void *arg, int k, char *msg, size_t len)
 static int mp_after(void *arg, char *msg, size_t len)
 {
     struct mrun *r = (struct mrun *)arg;
-    unsigned long long first;
-    long long bad = changed(r->c, r->g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad == 0)
-        return 1;
-    snprintf(msg, len, "the input was modified while timing%s: %lld limb(s) of a or b differ, the first in "
-             "number %llu (limb %llu)", r->reference ? " the reference" : "", bad, first / LIMBS, first % LIMBS);
-    return 0;
+    return input_verdict(changed(r->c, r->g), r->reference ? INPUT_TIMING_REFERENCE : INPUT_TIMING, &mp_words, msg,
+                         len);
 }
 
 static int mp_kind_of(const char *s)
@@ -754,11 +714,8 @@ static int mp_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     int kind = mp_kind_of(pc->input);
     int rc;
 
-    if (kind < 0) {
-        note(c->r, "internal: perf case %s: unknown input kind \"%s\" (random, ripple, mixed)",
-             pc->label, pc->input);
-        return -1;
-    }
+    if (kind < 0)
+        return perf_kind_unknown(c, pc, "random, ripple, mixed");
     static struct mrun r;       /* static: large, and the patch copies read from it */
     memset(&r, 0, sizeof r);
     r.c = c;

@@ -48,7 +48,6 @@
  * reference is the judge's own warp-per-row butterfly normaliser.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <thread>
@@ -57,7 +56,7 @@
 #define LAB_NO_PARAMS
 #include "../lab.h"
 #include "hx.h"
-#include "hx_judge.cuh"
+#include "hx_core.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
@@ -143,13 +142,7 @@ static inline unsigned rn_case_cols(uint64_t seed, const struct perf_case *pc, u
 /* Sample k's m-th changed row: random, none taken twice. */
 static inline unsigned long long rn_change_row(const rgen &g, uint64_t k, int m, const unsigned long long *taken)
 {
-    unsigned long long r = below(draw(g.seed, g.salt ^ 0x0c4a6e0ull, k * RN_CHANGES + (uint64_t)m), (uint32_t)g.rows);
-    for (int t = 0; t < m && (unsigned long long)m < g.rows; t++)
-        if (taken[t] == r) {
-            r = (r + 1) % g.rows;
-            t = -1;                     /* look again from the first */
-        }
-    return r;
+    return below_untaken(draw(g.seed, g.salt ^ 0x0c4a6e0ull, k * RN_CHANGES + (uint64_t)m), g.rows, m, taken);
 }
 
 /* Row r under version ver into x[0, cols); returns the float64 sum of its
@@ -249,16 +242,14 @@ struct rn_probe {
     float in[RN_PROBES][ROW_MAX], out[RN_PROBES][ROW_MAX];
 };
 
-/* A matrix has at most LAB_MAX_N = 2^28 elements: 32-bit indices, and
- * 32-bit divisions, which are many times cheaper than 64-bit ones. */
-struct rn_fill_body {
+/* Element k of the matrix g describes, row after row.  A matrix has at most
+ * LAB_MAX_N = 2^28 elements: 32-bit indices, and 32-bit divisions, which
+ * are many times cheaper than 64-bit ones. */
+struct rn_want {
     rgen g;
-    float *in;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
+    __host__ __device__ float operator()(unsigned long long k) const
     {
-        unsigned n = (unsigned)(g.rows * g.cols);
-        for (unsigned long long k = t; k < n; k += stride)
-            in[k] = rn_value(g, (unsigned)k / g.cols, (unsigned)k % g.cols, 0);
+        return rn_value(g, (unsigned)k / g.cols, (unsigned)k % g.cols, 0);
     }
 };
 
@@ -277,24 +268,6 @@ struct rn_fill_rows_body {
     }
 };
 
-/* Elements of the input that differ from the generated ones; the first. */
-struct rn_compare_body {
-    rgen g;
-    const float *in;
-    unsigned long long *bad, *first;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        unsigned n = (unsigned)(g.rows * g.cols);
-        for (unsigned long long k = t; k < n; k += stride) {
-            float want = rn_value(g, (unsigned)k / g.cols, (unsigned)k % g.cols, 0);
-            uint32_t a, b;
-            memcpy(&a, &want, sizeof a);
-            memcpy(&b, &in[k], sizeof b);
-            if (a != b)
-                judge_flag(bad, first, k);
-        }
-    }
-};
 
 /* p[0, count) = the float of bits. */
 struct rn_set_body {
@@ -444,18 +417,6 @@ static struct {
     std::vector<float> buf;                 /* a trial's d_out on the host */
 } rf;
 
-static int rn_internal(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int rn_internal(struct ctx *c, const char *fmt, ...)
-{
-    char what[240];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    note(c->r, "internal: %s", what);
-    set_error_text("the judge's own check disagreed with its CPU reference (an internal error, not the kernel's)");
-    return -1;
-}
 
 /* Elements the run will need at most: every trial's rows x cols, every timed
  * case at its widest, the profile's matrix. */
@@ -488,10 +449,7 @@ static int rn_setup(struct ctx *c, unsigned long long)
 
 static void rn_teardown(struct ctx *)
 {
-    cudaFree(rf.d_in);
-    cudaFree(rf.d_out);
-    cudaFree(rf.d_bad);
-    cudaFree(rf.d_probe);
+    device_free({rf.d_in, rf.d_out, rf.d_bad, rf.d_probe});
 }
 
 /* The call for a rows x cols matrix in rf's buffers (or, dry, in the
@@ -517,8 +475,7 @@ void family_dry_call(struct ctx *c, unsigned long long n, int trial, struct call
 
 static int rn_generate(struct ctx *c, const rgen &g)
 {
-    return judge_run(c, "rn_fill", rf.grid, RN_THREADS, rn_fill_body{g, rf.d_in},
-                     {{rf.d_in, g.rows * g.cols * sizeof(float)}});
+    return input_generate(c, "rn_fill", rf.grid, RN_THREADS, rf.d_in, g.rows * g.cols, rn_want{g});
 }
 
 /* Bytes of d_out's allocation past element total. */
@@ -538,17 +495,21 @@ static int rn_poison(struct ctx *c, unsigned long long total, uint32_t bits, int
     return poison_fill(c, rf.d_out + total, whole ? rn_tail_bytes(total) : RN_GUARD * sizeof(float), rf.tail_key);
 }
 
-static long long rn_changed(struct ctx *c, const rgen &g, unsigned long long *first)
+/* The first changed element's place in the matrix: its row and column. */
+static void rn_place(char *buf, size_t len, unsigned long long first, unsigned long long cols)
 {
-    unsigned long long h[2] = {0, ~0ull};
-    HX_CHECK(cudaMemcpyAsync(rf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    if (judge_run(c, "rn_compare", rf.grid, RN_THREADS, rn_compare_body{g, rf.d_in, rf.d_bad, rf.d_bad + 1},
-                  {{rf.d_bad, sizeof h}}))
-        return -1;
-    HX_CHECK(cudaMemcpyAsync(h, rf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    *first = h[1];
-    return (long long)h[0];
+    snprintf(buf, len, "at row %llu, column %llu", first / cols, first % cols);
+}
+
+static const struct input_words rn_words = {"element(s)", rn_place};
+
+/* The input against what rn_generate wrote. */
+static struct input_diff rn_changed(struct ctx *c, const rgen &g)
+{
+    struct input_diff d = input_changed(c, "rn_compare", rf.grid, RN_THREADS, rf.d_bad, rf.d_in, g.rows * g.cols,
+                                        rn_want{g});
+    d.width = g.cols;
+    return d;
 }
 
 /* The GPU check of the whole result, and the nprobe rows p->row names. */
@@ -591,7 +552,7 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
 {
     unsigned cols = rn_trial_cols(c->o->seed, k);
     rgen g = {c->o->seed, 1 + (uint64_t)k, rows, cols};
-    unsigned long long total = rows * cols, bad = 0, first_bad = 0, first;
+    unsigned long long total = rows * cols, bad = 0, first_bad = 0;
     uint32_t pz = rn_poison_bits(poison_bits());
     static struct rn_probe probe;
     double used = 0, want_at = 0;
@@ -603,8 +564,8 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
     if (rn_verify_all(c, g, &probe, 0))
         return -1;
     if (probe.bad != total || probe.first != 0)
-        return rn_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
-                           "before the call (trial %llu x %u)", probe.bad, total, probe.first, rows, cols);
+        return judge_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
+                              "before the call (trial %llu x %u)", probe.bad, total, probe.first, rows, cols);
     struct call call = rn_call_of(c, rows, cols);
     if (student_run(c, &call))
         return -1;
@@ -633,22 +594,17 @@ static int rn_trial(struct ctx *c, unsigned long long rows, int k, struct test *
                       "elements (%llu x %u)", total + at / sizeof(float), total, rows, cols);
             return 0;
         }
-        long long changed = rn_changed(c, g, &first);
-        if (changed < 0)
-            return -1;
-        if (changed > 0) {
-            test_fail(t, "the input was modified: %lld element(s) differ, the first at row %llu, column %llu",
-                      changed, first / cols, first % cols);
-            return 0;
-        }
+        int same = input_verdict_test(rn_changed(c, g), INPUT_CALLED, &rn_words, t);
+        if (same <= 0)
+            return same;
     }
     /* The judge's GPU check must agree with the CPU (a result right to the
      * CPU is right to it, a wrong one wrong). */
     if (rn_verify_all(c, g, &probe, 0))
         return -1;
     if ((probe.bad == 0) != (bad == 0))
-        return rn_internal(c, "the judge's GPU check found %llu wrong element(s) where the CPU found %llu "
-                           "(trial %llu x %u)", probe.bad, bad, rows, cols);
+        return judge_internal(c, "the judge's GPU check found %llu wrong element(s) where the CPU found %llu "
+                              "(trial %llu x %u)", probe.bad, bad, rows, cols);
     return 0;
 }
 
@@ -733,14 +689,14 @@ static int rn_judge(struct rrun *r, int k, char *msg, size_t len)
         unsigned j = (unsigned)(q % cols);
         float got;
         if (row >= r->g.rows)
-            return rn_internal(r->c, "%s sample %d: the GPU check counted %llu wrong elements but named element "
-                               "%llu", who, k, p->bad, q);
+            return judge_internal(r->c, "%s sample %d: the GPU check counted %llu wrong elements but named element "
+                                  "%llu", who, k, p->bad, q);
         HX_CHECK(cudaMemcpy(&got, rf.d_out + q, sizeof got, cudaMemcpyDeviceToHost));
         double want = 1.0 / rn_row(r->g, row, rn_version(r, row), x);
         want *= (double)x[j];
         if (fabs((double)got - want) <= rn_tolerance(want))
-            return rn_internal(r->c, "%s sample %d: the GPU check found row %llu, column %u wrong, the CPU right",
-                               who, k, row, j);
+            return judge_internal(r->c, "%s sample %d: the GPU check found row %llu, column %u wrong, the CPU right",
+                                  who, k, row, j);
         rn_describe(row, j, want, got, r->poison, how, sizeof how);
         snprintf(msg, len, "%s sample %d (%d rows changed since the last call): %llu of %llu elements wrong; the "
                  "first, %.150s", who, k, r->changed.count, p->bad, r->g.rows * cols, how);
@@ -752,8 +708,8 @@ static int rn_judge(struct rrun *r, int k, char *msg, size_t len)
         for (unsigned j = 0; j < cols; j++) {
             double want = (double)x[j] * inv;
             if (!(fabs((double)p->out[m][j] - want) <= rn_tolerance(want)))
-                return rn_internal(r->c, "%s sample %d: the GPU check passed row %llu, the CPU did not (column %u: "
-                                   "%.9g, not %.9g)", who, k, row, j, (double)p->out[m][j], want);
+                return judge_internal(r->c, "%s sample %d: the GPU check passed row %llu, the CPU did not "
+                                      "(column %u: %.9g, not %.9g)", who, k, row, j, (double)p->out[m][j], want);
         }
     }
     if (!r->reference) {
@@ -791,15 +747,8 @@ static int rn_verify(void *arg, int k, char *msg, size_t len)
 static int rn_after(void *arg, char *msg, size_t len)
 {
     struct rrun *r = (struct rrun *)arg;
-    unsigned long long first;
-    long long bad = rn_changed(r->c, r->g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad == 0)
-        return 1;
-    snprintf(msg, len, "the input was modified while timing%s: %lld element(s) differ, the first at row %llu, "
-             "column %llu", r->reference ? " the reference" : "", bad, first / r->g.cols, first % r->g.cols);
-    return 0;
+    return input_verdict(rn_changed(r->c, r->g), r->reference ? INPUT_TIMING_REFERENCE : INPUT_TIMING, &rn_words,
+                         msg, len);
 }
 
 static int rn_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
@@ -809,10 +758,8 @@ static int rn_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     unsigned lo, hi;
     int rc;
 
-    if (rn_kind_range(pc->input, &lo, &hi)) {
-        note(c->r, "internal: perf case %s: unknown input kind \"%s\" (wide, narrow)", pc->label, pc->input);
-        return -1;
-    }
+    if (rn_kind_range(pc->input, &lo, &hi))
+        return perf_kind_unknown(c, pc, "wide, narrow");
     memset(&r, 0, sizeof r);
     r.c = c;
     r.g.seed = c->o->seed;

@@ -52,7 +52,6 @@
  * the peak it is compared with is the streaming copy's.
  */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <thread>
@@ -118,13 +117,7 @@ __host__ __device__ static inline int sc_poison(uint64_t key, uint64_t q, long l
  * passes the places drawn before it). */
 static inline unsigned long long sc_change_index(const gen &g, uint64_t k, int m, const unsigned long long *taken)
 {
-    unsigned long long i = below(draw(g.seed, g.salt ^ 0x5ca9c4a6ull, k * SC_CHANGES + (uint64_t)m), (uint32_t)g.n);
-    for (int t = 0; t < m && (unsigned long long)m < g.n; t++)
-        if (taken[t] == i) {
-            i = (i + 1) % g.n;
-            t = -1;                     /* look again from the first */
-        }
-    return i;
+    return below_untaken(draw(g.seed, g.salt ^ 0x5ca9c4a6ull, k * SC_CHANGES + (uint64_t)m), g.n, m, taken);
 }
 
 /* Sample k's changes: SC_CHANGES places (fewer when n is smaller), each
@@ -325,24 +318,9 @@ static struct {
     int nmemos;
 } sf;
 
-/* The judge's own reference or check disagreed with its CPU: the harness is
- * wrong, and the run says so (internal_error), never blaming the kernel. */
-static int sc_internal(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int sc_internal(struct ctx *c, const char *fmt, ...)
-{
-    char what[240];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    note(c->r, "internal: %s", what);
-    set_error_text("the judge's own check disagreed with its CPU reference (an internal error, not the kernel's)");
-    return -1;
-}
-
 static int sc_generate(struct ctx *c, const gen &g)
 {
-    return judge_run(c, "fill", sf.grid, SC_THREADS, fill_body<int>{g, sf.d_in}, {{sf.d_in, g.n * sizeof(int)}});
+    return input_generate(c, "fill", sf.grid, SC_THREADS, sf.d_in, g.n, elem_want<int>{g});
 }
 
 /* The reference scan of the input as it is now, by CUB, into d_ref. */
@@ -408,19 +386,10 @@ static int sc_verify_all(struct ctx *c, unsigned long long n, const sc_changes &
     return 0;
 }
 
-/* Input elements that differ from what fill() wrote (-1 on a CUDA error);
- * *first is the first of them. */
-static long long sc_changed(struct ctx *c, const gen &g, unsigned long long *first)
+/* The input against what sc_generate wrote. */
+static struct input_diff sc_changed(struct ctx *c, const gen &g)
 {
-    unsigned long long h[2] = {0, ~0ull};
-    HX_CHECK(cudaMemcpyAsync(sf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    if (judge_run(c, "compare", sf.grid, SC_THREADS, compare_body<int>{g, sf.d_in, sf.d_bad, sf.d_bad + 1},
-                  {{sf.d_bad, sizeof h}}))
-        return -1;
-    HX_CHECK(cudaMemcpyAsync(h, sf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    *first = h[1];
-    return (long long)h[0];
+    return input_changed(c, "compare", sf.grid, SC_THREADS, sf.d_bad, sf.d_in, g.n, elem_want<int>{g});
 }
 
 /* " (the poison: never written)" when got is element i's poison. */
@@ -448,14 +417,7 @@ static int sc_setup(struct ctx *c, unsigned long long max_n)
 
 static void sc_teardown(struct ctx *)
 {
-    cudaFree(sf.d_in);
-    cudaFree(sf.d_out);
-    cudaFree(sf.d_ref);
-    cudaFree(sf.d_scratch);
-    cudaFree(sf.d_bad);
-    cudaFree(sf.d_probe);
-    cudaFree(sf.d_marks);
-    cudaFree(sf.d_cub);
+    device_free({sf.d_in, sf.d_out, sf.d_ref, sf.d_scratch, sf.d_bad, sf.d_probe, sf.d_marks, sf.d_cub});
 }
 
 static struct call sc_call_of(const struct ctx *c, unsigned long long n)
@@ -468,7 +430,7 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     gen g = elem<int>::make(c->o->seed, 1 + (uint64_t)k, n);
     sc_changes none;
     static struct sc_probe probe;
-    unsigned long long bad = 0, wrong_at = 0, first;
+    unsigned long long bad = 0, wrong_at = 0;
     long long want_at = 0, sum = 0;
     uint64_t key = poison_bits();
 
@@ -480,8 +442,8 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     if (sc_verify_all(c, n, none, &probe, 0))
         return -1;
     if (probe.bad != n || probe.first != 0)
-        return sc_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
-                           "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
+        return judge_internal(c, "the judge's GPU check found %llu of %llu poisoned elements wrong (first %llu) "
+                              "before the call (trial n=%llu)", probe.bad, n, probe.first, n);
     unsigned long long ref_hash = probe.hash;
     struct call call = sc_call_of(c, n);
     if (sc_scrub(c, n) || student_run(c, &call))
@@ -509,13 +471,9 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
                       "but n is %llu", n + at / sizeof(int), past, n);
             return 0;
         }
-        long long changed = sc_changed(c, g, &first);
-        if (changed < 0)
-            return -1;
-        if (changed > 0) {
-            test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu", changed, first);
-            return 0;
-        }
+        int same = input_verdict_test(sc_changed(c, g), INPUT_CALLED, &input_array, t);
+        if (same <= 0)
+            return same;
     }
     /* The judge's GPU check must count what the CPU counted, on the
      * reference made again after the call (the same, by its hash). */
@@ -528,8 +486,8 @@ static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         return 0;
     }
     if (probe.bad != bad || (bad && probe.first != wrong_at))
-        return sc_internal(c, "the judge's GPU check found %llu wrong element(s) (first %llu) where the CPU "
-                           "found %llu (first %llu) (trial n=%llu)", probe.bad, probe.first, bad, wrong_at, n);
+        return judge_internal(c, "the judge's GPU check found %llu wrong element(s) (first %llu) where the CPU "
+                              "found %llu (first %llu) (trial n=%llu)", probe.bad, probe.first, bad, wrong_at, n);
     return 0;
 }
 
@@ -611,12 +569,13 @@ static int sc_judge(struct srun *r, int k, char *msg, size_t len)
         unsigned long long i = p->first;
         int got;
         if (i >= n)
-            return sc_internal(r->c, "%s sample %d: the GPU check counted %llu wrong elements but named d_out[%llu]",
-                               who, k, p->bad, i);
+            return judge_internal(r->c, "%s sample %d: the GPU check counted %llu wrong elements but named d_out[%llu]",
+                                  who, k, p->bad, i);
         HX_CHECK(cudaMemcpy(&got, sf.d_out + i, sizeof got, cudaMemcpyDeviceToHost));
         long long want = sc_cpu_right(r, i);
         if ((long long)got == want)
-            return sc_internal(r->c, "%s sample %d: the GPU check found d_out[%llu] wrong, the CPU right", who, k, i);
+            return judge_internal(r->c, "%s sample %d: the GPU check found d_out[%llu] wrong, the CPU right", who, k,
+                                  i);
         snprintf(msg, len, "%s sample %d (%d elements changed since the last call): %llu of %llu elements wrong; "
                  "the first, d_out[%llu]: expected %lld, got %d%s", who, k, r->ch.count, p->bad, n, i, want, got,
                  sc_poison_note(r->key, i, want, got));
@@ -625,8 +584,8 @@ static int sc_judge(struct srun *r, int k, char *msg, size_t len)
     for (int m = 0; m < SC_PROBES; m++) {
         long long want = sc_cpu_right(r, p->idx[m]);
         if ((long long)p->out[m] != want)
-            return sc_internal(r->c, "%s sample %d: the GPU check passed d_out[%llu] = %d, the CPU expected %lld",
-                               who, k, p->idx[m], p->out[m], want);
+            return judge_internal(r->c, "%s sample %d: the GPU check passed d_out[%llu] = %d, the CPU expected %lld",
+                                  who, k, p->idx[m], p->out[m], want);
     }
     return 1;
 }
@@ -660,15 +619,8 @@ static int sc_verify(void *arg, int k, char *msg, size_t len)
 static int sc_after(void *arg, char *msg, size_t len)
 {
     struct srun *r = (struct srun *)arg;
-    unsigned long long first;
-    long long bad = sc_changed(r->c, r->g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad == 0)
-        return 1;
-    snprintf(msg, len, "the input was modified while timing%s: %lld element(s) differ, the first at index %llu",
-             r->reference ? " the reference" : "", bad, first);
-    return 0;
+    return input_verdict(sc_changed(r->c, r->g), r->reference ? INPUT_TIMING_REFERENCE : INPUT_TIMING, &input_array,
+                         msg, len);
 }
 
 /* Between the student's samples and the reference's: the input generated
@@ -718,8 +670,8 @@ static int sc_reference_checked(struct ctx *c, const gen &g, const std::vector<l
     HX_CHECK(cudaStreamSynchronize(c->s));
     for (unsigned long long j = 0; j < nb; j++)
         if ((long long)at[j] != marks[j + 1])
-            return sc_internal(c, "CUB's scan disagreed with the CPU at d_ref[%llu]: %d, not %lld",
-                               std::min((j + 1) * SC_MARK, g.n) - 1, at[j], marks[j + 1]);
+            return judge_internal(c, "CUB's scan disagreed with the CPU at d_ref[%llu]: %d, not %lld",
+                                  std::min((j + 1) * SC_MARK, g.n) - 1, at[j], marks[j + 1]);
     memset(&none, 0, sizeof none);
     sf.ref_key = poison_bits();
     if (sc_verify_all(c, g.n, none, &probe, 0))

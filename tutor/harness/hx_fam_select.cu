@@ -30,8 +30,8 @@
 #include <string.h>
 #include <vector>
 
+#include "hx_core.cuh"
 #include "hx_cub.h"
-#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 #include "hx_select.cuh"
 
@@ -39,28 +39,10 @@ namespace hx {
 
 enum { GUARD = 64, SEL_THREADS = 256 };
 
-/* Writes the input g describes into out[0, g.n). */
-struct sel_fill_body {
+/* Element i of the input g describes. */
+struct sel_want {
     sgen g;
-    int *out;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride)
-            out[i] = sel_value(g, i);
-    }
-};
-
-/* Counts elements that differ from what sel_fill_body wrote; remembers the first. */
-struct sel_compare_body {
-    sgen g;
-    const int *in;
-    unsigned long long *bad, *first;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride)
-            if (in[i] != sel_value(g, i))
-                judge_flag(bad, first, i);
-    }
+    __host__ __device__ int operator()(unsigned long long i) const { return sel_value(g, i); }
 };
 
 /* Adds a thread's share of a print into *out (judge_add: every thread
@@ -115,14 +97,12 @@ static struct {
 /* The judge's own check disagreed with its host reference. */
 static int sel_internal(struct ctx *c, const char *what, unsigned long long n)
 {
-    note(c->r, "internal: the judge's GPU sums disagreed with the host's on %s (trial n=%llu)", what, n);
-    set_error_text("the judge's own check disagreed with its CPU reference (an internal error, not the kernel's)");
-    return -1;
+    return judge_internal(c, "the judge's GPU sums disagreed with the host's on %s (trial n=%llu)", what, n);
 }
 
 static int sel_generate(struct ctx *c, const sgen &g)
 {
-    return judge_run(c, "sel_fill", sf.grid, 256, sel_fill_body{g, sf.d_in}, {{sf.d_in, g.n * sizeof(int)}});
+    return input_generate(c, "sel_fill", sf.grid, 256, sf.d_in, g.n, sel_want{g});
 }
 
 /* Bytes of d_out's allocation past d_out[n]. */
@@ -176,18 +156,10 @@ static int sel_intact(struct ctx *c, unsigned long long n, int whole, const char
     return rc;
 }
 
-/* Returns the number of input elements that changed, or -1. */
-static long long sel_changed(struct ctx *c, const sgen &g, unsigned long long *first)
+/* The input against what sel_generate wrote. */
+static struct input_diff sel_changed(struct ctx *c, const sgen &g)
 {
-    unsigned long long h[2] = {0, ~0ull};
-    HX_CHECK(cudaMemcpyAsync(sf.d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-    if (judge_run(c, "sel_compare", sf.grid, 256, sel_compare_body{g, sf.d_in, sf.d_bad, sf.d_bad + 1},
-                  {{sf.d_bad, sizeof h}}))
-        return -1;
-    HX_CHECK(cudaMemcpyAsync(h, sf.d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-    HX_CHECK(cudaStreamSynchronize(c->s));
-    *first = h[1];
-    return (long long)h[0];
+    return input_changed(c, "sel_compare", sf.grid, 256, sf.d_bad, sf.d_in, g.n, sel_want{g});
 }
 
 static unsigned sel_blocks(unsigned long long n)
@@ -231,13 +203,7 @@ static int sel_setup(struct ctx *c, unsigned long long max_n)
 
 static void sel_teardown(struct ctx *)
 {
-    cudaFree(sf.d_in);
-    cudaFree(sf.d_out);
-    cudaFree(sf.count.arena);
-    cudaFree(sf.d_scratch);
-    cudaFree(sf.d_print);
-    cudaFree(sf.d_bad);
-    cudaFree(sf.d_cub);
+    device_free({sf.d_in, sf.d_out, sf.count.arena, sf.d_scratch, sf.d_print, sf.d_bad, sf.d_cub});
 }
 
 static struct call sel_call_of(const struct ctx *c, unsigned long long n)
@@ -275,7 +241,6 @@ static int sel_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
     uint64_t key[2] = {poison_bits(), poison_bits()};
     sprint host_want = {0, {0, 0}}, host_got = {0, {0, 0}}, gpu_want, gpu_got;
     unsigned count;
-    unsigned long long first;
 
     moving_out_move(&sf.count);
     sf.d_count = (unsigned *)moving_out_ptr(&sf.count);
@@ -339,12 +304,7 @@ static int sel_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
         test_fail(t, "d_out[0..%u) is not the survivors in some order: %s", count, why);
         return 0;
     }
-    long long bad = sel_changed(c, g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0)
-        test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu", bad, first);
-    return 0;
+    return input_verdict_test(sel_changed(c, g), INPUT_CALLED, &input_array, t) < 0 ? -1 : 0;
 }
 
 /* ---- timing ---- */
@@ -425,19 +385,11 @@ static int sel_verify(void *arg, int k, char *msg, size_t len)
     return 0;
 }
 
+/* Each verify put its element back: the input as generated (input_afresh). */
 static int sel_between(void *arg, char *msg, size_t len)
 {
     struct srun *r = (struct srun *)arg;
-    unsigned long long first;
-    long long bad = sel_changed(r->c, r->g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0) {
-        snprintf(msg, len, "the input was modified while timing: %lld element(s) differ, the first at "
-                 "index %llu", bad, first);
-        return 0;
-    }
-    return sel_generate(r->c, r->g) ? -1 : 1;
+    return input_afresh(sel_changed(r->c, r->g), [r] { return sel_generate(r->c, r->g); }, msg, len);
 }
 
 static int sel_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
@@ -446,11 +398,8 @@ static int sel_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
     static struct srun r;
     int kind = sel_kind_of(pc->input), rc;
 
-    if (kind < 0) {
-        note(c->r, "internal: perf case %s: unknown input kind \"%s\" (none, sparse, half, dense, all)",
-             pc->label, pc->input);
-        return -1;
-    }
+    if (kind < 0)
+        return perf_kind_unknown(c, pc, "none, sparse, half, dense, all");
     memset(&r, 0, sizeof r);
     r.c = c;
     r.g.seed = c->o->seed;
@@ -468,15 +417,8 @@ static int sel_timed(struct ctx *c, const struct perf_case *pc, struct perf *p)
         return -1;
     if ((rc = measure_both(c, &tm, p, t)) != 0)
         return rc < 0 ? -1 : 0;
-    unsigned long long first;
-    long long bad = sel_changed(c, r.g, &first);
-    if (bad < 0)
-        return -1;
-    if (bad > 0) {
-        test_fail(t, "the input was modified while timing: %lld element(s) differ, the first at index %llu",
-                  bad, first);
-        return 0;
-    }
+    if ((rc = input_verdict_test(sel_changed(c, r.g), INPUT_TIMING, &input_array, t)) <= 0)
+        return rc;
     /* Bytes that must move: the input read once, the survivors and the count written once. */
     p->bytes = (double)pc->n * sizeof(int) + (double)r.base.count * sizeof(int) + sizeof(unsigned);
     p->rate_unit = "Gint/s";

@@ -36,8 +36,8 @@
 
 #include "../lab.h"
 #include "hx.h"
+#include "hx_core.cuh"
 #include "hx_cub.h"
-#include "hx_judge.cuh"
 #include "hx_poison.cuh"
 
 namespace hx {
@@ -58,6 +58,17 @@ struct gen {
     unsigned long long big_at[MAX_BIG];
     double big[MAX_BIG];
 };
+
+/* The input of n elements under seed and salt, before its type draws the
+ * rest of its description. */
+static inline gen gen_of(uint64_t seed, uint64_t salt, unsigned long long n)
+{
+    gen g = {};
+    g.seed = seed;
+    g.salt = salt;
+    g.n = n;
+    return g;
+}
 
 template <typename T> struct elem;
 
@@ -98,10 +109,7 @@ template <> struct elem<int> {
      * factor of 2 of either end of its range. */
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {};
-        g.seed = seed;
-        g.salt = salt;
-        g.n = n;
+        gen g = gen_of(seed, salt, n);
         uint64_t b = draw(seed, salt, ~0ull);
         g.shape = (int)((salt + (draw(seed, 0, ~0ull) & 3)) % INT_SHAPES);
         unsigned long long m = n / 4 + below(b, (uint32_t)(n / 2 + 1));
@@ -168,10 +176,7 @@ template <> struct elem<float> {
     static constexpr const char *rate_unit = "Gfloat/s";
     static gen make(uint64_t seed, uint64_t salt, unsigned long long n)
     {
-        gen g = {};
-        g.seed = seed;
-        g.salt = salt;
-        g.n = n;
+        gen g = gen_of(seed, salt, n);
         uint64_t b = draw(seed, salt, ~0ull);
         g.scale = ldexp(1.0, (int)below(b, 13) - 6);
         b = mix(b);
@@ -247,34 +252,10 @@ template <> struct elem<float> {
     }
 };
 
-/* Writes the input g describes into out[0, g.n). */
-template <typename T> struct fill_body {
+/* Element i of the input g describes. */
+template <typename T> struct elem_want {
     gen g;
-    T *out;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride)
-            out[i] = elem<T>::value(g, i);
-    }
-};
-
-/* Counts elements of in that differ from what fill_body wrote (bitwise, so
- * that a NaN written over the input is caught too); remembers the first. */
-template <typename T> struct compare_body {
-    gen g;
-    const T *in;
-    unsigned long long *bad, *first;
-    __host__ __device__ void operator()(unsigned long long t, unsigned long long stride) const
-    {
-        for (unsigned long long i = t; i < g.n; i += stride) {
-            T want = elem<T>::value(g, i);
-            uint32_t a, b;
-            memcpy(&a, &want, sizeof a);
-            memcpy(&b, &in[i], sizeof b);
-            if (a != b)
-                judge_flag(bad, first, i);
-        }
-    }
+    __host__ __device__ T operator()(unsigned long long i) const { return elem<T>::value(g, i); }
 };
 
 template <typename T> struct reduce_family {
@@ -349,7 +330,7 @@ template <typename T> struct reduce_family {
 
     int generate(struct ctx *c, const gen &g)
     {
-        return judge_run(c, "fill", grid, 256, fill_body<T>{g, d_in}, {{d_in, g.n * sizeof(T)}});
+        return input_generate(c, "fill", grid, 256, d_in, g.n, elem_want<T>{g});
     }
 
     /* Poisons the output and the scratch with fresh bits (hx_poison.cuh):
@@ -417,17 +398,10 @@ template <typename T> struct reduce_family {
         return rc;
     }
 
-    /* Returns the number of input elements that changed, or -1. */
-    long long changed(struct ctx *c, const gen &g, unsigned long long *first)
+    /* The input against what generate wrote. */
+    struct input_diff changed(struct ctx *c, const gen &g)
     {
-        unsigned long long h[2] = {0, ~0ull};
-        HX_CHECK(cudaMemcpyAsync(d_bad, h, sizeof h, cudaMemcpyHostToDevice, c->s));
-        if (judge_run(c, "compare", grid, 256, compare_body<T>{g, d_in, d_bad, d_bad + 1}, {{d_bad, sizeof h}}))
-            return -1;
-        HX_CHECK(cudaMemcpyAsync(h, d_bad, sizeof h, cudaMemcpyDeviceToHost, c->s));
-        HX_CHECK(cudaStreamSynchronize(c->s));
-        *first = h[1];
-        return (long long)h[0];
+        return input_changed(c, "compare", grid, 256, d_bad, d_in, g.n, elem_want<T>{g});
     }
 
     int setup(struct ctx *c, unsigned long long max_n)
@@ -448,11 +422,7 @@ template <typename T> struct reduce_family {
 
     void teardown(struct ctx *)
     {
-        cudaFree(d_in);
-        cudaFree(out.arena);
-        cudaFree(d_scratch);
-        cudaFree(d_bad);
-        cudaFree(d_cub);
+        device_free({d_in, out.arena, d_scratch, d_bad, d_cub});
     }
 
     struct call call_of(struct ctx *c, unsigned long long n) const
@@ -527,7 +497,6 @@ template <typename T> struct reduce_family {
         gen g = elem<T>::make(c->o->seed, 1 + k, n);
         sums want = reference(g);
         T got;
-        unsigned long long first;
 
         move();
         if (generate(c, g) || poison(c, n, want.sum, 1) || poison_rest(c, n))
@@ -558,13 +527,7 @@ template <typename T> struct reduce_family {
         int same = same_bits(c, n, want.sum, got, t);
         if (same <= 0)
             return same;
-        long long bad = changed(c, g, &first);
-        if (bad < 0)
-            return -1;
-        if (bad > 0)
-            test_fail(t, "the input was modified: %lld element(s) differ, the first at index %llu",
-                      bad, first);
-        return 0;
+        return input_verdict_test(changed(c, g), INPUT_CALLED, &input_array, t) < 0 ? -1 : 0;
     }
 
     /* ---- timing ---- */
@@ -599,22 +562,11 @@ template <typename T> struct reduce_family {
         return r->f->poison(r->c, r->g.n, r->want.sum - r->old_v + r->new_v, 0);
     }
 
-    /* Between the student's last sample and the reference's first: the
-     * input must be as generated (each verify put its element back), and
-     * the reference gets it generated afresh all the same. */
+    /* Each verify put its element back: the input as generated (input_afresh). */
     static int between(void *arg, char *msg, size_t len)
     {
         run *r = (run *)arg;
-        unsigned long long first;
-        long long bad = r->f->changed(r->c, r->g, &first);
-        if (bad < 0)
-            return -1;
-        if (bad > 0) {
-            snprintf(msg, len, "the input was modified while timing: %lld element(s) differ, the first "
-                               "at index %llu", bad, first);
-            return 0;
-        }
-        return r->f->generate(r->c, r->g) ? -1 : 1;
+        return input_afresh(r->f->changed(r->c, r->g), [r] { return r->f->generate(r->c, r->g); }, msg, len);
     }
 
     static int call(void *arg)
