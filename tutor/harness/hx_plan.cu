@@ -35,6 +35,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "hx.h"
+#include "../runner/standin.h"
 
 namespace hx {
 
@@ -450,25 +451,8 @@ void plan_end(struct ctx *c)
  * a launcher sizes its grid as it would there. */
 static void standin_props(struct cudaDeviceProp *p)
 {
-    memset(p, 0, sizeof *p);
+    standin_fill(p);
     snprintf(p->name, sizeof p->name, "no GPU (plans checked against a stand-in device)");
-    p->major = 9;
-    p->multiProcessorCount = 132;
-    p->maxThreadsPerBlock = 1024;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 0x7fffffff;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-    p->warpSize = 32;
-    p->sharedMemPerBlock = 48 << 10;
-    p->sharedMemPerBlockOptin = 227 << 10;
-    p->sharedMemPerMultiprocessor = 228 << 10;
-    p->regsPerBlock = p->regsPerMultiprocessor = 65536;
-    p->maxThreadsPerMultiProcessor = 2048;
-    p->maxBlocksPerMultiProcessor = 32;
-    p->l2CacheSize = 50 << 20;
-    p->totalGlobalMem = (size_t)80 << 30;
-    p->memoryBusWidth = 5120;
 }
 
 static int standin_attr(int attr, int64_t *v)
