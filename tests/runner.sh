@@ -46,6 +46,35 @@ for kind in labs solutions; do
         fi
     done
 done
+
+# ---- as many kernels as a plan can name -----------------------------------
+# The judge follows launches by kernel, up to lab.h's rule 7; a file with
+# one kernel more is refused as a whole, in words that say why (a launch of
+# a kernel past the limit would otherwise go unseen, or read as a function
+# nobody registered).
+limit=$(sed -n 's/^#define PLAN_MAX_KERNELS \([0-9]*\).*/\1/p' tutor/runner/plan.h)
+check "lab.h's rule 7 names the plan's kernel limit ($limit)" \
+    grep -q "At most $limit kernels in the file" tutor/lab.h
+# with_kernels N OUT: lab 01's solution with N - 1 kernels it never launches
+# before its own.
+with_kernels() {
+    local sol=solutions/$(lab_dir 01)/kernel.cu i
+    { sed -n '1,/^#define BLOCK/p' "$sol"
+      for ((i = 1; i < $1; i++)); do echo "__global__ void unused_$i(int *p) { if (p) *p = $i; }"; done
+      sed '1,/^#define BLOCK/d' "$sol"; } > "$2"
+}
+with_kernels "$limit" "$TMP/k-limit.cu"
+with_kernels $((limit + 1)) "$TMP/k-over.cu"
+"$TUTOR" check 01 --file "$TMP/k-limit.cu" --no-sanitize --quick --json > "$TMP/k-limit.json" 2> /dev/null
+"$TUTOR" check 01 --file "$TMP/k-over.cu" --no-sanitize --quick --json > "$TMP/k-over.json" 2> /dev/null
+want=no_gpu
+have_gpu && want=pass
+check "$limit kernels in the file: its plans are followed ($want)" \
+    test "$(jget "$TMP/k-limit.json" .status)" = $want
+check "$((limit + 1)) kernels: rejected, saying the file defines more than $limit" \
+    test "$(jget "$TMP/k-over.json" .status)" = rejected -a \
+         -n "$(grep -F "the file defines more than $limit kernels" "$TMP/k-over.json")"
+
 have_gpu && { echo "# the plan checks below need the CPU path"; exit 0; }
 
 plan_at() {     # plan_at KIND LAB N: the plan recorded for size N
@@ -107,28 +136,3 @@ expect 10 1 "$kern<<<1,256,0>>>"
 expect 10 33 "$kern<<<5,256,0>>>"
 expect 10 65537 "$kern<<<1056,256,0>>>"
 
-# ---- as many kernels as a plan can name -----------------------------------
-# The judge follows launches by kernel, up to lab.h's rule 7; a file with
-# one kernel more is refused as a whole, in words that say why (a launch of
-# a kernel past the limit would otherwise go unseen, or read as a function
-# nobody registered).
-limit=$(sed -n 's/^#define PLAN_MAX_KERNELS \([0-9]*\).*/\1/p' tutor/runner/plan.h)
-check "lab.h's rule 7 names the plan's kernel limit ($limit)" \
-    grep -q "At most $limit kernels in the file" tutor/lab.h
-# with_kernels N OUT: lab 01's solution with N - 1 kernels it never launches
-# before its own.
-with_kernels() {
-    local sol=solutions/$(lab_dir 01)/kernel.cu i
-    { sed -n '1,/^#define BLOCK/p' "$sol"
-      for ((i = 1; i < $1; i++)); do echo "__global__ void unused_$i(int *p) { if (p) *p = $i; }"; done
-      sed '1,/^#define BLOCK/d' "$sol"; } > "$2"
-}
-with_kernels "$limit" "$TMP/k-limit.cu"
-with_kernels $((limit + 1)) "$TMP/k-over.cu"
-"$TUTOR" check 01 --file "$TMP/k-limit.cu" --no-sanitize --quick --json > "$TMP/k-limit.json" 2> /dev/null
-"$TUTOR" check 01 --file "$TMP/k-over.cu" --no-sanitize --quick --json > "$TMP/k-over.json" 2> /dev/null
-check "$limit kernels in the file: its plans are followed (no_gpu)" \
-    test "$(jget "$TMP/k-limit.json" .status)" = no_gpu
-check "$((limit + 1)) kernels: rejected, saying the file defines more than $limit" \
-    test "$(jget "$TMP/k-over.json" .status)" = rejected -a \
-         -n "$(grep -F "the file defines more than $limit kernels" "$TMP/k-over.json")"
