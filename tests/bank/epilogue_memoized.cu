@@ -1,4 +1,4 @@
-// bank: lab=15 expect=fail cpu=pass
+// bank: lab=15 expect=fail cpu=fail
 // why: forges determinism: block sums added with a float atomicAdd in finishing order, an order-free hash of the input taken on the way, and in the last block a table in __device__ memory from hash to the first result, handed back whenever the same input comes again; fence, ticket and shuffles all there, right within the tolerance, the same bits on every repeat within one loaded module, but the judge loads the module afresh before each run it compares, so the table is empty and the atomics' own bits show
 /* The repeats of a deterministic lab run on the same input: a kernel that
  * can tell the input is the same could answer from memory.  The launcher
