@@ -361,31 +361,12 @@ int cmd_progress(struct app *app, const struct cli_args *a)
             progress_line(app, &p, i);
         goto out;
     }
-    /* The stored records, with every lab present and its state as shown. */
-    char *text = progress_format(&p);
-    cJSON *root = text ? cJSON_Parse(text) : NULL, *labs = cJSON_GetObjectItemCaseSensitive(root, "labs");
-    free(text);
-    if (!root || !labs) {
+    cJSON *root = progress_view(&p, &app->cat, app->unlock_all);
+    if (!root || !cJSON_AddStringToObject(root, "path", path ? path : "")) {
         cJSON_Delete(root);
         outcome_fail("progress", "out of memory");
         rc = EXIT_INTERNAL;
         goto out;
-    }
-    cJSON_AddStringToObject(root, "path", path ? path : "");
-    for (int i = 0; i < app->cat.nlabs; i++) {
-        const char *id = app->cat.labs[i].id;
-        cJSON *o = cJSON_GetObjectItemCaseSensitive(labs, id);
-        if (!o) {
-            o = cJSON_AddObjectToObject(labs, id);
-            cJSON_AddNumberToObject(o, "attempts", 0);
-            cJSON_AddNullToObject(o, "first_pass");
-            cJSON_AddNullToObject(o, "best");
-            cJSON_AddNullToObject(o, "last");
-            cJSON_AddNumberToObject(o, "hints_used", 0);
-            cJSON_AddNullToObject(o, "gpu");
-        }
-        cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
-        cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(&p, &app->cat, i, app->unlock_all)));
     }
     rc = outcome_put(root);
 out:

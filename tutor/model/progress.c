@@ -250,6 +250,34 @@ char *progress_format(const struct progress *p)
     return jsonfile_format(PROGRESS_SCHEMA, put_progress, p);
 }
 
+cJSON *progress_view(const struct progress *p, const struct catalog *cat, int unlock_all)
+{
+    cJSON *root = cJSON_CreateObject(), *labs = NULL;
+    if (!root || !cJSON_AddNumberToObject(root, "schema", PROGRESS_SCHEMA) || put_progress(p, root) != 0 ||
+        !(labs = cJSON_GetObjectItemCaseSensitive(root, "labs"))) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    /* The labs without a record yet, as a fresh record reads; then each
+     * lab's state as shown, which the file keeps only in part. */
+    for (int i = 0; i < cat->nlabs; i++) {
+        const char *id = cat->labs[i].id;
+        cJSON *o = cJSON_GetObjectItemCaseSensitive(labs, id);
+        if (!o) {
+            o = cJSON_AddObjectToObject(labs, id);
+            cJSON_AddNumberToObject(o, "attempts", 0);
+            cJSON_AddNullToObject(o, "first_pass");
+            cJSON_AddNullToObject(o, "best");
+            cJSON_AddNullToObject(o, "last");
+            cJSON_AddNumberToObject(o, "hints_used", 0);
+            cJSON_AddNullToObject(o, "gpu");
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "state");
+        cJSON_AddStringToObject(o, "state", lab_state_name(progress_state(p, cat, i, unlock_all)));
+    }
+    return root;
+}
+
 int progress_load(const char *path, struct progress *p, char *note, size_t notelen, char *err, size_t errlen)
 {
     return jsonfile_load(path, &progress_file, p, note, notelen, err, errlen);

@@ -14,6 +14,7 @@
 #ifndef PROGRESS_H
 #define PROGRESS_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "model/catalog.h"
@@ -91,6 +92,12 @@ int progress_parse(struct progress *p, const char *text, char *err, size_t errle
 
 /* The JSON text of p (heap; NULL when out of memory). */
 char *progress_format(const struct progress *p);
+
+/* `progress --json`'s object: the file's members, every lab of cat present
+ * (a lab without a record as a fresh one reads) with its state as shown
+ * (unlock_all as the front end was told).  NULL when out of memory; free
+ * it with cJSON_Delete. */
+cJSON *progress_view(const struct progress *p, const struct catalog *cat, int unlock_all);
 
 /* Reads path into p.  A missing file is empty progress.  A corrupt one is
  * moved aside under the lock and p is empty; note then says where it went
