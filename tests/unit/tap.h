@@ -5,7 +5,9 @@
 #ifndef TAP_H
 #define TAP_H
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_failed_;
@@ -43,6 +45,24 @@ static int tap_run(const struct tap_test *tests, int n)
         failed += tap_failed_;
     }
     return failed ? 1 : 0;
+}
+
+/* tap_run in a scratch folder of its own: dir (len bytes) gets a fresh
+ * /tmp/cudatutor-NAME.XXXXXX, which goes with everything in it after the
+ * last test; 1 when it cannot be made. */
+static inline int tap_run_in(char *dir, size_t len, const char *name, const struct tap_test *tests, int n)
+{
+    char cmd[160];
+    snprintf(dir, len, "/tmp/cudatutor-%s.XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        printf("#   mkdtemp %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    int rc = tap_run(tests, n);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("#   %s failed\n", cmd);
+    return rc;
 }
 
 #define TAP_MAIN(...)                                                           \

@@ -564,21 +564,6 @@ static void the_report_says_what_was_lowered(void)
     calibrate_gpu_free(&g);
 }
 
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/cudatutor-calibrate.XXXXXX");
-    if (!mkdtemp(dir))
-        exit(1);
-}
-
-static void teardown(void)
-{
-    char *cmd = util_format("rm -rf %s", dir);
-    if (cmd && system(cmd) < 0)
-        perror("rm");
-    free(cmd);
-}
-
 int main(void)
 {
     static const struct tap_test tests[] = {
@@ -596,8 +581,5 @@ int main(void)
         T(a_lowered_threshold_judges_and_explains_the_check),
         T(the_report_says_what_was_lowered),
     };
-    setup();
-    int rc = tap_run(tests, (int)(sizeof tests / sizeof tests[0]));
-    teardown();
-    return rc;
+    return tap_run_in(dir, sizeof dir, "calibrate", tests, (int)(sizeof tests / sizeof tests[0]));
 }

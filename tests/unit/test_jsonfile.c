@@ -307,13 +307,5 @@ int main(void)
         T(the_mode_bits_where_the_kind_asks),
         T(writers_at_once_lose_nothing),
     };
-    snprintf(dir, sizeof dir, "/tmp/cudatutor-jsonfile.XXXXXX");
-    if (!mkdtemp(dir))
-        return 1;
-    int rc = tap_run(tests, (int)(sizeof tests / sizeof tests[0]));
-    char *cmd = util_format("rm -rf %s", dir);
-    if (cmd && system(cmd) < 0)
-        perror("rm");
-    free(cmd);
-    return rc;
+    return tap_run_in(dir, sizeof dir, "jsonfile", tests, (int)(sizeof tests / sizeof tests[0]));
 }

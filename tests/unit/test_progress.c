@@ -553,21 +553,6 @@ static void a_kill_during_a_write_leaves_a_good_file(void)
     free(path);
 }
 
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/cudatutor-progress.XXXXXX");
-    if (!mkdtemp(dir))
-        exit(1);
-}
-
-static void teardown(void)
-{
-    char *cmd = util_format("rm -rf %s", dir);
-    if (cmd && system(cmd) < 0)
-        perror("rm");
-    free(cmd);
-}
-
 int main(void)
 {
     static const struct tap_test tests[] = {
@@ -588,8 +573,5 @@ int main(void)
         T(concurrent_writers_lose_nothing),
         T(a_kill_during_a_write_leaves_a_good_file),
     };
-    setup();
-    int rc = tap_run(tests, (int)(sizeof tests / sizeof tests[0]));
-    teardown();
-    return rc;
+    return tap_run_in(dir, sizeof dir, "progress", tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -106,13 +106,5 @@ int main(void)
         T(a_file_that_appears_counts),
         T(a_neighbour_does_not_count),
     };
-    snprintf(dir, sizeof dir, "/tmp/cudatutor-watch.XXXXXX");
-    if (!mkdtemp(dir))
-        return 1;
-    int rc = tap_run(tests, (int)(sizeof tests / sizeof tests[0]));
-    char *cmd = util_format("rm -rf %s", dir);
-    if (cmd && system(cmd) < 0)
-        perror("rm");
-    free(cmd);
-    return rc;
+    return tap_run_in(dir, sizeof dir, "watch", tests, (int)(sizeof tests / sizeof tests[0]));
 }
