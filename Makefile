@@ -340,10 +340,10 @@ $(BUILD)/tests/emu_tool: tests/emu/emu_tool.c $(EMU_LIB)
 
 # The emulator on the zoo of CUDA C beyond the corpus (tests/emu_zoo.sh);
 # tests/device/emu-zoo.sh builds the same file against the CUDA driver.
-$(BUILD)/tests/zoo_run: tests/emu/zoo/zoo_run.c $(EMU_LIB)
+$(BUILD)/tests/zoo_run: tests/emu/zoo/zoo_run.c $(EMU_LIB) $(BUILD)/tutor/sys/util.o
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(EMU_LIB) $(LDFLAGS) -pthread -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/tutor/sys/util.o $(EMU_LIB) $(LDFLAGS) -pthread -lm
 
 # The PTX emulator held to the ISA, form by form (tests/unit/test_emu_ops*.c).
 EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c \

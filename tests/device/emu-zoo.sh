@@ -21,7 +21,7 @@ mkdir -p "$D" "$W"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 make -s build/emu/libemu.a build/tests/zoo_run > "$W/build.log" 2>&1 || { tail -20 "$W/build.log"; exit 1; }
 "$NVCC" -ptx -arch=sm_90 -lineinfo -O3 -o "$W/zoo.ptx" tests/emu/zoo/zoo.cu &&
-    gcc -std=c11 -O2 -DZOO_GPU -I"$(dirname "$NVCC")/../include" -o "$W/zoo_gpu" tests/emu/zoo/zoo_run.c -lcuda -lm \
+    gcc -std=c11 -O2 -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=700 -DZOO_GPU -I"$(dirname "$NVCC")/../include" -Itutor -o "$W/zoo_gpu" tests/emu/zoo/zoo_run.c tutor/sys/util.c -lcuda -lm \
     > "$W/nvcc.log" 2>&1 || { echo "emu-zoo: does not build:"; tail -20 "$W/nvcc.log"; exit 1; }
 status=0
 # Every thread's words on both sides, so each difference is shown with

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/util.h"
+
 #ifdef ZOO_GPU
 #include <cuda.h>
 #else
@@ -229,24 +231,6 @@ out:
 }
 #endif
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-        buf[n] = '\0';
-    else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
-
 /* PTX with every .entry but NAME's left out, so that a form the emulator
  * refuses in one kernel refuses that kernel only.  An entry runs from its
  * ".entry" line to the first "}" that starts a line.  NULL without memory. */
@@ -285,7 +269,7 @@ static int run_all(const char *ptx_path, uint64_t seed, int full)
 {
     static uint32_t in[THREADS * 4], out[THREADS * SLOTS];
     char why[600];
-    char *ptx = slurp(ptx_path);
+    char *ptx = util_read_file(ptx_path, NULL);
     if (!ptx) {
         fprintf(stderr, "zoo_run: cannot read %s\n", ptx_path);
         return 2;
@@ -326,7 +310,7 @@ struct lines {
 
 static int read_lines(const char *path, struct lines *l)
 {
-    char *text = slurp(path), *save = NULL;
+    char *text = util_read_file(path, NULL), *save = NULL;
     l->line = NULL;
     l->n = 0;
     l->seed = 0;
