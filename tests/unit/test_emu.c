@@ -1009,21 +1009,54 @@ static void budget_stops_endless_loop(void)
     done(&f);
 }
 
+/* A form the emulator does not run refuses the launch of a kernel that
+ * reaches it, itself or through a call, naming the form and its line; the
+ * file loads, and its other kernels run. */
 static void unknown_instruction_is_unsupported(void)
 {
     static const char *ptx = HEAD
-        ".visible .entry k(.param .u64 t)\n{\n"
+        ".file 1 \"kernel.cu\"\n"
+        ".func use_tex(.param .b64 t)\n{\n"
         "  .reg .f32 %f<5>; .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
         "  ld.param.u64 %rd1, [t];\n"
+        "  .loc 1 12 3\n"
         "  tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];\n"
+        "  ret;\n}\n"
+        ".visible .entry k(.param .u64 t)\n{\n"
+        "  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [t];\n"
+        "  { .param .b64 p; st.param.b64 [p], %rd1;\n"
+        "    call.uni use_tex, (p); }\n"
+        "  ret;\n}\n"
+        ".visible .entry other(.param .u64 out)\n{\n"
+        "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, 41;\n"
+        "  add.s32 %r1, %r1, 1;\n"
+        "  st.global.u32 [%rd1], %r1;\n"
         "  ret;\n}\n";
     struct fx f;
-    EXPECT(load(&f, ptx, 0) == EMU_UNSUPPORTED);
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_UNSUPPORTED);
     EXPECT_STR(f.err.what, "tex.2d.v4.f32.s32");
     EXPECT(strstr(f.err.message, "needs a GPU") != NULL);
+    EXPECT(strstr(f.err.message, "kernel.cu:12") != NULL);
+    uint32_t *out = calloc(1, 4096);
+    emu_mem_map(f.e, out, 4096, "d_out");
+    void *arg = out;
+    void *args[1] = {&arg};
+    struct emu_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = args};
+    memset(&f.err, 0, sizeof f.err);
+    EXPECT(emu_launch(f.e, emu_module_kernel(f.m, "other"), &l, &f.err) == EMU_OK);
+    EXPECT(out[0] == 42);
+    emu_mem_unmap(f.e, out);
+    free(out);
     done(&f);
+    /* a directive of a kernel's body: that kernel's launch only */
     static const char *dir = HEAD ".visible .entry k()\n{\n  .maxclusterrank 2;\n  ret;\n}\n";
-    EXPECT(load(&f, dir, 0) == EMU_UNSUPPORTED);
+    EXPECT(load(&f, dir, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_UNSUPPORTED);
+    EXPECT_STR(f.err.what, ".maxclusterrank");
     done(&f);
 }
 

@@ -299,3 +299,18 @@ int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     }
     return 0;
 }
+
+/* isspacep for the lanes of MASK: whether each generic address lies in the
+ * instruction's window (.global: in neither of the other two). */
+void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask)
+{
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
+    const struct emu *e = r->e;
+    for (uint32_t mm = mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        int sh = a[l] >= e->shared_win && a[l] - e->shared_win < e->win_bytes;
+        int lo = a[l] >= e->local_win && a[l] - e->local_win < e->win_bytes;
+        d[l] = in->space == SP_SHARED ? sh : in->space == SP_LOCAL ? lo : !sh && !lo;
+    }
+}

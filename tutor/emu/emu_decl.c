@@ -118,7 +118,7 @@ static int parse_var(struct parser *P, int space, struct vardecl *d)
             continue;
         }
         int ty = parse_type_word(t);
-        if (!ty || ty == T_F16)
+        if (!ty)
             return emu_parse_unsupported(P, t->s, t->len);
         d->type = ty;
         next(P);
@@ -293,7 +293,7 @@ int emu_decl_reg(struct parser *P)
             vec = 2;
         else if (tok_eq(tok(P), ".v4", 3))
             vec = 4;
-        else if (!(type = parse_type_word(tok(P))) || type == T_F16)
+        else if (!(type = parse_type_word(tok(P))))
             return emu_parse_unsupported(P, tok(P)->s, tok(P)->len);
         next(P);
     }

@@ -6,6 +6,7 @@
  * __assertfail, and the whole checked against the form's operand shapes. */
 #include "emu/emu_decode.h"
 #include "emu/emu_forms.h"
+#include "emu/emu_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,13 +442,10 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
     return emu_parse_expect(P, ';');
 }
 
-/* One instruction, after its guard (slot GUARD, -1 for none, negated when
- * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported). */
-int emu_decode_insn(struct parser *P, int guard, int guard_neg)
+/* One instruction, after its guard, decoded and appended; 0 or -1
+ * (reported). */
+static int decode_one(struct parser *P, int guard, int guard_neg, const char *mn, int mlen)
 {
-    const char *mn = tok(P)->s;
-    int mlen = tok(P)->len;
-    next(P);
     struct emu_insn tmp;
     memset(&tmp, 0, sizeof tmp);
     if (emu_forms_mnemonic(P, mn, mlen, &tmp))
@@ -468,8 +466,11 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     if (in->op == OP_CALL)
         return parse_call(P, in, mn, mlen);
     switch (in->op) {
-    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_PMEVENT:
-        return emu_parse_unsupported(P, mn, mlen);
+    case OP_BRX: case OP_ISSPACEP:
+        if (in->op == OP_BRX || in->space == SP_CONST || in->space == SP_PARAM ||
+            in->space == SP_GENERIC)
+            return emu_parse_unsupported(P, mn, mlen);
+        break;
     case OP_ATOM: case OP_RED:
         if (in->vec != 1)
             return emu_parse_unsupported(P, mn, mlen);
@@ -518,22 +519,14 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         fx->line = P->lx.tok.line;
         return 0;
     }
-    /* which operands are written: the first, or none, or a d|p pair */
-    int ndest = 1;
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
-    case OP_NANOSLEEP: case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_FENCE:
-        ndest = 0;
-        break;
-    default:
-        break;
-    }
-    if (n > 0 && r[0].pipe)
-        ndest = 2;
-    if (in->op == OP_CREATEPOLICY) {
-        in->op = OP_NOP;
+    if (emu_ops[in->op].cls == C_NOP) {
+        in->op = OP_NOP;    /* createpolicy, prefetch, pmevent: nothing to emulate */
         return 0;
     }
+    /* the written operands lead: the row's count, one more for a d|p pair */
+    int ndest = emu_ops[in->op].dests;
+    if (n > 0 && r[0].pipe)
+        ndest = 2;
     for (int i = 0; i < n; i++) {
         int is_dest = i < ndest;
         if (decode_opnd(P, in, &r[i], i, is_dest))
@@ -542,6 +535,64 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     in->nops = (uint8_t)n;
     if (ndest == 2)
         in->aux = 2;    /* d|p: the pair is o[0], o[1] */
-    return emu_forms_check(P, in, mn, mlen);
+    if (emu_forms_check(P, in, mn, mlen))
+        return -1;
+    if (emu_ops[in->op].cls == C_ALU && !(in->alu = emu_alu_select(in)))
+        return emu_parse_unsupported(P, mn, mlen);
+    return 0;
 }
 
+/* Steps over the rest of an instruction, its ';' included. */
+static void skip_insn(struct parser *P)
+{
+    while (tok(P)->kind != TK_EOF && !is_punct(P, ';'))
+        next(P);
+    if (is_punct(P, ';'))
+        next(P);
+}
+
+/* One instruction, after its guard (slot GUARD, -1 for none, negated when
+ * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported).  A
+ * form the emulator does not run becomes an OP_REFUSED instruction naming
+ * it, which refuses the launch of a kernel that reaches it (emu_exec.c)
+ * and nothing else: one such kernel in a file leaves the others judged. */
+int emu_decode_insn(struct parser *P, int guard, int guard_neg)
+{
+    const char *mn = tok(P)->s;
+    int mlen = tok(P)->len;
+    struct emu_lex start = P->lx;
+    int before = P->m->ninsn, nfixups = P->nfixups;
+    next(P);
+    if (!decode_one(P, guard, guard_neg, mn, mlen))
+        return 0;
+    if (P->st != EMU_UNSUPPORTED)
+        return -1;
+    char what[sizeof P->err->what];
+    memcpy(what, P->err->what, sizeof what);
+    memset(P->err, 0, sizeof *P->err);
+    P->st = EMU_OK;
+    P->lx = start;
+    P->m->ninsn = before;
+    P->nfixups = nfixups;
+    return emu_decode_refuse(P, what, guard, guard_neg);
+}
+
+/* Steps over the statement at the parser (an instruction or a directive
+ * of a function's body) and appends an OP_REFUSED instruction naming it
+ * WHAT in its place; 0 or -1 (out of memory). */
+int emu_decode_refuse(struct parser *P, const char *what, int guard, int guard_neg)
+{
+    struct emu_module *m = P->m;
+    skip_insn(P);
+    if (GROW(P, m->refused, m->nrefused, P->cap_refused))
+        return -1;
+    snprintf(m->refused[m->nrefused], sizeof m->refused[0], "%s", what);
+    struct emu_insn *in;
+    if (emu_decode_add_insn(P, &in))
+        return -1;
+    in->op = OP_REFUSED;
+    in->guard = guard;
+    in->guard_neg = (uint8_t)guard_neg;
+    in->aux = m->nrefused++;
+    return 0;
+}

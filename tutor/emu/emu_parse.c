@@ -115,7 +115,12 @@ static int parse_body(struct parser *P)
                 if (skip_to_semicolon(P))
                     return -1;
             } else {
-                return emu_parse_unsupported(P, t->s, t->len);
+                /* a directive of the body not emulated refuses this
+                 * function's kernels, not the file */
+                char what[64];
+                snprintf(what, sizeof what, "%.*s", t->len, t->s);
+                if (emu_decode_refuse(P, what, -1, 0))
+                    return -1;
             }
             continue;
         }

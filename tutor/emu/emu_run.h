@@ -133,6 +133,8 @@ static inline uint32_t popc32(uint32_t x)
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* isspacep.SPACE: whether each lane's generic address is in that window. */
+void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
@@ -179,6 +181,8 @@ enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scr
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can
  * run, -1 on an error (in r->err). */
 int emu_warp_step(struct run *r, struct warp *w);
+/* Gives every instruction of M its class's step (once, at load). */
+void emu_warp_bind(struct emu_module *m);
 /* The registers of function FN's frame R that hold constants (once a launch). */
 void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
 /* The special registers of every frame W has (once a block). */

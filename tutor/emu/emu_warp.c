@@ -75,20 +75,6 @@ void emu_warp_sregs(const struct run *r, struct warp *w)
     }
 }
 
-static int unsupported_at(struct run *r, int pc, const char *what)
-{
-    const struct emu_insn *in = &r->code[pc];
-    char w[64];
-    snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
-             emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s)", w, where);
-    r->st = EMU_UNSUPPORTED;
-    return -1;
-}
-
 /* Takes more of the launch's budget so that N more thread-instructions
  * fit: 0, or -1 when it is spent (one host thread holds it all). */
 static int budget_refill(struct run *r, uint64_t n)
@@ -266,6 +252,270 @@ static int stalled(struct run *r, struct warp *w)
     return 0;
 }
 
+/* ---- the classes' steps ------------------------------------------------------------ */
+
+/* Each step runs IN for the lanes of EMASK (those of MASK its guard lets
+ * run), moves the lanes of MASK on and returns 1, or -1 with the launch's
+ * error set.  One per class of emu_opcodes.def, set on each instruction at
+ * load (emu_warp_bind). */
+#define STEP(name)                                                                                  \
+    static int name(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,        \
+                    uint32_t emask, uint32_t pc)
+
+/* The common end of a step: every lane at the instruction moves past it. */
+static int next_insn(struct warp *w, uint32_t mask, uint32_t pc)
+{
+    advance(w, mask, pc + 1);
+    return 1;
+}
+
+STEP(step_alu)
+{
+    (void)r;
+    if (emask)
+        in->alu(in, w->R, emask, w->carry);
+    w->R[0] = 0;    /* the sink '_' */
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_bra)
+{
+    (void)r;
+    if (emask == mask) {
+        advance(w, mask, (uint32_t)in->target);
+    } else if (!emask) {
+        advance(w, mask, pc + 1);
+    } else {
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+        }
+    }
+    return 1;
+}
+
+STEP(step_exit)
+{
+    (void)in, (void)pc;
+    if (emask != mask) {
+        diverge(w);
+        for (uint32_t m = mask & ~emask; m; m &= m - 1)
+            w->pc[__builtin_ctz(m)]++;
+    }
+    lanes_exit(r, w, emask);
+    return 1;
+}
+
+STEP(step_ret)
+{
+    if (in->fn == r->fn)
+        return step_exit(r, w, in, mask, emask, pc);  /* a kernel's ret is its exit */
+    ret(r, w, in, mask, emask);
+    return 1;
+}
+
+STEP(step_call)
+{
+    if (!emask)
+        return next_insn(w, mask, pc);
+    return call(r, w, in, mask, emask, pc) ? -1 : 1;
+}
+
+STEP(step_assert)
+{
+    (void)in;
+    if (emask)
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "failed an assert()");
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_trap)
+{
+    (void)in;
+    if (emask)
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "executed trap (an assert failed?)");
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_mem)
+{
+    if (emask && emu_ld_st(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_atom)
+{
+    if (emask && emu_atom(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_cvta)
+{
+    if (emask && emu_cvta(r, w, in, emask))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_spacep)
+{
+    if (emask)
+        emu_isspacep(r, w, in, emask);
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_clock)
+{
+    uint64_t cyc = r->cta->base_cycles + w->cycles;
+    uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
+               : in->sub == CLK_CLOCK64 ? cyc
+               : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
+    for (uint32_t m = emask; m; m &= m - 1)
+        w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_bar)
+{
+    int wait = in->op != OP_BAR_ARRIVE;
+    if (wait && emask)
+        diverge(w);
+    advance(w, mask, pc + 1);
+    if (emask && emu_bar_arrive(r, w, in, mask, emask, (int)pc, wait))
+        return -1;
+    return 1;
+}
+
+/* shfl, vote, match, redux and bar.warp.sync: the lanes the mask names
+ * meet before any of them runs it */
+STEP(step_warp)
+{
+    int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
+    if (emask) {
+        uint32_t members = (uint32_t)w->R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
+        uint32_t missing = members & w->live & ~emask;
+        if (missing) {
+            diverge(w);
+            /* bar.warp.sync meets its lanes wherever they wait at one
+             * (__syncwarp() on both sides of a branch, sm_70 and up) */
+            uint32_t elsewhere = 0;
+            for (uint32_t m = missing & w->wsync; in->op == OP_WARPSYNC && m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (r->code[w->pc[l]].op == OP_WARPSYNC)
+                    elsewhere |= 1u << l;
+            }
+            if (elsewhere && elsewhere == missing) {
+                w->wsync &= ~elsewhere;
+                for (uint32_t m = elsewhere; m; m &= m - 1)
+                    w->pc[__builtin_ctz(m)]++;
+                missing = 0;
+            }
+        }
+        if (missing) {
+            int g = emu_warp_gather(r, w, mask, emask, members, (int)pc);
+            if (g < 0)
+                return -1;
+            if (g == 0)
+                return 1;
+        }
+    }
+    w->wsync &= ~mask;
+    if (emask) {
+        switch (in->op) {
+        case OP_SHFL: emu_shfl(w, in, emask); break;
+        case OP_VOTE: emu_vote(w, in, emask); break;
+        case OP_MATCH: emu_match(w, in, emask); break;
+        case OP_REDUX: emu_redux(w, in, emask); break;
+        default: break;
+        }
+        w->wepoch++;
+    }
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_fence)
+{
+    (void)in;
+    if (emask) {
+        r->cta->blk_release++;
+        r->cta->blk_acquire++;
+    }
+    return next_insn(w, mask, pc);
+}
+
+/* the warp sleeps about that long (at most 1 ms): its clocks move on, so
+ * a kernel that waits on %globaltimer does not spin for it */
+STEP(step_sleep)
+{
+    if (emask) {
+        uint64_t ns = w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
+        if (ns > 1000000)
+            ns = 1000000;
+        w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
+    }
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_activemask)
+{
+    (void)r;
+    for (uint32_t m = emask; m; m &= m - 1)
+        w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_printf)
+{
+    if (emask && emu_vprintf(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_nop)
+{
+    (void)r, (void)in, (void)emask;
+    return next_insn(w, mask, pc);
+}
+
+/* Never reached: a launch whose kernel reaches a refused instruction is
+ * refused before it runs (emu_exec.c).  Kept so that no instruction is
+ * without a step. */
+STEP(step_refused)
+{
+    (void)mask, (void)emask;
+    char where[160];
+    emu_src_line(r, (int)pc, where, sizeof where);
+    const char *what = in->op == OP_REFUSED ? r->m->refused[in->aux] : "an instruction";
+    emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line, emu_file_name(r->m, in->file),
+                  "needs a GPU: %s is not emulated (%s)", what, where);
+    (void)w;
+    r->st = EMU_UNSUPPORTED;
+    return -1;
+}
+
+static emu_step_fn *const class_step[C_COUNT] = {
+    [C_ALU] = step_alu, [C_MEM] = step_mem, [C_ATOM] = step_atom, [C_CVTA] = step_cvta,
+    [C_SPACEP] = step_spacep, [C_BRA] = step_bra, [C_BRX] = step_refused, [C_RET] = step_ret,
+    [C_EXIT] = step_exit, [C_TRAP] = step_trap, [C_CALL] = step_call, [C_BAR] = step_bar,
+    [C_WARP] = step_warp, [C_ACTIVEMASK] = step_activemask, [C_FENCE] = step_fence,
+    [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
+    [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
+    [C_GPU] = step_refused, [C_REFUSED] = step_refused,
+};
+
+/* Gives every instruction of M its class's step; an ALU form without its
+ * handler is refused. */
+void emu_warp_bind(struct emu_module *m)
+{
+    for (int i = 0; i < m->ninsn; i++) {
+        struct emu_insn *in = &m->insn[i];
+        int cls = emu_ops[in->op].cls;
+        in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
+    }
+}
+
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
  * happened, 0 when no lane can run, -1 on an error (in r->err).  While
  * every lane of the warp is at one PC and none waits (w->uni), that PC is
@@ -329,163 +579,12 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     w->cycles += CPI;
     w->steps++;
-    int ipc = (int)pc;
-    switch (in->op) {
-    case OP_BRA:
-        if (emask == mask) {
-            advance(w, mask, (uint32_t)in->target);
-        } else if (!emask) {
-            advance(w, mask, pc + 1);
-        } else {
-            diverge(w);
-            for (uint32_t m = mask; m; m &= m - 1) {
-                int l = __builtin_ctz(m);
-                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
-            }
-        }
-        return 1;
-    case OP_RET:
-        if (in->fn != r->fn) {
-            ret(r, w, in, mask, emask);
-            return 1;
-        }
-        /* a kernel's ret is its exit */
-        __attribute__((fallthrough));
-    case OP_EXIT:
-        if (emask != mask) {
-            diverge(w);
-            for (uint32_t m = mask & ~emask; m; m &= m - 1)
-                w->pc[__builtin_ctz(m)]++;
-        }
-        lanes_exit(r, w, emask);
-        return 1;
-    case OP_CALL:
-        if (emask) {
-            if (call(r, w, in, mask, emask, pc))
-                return -1;
-            return 1;
-        }
-        break;
-    case OP_ASSERT:
+    if (in->alu) {     /* the common case, without the class step's call */
         if (emask)
-            return emu_fault(r, w, __builtin_ctz(emask), ipc, "failed an assert()");
-        break;
-    case OP_TRAP:
-        if (emask)
-            return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
-        break;
-    case OP_LD:
-    case OP_ST:
-        if (emask && emu_ld_st(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_ATOM:
-    case OP_RED:
-        if (emask && emu_atom(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_CVTA:
-        if (emask && emu_cvta(r, w, in, emask))
-            return -1;
-        break;
-    case OP_MOVCLK: {
-        uint64_t cyc = r->cta->base_cycles + w->cycles;
-        uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
-                   : in->sub == CLK_CLOCK64 ? cyc
-                   : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
-        break;
-    }
-    case OP_BAR_SYNC:
-    case OP_BAR_RED:
-    case OP_BAR_ARRIVE:
-        if (in->op != OP_BAR_ARRIVE && emask)
-            diverge(w);
-        advance(w, mask, pc + 1);
-        if (emask && emu_bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
-            return -1;
-        return 1;
-    case OP_WARPSYNC:
-    case OP_SHFL:
-    case OP_VOTE:
-    case OP_MATCH:
-    case OP_REDUX: {
-        int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
-        if (emask) {
-            uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            uint32_t missing = members & w->live & ~emask;
-            if (missing) {
-                diverge(w);
-                /* bar.warp.sync meets its lanes wherever they wait at one
-                 * (__syncwarp() on both sides of a branch, sm_70 and up) */
-                uint32_t elsewhere = 0;
-                for (uint32_t m = missing & w->wsync; in->op == OP_WARPSYNC && m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    if (r->code[w->pc[l]].op == OP_WARPSYNC)
-                        elsewhere |= 1u << l;
-                }
-                if (elsewhere && elsewhere == missing) {
-                    w->wsync &= ~elsewhere;
-                    for (uint32_t m = elsewhere; m; m &= m - 1)
-                        w->pc[__builtin_ctz(m)]++;
-                    missing = 0;
-                }
-            }
-            if (missing) {
-                int g = emu_warp_gather(r, w, mask, emask, members, ipc);
-                if (g < 0)
-                    return -1;
-                if (g == 0)
-                    return 1;
-            }
-        }
-        w->wsync &= ~mask;
-        if (emask) {
-            if (in->op == OP_SHFL)
-                emu_shfl(w, in, emask);
-            else if (in->op == OP_VOTE)
-                emu_vote(w, in, emask);
-            else if (in->op == OP_MATCH)
-                emu_match(w, in, emask);
-            else if (in->op == OP_REDUX && emu_redux(w, in, emask))
-                return unsupported_at(r, ipc, "redux");
-            w->wepoch++;
-        }
-        break;
-    }
-    case OP_FENCE:
-        if (emask) {
-            r->cta->blk_release++;
-            r->cta->blk_acquire++;
-        }
-        break;
-    case OP_NANOSLEEP:
-        /* the warp sleeps about that long (at most 1 ms): its clocks move
-         * on, so a kernel that waits on %globaltimer does not spin for it */
-        if (emask) {
-            uint64_t ns = R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
-            if (ns > 1000000)
-                ns = 1000000;
-            w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
-        }
-        break;
-    case OP_ACTIVEMASK:
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
-        break;
-    case OP_VPRINTF:
-        if (emask && emu_vprintf(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_NOP:
-        break;
-    default:
-        if (emask && emu_alu(in, R, emask, w->carry))
-            return unsupported_at(r, ipc, "an instruction");
+            in->alu(in, R, emask, w->carry);
         R[0] = 0;
-        break;
+        advance(w, mask, pc + 1);
+        return 1;
     }
-    advance(w, mask, pc + 1);
-    return 1;
+    return in->step(r, w, in, mask, emask, pc);
 }
