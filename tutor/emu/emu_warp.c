@@ -533,18 +533,17 @@ int emu_warp_step(struct run *r, struct warp *w)
         uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
         if (!runnable)
             return stalled(r, w);
+        /* over all 32 lanes without branches: cheaper than walking the
+         * mask's bits in the divergent code of a tree's levels */
         pc = UINT32_MAX;
-        for (uint32_t m = runnable; m; m &= m - 1) {
-            uint32_t p = w->pc[__builtin_ctz(m)];
-            if (p < pc)
-                pc = p;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t p = (runnable >> l) & 1 ? w->pc[l] : UINT32_MAX;
+            pc = p < pc ? p : pc;
         }
         mask = 0;
-        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (w->pc[l] == pc)
-                mask |= 1u << l;
-        }
+        for (uint32_t l = 0; l < 32; l++)
+            mask |= (uint32_t)(w->pc[l] == pc) << l;
+        mask &= runnable | w->wsync;
         if (mask == alive && !w->at_bar && !w->wsync) {
             w->uni = 1;
             w->upc = pc;
@@ -555,12 +554,10 @@ int emu_warp_step(struct run *r, struct warp *w)
     uint32_t emask = mask;
     if (in->guard >= 0) {
         const uint64_t *g = R + (size_t)in->guard * 32;
-        emask = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if ((g[l] & 1) ^ in->guard_neg)
-                emask |= 1u << l;
-        }
+        uint32_t bits = 0;
+        for (uint32_t l = 0; l < 32; l++)
+            bits |= (uint32_t)(g[l] & 1) << l;
+        emask = mask & (in->guard_neg ? ~bits : bits);
     }
     uint32_t n = popc32(mask);
     r->stats.warp_instructions++;
