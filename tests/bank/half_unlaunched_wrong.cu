@@ -1,4 +1,4 @@
-// bank: lab=01 expect=fail
+// bank: lab=01 expect=fail cpu=fail
 // why: the bank's wrong answer (= where += belongs) beside a kernel that converts to __half and is never launched: the unlaunched kernel must not take the file out of judging (the emulator refused the whole file, so a wrong answer became no_gpu and left the grade's denominator)
 /* Lab 01 with the overwrite slip of wrong_answer.cu, plus a helper kernel
  * in half precision that the launcher never calls.  Only launched kernels

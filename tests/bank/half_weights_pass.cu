@@ -1,4 +1,4 @@
-// bank: lab=01 expect=pass
+// bank: lab=01 expect=pass cpu=pass
 // why: a correct lab 01 reduction whose launched kernel weighs each element by a factor computed in half precision (__hmul, __hadd, __hlt, __half2float: exactly 1): legal CUDA C that the emulator refused as "needs a GPU" before it ran half floats
 /* Lab 01's tree, each loaded element multiplied by a weight worked out in
  * __half arithmetic: (0.5 * 2) + (0.25 - 0.25) is exactly 1 in f16, and a

@@ -267,6 +267,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     /* the interleaving: from the seed and the launch's count, so repeated
      * launches differ and a seed and launch sequence repeat */
     r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);
+    /* %gridid: large and growing from launch to launch, as on a GPU */
+    r.gridid = (mix64(e->cfg.seed) & 0xffffull) * 4096 + e->launches * 3 + 0x2000;
     st = emu_sched_run(&r, k, scratch_used, threads, err);
 out:
     if (st == EMU_NOMEM && err->status == EMU_OK)

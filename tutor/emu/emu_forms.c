@@ -140,7 +140,10 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         default: break;
         }
     }
-    /* bar and barrier split by their second word */
+    /* bar and barrier split by their second word; every bar is aligned
+     * (the ISA: bar.sync is barrier.sync.aligned) */
+    if (op == OP_BAR)
+        in->flags |= F_ALIGNED;
     if (op == OP_BAR || op == OP_BARRIER) {
         if (in->flags & F_WARP)
             in->op = OP_WARPSYNC;

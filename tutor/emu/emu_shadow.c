@@ -71,7 +71,7 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
     char who[100];
     emu_where(r, w, lane, pc, who, sizeof who);
     const struct emu_insn *in = &r->code[pc];
-    char what[200];
+    char what[360];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
@@ -115,26 +115,42 @@ static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t
  * unordered access of another thread of the block, or a read of a word no
  * thread wrote, ends the launch (-1); else it is recorded (0). */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                     int kind)
+                     int kind, const void *val)
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     struct shadow *sh = r->cta->sh;
     const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
-    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+    uint32_t first = off / 4, last = (off + bytes - 1) / 4;
+    /* A store of the value a defined word already holds changes nothing
+     * another thread could see: no race (racecheck's rule too; many threads
+     * setting one flag to 1 is fine). */
+    if (kind == ACC_WRITE && val && !memcmp(r->cta->smem + off, val, bytes)) {
+        int all_defined = 1;
+        for (uint32_t word = first; word <= last && word < r->sh_words; word++)
+            all_defined &= sh[word].gen == gen && sh[word].defined;
+        if (all_defined)
+            return 0;
+    }
+    int defines = kind == ACC_WRITE || kind == ACC_EXCH;
+    if (kind == ACC_EXCH)
+        kind = ACC_ATOMIC;
+    for (uint32_t word = first; word <= last && word < r->sh_words; word++) {
         struct shadow *s = &sh[word];
         if (s->gen != gen) {
             memset(s, 0, sizeof *s);
             s->gen = gen;
         }
-        if (kind != ACC_WRITE && !s->written) {
+        /* an atomic on an undefined word is no fault by itself: its old
+         * value is junk, and the word stays undefined unless exchanged */
+        if (kind == ACC_READ && !s->defined) {
             char who[100], l1[160], place[64];
             snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which no thread of the block has written (%s)", who, place,
-                          l1);
+                          "%s reads %s, which holds no defined value: no thread of the block "
+                          "has stored to it (%s)", who, place, l1);
             r->st = EMU_HAZARD;
             return -1;
         }
@@ -165,6 +181,8 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
             return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", word);
         s->written = 1;
+        if (defines)
+            s->defined = 1;
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
         s->wpc = (uint32_t)pc;
@@ -258,7 +276,9 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             return gh_nomem(r);
         uint64_t key = word + 1;
         struct gshadow *g = gh_find(r, key);
-        if (g->addr && g->block != blk) {
+        /* two strong stores (volatile, relaxed, release) do not race: the
+         * memory model's morally strong pair, a flag several blocks set */
+        if (g->addr && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
@@ -319,7 +339,9 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
         if (!g || !g->addr || g->block == blk || !g->weak)
             continue;
         g->published = g->published || released_since(r, g->block, g->rel);
-        if (g->published && c->blk_acquire)
+        /* the acquire must follow the flag this block read: a fence
+         * before the ticket orders nothing the ticket says */
+        if (g->published && c->acq_after_sig)
             continue;
         char place[96], who[100], l1[160], l2[160];
         emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -332,7 +354,9 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
                       "__threadfence() (or a release and acquire atomic) on both sides",
                       place, who, l1, g->block, l2,
                       !g->published ? "fence between its store and its signal"
-                                : "fence in this block between the signal and the read");
+                                : c->blk_acquire ? "fence in this block after it read the signal "
+                                                   "(its fence comes before)"
+                                                 : "fence in this block between the signal and the read");
         r->st = EMU_HAZARD;
         return -1;
     }

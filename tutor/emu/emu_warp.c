@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The cycles one warp instruction advances %clock by. */
 #define CPI 4
@@ -43,7 +44,26 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
     case SR_DYN_SMEM: return r->dyn_smem;
     case SR_TOTAL_SMEM: return r->smem_bytes;
+    /* a launch's own number, as a GPU's grids have: never the constant 1 */
+    case SR_GRIDID: return r->gridid;
     default: return 1;
+    }
+}
+
+/* Fills function FN's frame R with junk, as a GPU's registers hold
+ * whatever they held: a value read before it is written (an `int sum;`
+ * never set) differs from launch to launch and from warp to warp, and a
+ * sum built on it is wrong, where zeros would make it right.  Slot 0, the
+ * sink '_', stays zero; the constants are set after. */
+void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
+{
+    int n = r->m->funcs[fn].nslots;
+    uint64_t x = salt * 0x9E3779B97F4A7C15ull + r->rng;
+    for (size_t i = 32; i < (size_t)n * 32; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        R[i] = x;
     }
 }
 
@@ -110,6 +130,7 @@ static int frame_of(struct run *r, struct warp *w, int fn)
         r->st = EMU_NOMEM;
         return -1;
     }
+    emu_frame_junk(r, fn, w->frames[fn], (uint64_t)w->index << 16 | (uint64_t)fn);
     emu_frame_constants(r, fn, w->frames[fn]);
     for (int i = 0; i < f->nsregs; i++) {
         uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
@@ -237,11 +258,11 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc)
 
 static int stalled(struct run *r, struct warp *w)
 {
-    if (w->wsync && (w->wsync_need & w->exited)) {
-        int l = __builtin_ctz(w->wsync);
-        return emu_hazard(r, w, l, (int)w->pc[l],
-                      "runs a .sync warp operation whose mask names lane %u, which has exited",
-                      (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+    /* the lanes a .sync operation waits for have exited meanwhile: it runs
+     * without them (the guide names only non-exited threads) */
+    if (w->wsync && !(w->wsync_need & w->live & ~w->exited & ~w->wsync)) {
+        w->wsync = 0;
+        return 1;
     }
     if (w->wsync && !w->at_bar) {
         int l = __builtin_ctz(w->wsync);
@@ -297,7 +318,9 @@ STEP(step_bra)
 
 STEP(step_exit)
 {
-    (void)in, (void)pc;
+    (void)in;
+    if (r->hazards && emu_bar_leaving(r, w, emask, (int)pc))
+        return -1;
     if (emask != mask) {
         diverge(w);
         for (uint32_t m = mask & ~emask; m; m &= m - 1)
@@ -366,12 +389,22 @@ STEP(step_spacep)
     return next_insn(w, mask, pc);
 }
 
+/* The host's real time in nanoseconds since 1970, which is what a GPU's
+ * %globaltimer counts: a kernel that reads it sees the date, not an epoch
+ * of the emulator's own. */
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 STEP(step_clock)
 {
     uint64_t cyc = r->cta->base_cycles + w->cycles;
     uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
                : in->sub == CLK_CLOCK64 ? cyc
-               : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
+               : wall_ns() + (uint64_t)((double)w->cycles / r->e->cfg.clock_ghz);
     for (uint32_t m = emask; m; m &= m - 1)
         w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
     return next_insn(w, mask, pc);
@@ -380,6 +413,9 @@ STEP(step_clock)
 STEP(step_bar)
 {
     int wait = in->op != OP_BAR_ARRIVE;
+    if (emask && r->hazards && (in->flags & F_ALIGNED) &&
+        emu_bar_divergence(r, w, mask, emask, (int)pc))
+        return -1;
     if (wait && emask)
         diverge(w);
     advance(w, mask, pc + 1);
@@ -394,8 +430,18 @@ STEP(step_warp)
 {
     int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
     if (emask) {
-        uint32_t members = (uint32_t)w->R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-        uint32_t missing = members & w->live & ~emask;
+        /* the guide: each calling thread must be named by its mask */
+        const uint64_t *mk = w->R + (size_t)in->o[mi].reg * 32;
+        for (uint32_t m = emask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            if (!((mk[l] >> l) & 1))
+                return emu_hazard(r, w, (int)l, (int)pc,
+                                  "calls a __shfl/__ballot/__syncwarp whose mask 0x%08x leaves "
+                                  "out its own lane %u: each calling thread must be in the mask",
+                                  (uint32_t)mk[l], l);
+        }
+        uint32_t members = (uint32_t)mk[__builtin_ctz(emask)];
+        uint32_t missing = members & w->live & ~w->exited & ~emask;
         if (missing) {
             diverge(w);
             /* bar.warp.sync meets its lanes wherever they wait at one
@@ -440,7 +486,7 @@ STEP(step_fence)
     (void)in;
     if (emask) {
         r->cta->blk_release++;
-        r->cta->blk_acquire++;
+        emu_cta_acquire(r->cta);
     }
     return next_insn(w, mask, pc);
 }
