@@ -32,6 +32,7 @@ void emu_module_unload(struct emu_module *m)
     free(m->files);
     free(m->insn);
     free(m->refused);
+    free(m->shvars);
     free(m->kernels);
     free(m);
 }

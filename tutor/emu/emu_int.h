@@ -190,6 +190,15 @@ struct emu_var {
     size_t bytes;
 };
 
+/* A .shared variable as the source declared it, for the sentences that
+ * name a shared word ("sdata[2]"): its function (-1 module scope, -2 the
+ * dynamic array), offset and bytes. */
+struct emu_shvar {
+    int fn;
+    uint32_t off, bytes;
+    char name[48];
+};
+
 struct emu_file {
     int id;
     char *name;                     /* its last path component */
@@ -210,6 +219,8 @@ struct emu_module {
     uint32_t local_total;           /* every function's .local bytes: a thread's local memory */
     char (*refused)[64];            /* OP_REFUSED's aux: what each refused instruction was */
     int nrefused;
+    struct emu_shvar *shvars;
+    int nshvars;
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
 };
 

@@ -48,7 +48,7 @@ struct parser {
     struct emu_module *m;
     struct emu_error *err;
     enum emu_status st;
-    int cap_insn, cap_funcs, cap_vars, cap_files, cap_refused;
+    int cap_insn, cap_funcs, cap_vars, cap_files, cap_refused, cap_shvars;
     /* the function being parsed */
     struct emu_func *fn;
     int fn_index;

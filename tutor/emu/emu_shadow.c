@@ -84,13 +84,35 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
     return -1;
 }
 
-/* A race on the shared WORD: W's lane LANE at PC WHAT, thread OTID at OPC
- * before it. */
-static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
-                  const char *what, uint32_t word)
+/* The shared word at OFF, read or written ELEM bytes at a time, as the
+ * source names it: "sdata[2]" (the element of the .shared variable that
+ * holds it), "sdata + 6 bytes", or its offset when no variable does. */
+static void shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap)
 {
-    char who[100], other[48], l1[160], l2[160], place[64];
-    snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+    uint32_t dyn_base = r->smem_bytes - r->dyn_smem;
+    for (int i = 0; i < r->m->nshvars; i++) {
+        const struct emu_shvar *v = &r->m->shvars[i];
+        uint32_t base = v->fn == -2 ? dyn_base : v->off;
+        uint32_t end = v->fn == -2 ? r->smem_bytes : v->off + v->bytes;
+        if ((v->fn != -1 && v->fn != -2 && v->fn != r->fn) || (v->fn == -2 && !r->dyn_smem) ||
+            off < base || off >= end)
+            continue;
+        if (elem && (off - base) % elem == 0)
+            snprintf(out, cap, "%s[%u]", v->name, (off - base) / elem);
+        else
+            snprintf(out, cap, "%s + %u bytes", v->name, off - base);
+        return;
+    }
+    snprintf(out, cap, "shared memory at offset %u", off);
+}
+
+/* A race on the shared word at OFF (accessed ELEM bytes at a time): W's
+ * lane LANE at PC WHAT, thread OTID at OPC before it. */
+static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
+                  const char *what, uint32_t off, uint32_t elem)
+{
+    char who[100], other[48], l1[160], l2[160], place[80];
+    shared_place(r, off, elem, place, sizeof place);
     emu_where(r, w, lane, pc, who, sizeof who);
     thread_name(r, otid, other, sizeof other);
     emu_src_line(r, pc, l1, sizeof l1);
@@ -132,6 +154,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             return 0;
     }
     int defines = kind == ACC_WRITE || kind == ACC_EXCH;
+    uint32_t elem = bytes <= 8 ? bytes : 4;     /* a vector's elements: words */
     if (kind == ACC_EXCH)
         kind = ACC_ATOMIC;
     for (uint32_t word = first; word <= last && word < r->sh_words; word++) {
@@ -143,8 +166,8 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         /* an atomic on an undefined word is no fault by itself: its old
          * value is junk, and the word stays undefined unless exchanged */
         if (kind == ACC_READ && !s->defined) {
-            char who[100], l1[160], place[64];
-            snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+            char who[100], l1[160], place[80];
+            shared_place(r, off, elem, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
@@ -159,7 +182,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
                 return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
-                              kind == ACC_READ ? "reads it" : "writes it", word);
+                              kind == ACC_READ ? "reads it" : "writes it", off, elem);
         }
         if (kind == ACC_READ) {
             if (s->read && s->rtid != tid) {
@@ -177,9 +200,9 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             continue;
         }
         if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", word);
+            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", off, elem);
         if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", word);
+            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", off, elem);
         s->written = 1;
         if (defines)
             s->defined = 1;
