@@ -997,6 +997,74 @@ static void strong_stores_across_blocks(void)
     }
 }
 
+/* cp.async lands when its thread waits for its group: wait_group 0 after
+ * a commit brings every copy in; read before, a copy's destination is a
+ * hazard naming the copy's line; wait_group 1 leaves the latest group in
+ * flight. */
+static void async_copies(void)
+{
+#define ASYNC_PTX(BEFORE, WAIT) HEAD \
+        ".file 1 \"kernel.cu\"\n" \
+        ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n" \
+        "  .reg .b32 %r<8>; .reg .b64 %rd<8>;\n" \
+        "  .shared .align 16 .b8 _ZZ1kPKiPiE3buf[256];\n" \
+        "  ld.param.u64 %rd1, [in];\n" \
+        "  ld.param.u64 %rd2, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mul.wide.u32 %rd3, %r1, 4;\n" \
+        "  add.s64 %rd4, %rd1, %rd3;\n" \
+        "  add.s64 %rd5, %rd2, %rd3;\n" \
+        "  mov.u32 %r2, _ZZ1kPKiPiE3buf;\n" \
+        "  shl.b32 %r3, %r1, 2;\n" \
+        "  add.s32 %r4, %r2, %r3;\n" \
+        "  .loc 1 5 3\n" \
+        "  cp.async.ca.shared.global [%r4], [%rd4], 4, 4;\n" \
+        "  cp.async.commit_group;\n" \
+        "  .loc 1 7 3\n" \
+        "  cp.async.cg.shared.global [%r4+128], [%rd4+128], 4;\n" \
+        "  cp.async.commit_group;\n" \
+        BEFORE \
+        "  " WAIT ";\n" \
+        "  ld.shared.u32 %r5, [%r4];\n" \
+        "  st.global.u32 [%rd5], %r5;\n" \
+        "  ld.shared.u32 %r6, [%r4+128];\n" \
+        "  st.global.u32 [%rd5+128], %r6;\n" \
+        "  ret;\n}\n"
+    static const char *good = ASYNC_PTX("", "cp.async.wait_group 0");
+    static const char *all = ASYNC_PTX("", "cp.async.wait_all");
+    static const char *early = ASYNC_PTX("  .loc 1 9 3\n  ld.shared.u32 %r7, [%r4];\n", "cp.async.wait_group 0");
+    static const char *one = ASYNC_PTX("", "cp.async.wait_group 1");
+    unsigned in[64], out[64];
+    for (unsigned i = 0; i < 64; i++)
+        in[i] = 1000 + i;
+    const char *texts[2] = {good, all};
+    for (int t = 0; t < 2; t++) {
+        struct fx f;
+        memset(out, 0, sizeof out);
+        EXPECT(load(&f, texts[t], 1) == EMU_OK);
+        emu_mem_map(f.e, in, sizeof in, "d_in");
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 1, 32, in, out) == EMU_OK);
+        for (unsigned i = 0; i < 64; i++)
+            EXPECT(out[i] == 1000 + i);
+        done(&f);
+    }
+    struct fx f;
+    EXPECT(load(&f, early, 1) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "reads buf[") != NULL);
+    EXPECT(strstr(f.err.message, "(kernel.cu:9) while a cp.async (kernel.cu:5) is still filling it") != NULL);
+    done(&f);
+    EXPECT(load(&f, one, 1) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "cp.async (kernel.cu:7)") != NULL);
+    done(&f);
+}
+
 /* Registers start as junk, different from launch to launch: a sum that
  * starts from an `int sum;` never set is wrong, where zeros made it right. */
 static void registers_start_as_junk(void)
@@ -1747,7 +1815,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -83,7 +83,8 @@ REF1(r_fma_bf16, f2bf((float)fma(BF(0), BF(1), BF(2))))
 REF1(r_cvt_f16_f32, f2h(F32(0)))
 REF1(r_cvt_f32_f16, b32(H(0)))
 REF1(r_cvt_bf16_f32, f2bf(F32(0)))
-REF1(r_cvt_f32_bf16, b32(BF(0)))
+/* the H200 widens a bf16 NaN's bits as they are (an f16's: canonical) */
+REF1(r_cvt_f32_bf16, isnan(BF(0)) ? (IN(0) & 0xffff) << 16 : b32(BF(0)))
 /* cvt.rn.f16x2.f32 d, a, b: a to the high half, b to the low one */
 REF1(r_cvt_f16x2_f32, f2h(F32(1)) | f2h(F32(0)) << 16)
 REF1(r_cvt_f16_s32, f2h((double)S32(0)))

@@ -16,8 +16,8 @@ static const char *verb(int kind)
 }
 
 /* The host pointer for lane L's access; NULL after reporting a fault. */
-static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
-                        uint32_t bytes, int kind, const void *val)
+uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
+                     uint32_t bytes, int kind, const void *val)
 {
     if (addr & (bytes - 1))
         return emu_fault(r, w, l, pc, "%s %u bytes at a misaligned address (0x%llx)",
@@ -86,7 +86,7 @@ int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t a
     int hz = r->hazards, rc = 0;
     r->hazards = 0;
     for (size_t i = 0; i < bytes; i++) {
-        uint8_t *q = resolve(r, w, lane, pc, SP_GENERIC, addr + i, 1, ACC_READ, NULL);
+        uint8_t *q = emu_resolve(r, w, lane, pc, SP_GENERIC, addr + i, 1, ACC_READ, NULL);
         if (!q) {
             rc = -1;
             break;
@@ -170,8 +170,8 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
                 int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
                 memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);
             }
-        uint8_t *p = resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE,
-                             is_ld ? NULL : val);
+        uint8_t *p = emu_resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE,
+                                 is_ld ? NULL : val);
         if (!p)
             return -1;
         if (in->vec == 1 && vo->kind == OK_REG) {
@@ -271,8 +271,8 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         uint64_t addr = (ao->reg >= 0 ? R[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->off;
         if (in->space == SP_SHARED)
             addr &= 0xffffffffull;
-        uint8_t *p = resolve(r, w, l, pc, in->space, addr, (uint32_t)sz,
-                             in->sub == SUB_EXCH ? ACC_EXCH : ACC_ATOMIC, NULL);
+        uint8_t *p = emu_resolve(r, w, l, pc, in->space, addr, (uint32_t)sz,
+                                 in->sub == SUB_EXCH ? ACC_EXCH : ACC_ATOMIC, NULL);
         if (!p)
             return -1;
         uint64_t b = R[(size_t)in->o[bi].reg * 32 + l];

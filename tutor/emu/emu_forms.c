@@ -12,7 +12,9 @@ struct suffix {
     int cls;
     int val;
 };
-enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP };
+enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP, S_CP };
+/* cp's second and later words (S_CP's values, bits) */
+enum { CPW_ASYNC = 1, CPW_COMMIT = 2, CPW_WAIT = 4, CPW_WAITALL = 8, CPW_OTHER = 16 };
 
 static const struct suffix suffixes[] = {
     {"eq", S_CMP, CMP_EQ}, {"ne", S_CMP, CMP_NE}, {"lt", S_CMP, CMP_LT}, {"le", S_CMP, CMP_LE},
@@ -54,6 +56,9 @@ static const struct suffix suffixes[] = {
     {"L2::evict_normal", S_IGNORE, 0}, {"L2::64B", S_IGNORE, 0}, {"L2::128B", S_IGNORE, 0},
     {"L2::256B", S_IGNORE, 0}, {"fractional", S_IGNORE, 0}, {"noftz", S_IGNORE, 0},
     {"relu", S_FLAG, F_RELU},
+    {"async", S_CP, CPW_ASYNC}, {"commit_group", S_CP, CPW_COMMIT}, {"wait_group", S_CP, CPW_WAIT},
+    {"wait_all", S_CP, CPW_WAITALL}, {"bulk", S_CP, CPW_OTHER}, {"mbarrier", S_CP, CPW_OTHER},
+    {"noinc", S_CP, CPW_OTHER}, {"zfill", S_CP, CPW_OTHER},
     {"finite", S_TESTP, 1}, {"infinite", S_TESTP, 2}, {"notanumber", S_TESTP, 3},
     {"normal", S_TESTP, 4}, {"subnormal", S_TESTP, 5}, {"number", S_TESTP, 6},
 };
@@ -73,7 +78,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         return emu_parse_unsupported(P, s, len);
     in->op = (uint16_t)op;
     in->vec = 1;
-    int ntypes = 0;
+    int ntypes = 0, cpw = 0;
     const char *p = dot;
     while (p && p < s + len) {
         const char *w = p + 1;
@@ -133,6 +138,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
             break;
         case S_VEC: in->vec = (uint8_t)sf->val; break;
         case S_TESTP: in->sub = (uint8_t)sf->val; break;
+        case S_CP: cpw |= sf->val; break;
         case S_PRMT:
             in->flags |= F_PRMT_MODE;
             in->aux = sf->val;
@@ -158,6 +164,18 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     }
     if (in->op == OP_LDU)
         in->op = OP_LD;     /* a load the warp's lanes make of one address: a load */
+    if ((in->op == OP_CP) != (cpw != 0))
+        return emu_parse_unsupported(P, s, len);
+    if (in->op == OP_CP) {
+        /* cp.async's copy, commit_group, wait_group N and wait_all; the
+         * bulk (TMA) and mbarrier forms are not emulated */
+        if (!(cpw & CPW_ASYNC) || (cpw & CPW_OTHER))
+            return emu_parse_unsupported(P, s, len);
+        in->op = (cpw & CPW_COMMIT) ? OP_CP_COMMIT : (cpw & (CPW_WAIT | CPW_WAITALL)) ? OP_CP_WAIT
+                                                                                      : OP_CP_ASYNC;
+        if (cpw & CPW_WAITALL)
+            in->sub = 1;    /* commit, then wait for every group */
+    }
     if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
         /* membar.gl/.sys, fence.sc/.acq_rel at gpu or sys scope: release
          * and acquire between blocks; at cta scope, nothing between them */

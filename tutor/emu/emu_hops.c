@@ -8,7 +8,9 @@
  * (half_round).  fma's exact result may not fit a double: it is rounded to
  * odd first (its last bit set when inexact), which keeps the one final
  * rounding correct, since a double carries more than the two extra bits
- * a half needs.  A NaN result is the canonical 0x7fff of either format. */
+ * a half needs.  A NaN result is the canonical 0x7fff of either format;
+ * widened to f32, an f16 NaN is the canonical 0x7fffffff and a bf16 NaN
+ * keeps its bits (the H200's, tests/device/emu-diff.sh). */
 #include "emu/emu_hops.h"
 #include "emu/emu_fops.h"
 #include "emu/emu_lanes.h"
@@ -259,10 +261,12 @@ static void h_cvt(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_
         if (in->flags & F_FTZ)
             h = ftz(h, f);
         double s = half_value(h, f);
-        if (dst == T_F32) {
+        if (dst == T_F32 && in->type2 == T_BF16) {
+            /* a bf16 is an f32's top half: the H200 widens a NaN's bits
+             * as they are, sign and payload (tests/device/emu-diff.sh) */
+            d[l] = is_nan_half(h, f) ? (uint64_t)h << 16 : emu_b32((float)s);
+        } else if (dst == T_F32) {
             d[l] = is_nan_half(h, f) ? 0x7fffffffu : emu_b32((float)s);
-        } else if (dst == T_F64) {
-            d[l] = is_nan_half(h, f) ? 0x7fffffffffffffffull : emu_b64(s);
         } else {
             /* to an integer: the float-to-integer rules of cvt, from the
              * value as an f32 (which holds it exactly) */
@@ -283,6 +287,10 @@ emu_alu_fn *emu_hops_select(const struct emu_insn *in)
         if (emu_hops_is_half(in->type) && in->nops == 3 && emu_type_size[in->type] != 4)
             return NULL;
         if (in->nops == 3 && !emu_hops_is_half(in->type))
+            return NULL;
+        /* a half to f64: what the GPU does with a NaN's bits is not
+         * measured, and the emulator does not guess */
+        if (in->type == T_F64 && emu_hops_is_half(in->type2))
             return NULL;
         if (emu_hops_is_half(in->type) && emu_type_size[in->type] == 4 && in->nops != 3)
             return NULL;    /* a pair from one source: no such form */

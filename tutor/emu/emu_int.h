@@ -38,7 +38,7 @@ extern const char *const emu_type_name[T_COUNT];
 /* What runs an opcode (emu_opcodes.def's CLASS column). */
 enum emu_class {
     C_ALU, C_MEM, C_ATOM, C_CVTA, C_SPACEP, C_BRA, C_BRX, C_RET, C_EXIT, C_TRAP, C_CALL,
-    C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP,
+    C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP, C_ASYNC,
     C_SPLIT, C_GPU, C_REFUSED, C_COUNT
 };
 

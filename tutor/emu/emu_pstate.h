@@ -70,6 +70,13 @@ struct parser {
     int cur_cfile;
     int func_dyn_used;
     uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
+    /* every .loc line with an inlined_at, for the calls CUDA's headers
+     * make of each other (emu_parse.c's to_callers) */
+    struct locrec {
+        int fn, file, cfile;
+        uint32_t line, cline;
+    } *locs;
+    int nlocs, cap_locs;
     int *chash;                 /* the function's constants by value (emu_decode.c) */
     size_t chash_cap;
 };

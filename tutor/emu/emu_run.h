@@ -45,6 +45,7 @@ struct warp {
      * another barrier (emu_bar_divergence) */
     uint32_t bar_away, bar_away_pc;
     int bar_away_waiter;
+    struct async_lane *async;   /* cp.async's copies in flight, per lane (emu_async.c) */
 };
 
 /* What a shared word last saw (hazard tracking). */
@@ -55,6 +56,8 @@ struct shadow {
     uint32_t r2tid, r2pc, r2epoch, r2wep;
     uint8_t written, watomic, read, read2;
     uint8_t defined;        /* its value is defined: stored, or exchanged in */
+    uint8_t pending;        /* a cp.async not yet waited for fills it */
+    uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
 
 struct gshadow {
@@ -155,6 +158,11 @@ static inline uint32_t popc32(uint32_t x)
 }
 
 /* emu_access.c */
+/* The host pointer for lane L's access of BYTES at ADDR in SPACE (KIND:
+ * ACC_*; VAL a store's bytes), checked and held to the hazard shadows;
+ * NULL after reporting a fault or a hazard. */
+uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
+                     uint32_t bytes, int kind, const void *val);
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
@@ -183,6 +191,12 @@ enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
  * the hazard reported. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
                       int kind, const void *val);
+/* A cp.async by lane L of W at PC will fill BYTES at shared OFF: until
+ * it is waited for, an access of those words is a hazard.  0, or -1 with
+ * the hazard reported (the words are in use by another copy). */
+int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes);
+/* The copy that was filling BYTES at shared OFF has landed. */
+void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes);
 /* A plain (not atomic) global store, and a plain global load, held to the
  * launch's global shadow: 0, or -1 with the hazard reported. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
@@ -240,6 +254,13 @@ int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
 /* 0, or -1 for a reduction this file does not know. */
 int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
 void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
+
+/* emu_async.c */
+/* cp.async, cp.async.commit_group, cp.async.wait_group/wait_all by the
+ * lanes of MASK; 0 or -1 (reported). */
+int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+/* Drops W's copies in flight (a block starts, or its memory is freed). */
+void emu_async_reset(struct warp *w);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);

@@ -96,6 +96,7 @@ static void cta_free(const struct run *r, struct cta *c)
         free(c->warps[i].frames);
         free(c->warps[i].scratch);
         free(c->warps[i].local);
+        free(c->warps[i].async);
     }
     free(c->warps);
     free(c->smem);
@@ -150,6 +151,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         w->uni = 1;
         w->upc = (uint32_t)r->f->first;
         memset(w->depth, 0, sizeof w->depth);
+        emu_async_reset(w);
         w->spin_at = NULL;
         w->bar_away = 0;
         w->spin_count = 0;

@@ -163,6 +163,20 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             memset(s, 0, sizeof *s);
             s->gen = gen;
         }
+        if (s->pending) {
+            char who[100], l1[160], l2[160], place[80];
+            shared_place(r, off, elem, place, sizeof place);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)s->ppc, l2, sizeof l2);
+            const struct emu_insn *in = &r->code[pc];
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "%s %s %s (%s) while a cp.async (%s) is still filling it: wait for the "
+                          "copy first (cp.async.wait_group, __pipeline_wait_prior)",
+                          who, kind == ACC_READ ? "reads" : "writes", place, l1, l2);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
         /* an atomic on an undefined word is no fault by itself: its old
          * value is junk, and the word stays undefined unless exchanged */
         if (kind == ACC_READ && !s->defined) {
@@ -214,6 +228,35 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         s->wstep = w->steps;
     }
     return 0;
+}
+
+int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes)
+{
+    const uint32_t gen = r->cta->gen;
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+        struct shadow *s = &r->cta->sh[word];
+        if (s->gen != gen) {
+            memset(s, 0, sizeof *s);
+            s->gen = gen;
+        }
+        if (s->pending) {
+            char l1[160];
+            emu_src_line(r, (int)s->ppc, l1, sizeof l1);
+            return emu_hazard(r, w, l, pc,
+                              "starts a cp.async into shared memory another copy (%s) is still "
+                              "filling", l1);
+        }
+        s->pending = 1;
+        s->ptid = (uint32_t)(w->index * 32 + l);
+        s->ppc = (uint32_t)pc;
+    }
+    return 0;
+}
+
+void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes)
+{
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++)
+        r->cta->sh[word].pending = 0;
 }
 
 /* A word's first slot in the global shadow: runs of 16 consecutive words

@@ -375,6 +375,13 @@ STEP(step_atom)
     return next_insn(w, mask, pc);
 }
 
+STEP(step_async)
+{
+    if (emask && emu_async(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
 STEP(step_cvta)
 {
     if (emask && emu_cvta(r, w, in, emask))
@@ -548,7 +555,7 @@ static emu_step_fn *const class_step[C_COUNT] = {
     [C_WARP] = step_warp, [C_ACTIVEMASK] = step_activemask, [C_FENCE] = step_fence,
     [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
     [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
-    [C_GPU] = step_refused, [C_REFUSED] = step_refused,
+    [C_GPU] = step_refused, [C_REFUSED] = step_refused, [C_ASYNC] = step_async,
 };
 
 /* Gives every instruction of M its class's step; an ALU form without its
