@@ -1065,6 +1065,99 @@ static void async_copies(void)
     done(&f);
 }
 
+/* Recursion: each lane at its own depth, a register it uses after the
+ * inner call kept across it (tri(x) = x + tri(x - 1)); a recursion that
+ * does not end is a fault at the depth bound, as a GPU's stack overflows. */
+static void recursion(void)
+{
+#define TRI_PTX(STOP) HEAD \
+        ".func (.param .b32 fr) tri(.param .b32 fx)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<5>;\n" \
+        "  ld.param.b32 %r1, [fx];\n" \
+        "  setp.le.s32 %p1, %r1, " STOP ";\n" \
+        "  mov.u32 %r4, 0;\n" \
+        "  @%p1 bra $DONE;\n" \
+        "  add.s32 %r2, %r1, -1;\n" \
+        "  { .param .b32 p; .param .b32 q;\n" \
+        "    st.param.b32 [p], %r2;\n" \
+        "    call.uni (q), tri, (p);\n" \
+        "    ld.param.b32 %r3, [q]; }\n" \
+        "  add.s32 %r4, %r3, %r1;\n" \
+        "$DONE:\n" \
+        "  st.param.b32 [fr], %r4;\n" \
+        "  ret;\n}\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  rem.u32 %r2, %r1, 7;\n" \
+        "  { .param .b32 p; .param .b32 q;\n" \
+        "    st.param.b32 [p], %r2;\n" \
+        "    call.uni (q), tri, (p);\n" \
+        "    ld.param.b32 %r3, [q]; }\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, TRI_PTX("0"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++)
+        EXPECT(out[i] == (i % 7) * (i % 7 + 1) / 2);
+    done(&f);
+    EXPECT(load(&f, TRI_PTX("-1000"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "nested 64 deep") != NULL);
+    done(&f);
+}
+
+/* Calls through a function pointer: each lane calls the function its
+ * pointer holds (two in one warp here); a pointer to no function is a
+ * fault, not a jump anywhere. */
+static void indirect_calls(void)
+{
+#define PTR_PTX(PICK) HEAD \
+        ".func (.param .b32 fr) twice(.param .b32 fx)\n{\n" \
+        "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  shl.b32 %r2, %r1, 1;\n" \
+        "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
+        ".func (.param .b32 fr) thrice(.param .b32 fx)\n{\n" \
+        "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  mul.lo.s32 %r2, %r1, 3;\n" \
+        "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  and.b32 %r2, %r1, 1;\n" \
+        "  setp.eq.b32 %p1, %r2, 1;\n" \
+        "  mov.u64 %rd2, thrice;\n" \
+        "  mov.u64 %rd3, twice;\n" \
+        PICK \
+        "  { .param .b32 param0; st.param.b32 [param0], %r1; .param .b32 retval0;\n" \
+        "    prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\n" \
+        "    call (retval0), %rd4, (param0), prototype_1;\n" \
+        "    ld.param.b32 %r3, [retval0]; }\n" \
+        "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd6, %rd1, %rd5;\n" \
+        "  st.global.u32 [%rd6], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, PTR_PTX("  selp.b64 %rd4, %rd3, %rd2, %p1;\n"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++) {
+        EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
+    }
+    done(&f);
+    EXPECT(load(&f, PTR_PTX("  mov.u64 %rd4, 4096;\n"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "calls through a pointer that holds no function (0x1000)") != NULL);
+    done(&f);
+}
+
 /* Registers start as junk, different from launch to launch: a sum that
  * starts from an `int sum;` never set is wrong, where zeros made it right. */
 static void registers_start_as_junk(void)
@@ -1603,7 +1696,8 @@ static void printf_formats(void)
 
 /* A .func called by some lanes: arguments in, its result out, its local
  * memory apart from the caller's; a kernel's own assert() is a fault at
- * its line; recursion is refused as needing a GPU. */
+ * its line; a recursion that never ends is a fault at the depth bound
+ * (recursion() holds one that ends). */
 static void function_calls(void)
 {
     static const char *ptx = HEAD
@@ -1687,8 +1781,8 @@ static void function_calls(void)
         "  call.uni g, (param0);\n  }\n"
         "  ret;\n}\n";
     EXPECT(load(&f, recursive, 0) == EMU_OK);
-    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_UNSUPPORTED);
-    EXPECT_STR(f.err.what, "recursion");
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "a recursion that does not end?") != NULL);
     done(&f);
 }
 
@@ -1815,7 +1909,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(recursion), T(indirect_calls),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -240,6 +240,11 @@ static int value_slot(struct parser *P, const char *s, int len, int minus, int64
         *slot = const_slot(P, emu_parse_sym_addr(P, sd) + (uint64_t)off);
         return *slot < 0 ? -1 : 0;
     }
+    int fi = emu_parse_find_func(P->m, s, len);
+    if (fi >= 0) {      /* a function's address, for a call through a pointer */
+        *slot = const_slot(P, FUNC_ADDR + (uint64_t)fi);
+        return *slot < 0 ? -1 : 0;
+    }
     return emu_parse_fail(P, "unknown name '%.*s'", len, s);
 }
 
@@ -387,10 +392,10 @@ static int call_param(struct parser *P, struct emu_opnd *o, const char *s, int l
  * module (link_calls finds it). */
 static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
 {
-    struct raw r[3];
+    struct raw r[4];
     int n = 0;
     while (!is_punct(P, ';')) {
-        if (n >= 3)
+        if (n >= 4)
             return emu_parse_fail(P, "too many operands to call");
         if (parse_raw(P, &r[n]))
             return -1;
@@ -398,21 +403,39 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
         if (is_punct(P, ','))
             next(P);
     }
-    int fi = -1;
+    /* call [(ret),] func-or-register[, (args)][, prototype] */
+    int fi = -1, ptr = -1;
     const struct raw *ret = NULL, *args = NULL;
     for (int i = 0; i < n; i++) {
-        if (r[i].kind == RK_ID) {
+        if (r[i].kind == RK_ID && fi < 0 && ptr < 0) {
             int ty;
-            if (emu_parse_find_reg(P, r[i].s, r[i].len, &ty) >= 0)
-                return emu_parse_unsupported(P, "an indirect call", 16);
+            ptr = emu_parse_find_reg(P, r[i].s, r[i].len, &ty);
+            if (ptr >= 0)
+                continue;   /* through a function pointer: its prototype follows */
             fi = emu_parse_find_func(P->m, r[i].s, r[i].len);
             if (fi < 0)
                 return emu_parse_fail(P, "call to an unknown function '%.*s'", r[i].len, r[i].s);
-        } else if (r[i].kind == RK_LIST && fi < 0) {
+        } else if (r[i].kind == RK_LIST && fi < 0 && ptr < 0) {
             ret = &r[i];
         } else if (r[i].kind == RK_LIST) {
             args = &r[i];
         }
+    }
+    if (ptr >= 0) {
+        int nargs = args ? args->n : 0;
+        if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
+            return emu_parse_unsupported(P, mn, mlen);
+        in->o[0].kind = OK_NONE;
+        if (ret && ret->n == 1 && call_param(P, &in->o[0], ret->es[0], ret->elen[0]))
+            return -1;
+        for (int i = 0; i < nargs; i++)
+            if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
+                return -1;
+        in->nops = (uint8_t)(1 + nargs);
+        in->target = -1;
+        in->aux = ptr;      /* the register holding the callee's address */
+        in->op = OP_CALL;
+        return emu_parse_expect(P, ';');
     }
     if (fi < 0)
         return emu_parse_fail(P, "call without a function");

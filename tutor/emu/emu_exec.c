@@ -159,7 +159,13 @@ static int refused_from(const struct emu_module *m, int fn, uint8_t *seen)
         if (in->step == NULL || emu_ops[in->op].cls == C_REFUSED ||
             (emu_ops[in->op].cls == C_ALU && !in->alu) || emu_ops[in->op].cls == C_BRX)
             return i;
-        int at = in->op == OP_CALL ? refused_from(m, in->target, seen) : -1;
+        int at = -1;
+        if (in->op == OP_CALL && in->target >= 0)
+            at = refused_from(m, in->target, seen);
+        /* through a pointer: any function the module defines */
+        for (int g = 0; in->op == OP_CALL && in->target < 0 && at < 0 && g < m->nfuncs; g++)
+            if (!m->funcs[g].is_entry && !m->funcs[g].is_extern)
+                at = refused_from(m, g, seen);
         if (at >= 0)
             return at;
     }

@@ -62,6 +62,9 @@ extern const struct emu_opinfo emu_ops[OP_COUNT];
  * parameters) live in a per-thread scratch area, at addresses above every
  * kernel parameter: the interpreter tells the two apart by the address. */
 #define PARAM_SCRATCH 0x40000000u
+/* A function's address as a value (mov.u64 %rd, f): this plus its index,
+ * far from any address memory has. */
+#define FUNC_ADDR 0xfff0000000000000ull
 #define SCRATCH_BYTES 4096u
 
 /* State spaces. */
@@ -165,6 +168,7 @@ struct emu_sreg_use {
 struct emu_func {
     char *name;
     int is_entry, is_extern;
+    int body;                       /* the function with this name's body, -1 none (link_calls) */
     int32_t first, count;           /* its instructions in the module's array */
     int nparams;
     uint32_t param_offset[EMU_MAX_PARAMS], param_size[EMU_MAX_PARAMS];

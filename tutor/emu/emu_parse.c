@@ -150,6 +150,12 @@ static int parse_body(struct parser *P)
             P->labels[P->nlabels].index = P->m->ninsn;
             P->nlabels++;
             next(P);
+            /* a call's prototype or a list of its targets: the call checks
+             * its callee's parameters when it runs */
+            if (is_word(P, ".callprototype") || is_word(P, ".calltargets")) {
+                if (skip_to_semicolon(P))
+                    return -1;
+            }
             continue;
         }
         P->lx = save;
@@ -344,10 +350,17 @@ const char *emu_file_name(const struct emu_module *m, int id)
 static void link_calls(struct parser *P)
 {
     struct emu_module *m = P->m;
+    for (int i = 0; i < m->nfuncs; i++) {
+        m->funcs[i].body = -1;
+        for (int j = 0; j < m->nfuncs; j++)
+            if (!m->funcs[j].is_extern && !m->funcs[j].is_entry &&
+                !strcmp(m->funcs[j].name, m->funcs[i].name))
+                m->funcs[i].body = j;
+    }
     for (int i = 0; i < m->ninsn && P->st == EMU_OK; i++) {
         struct emu_insn *in = &m->insn[i];
-        if (in->op != OP_CALL)
-            continue;
+        if (in->op != OP_CALL || in->target < 0)
+            continue;   /* a call through a pointer finds its body when it runs */
         const struct emu_func *proto = &m->funcs[in->target];
         int body = -1;
         for (int j = 0; j < m->nfuncs; j++)

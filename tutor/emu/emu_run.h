@@ -10,7 +10,16 @@
 #include "emu/emu_int.h"
 
 
-enum { NBAR = 16, CALL_DEPTH = 16 };
+/* CALL_DEPTH: calls a lane may be inside, recursion included (a GPU's
+ * stack, 1 KiB a thread by default, holds about as many small frames). */
+enum { NBAR = 16, CALL_DEPTH = 64 };
+
+/* A lane's saved activations of functions it re-entered (emu_warp.c). */
+struct lane_saves {
+    uint8_t *bytes;
+    size_t len, cap;
+    uint64_t at;            /* bit d: an activation was saved when the lane entered depth d */
+};
 
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
@@ -46,6 +55,7 @@ struct warp {
     uint32_t bar_away, bar_away_pc;
     int bar_away_waiter;
     struct async_lane *async;   /* cp.async's copies in flight, per lane (emu_async.c) */
+    struct lane_saves *saves;   /* per lane, for recursion; NULL until a lane recurses */
 };
 
 /* What a shared word last saw (hazard tracking). */

@@ -97,6 +97,9 @@ static void cta_free(const struct run *r, struct cta *c)
         free(c->warps[i].scratch);
         free(c->warps[i].local);
         free(c->warps[i].async);
+        for (int l = 0; c->warps[i].saves && l < 32; l++)
+            free(c->warps[i].saves[l].bytes);
+        free(c->warps[i].saves);
     }
     free(c->warps);
     free(c->smem);
@@ -152,6 +155,8 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         w->upc = (uint32_t)r->f->first;
         memset(w->depth, 0, sizeof w->depth);
         emu_async_reset(w);
+        for (int l = 0; w->saves && l < 32; l++)
+            w->saves[l].len = w->saves[l].at = 0;
         w->spin_at = NULL;
         w->bar_away = 0;
         w->spin_count = 0;

@@ -140,32 +140,97 @@ static int frame_of(struct run *r, struct warp *w, int fn)
     return 0;
 }
 
+/* What one activation of function FN keeps in lane L, beside the call
+ * stack: its registers (the lane's column of the function's frame), its
+ * local memory and its incoming parameters.  A lane that enters FN again
+ * (recursion) saves them first and gets them back when the inner call
+ * returns, so one frame per function serves every depth. */
+static size_t activation_bytes(const struct run *r, int fn)
+{
+    const struct emu_func *f = &r->m->funcs[fn];
+    return (size_t)f->nslots * 8 + f->local_bytes + f->param_bytes;
+}
+
+static void activation_copy(struct run *r, struct warp *w, int l, int fn, uint8_t *buf, int save)
+{
+    const struct emu_func *f = &r->m->funcs[fn];
+    uint64_t *R = w->frames[fn];
+    for (int32_t s = 0; s < f->nslots; s++, buf += 8) {
+        if (save)
+            memcpy(buf, &R[(size_t)s * 32 + l], 8);
+        else
+            memcpy(&R[(size_t)s * 32 + l], buf, 8);
+    }
+    if (f->local_bytes) {
+        uint8_t *loc = w->local + (size_t)l * r->local_bytes + f->local_base;
+        memcpy(save ? buf : loc, save ? loc : buf, f->local_bytes);
+        buf += f->local_bytes;
+    }
+    if (f->param_bytes && f->nparams) {
+        uint8_t *par = w->scratch + (size_t)l * SCRATCH_BYTES + (f->param_offset[0] - PARAM_SCRATCH);
+        memcpy(save ? buf : par, save ? par : buf, f->param_bytes);
+    }
+}
+
+/* Saves lane L's activation of FN before it enters FN again; 0 or -1. */
+static int activation_save(struct run *r, struct warp *w, int l, int fn)
+{
+    if (!w->saves && !(w->saves = calloc(32, sizeof *w->saves)))
+        return -1;
+    struct lane_saves *s = &w->saves[l];
+    size_t n = activation_bytes(r, fn);
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4096;
+        while (cap < s->len + n)
+            cap *= 2;
+        uint8_t *b = realloc(s->bytes, cap);
+        if (!b)
+            return -1;
+        s->bytes = b;
+        s->cap = cap;
+    }
+    activation_copy(r, w, l, fn, s->bytes + s->len, 1);
+    s->len += n;
+    s->at |= 1ull << w->depth[l];
+    return 0;
+}
+
+/* Lane L returns from depth D of FN: the activation saved on entering it
+ * comes back. */
+static void activation_restore(struct run *r, struct warp *w, int l, int fn, int d)
+{
+    struct lane_saves *s = w->saves ? &w->saves[l] : NULL;
+    if (!s || !((s->at >> d) & 1))
+        return;
+    s->len -= activation_bytes(r, fn);
+    activation_copy(r, w, l, fn, s->bytes + s->len, 0);
+    s->at &= ~(1ull << d);
+}
+
 /* call: the lanes of EMASK copy their arguments into the callee's
- * parameters and go to its first instruction; the rest of MASK go on. */
+ * parameters and go to its first instruction; the rest of MASK go on.  A
+ * lane already inside the callee (recursion) saves that activation. */
 static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
                 uint32_t emask, uint32_t pc)
 {
     const struct emu_func *f = &r->m->funcs[in->target];
+    if (frame_of(r, w, in->target))
+        return -1;
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        int recursive = in->fn == in->target;
-        for (int k = 0; k < w->depth[l]; k++)
-            if (r->code[w->ret_pc[l][k] - 1].fn == in->target)
-                recursive = 1;
-        if (recursive || w->depth[l] >= CALL_DEPTH) {
-            char what[64];
-            snprintf(what, sizeof what, "%s", recursive ? "recursion" : "calls nested past 16");
-            char where[160];
-            emu_src_line(r, (int)pc, where, sizeof where);
-            emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line,
-                          emu_file_name(r->m, in->file), "needs a GPU: %s is not emulated (%s)",
-                          what, where);
-            r->st = EMU_UNSUPPORTED;
+        if (w->depth[l] >= CALL_DEPTH)
+            return emu_fault(r, w, l, (int)pc,
+                             "calls functions nested %d deep: a recursion that does not end? "
+                             "(a GPU's stack overflows too)", CALL_DEPTH);
+        int again = in->fn == in->target;
+        for (int k = 0; k < w->depth[l] && !again; k++)
+            again = r->code[w->ret_pc[l][k] - 1].fn == in->target;
+        if (again && activation_save(r, w, l, in->target)) {
+            emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+            r->st = EMU_NOMEM;
             return -1;
         }
     }
-    if (frame_of(r, w, in->target))
-        return -1;
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
@@ -204,6 +269,7 @@ static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32
             memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
                     sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
         }
+        activation_restore(r, w, l, in->fn, w->depth[l]);
         if (back && to != npc)
             same = 0;
         npc = to;
@@ -338,10 +404,42 @@ STEP(step_ret)
     return 1;
 }
 
+/* A call through a function pointer: the lanes of EMASK that hold the
+ * first lane's pointer call its function now (the others of EMASK stay at
+ * the call, for a later step); a pointer to no function, or to one whose
+ * parameters differ, is a fault. */
+static int call_indirect(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                         uint32_t emask, uint32_t pc)
+{
+    const uint64_t *P = w->R + (size_t)in->aux * 32;
+    int l0 = __builtin_ctz(emask);
+    uint64_t v = P[l0];
+    uint64_t idx = v - FUNC_ADDR;
+    int fn = v >= FUNC_ADDR && idx < (uint64_t)r->m->nfuncs ? r->m->funcs[idx].body : -1;
+    if (fn < 0)
+        return emu_fault(r, w, l0, (int)pc, "calls through a pointer that holds no function (0x%llx)",
+                         (unsigned long long)v);
+    const struct emu_func *f = &r->m->funcs[fn];
+    if (f->nparams != in->nops - 1 || (in->o[0].kind == OK_ADDR) != (f->nret > 0) || f->nret > 1)
+        return emu_fault(r, w, l0, (int)pc, "calls %s through a pointer with other parameters than it "
+                         "declares", f->name);
+    uint32_t group = 0;
+    for (uint32_t m = emask; m; m &= m - 1)
+        if (P[__builtin_ctz(m)] == v)
+            group |= 1u << __builtin_ctz(m);
+    struct emu_insn direct = *in;
+    direct.target = fn;
+    if (group != emask)
+        diverge(w);     /* the other pointers' lanes stay at the call */
+    return call(r, w, &direct, group | (mask & ~emask), group, pc) ? -1 : 1;
+}
+
 STEP(step_call)
 {
     if (!emask)
         return next_insn(w, mask, pc);
+    if (in->target < 0)
+        return call_indirect(r, w, in, mask, emask, pc);
     return call(r, w, in, mask, emask, pc) ? -1 : 1;
 }
 
