@@ -579,6 +579,7 @@ STEP(step_warp)
         case OP_VOTE: emu_vote(w, in, emask); break;
         case OP_MATCH: emu_match(w, in, emask); break;
         case OP_REDUX: emu_redux(w, in, emask); break;
+        case OP_ELECT: emu_elect(w, in, emask); break;
         default: break;
         }
         w->wepoch++;
