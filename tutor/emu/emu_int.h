@@ -225,6 +225,8 @@ struct emu_module {
     int nrefused;
     struct emu_shvar *shvars;
     int nshvars;
+    int32_t *brxt;                  /* the jump tables' targets (brx.idx: target, aux) */
+    int nbrxt;
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
 };
 
