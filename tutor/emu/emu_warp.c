@@ -714,9 +714,11 @@ int emu_warp_step(struct run *r, struct warp *w)
             return stalled(r, w);
         /* over all 32 lanes without branches: cheaper than walking the
          * mask's bits in the divergent code of a tree's levels */
+        /* a lane that cannot run counts as UINT32_MAX: (bit - 1) is all
+         * ones for it, zero for one that can */
         pc = UINT32_MAX;
         for (uint32_t l = 0; l < 32; l++) {
-            uint32_t p = (runnable >> l) & 1 ? w->pc[l] : UINT32_MAX;
+            uint32_t p = w->pc[l] | (((runnable >> l) & 1) - 1);
             pc = p < pc ? p : pc;
         }
         mask = 0;
