@@ -355,3 +355,19 @@ fi
 check "a command that succeeds prints its own answer alone (list --json is the array)" \
     test "$("$TUTOR" list --json | jq -r 'type')" = array
 check "without --json, an error prints nothing on stdout" test -z "$("$TUTOR" check 99 2>/dev/null)"
+
+# ---- runner.out (issue 34) ---------------------------------------------------
+# The judge keeps what the runner printed in the file --runner-out names
+# (runner.out in its working folder without one): every check names one in
+# its work folder, so no check leaves a runner.out where it was started.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\nexit 1\n' "$TMP/judge-args" > "$TMP/log-args"
+chmod +x "$TMP/log-args"
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$TUTOR" --root "$ROOT" check 01 --file "$sol01" --json --no-sanitize --work-dir "$TMP/w-args" \
+     --wrap "$TMP/log-args" > /dev/null 2>&1)
+given=$(grep -A1 -x -- '--runner-out' "$TMP/judge-args" 2>/dev/null | tail -n1)
+check "a check names the judge's --runner-out inside its work folder ($given)" \
+    test -n "$given" -a "${given#$TMP/w-args/}" != "$given"
+check "and leaves no runner.out where it was started" test ! -e "$TMP/cwd/runner.out"
+check "the workbook root holds no runner.out, tracked or not" \
+    test ! -e "$ROOT/runner.out" -a -z "$(git -C "$ROOT" ls-files runner.out 2>/dev/null)"

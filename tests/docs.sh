@@ -167,3 +167,27 @@ for f in $(ls -A "$WB/labs/$L1"); do
 done
 check "architecture.md: a lab folder after a reset holds what it says, as tests/labs.sh allows${left:+ (not said:$left)}" \
     test -n "$pattern" -a "$(ls -A "$WB/labs/$L1" | wc -l)" = 3 -a -z "$left"
+
+# ---- README.md against the catalog (issue 34) --------------------------------
+# The count of labs, in words, is the catalog's.
+nlabs=$("$TUTOR" list --json | jq length)
+words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+       sixteen seventeen eighteen nineteen twenty)
+check "README: the number of labs is the catalog's ($nlabs)" \
+    grep -qiE "^${words[$nlabs]} CUDA labs" README.md
+# The emulator's bound, per lab: "n = 2^20 for most labs, 65537 for labs 08
+# and 15, ..." from each lab's emu_max_n, the bound most labs share first.
+bounds=$("$TUTOR" list --json | jq -r '
+    def size: if . >= 1024 and (. as $n | [range(0; 40)] | map(pow(2; .)) | index($n)) != null
+              then "2^\(log2 | round)" else tostring end;
+    def ids: if length == 1 then "lab \(.[0])" else "labs \(.[:-1] | join(", ")) and \(.[-1])" end;
+    def andlist: if length == 1 then .[0] else "\(.[:-1] | join(", ")) and \(.[-1])" end;
+    group_by(.emu_max_n) | sort_by(-length) as $g
+    | ["n = \($g[0][0].emu_max_n | size) for most labs"]
+      + ($g[1:] | sort_by(.[0].id) | map("\(.[0].emu_max_n | size) for \(map(.id) | ids)"))
+    | .[0] + ", " + (.[1:] | andlist)')
+readme=$(tr '\n' ' ' < README.md | tr -s ' ')
+check "README: the emulator's bound per lab is the catalog's ($bounds)" grep -qF "($bounds;" <<<"$readme"
+# Every reset in README's examples works as written: from a script it needs --yes.
+check "README: its reset example carries --yes" \
+    test -z "$(grep -E '^\./cudatutor reset ' README.md | grep -v -- '--yes')" -a -n "$(grep -E '^\./cudatutor reset ' README.md)"

@@ -251,6 +251,9 @@ int cmd_list(struct app *app, const struct cli_args *a)
         }
         if (l->deterministic)
             cJSON_AddBoolToObject(o, "deterministic", 1);
+        /* Without a GPU, the largest size the CPU judges run (README.md says
+         * each lab's). */
+        cJSON_AddNumberToObject(o, "emu_max_n", (double)l->family->emu_max_n);
         /* target.min stays the catalog's figure; this GPU's is apart, under calibrated. */
         if (scaled) {
             cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
