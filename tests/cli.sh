@@ -371,3 +371,22 @@ check "a check names the judge's --runner-out inside its work folder ($given)" \
 check "and leaves no runner.out where it was started" test ! -e "$TMP/cwd/runner.out"
 check "the workbook root holds no runner.out, tracked or not" \
     test ! -e "$ROOT/runner.out" -a -z "$(git -C "$ROOT" ls-files runner.out 2>/dev/null)"
+
+# ---- a fail's headline names its cause (issue 34) ----------------------------
+# A stand-in judge reports a wrong sum at n = 1025; the verdict's last line
+# and the summary lead with the cause, not the status's general meaning.
+cat > "$TMP/wrong-harness" <<'EOF2'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+printf '%s' '{"schema": 1, "status": "fail", "first_failing_n": 1025,
+  "tests": [{"name": "n=1", "n": 1, "pass": true},
+            {"name": "n=1025", "n": 1025, "expected": "7", "got": "6", "pass": false,
+             "message": "wrong sum: off by -1"}], "messages": []}' > "$out"
+EOF2
+chmod +x "$TMP/wrong-harness"
+out=$("$TUTOR" check 01 --file "$sol01" --no-sanitize --quick --wrap "$TMP/wrong-harness" 2>/dev/null)
+check "a wrong result's verdict line names it and the size" \
+    test "$(tail -n1 <<<"$out")" = "fail  wrong result at n = 1025: the smallest failing size; expected 7, got 6 — wrong sum: off by -1"
+check "and its summary in --json opens so" \
+    test "$("$TUTOR" check 01 --file "$sol01" --no-sanitize --quick --wrap "$TMP/wrong-harness" --json 2>/dev/null |
+           jq -r '.summary | split(":")[0]')" = "wrong result at n = 1025"

@@ -322,6 +322,8 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
         continue
     fi
     meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[A-Z_0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
+    # A fail leads with its cause instead: the recorded one is a wrong sum.
+    [ "$status" = fail ] && meaning="wrong result at n = $(jget "$f" .first_failing_n)"
     start -- view-result "$f"
     expect "results screen: $status says \"$meaning\"" "$meaning"
     case $status in

@@ -391,7 +391,9 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     doc_newline(d);
     doc_addf(d, status_style(r->status), " %s ", upper);
     doc_add(d, DOC_TEXT, "  ");
-    doc_add(d, DOC_STRONG, status_meaning(r->status));
+    char head[512];
+    result_headline(r, head, sizeof head);
+    doc_add(d, DOC_STRONG, head);
     doc_newline(d);
     if (result_detail(r)[0])
         para(d, result_detail(r), DOC_TEXT, width, "  ");
