@@ -390,3 +390,58 @@ check "a wrong result's verdict line names it and the size" \
 check "and its summary in --json opens so" \
     test "$("$TUTOR" check 01 --file "$sol01" --no-sanitize --quick --wrap "$TMP/wrong-harness" --json 2>/dev/null |
            jq -r '.summary | split(":")[0]')" = "wrong result at n = 1025"
+
+# ---- without a GPU: the heading says what judged the kernel (issue 34) ------
+# The CPU judge stands in for a GPU: the heading says so in words, with no
+# "measured peak 0 GB/s", and its fields fit 80 columns broken at spaces
+# only (their words read back whole).
+if have_gpu; then
+    skip "without a GPU: the heading says the CPU judged it" "a CUDA device is present"
+elif [ ! -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    skip "without a GPU: the heading says the CPU judged it" "no CPU judge (built without the emulator)"
+else
+    out=$(env -u CUDATUTOR_NO_EMULATOR COLUMNS=80 "$TUTOR" check 01 --file "$(stub_file 01)" --work-dir "$TMP/w-cpu" 2>/dev/null)
+    head=$(sed -n '2,/^  correctness/p' <<<"$out" | sed '$d')
+    check "without a GPU: the heading says the CPU judged it and nothing was timed" \
+        test -n "$(tr -s ' \n' '  ' <<<"$head" | grep -F "device no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in for a GPU of compute capability 9.0")"
+    check "and shows no measured peak of 0 GB/s" test -z "$(grep -E '0 GB/s|measured peak' <<<"$head")"
+    check "its lines fit 80 columns" test -z "$(awk 'length > 80' <<<"$head")"
+    check "and break at spaces only (the device's words read back whole)" \
+        test "$(sed -n '/^  device/,$p' <<<"$head" | sed 's/^  device *//; s/^ *//' | tr '\n' ' ' | sed 's/ $//')" = \
+             "no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in for a GPU of compute capability 9.0, with its limits)"
+fi
+
+# ---- 80 columns (issue 34) ---------------------------------------------------
+# list and progress fit 80 columns (the width of a pipe, or $COLUMNS), with a
+# student well on (a pass on target, a long last verdict); at 40 columns a
+# line is cut with a mark, never wrapped: each lab is still one line.
+# widest: the most characters of any line on stdin.
+widest() { local l n=0; while IFS= read -r l; do [ ${#l} -gt $n ] && n=${#l}; done; echo $n; }
+WP=$TMP/wide-progress.json
+jq -n '{schema: 1, labs: {"01": {state: "on_target", attempts: 12, hints_used: 3, first_pass: "2026-01-01T09:30:00Z",
+        best: {case: "2^28", n: 268435456, ms: 2.259, gbps: 1475.3, pct_peak: 15.6, ratio: 0.155, rate: 118.8,
+               rate_unit: "Gint/s", peak_gbps: 3056, ref_gbps: 3066, ref_name: "CUB"},
+        last: {status: "internal_error", time: "2026-01-02T00:00:00Z"}, gpu: "NVIDIA H100"}}}' > "$WP"
+for cmd in list progress; do
+    n=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" $cmd | widest)
+    check "$cmd fits 80 columns ($n)" test "$n" -le 80
+    n=$(CUDATUTOR_PROGRESS=$WP COLUMNS=40 "$TUTOR" $cmd | widest)
+    check "$cmd at 40 columns: no line wider ($n)" test "$n" -le 40
+done
+out=$(CUDATUTOR_PROGRESS=$WP COLUMNS=40 "$TUTOR" list)
+check "list at 40 columns: a line a lab, the cut ones ending in a mark" \
+    test "$(grep -cE '^[0-9]{2}  ' <<<"$out")" = "$(lab_ids | wc -l)" -a \
+         -n "$(grep -E '^10  .*…$' <<<"$out")" -a -z "$(sed '/^$/,$d' <<<"$out" | grep -vE '^([0-9]{2}  |Bonus)')"
+# Before any pass every title is whole at 80 columns; later, with the
+# widest states and figures, a long title is cut with a mark.
+out=$(CUDATUTOR_PROGRESS=$TMP/none.json "$TUTOR" list)
+check "list at 80 columns, nothing passed yet: every title whole, last on its line" \
+    test -z "$(jq -r '.labs[].title' data/labs.json | while IFS= read -r t; do
+                   [[ "$out"$'\n' == *"  $t"$'\n'* ]] || echo "$t"; done)"
+out=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" list)
+check "list: the best and the target in their columns" test -n "$(grep -E '^01  on target  1475 GB/s  0\.12x at 2\^28 ' <<<"$out")"
+out=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" progress)
+check "progress at 80 columns: the first pass gives way to its date" \
+    test -n "$(grep -E '^01 +on target +12 +3 +1475 GB/s, 0\.15x .*internal_error +2026-01-01…$' <<<"$out")"
+check "progress with room: the time of the first pass" \
+    test -n "$(CUDATUTOR_PROGRESS=$WP COLUMNS=120 "$TUTOR" progress | grep -E '^01 .* 2026-01-01 09:30 UTC$')"

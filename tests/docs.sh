@@ -191,3 +191,13 @@ check "README: the emulator's bound per lab is the catalog's ($bounds)" grep -qF
 # Every reset in README's examples works as written: from a script it needs --yes.
 check "README: its reset example carries --yes" \
     test -z "$(grep -E '^\./cudatutor reset ' README.md | grep -v -- '--yes')" -a -n "$(grep -E '^\./cudatutor reset ' README.md)"
+# What a check does without a GPU is said wherever a check is described:
+# the first lesson and the guide's key table, and no message keeps the
+# jargon "the CPU tier's verdict stands".
+lesson1=$(tr '\n' ' ' < "labs/$(lab_dir 01)/README.md" | tr -s ' ')
+check "lesson 01: a check runs on the GPU where there is one, else on this computer's CPU, not timed" \
+    grep -qF "without a GPU, on this computer's CPU (a PTX emulator), not timed" <<<"$lesson1"
+check "student guide: the key c says what a check does without a GPU" \
+    grep -qE "^\| \`c\` \| .*without one, .*this computer's CPU, not timed" docs/student-guide.md
+check "no message says \"the CPU tier's verdict stands\"" \
+    test -z "$(grep -rlF "the CPU tier's verdict stands\"" tutor --include=*.c)"

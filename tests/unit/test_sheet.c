@@ -353,7 +353,7 @@ static void both_views(const struct result *r, char **page_text, char **verdict_
     *page_text = flat(&d);
     doc_free(&d);
     if (f) {
-        verdict_print(f, r, 0);
+        verdict_print(f, r, 0, 80);
         fclose(f);
     }
 }

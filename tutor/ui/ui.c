@@ -373,6 +373,7 @@ int ui_run(struct app *app, const struct ui_opts *opts)
     ui.app = app;
     ui.opts = opts;
     ui.first_frame_ms = -1;
+    ui.check_place = -1;
     ui.watch_lab = -1;
     setlocale(LC_ALL, "");
     ui.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");

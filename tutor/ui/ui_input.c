@@ -53,13 +53,14 @@ static void help_row(struct doc *d, const char *name, const char *text, int widt
     doc_para_free(&p);
 }
 
-void ui_help_build(struct doc *d, int width)
+void ui_help_build(struct doc *d, int width, const char *check_does)
 {
     doc_newline(d);
     doc_add(d, DOC_H1, "Keys");
     doc_newline(d);
     for (int i = 0; i < NBINDINGS; i++)
-        help_row(d, keymap[i].shown, keymap[i].help, width);
+        help_row(d, keymap[i].shown, keymap[i].act == ACT_CHECK && check_does ? check_does : keymap[i].help,
+                 width);
     doc_newline(d);
     doc_newline(d);
     doc_add(d, DOC_H2, "The labs");
