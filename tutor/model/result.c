@@ -36,28 +36,6 @@ const char *status_meaning(enum status s) { return s < STATUS_COUNT ? meanings[s
 int status_exit_code(enum status s) { return s < STATUS_COUNT ? codes[s] : 4; }
 char status_letter(enum status s) { return s < STATUS_COUNT ? letters[s] : '?'; }
 
-/* The rest of s after its opening head and ": "; NULL when s does not
- * open with head. */
-static const char *after(const char *s, const char *head)
-{
-    size_t n = strlen(head);
-    if (!n || strncmp(s, head, n))
-        return NULL;
-    if (!s[n])
-        return s + n;
-    return !strncmp(s + n, ": ", 2) ? s + n + 2 : NULL;
-}
-
-const char *result_detail(const struct result *r)
-{
-    const char *s = r->summary ? r->summary : "", *rest;
-    char head[512];
-    result_headline(r, head, sizeof head);
-    if ((rest = after(s, head)) || (rest = after(s, status_meaning(r->status))))
-        return rest;
-    return s;
-}
-
 int status_from_name(const char *name)
 {
     for (int i = 0; i < STATUS_COUNT; i++)

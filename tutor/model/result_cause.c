@@ -1,7 +1,8 @@
 /* result_cause.c — see result.h: why a fail failed, read from the report's
  * own fields, and the headline and summary that name it in status.h's
  * words (FAIL_CAUSE_TABLE), so that the tutor, the command line and the
- * grader lead with the same line. */
+ * grader lead with the same line; what a summary says beyond its
+ * headline. */
 #include "model/result.h"
 
 #include <stdarg.h>
@@ -200,4 +201,26 @@ void result_fail_words(const struct result *r, char *buf, size_t len)
     for (int i = (int)(k - r->tech) + 1, more = 0; i < r->ntech; i++)
         if (!r->tech[i].found)
             append(buf, len, "%s%s", more++ ? ", " : "; also missing: ", r->tech[i].name);
+}
+
+/* The rest of s after its opening head and ": "; NULL when s does not
+ * open with head. */
+static const char *after(const char *s, const char *head)
+{
+    size_t n = strlen(head);
+    if (!n || strncmp(s, head, n))
+        return NULL;
+    if (!s[n])
+        return s + n;
+    return !strncmp(s + n, ": ", 2) ? s + n + 2 : NULL;
+}
+
+const char *result_detail(const struct result *r)
+{
+    const char *s = r->summary ? r->summary : "", *rest;
+    char head[512];
+    result_headline(r, head, sizeof head);
+    if ((rest = after(s, head)) || (rest = after(s, status_meaning(r->status))))
+        return rest;
+    return s;
 }
