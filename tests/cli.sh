@@ -2,7 +2,9 @@
 # tests/cli.sh — the command line: help, list, show, hint, usage errors, the
 # one grammar (options anywhere, --opt=value), the tutor's lock rule, missing
 # lab files, watch, and check verdicts that need no GPU (compile errors,
-# rejections, no device).
+# rejections, no device); where the judge keeps the runner's output, a
+# fail's headline, the heading without a GPU, and list and progress in 80
+# and 40 columns (issue 34).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

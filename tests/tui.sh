@@ -6,7 +6,10 @@
 # compile error, hints (asked before spent), the reset question (n and y),
 # the chart, watch mode, a check that waits for another, the editor at
 # +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
-# ^C) with the terminal restored, and the time to the first frame.
+# ^C) with the terminal restored, the time to the first frame; the help's c
+# on this machine, the command line's tables and the check's heading at 80
+# and 60 columns, and a pass the command line records shown in the open
+# tutor (issue 34).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -606,10 +609,10 @@ done
 help=$(dump 80x24 '?' | tr -s ' \n' '  ')
 if have_gpu; then
     check "help: c says a check tests, times and race-checks on the GPU" \
-        grep -qF "c check: compile, test on the GPU, time, race check" <<<"$help"
+        grep -qF "c check your kernel: compile, test on the GPU, time, race check" <<<"$help"
 else
     check "help: c says a check runs on this computer's CPU, not timed" \
-        grep -qF "c check: compile, then test and race check on this computer's CPU (the PTX emulator; no GPU here, so not timed)" <<<"$help"
+        grep -qF "c check your kernel: compile, then test and race check on this computer's CPU (the PTX emulator; no GPU here, so not timed)" <<<"$help"
 fi
 jq '. + {emulator: {max_n: 1048576, not_run: [], student_instructions: 1, judge_instructions: 0}}
     | .device += {name: "PTX emulator on the CPU", read_gbps: null, copy_gbps: null}' \
@@ -652,3 +655,27 @@ if ! have_gpu && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
 else
     skip "the check's heading in an 80-column terminal: the device's words whole" "a GPU, or no CPU judge"
 fi
+
+# ---- the open tutor sees passes made elsewhere (issue 34) -------------------
+# A pass recorded by the command line while the tutor is open shows at once:
+# lab 02 opens, without a key or a restart.  On the CPU judge the pass is
+# the student's own kernel.cu checked by `cudatutor check 01`; without one,
+# a write of progress.json by another program stands for it.
+rm -f "$PROG"
+git_workbook
+start -- --root "$WB"
+expect_line "reload: lab 02 is locked at the start" '^  02 . Strided index, no divergence +locked'
+if ! have_gpu && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    cp "solutions/$(lab_dir 01)/kernel.cu" "$WB/labs/$(lab_dir 01)/kernel.cu"
+    env -u CUDATUTOR_NO_EMULATOR CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" \
+        "$TUTOR" --root "$WB" check 01 > "$TMP/cli-pass.log" 2>&1
+    how="cudatutor check 01 passed on the CPU"
+else
+    jq -n '{schema: 1, labs: {"01": {state: "passed", attempts: 1, first_pass: "2026-01-01T00:00:00Z",
+            best: null, last: null, hints_used: 0, gpu: null}}}' > "$PROG.tmp" && mv "$PROG.tmp" "$PROG"
+    how="progress.json written by another program"
+fi
+expect_line "reload: after $how, the open tutor shows lab 02 open" '^  02 . Strided index, no divergence +open' 10
+expect_line "reload: and lab 01 passed, counted in the title" '[1] of [0-9]+ passed' 5
+stop
+(cd "$WB" && git checkout -q -- labs)

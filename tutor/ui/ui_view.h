@@ -80,6 +80,7 @@ struct ui {
     struct check_job *job;      /* the running check, or NULL */
     struct watch *watch;        /* watch mode: the watched lab's kernel.cu, or NULL */
     int watch_lab, watch_pending;
+    struct watch *prog_watch;   /* progress.json, re-read when another program writes it; NULL: none */
     int prompting;              /* reading a search on the status line */
     char prompt[128];
     char needle[128];           /* the last search */

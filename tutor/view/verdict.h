@@ -42,11 +42,11 @@ void verdict_target_note(char *buf, size_t len, const struct result *r);
 /* Where a check runs the kernel on this machine, and what the tutor's
  * help says a check does there (the key c). */
 #define CHECK_PLACE_TABLE(X)                                                                             \
-    X(CHECK_ON_GPU, "check: compile, test on the GPU, time, race check")                                \
-    X(CHECK_ON_CPU, "check: compile, then test and race check on this computer's CPU (the PTX emulator; " \
-                    "no GPU here, so not timed)")                                                        \
-    X(CHECK_VIA_GPU, "check: compile and test on this computer's CPU, then test, time and race check on " \
-                     "the GPU your GPU command reaches (--gpu-via, cudatutor.conf)")
+    X(CHECK_ON_GPU, "compile, test on the GPU, time, race check")                                      \
+    X(CHECK_ON_CPU, "compile, then test and race check on this computer's CPU (the PTX emulator; no "   \
+                    "GPU here, so not timed)")                                                          \
+    X(CHECK_VIA_GPU, "compile and test on this computer's CPU, then test, time and race check on the "  \
+                     "GPU your GPU command reaches (--gpu-via, cudatutor.conf)")
 
 enum check_place {
 #define CHECK_PLACE_ENUM_(e, words) e,
