@@ -423,6 +423,7 @@ static void when_words(const char *iso, char *buf, size_t len)
         snprintf(buf, len, "%s", iso[0] ? iso : "-");
 }
 
+/* Lab i's row of the progress table. */
 static void progress_row(const struct app *app, const struct progress *p, int i, struct table *t)
 {
     const struct lab *l = &app->cat.labs[i];

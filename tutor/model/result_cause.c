@@ -52,6 +52,8 @@ static void size_words(char *buf, size_t len, unsigned long long n)
         snprintf(buf, len, "%llu", n);
 }
 
+/* The first test that failed, in the report's order (smallest size first),
+ * or NULL. */
 static const struct rtest *first_failing(const struct result *r)
 {
     for (int i = 0; i < r->ntests; i++)
@@ -80,6 +82,7 @@ static const struct rsan *dirty_tool(const struct result *r)
     return NULL;
 }
 
+/* The first technique the PTX does not show, or NULL. */
 static const struct rtech *missing_technique(const struct result *r)
 {
     for (int i = 0; i < r->ntech; i++)

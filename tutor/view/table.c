@@ -69,6 +69,7 @@ void table_line(struct table *t, const char *text)
     t->nrows++;
 }
 
+/* The columns s takes (NULL: none). */
 static int cols_of(const char *s) { return s ? doc_width(s, strlen(s)) : 0; }
 
 /* Whether the table has a heading row. */
