@@ -171,29 +171,18 @@ static void summarize(struct run *r)
     const struct result *res = r->res;
     char buf[512];
     const struct rperf *tp = result_target_perf(res);
-    int failing = -1;
-    for (int i = 0; i < res->ntests && failing < 0; i++)
-        if (!res->tests[i].pass)
-            failing = i;
 
-    /* Every summary opens with its status's meaning (status.h, the one
-     * wording), then says what this run showed. */
+    /* Every summary opens with its headline (status.h, the one wording:
+     * a fail's cause, else the status's meaning), then says what this run
+     * showed. */
     const char *meaning = status_meaning(res->status);
     switch (res->status) {
     case STATUS_PASS:
         pass_words(res, tp, meaning, buf, sizeof buf);
         break;
     case STATUS_FAIL:
-        if (failing >= 0 && res->tests[failing].expected[0])
-            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res->tests[failing].name,
-                     res->first_failing_n ? " (the smallest failing size)" : "",
-                     res->tests[failing].expected, res->tests[failing].got, res->tests[failing].message);
-        else if (failing >= 0)
-            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res->tests[failing].name, res->tests[failing].message);
-        else if (res->nmsgs)
-            snprintf(buf, sizeof buf, "%s: %s", meaning, res->messages[res->nmsgs - 1]);
-        else
-            snprintf(buf, sizeof buf, "%s", meaning);
+        /* A fail opens with its cause instead (model/result.h). */
+        result_fail_words(res, buf, sizeof buf);
         break;
     case STATUS_COMPILE_ERROR: {
         const struct rdiag *d = result_first_error(res);
