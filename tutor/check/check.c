@@ -443,9 +443,24 @@ static void stage_run(struct run *r)
         stage_judge(r);
     if (check_get_status(r) == STATUS_NO_GPU)
         return;
+    /* a hazard pass that did not finish: the race checkers run whatever
+     * the options say, and without their clean run there is no pass */
+    if (check_get_status(r) == STATUS_PASS && r->hazard_open[0])
+        r->force_sanitize = 1;
     if (check_get_status(r) == STATUS_PASS)
         stage_sanitize(r);
     san_end(r, 0);
+    if (check_get_status(r) == STATUS_PASS && r->hazard_open[0]) {
+        if (r->res->sanitizer_ran) {
+            check_message(r, "the emulator's race and bounds check did not finish (%s): this pass "
+                             "rests on compute-sanitizer's clean run", r->hazard_open);
+        } else {
+            check_set_status(r, STATUS_FAIL);
+            check_message(r, "the emulator's race and bounds check did not finish (%s) and "
+                             "compute-sanitizer could not run: a pass needs one of the two",
+                          r->hazard_open);
+        }
+    }
     if (check_get_status(r) == STATUS_PASS && r->o->counters)
         stage_counters(r);
     if (check_get_status(r) == STATUS_PASS || check_get_status(r) == STATUS_FAIL)
