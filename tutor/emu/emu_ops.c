@@ -291,7 +291,7 @@ static emu_alu_fn *select_pair(const struct emu_insn *in)
     int sgn = in->type == T_S16X2;
     switch (in->op) {
     case OP_ADD: return add_x2;
-    case OP_SUB: return sub_x2;
+    case OP_SUB: return sgn ? sub_x2 : NULL;    /* the ISA has sub.s16x2 only */
     case OP_MIN: return sgn ? min_s16x2 : min_u16x2;
     case OP_MAX: return sgn ? max_s16x2 : max_u16x2;
     default: return NULL;
