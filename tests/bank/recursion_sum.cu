@@ -1,9 +1,8 @@
 // bank: lab=01 expect=pass cpu=pass
-// why: a correct block sum by a recursive device function (each call adds the halves of its range, four elements at the bottom: six levels for 128), and a lane-dependent recursion depth in the first warp (a Fibonacci number of each lane's index, added times zero): legal CUDA C, where the emulator refused recursion as "needs a GPU"
+// why: a correct block sum by a recursive device function (each call adds the halves of its range, four elements at the bottom: six levels for 128), and a lane-dependent recursion depth in the first warp after the last barrier (a Fibonacci number of each lane's index, times zero): legal CUDA C, where the emulator refused recursion as "needs a GPU"
 /* Lab 01 with the tree written as recursion: thread 0 adds its block's
- * shared slice by halves.  The weight of each element is also worked out
- * in the first warp by a recursion as deep as the lane's index says, and
- * multiplied by zero. */
+ * shared slice by halves.  The first warp also runs a recursion as deep as
+ * each lane's index says, whose result (times zero) writes nothing. */
 #include "lab.h"
 
 #define BLOCK 128
@@ -31,9 +30,14 @@ __global__ void reduce_block(const int *in, int *out, unsigned n)
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 
-    int zero = blockIdx.x == 0 && tid < 32 ? fib((int)(tid % 9)) * (int)(n == 0) : 0;
-    sdata[tid] = ((i < n) ? in[i] : 0) + zero;
+    sdata[tid] = (i < n) ? in[i] : 0;
     __syncthreads();
+    /* after the last barrier: a warp its recursion leaves diverged must
+     * not meet a __syncthreads() (on the H200, built -O3, one that did lost
+     * its lanes' stores before the barrier) */
+    int zero = blockIdx.x == 0 && tid < 32 ? fib((int)(tid % 9)) * (int)(n == 0) : 0;
+    if (zero)
+        out[blockIdx.x] = -1;
     if (tid == 0)
         out[blockIdx.x] = tree_sum(sdata, 0, BLOCK);
 }
