@@ -120,6 +120,7 @@ struct run {
     struct emu_stats stats;
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
+    uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
 };
 
 static inline uint32_t popc32(uint32_t x)
