@@ -1,10 +1,14 @@
 /* test_emu_bounds.c — what a kernel may take from the emulator's host, each
  * bound tested by the attack it stops: printf's width and precision
  * (clamped before the host's snprintf sees them) and its bytes (counted
- * per launch). */
+ * per launch), and the address space two emulators reserve (they must both
+ * start under an 8 GiB ulimit -v, and under 1 GiB). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "emu/emu.h"
 #include "tap.h"
@@ -150,4 +154,66 @@ static void printf_bytes_bounded_per_launch(void)
     emu_free(e);
 }
 
-TAP_MAIN(T(printf_clamps_width_and_precision), T(printf_bytes_bounded_per_launch))
+/* In a child limited to LIMIT bytes of address space: the CPU judge's two
+ * emulators start, and a kernel with shared and local memory reached
+ * through generic addresses runs.  Exits 0 when all of it worked. */
+static int emulators_under(rlim_t limit)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "  .shared .align 4 .b8 s[16];\n"
+        "  .local .align 4 .b8 l[16];\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u64 %rd2, s;\n"
+        "  cvta.shared.u64 %rd3, %rd2;\n"
+        "  st.u32 [%rd3+4], 5;\n"
+        "  mov.u64 %rd4, l;\n"
+        "  cvta.local.u64 %rd5, %rd4;\n"
+        "  st.u32 [%rd5+8], 6;\n"
+        "  ld.u32 %r1, [%rd3+4];\n"
+        "  ld.u32 %r2, [%rd5+8];\n"
+        "  add.u32 %r3, %r1, %r2;\n"
+        "  st.global.u32 [%rd1], %r3;\n"
+        "  ret;\n}\n";
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {limit, limit};
+        struct emu_config cfg = {.seed = 1};
+        struct emu_module *m = NULL;
+        struct emu_error err;
+        unsigned out = 0;
+        void *p = &out, *args[1] = {&p};
+        struct emu_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = args};
+        if (setrlimit(RLIMIT_AS, &rl))
+            _exit(2);
+        struct emu *judge = emu_new(&cfg), *student = emu_new(&cfg);
+        if (!judge || !student)
+            _exit(3);
+        if (emu_module_load(student, ptx, strlen(ptx), &m, &err) != EMU_OK ||
+            emu_mem_map(student, &out, sizeof out, "d_out") ||
+            emu_launch(student, emu_module_kernel_at(m, 0), &l, &err) != EMU_OK || out != 11)
+            _exit(4);
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Each emulator reserved two 4 GiB windows: under ulimit -v 8388608 the
+ * second emulator of a CPU judge failed, and every check was rejected. */
+static void emulators_start_under_address_limit(void)
+{
+    int rc = emulators_under((rlim_t)8 << 30);
+    printf("#   under 8 GiB: %d\n", rc);
+    EXPECT(rc == 0);
+    rc = emulators_under((rlim_t)1 << 30);
+    printf("#   under 1 GiB: %d\n", rc);
+    EXPECT(rc == 0);
+}
+
+TAP_MAIN(T(printf_clamps_width_and_precision), T(printf_bytes_bounded_per_launch),
+         T(emulators_start_under_address_limit))
