@@ -1,8 +1,9 @@
 /* test_emu_bounds.c — what a kernel may take from the emulator's host, each
  * bound tested by the attack it stops: printf's width and precision
  * (clamped before the host's snprintf sees them) and its bytes (counted
- * per launch), and the address space two emulators reserve (they must both
- * start under an 8 GiB ulimit -v, and under 1 GiB). */
+ * per launch), the address space two emulators reserve (they must both
+ * start under an 8 GiB ulimit -v, and under 1 GiB), and the registers a
+ * function may declare. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,5 +216,36 @@ static void emulators_start_under_address_limit(void)
     EXPECT(rc == 0);
 }
 
+/* A kernel with N registers declared in one .reg line. */
+static char *regs_ptx(int n)
+{
+    char *p = malloc(512);
+    if (p)
+        snprintf(p, 512, HEAD ".visible .entry k()\n{\n  .reg .b32 %%r<%d>;\n  mov.u32 %%r1, 1;\n  ret;\n}\n", n);
+    return p;
+}
+
+/* 65,000 declared registers held 4.1 GB of the host's for one launch:
+ * past the bound the module needs a GPU, and says why; under it, it
+ * loads. */
+static void registers_bounded(void)
+{
+    struct emu *e;
+    struct emu_module *m;
+    struct emu_error err;
+    char *big = regs_ptx(65000), *fits = regs_ptx(7000);
+    EXPECT(big && fits);
+    EXPECT(load(&e, &m, big, &err) == EMU_UNSUPPORTED);
+    printf("#   %s\n", err.message);
+    EXPECT(strstr(err.message, "registers a thread") != NULL);
+    emu_module_unload(m);
+    emu_free(e);
+    EXPECT(load(&e, &m, fits, &err) == EMU_OK);
+    emu_module_unload(m);
+    emu_free(e);
+    free(big);
+    free(fits);
+}
+
 TAP_MAIN(T(printf_clamps_width_and_precision), T(printf_bytes_bounded_per_launch),
-         T(emulators_start_under_address_limit))
+         T(emulators_start_under_address_limit), T(registers_bounded))
