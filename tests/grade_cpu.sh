@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tests/grade_cpu.sh — the grader without a GPU, where the CPU judges (the
+# PTX emulator) reach the verdicts, under a grading host's address-space
+# limit (ulimit -v 4194304):
+#   - a reference solution passes there (each emulator reserved 2 x 4 GiB,
+#     and every kernel was rejected under such a limit);
+#   - a lab judged on the CPU is marked provisional in report.json,
+#     results.json, grades.csv, JUnit and the summary;
+#   - a kernel the CPU tier refuses ("needs a GPU") is graded as not
+#     passed and stays in graded_max_score: the bank's wrong_answer with a
+#     never-launched __half kernel (tests/grade/fail_with_unlaunched_half.cu)
+#     made its lab no_gpu, not graded, 0 of 0 instead of 0 of 8.
+# On a GPU machine the GPU judges instead, and this is skipped.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+set -o pipefail
+unset CUDATUTOR_NO_EMULATOR
+# The grader's sandbox runs as nobody when the suite runs as root.
+chmod 711 "$TMP"
+
+if have_gpu; then
+    skip "the grader on the CPU tier" "a GPU judges here"
+    exit 0
+fi
+if [ ! -x build/harness/judge_cpu_reduce_int ]; then
+    skip "the grader on the CPU tier" "this build has no CPU judges"
+    exit 0
+fi
+
+L1=$(lab_dir 01)
+S="$TMP/subs"
+mkdir -p "$S/ann/labs/$L1" "$S/ben/labs/$L1"
+cp "solutions/$L1/kernel.cu" "$S/ann/labs/$L1/kernel.cu"
+cp tests/grade/fail_with_unlaunched_half.cu "$S/ben/labs/$L1/kernel.cu"
+OPTS=(--labs 01 --seed 4242 --no-sanitize --no-calibrate -j 2 -q)
+O="$TMP/o"
+"$ROOT/grade.sh" "${OPTS[@]}" -o "$O" "$S/ann" "$S/ben" > "$TMP/o.log" 2>&1
+rc=$?
+[ $rc = 0 ] || sed 's/^/#   /' "$TMP/o.log" | tail -n 20
+(ulimit -v 4194304 && "$ROOT/grade.sh" "${OPTS[@]}" -o "$TMP/o-ulimit" "$S/ann") > "$TMP/o-ulimit.log" 2>&1
+
+A="$O/students/ann"
+B="$O/students/ben"
+check "under ulimit -v 4194304 the reference solution passes on the CPU" \
+    test "$(jget "$TMP/o-ulimit/students/ann/report.json" '.labs[0].status')" = pass
+check "a class whose every lab the CPU judged exits 0" test $rc = 0
+check "report.json marks the CPU's pass provisional" \
+    test "$(jq -c '[.labs[0].provisional, .labs_provisional]' "$A/report.json")" = '[true,1]'
+check "the student reads that the verdict is provisional" \
+    test -n "$(jget "$A/report.json" '.labs[0].text' | grep -F 'provisional: judged on the CPU')"
+check "results.json tags the lab provisional and says so in its output" \
+    test "$(jq -c '[.tests[0].tags, .tests[0].extra_data.provisional, (.output | test("provisional"))]' \
+            "$A/results.json")" = '[["pass","provisional"],true,true]'
+check "grades.csv lists the provisional labs" \
+    test "$(python3 -c 'import csv, sys; print({r["student"]: r.get("provisional") for r in csv.DictReader(open(sys.argv[1]))})' \
+            "$O/grades.csv")" = "{'ann': '01', 'ben': '01'}"
+check "JUnit says how many labs are provisional" \
+    test -n "$(grep -F '<property name="labs_provisional" value="1"/>' "$A/junit.xml")"
+check "the summary marks the lab with a star" \
+    test -n "$(grep -E '^ann .* [Pp]\*$' "$O/summary.txt")" -a -n "$(grep -F '* after a letter' "$O/summary.txt")"
+# Once the emulator refuses per launched kernel, never per file, this one's
+# wrong sums are found and it fails: graded either way.
+check "a kernel the CPU tier cannot run is graded as not passed: it stays in graded_max_score" \
+    test "$(jq -c '[.labs[0].graded, .graded_max_score, .labs_not_graded,
+                    (.labs[0].status == "fail" or (.labs[0].status == "no_gpu" and .labs[0].score == 0
+                     and (.labs[0].summary | test("needs a GPU"))))]' "$B/report.json")" = '[true,8,0,true]'
+check "Gradescope counts it: 8 points at stake, failed" \
+    test "$(jq -c '.tests[0] | [.max_score, .status]' "$B/results.json")" = '[8,"failed"]'
