@@ -5,8 +5,8 @@
  * conversion's width and precision are clamped before the host's snprintf
  * sees them (a precision of 999999999 made glibc allocate gigabytes), one
  * call's text is at most FMT_MAX bytes, and a launch prints at most
- * PRINT_MAX bytes; past that its printf calls are counted, not formatted,
- * as a GPU drops what overflows its printf buffer. */
+ * PRINT_MAX bytes; past that its printf calls print nothing and cost no
+ * formatting, as a GPU drops what overflows its printf buffer. */
 #include "emu/emu_run.h"
 
 #include <stdio.h>
