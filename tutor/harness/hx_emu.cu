@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "../emu/emu_rt.h"
+#include "../emu/emu_seal.h"
 #include "hx.h"
 
 namespace hx {
@@ -65,6 +66,20 @@ void emu_prepare(struct opts *o, struct report *r)
     static char cubin[4096];
     struct emu_rt_options eo = {o->seed, 0, on_student_error, find_cubin(o->ptx, cubin, sizeof cubin)};
     emu_rt_configure(&eo);
+}
+
+int emu_seal_judge(struct ctx *c)
+{
+    char why[160];
+    if (report_prepare(c->o)) {
+        note(c->r, "internal: the CPU judge could not open its report");
+        return -1;
+    }
+    if (emu_seal(plan_runner_pid(), why, sizeof why)) {
+        note(c->r, "internal: %s", why);
+        return -1;
+    }
+    return 0;
 }
 
 int emu_crosscheck(void)
