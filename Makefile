@@ -349,7 +349,7 @@ $(BUILD)/tests/zoo_run: tests/emu/zoo/zoo_run.c $(EMU_LIB) $(BUILD)/tutor/sys/ut
 
 # The PTX emulator held to the ISA, form by form (tests/unit/test_emu_ops*.c).
 EMU_OPS_SRC := tests/unit/test_emu_ops.c tests/unit/test_emu_ops_gen.c tests/unit/test_emu_ops_table.c \
-    tests/unit/test_emu_ops_extra.c
+    tests/unit/test_emu_ops_extra.c tests/unit/test_emu_ops_half.c
 $(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h tests/unit/test_emu_ops_ref.h $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

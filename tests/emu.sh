@@ -86,7 +86,7 @@ check "lab 01's stub runs and its sum is wrong" bash -c "grep -q '^sum' '$TMP/st
 run sol05h solutions/05-unroll-last-warp/kernel.cu 5000 hazards
 check "lab 05's solution (__syncwarp between steps) has no hazard" sum_right sol05h
 run vtail tests/bank/volatile_tail.cu 5000 hazards
-check "the volatile-only warp tail is a race" has vtail "launch: hazard race on shared memory"
+check "the volatile-only warp tail is a race" has vtail "launch: hazard race on sdata"
 run nosync tests/bank/missing_syncthreads.cu 5000 hazards
 check "a missing __syncthreads is a hazard" has nosync "launch: hazard"
 run oob tests/bank/oob_write.cu 5000

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emu/emu.h"
 #include "tap.h"
@@ -134,11 +135,11 @@ static void per_lane_loop(void)
 #define REVERSE_PTX(SYNC) HEAD \
     ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
     "  .reg .b32 %r<8>; .reg .b64 %rd<4>;\n" \
-    "  .shared .align 4 .b8 s[256];\n" \
+    "  .shared .align 4 .b8 _ZZ1kPjE3buf[256];\n" \
     "  ld.param.u64 %rd1, [out];\n" \
     "  mov.u32 %r1, %tid.x;\n" \
     "  shl.b32 %r2, %r1, 2;\n" \
-    "  mov.u32 %r3, s;\n" \
+    "  mov.u32 %r3, _ZZ1kPjE3buf;\n" \
     "  add.s32 %r4, %r3, %r2;\n" \
     "  st.shared.u32 [%r4], %r1;\n" \
     SYNC \
@@ -170,7 +171,8 @@ static void barrier_orders_block(void)
     EXPECT(load(&f, ptx, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "shared memory at offset") != NULL);
+    /* the word as the source names it: the element of the variable */
+    EXPECT(strstr(f.err.message, " buf[") != NULL);
     done(&f);
 }
 
@@ -264,22 +266,54 @@ static void shuffles(void)
     done(&f);
 }
 
-/* A shuffle whose mask names a lane that has exited is a hazard. */
+/* A full mask naming lanes that have exited is legal (the guide: every
+ * non-exited thread the mask names): the shuffle runs with the lanes that
+ * are left, and a value read from an exited lane is junk, not a hazard. */
 static void shuffle_names_exited_lane(void)
 {
     static const char *ptx = HEAD
         ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
-        "  .reg .pred %p<2>; .reg .b32 %r<4>;\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
         "  mov.u32 %r1, %tid.x;\n"
         "  setp.gt.u32 %p1, %r1, 15;\n"
         "  @%p1 bra $END;\n"
         "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"
+        "  vote.sync.ballot.b32 %r3, %p1, -1;\n"
+        "  mul.wide.u32 %rd2, %r1, 8;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.v2.u32 [%rd3], {%r2, %r3};\n"
         "$END:\n"
         "  ret;\n}\n";
     struct fx f;
-    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    unsigned out[16][2];
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 15; i++)
+        EXPECT(out[i][0] == i + 1 && out[i][1] == 0);
+    done(&f);
+}
+
+/* Each calling lane must be named by its own mask: __shfl_down_sync(0xffff,
+ * ...) called by all 32 lanes is undefined for lanes 16 to 31 (on a GPU it
+ * usually works, so only this rule finds it). */
+static void shuffle_caller_outside_mask(void)
+{
+#define HALF_MASK_PTX(MASK) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .b32 %r<4>;\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  shfl.sync.down.b32 %r2, %r1, 1, 31, " MASK ";\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    EXPECT(load(&f, HALF_MASK_PTX("0xffff"), 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "exited") != NULL);
+    EXPECT(strstr(f.err.message, "thread 16 of block 0") != NULL);
+    EXPECT(strstr(f.err.message, "leaves out its own lane 16") != NULL);
+    done(&f);
+    EXPECT(load(&f, HALF_MASK_PTX("0xffff"), 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 16, NULL, NULL) == EMU_OK);
     done(&f);
 }
 
@@ -601,7 +635,7 @@ static void volatile_tail_is_a_race(void)
     struct fx f;
     EXPECT(load(&f, racy, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "race on shared memory") != NULL);
+    EXPECT(strstr(f.err.message, "race on s[") != NULL);
     done(&f);
     EXPECT(load(&f, synced, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
@@ -675,9 +709,25 @@ static void uninitialised_shared_read(void)
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
     if (f.err.status) printf("# %s\n", f.err.message);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "no thread of the block has written") != NULL);
+    EXPECT(strstr(f.err.message, "holds no defined value") != NULL);
     done(&f);
 }
+
+/* One word of d_out written by thread 0 of each block (%p2: the block's
+ * index is even). */
+#define ONE_WORD_PTX2(WRITE) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mov.u32 %r3, %ctaid.x;\n" \
+        "  and.b32 %r3, %r3, 1;\n" \
+        "  setp.eq.u32 %p2, %r3, 0;\n" \
+        "  setp.ne.u32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $E;\n" \
+        WRITE \
+        "$E:\n" \
+        "  ret;\n}\n"
 
 /* `*out += s` from every block: a race between blocks; atomics are not. */
 static void blocks_writing_one_word(void)
@@ -714,7 +764,9 @@ static void blocks_writing_one_word(void)
 /* Lab 15's last block: each block stores its partial, takes a ticket, and
  * the last one reads every partial.  Without a fence on each side that is
  * a race; with membar.gl on both sides it is not. */
-#define LAST_BLOCK_PTX(FENCE) HEAD \
+#define LAST_BLOCK_PTX(FENCE) LAST_BLOCK_PTX2(FENCE, FENCE)
+#define LAST_BLOCK_PTX2(FENCE, RFENCE) LAST_BLOCK_PTX3(FENCE, "atom.global.add.u32", RFENCE)
+#define LAST_BLOCK_PTX3(FENCE, TICKET, RFENCE) HEAD \
     ".visible .entry k(.param .u64 part, .param .u64 cnt)\n{\n" \
     "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n" \
     "  ld.param.u64 %rd1, [part];\n" \
@@ -726,11 +778,11 @@ static void blocks_writing_one_word(void)
     "  add.s32 %r3, %r1, 10;\n" \
     "  st.global.u32 [%rd4], %r3;\n" \
     FENCE \
-    "  atom.global.add.u32 %r4, [%rd2], 1;\n" \
+    "  " TICKET " %r4, [%rd2], 1;\n" \
     "  add.s32 %r5, %r4, 1;\n" \
     "  setp.ne.u32 %p1, %r5, %r2;\n" \
     "  @%p1 bra $E;\n" \
-    FENCE \
+    RFENCE \
     "  ld.global.u32 %r6, [%rd1];\n" \
     "  ld.global.u32 %r7, [%rd1+4];\n" \
     "$E:\n" \
@@ -756,6 +808,374 @@ static void last_block_needs_fences(void)
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
     EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
+    done(&f);
+}
+
+/* The reader's fence must come after its ticket: one before it (the
+ * writer's, reused) orders nothing the ticket tells, and the race is
+ * named with the fence that is missing. */
+static void last_block_fence_after_ticket(void)
+{
+    const char *early = LAST_BLOCK_PTX2("  membar.gl;\n", "");
+    struct fx f;
+    unsigned part[4], cnt = 0;
+    EXPECT(load(&f, early, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "after it read the signal") != NULL);
+    done(&f);
+    /* the ticket itself as the acquire: atom.acq_rel (libcu++'s fetch_add) */
+    const char *text = LAST_BLOCK_PTX3("  membar.gl;\n", "atom.add.acq_rel.gpu.u32", "");
+    cnt = 0;
+    EXPECT(load(&f, text, 1) == EMU_OK);
+    emu_mem_map(f.e, part, sizeof part, "d_partials");
+    emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
+    EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
+    done(&f);
+}
+
+/* A barrier is every non-exited thread's, at one instruction: inside a
+ * condition that differs between threads it is undefined (labs 01 and 03
+ * warn of __syncthreads() inside if (tid % (2*s) == 0)), and two different
+ * __syncthreads() met by different threads are too; an early return
+ * before it is fine. */
+static void barrier_in_divergent_code(void)
+{
+    /* for (s = 1; s < 32; s *= 2) if (tid % (2*s) == 0) { ...; bar.sync } */
+    static const char *inside = HEAD
+        ".file 1 \"kernel.cu\"\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<3>; .reg .b32 %r<6>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  mov.u32 %r2, 1;\n"
+        "$LOOP:\n"
+        "  shl.b32 %r3, %r2, 1;\n"
+        "  rem.u32 %r4, %r1, %r3;\n"
+        "  setp.ne.u32 %p1, %r4, 0;\n"
+        "  @%p1 bra $NEXT;\n"
+        "  .loc 1 20 9\n"
+        "  bar.sync 0;\n"
+        "$NEXT:\n"
+        "  .loc 1 18 5\n"
+        "  mov.u32 %r2, %r3;\n"
+        "  setp.lt.u32 %p2, %r2, 32;\n"
+        "  @%p2 bra $LOOP;\n"
+        "  ret;\n}\n";
+    static const char *early_return = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<3>; .reg .b32 %r<6>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.gt.u32 %p1, %r1, 40;\n"
+        "  @%p1 bra $OUT;\n"
+        "  bar.sync 0;\n"
+        "  bar.sync 0;\n"
+        "$OUT:\n"
+        "  ret;\n}\n";
+    /* if (tid < s) { ... } __syncthreads(); with the if's body placed
+     * after the barrier, jumping back to it: every thread comes */
+    static const char *body_after = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<3>; .reg .b32 %r<6>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  mov.u32 %r2, 32;\n"
+        "$LOOP:\n"
+        "  setp.lt.u32 %p1, %r1, %r2;\n"
+        "  @%p1 bra $BODY;\n"
+        "$BAR:\n"
+        "  bar.sync 0;\n"
+        "  shr.u32 %r2, %r2, 1;\n"
+        "  setp.ne.u32 %p2, %r2, 0;\n"
+        "  @%p2 bra $LOOP;\n"
+        "  ret;\n"
+        "$BODY:\n"
+        "  add.s32 %r3, %r1, %r2;\n"
+        "  bra.uni $BAR;\n}\n";
+    static const char *two = HEAD
+        ".file 1 \"kernel.cu\"\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<3>; .reg .b32 %r<6>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.gt.u32 %p1, %r1, 31;\n"
+        "  @%p1 bra $ELSE;\n"
+        "  .loc 1 7 5\n"
+        "  bar.sync 0;\n"
+        "  bra.uni $JOIN;\n"
+        "$ELSE:\n"
+        "  .loc 1 9 5\n"
+        "  bar.sync 0;\n"
+        "$JOIN:\n"
+        "  ret;\n}\n";
+    struct fx f;
+    EXPECT(load(&f, inside, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "went on past the __syncthreads() thread ") != NULL);
+    EXPECT(strstr(f.err.message, "waits at (kernel.cu:20) and exits") != NULL);
+    done(&f);
+    EXPECT(load(&f, inside, 0) == EMU_OK);      /* a rule of the hazard pass */
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
+    done(&f);
+    EXPECT(load(&f, early_return, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
+    done(&f);
+    EXPECT(load(&f, body_after, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
+    done(&f);
+    EXPECT(load(&f, two, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "kernel.cu:7") != NULL && strstr(f.err.message, "kernel.cu:9") != NULL);
+    done(&f);
+}
+
+/* Shared memory's definedness: atomicExch into a fresh word defines it, an
+ * atomic add leaves it junk (its later read is the hazard), and threads
+ * setting one flag to the value it holds do not race. */
+static void shared_definedness(void)
+{
+#define FLAG_SHARED_PTX(FIRST, LATER) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<2>;\n" \
+        "  .shared .align 4 .b32 flag;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mov.u32 %r2, flag;\n" \
+        FIRST \
+        "  bar.sync 0;\n" \
+        LATER \
+        "  bar.sync 0;\n" \
+        "  ld.shared.u32 %r4, [%r2];\n" \
+        "  st.global.u32 [%rd1], %r4;\n" \
+        "  ret;\n}\n"
+    static const char *exch = FLAG_SHARED_PTX("  atom.shared.exch.b32 %r3, [%r2], 0;\n", "");
+    static const char *add = FLAG_SHARED_PTX("  red.shared.add.u32 [%r2], 1;\n", "");
+    static const char *same = FLAG_SHARED_PTX(
+        "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 st.shared.u32 [%r2], 0;\n",
+        "  st.shared.u32 [%r2], 1;\n");
+    static const char *differ = FLAG_SHARED_PTX(
+        "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 st.shared.u32 [%r2], 0;\n",
+        "  st.shared.u32 [%r2], %r1;\n");
+    struct fx f;
+    unsigned out = 5;
+    EXPECT(load(&f, exch, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_OK);
+    EXPECT(out == 0);
+    done(&f);
+    EXPECT(load(&f, add, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "holds no defined value") != NULL);
+    done(&f);
+    EXPECT(load(&f, same, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_OK);
+    EXPECT(out == 1);
+    done(&f);
+    EXPECT(load(&f, differ, 1) == EMU_OK);
+    emu_mem_map(f.e, &out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "race on flag[0]") != NULL);
+    done(&f);
+}
+
+/* Blocks setting one global flag with volatile (strong) stores do not
+ * race: a pair of strong stores is no data race in the memory model. */
+static void strong_stores_across_blocks(void)
+{
+    const char *vol = ONE_WORD_PTX2("  st.volatile.global.u32 [%rd1], 1;\n");
+    const char *rel = ONE_WORD_PTX2("  st.release.gpu.global.u32 [%rd1], 1;\n");
+    const char *mixed = ONE_WORD_PTX2("  @%p2 st.volatile.global.u32 [%rd1], 1;\n"
+                                      "  @!%p2 st.global.u32 [%rd1], 1;\n");
+    const char *texts[3] = {vol, rel, mixed};
+    for (int i = 0; i < 3; i++) {
+        struct fx f;
+        unsigned out = 0;
+        EXPECT(load(&f, texts[i], 1) == EMU_OK);
+        emu_mem_map(f.e, &out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 4, 32, &out, NULL) == (i < 2 ? EMU_OK : EMU_HAZARD));
+        done(&f);
+    }
+}
+
+/* cp.async lands when its thread waits for its group: wait_group 0 after
+ * a commit brings every copy in; read before, a copy's destination is a
+ * hazard naming the copy's line; wait_group 1 leaves the latest group in
+ * flight. */
+static void async_copies(void)
+{
+#define ASYNC_PTX(BEFORE, WAIT) HEAD \
+        ".file 1 \"kernel.cu\"\n" \
+        ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n" \
+        "  .reg .b32 %r<8>; .reg .b64 %rd<8>;\n" \
+        "  .shared .align 16 .b8 _ZZ1kPKiPiE3buf[256];\n" \
+        "  ld.param.u64 %rd1, [in];\n" \
+        "  ld.param.u64 %rd2, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mul.wide.u32 %rd3, %r1, 4;\n" \
+        "  add.s64 %rd4, %rd1, %rd3;\n" \
+        "  add.s64 %rd5, %rd2, %rd3;\n" \
+        "  mov.u32 %r2, _ZZ1kPKiPiE3buf;\n" \
+        "  shl.b32 %r3, %r1, 2;\n" \
+        "  add.s32 %r4, %r2, %r3;\n" \
+        "  .loc 1 5 3\n" \
+        "  cp.async.ca.shared.global [%r4], [%rd4], 4, 4;\n" \
+        "  cp.async.commit_group;\n" \
+        "  .loc 1 7 3\n" \
+        "  cp.async.cg.shared.global [%r4+128], [%rd4+128], 4;\n" \
+        "  cp.async.commit_group;\n" \
+        BEFORE \
+        "  " WAIT ";\n" \
+        "  ld.shared.u32 %r5, [%r4];\n" \
+        "  st.global.u32 [%rd5], %r5;\n" \
+        "  ld.shared.u32 %r6, [%r4+128];\n" \
+        "  st.global.u32 [%rd5+128], %r6;\n" \
+        "  ret;\n}\n"
+    static const char *good = ASYNC_PTX("", "cp.async.wait_group 0");
+    static const char *all = ASYNC_PTX("", "cp.async.wait_all");
+    static const char *early = ASYNC_PTX("  .loc 1 9 3\n  ld.shared.u32 %r7, [%r4];\n", "cp.async.wait_group 0");
+    static const char *one = ASYNC_PTX("", "cp.async.wait_group 1");
+    unsigned in[64], out[64];
+    for (unsigned i = 0; i < 64; i++)
+        in[i] = 1000 + i;
+    const char *texts[2] = {good, all};
+    for (int t = 0; t < 2; t++) {
+        struct fx f;
+        memset(out, 0, sizeof out);
+        EXPECT(load(&f, texts[t], 1) == EMU_OK);
+        emu_mem_map(f.e, in, sizeof in, "d_in");
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 1, 32, in, out) == EMU_OK);
+        for (unsigned i = 0; i < 64; i++)
+            EXPECT(out[i] == 1000 + i);
+        done(&f);
+    }
+    struct fx f;
+    EXPECT(load(&f, early, 1) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "reads buf[") != NULL);
+    EXPECT(strstr(f.err.message, "(kernel.cu:9) while a cp.async (kernel.cu:5) is still filling it") != NULL);
+    done(&f);
+    EXPECT(load(&f, one, 1) == EMU_OK);
+    emu_mem_map(f.e, in, sizeof in, "d_in");
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "cp.async (kernel.cu:7)") != NULL);
+    done(&f);
+}
+
+/* Recursion: each lane at its own depth, a register it uses after the
+ * inner call kept across it (tri(x) = x + tri(x - 1)); a recursion that
+ * does not end is a fault at the depth bound, as a GPU's stack overflows. */
+static void recursion(void)
+{
+#define TRI_PTX(STOP) HEAD \
+        ".func (.param .b32 fr) tri(.param .b32 fx)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<5>;\n" \
+        "  ld.param.b32 %r1, [fx];\n" \
+        "  setp.le.s32 %p1, %r1, " STOP ";\n" \
+        "  mov.u32 %r4, 0;\n" \
+        "  @%p1 bra $DONE;\n" \
+        "  add.s32 %r2, %r1, -1;\n" \
+        "  { .param .b32 p; .param .b32 q;\n" \
+        "    st.param.b32 [p], %r2;\n" \
+        "    call.uni (q), tri, (p);\n" \
+        "    ld.param.b32 %r3, [q]; }\n" \
+        "  add.s32 %r4, %r3, %r1;\n" \
+        "$DONE:\n" \
+        "  st.param.b32 [fr], %r4;\n" \
+        "  ret;\n}\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  rem.u32 %r2, %r1, 7;\n" \
+        "  { .param .b32 p; .param .b32 q;\n" \
+        "    st.param.b32 [p], %r2;\n" \
+        "    call.uni (q), tri, (p);\n" \
+        "    ld.param.b32 %r3, [q]; }\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, TRI_PTX("0"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++)
+        EXPECT(out[i] == (i % 7) * (i % 7 + 1) / 2);
+    done(&f);
+    EXPECT(load(&f, TRI_PTX("-1000"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "nested 64 deep") != NULL);
+    done(&f);
+}
+
+/* Calls through a function pointer: each lane calls the function its
+ * pointer holds (two in one warp here); a pointer to no function is a
+ * fault, not a jump anywhere. */
+static void indirect_calls(void)
+{
+#define PTR_PTX(PICK) HEAD \
+        ".func (.param .b32 fr) twice(.param .b32 fx)\n{\n" \
+        "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  shl.b32 %r2, %r1, 1;\n" \
+        "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
+        ".func (.param .b32 fr) thrice(.param .b32 fx)\n{\n" \
+        "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  mul.lo.s32 %r2, %r1, 3;\n" \
+        "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  and.b32 %r2, %r1, 1;\n" \
+        "  setp.eq.b32 %p1, %r2, 1;\n" \
+        "  mov.u64 %rd2, thrice;\n" \
+        "  mov.u64 %rd3, twice;\n" \
+        PICK \
+        "  { .param .b32 param0; st.param.b32 [param0], %r1; .param .b32 retval0;\n" \
+        "    prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\n" \
+        "    call (retval0), %rd4, (param0), prototype_1;\n" \
+        "    ld.param.b32 %r3, [retval0]; }\n" \
+        "  mul.wide.u32 %rd5, %r1, 4;\n  add.s64 %rd6, %rd1, %rd5;\n" \
+        "  st.global.u32 [%rd6], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, PTR_PTX("  selp.b64 %rd4, %rd3, %rd2, %p1;\n"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++) {
+        EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
+    }
+    done(&f);
+    EXPECT(load(&f, PTR_PTX("  mov.u64 %rd4, 4096;\n"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "calls through a pointer that holds no function (0x1000)") != NULL);
+    done(&f);
+}
+
+/* Registers start as junk, different from launch to launch: a sum that
+ * starts from an `int sum;` never set is wrong, where zeros made it right. */
+static void registers_start_as_junk(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  add.s32 %r2, %r1, 5;\n"
+        "  st.global.u32 [%rd1], %r2;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    unsigned out[2];
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, &out[0], NULL) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, &out[1], NULL) == EMU_OK);
+    EXPECT(out[0] != 5 && out[1] != 5 && out[0] != out[1]);
     done(&f);
 }
 
@@ -1009,21 +1429,54 @@ static void budget_stops_endless_loop(void)
     done(&f);
 }
 
+/* A form the emulator does not run refuses the launch of a kernel that
+ * reaches it, itself or through a call, naming the form and its line; the
+ * file loads, and its other kernels run. */
 static void unknown_instruction_is_unsupported(void)
 {
     static const char *ptx = HEAD
-        ".visible .entry k(.param .u64 t)\n{\n"
+        ".file 1 \"kernel.cu\"\n"
+        ".func use_tex(.param .b64 t)\n{\n"
         "  .reg .f32 %f<5>; .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
         "  ld.param.u64 %rd1, [t];\n"
+        "  .loc 1 12 3\n"
         "  tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2}];\n"
+        "  ret;\n}\n"
+        ".visible .entry k(.param .u64 t)\n{\n"
+        "  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [t];\n"
+        "  { .param .b64 p; st.param.b64 [p], %rd1;\n"
+        "    call.uni use_tex, (p); }\n"
+        "  ret;\n}\n"
+        ".visible .entry other(.param .u64 out)\n{\n"
+        "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, 41;\n"
+        "  add.s32 %r1, %r1, 1;\n"
+        "  st.global.u32 [%rd1], %r1;\n"
         "  ret;\n}\n";
     struct fx f;
-    EXPECT(load(&f, ptx, 0) == EMU_UNSUPPORTED);
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_UNSUPPORTED);
     EXPECT_STR(f.err.what, "tex.2d.v4.f32.s32");
     EXPECT(strstr(f.err.message, "needs a GPU") != NULL);
+    EXPECT(strstr(f.err.message, "kernel.cu:12") != NULL);
+    uint32_t *out = calloc(1, 4096);
+    emu_mem_map(f.e, out, 4096, "d_out");
+    void *arg = out;
+    void *args[1] = {&arg};
+    struct emu_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .args = args};
+    memset(&f.err, 0, sizeof f.err);
+    EXPECT(emu_launch(f.e, emu_module_kernel(f.m, "other"), &l, &f.err) == EMU_OK);
+    EXPECT(out[0] == 42);
+    emu_mem_unmap(f.e, out);
+    free(out);
     done(&f);
+    /* a directive of a kernel's body: that kernel's launch only */
     static const char *dir = HEAD ".visible .entry k()\n{\n  .maxclusterrank 2;\n  ret;\n}\n";
-    EXPECT(load(&f, dir, 0) == EMU_UNSUPPORTED);
+    EXPECT(load(&f, dir, 0) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_UNSUPPORTED);
+    EXPECT_STR(f.err.what, ".maxclusterrank");
     done(&f);
 }
 
@@ -1244,7 +1697,8 @@ static void printf_formats(void)
 
 /* A .func called by some lanes: arguments in, its result out, its local
  * memory apart from the caller's; a kernel's own assert() is a fault at
- * its line; recursion is refused as needing a GPU. */
+ * its line; a recursion that never ends is a fault at the depth bound
+ * (recursion() holds one that ends). */
 static void function_calls(void)
 {
     static const char *ptx = HEAD
@@ -1328,8 +1782,8 @@ static void function_calls(void)
         "  call.uni g, (param0);\n  }\n"
         "  ret;\n}\n";
     EXPECT(load(&f, recursive, 0) == EMU_OK);
-    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_UNSUPPORTED);
-    EXPECT_STR(f.err.what, "recursion");
+    EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "a recursion that does not end?") != NULL);
     done(&f);
 }
 
@@ -1374,6 +1828,34 @@ static void clock_counts_instructions(void)
     struct emu_stats st;
     emu_stats(f.e, &st);
     EXPECT(st.warp_instructions > 4 * 200 && st.warp_instructions < 4 * 300);
+    done(&f);
+}
+
+/* What a GPU shows a kernel, the emulator shows too: %globaltimer is the
+ * date in nanoseconds (not an epoch of its own that one comparison could
+ * tell), and %gridid a launch's own number, never the constant 1. */
+static void special_registers_as_on_gpu(void)
+{
+    static const char *ptx = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u64 %rd2, %globaltimer;\n"
+        "  mov.u64 %rd3, %gridid;\n"
+        "  st.global.v2.u64 [%rd1], {%rd2, %rd3};\n"
+        "  ret;\n}\n";
+    struct fx f;
+    unsigned long long out[2][2];
+    EXPECT(load(&f, ptx, 0) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+    EXPECT(launch2(&f, 1, 1, out[0], NULL) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, out[1], NULL) == EMU_OK);
+    EXPECT(out[0][0] >= now && out[0][0] - now < 10000000000ull);
+    EXPECT(out[1][0] >= out[0][0]);
+    EXPECT(out[0][1] != 1 && out[1][1] != 1 && out[0][1] != out[1][1]);
     done(&f);
 }
 
@@ -1424,11 +1906,13 @@ static void alu_spot_checks(void)
 }
 
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
-         T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(votes),
+         T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(shuffle_caller_outside_mask), T(votes),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
+         T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(recursion), T(indirect_calls),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),
          T(commented_entry_is_ignored), T(malformed_text_names_line), T(malformed_operands_refused), T(nested_scopes),
-         T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(alu_spot_checks))
+         T(carry_chain), T(printf_formats), T(function_calls), T(clock_counts_instructions), T(special_registers_as_on_gpu), T(alu_spot_checks))

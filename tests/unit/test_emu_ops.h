@@ -56,8 +56,12 @@ struct ops_row {
  * skip, one it knows must be right. */
 extern const struct ops_row ops_corpus_rows[], ops_extra_rows[];
 extern const int ops_corpus_nrows, ops_extra_nrows;
+/* Rows of the forms emulated since the opcodes became rows: half floats,
+ * mad24, dp4a/dp2a, ldu, isspacep (test_emu_ops_half.c); extras too. */
+extern const struct ops_row ops_half_rows[];
+extern const int ops_half_nrows;
 
-/* Row I of both tables in turn, how many there are, and whether row I is
+/* Row I of the tables in turn, how many there are, and whether row I is
  * an extra. */
 const struct ops_row *ops_row(int i);
 int ops_count(void);

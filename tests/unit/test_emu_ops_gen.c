@@ -114,12 +114,15 @@ static int sig_inputs(const char *sig, char *types)
 
 const struct ops_row *ops_row(int i)
 {
-    return i < ops_corpus_nrows ? &ops_corpus_rows[i] : &ops_extra_rows[i - ops_corpus_nrows];
+    if (i < ops_corpus_nrows)
+        return &ops_corpus_rows[i];
+    i -= ops_corpus_nrows;
+    return i < ops_extra_nrows ? &ops_extra_rows[i] : &ops_half_rows[i - ops_extra_nrows];
 }
 
 int ops_count(void)
 {
-    return ops_corpus_nrows + ops_extra_nrows;
+    return ops_corpus_nrows + ops_extra_nrows + ops_half_nrows;
 }
 
 int ops_is_extra(int i)

@@ -152,6 +152,27 @@ static void ptx_techniques(void)
     EXPECT(found[0] && found[1]);
 }
 
+/* A technique is its instruction's words in any order: libcu++'s
+ * cuda::atomic_ref::fetch_add(1, acq_rel) writes atom.add.acq_rel.gpu.u32,
+ * the fence and the ticket of lab 15 in one instruction; a word must
+ * match whole, and the opcode must be the first. */
+static void technique_words_any_order(void)
+{
+    load();
+    const struct lab *l15 = catalog_find(&cat, "15");
+    int found[8];
+    EXPECT(l15 && l15->ntech == 3);
+    if (!l15)
+        return;
+    rules_check_ptx(l15, "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n"
+                         "\tatom.add.acq_rel.gpu.u32 %r1,[%rd1],%r2;\n", found);
+    EXPECT(found[0] && found[1] && found[2]);
+    rules_check_ptx(l15, "\tatom.add.relaxed.gpu.u32 %r1,[%rd1],%r2;\n", found);
+    EXPECT(!found[1] && found[2]);
+    rules_check_ptx(l15, "\tred.acq_rel.gpu.add.u32 [%rd1],%r2;\n\tmyatom.acq_rel.gpu %r1;\n", found);
+    EXPECT(!found[1] && !found[2]);
+}
+
 /* Every form of block barrier synchronises the block: __syncthreads_count,
  * _and and _or compile to bar.red, and a kernel using only those has its
  * barrier. */
@@ -174,4 +195,4 @@ static void block_barrier_forms(void)
 TAP_MAIN(T(clean_object_passes), T(memcpy_rejected_with_rule), T(forbidden_calls_each_named),
          T(unknown_symbol_not_on_allow_list), T(defining_runtime_symbols_rejected),
          T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques),
-         T(block_barrier_forms))
+         T(technique_words_any_order), T(block_barrier_forms))

@@ -207,15 +207,42 @@ int rules_check_includes(const char *deps, struct rules_report *rep)
     return 0;
 }
 
-/* Does an instruction of the PTX start with pat?  Only opcodes count: text
- * inside comments (// and block comments) and quoted strings (a .file name
- * that #line chose) is skipped, and a match must be a whole opcode or its
- * prefix up to a '.' ("shfl.sync" matches shfl.sync.down.b32, "bar.sync"
- * does not match bar.synced), so no name a student picks can fake a
+/* Whether the mnemonic M (LEN bytes, words between dots) has every word of
+ * the pattern PAT, its first word first: ptxas takes an instruction's
+ * modifiers in any order, and libcu++ writes atom.add.acq_rel.gpu.u32 where
+ * atomicInc writes atom.acq_rel.gpu.global.inc.u32, so "atom.acq_rel.gpu"
+ * matches both; a word matches whole ("bar.sync" is not in bar.synced). */
+static int words_match(const char *m, size_t len, const char *pat)
+{
+    const char *pw = pat;
+    for (int first = 1; *pw; first = 0) {
+        size_t wl = strcspn(pw, ".");
+        int hit = 0;
+        for (const char *w = m; w < m + len && !hit;) {
+            size_t ml = 0;
+            while (w + ml < m + len && w[ml] != '.')
+                ml++;
+            hit = ml == wl && !strncmp(w, pw, wl);
+            if (first)
+                break;      /* the opcode is the first word */
+            w += ml + 1;
+        }
+        if (!hit)
+            return 0;
+        pw += wl;
+        if (*pw == '.')
+            pw++;
+    }
+    return 1;
+}
+
+/* Does an instruction of the PTX have the words of PAT (words_match)?
+ * Only opcodes count: text inside comments (// and block comments) and
+ * quoted strings (a .file name that #line chose) is skipped, and a match
+ * must start an instruction, so no name a student picks can fake a
  * technique. */
 static int ptx_has(const char *ptx, const char *pat)
 {
-    size_t len = strlen(pat);
     int at_token = 1;
 
     for (const char *p = ptx; *p; ) {
@@ -238,9 +265,9 @@ static int ptx_has(const char *ptx, const char *pat)
             at_token = 0;
             continue;
         }
-        if (at_token && !strncmp(p, pat, len)) {
-            char next = p[len];
-            if (pat[len - 1] == '.' || next == '.' || next == ';' || next == '\0' || isspace((unsigned char)next))
+        if (at_token && !isspace((unsigned char)*p)) {
+            size_t mlen = strcspn(p, " \t\r\n;,{}");
+            if (mlen && words_match(p, mlen, pat))
                 return 1;
         }
         at_token = isspace((unsigned char)*p) || *p == ';' || *p == '{' || *p == '}';

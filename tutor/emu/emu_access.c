@@ -16,8 +16,8 @@ static const char *verb(int kind)
 }
 
 /* The host pointer for lane L's access; NULL after reporting a fault. */
-static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
-                        uint32_t bytes, int kind)
+uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
+                     uint32_t bytes, int kind, const void *val)
 {
     if (addr & (bytes - 1))
         return emu_fault(r, w, l, pc, "%s %u bytes at a misaligned address (0x%llx)",
@@ -40,7 +40,7 @@ static uint8_t *resolve(struct run *r, struct warp *w, int l, int pc, int space,
             return emu_fault(r, w, l, pc, "%s %u bytes at shared offset %llu, past the block's %u bytes of shared memory",
                              verb(kind), bytes, (unsigned long long)addr, r->smem_bytes),
                    NULL;
-        if (r->hazards && emu_shadow_shared(r, w, l, pc, (uint32_t)addr, bytes, kind))
+        if (r->hazards && emu_shadow_shared(r, w, l, pc, (uint32_t)addr, bytes, kind, val))
             return NULL;
         return r->cta->smem + addr;
     case SP_LOCAL:
@@ -86,7 +86,7 @@ int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t a
     int hz = r->hazards, rc = 0;
     r->hazards = 0;
     for (size_t i = 0; i < bytes; i++) {
-        uint8_t *q = resolve(r, w, lane, pc, SP_GENERIC, addr + i, 1, ACC_READ);
+        uint8_t *q = emu_resolve(r, w, lane, pc, SP_GENERIC, addr + i, 1, ACC_READ, NULL);
         if (!q) {
             rc = -1;
             break;
@@ -123,6 +123,26 @@ static uint64_t load_bits(const uint8_t *p, int type)
     }
 }
 
+/* A poll of the flag at P (BYTES): the third read in a row of an
+ * unchanged value makes the warp wait until the flag changes (the
+ * scheduler, emu_sched.c), so the blocks it waits for run instead of its
+ * spinning, and a look-back or ticket scheme advances within the budget
+ * at every size. */
+static void spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, bytes > 8 ? 8 : bytes);
+    if (w->spin_at == p && w->spin_val == v) {
+        if (++w->spin_count >= 2)
+            w->yield = 1;
+        return;
+    }
+    w->spin_at = p;
+    w->spin_val = v;
+    w->spin_bytes = bytes > 8 ? 8 : bytes;
+    w->spin_count = 0;
+}
+
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
@@ -143,12 +163,22 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
         if (space == SP_SHARED || (space == SP_PARAM && addr >= PARAM_SCRATCH))
             addr &= 0xffffffffull;
-        uint8_t *p = resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE);
+        /* a store's bytes, for the shadow's same-value rule */
+        uint8_t val[32];
+        if (!is_ld)
+            for (int i = 0; i < in->vec; i++) {
+                int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+                memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);
+            }
+        uint8_t *p = emu_resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE,
+                                 is_ld ? NULL : val);
         if (!p)
             return -1;
         if (in->vec == 1 && vo->kind == OK_REG) {
             if (is_ld) {
                 R[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
+                if ((in->flags & F_STRONG) && m == mask)
+                    spin_poll(w, p, (uint32_t)esz);
             } else {
                 uint64_t v = R[(size_t)vo->reg * 32 + l];
                 memcpy(p, &v, (size_t)esz);
@@ -167,8 +197,10 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         if (is_ld)
             R[l] = 0;
     }
+    if (is_ld && (in->flags & F_STRONG))
+        r->cta->sig_seen = 1;
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->cta->blk_acquire++;
+        emu_cta_acquire(r->cta);
     return 0;
 }
 
@@ -239,7 +271,8 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         uint64_t addr = (ao->reg >= 0 ? R[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->off;
         if (in->space == SP_SHARED)
             addr &= 0xffffffffull;
-        uint8_t *p = resolve(r, w, l, pc, in->space, addr, (uint32_t)sz, ACC_ATOMIC);
+        uint8_t *p = emu_resolve(r, w, l, pc, in->space, addr, (uint32_t)sz,
+                                 in->sub == SUB_EXCH ? ACC_EXCH : ACC_ATOMIC, NULL);
         if (!p)
             return -1;
         uint64_t b = R[(size_t)in->o[bi].reg * 32 + l];
@@ -273,12 +306,16 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         }
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
+        if (!is_red && m == mask && atom_op(in, old, b, c) == (old & (sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1)))
+            spin_poll(w, p, (uint32_t)sz);  /* an atomic that changed nothing: a poll */
     }
     R[0] = 0;
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
         r->cta->blk_release++;
+    if (!is_red)
+        r->cta->sig_seen = 1;
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)
-        r->cta->blk_acquire++;
+        emu_cta_acquire(r->cta);
     return 0;
 }
 
@@ -298,4 +335,19 @@ int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         d[l] = ((in->flags & F_TO) ? a[l] - base : a[l] + base) & m;
     }
     return 0;
+}
+
+/* isspacep for the lanes of MASK: whether each generic address lies in the
+ * instruction's window (.global: in neither of the other two). */
+void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask)
+{
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32;
+    const uint64_t *a = w->R + (size_t)in->o[1].reg * 32;
+    const struct emu *e = r->e;
+    for (uint32_t mm = mask; mm; mm &= mm - 1) {
+        int l = __builtin_ctz(mm);
+        int sh = a[l] >= e->shared_win && a[l] - e->shared_win < e->win_bytes;
+        int lo = a[l] >= e->local_win && a[l] - e->local_win < e->win_bytes;
+        d[l] = in->space == SP_SHARED ? sh : in->space == SP_LOCAL ? lo : !sh && !lo;
+    }
 }

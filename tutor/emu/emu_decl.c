@@ -118,7 +118,7 @@ static int parse_var(struct parser *P, int space, struct vardecl *d)
             continue;
         }
         int ty = parse_type_word(t);
-        if (!ty || ty == T_F16)
+        if (!ty)
             return emu_parse_unsupported(P, t->s, t->len);
         d->type = ty;
         next(P);
@@ -184,6 +184,42 @@ static int add_sym(struct parser *P, const char *name, int len, int space, uint6
     return 0;
 }
 
+/* A shared variable's name as the source wrote it: a function's static
+ * __shared__ array is mangled (_ZZ12reduce_blockPKiPijE5sdata: the name
+ * after the function's, length first), a file-scope one is not. */
+static void source_name(const char *s, int len, char *out, size_t cap)
+{
+    if (len > 3 && !memcmp(s, "_ZZ", 3))
+        for (int i = len - 1; i > 3; i--) {
+            if (s[i - 1] != 'E' || s[i] < '1' || s[i] > '9')
+                continue;
+            int n = 0, j = i;
+            while (j < len && s[j] >= '0' && s[j] <= '9')
+                n = n * 10 + (s[j++] - '0');
+            /* the name, maybe followed by a discriminator _N */
+            if (n > 0 && j + n <= len && (j + n == len || s[j + n] == '_')) {
+                snprintf(out, cap, "%.*s", n, s + j);
+                return;
+            }
+        }
+    snprintf(out, cap, "%.*s", len, s);
+}
+
+/* Records the shared variable NAME (LEN bytes) of function FN at OFF. */
+static int shared_var(struct parser *P, int fn, const char *name, int len, uint32_t off,
+                      uint64_t bytes)
+{
+    struct emu_module *m = P->m;
+    if (GROW(P, m->shvars, m->nshvars, P->cap_shvars))
+        return -1;
+    struct emu_shvar *v = &m->shvars[m->nshvars++];
+    v->fn = fn;
+    v->off = off;
+    v->bytes = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+    source_name(name, len, v->name, sizeof v->name);
+    return 0;
+}
+
 /* A module-scope .global/.const/.shared variable: allocated and mapped
  * (global, const) or given its shared offset. */
 static int module_var(struct parser *P, struct vardecl *d)
@@ -192,10 +228,12 @@ static int module_var(struct parser *P, struct vardecl *d)
     size_t bytes = d->elems < 0 ? 0 : (size_t)d->elems * emu_type_size[d->type];
     if (d->space == SP_SHARED) {
         if (d->elems < 0 || d->is_extern)
-            return add_sym(P, d->name, d->len, SP_SHARED, 0, 0, 1);
+            return shared_var(P, -2, d->name, d->len, 0, 0) ||
+                   add_sym(P, d->name, d->len, SP_SHARED, 0, 0, 1);
         uint32_t off = (m->module_smem + (uint32_t)d->align - 1) & ~((uint32_t)d->align - 1);
         m->module_smem = off + (uint32_t)bytes;
-        return add_sym(P, d->name, d->len, SP_SHARED, off, bytes, 0);
+        return shared_var(P, -1, d->name, d->len, off, bytes) ||
+               add_sym(P, d->name, d->len, SP_SHARED, off, bytes, 0);
     }
     if (d->space != SP_GLOBAL && d->space != SP_CONST)
         return emu_parse_unsupported(P, "a module-scope variable of this space", 40);
@@ -293,7 +331,7 @@ int emu_decl_reg(struct parser *P)
             vec = 2;
         else if (tok_eq(tok(P), ".v4", 3))
             vec = 4;
-        else if (!(type = parse_type_word(tok(P))) || type == T_F16)
+        else if (!(type = parse_type_word(tok(P))))
             return emu_parse_unsupported(P, tok(P)->s, tok(P)->len);
         next(P);
     }
@@ -354,6 +392,8 @@ int emu_decl_local(struct parser *P, int space)
         if ((uint64_t)off + bytes > 0x40000000u)
             return emu_parse_fail(P, "shared declaration too large");
         f->static_smem = (uint32_t)(off + bytes) - P->m->module_smem;
+        if (shared_var(P, P->fn_index, d.name, d.len, off, bytes))
+            return -1;
     } else if (space == SP_LOCAL) {
         /* every function's locals at their own offsets, so a callee's never
          * overlap its caller's */

@@ -6,6 +6,7 @@
  * __assertfail, and the whole checked against the form's operand shapes. */
 #include "emu/emu_decode.h"
 #include "emu/emu_forms.h"
+#include "emu/emu_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +240,11 @@ static int value_slot(struct parser *P, const char *s, int len, int minus, int64
         *slot = const_slot(P, emu_parse_sym_addr(P, sd) + (uint64_t)off);
         return *slot < 0 ? -1 : 0;
     }
+    int fi = emu_parse_find_func(P->m, s, len);
+    if (fi >= 0) {      /* a function's address, for a call through a pointer */
+        *slot = const_slot(P, FUNC_ADDR + (uint64_t)fi);
+        return *slot < 0 ? -1 : 0;
+    }
     return emu_parse_fail(P, "unknown name '%.*s'", len, s);
 }
 
@@ -386,10 +392,10 @@ static int call_param(struct parser *P, struct emu_opnd *o, const char *s, int l
  * module (link_calls finds it). */
 static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
 {
-    struct raw r[3];
+    struct raw r[4];
     int n = 0;
     while (!is_punct(P, ';')) {
-        if (n >= 3)
+        if (n >= 4)
             return emu_parse_fail(P, "too many operands to call");
         if (parse_raw(P, &r[n]))
             return -1;
@@ -397,21 +403,39 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
         if (is_punct(P, ','))
             next(P);
     }
-    int fi = -1;
+    /* call [(ret),] func-or-register[, (args)][, prototype] */
+    int fi = -1, ptr = -1;
     const struct raw *ret = NULL, *args = NULL;
     for (int i = 0; i < n; i++) {
-        if (r[i].kind == RK_ID) {
+        if (r[i].kind == RK_ID && fi < 0 && ptr < 0) {
             int ty;
-            if (emu_parse_find_reg(P, r[i].s, r[i].len, &ty) >= 0)
-                return emu_parse_unsupported(P, "an indirect call", 16);
+            ptr = emu_parse_find_reg(P, r[i].s, r[i].len, &ty);
+            if (ptr >= 0)
+                continue;   /* through a function pointer: its prototype follows */
             fi = emu_parse_find_func(P->m, r[i].s, r[i].len);
             if (fi < 0)
                 return emu_parse_fail(P, "call to an unknown function '%.*s'", r[i].len, r[i].s);
-        } else if (r[i].kind == RK_LIST && fi < 0) {
+        } else if (r[i].kind == RK_LIST && fi < 0 && ptr < 0) {
             ret = &r[i];
         } else if (r[i].kind == RK_LIST) {
             args = &r[i];
         }
+    }
+    if (ptr >= 0) {
+        int nargs = args ? args->n : 0;
+        if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
+            return emu_parse_unsupported(P, mn, mlen);
+        in->o[0].kind = OK_NONE;
+        if (ret && ret->n == 1 && call_param(P, &in->o[0], ret->es[0], ret->elen[0]))
+            return -1;
+        for (int i = 0; i < nargs; i++)
+            if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
+                return -1;
+        in->nops = (uint8_t)(1 + nargs);
+        in->target = -1;
+        in->aux = ptr;      /* the register holding the callee's address */
+        in->op = OP_CALL;
+        return emu_parse_expect(P, ';');
     }
     if (fi < 0)
         return emu_parse_fail(P, "call without a function");
@@ -441,13 +465,10 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
     return emu_parse_expect(P, ';');
 }
 
-/* One instruction, after its guard (slot GUARD, -1 for none, negated when
- * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported). */
-int emu_decode_insn(struct parser *P, int guard, int guard_neg)
+/* One instruction, after its guard, decoded and appended; 0 or -1
+ * (reported). */
+static int decode_one(struct parser *P, int guard, int guard_neg, const char *mn, int mlen)
 {
-    const char *mn = tok(P)->s;
-    int mlen = tok(P)->len;
-    next(P);
     struct emu_insn tmp;
     memset(&tmp, 0, sizeof tmp);
     if (emu_forms_mnemonic(P, mn, mlen, &tmp))
@@ -468,8 +489,11 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     if (in->op == OP_CALL)
         return parse_call(P, in, mn, mlen);
     switch (in->op) {
-    case OP_BRX: case OP_LDU: case OP_ISSPACEP: case OP_PMEVENT:
-        return emu_parse_unsupported(P, mn, mlen);
+    case OP_BRX: case OP_ISSPACEP:
+        if (in->op == OP_BRX || in->space == SP_CONST || in->space == SP_PARAM ||
+            in->space == SP_GENERIC)
+            return emu_parse_unsupported(P, mn, mlen);
+        break;
     case OP_ATOM: case OP_RED:
         if (in->vec != 1)
             return emu_parse_unsupported(P, mn, mlen);
@@ -518,22 +542,14 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
         fx->line = P->lx.tok.line;
         return 0;
     }
-    /* which operands are written: the first, or none, or a d|p pair */
-    int ndest = 1;
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BAR_SYNC: case OP_BAR_ARRIVE: case OP_WARPSYNC: case OP_RET:
-    case OP_NANOSLEEP: case OP_EXIT: case OP_TRAP: case OP_NOP: case OP_FENCE:
-        ndest = 0;
-        break;
-    default:
-        break;
-    }
-    if (n > 0 && r[0].pipe)
-        ndest = 2;
-    if (in->op == OP_CREATEPOLICY) {
-        in->op = OP_NOP;
+    if (emu_ops[in->op].cls == C_NOP) {
+        in->op = OP_NOP;    /* createpolicy, prefetch, pmevent: nothing to emulate */
         return 0;
     }
+    /* the written operands lead: the row's count, one more for a d|p pair */
+    int ndest = emu_ops[in->op].dests;
+    if (n > 0 && r[0].pipe)
+        ndest = 2;
     for (int i = 0; i < n; i++) {
         int is_dest = i < ndest;
         if (decode_opnd(P, in, &r[i], i, is_dest))
@@ -542,6 +558,64 @@ int emu_decode_insn(struct parser *P, int guard, int guard_neg)
     in->nops = (uint8_t)n;
     if (ndest == 2)
         in->aux = 2;    /* d|p: the pair is o[0], o[1] */
-    return emu_forms_check(P, in, mn, mlen);
+    if (emu_forms_check(P, in, mn, mlen))
+        return -1;
+    if (emu_ops[in->op].cls == C_ALU && !(in->alu = emu_alu_select(in)))
+        return emu_parse_unsupported(P, mn, mlen);
+    return 0;
 }
 
+/* Steps over the rest of an instruction, its ';' included. */
+static void skip_insn(struct parser *P)
+{
+    while (tok(P)->kind != TK_EOF && !is_punct(P, ';'))
+        next(P);
+    if (is_punct(P, ';'))
+        next(P);
+}
+
+/* One instruction, after its guard (slot GUARD, -1 for none, negated when
+ * GUARD_NEG): decoded and appended to the module; 0 or -1 (reported).  A
+ * form the emulator does not run becomes an OP_REFUSED instruction naming
+ * it, which refuses the launch of a kernel that reaches it (emu_exec.c)
+ * and nothing else: one such kernel in a file leaves the others judged. */
+int emu_decode_insn(struct parser *P, int guard, int guard_neg)
+{
+    const char *mn = tok(P)->s;
+    int mlen = tok(P)->len;
+    struct emu_lex start = P->lx;
+    int before = P->m->ninsn, nfixups = P->nfixups;
+    next(P);
+    if (!decode_one(P, guard, guard_neg, mn, mlen))
+        return 0;
+    if (P->st != EMU_UNSUPPORTED)
+        return -1;
+    char what[sizeof P->err->what];
+    memcpy(what, P->err->what, sizeof what);
+    memset(P->err, 0, sizeof *P->err);
+    P->st = EMU_OK;
+    P->lx = start;
+    P->m->ninsn = before;
+    P->nfixups = nfixups;
+    return emu_decode_refuse(P, what, guard, guard_neg);
+}
+
+/* Steps over the statement at the parser (an instruction or a directive
+ * of a function's body) and appends an OP_REFUSED instruction naming it
+ * WHAT in its place; 0 or -1 (out of memory). */
+int emu_decode_refuse(struct parser *P, const char *what, int guard, int guard_neg)
+{
+    struct emu_module *m = P->m;
+    skip_insn(P);
+    if (GROW(P, m->refused, m->nrefused, P->cap_refused))
+        return -1;
+    snprintf(m->refused[m->nrefused], sizeof m->refused[0], "%s", what);
+    struct emu_insn *in;
+    if (emu_decode_add_insn(P, &in))
+        return -1;
+    in->op = OP_REFUSED;
+    in->guard = guard;
+    in->guard_neg = (uint8_t)guard_neg;
+    in->aux = m->nrefused++;
+    return 0;
+}

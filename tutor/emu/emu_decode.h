@@ -7,5 +7,6 @@
 
 int emu_decode_add_insn(struct parser *P, struct emu_insn **out);
 int emu_decode_insn(struct parser *P, int guard, int guard_neg);
+int emu_decode_refuse(struct parser *P, const char *what, int guard, int guard_neg);
 
 #endif

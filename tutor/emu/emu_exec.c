@@ -31,6 +31,8 @@ void emu_module_unload(struct emu_module *m)
     free(m->funcs);
     free(m->files);
     free(m->insn);
+    free(m->refused);
+    free(m->shvars);
     free(m->kernels);
     free(m);
 }
@@ -51,6 +53,8 @@ enum emu_status emu_module_load(struct emu *e, const char *ptx, size_t len,
     }
     m->e = e;
     enum emu_status st = emu_parse(m, ptx, len, err);
+    if (st == EMU_OK)
+        emu_warp_bind(m);
     if (st == EMU_OK) {
         m->kernels = calloc((size_t)m->nfuncs + 1, sizeof *m->kernels);
         if (!m->kernels) {
@@ -142,6 +146,57 @@ static int launch_error(struct emu_error *err, enum emu_status st, const char *m
 
 /* ---- launches -------------------------------------------------------------------- */
 
+/* The first refused instruction function FN reaches, itself or through
+ * its calls (SEEN marks the functions already looked at); -1 when none. */
+static int refused_from(const struct emu_module *m, int fn, uint8_t *seen)
+{
+    if (seen[fn])
+        return -1;
+    seen[fn] = 1;
+    const struct emu_func *f = &m->funcs[fn];
+    for (int i = f->first; i < f->first + f->count; i++) {
+        const struct emu_insn *in = &m->insn[i];
+        if (in->step == NULL || emu_ops[in->op].cls == C_REFUSED ||
+            (emu_ops[in->op].cls == C_ALU && !in->alu) || emu_ops[in->op].cls == C_BRX)
+            return i;
+        int at = -1;
+        if (in->op == OP_CALL && in->target >= 0)
+            at = refused_from(m, in->target, seen);
+        /* through a pointer: any function the module defines */
+        for (int g = 0; in->op == OP_CALL && in->target < 0 && at < 0 && g < m->nfuncs; g++)
+            if (!m->funcs[g].is_entry && !m->funcs[g].is_extern)
+                at = refused_from(m, g, seen);
+        if (at >= 0)
+            return at;
+    }
+    return -1;
+}
+
+/* EMU_UNSUPPORTED when kernel FN reaches a form the emulator does not run,
+ * naming the first one and its line; EMU_OK otherwise.  A file's other
+ * kernels are judged all the same. */
+static enum emu_status refuse_unemulated(const struct emu_module *m, int fn, struct emu_error *err)
+{
+    uint8_t *seen = calloc((size_t)m->nfuncs, 1);
+    if (!seen)
+        return launch_error(err, EMU_NOMEM, "out of memory setting up the launch");
+    int at = refused_from(m, fn, seen);
+    free(seen);
+    if (at < 0)
+        return EMU_OK;
+    const struct emu_insn *in = &m->insn[at];
+    char what[64];
+    snprintf(what, sizeof what, "%s", in->op == OP_REFUSED ? m->refused[in->aux] : emu_ops[in->op].name);
+    char where[160];
+    if (in->line)
+        snprintf(where, sizeof where, "%s:%u", emu_file_name(m, in->file), in->line);
+    else
+        snprintf(where, sizeof where, "PTX instruction %d", at);
+    emu_error_set(err, EMU_UNSUPPORTED, what, (int)in->line, emu_file_name(m, in->file),
+                  "needs a GPU: %s is not emulated (%s)", what, where);
+    return EMU_UNSUPPORTED;
+}
+
 /* Runs K over the grid L describes. */
 enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
                            struct emu_error *err)
@@ -153,6 +208,9 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     const struct emu_func *f = &k->m->funcs[k->fn];
     if (!f->is_entry)
         return launch_error(err, EMU_FAULT, "not a kernel (.entry)");
+    enum emu_status refused = refuse_unemulated(k->m, k->fn, err);
+    if (refused != EMU_OK)
+        return refused;
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nblocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     if (!nthreads || !nblocks || nthreads > 1024 || l->block[2] > 64 || l->grid[1] > 65535 ||
@@ -216,6 +274,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     /* the interleaving: from the seed and the launch's count, so repeated
      * launches differ and a seed and launch sequence repeat */
     r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);
+    /* %gridid: large and growing from launch to launch, as on a GPU */
+    r.gridid = (mix64(e->cfg.seed) & 0xffffull) * 4096 + e->launches * 3 + 0x2000;
     st = emu_sched_run(&r, k, scratch_used, threads, err);
 out:
     if (st == EMU_NOMEM && err->status == EMU_OK)

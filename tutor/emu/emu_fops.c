@@ -393,18 +393,180 @@ void emu_cvt(const struct emu_insn *in, uint64_t *d, const uint64_t *a, uint32_t
         fesetround(old);
 }
 
-/* Runs IN's float arithmetic over the lanes of MASK (B and C may be NULL
- * for the one-operand forms). */
-void emu_float_op(const struct emu_insn *in, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                  const uint64_t *c, uint32_t mask)
+/* ---- handlers ------------------------------------------------------------------ */
+
+#define REG(i) (R + (size_t)in->o[i].reg * 32)
+/* A source operand's lanes, zeros where the form has no such operand (a
+ * NaN's bits depend on which operands there are) */
+static const uint64_t no_operand[32];
+#define SRC(i) (in->nops > (i) ? REG(i) : no_operand)
+#define ALU_FN(name)                                                                                \
+    static void name(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
+#define EACH_LANE(mask, stmt)                                                                       \
+    do {                                                                                            \
+        if ((mask) == 0xffffffffu) {                                                                \
+            for (uint32_t l = 0; l < 32; l++) {                                                     \
+                stmt;                                                                               \
+            }                                                                                       \
+        } else {                                                                                    \
+            LANES(mask) { stmt; }                                                                   \
+        }                                                                                           \
+    } while (0)
+
+/* Any float form, in its rounding mode, with its modifiers read per
+ * instruction: the forms the fast handlers below do not cover.  Directed
+ * modes switch the host's around the whole instruction. */
+ALU_FN(f_any)
 {
-    int round = host_round(in->rnd);
-    int old = 0;
+    (void)carry;
+    uint64_t *d = REG(0);
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+    int round = host_round(in->rnd), old = 0;
     if (round != FE_TONEAREST) {
         old = fegetround();
         fesetround(round);
     }
-    LANES(mask) d[l] = fop(in, a ? a[l] : 0, b ? b[l] : 0, c ? c[l] : 0);
+    LANES(mask) d[l] = fop(in, a[l], b[l], c[l]);
     if (round != FE_TONEAREST)
         fesetround(old);
+}
+
+/* f32 in the default mode, no .ftz or .sat: the host's IEEE operation is
+ * the ISA's, and only a NaN's bits need the GPU's canonical value */
+#define F32_LANES(name, expr)                                                                       \
+    ALU_FN(name)                                                                                    \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *a = REG(1), *b = REG(2), *c = REG(3);                                       \
+        (void)b, (void)c;                                                                           \
+        EACH_LANE(mask, d[l] = emu_b32(expr));                                                      \
+    }
+F32_LANES(f32_add, emu_f32(a[l]) + emu_f32(b[l]))
+F32_LANES(f32_sub, emu_f32(a[l]) - emu_f32(b[l]))
+F32_LANES(f32_mul, emu_f32(a[l]) * emu_f32(b[l]))
+F32_LANES(f32_fma, fmaf(emu_f32(a[l]), emu_f32(b[l]), emu_f32(c[l])))
+F32_LANES(f32_min, (float)fminmax(emu_f32(a[l]), emu_f32(b[l]), 0))
+F32_LANES(f32_max, (float)fminmax(emu_f32(a[l]), emu_f32(b[l]), 1))
+
+/* f64 in the default mode, no .sat: a NaN result takes an operand's bits
+ * by the GPU's order (nan64) */
+#define F64_LANES(name, op, expr)                                                                   \
+    ALU_FN(name)                                                                                    \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);                                       \
+        LANES(mask) {                                                                               \
+            double r = (expr);                                                                      \
+            d[l] = r != r ? nan64(op, a[l], b[l], c[l]) : emu_b64(r);                               \
+        }                                                                                           \
+    }
+F64_LANES(f64_add, OP_ADD, emu_f64(a[l]) + emu_f64(b[l]))
+F64_LANES(f64_sub, OP_SUB, emu_f64(a[l]) - emu_f64(b[l]))
+F64_LANES(f64_mul, OP_MUL, emu_f64(a[l]) * emu_f64(b[l]))
+F64_LANES(f64_fma, OP_FMA, fma(emu_f64(a[l]), emu_f64(b[l]), emu_f64(c[l])))
+
+/* setp on f32, one comparison and no predicate operand: ordered forms are
+ * false on a NaN (the C operators' rule), unordered ones true */
+#define SETP_F32(name, expr)                                                                        \
+    static inline uint64_t setp_##name##_f32(float a, float b) { return (uint64_t)(expr); }         \
+    ALU_FN(setp_f32_##name)                                                                         \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *x = REG(1), *y = REG(2);                                                    \
+        EACH_LANE(mask, d[l] = setp_##name##_f32(emu_f32(x[l]), emu_f32(y[l])));                    \
+    }
+SETP_F32(eq, a == b)
+SETP_F32(ne, a < b || a > b)
+SETP_F32(lt, a < b)
+SETP_F32(le, a <= b)
+SETP_F32(gt, a > b)
+SETP_F32(ge, a >= b)
+SETP_F32(neu, !(a == b))
+SETP_F32(ltu, !(a >= b))
+SETP_F32(leu, !(a > b))
+SETP_F32(gtu, !(a <= b))
+SETP_F32(geu, !(a < b))
+#undef SETP_F32
+
+/* Any setp on floats: setp.cmp[.bop].type p[|q], a, b[, c] */
+ALU_FN(setp_f_any)
+{
+    (void)carry;
+    int two = in->aux == 2, ai = two ? 2 : 1;
+    uint64_t *d = REG(0), *q = two ? REG(1) : NULL;
+    const uint64_t *x = REG(ai), *y = REG(ai + 1), *pc = in->cmp2 ? REG(ai + 2) : NULL;
+    int pneg = in->cmp2 ? in->o[ai + 2].neg : 0;
+    LANES(mask) {
+        int t = emu_compare(in->cmp, in->type, x[l], y[l]), pv = pc ? (int)(pc[l] & 1) ^ pneg : 0;
+        int nt = !t;
+        switch (in->cmp2) {
+        case SUB_AND: t &= pv; nt &= pv; break;
+        case SUB_OR: t |= pv; nt |= pv; break;
+        case SUB_XOR: t ^= pv; nt ^= pv; break;
+        default: break;
+        }
+        d[l] = (uint64_t)t;
+        if (q)
+            q[l] = (uint64_t)nt;
+    }
+}
+
+static emu_alu_fn *setp_f32(int cmp)
+{
+    switch (cmp) {
+    case CMP_EQ: return setp_f32_eq;
+    case CMP_NE: return setp_f32_ne;
+    case CMP_LT: return setp_f32_lt;
+    case CMP_LE: return setp_f32_le;
+    case CMP_GT: return setp_f32_gt;
+    case CMP_GE: return setp_f32_ge;
+    case CMP_NEU: return setp_f32_neu;
+    case CMP_LTU: return setp_f32_ltu;
+    case CMP_LEU: return setp_f32_leu;
+    case CMP_GTU: return setp_f32_gtu;
+    case CMP_GEU: return setp_f32_geu;
+    default: return setp_f_any;
+    }
+}
+
+/* Picks the handler of the float form IN (f32 or f64); NULL when there is
+ * none. */
+emu_alu_fn *emu_fops_select(const struct emu_insn *in)
+{
+    int w = emu_type_size[in->type];
+    int plain = (in->rnd == RND_NONE || in->rnd == RND_RN) && !(in->flags & (F_SAT | F_FTZ));
+    if (in->op == OP_SETP)
+        return w == 4 && !in->cmp2 && in->aux != 2 && !(in->flags & F_FTZ) ? setp_f32(in->cmp)
+                                                                             : setp_f_any;
+    if (w == 4 && plain) {
+        switch (in->op) {
+        case OP_ADD: return f32_add;
+        case OP_SUB: return f32_sub;
+        case OP_MUL: return f32_mul;
+        case OP_FMA: case OP_MAD: return f32_fma;
+        case OP_MIN: return f32_min;
+        case OP_MAX: return f32_max;
+        default: break;
+        }
+    }
+    if (w == 8 && plain) {
+        switch (in->op) {
+        case OP_ADD: return f64_add;
+        case OP_SUB: return f64_sub;
+        case OP_MUL: return f64_mul;
+        case OP_FMA: case OP_MAD: return f64_fma;
+        default: break;
+        }
+    }
+    switch (in->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV: case OP_ABS:
+    case OP_NEG: case OP_MIN: case OP_MAX: case OP_RCP: case OP_SQRT: case OP_RSQRT:
+    case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
+        return f_any;
+    default:
+        return NULL;
+    }
 }

@@ -14,9 +14,8 @@ int emu_compare(int cmp, int type, uint64_t x, uint64_t y);
 int emu_testp(int sub, uint64_t x, int type);
 /* cvt IN for the lanes of MASK: d[l] from a[l] (a register's 32 lanes). */
 void emu_cvt(const struct emu_insn *in, uint64_t *d, const uint64_t *a, uint32_t mask);
-/* The float form IN for the lanes of MASK, in its rounding mode: d[l] from
- * a[l], b[l], c[l] (an absent operand NULL). */
-void emu_float_op(const struct emu_insn *in, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                  const uint64_t *c, uint32_t mask);
+/* The handler of the f32 or f64 form IN, chosen from its opcode, rounding
+ * and modifiers; NULL when there is none. */
+emu_alu_fn *emu_fops_select(const struct emu_insn *in);
 
 #endif

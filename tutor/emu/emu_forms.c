@@ -12,7 +12,9 @@ struct suffix {
     int cls;
     int val;
 };
-enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP };
+enum { S_TYPE, S_SPACE, S_CMP, S_RND, S_FLAG, S_SUB, S_VEC, S_IGNORE, S_PRMT, S_TESTP, S_CP };
+/* cp's second and later words (S_CP's values, bits) */
+enum { CPW_ASYNC = 1, CPW_COMMIT = 2, CPW_WAIT = 4, CPW_WAITALL = 8, CPW_OTHER = 16 };
 
 static const struct suffix suffixes[] = {
     {"eq", S_CMP, CMP_EQ}, {"ne", S_CMP, CMP_NE}, {"lt", S_CMP, CMP_LT}, {"le", S_CMP, CMP_LE},
@@ -53,6 +55,10 @@ static const struct suffix suffixes[] = {
     {"L2::evict_first", S_IGNORE, 0}, {"L2::evict_last", S_IGNORE, 0},
     {"L2::evict_normal", S_IGNORE, 0}, {"L2::64B", S_IGNORE, 0}, {"L2::128B", S_IGNORE, 0},
     {"L2::256B", S_IGNORE, 0}, {"fractional", S_IGNORE, 0}, {"noftz", S_IGNORE, 0},
+    {"relu", S_FLAG, F_RELU},
+    {"async", S_CP, CPW_ASYNC}, {"commit_group", S_CP, CPW_COMMIT}, {"wait_group", S_CP, CPW_WAIT},
+    {"wait_all", S_CP, CPW_WAITALL}, {"bulk", S_CP, CPW_OTHER}, {"mbarrier", S_CP, CPW_OTHER},
+    {"noinc", S_CP, CPW_OTHER}, {"zfill", S_CP, CPW_OTHER},
     {"finite", S_TESTP, 1}, {"infinite", S_TESTP, 2}, {"notanumber", S_TESTP, 3},
     {"normal", S_TESTP, 4}, {"subnormal", S_TESTP, 5}, {"number", S_TESTP, 6},
 };
@@ -65,14 +71,14 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     int blen = dot ? (int)(dot - s) : len;
     int op = -1;
     for (int i = 0; i < OP_COUNT; i++)
-        if (emu_op_name[i][0] && (int)strlen(emu_op_name[i]) == blen &&
-            !memcmp(emu_op_name[i], s, (size_t)blen))
+        if (emu_ops[i].name[0] && (int)strlen(emu_ops[i].name) == blen &&
+            !memcmp(emu_ops[i].name, s, (size_t)blen))
             op = i;
-    if (op < 0)
+    if (op < 0 || emu_ops[op].cls == C_GPU)
         return emu_parse_unsupported(P, s, len);
     in->op = (uint16_t)op;
     in->vec = 1;
-    int ntypes = 0;
+    int ntypes = 0, cpw = 0;
     const char *p = dot;
     while (p && p < s + len) {
         const char *w = p + 1;
@@ -95,7 +101,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
             }
         }
         if (ty) {
-            if (ty == T_F16 || ntypes >= 2)
+            if (ntypes >= 2)
                 return emu_parse_unsupported(P, s, len);
             if (ntypes++ == 0)
                 in->type = (uint8_t)ty;
@@ -132,6 +138,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
             break;
         case S_VEC: in->vec = (uint8_t)sf->val; break;
         case S_TESTP: in->sub = (uint8_t)sf->val; break;
+        case S_CP: cpw |= sf->val; break;
         case S_PRMT:
             in->flags |= F_PRMT_MODE;
             in->aux = sf->val;
@@ -139,7 +146,10 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         default: break;
         }
     }
-    /* bar and barrier split by their second word */
+    /* bar and barrier split by their second word; every bar is aligned
+     * (the ISA: bar.sync is barrier.sync.aligned) */
+    if (op == OP_BAR)
+        in->flags |= F_ALIGNED;
     if (op == OP_BAR || op == OP_BARRIER) {
         if (in->flags & F_WARP)
             in->op = OP_WARPSYNC;
@@ -151,6 +161,20 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
             in->op = OP_BAR_SYNC;
         else
             in->op = OP_BAR_SYNC;   /* "bar 0" is bar.sync */
+    }
+    if (in->op == OP_LDU)
+        in->op = OP_LD;     /* a load the warp's lanes make of one address: a load */
+    if ((in->op == OP_CP) != (cpw != 0))
+        return emu_parse_unsupported(P, s, len);
+    if (in->op == OP_CP) {
+        /* cp.async's copy, commit_group, wait_group N and wait_all; the
+         * bulk (TMA) and mbarrier forms are not emulated */
+        if (!(cpw & CPW_ASYNC) || (cpw & CPW_OTHER))
+            return emu_parse_unsupported(P, s, len);
+        in->op = (cpw & CPW_COMMIT) ? OP_CP_COMMIT : (cpw & (CPW_WAIT | CPW_WAITALL)) ? OP_CP_WAIT
+                                                                                      : OP_CP_ASYNC;
+        if (cpw & CPW_WAITALL)
+            in->sub = 1;    /* commit, then wait for every group */
     }
     if (in->op == OP_MEMBAR || in->op == OP_FENCE) {
         /* membar.gl/.sys, fence.sc/.acq_rel at gpu or sys scope: release
@@ -165,36 +189,9 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     return 0;
 }
 
-/* One operand as written, before its slot is known. */
-/* The operands each form takes, one letter each: d a register written
- * (or '_'), r a register or immediate read, a an address, V a vector, x a
- * register or a vector; alternatives separated by '|'.  The interpreter
- * reads operands without looking: nothing else reaches it. */
-static const struct {
-    int op;
-    const char *shapes;
-    int typed;      /* 1: needs a type; 2: needs two */
-} shapes[] = {
-    {OP_MOV, "dr|dV|Vr", 1}, {OP_MOVCLK, "dr", 1}, {OP_LD, "xa", 1}, {OP_ST, "ax", 1},
-    {OP_CVTA, "dr", 1}, {OP_CVT, "dr", 2}, {OP_ADD, "drr", 1}, {OP_SUB, "drr", 1},
-    {OP_MUL, "drr", 1}, {OP_DIV, "drr", 1}, {OP_REM, "drr", 1}, {OP_MIN, "drr", 1},
-    {OP_MAX, "drr", 1}, {OP_AND, "drr", 1}, {OP_OR, "drr", 1}, {OP_XOR, "drr", 1},
-    {OP_SHL, "drr", 1}, {OP_SHR, "drr", 1}, {OP_ADDC, "drr", 1}, {OP_SUBC, "drr", 1},
-    {OP_MUL24, "drr", 1}, {OP_COPYSIGN, "drr", 1}, {OP_MAD, "drrr", 1}, {OP_FMA, "drrr", 1},
-    {OP_MADC, "drrr", 1}, {OP_MAD24, "drrr", 1}, {OP_SAD, "drrr", 1}, {OP_ABS, "dr", 1}, {OP_NEG, "dr", 1},
-    {OP_NOT, "dr", 1}, {OP_CNOT, "dr", 1}, {OP_POPC, "dr", 1}, {OP_CLZ, "dr", 1},
-    {OP_BREV, "dr", 1}, {OP_BFIND, "dr", 1}, {OP_RCP, "dr", 1}, {OP_SQRT, "dr", 1},
-    {OP_RSQRT, "dr", 1}, {OP_EX2, "dr", 1}, {OP_LG2, "dr", 1}, {OP_SIN, "dr", 1},
-    {OP_COS, "dr", 1}, {OP_TANH, "dr", 1}, {OP_TESTP, "dr", 1}, {OP_BFE, "drrr", 1},
-    {OP_BFI, "drrrr", 1}, {OP_FNS, "drrr", 1}, {OP_PRMT, "drrr", 1}, {OP_SHF, "drrr", 1},
-    {OP_LOP3, "drrrr", 1}, {OP_SETP, "drr|ddrr|drrr|ddrrr", 1}, {OP_SELP, "drrr", 1},
-    {OP_SLCT, "drrr", 2}, {OP_SET, "drr|drrr", 2}, {OP_BAR_SYNC, "r|rr", 0},
-    {OP_BAR_ARRIVE, "r|rr", 0}, {OP_BAR_RED, "drr|drrr", 1}, {OP_WARPSYNC, "r", 0},
-    {OP_SHFL, "drrrr|ddrrrr", 1}, {OP_VOTE, "drr", 1}, {OP_REDUX, "drr", 1},
-    {OP_MATCH, "drr|ddrr", 1}, {OP_ACTIVEMASK, "d", 1}, {OP_ATOM, "dar|darr", 1},
-    {OP_RED, "ar", 1}, {OP_NANOSLEEP, "r", 1}, {OP_FENCE, "", 0}, {OP_RET, "", 0}, {OP_EXIT, "", 0}, {OP_TRAP, "", 0}, {OP_NOP, "", 0},
-};
-
+/* The operands each form takes are its row's shapes (emu_opcodes.def):
+ * the interpreter reads operands without looking, so nothing else reaches
+ * it. */
 static int shape_fits(const struct emu_insn *in, const char *shape, int len)
 {
     if (len != in->nops)
@@ -216,16 +213,15 @@ static int shape_fits(const struct emu_insn *in, const char *shape, int len)
  * -1 (reported). */
 int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn, int mlen)
 {
-    if (in->op == OP_NOP)
-        return 0;   /* membar, fence, nanosleep, prefetch: operands decoded, never read */
-    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
-        if (shapes[i].op != in->op)
-            continue;
-        if (shapes[i].typed >= 1 && !in->type)
+    const struct emu_opinfo *row = &emu_ops[in->op];
+    if (!strcmp(row->shapes, "*"))
+        return 0;   /* hints and the forms the decoder reads itself */
+    {
+        if (row->typed >= 1 && !in->type)
             return emu_parse_fail(P, "'%.*s' needs a type", mlen, mn);
-        if (shapes[i].typed == 2 && !in->type2)
+        if (row->typed == 2 && !in->type2)
             return emu_parse_fail(P, "'%.*s' needs two types", mlen, mn);
-        const char *sh = shapes[i].shapes;
+        const char *sh = row->shapes;
         int fits = 0;
         for (;;) {
             const char *bar = strchr(sh, '|');
@@ -278,7 +274,13 @@ int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn,
             return emu_parse_fail(P, "'%.*s' without its test", mlen, mn);
         if (in->op == OP_BAR_RED && !in->sub)
             return emu_parse_fail(P, "'%.*s' without its operation", mlen, mn);
+        if (in->op == OP_REDUX && (emu_type_size[in->type] != 4 || emu_type_kind[in->type] == 'f' ||
+                                   in->sub < SUB_ADD || in->sub > SUB_XOR || in->sub == SUB_INC ||
+                                   in->sub == SUB_DEC || in->sub == SUB_CAS || in->sub == SUB_EXCH))
+            return emu_parse_unsupported(P, mn, mlen);
+        if (emu_type_kind[in->type] == 'h' && row->cls != C_ALU && in->op != OP_LD &&
+            in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED)
+            return emu_parse_unsupported(P, mn, mlen);
         return 0;
     }
-    return emu_parse_unsupported(P, mn, mlen);
 }

@@ -16,12 +16,14 @@
 
 #include "emu/emu.h"
 
-/* Operand and instruction types: a size and a kind. */
+/* Operand and instruction types: a size and a kind ('h': the half floats,
+ * one or two to a register, emu_hops.c). */
 #define EMU_TYPES(X) \
     X(NONE, 0, 'x') X(B8, 1, 'b') X(B16, 2, 'b') X(B32, 4, 'b') X(B64, 8, 'b') \
     X(U8, 1, 'u') X(U16, 2, 'u') X(U32, 4, 'u') X(U64, 8, 'u') \
     X(S8, 1, 's') X(S16, 2, 's') X(S32, 4, 's') X(S64, 8, 's') \
-    X(F16, 2, 'f') X(F32, 4, 'f') X(F64, 8, 'f') X(PRED, 1, 'p')
+    X(F16, 2, 'h') X(F32, 4, 'f') X(F64, 8, 'f') X(PRED, 1, 'p') \
+    X(BF16, 2, 'h') X(F16X2, 4, 'h') X(BF16X2, 4, 'h')
 
 enum emu_type {
 #define X(n, sz, k) T_##n,
@@ -33,41 +35,36 @@ extern const uint8_t emu_type_size[T_COUNT];
 extern const char emu_type_kind[T_COUNT];
 extern const char *const emu_type_name[T_COUNT];
 
-/* Decoded opcodes.  The parser maps a mnemonic's first word to one of
- * these; bar/barrier split by their second word. */
-#define EMU_OPS(X) \
-    X(MOV, "mov") X(LD, "ld") X(LDU, "ldu") X(ST, "st") X(CVTA, "cvta") X(CVT, "cvt") \
-    X(ADD, "add") X(SUB, "sub") X(MUL, "mul") X(MAD, "mad") X(FMA, "fma") X(DIV, "div") \
-    X(REM, "rem") X(ABS, "abs") X(NEG, "neg") X(MIN, "min") X(MAX, "max") X(POPC, "popc") \
-    X(CLZ, "clz") X(BREV, "brev") X(BFE, "bfe") X(BFI, "bfi") X(BFIND, "bfind") X(FNS, "fns") \
-    X(PRMT, "prmt") X(SHF, "shf") X(SHL, "shl") X(SHR, "shr") X(AND, "and") X(OR, "or") \
-    X(XOR, "xor") X(NOT, "not") X(CNOT, "cnot") X(LOP3, "lop3") X(SETP, "setp") \
-    X(SELP, "selp") X(SLCT, "slct") X(SET, "set") X(ADDC, "addc") X(SUBC, "subc") \
-    X(MADC, "madc") X(MUL24, "mul24") X(MAD24, "mad24") X(SAD, "sad") \
-    X(RCP, "rcp") X(SQRT, "sqrt") X(RSQRT, "rsqrt") X(EX2, "ex2") X(LG2, "lg2") \
-    X(SIN, "sin") X(COS, "cos") X(TANH, "tanh") X(TESTP, "testp") X(COPYSIGN, "copysign") \
-    X(BRA, "bra") X(BRX, "brx") X(RET, "ret") X(EXIT, "exit") X(TRAP, "trap") X(CALL, "call") \
-    X(BAR, "bar") X(BARRIER, "barrier") X(SHFL, "shfl") X(VOTE, "vote") X(MATCH, "match") \
-    X(REDUX, "redux") X(ACTIVEMASK, "activemask") X(ATOM, "atom") X(RED, "red") \
-    X(MEMBAR, "membar") X(FENCE, "fence") X(NANOSLEEP, "nanosleep") \
-    X(CREATEPOLICY, "createpolicy") X(PREFETCH, "prefetch") X(PMEVENT, "pmevent") \
-    X(ISSPACEP, "isspacep") \
-    /* decoded forms with no mnemonic of their own */ \
-    X(BAR_SYNC, "") X(BAR_ARRIVE, "") X(BAR_RED, "") X(WARPSYNC, "") X(MOVCLK, "") \
-    X(VPRINTF, "") X(ASSERT, "") X(NOP, "")
+/* What runs an opcode (emu_opcodes.def's CLASS column). */
+enum emu_class {
+    C_ALU, C_MEM, C_ATOM, C_CVTA, C_SPACEP, C_BRA, C_BRX, C_RET, C_EXIT, C_TRAP, C_CALL,
+    C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP, C_ASYNC,
+    C_SPLIT, C_GPU, C_REFUSED, C_COUNT
+};
 
+/* Decoded opcodes: emu_opcodes.def's rows. */
 enum emu_op {
-#define X(n, s) OP_##n,
-    EMU_OPS(X)
-#undef X
+#define OP(n, mn, shapes, typed, cls, dests) OP_##n,
+#include "emu/emu_opcodes.def"
+#undef OP
     OP_COUNT
 };
-extern const char *const emu_op_name[OP_COUNT];
+
+/* An opcode's row. */
+struct emu_opinfo {
+    const char *name;       /* the mnemonic's first word, "" for decoded forms */
+    const char *shapes;
+    uint8_t typed, cls, dests;
+};
+extern const struct emu_opinfo emu_ops[OP_COUNT];
 
 /* Call parameters (.param declared inside a function body, a .func's own
  * parameters) live in a per-thread scratch area, at addresses above every
  * kernel parameter: the interpreter tells the two apart by the address. */
 #define PARAM_SCRATCH 0x40000000u
+/* A function's address as a value (mov.u64 %rd, f): this plus its index,
+ * far from any address memory has. */
+#define FUNC_ADDR 0xfff0000000000000ull
 #define SCRATCH_BYTES 4096u
 
 /* State spaces. */
@@ -99,6 +96,7 @@ enum {
      * release), its release and acquire semantics, and a scope of one block
      * only (which orders nothing between blocks) */
     F_STRONG = 1u << 25, F_REL = 1u << 26, F_ACQ = 1u << 27, F_CTA = 1u << 28,
+    F_RELU = 1u << 29,  /* a half float's negative result becomes +0 */
 };
 
 /* A source or destination operand after decoding. */
@@ -113,7 +111,21 @@ struct emu_opnd {
 };
 
 enum { EMU_MAX_OPNDS = 6 };
+struct emu_insn;
+struct run;
+struct warp;
+/* An ALU handler: IN over the lanes of MASK of a warp's registers R
+ * (slot-major, 32 lanes a slot) and carry flags (emu_ops.h). */
+typedef void emu_alu_fn(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry);
+/* A class's step: IN for the lanes of MASK at it, EMASK those its guard
+ * lets run, moved on past it; 1, or -1 with the launch's error set
+ * (emu_warp.c). */
+typedef int emu_step_fn(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                        uint32_t emask, uint32_t pc);
+
 struct emu_insn {
+    emu_alu_fn *alu;    /* C_ALU: the form's handler, chosen at decode */
+    emu_step_fn *step;  /* its class's step, set at load */
     uint16_t op;
     uint8_t type, type2;
     uint8_t space, cmp, rnd, sub;
@@ -156,6 +168,7 @@ struct emu_sreg_use {
 struct emu_func {
     char *name;
     int is_entry, is_extern;
+    int body;                       /* the function with this name's body, -1 none (link_calls) */
     int32_t first, count;           /* its instructions in the module's array */
     int nparams;
     uint32_t param_offset[EMU_MAX_PARAMS], param_size[EMU_MAX_PARAMS];
@@ -181,6 +194,15 @@ struct emu_var {
     size_t bytes;
 };
 
+/* A .shared variable as the source declared it, for the sentences that
+ * name a shared word ("sdata[2]"): its function (-1 module scope, -2 the
+ * dynamic array), offset and bytes. */
+struct emu_shvar {
+    int fn;
+    uint32_t off, bytes;
+    char name[48];
+};
+
 struct emu_file {
     int id;
     char *name;                     /* its last path component */
@@ -199,6 +221,10 @@ struct emu_module {
     int nfiles;
     uint32_t module_smem;           /* module-scope .shared bytes */
     uint32_t local_total;           /* every function's .local bytes: a thread's local memory */
+    char (*refused)[64];            /* OP_REFUSED's aux: what each refused instruction was */
+    int nrefused;
+    struct emu_shvar *shvars;
+    int nshvars;
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
 };
 

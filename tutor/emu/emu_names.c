@@ -1,6 +1,6 @@
 /* emu_names.c — what every part of the emulator reads by name: the PTX
- * types' sizes, kinds and names and the opcodes' names (the X-macro tables
- * of emu_int.h), and the error record of a load or a launch. */
+ * types' sizes, kinds and names (emu_int.h's X-macro table), the opcodes'
+ * rows (emu_opcodes.def), and the error record of a load or a launch. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -21,10 +21,10 @@ const char *const emu_type_name[T_COUNT] = {
     EMU_TYPES(X)
 #undef X
 };
-const char *const emu_op_name[OP_COUNT] = {
-#define X(n, s) s,
-    EMU_OPS(X)
-#undef X
+const struct emu_opinfo emu_ops[OP_COUNT] = {
+#define OP(n, mn, shapes, typed, cls, dests) {mn, shapes, typed, cls, dests},
+#include "emu/emu_opcodes.def"
+#undef OP
 };
 
 /* Replaces what is not printable ASCII: the PTX's strings and names reach

@@ -1,10 +1,49 @@
 /* emu_ops.c — the ALU: every instruction whose result depends only on its
  * register operands, bit-exact per the PTX ISA, over the lanes of a mask;
- * integers, bits and predicates here, floats in emu_fops.c.  Registers
- * hold a value in their low bits; an operand is read at its type's width
- * and sign-extended where the type is signed, a result written masked to
- * its width. */
+ * integers, bits and predicates here, floats in emu_fops.c, half floats
+ * in emu_hops.c.  Registers hold a value in their low bits; an operand is
+ * read at its type's width and sign-extended where the type is signed, a
+ * result written masked to its width.
+ *
+ * Each form has its own handler, picked once when the instruction is
+ * decoded (emu_alu_select): a handler tests no flag and no type in its
+ * lane loop, and a converged warp's 32 lanes run as one plain loop. */
 #include "emu/emu_ops.h"
+
+/* ---- handler shapes ----------------------------------------------------------- */
+
+#define REG(i) (R + (size_t)in->o[i].reg * 32)
+#define ALU_FN(name)                                                                                \
+    static void name(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
+
+/* Every lane of MASK runs STMT (which reads l): all 32 in one loop when
+ * the warp is converged, the lanes of the mask one by one when not. */
+#define EACH_LANE(mask, stmt)                                                                       \
+    do {                                                                                            \
+        if ((mask) == 0xffffffffu) {                                                                \
+            for (uint32_t l = 0; l < 32; l++) {                                                     \
+                stmt;                                                                               \
+            }                                                                                       \
+        } else {                                                                                    \
+            LANES(mask) { stmt; }                                                                   \
+        }                                                                                           \
+    } while (0)
+
+/* A handler computing d[l] = EXPR from the source registers a, b, c, e
+ * (those the form lacks are slot 0, never read by its EXPR) and m, the
+ * type's bits. */
+#define ALU_LANES(name, expr)                                                                       \
+    ALU_FN(name)                                                                                    \
+    {                                                                                               \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *a = REG(1), *b = REG(2), *c = REG(3), *e = REG(4);                          \
+        const uint64_t m = wmask(in->type);                                                         \
+        const int type = in->type;                                                                  \
+        (void)a, (void)b, (void)c, (void)e, (void)m, (void)type, (void)carry;                       \
+        EACH_LANE(mask, d[l] = (expr));                                                             \
+    }
+
+/* ---- scalar helpers ------------------------------------------------------------ */
 
 static uint64_t popc64(uint64_t x)
 {
@@ -89,6 +128,50 @@ static uint32_t bf_arg(uint64_t v, int bits)
     return n > (uint32_t)bits ? (uint32_t)bits : n;
 }
 
+static uint64_t bfe(uint64_t x, uint64_t p, uint64_t n, int type)
+{
+    int bits = emu_type_size[type] * 8;
+    uint32_t pos = bf_arg(p, bits), len = bf_arg(n, bits);
+    uint64_t v = x & wmask(type), r = 0;
+    int sbit = 0;
+    if (emu_type_kind[type] == 's' && len) {
+        uint32_t top = pos + len - 1 > (uint32_t)bits - 1 ? (uint32_t)bits - 1 : pos + len - 1;
+        sbit = (int)((v >> top) & 1);
+    }
+    for (uint32_t i = 0; i < (uint32_t)bits; i++) {
+        uint64_t bit = (i < len && pos + i < (uint32_t)bits) ? (v >> (pos + i)) & 1 : (uint64_t)sbit;
+        r |= bit << i;
+    }
+    return r & wmask(type);
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint64_t p, uint64_t n, int type)
+{
+    int bits = emu_type_size[type] * 8;
+    uint32_t pos = bf_arg(p, bits), len = bf_arg(n, bits);
+    uint64_t f = b & wmask(type);
+    for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
+        f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+    return f & wmask(type);
+}
+
+static uint64_t fns(uint32_t msk, uint32_t base, int32_t off)
+{
+    if (off == 0)   /* the base bit itself, if it is set */
+        return base < 32 && ((msk >> base) & 1) ? base : 0xffffffffu;
+    int cnt = 0;
+    if (off > 0) {
+        for (uint32_t i = base; i < 32; i++)
+            if (((msk >> i) & 1) && ++cnt == off)
+                return i;
+    } else {
+        for (int i = (int)base; i >= 0; i--)
+            if (((msk >> i) & 1) && --cnt == off)
+                return (uint32_t)i;
+    }
+    return 0xffffffffu;
+}
+
 /* The high half of a full product. */
 static uint64_t mulhi(uint64_t x, uint64_t y, int type)
 {
@@ -127,399 +210,494 @@ static uint64_t idiv(uint64_t x, uint64_t y, int type, int rem)
     return rem ? a % b : a / b;
 }
 
-/* Runs one ALU instruction over the lanes of MASK: 0, or -1 when IN is no
- * ALU form (the caller reports it). */
-int emu_alu(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
+/* mul24: the 48-bit product of the operands' low 24 bits (sign-extended
+ * when signed); .hi its bits 16..47. */
+static uint64_t mul24(uint64_t x, uint64_t y, int type, int hi)
 {
-    uint64_t *d = R + (size_t)in->o[0].reg * 32;
-    uint64_t *a = in->nops > 1 && in->o[1].kind == OK_REG ? R + (size_t)in->o[1].reg * 32 : NULL;
-    uint64_t *b = in->nops > 2 && in->o[2].kind == OK_REG ? R + (size_t)in->o[2].reg * 32 : NULL;
-    uint64_t *c = in->nops > 3 && in->o[3].kind == OK_REG ? R + (size_t)in->o[3].reg * 32 : NULL;
+    int sgn = emu_type_kind[type] == 's';
+    int64_t a = sgn ? sx(x << 8, T_S32) >> 8 : (int64_t)(x & 0xffffff);
+    int64_t b = sgn ? sx(y << 8, T_S32) >> 8 : (int64_t)(y & 0xffffff);
+    uint64_t p = (uint64_t)(a * b);
+    return (hi ? p >> 16 : p) & 0xffffffffu;
+}
+
+/* dp4a: c plus the products of a's and b's four bytes; dp2a: of a's two
+ * halves and two of b's bytes (.lo the low two, .hi the high two).  A
+ * byte or half is signed when its operand's type is. */
+static uint64_t dp(uint64_t x, uint64_t y, uint64_t z, int ta, int tb, int halves, int hi)
+{
+    int sa = emu_type_kind[ta] == 's', sb = emu_type_kind[tb] == 's';
+    uint32_t acc = (uint32_t)z;
+    for (int i = 0; i < (halves ? 2 : 4); i++) {
+        int32_t ea = halves ? (sa ? (int16_t)(x >> (16 * i)) : (uint16_t)(x >> (16 * i)))
+                            : (sa ? (int8_t)(x >> (8 * i)) : (uint8_t)(x >> (8 * i)));
+        int bi = i + (hi ? 2 : 0);
+        int32_t eb = sb ? (int8_t)(y >> (8 * bi)) : (uint8_t)(y >> (8 * bi));
+        acc += (uint32_t)(ea * eb);
+    }
+    return acc;
+}
+
+/* ---- data movement ------------------------------------------------------------- */
+
+ALU_LANES(mov_w, a[l] & m)
+ALU_LANES(mov_64, a[l])
+
+/* mov d, {lo, hi}: the elements packed from the low end */
+ALU_FN(mov_pack)
+{
+    (void)carry;
+    uint64_t *d = REG(0);
+    int n = in->o[1].n, w = emu_type_size[in->type] * 8 / n;
+    uint64_t em = w >= 64 ? ~0ull : (1ull << w) - 1;
+    LANES(mask) {
+        uint64_t v = 0;
+        for (int i = 0; i < n; i++)
+            v |= (R[(size_t)in->o[1].vec[i] * 32 + l] & em) << (w * i);
+        d[l] = v;
+    }
+}
+
+/* mov {lo, hi}, a: unpacked; a '_' element lands in slot 0, cleared after */
+ALU_FN(mov_unpack)
+{
+    (void)carry;
+    const uint64_t *a = REG(1);
+    int n = in->o[0].n, w = emu_type_size[in->type] * 8 / n;
+    LANES(mask) {
+        uint64_t v = a[l];
+        for (int i = 0; i < n; i++)
+            R[(size_t)in->o[0].vec[i] * 32 + l] = (v >> (w * i)) & ((1ull << w) - 1);
+        R[l] = 0;
+    }
+}
+
+/* cvt between integers without .sat: a truncation or a sign- or
+ * zero-extension, which the source's width and sign decide */
+ALU_FN(cvt_int)
+{
+    (void)carry;
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1);
+    const uint64_t m = wmask(in->type);
+    const int src = in->type2;
+    EACH_LANE(mask, d[l] = (uint64_t)sx(a[l], src) & m);
+}
+
+ALU_FN(cvt_any)
+{
+    (void)carry;
+    emu_cvt(in, REG(0), REG(1), mask);
+}
+
+/* ---- integer arithmetic -------------------------------------------------------- */
+
+ALU_LANES(add_32, (uint32_t)(a[l] + b[l]))
+ALU_LANES(add_64, a[l] + b[l])
+ALU_LANES(add_w, (a[l] + b[l]) & m)
+ALU_LANES(sub_32, (uint32_t)(a[l] - b[l]))
+ALU_LANES(sub_64, a[l] - b[l])
+ALU_LANES(sub_w, (a[l] - b[l]) & m)
+
+static uint64_t sat_s32(int64_t r)
+{
+    return (uint64_t)(uint32_t)(int32_t)(r > INT32_MAX ? INT32_MAX : (r < INT32_MIN ? INT32_MIN : r));
+}
+ALU_LANES(add_sat, sat_s32(sx(a[l], T_S32) + sx(b[l], T_S32)))
+ALU_LANES(sub_sat, sat_s32(sx(a[l], T_S32) - sx(b[l], T_S32)))
+
+/* add.cc / sub.cc: the carry (borrow) out of the type's width */
+ALU_FN(add_cc)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2);
+    uint64_t m = wmask(in->type);
+    int bits = emu_type_size[in->type] * 8;
+    LANES(mask) {
+        uint64_t x = a[l] & m, y = b[l] & m, r = x + y;
+        carry[l] = bits == 64 ? r < x : (uint32_t)((r >> bits) & 1);
+        d[l] = r & m;
+    }
+}
+
+ALU_FN(sub_cc)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2);
+    uint64_t m = wmask(in->type);
+    LANES(mask) {
+        uint64_t x = a[l] & m, y = b[l] & m;
+        carry[l] = x < y;
+        d[l] = (x - y) & m;
+    }
+}
+
+/* addc / subc with the carry in; .cc writes the carry out */
+static void addc_run(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry, int sub,
+                     int cc)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2);
+    uint64_t m = wmask(in->type);
+    int bits = emu_type_size[in->type] * 8;
+    LANES(mask) {
+        uint64_t x = a[l] & m, y = b[l] & m, ci = carry[l], r;
+        int cf;
+        if (!sub) {
+            r = x + y + ci;
+            cf = bits == 64 ? (r < x || (ci && r == x)) : (int)((r >> bits) & 1);
+        } else {
+            r = x - y - ci;
+            cf = x < y || (x - y) < ci;
+        }
+        d[l] = r & m;
+        if (cc)
+            carry[l] = (uint32_t)cf;
+    }
+}
+ALU_FN(addc) { addc_run(in, R, mask, carry, 0, 0); }
+ALU_FN(addc_cc) { addc_run(in, R, mask, carry, 0, 1); }
+ALU_FN(subc) { addc_run(in, R, mask, carry, 1, 0); }
+ALU_FN(subc_cc) { addc_run(in, R, mask, carry, 1, 1); }
+
+ALU_LANES(mul_lo32, (uint32_t)(a[l] * b[l]))
+ALU_LANES(mul_lo64, a[l] * b[l])
+ALU_LANES(mul_low, (a[l] * b[l]) & m)
+ALU_LANES(mul_wide, mulwide(a[l], b[l], type))
+ALU_LANES(mul_wideu32, (uint64_t)(uint32_t)a[l] * (uint32_t)b[l])
+ALU_LANES(mul_wides32, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]))
+ALU_LANES(mul_hi, mulhi(a[l], b[l], type))
+ALU_LANES(mad_lo32, (uint32_t)(a[l] * b[l] + c[l]))
+ALU_LANES(mad_lo64, a[l] * b[l] + c[l])
+ALU_LANES(mad_low, (a[l] * b[l] + c[l]) & m)
+ALU_LANES(mad_wide, mulwide(a[l], b[l], type) + c[l])
+ALU_LANES(mad_hi, (mulhi(a[l], b[l], type) + c[l]) & m)
+
+/* mad.cc and madc: the carry out of the sum's width (madc adds the carry
+ * in, and writes the carry out only with .cc) */
+static void madc_run(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry,
+                     int cin, int cc)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2), *c = REG(3);
+    uint64_t m = wmask(in->type);
+    int bits = emu_type_size[in->type] * 8, hi = (in->flags & F_HI) != 0;
+    LANES(mask) {
+        uint64_t p = hi ? mulhi(a[l], b[l], in->type) : (a[l] * b[l]) & m;
+        uint64_t ci = cin ? carry[l] : 0, r = p + (c[l] & m) + ci;
+        int cf = bits == 64 ? (r < p || (r == p && ((c[l] & m) | ci))) : (int)((r >> bits) & 1);
+        d[l] = r & m;
+        if (cc)
+            carry[l] = (uint32_t)cf;
+    }
+}
+ALU_FN(mad_cc) { madc_run(in, R, mask, carry, 0, 1); }
+ALU_FN(madc) { madc_run(in, R, mask, carry, 1, 0); }
+ALU_FN(madc_cc) { madc_run(in, R, mask, carry, 1, 1); }
+
+ALU_LANES(mul24_lo, mul24(a[l], b[l], type, 0))
+ALU_LANES(mul24_hi, mul24(a[l], b[l], type, 1))
+ALU_LANES(mad24_lo, (uint32_t)(mul24(a[l], b[l], type, 0) + c[l]))
+ALU_LANES(mad24_hi, (uint32_t)(mul24(a[l], b[l], type, 1) + c[l]))
+/* mad24.hi.sat.s32: the sum of the high part and c, clamped to s32 */
+ALU_LANES(mad24_hi_sat, sat_s32((int64_t)(int32_t)mul24(a[l], b[l], type, 1) + sx(c[l], T_S32)))
+ALU_LANES(dp4a, dp(a[l], b[l], c[l], in->type, in->type2, 0, 0))
+ALU_LANES(dp2a_lo, dp(a[l], b[l], c[l], in->type, in->type2, 1, 0))
+ALU_LANES(dp2a_hi, dp(a[l], b[l], c[l], in->type, in->type2, 1, 1))
+
+/* sad: c + |a - b|, the difference taken at the type's width and sign */
+ALU_LANES(sad, ((emu_compare(CMP_LT, type, a[l], b[l]) ? b[l] - a[l] : a[l] - b[l]) + c[l]) & m)
+ALU_LANES(div_int, idiv(a[l], b[l], type, 0))
+ALU_LANES(rem_int, idiv(a[l], b[l], type, 1))
+static uint64_t iabs(uint64_t x, int type)
+{
+    int64_t v = sx(x, type);
+    return (v < 0 ? 0 - (uint64_t)v : (uint64_t)v) & wmask(type);
+}
+ALU_LANES(abs_int, iabs(a[l], type))
+ALU_LANES(neg_int, (0 - a[l]) & m)
+ALU_LANES(min_int, emu_compare(CMP_LT, type, a[l], b[l]) ? a[l] & m : b[l] & m)
+ALU_LANES(max_int, emu_compare(CMP_LT, type, a[l], b[l]) ? b[l] & m : a[l] & m)
+ALU_LANES(min_s32, (uint32_t)((int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]))
+ALU_LANES(max_s32, (uint32_t)((int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]))
+ALU_LANES(min_u32, (uint32_t)a[l] < (uint32_t)b[l] ? (uint32_t)a[l] : (uint32_t)b[l])
+ALU_LANES(max_u32, (uint32_t)a[l] > (uint32_t)b[l] ? (uint32_t)a[l] : (uint32_t)b[l])
+
+/* ---- bits ---------------------------------------------------------------------- */
+
+ALU_LANES(popc, popc64(a[l] & m))
+static uint64_t clz(uint64_t v, int bits)
+{
+    return v ? (uint64_t)(__builtin_clzll(v) - (64 - bits)) : (uint64_t)bits;
+}
+ALU_LANES(clz_w, clz(a[l] & m, emu_type_size[type] * 8))
+static uint64_t brev(uint64_t v, int bits)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < bits; i++)
+        r |= ((v >> i) & 1) << (bits - 1 - i);
+    return r;
+}
+ALU_LANES(brev_w, brev(a[l], emu_type_size[type] * 8))
+ALU_LANES(bfe_w, bfe(a[l], b[l], c[l], type))
+ALU_LANES(bfi_w, bfi(a[l], b[l], c[l], e[l], type))
+ALU_LANES(bfind_w, bfind(a[l], type, 0))
+ALU_LANES(bfind_sa, bfind(a[l], type, 1))
+ALU_LANES(fns_w, fns((uint32_t)a[l], (uint32_t)b[l], (int32_t)(uint32_t)c[l]))
+ALU_LANES(prmt_w, prmt((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], in->aux))
+ALU_LANES(prmt_0, prmt((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], 0))
+
+/* shf: the funnel {b, a} shifted, its 32 bits at the shifted end; .wrap
+ * takes the amount mod 32, .clamp caps it at 32 */
+static uint64_t shf(uint64_t lo, uint64_t hi, uint32_t n, int wrap, int left)
+{
+    n = wrap ? n & 31 : (n > 32 ? 32 : n);
+    uint64_t v = (hi & 0xffffffffu) << 32 | (lo & 0xffffffffu);
+    return left ? ((v << n) >> 32) & 0xffffffffu : (v >> n) & 0xffffffffu;
+}
+ALU_LANES(shf_lw, shf(a[l], b[l], (uint32_t)c[l], 1, 1))
+ALU_LANES(shf_lc, shf(a[l], b[l], (uint32_t)c[l], 0, 1))
+ALU_LANES(shf_rw, shf(a[l], b[l], (uint32_t)c[l], 1, 0))
+ALU_LANES(shf_rc, shf(a[l], b[l], (uint32_t)c[l], 0, 0))
+
+/* Shifts: an amount past the width counts as the width. */
+ALU_LANES(shl_32, (uint32_t)b[l] > 31 ? 0 : (uint32_t)(a[l] << (uint32_t)b[l]))
+ALU_LANES(shl_64, (uint32_t)b[l] > 63 ? 0 : a[l] << (uint32_t)b[l])
+ALU_LANES(shl_w, (uint32_t)b[l] >= (uint32_t)emu_type_size[type] * 8 ? 0 : (a[l] << (uint32_t)b[l]) & m)
+ALU_LANES(shr_u32, (uint32_t)b[l] > 31 ? 0 : (uint32_t)a[l] >> (uint32_t)b[l])
+ALU_LANES(shr_s32, (uint32_t)((int32_t)a[l] >> ((uint32_t)b[l] > 31 ? 31 : (uint32_t)b[l])))
+ALU_LANES(shr_u64, (uint32_t)b[l] > 63 ? 0 : a[l] >> (uint32_t)b[l])
+ALU_LANES(shr_s64, (uint64_t)((int64_t)a[l] >> ((uint32_t)b[l] > 63 ? 63 : (uint32_t)b[l])))
+ALU_LANES(shr_uw, (uint32_t)b[l] >= (uint32_t)emu_type_size[type] * 8 ? 0 : (a[l] & m) >> (uint32_t)b[l])
+ALU_LANES(shr_sw, (uint64_t)(sx(a[l], type) >> ((uint32_t)b[l] >= (uint32_t)emu_type_size[type] * 8
+                                                    ? emu_type_size[type] * 8 - 1
+                                                    : (int)(uint32_t)b[l])) & m)
+
+ALU_LANES(and_w, a[l] & b[l] & m)
+ALU_LANES(or_w, (a[l] | b[l]) & m)
+ALU_LANES(xor_w, (a[l] ^ b[l]) & m)
+ALU_LANES(not_w, ~a[l] & m)
+ALU_LANES(cnot_w, (a[l] & m) == 0)
+ALU_LANES(lop3_w, lop3((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], (uint32_t)e[l] & 0xff))
+
+/* ---- comparison and selection -------------------------------------------------- */
+
+/* setp.CMP for one integer comparison, read at the type's width: signed
+ * forms shift the sign up and back, unsigned ones mask */
+#define SETP_INT(name, op)                                                                          \
+    ALU_FN(setp_s_##name)                                                                           \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *x = REG(1), *y = REG(2);                                                    \
+        const int sh = 64 - emu_type_size[in->type] * 8;                                            \
+        EACH_LANE(mask, d[l] = ((int64_t)(x[l] << sh) >> sh) op((int64_t)(y[l] << sh) >> sh));      \
+    }                                                                                               \
+    ALU_FN(setp_u_##name)                                                                           \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *x = REG(1), *y = REG(2);                                                    \
+        const uint64_t m = wmask(in->type);                                                         \
+        EACH_LANE(mask, d[l] = (x[l] & m) op(y[l] & m));                                            \
+    }
+SETP_INT(eq, ==)
+SETP_INT(ne, !=)
+SETP_INT(lt, <)
+SETP_INT(le, <=)
+SETP_INT(gt, >)
+SETP_INT(ge, >=)
+#undef SETP_INT
+
+/* setp in full: setp.cmp[.bop].type p[|q], a, b[, c] */
+ALU_FN(setp_any)
+{
+    (void)carry;
+    int two = in->aux == 2, ai = two ? 2 : 1;
+    uint64_t *d = REG(0);
+    const uint64_t *x = REG(ai), *y = REG(ai + 1);
+    uint64_t *q = two ? REG(1) : NULL;
+    const uint64_t *pc = in->cmp2 ? REG(ai + 2) : NULL;
+    int pneg = in->cmp2 ? in->o[ai + 2].neg : 0;
+    LANES(mask) {
+        int t = emu_compare(in->cmp, in->type, x[l], y[l]);
+        if (pc) {
+            int pv = (int)(pc[l] & 1) ^ pneg;
+            d[l] = (uint64_t)combine(in->cmp2, t, pv);
+            if (q)
+                q[l] = (uint64_t)combine(in->cmp2, !t, pv);
+        } else {
+            d[l] = (uint64_t)t;
+            if (q)
+                q[l] = (uint64_t)!t;
+        }
+    }
+}
+
+ALU_FN(set_any)
+{
+    (void)carry;
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2), *pc = in->cmp2 ? REG(3) : NULL;
+    int pneg = in->cmp2 ? in->o[3].neg : 0;
     int type = in->type;
     uint64_t m = wmask(type);
-    char k = emu_type_kind[type];
-    int op = in->op;
-    int isf = k == 'f';
-    switch (op) {
-    case OP_MOV:
-        if (in->o[1].kind == OK_VEC) {     /* pack {lo, hi} */
-            int n = in->o[1].n, w = emu_type_size[type] * 8 / n;
-            LANES(mask) {
-                uint64_t v = 0;
-                for (int i = 0; i < n; i++)
-                    v |= (R[(size_t)in->o[1].vec[i] * 32 + l] & ((w >= 64) ? ~0ull : ((1ull << w) - 1)))
-                         << (w * i);
-                d[l] = v;
-            }
-            return 0;
-        }
-        if (in->o[0].kind == OK_VEC) {     /* unpack */
-            int n = in->o[0].n, w = emu_type_size[type] * 8 / n;
-            LANES(mask) {
-                uint64_t v = a[l];
-                for (int i = 0; i < n; i++)
-                    R[(size_t)in->o[0].vec[i] * 32 + l] = (v >> (w * i)) & ((1ull << w) - 1);
-                R[l] = 0;   /* the sink */
-            }
-            return 0;
-        }
-        LANES(mask) d[l] = a[l] & m;
-        return 0;
+    uint64_t one = emu_type_kind[type] != 'f' ? m : emu_type_size[type] == 4 ? 0x3f800000u
+                                                                              : 0x3ff0000000000000ull;
+    LANES(mask) {
+        int t = emu_compare(in->cmp, in->type2, a[l], b[l]);
+        if (pc)
+            t = combine(in->cmp2, t, (int)(pc[l] & 1) ^ pneg);
+        d[l] = t ? one : 0;
+    }
+}
+
+ALU_LANES(selp_w, (c[l] & 1) ? a[l] & m : b[l] & m)
+ALU_LANES(selp_wn, (c[l] & 1) ? b[l] & m : a[l] & m)
+ALU_LANES(slct_i, sx(c[l], T_S32) >= 0 ? a[l] & m : b[l] & m)
+ALU_LANES(slct_f, !(emu_f32(c[l]) < 0.0f) ? a[l] & m : b[l] & m)
+ALU_LANES(testp_w, (uint64_t)emu_testp(in->sub, a[l], type))
+
+/* ---- selection ----------------------------------------------------------------- */
+
+/* One handler for each width class of an integer form: 32 bits, 64 bits,
+ * any other width (masked at run time). */
+static emu_alu_fn *by_width(int type, emu_alu_fn *w32, emu_alu_fn *w64, emu_alu_fn *w)
+{
+    int sz = emu_type_size[type];
+    return sz == 4 && w32 ? w32 : sz == 8 && w64 ? w64 : w;
+}
+
+static emu_alu_fn *setp_int(const struct emu_insn *in)
+{
+    if (in->cmp2 || in->aux == 2)
+        return setp_any;
+    int sgn = emu_type_kind[in->type] == 's';
+    switch (in->cmp) {
+    case CMP_EQ: return sgn ? setp_s_eq : setp_u_eq;
+    case CMP_NE: return sgn ? setp_s_ne : setp_u_ne;
+    case CMP_LT: return sgn ? setp_s_lt : setp_u_lt;
+    case CMP_LE: return sgn ? setp_s_le : setp_u_le;
+    case CMP_GT: return sgn ? setp_s_gt : setp_u_gt;
+    case CMP_GE: return sgn ? setp_s_ge : setp_u_ge;
+    case CMP_LO: return setp_u_lt;
+    case CMP_LS: return setp_u_le;
+    case CMP_HI: return setp_u_gt;
+    case CMP_HS: return setp_u_ge;
+    default: return NULL;   /* an unordered comparison on integers: no such form */
+    }
+}
+
+/* The handler of the integer and bit forms; NULL for a form with none. */
+static emu_alu_fn *select_int(const struct emu_insn *in)
+{
+    int t = in->type, k = emu_type_kind[t], sz = emu_type_size[t];
+    uint32_t fl = in->flags;
+    switch (in->op) {
     case OP_ADD:
+        if (fl & F_SAT)
+            return t == T_S32 ? add_sat : NULL;
+        return fl & F_CC ? add_cc : by_width(t, add_32, add_64, add_w);
     case OP_SUB:
-        if (isf)
-            break;
-        if (in->flags & F_SAT) {    /* add.sat.s32 */
-            LANES(mask) {
-                int64_t r = op == OP_ADD ? sx(a[l], T_S32) + sx(b[l], T_S32)
-                                         : sx(a[l], T_S32) - sx(b[l], T_S32);
-                r = r > INT32_MAX ? INT32_MAX : (r < INT32_MIN ? INT32_MIN : r);
-                d[l] = (uint64_t)r & m;
-            }
-            return 0;
-        }
-        if (in->flags & F_CC) {
-            int bits = emu_type_size[type] * 8;
-            LANES(mask) {
-                uint64_t x = a[l] & m, y = b[l] & m;
-                uint64_t r = op == OP_ADD ? x + y : x - y;
-                int cf = op == OP_ADD ? (bits == 64 ? r < x : (r >> bits) & 1) : x < y;
-                d[l] = r & m;
-                carry[l] = (uint32_t)cf;
-            }
-            return 0;
-        }
-        if (op == OP_ADD) {
-            LANES(mask) d[l] = (a[l] + b[l]) & m;
-        } else {
-            LANES(mask) d[l] = (a[l] - b[l]) & m;
-        }
-        return 0;
-    case OP_ADDC:
-    case OP_SUBC: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint64_t x = a[l] & m, y = b[l] & m, ci = carry[l];
-            uint64_t r;
-            int cf;
-            if (op == OP_ADDC) {
-                r = x + y + ci;
-                cf = bits == 64 ? (r < x || (ci && r == x)) : (int)((r >> bits) & 1);
-            } else {
-                r = x - y - ci;
-                cf = x < y || (x - y) < ci;
-            }
-            d[l] = r & m;
-            if (in->flags & F_CC)
-                carry[l] = (uint32_t)cf;
-        }
-        return 0;
-    }
+        if (fl & F_SAT)
+            return t == T_S32 ? sub_sat : NULL;
+        return fl & F_CC ? sub_cc : by_width(t, sub_32, sub_64, sub_w);
+    case OP_ADDC: return fl & F_CC ? addc_cc : addc;
+    case OP_SUBC: return fl & F_CC ? subc_cc : subc;
     case OP_MUL:
-        if (isf)
-            break;
-        if (in->flags & F_WIDE) {
-            LANES(mask) d[l] = mulwide(a[l], b[l], type);
-        } else if (in->flags & F_HI) {
-            LANES(mask) d[l] = mulhi(a[l], b[l], type);
-        } else {
-            LANES(mask) d[l] = (a[l] * b[l]) & m;
-        }
-        return 0;
+        if (fl & F_WIDE)
+            return t == T_U32 ? mul_wideu32 : t == T_S32 ? mul_wides32 : mul_wide;
+        if (fl & F_HI)
+            return mul_hi;
+        return by_width(t, mul_lo32, mul_lo64, mul_low);
     case OP_MAD:
-        if (isf)
-            break;
-        if (in->flags & F_WIDE) {
-            LANES(mask) d[l] = mulwide(a[l], b[l], type) + c[l];
-        } else if (in->flags & F_CC) {
-            int bits = emu_type_size[type] * 8;
-            int hi = (in->flags & F_HI) != 0;
-            LANES(mask) {
-                uint64_t p = hi ? mulhi(a[l], b[l], type) : (a[l] * b[l]) & m;
-                uint64_t r = p + (c[l] & m);
-                carry[l] = bits == 64 ? r < p : (uint32_t)((r >> bits) & 1);
-                d[l] = r & m;
-            }
-        } else if (in->flags & F_HI) {
-            LANES(mask) d[l] = (mulhi(a[l], b[l], type) + c[l]) & m;
-        } else {
-            LANES(mask) d[l] = (a[l] * b[l] + c[l]) & m;
-        }
-        return 0;
-    case OP_MADC: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint64_t p = (in->flags & F_HI) ? mulhi(a[l], b[l], type) : (a[l] * b[l]) & m;
-            uint64_t ci = carry[l];
-            uint64_t r = p + (c[l] & m) + ci;
-            int cf = bits == 64 ? (r < p || (r == p && (c[l] | ci))) : (int)((r >> bits) & 1);
-            d[l] = r & m;
-            if (in->flags & F_CC)
-                carry[l] = (uint32_t)cf;
-        }
-        return 0;
-    }
+        if (fl & F_CC)
+            return mad_cc;
+        if (fl & F_WIDE)
+            return mad_wide;
+        if (fl & F_HI)
+            return mad_hi;
+        return by_width(t, mad_lo32, mad_lo64, mad_low);
+    case OP_MADC: return fl & F_CC ? madc_cc : madc;
     case OP_MUL24:
-        LANES(mask) {
-            int64_t x = k == 's' ? sx(a[l] << 8, T_S32) >> 8 : (int64_t)(a[l] & 0xffffff);
-            int64_t y = k == 's' ? sx(b[l] << 8, T_S32) >> 8 : (int64_t)(b[l] & 0xffffff);
-            uint64_t p = (uint64_t)(x * y);
-            d[l] = (in->flags & F_HI) ? (p >> 16) & m : p & m;
-        }
-        return 0;
-    case OP_SAD:
-        /* c + |a - b|, the difference taken at the type's width and sign */
-        if (isf)
-            break;
-        LANES(mask) {
-            int lt = emu_compare(CMP_LT, type, a[l], b[l]);
-            d[l] = ((lt ? b[l] - a[l] : a[l] - b[l]) + c[l]) & m;
-        }
-        return 0;
-    case OP_DIV:
-        if (isf)
-            break;
-        LANES(mask) d[l] = idiv(a[l], b[l], type, 0);
-        return 0;
-    case OP_REM:
-        LANES(mask) d[l] = idiv(a[l], b[l], type, 1);
-        return 0;
-    case OP_ABS:
-        if (isf)
-            break;
-        LANES(mask) {
-            int64_t v = sx(a[l], type);
-            d[l] = (v < 0 ? 0 - (uint64_t)v : (uint64_t)v) & m;
-        }
-        return 0;
-    case OP_NEG:
-        if (isf)
-            break;
-        LANES(mask) d[l] = (0 - a[l]) & m;
-        return 0;
+        return sz != 4 ? NULL : fl & F_HI ? mul24_hi : mul24_lo;
+    case OP_MAD24:
+        if (sz != 4)
+            return NULL;
+        if (fl & F_SAT)
+            return t == T_S32 && (fl & F_HI) ? mad24_hi_sat : NULL;
+        return fl & F_HI ? mad24_hi : mad24_lo;
+    case OP_DP4A: return dp4a;
+    case OP_DP2A: return fl & F_HI ? dp2a_hi : dp2a_lo;
+    case OP_SAD: return sad;
+    case OP_DIV: return div_int;
+    case OP_REM: return rem_int;
+    case OP_ABS: return abs_int;
+    case OP_NEG: return neg_int;
     case OP_MIN:
+        return t == T_S32 ? min_s32 : t == T_U32 ? min_u32 : min_int;
     case OP_MAX:
-        if (isf)
-            break;
-        LANES(mask) {
-            int lt = emu_compare(CMP_LT, type, a[l], b[l]);
-            d[l] = (op == OP_MIN) == lt ? a[l] & m : b[l] & m;
-        }
-        return 0;
-    case OP_POPC:
-        LANES(mask) d[l] = popc64(a[l] & m);
-        return 0;
-    case OP_CLZ: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint64_t v = a[l] & m;
-            d[l] = v ? (uint64_t)(__builtin_clzll(v) - (64 - bits)) : (uint64_t)bits;
-        }
-        return 0;
+        return t == T_S32 ? max_s32 : t == T_U32 ? max_u32 : max_int;
+    case OP_POPC: return popc;
+    case OP_CLZ: return clz_w;
+    case OP_BREV: return brev_w;
+    case OP_BFE: return bfe_w;
+    case OP_BFI: return bfi_w;
+    case OP_BFIND: return fl & F_SHIFTAMT ? bfind_sa : bfind_w;
+    case OP_FNS: return fns_w;
+    case OP_PRMT: return fl & F_PRMT_MODE ? prmt_w : prmt_0;
+    case OP_SHF:
+        return fl & F_LEFT ? (fl & F_WRAP ? shf_lw : shf_lc) : (fl & F_WRAP ? shf_rw : shf_rc);
+    case OP_SHL: return by_width(t, shl_32, shl_64, shl_w);
+    case OP_SHR:
+        if (k == 's')
+            return by_width(t, shr_s32, shr_s64, shr_sw);
+        return by_width(t, shr_u32, shr_u64, shr_uw);
+    case OP_AND: return and_w;
+    case OP_OR: return or_w;
+    case OP_XOR: return xor_w;
+    case OP_NOT: return not_w;
+    case OP_CNOT: return cnot_w;
+    case OP_LOP3: return lop3_w;
+    case OP_SETP: return setp_int(in);
+    case OP_SET: return set_any;
+    case OP_SELP: return in->o[3].neg ? selp_wn : selp_w;
+    case OP_SLCT: return emu_type_kind[in->type2] == 'f' ? slct_f : slct_i;
+    default: return NULL;
     }
-    case OP_BREV: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint64_t v = a[l], r = 0;
-            for (int i = 0; i < bits; i++)
-                r |= ((v >> i) & 1) << (bits - 1 - i);
-            d[l] = r;
-        }
-        return 0;
-    }
-    case OP_BFE: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint32_t pos = bf_arg(b[l], bits), len = bf_arg(c[l], bits);
-            uint64_t v = a[l] & m, r;
-            int sbit;
-            if (k == 's') {
-                uint32_t top = pos + len - 1 > (uint32_t)bits - 1 ? (uint32_t)bits - 1 : pos + len - 1;
-                sbit = len == 0 ? 0 : (int)((v >> top) & 1);
-            } else {
-                sbit = 0;
-            }
-            r = 0;
-            for (uint32_t i = 0; i < (uint32_t)bits; i++) {
-                uint64_t bit = (i < len && pos + i < (uint32_t)bits) ? (v >> (pos + i)) & 1 : (uint64_t)sbit;
-                r |= bit << i;
-            }
-            d[l] = r & m;
-        }
-        return 0;
-    }
-    case OP_BFI: {
-        uint64_t *e4 = in->nops > 4 ? R + (size_t)in->o[4].reg * 32 : NULL;
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint32_t pos = bf_arg(c[l], bits), len = bf_arg(e4[l], bits);
-            uint64_t f = b[l] & m;
-            for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++) {
-                uint64_t bit = (a[l] >> i) & 1;
-                f = (f & ~(1ull << (pos + i))) | (bit << (pos + i));
-            }
-            d[l] = f & m;
-        }
-        return 0;
-    }
-    case OP_BFIND:
-        LANES(mask) d[l] = bfind(a[l], type, (in->flags & F_SHIFTAMT) != 0);
-        return 0;
-    case OP_FNS:
-        LANES(mask) {
-            uint32_t msk = (uint32_t)a[l], base = (uint32_t)b[l];
-            int32_t off = (int32_t)(uint32_t)c[l];
-            uint32_t r = 0xffffffffu;
-            if (off == 0) {
-                /* the base bit itself, if it is set */
-                if (base < 32 && ((msk >> base) & 1))
-                    r = base;
-            } else if (off > 0) {
-                int cnt = 0;
-                for (uint32_t i = base; i < 32; i++)
-                    if (((msk >> i) & 1) && ++cnt == off) {
-                        r = i;
-                        break;
-                    }
-            } else {
-                int cnt = 0;
-                for (int i = (int)base; i >= 0; i--)
-                    if (((msk >> i) & 1) && --cnt == off) {
-                        r = (uint32_t)i;
-                        break;
-                    }
-            }
-            d[l] = r;
-        }
-        return 0;
-    case OP_PRMT:
-        LANES(mask) d[l] = prmt((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l],
-                               (in->flags & F_PRMT_MODE) ? in->aux : 0);
-        return 0;
-    case OP_SHF: {
-        LANES(mask) {
-            uint64_t lo = a[l] & 0xffffffffu, hi = b[l] & 0xffffffffu;
-            uint32_t n = (uint32_t)c[l];
-            n = (in->flags & F_WRAP) ? n & 31 : (n > 32 ? 32 : n);
-            uint64_t v = (hi << 32) | lo;
-            d[l] = (in->flags & F_LEFT) ? ((v << n) >> 32) & 0xffffffffu : (v >> n) & 0xffffffffu;
-        }
-        return 0;
-    }
-    case OP_SHL: {
-        int bits = emu_type_size[type] * 8;
-        LANES(mask) {
-            uint32_t n = (uint32_t)b[l];
-            d[l] = n >= (uint32_t)bits ? 0 : (a[l] << n) & m;
-        }
-        return 0;
-    }
-    case OP_SHR: {
-        int bits = emu_type_size[type] * 8;
-        if (k == 's') {
-            LANES(mask) {
-                uint32_t n = (uint32_t)b[l];
-                d[l] = (uint64_t)(sx(a[l], type) >> (n >= (uint32_t)bits ? bits - 1 : (int)n)) & m;
-            }
-        } else {
-            LANES(mask) {
-                uint32_t n = (uint32_t)b[l];
-                d[l] = n >= (uint32_t)bits ? 0 : (a[l] & m) >> n;
-            }
-        }
-        return 0;
-    }
-    case OP_AND: LANES(mask) d[l] = a[l] & b[l] & m; return 0;
-    case OP_OR: LANES(mask) d[l] = (a[l] | b[l]) & m; return 0;
-    case OP_XOR: LANES(mask) d[l] = (a[l] ^ b[l]) & m; return 0;
-    case OP_NOT: LANES(mask) d[l] = ~a[l] & m; return 0;
-    case OP_CNOT: LANES(mask) d[l] = (a[l] & m) == 0; return 0;
-    case OP_LOP3: {
-        uint64_t *lut = R + (size_t)in->o[4].reg * 32;
-        LANES(mask) d[l] = lop3((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], (uint32_t)lut[l] & 0xff);
-        return 0;
-    }
-    case OP_SETP: {
-        /* setp.cmp[.bop].type p[|q], a, b[, c] */
-        int two = in->aux == 2;
-        int ai = two ? 2 : 1;
-        uint64_t *x = R + (size_t)in->o[ai].reg * 32, *y = R + (size_t)in->o[ai + 1].reg * 32;
-        uint64_t *q = two ? R + (size_t)in->o[1].reg * 32 : NULL;
-        uint64_t *pc = in->cmp2 ? R + (size_t)in->o[ai + 2].reg * 32 : NULL;
-        int pneg = in->cmp2 ? in->o[ai + 2].neg : 0;
-        if (!pc && !q && k != 'f') {
-            /* the common form: one integer comparison, read at its width */
-            int sgn = k == 's' && in->cmp >= CMP_LT && in->cmp <= CMP_GE;
-            int sh = 64 - emu_type_size[type] * 8;
-#define SETP_INT(OP)                                                                               \
-    if (sgn) {                                                                                     \
-        LANES(mask) d[l] = ((int64_t)(x[l] << sh) >> sh) OP ((int64_t)(y[l] << sh) >> sh);         \
-    } else {                                                                                       \
-        LANES(mask) d[l] = (x[l] & m) OP (y[l] & m);                                               \
-    }                                                                                              \
-    return 0
-            switch (in->cmp) {
-            case CMP_EQ: SETP_INT(==);
-            case CMP_NE: SETP_INT(!=);
-            case CMP_LT: case CMP_LO: SETP_INT(<);
-            case CMP_LE: case CMP_LS: SETP_INT(<=);
-            case CMP_GT: case CMP_HI: SETP_INT(>);
-            case CMP_GE: case CMP_HS: SETP_INT(>=);
-            default: break;
-            }
-#undef SETP_INT
-        }
-        LANES(mask) {
-            int t = emu_compare(in->cmp, type, x[l], y[l]);
-            if (pc) {
-                int pv = (int)(pc[l] & 1) ^ pneg;
-                d[l] = (uint64_t)combine(in->cmp2, t, pv);
-                if (q)
-                    q[l] = (uint64_t)combine(in->cmp2, !t, pv);
-            } else {
-                d[l] = (uint64_t)t;
-                if (q)
-                    q[l] = (uint64_t)!t;
-            }
-        }
-        return 0;
-    }
-    case OP_SET: {
-        uint64_t *pc = in->cmp2 ? c : NULL;
-        int pneg = in->cmp2 ? in->o[3].neg : 0;
-        LANES(mask) {
-            int t = emu_compare(in->cmp, in->type2, a[l], b[l]);
-            if (pc)
-                t = combine(in->cmp2, t, (int)(pc[l] & 1) ^ pneg);
-            d[l] = k == 'f' ? (t ? (emu_type_size[type] == 4 ? 0x3f800000u : 0x3ff0000000000000ull) : 0) : (t ? m : 0);
-        }
-        return 0;
-    }
-    case OP_SELP: {
-        int neg = in->o[3].neg;
-        LANES(mask) d[l] = ((c[l] & 1) ^ (uint64_t)neg) ? a[l] & m : b[l] & m;
-        return 0;
-    }
-    case OP_SLCT:
-        LANES(mask) {
-            int ge = emu_type_kind[in->type2] == 'f' ? !(emu_f32(c[l]) < 0.0f) : sx(c[l], T_S32) >= 0;
-            d[l] = ge ? a[l] & m : b[l] & m;
-        }
-        return 0;
+}
+
+/* Picks IN's handler: the register-only form's own, from its opcode,
+ * types and modifiers; NULL when the ALU has none (the form is refused
+ * when a launched kernel reaches it). */
+emu_alu_fn *emu_alu_select(const struct emu_insn *in)
+{
+    int k = emu_type_kind[in->type];
+    switch (in->op) {
+    case OP_MOV:
+        if (in->o[1].kind == OK_VEC)
+            return mov_pack;
+        if (in->o[0].kind == OK_VEC)
+            return mov_unpack;
+        return emu_type_size[in->type] == 8 ? mov_64 : mov_w;
     case OP_CVT:
-        emu_cvt(in, d, a, mask);
-        return 0;
-    case OP_TESTP:
-        LANES(mask) d[l] = (uint64_t)emu_testp(in->sub, a[l], type);
-        return 0;
-    case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2: case OP_LG2:
-    case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
+        if (emu_hops_is_half(in->type) || emu_hops_is_half(in->type2))
+            return emu_hops_select(in);
+        if (k != 'f' && emu_type_kind[in->type2] != 'f' && !(in->flags & F_SAT))
+            return cvt_int;
+        return cvt_any;
+    case OP_SLCT: case OP_SET:
+        if (emu_hops_is_half(in->type2))
+            return NULL;
         break;
+    case OP_TESTP:
+        return k == 'f' ? testp_w : NULL;
     default:
-        return -1;
+        break;
     }
-    if (!isf)
-        return -1;
-    emu_float_op(in, d, a, b, c, mask);
-    return 0;
+    if (emu_hops_is_half(in->type) && in->op != OP_SELP)
+        return emu_hops_select(in);
+    if (k == 'f' && in->op != OP_SLCT && in->op != OP_SET && in->op != OP_SELP)
+        return emu_fops_select(in);
+    return select_int(in);
 }

@@ -14,6 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the .file numbered ID is one of CUDA's or the system's headers. */
+static int file_is_system(const struct emu_module *m, int id)
+{
+    for (int i = 0; i < m->nfiles; i++)
+        if (m->files[i].id == id)
+            return m->files[i].is_system;
+    return 0;
+}
+
 static int parse_loc(struct parser *P)
 {
     next(P);
@@ -40,6 +49,12 @@ static int parse_loc(struct parser *P)
             k++;
             next(P);
         }
+    }
+    if (cl) {
+        if (GROW(P, P->locs, P->nlocs, P->cap_locs))
+            return -1;
+        P->locs[P->nlocs++] = (struct locrec){P->fn_index, (int)f, (int)cf, (uint32_t)l,
+                                              (uint32_t)cl};
     }
     P->cur_file = (int)f;
     P->cur_line = (uint32_t)l;
@@ -115,7 +130,12 @@ static int parse_body(struct parser *P)
                 if (skip_to_semicolon(P))
                     return -1;
             } else {
-                return emu_parse_unsupported(P, t->s, t->len);
+                /* a directive of the body not emulated refuses this
+                 * function's kernels, not the file */
+                char what[64];
+                snprintf(what, sizeof what, "%.*s", t->len, t->s);
+                if (emu_decode_refuse(P, what, -1, 0))
+                    return -1;
             }
             continue;
         }
@@ -130,6 +150,12 @@ static int parse_body(struct parser *P)
             P->labels[P->nlabels].index = P->m->ninsn;
             P->nlabels++;
             next(P);
+            /* a call's prototype or a list of its targets: the call checks
+             * its callee's parameters when it runs */
+            if (is_word(P, ".callprototype") || is_word(P, ".calltargets")) {
+                if (skip_to_semicolon(P))
+                    return -1;
+            }
             continue;
         }
         P->lx = save;
@@ -324,10 +350,17 @@ const char *emu_file_name(const struct emu_module *m, int id)
 static void link_calls(struct parser *P)
 {
     struct emu_module *m = P->m;
+    for (int i = 0; i < m->nfuncs; i++) {
+        m->funcs[i].body = -1;
+        for (int j = 0; j < m->nfuncs; j++)
+            if (!m->funcs[j].is_extern && !m->funcs[j].is_entry &&
+                !strcmp(m->funcs[j].name, m->funcs[i].name))
+                m->funcs[i].body = j;
+    }
     for (int i = 0; i < m->ninsn && P->st == EMU_OK; i++) {
         struct emu_insn *in = &m->insn[i];
-        if (in->op != OP_CALL)
-            continue;
+        if (in->op != OP_CALL || in->target < 0)
+            continue;   /* a call through a pointer finds its body when it runs */
         const struct emu_func *proto = &m->funcs[in->target];
         int body = -1;
         for (int j = 0; j < m->nfuncs; j++)
@@ -350,19 +383,30 @@ static void link_calls(struct parser *P)
 }
 
 /* An instruction inlined from CUDA's own headers (__ldcg, __shfl_sync)
- * takes the line of the code that called it, which is the student's. */
-static void to_callers(struct emu_module *m)
+ * takes the line of the code that called it, which is the student's.
+ * Where that caller is in a header too (__pipeline_wait_prior calls a
+ * helper that calls another), the .loc of the caller's line says where it
+ * was inlined in turn, until a line outside them (the .file lines come
+ * after the functions, so this waits for the module's end). */
+static void to_callers(struct emu_module *m, const struct locrec *locs, int nlocs)
 {
     for (int i = 0; i < m->ninsn; i++) {
         struct emu_insn *in = &m->insn[i];
-        if (!in->cline)
+        if (!in->cline || !file_is_system(m, in->file))
             continue;
-        for (int f = 0; f < m->nfiles; f++)
-            if (m->files[f].id == in->file && m->files[f].is_system) {
-                in->file = in->cfile;
-                in->line = in->cline;
+        int cf = in->cfile;
+        uint32_t cl = in->cline;
+        for (int depth = 0; depth < 16 && file_is_system(m, cf); depth++) {
+            int k = nlocs - 1;
+            while (k >= 0 && !(locs[k].fn == in->fn && locs[k].file == cf && locs[k].line == cl))
+                k--;
+            if (k < 0)
                 break;
-            }
+            cf = locs[k].cfile;
+            cl = locs[k].cline;
+        }
+        in->file = (uint16_t)cf;
+        in->line = cl;
     }
 }
 
@@ -446,6 +490,7 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
     if (P.st == EMU_OK)
         link_calls(&P);
     if (P.st == EMU_OK)
-        to_callers(m);
+        to_callers(m, P.locs, P.nlocs);
+    free(P.locs);
     return P.st;
 }

@@ -48,7 +48,7 @@ struct parser {
     struct emu_module *m;
     struct emu_error *err;
     enum emu_status st;
-    int cap_insn, cap_funcs, cap_vars, cap_files;
+    int cap_insn, cap_funcs, cap_vars, cap_files, cap_refused, cap_shvars;
     /* the function being parsed */
     struct emu_func *fn;
     int fn_index;
@@ -70,6 +70,13 @@ struct parser {
     int cur_cfile;
     int func_dyn_used;
     uint32_t func_params;       /* .func parameter bytes so far (call scratch) */
+    /* every .loc line with an inlined_at, for the calls CUDA's headers
+     * make of each other (emu_parse.c's to_callers) */
+    struct locrec {
+        int fn, file, cfile;
+        uint32_t line, cline;
+    } *locs;
+    int nlocs, cap_locs;
     int *chash;                 /* the function's constants by value (emu_decode.c) */
     size_t chash_cap;
 };

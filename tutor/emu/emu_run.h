@@ -10,7 +10,16 @@
 #include "emu/emu_int.h"
 
 
-enum { NBAR = 16, CALL_DEPTH = 16 };
+/* CALL_DEPTH: calls a lane may be inside, recursion included (a GPU's
+ * stack, 1 KiB a thread by default, holds about as many small frames). */
+enum { NBAR = 16, CALL_DEPTH = 64 };
+
+/* A lane's saved activations of functions it re-entered (emu_warp.c). */
+struct lane_saves {
+    uint8_t *bytes;
+    size_t len, cap;
+    uint64_t at;            /* bit d: an activation was saved when the lane entered depth d */
+};
 
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
@@ -34,6 +43,19 @@ struct warp {
     uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
     uint8_t depth[32];      /* calls each lane is inside */
     uint32_t ret_pc[32][CALL_DEPTH];
+    /* a spin-wait: the flag it polls (host memory), what it read, how
+     * often in a row */
+    const uint8_t *spin_at;
+    uint64_t spin_val;
+    uint32_t spin_bytes, spin_count;
+    int yield;              /* it polls a flag nobody has changed: it waits until one does */
+    /* lanes that went on past an aligned barrier other lanes of the warp
+     * wait at (bar_away_pc); each must come to it, not exit or reach
+     * another barrier (emu_bar_divergence) */
+    uint32_t bar_away, bar_away_pc;
+    int bar_away_waiter;
+    struct async_lane *async;   /* cp.async's copies in flight, per lane (emu_async.c) */
+    struct lane_saves *saves;   /* per lane, for recursion; NULL until a lane recurses */
 };
 
 /* What a shared word last saw (hazard tracking). */
@@ -43,6 +65,9 @@ struct shadow {
     uint32_t rtid, rpc, repoch, rwep;
     uint32_t r2tid, r2pc, r2epoch, r2wep;
     uint8_t written, watomic, read, read2;
+    uint8_t defined;        /* its value is defined: stored, or exchanged in */
+    uint8_t pending;        /* a cp.async not yet waited for fills it */
+    uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
 
 struct gshadow {
@@ -76,6 +101,7 @@ struct cta {
     uint32_t bar_count[NBAR], bar_expect[NBAR];
     uint32_t bar_red[NBAR];
     const struct emu_insn *bar_insn[NBAR];
+    uint32_t bar_pc[NBAR];                  /* where the barrier's first thread arrived */
     uint32_t live_threads;                  /* not exited */
     uint32_t epoch;                         /* barriers completed in this block */
     int pace;                               /* its quanta's multiple (1 to 8), drawn when it starts */
@@ -84,6 +110,8 @@ struct cta {
     struct shadow *sh;
     uint32_t gen;
     uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
+    int sig_seen;                           /* it has read a flag: a strong load or an atomic */
+    uint32_t acq_after_sig;                 /* its acquires (fences included) since then */
 };
 
 /* One host thread's launch: the launch's constants, its window of
@@ -120,8 +148,18 @@ struct run {
     struct emu_stats stats;
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
+    uint64_t gridid;                /* %gridid: the launch's number */
     uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
 };
+
+/* An acquire by the running block (a fence, or an acquire load or
+ * atomic): it orders the reads after it behind the flags read before. */
+static inline void emu_cta_acquire(struct cta *c)
+{
+    c->blk_acquire++;
+    if (c->sig_seen)
+        c->acq_after_sig++;
+}
 
 static inline uint32_t popc32(uint32_t x)
 {
@@ -131,9 +169,16 @@ static inline uint32_t popc32(uint32_t x)
 }
 
 /* emu_access.c */
+/* The host pointer for lane L's access of BYTES at ADDR in SPACE (KIND:
+ * ACC_*; VAL a store's bytes), checked and held to the hazard shadows;
+ * NULL after reporting a fault or a hazard. */
+uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, uint64_t addr,
+                     uint32_t bytes, int kind, const void *val);
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* isspacep.SPACE: whether each lane's generic address is in that window. */
+void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
 int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t addr, void *out,
                      size_t bytes);
@@ -149,11 +194,20 @@ int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, 
 /* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
 int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+/* ACC_EXCH: an atomic whose new value does not depend on the old one
+ * (atomicExch), which leaves the word defined. */
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
 /* A shared access (KIND) of BYTES at OFF by lane L of W, held to the
- * running block's shadow: 0, or -1 with the hazard reported. */
+ * running block's shadow (VAL: a store's bytes, else NULL): 0, or -1 with
+ * the hazard reported. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                      int kind);
+                      int kind, const void *val);
+/* A cp.async by lane L of W at PC will fill BYTES at shared OFF: until
+ * it is waited for, an access of those words is a hazard.  0, or -1 with
+ * the hazard reported (the words are in use by another copy). */
+int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes);
+/* The copy that was filling BYTES at shared OFF has landed. */
+void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes);
 /* A plain (not atomic) global store, and a plain global load, held to the
  * launch's global shadow: 0, or -1 with the hazard reported. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
@@ -180,6 +234,10 @@ enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scr
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can
  * run, -1 on an error (in r->err). */
 int emu_warp_step(struct run *r, struct warp *w);
+/* Gives every instruction of M its class's step (once, at load). */
+void emu_warp_bind(struct emu_module *m);
+/* Junk in function FN's frame R, drawn from SALT and the launch's seed. */
+void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt);
 /* The registers of function FN's frame R that hold constants (once a launch). */
 void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
 /* The special registers of every frame W has (once a block). */
@@ -187,6 +245,15 @@ void emu_warp_sregs(const struct run *r, struct warp *w);
 
 /* emu_sync.c */
 void emu_barriers_check(struct run *r);
+/* Whether the barriers at PC and OTHER are one barrier of the source. */
+int emu_same_barrier(const struct run *r, uint32_t pc, uint32_t other);
+/* An aligned barrier at PC reached by the lanes of EMASK of MASK: lanes of
+ * the warp elsewhere are held to come to it; one that reached another
+ * barrier is a hazard.  0, or -1 (reported). */
+int emu_bar_divergence(struct run *r, struct warp *w, uint32_t mask, uint32_t emask, int pc);
+/* LANES of W leave (exit) at PC: one that went past the barrier its warp
+ * waits at is a hazard.  0, or -1 (reported). */
+int emu_bar_leaving(struct run *r, struct warp *w, uint32_t lanes, int pc);
 int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
                    uint32_t emask, int pc, int wait);
 /* Whether every lane MEMBERS names is among EMASK: 1 (go on), 0 (the lanes
@@ -198,6 +265,13 @@ int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
 /* 0, or -1 for a reduction this file does not know. */
 int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
 void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
+
+/* emu_async.c */
+/* cp.async, cp.async.commit_group, cp.async.wait_group/wait_all by the
+ * lanes of MASK; 0 or -1 (reported). */
+int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+/* Drops W's copies in flight (a block starts, or its memory is freed). */
+void emu_async_reset(struct warp *w);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);

@@ -76,8 +76,11 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
             return -1;
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             return -1;
-        if (r->local_bytes && !(w->local = calloc(32, r->local_bytes)))
+        if (r->local_bytes && !(w->local = malloc((size_t)32 * r->local_bytes)))
             return -1;
+        if (w->local)   /* local memory, like registers, starts as junk */
+            memset(w->local, 0xa5, (size_t)32 * r->local_bytes);
+        emu_frame_junk(r, k->fn, w->R, (uint64_t)(c - r->ctas) << 32 | i);
         emu_frame_constants(r, k->fn, w->R);
     }
     if (r->hazards && !(c->sh = calloc(r->sh_words + 1, sizeof *c->sh)))
@@ -93,6 +96,10 @@ static void cta_free(const struct run *r, struct cta *c)
         free(c->warps[i].frames);
         free(c->warps[i].scratch);
         free(c->warps[i].local);
+        free(c->warps[i].async);
+        for (int l = 0; c->warps[i].saves && l < 32; l++)
+            free(c->warps[i].saves[l].bytes);
+        free(c->warps[i].saves);
     }
     free(c->warps);
     free(c->smem);
@@ -147,6 +154,13 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         w->uni = 1;
         w->upc = (uint32_t)r->f->first;
         memset(w->depth, 0, sizeof w->depth);
+        emu_async_reset(w);
+        for (int l = 0; w->saves && l < 32; l++)
+            w->saves[l].len = w->saves[l].at = 0;
+        w->spin_at = NULL;
+        w->bar_away = 0;
+        w->spin_count = 0;
+        w->yield = 0;
         w->cycles = 0;
         w->wepoch = 0;
         for (int l = 0; l < 32; l++)
@@ -161,6 +175,8 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
     c->epoch = 0;
     c->gen++;
     c->blk_release = c->blk_acquire = 0;
+    c->sig_seen = 0;
+    c->acq_after_sig = 0;
     c->base_cycles = r->clock;
 }
 
@@ -256,6 +272,7 @@ static void worker_loop(struct run *r, struct pool *p)
 {
     uint32_t nw = r->nctas, total = nw * r->nwarps;
     uint64_t b, drain_end = UINT64_MAX;
+    int waiting = 0, ran_any = 1, wake_all = 0;
     for (uint32_t s = 0; s < nw && take(p, &b); s++)
         cta_start(r, &r->ctas[s], b);
     for (;;) {
@@ -272,6 +289,10 @@ static void worker_loop(struct run *r, struct pool *p)
         }
         if (!resident || r->stats.thread_instructions > drain_end)
             break;
+        /* a round in which every warp waited on a flag: nobody can change
+         * one, so they all run (and spend the budget, as a GPU would hang) */
+        wake_all = waiting && !ran_any;
+        waiting = ran_any = 0;
         uint32_t start = total > 1 ? (uint32_t)(rng_next(&r->rng) % total) : 0;
         for (uint32_t k = 0; k < total; k++) {
             uint32_t i = start + k < total ? start + k : start + k - total;
@@ -282,8 +303,21 @@ static void worker_loop(struct run *r, struct pool *p)
             c->ran = 1;
             r->cta = c;
             int quantum = total > 1 ? (16 + (int)(rng_next(&r->rng) & 255)) * c->pace : 1 << 30;
+            if (w->yield) {
+                /* a spin-wait: it runs again once its flag has changed */
+                uint64_t v = 0;
+                memcpy(&v, w->spin_at, w->spin_bytes);
+                if (v == w->spin_val && !wake_all) {
+                    waiting = 1;
+                    c->progressed = 1;  /* waiting on another block is no deadlock */
+                    continue;
+                }
+                w->yield = 0;
+                w->spin_count = 0;
+            }
+            ran_any = 1;
             int s = 1;
-            for (int q = 0; q < quantum && (s = emu_warp_step(r, w)) > 0; q++)
+            for (int q = 0; q < quantum && !w->yield && (s = emu_warp_step(r, w)) > 0; q++)
                 c->progressed = 1;
             if (s < 0)
                 block_failed(r, p, c);

@@ -71,7 +71,7 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
     char who[100];
     emu_where(r, w, lane, pc, who, sizeof who);
     const struct emu_insn *in = &r->code[pc];
-    char what[200];
+    char what[360];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
@@ -84,13 +84,35 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
     return -1;
 }
 
-/* A race on the shared WORD: W's lane LANE at PC WHAT, thread OTID at OPC
- * before it. */
-static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
-                  const char *what, uint32_t word)
+/* The shared word at OFF, read or written ELEM bytes at a time, as the
+ * source names it: "sdata[2]" (the element of the .shared variable that
+ * holds it), "sdata + 6 bytes", or its offset when no variable does. */
+static void shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap)
 {
-    char who[100], other[48], l1[160], l2[160], place[64];
-    snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+    uint32_t dyn_base = r->smem_bytes - r->dyn_smem;
+    for (int i = 0; i < r->m->nshvars; i++) {
+        const struct emu_shvar *v = &r->m->shvars[i];
+        uint32_t base = v->fn == -2 ? dyn_base : v->off;
+        uint32_t end = v->fn == -2 ? r->smem_bytes : v->off + v->bytes;
+        if ((v->fn != -1 && v->fn != -2 && v->fn != r->fn) || (v->fn == -2 && !r->dyn_smem) ||
+            off < base || off >= end)
+            continue;
+        if (elem && (off - base) % elem == 0)
+            snprintf(out, cap, "%s[%u]", v->name, (off - base) / elem);
+        else
+            snprintf(out, cap, "%s + %u bytes", v->name, off - base);
+        return;
+    }
+    snprintf(out, cap, "shared memory at offset %u", off);
+}
+
+/* A race on the shared word at OFF (accessed ELEM bytes at a time): W's
+ * lane LANE at PC WHAT, thread OTID at OPC before it. */
+static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
+                  const char *what, uint32_t off, uint32_t elem)
+{
+    char who[100], other[48], l1[160], l2[160], place[80];
+    shared_place(r, off, elem, place, sizeof place);
     emu_where(r, w, lane, pc, who, sizeof who);
     thread_name(r, otid, other, sizeof other);
     emu_src_line(r, pc, l1, sizeof l1);
@@ -115,26 +137,57 @@ static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t
  * unordered access of another thread of the block, or a read of a word no
  * thread wrote, ends the launch (-1); else it is recorded (0). */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                     int kind)
+                     int kind, const void *val)
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     struct shadow *sh = r->cta->sh;
     const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
-    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+    uint32_t first = off / 4, last = (off + bytes - 1) / 4;
+    /* A store of the value a defined word already holds changes nothing
+     * another thread could see: no race (racecheck's rule too; many threads
+     * setting one flag to 1 is fine). */
+    if (kind == ACC_WRITE && val && !memcmp(r->cta->smem + off, val, bytes)) {
+        int all_defined = 1;
+        for (uint32_t word = first; word <= last && word < r->sh_words; word++)
+            all_defined &= sh[word].gen == gen && sh[word].defined;
+        if (all_defined)
+            return 0;
+    }
+    int defines = kind == ACC_WRITE || kind == ACC_EXCH;
+    uint32_t elem = bytes <= 8 ? bytes : 4;     /* a vector's elements: words */
+    if (kind == ACC_EXCH)
+        kind = ACC_ATOMIC;
+    for (uint32_t word = first; word <= last && word < r->sh_words; word++) {
         struct shadow *s = &sh[word];
         if (s->gen != gen) {
             memset(s, 0, sizeof *s);
             s->gen = gen;
         }
-        if (kind != ACC_WRITE && !s->written) {
-            char who[100], l1[160], place[64];
-            snprintf(place, sizeof place, "shared memory at offset %u", word * 4);
+        if (s->pending) {
+            char who[100], l1[160], l2[160], place[80];
+            shared_place(r, off, elem, place, sizeof place);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)s->ppc, l2, sizeof l2);
+            const struct emu_insn *in = &r->code[pc];
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "%s %s %s (%s) while a cp.async (%s) is still filling it: wait for the "
+                          "copy first (cp.async.wait_group, __pipeline_wait_prior)",
+                          who, kind == ACC_READ ? "reads" : "writes", place, l1, l2);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
+        /* an atomic on an undefined word is no fault by itself: its old
+         * value is junk, and the word stays undefined unless exchanged */
+        if (kind == ACC_READ && !s->defined) {
+            char who[100], l1[160], place[80];
+            shared_place(r, off, elem, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which no thread of the block has written (%s)", who, place,
-                          l1);
+                          "%s reads %s, which holds no defined value: no thread of the block "
+                          "has stored to it (%s)", who, place, l1);
             r->st = EMU_HAZARD;
             return -1;
         }
@@ -143,7 +196,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
                 return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
-                              kind == ACC_READ ? "reads it" : "writes it", word);
+                              kind == ACC_READ ? "reads it" : "writes it", off, elem);
         }
         if (kind == ACC_READ) {
             if (s->read && s->rtid != tid) {
@@ -161,10 +214,12 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             continue;
         }
         if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", word);
+            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", off, elem);
         if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", word);
+            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", off, elem);
         s->written = 1;
+        if (defines)
+            s->defined = 1;
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
         s->wpc = (uint32_t)pc;
@@ -173,6 +228,35 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         s->wstep = w->steps;
     }
     return 0;
+}
+
+int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes)
+{
+    const uint32_t gen = r->cta->gen;
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+        struct shadow *s = &r->cta->sh[word];
+        if (s->gen != gen) {
+            memset(s, 0, sizeof *s);
+            s->gen = gen;
+        }
+        if (s->pending) {
+            char l1[160];
+            emu_src_line(r, (int)s->ppc, l1, sizeof l1);
+            return emu_hazard(r, w, l, pc,
+                              "starts a cp.async into shared memory another copy (%s) is still "
+                              "filling", l1);
+        }
+        s->pending = 1;
+        s->ptid = (uint32_t)(w->index * 32 + l);
+        s->ppc = (uint32_t)pc;
+    }
+    return 0;
+}
+
+void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes)
+{
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++)
+        r->cta->sh[word].pending = 0;
 }
 
 /* A word's first slot in the global shadow: runs of 16 consecutive words
@@ -258,7 +342,9 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             return gh_nomem(r);
         uint64_t key = word + 1;
         struct gshadow *g = gh_find(r, key);
-        if (g->addr && g->block != blk) {
+        /* two strong stores (volatile, relaxed, release) do not race: the
+         * memory model's morally strong pair, a flag several blocks set */
+        if (g->addr && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
@@ -319,7 +405,9 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
         if (!g || !g->addr || g->block == blk || !g->weak)
             continue;
         g->published = g->published || released_since(r, g->block, g->rel);
-        if (g->published && c->blk_acquire)
+        /* the acquire must follow the flag this block read: a fence
+         * before the ticket orders nothing the ticket says */
+        if (g->published && c->acq_after_sig)
             continue;
         char place[96], who[100], l1[160], l2[160];
         emu_mem_describe(r->e, word * 4, place, sizeof place);
@@ -332,7 +420,9 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
                       "__threadfence() (or a release and acquire atomic) on both sides",
                       place, who, l1, g->block, l2,
                       !g->published ? "fence between its store and its signal"
-                                : "fence in this block between the signal and the read");
+                                : c->blk_acquire ? "fence in this block after it read the signal "
+                                                   "(its fence comes before)"
+                                                 : "fence in this block between the signal and the read");
         r->st = EMU_HAZARD;
         return -1;
     }

@@ -23,6 +23,7 @@ static void barrier_release(struct run *r, int id)
         if (!rel)
             continue;
         w->at_bar &= ~rel;
+        w->bar_away = 0;
         if (in && in->op == OP_BAR_RED) {
             uint64_t v = in->sub == SUB_POPC ? c->bar_red[id]
                        : in->sub == SUB_AND  ? (c->bar_red[id] == c->bar_count[id])
@@ -67,6 +68,18 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
         return emu_fault(r, w, l0, pc, "used barrier %u (there are 16)", id);
     if (c->bar_count[id] && c->bar_expect[id] != count)
         return emu_hazard(r, w, l0, pc, "waits at barrier %u with a thread count other threads do not use", id);
+    if (c->bar_count[id] && r->hazards && (in->flags & F_ALIGNED) &&
+        !emu_same_barrier(r, (uint32_t)pc, c->bar_pc[id])) {
+        char there[160];
+        emu_src_line(r, (int)c->bar_pc[id], there, sizeof there);
+        return emu_hazard(r, w, l0, pc,
+                          "reaches this __syncthreads() while other threads of its block wait "
+                          "at another (%s): a barrier under a condition that differs between "
+                          "threads is undefined",
+                          there);
+    }
+    if (!c->bar_count[id])
+        c->bar_pc[id] = (uint32_t)pc;
     c->bar_expect[id] = count;
     c->bar_count[id] += popc32(emask);
     if (in->op == OP_BAR_RED) {
@@ -86,6 +99,93 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
     return 0;
 }
 
+/* Whether the barriers at PC and OTHER are one barrier of the source: the
+ * same instruction, or copies the compiler made of one __syncthreads()
+ * (the same line). */
+int emu_same_barrier(const struct run *r, uint32_t pc, uint32_t other)
+{
+    const struct emu_insn *a = &r->code[pc], *b = &r->code[other];
+    return pc == other || (a->line && a->line == b->line && a->file == b->file);
+}
+
+/* Whether a lane at PC is on its way out: straight-line code and forward
+ * jumps to the kernel's exit, passing no barrier, warp operation, call or
+ * backward jump (an early return, which leaves the barriers to the
+ * others). */
+static int on_way_out(const struct run *r, uint32_t pc)
+{
+    for (int steps = 0; steps < 64; steps++) {
+        const struct emu_insn *in = &r->code[pc];
+        switch (emu_ops[in->op].cls) {
+        case C_EXIT: return 1;
+        case C_RET: return in->fn == r->fn;
+        case C_BRA:
+            if (in->guard >= 0 || (uint32_t)in->target <= pc)
+                return 0;
+            pc = (uint32_t)in->target;
+            continue;
+        case C_BAR: case C_WARP: case C_CALL: case C_BRX: case C_REFUSED: return 0;
+        default: pc++;
+        }
+    }
+    return 0;
+}
+
+/* The sentence for lane L of W, which went past the barrier its warp
+ * waits at and then DID (at PC). */
+static int skipped(struct run *r, struct warp *w, int l, int pc, const char *did)
+{
+    char bar[160], waiter[100];
+    emu_src_line(r, (int)w->bar_away_pc, bar, sizeof bar);
+    emu_where(r, w, w->bar_away_waiter, (int)w->bar_away_pc, waiter, sizeof waiter);
+    *strstr(waiter, " of ") = 0;
+    return emu_hazard(r, w, l, pc,
+                      "went on past the __syncthreads() %s waits at (%s) and %s: a barrier "
+                      "under a condition that differs between threads is undefined",
+                      waiter, bar, did);
+}
+
+/* An aligned barrier (__syncthreads()) at PC reached by the lanes of
+ * EMASK.  The guide leaves a barrier undefined unless every non-exited
+ * thread reaches it (synccheck's divergent barrier; a GPU often copes, so
+ * only this rule finds it).  Lanes of the warp that are elsewhere and not
+ * on their way out (an early return) are held to come here: the compiler
+ * may have placed an if's body after the barrier, so they may still be on
+ * their way.  One that reaches another barrier, or exits, went past it
+ * (emu_bar_leaving).  0, or -1 with the hazard reported. */
+int emu_bar_divergence(struct run *r, struct warp *w, uint32_t mask, uint32_t emask, int pc)
+{
+    uint32_t came = emask & w->bar_away;
+    if (came) {
+        if (!emu_same_barrier(r, (uint32_t)pc, w->bar_away_pc))
+            return skipped(r, w, __builtin_ctz(came), pc, "reached this other one");
+        w->bar_away &= ~came;
+    }
+    uint32_t away = w->live & ~w->exited & ~emask & ~w->at_bar & ~w->bar_away;
+    for (uint32_t m = away; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t at = (mask >> l) & 1 ? (uint32_t)pc + 1 : w->pc[l];
+        const struct emu_insn *there = &r->code[at];
+        if (on_way_out(r, at) ||
+            (emu_ops[there->op].cls == C_BAR && emu_same_barrier(r, at, (uint32_t)pc)))
+            continue;
+        if (!w->bar_away) {
+            w->bar_away_pc = (uint32_t)pc;
+            w->bar_away_waiter = __builtin_ctz(emask);
+        }
+        w->bar_away |= 1u << l;
+    }
+    return 0;
+}
+
+int emu_bar_leaving(struct run *r, struct warp *w, uint32_t lanes, int pc)
+{
+    uint32_t gone = lanes & w->bar_away;
+    if (!gone)
+        return 0;
+    return skipped(r, w, __builtin_ctz(gone), pc, "exits");
+}
+
 /* ---- warp-wide operations ------------------------------------------------------- */
 
 /* Whether every lane MEMBERS names has arrived with EMASK: 1 (go on), 0
@@ -93,14 +193,12 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
 int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
                        uint32_t members, int pc)
 {
-    uint32_t need = members & w->live;
+    /* the guide: every non-exited thread the mask names executes it; a
+     * lane that has exited is no longer waited for */
+    uint32_t need = members & w->live & ~w->exited;
     uint32_t missing = need & ~emask;
     if (!missing)
         return 1;
-    if (missing & w->exited)
-        return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
-                      "runs a .sync warp operation whose mask names lane %u, which has exited",
-                      (uint32_t)__builtin_ctz(missing & w->exited));
     if (missing & mask)
         return emu_hazard(r, w, __builtin_ctz(emask ? emask : mask), pc,
                       "runs a .sync warp operation whose mask names lane %u, which skips it",
@@ -111,7 +209,10 @@ int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask
 }
 
 /* shfl.sync over the lanes of EMASK: the source lane and the predicate by
- * the PTX ISA's rules for the mode, the segment mask and the clamp. */
+ * the PTX ISA's rules for the mode, the segment mask and the clamp.  A
+ * source lane that does not take part (exited, or not at the instruction)
+ * gives an undefined value: junk that differs from shuffle to shuffle, as
+ * a GPU's stale register would, never a value the kernel could count on. */
 int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
 {
     int two = in->aux == 2;
@@ -139,7 +240,11 @@ int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
         }
         if (!pval)
             j = (int32_t)lane;
-        d[lane] = src[j & 31] & 0xffffffffu;
+        if ((emask >> (j & 31)) & 1)
+            d[lane] = src[j & 31] & 0xffffffffu;
+        else
+            d[lane] = (uint32_t)((w->wepoch * 0x9E3779B97F4A7C15ull + lane * 0xBF58476D1CE4E5B9ull +
+                                  (uint64_t)w->index) >> 29);
         if (p)
             p[lane] = (uint64_t)pval;
     }

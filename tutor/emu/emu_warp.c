@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The cycles one warp instruction advances %clock by. */
 #define CPI 4
@@ -43,7 +44,26 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
     case SR_DYN_SMEM: return r->dyn_smem;
     case SR_TOTAL_SMEM: return r->smem_bytes;
+    /* a launch's own number, as a GPU's grids have: never the constant 1 */
+    case SR_GRIDID: return r->gridid;
     default: return 1;
+    }
+}
+
+/* Fills function FN's frame R with junk, as a GPU's registers hold
+ * whatever they held: a value read before it is written (an `int sum;`
+ * never set) differs from launch to launch and from warp to warp, and a
+ * sum built on it is wrong, where zeros would make it right.  Slot 0, the
+ * sink '_', stays zero; the constants are set after. */
+void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
+{
+    int n = r->m->funcs[fn].nslots;
+    uint64_t x = salt * 0x9E3779B97F4A7C15ull + r->rng;
+    for (size_t i = 32; i < (size_t)n * 32; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        R[i] = x;
     }
 }
 
@@ -73,20 +93,6 @@ void emu_warp_sregs(const struct run *r, struct warp *w)
                 s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
         }
     }
-}
-
-static int unsupported_at(struct run *r, int pc, const char *what)
-{
-    const struct emu_insn *in = &r->code[pc];
-    char w[64];
-    snprintf(w, sizeof w, "%s%s%s", emu_op_name[in->op][0] ? emu_op_name[in->op] : what,
-             emu_op_name[in->op][0] ? "." : "", emu_op_name[in->op][0] ? emu_type_name[in->type] : "");
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_UNSUPPORTED, w, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s)", w, where);
-    r->st = EMU_UNSUPPORTED;
-    return -1;
 }
 
 /* Takes more of the launch's budget so that N more thread-instructions
@@ -124,6 +130,7 @@ static int frame_of(struct run *r, struct warp *w, int fn)
         r->st = EMU_NOMEM;
         return -1;
     }
+    emu_frame_junk(r, fn, w->frames[fn], (uint64_t)w->index << 16 | (uint64_t)fn);
     emu_frame_constants(r, fn, w->frames[fn]);
     for (int i = 0; i < f->nsregs; i++) {
         uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
@@ -133,32 +140,97 @@ static int frame_of(struct run *r, struct warp *w, int fn)
     return 0;
 }
 
+/* What one activation of function FN keeps in lane L, beside the call
+ * stack: its registers (the lane's column of the function's frame), its
+ * local memory and its incoming parameters.  A lane that enters FN again
+ * (recursion) saves them first and gets them back when the inner call
+ * returns, so one frame per function serves every depth. */
+static size_t activation_bytes(const struct run *r, int fn)
+{
+    const struct emu_func *f = &r->m->funcs[fn];
+    return (size_t)f->nslots * 8 + f->local_bytes + f->param_bytes;
+}
+
+static void activation_copy(struct run *r, struct warp *w, int l, int fn, uint8_t *buf, int save)
+{
+    const struct emu_func *f = &r->m->funcs[fn];
+    uint64_t *R = w->frames[fn];
+    for (int32_t s = 0; s < f->nslots; s++, buf += 8) {
+        if (save)
+            memcpy(buf, &R[(size_t)s * 32 + l], 8);
+        else
+            memcpy(&R[(size_t)s * 32 + l], buf, 8);
+    }
+    if (f->local_bytes) {
+        uint8_t *loc = w->local + (size_t)l * r->local_bytes + f->local_base;
+        memcpy(save ? buf : loc, save ? loc : buf, f->local_bytes);
+        buf += f->local_bytes;
+    }
+    if (f->param_bytes && f->nparams) {
+        uint8_t *par = w->scratch + (size_t)l * SCRATCH_BYTES + (f->param_offset[0] - PARAM_SCRATCH);
+        memcpy(save ? buf : par, save ? par : buf, f->param_bytes);
+    }
+}
+
+/* Saves lane L's activation of FN before it enters FN again; 0 or -1. */
+static int activation_save(struct run *r, struct warp *w, int l, int fn)
+{
+    if (!w->saves && !(w->saves = calloc(32, sizeof *w->saves)))
+        return -1;
+    struct lane_saves *s = &w->saves[l];
+    size_t n = activation_bytes(r, fn);
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4096;
+        while (cap < s->len + n)
+            cap *= 2;
+        uint8_t *b = realloc(s->bytes, cap);
+        if (!b)
+            return -1;
+        s->bytes = b;
+        s->cap = cap;
+    }
+    activation_copy(r, w, l, fn, s->bytes + s->len, 1);
+    s->len += n;
+    s->at |= 1ull << w->depth[l];
+    return 0;
+}
+
+/* Lane L returns from depth D of FN: the activation saved on entering it
+ * comes back. */
+static void activation_restore(struct run *r, struct warp *w, int l, int fn, int d)
+{
+    struct lane_saves *s = w->saves ? &w->saves[l] : NULL;
+    if (!s || !((s->at >> d) & 1))
+        return;
+    s->len -= activation_bytes(r, fn);
+    activation_copy(r, w, l, fn, s->bytes + s->len, 0);
+    s->at &= ~(1ull << d);
+}
+
 /* call: the lanes of EMASK copy their arguments into the callee's
- * parameters and go to its first instruction; the rest of MASK go on. */
+ * parameters and go to its first instruction; the rest of MASK go on.  A
+ * lane already inside the callee (recursion) saves that activation. */
 static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
                 uint32_t emask, uint32_t pc)
 {
     const struct emu_func *f = &r->m->funcs[in->target];
+    if (frame_of(r, w, in->target))
+        return -1;
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        int recursive = in->fn == in->target;
-        for (int k = 0; k < w->depth[l]; k++)
-            if (r->code[w->ret_pc[l][k] - 1].fn == in->target)
-                recursive = 1;
-        if (recursive || w->depth[l] >= CALL_DEPTH) {
-            char what[64];
-            snprintf(what, sizeof what, "%s", recursive ? "recursion" : "calls nested past 16");
-            char where[160];
-            emu_src_line(r, (int)pc, where, sizeof where);
-            emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line,
-                          emu_file_name(r->m, in->file), "needs a GPU: %s is not emulated (%s)",
-                          what, where);
-            r->st = EMU_UNSUPPORTED;
+        if (w->depth[l] >= CALL_DEPTH)
+            return emu_fault(r, w, l, (int)pc,
+                             "calls functions nested %d deep: a recursion that does not end? "
+                             "(a GPU's stack overflows too)", CALL_DEPTH);
+        int again = in->fn == in->target;
+        for (int k = 0; k < w->depth[l] && !again; k++)
+            again = r->code[w->ret_pc[l][k] - 1].fn == in->target;
+        if (again && activation_save(r, w, l, in->target)) {
+            emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+            r->st = EMU_NOMEM;
             return -1;
         }
     }
-    if (frame_of(r, w, in->target))
-        return -1;
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint8_t *sc = w->scratch + (size_t)l * SCRATCH_BYTES;
@@ -197,6 +269,7 @@ static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32
             memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
                     sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
         }
+        activation_restore(r, w, l, in->fn, w->depth[l]);
         if (back && to != npc)
             same = 0;
         npc = to;
@@ -251,11 +324,11 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc)
 
 static int stalled(struct run *r, struct warp *w)
 {
-    if (w->wsync && (w->wsync_need & w->exited)) {
-        int l = __builtin_ctz(w->wsync);
-        return emu_hazard(r, w, l, (int)w->pc[l],
-                      "runs a .sync warp operation whose mask names lane %u, which has exited",
-                      (uint32_t)__builtin_ctz(w->wsync_need & w->exited));
+    /* the lanes a .sync operation waits for have exited meanwhile: it runs
+     * without them (the guide names only non-exited threads) */
+    if (w->wsync && !(w->wsync_need & w->live & ~w->exited & ~w->wsync)) {
+        w->wsync = 0;
+        return 1;
     }
     if (w->wsync && !w->at_bar) {
         int l = __builtin_ctz(w->wsync);
@@ -264,6 +337,334 @@ static int stalled(struct run *r, struct warp *w)
                       w->wsync);
     }
     return 0;
+}
+
+/* ---- the classes' steps ------------------------------------------------------------ */
+
+/* Each step runs IN for the lanes of EMASK (those of MASK its guard lets
+ * run), moves the lanes of MASK on and returns 1, or -1 with the launch's
+ * error set.  One per class of emu_opcodes.def, set on each instruction at
+ * load (emu_warp_bind). */
+#define STEP(name)                                                                                  \
+    static int name(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,        \
+                    uint32_t emask, uint32_t pc)
+
+/* The common end of a step: every lane at the instruction moves past it. */
+static int next_insn(struct warp *w, uint32_t mask, uint32_t pc)
+{
+    advance(w, mask, pc + 1);
+    return 1;
+}
+
+STEP(step_alu)
+{
+    (void)r;
+    if (emask)
+        in->alu(in, w->R, emask, w->carry);
+    w->R[0] = 0;    /* the sink '_' */
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_bra)
+{
+    (void)r;
+    if (emask == mask) {
+        advance(w, mask, (uint32_t)in->target);
+    } else if (!emask) {
+        advance(w, mask, pc + 1);
+    } else {
+        diverge(w);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
+        }
+    }
+    return 1;
+}
+
+STEP(step_exit)
+{
+    (void)in;
+    if (r->hazards && emu_bar_leaving(r, w, emask, (int)pc))
+        return -1;
+    if (emask != mask) {
+        diverge(w);
+        for (uint32_t m = mask & ~emask; m; m &= m - 1)
+            w->pc[__builtin_ctz(m)]++;
+    }
+    lanes_exit(r, w, emask);
+    return 1;
+}
+
+STEP(step_ret)
+{
+    if (in->fn == r->fn)
+        return step_exit(r, w, in, mask, emask, pc);  /* a kernel's ret is its exit */
+    ret(r, w, in, mask, emask);
+    return 1;
+}
+
+/* A call through a function pointer: the lanes of EMASK that hold the
+ * first lane's pointer call its function now (the others of EMASK stay at
+ * the call, for a later step); a pointer to no function, or to one whose
+ * parameters differ, is a fault. */
+static int call_indirect(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                         uint32_t emask, uint32_t pc)
+{
+    const uint64_t *P = w->R + (size_t)in->aux * 32;
+    int l0 = __builtin_ctz(emask);
+    uint64_t v = P[l0];
+    uint64_t idx = v - FUNC_ADDR;
+    int fn = v >= FUNC_ADDR && idx < (uint64_t)r->m->nfuncs ? r->m->funcs[idx].body : -1;
+    if (fn < 0)
+        return emu_fault(r, w, l0, (int)pc, "calls through a pointer that holds no function (0x%llx)",
+                         (unsigned long long)v);
+    const struct emu_func *f = &r->m->funcs[fn];
+    if (f->nparams != in->nops - 1 || (in->o[0].kind == OK_ADDR) != (f->nret > 0) || f->nret > 1)
+        return emu_fault(r, w, l0, (int)pc, "calls %s through a pointer with other parameters than it "
+                         "declares", f->name);
+    uint32_t group = 0;
+    for (uint32_t m = emask; m; m &= m - 1)
+        if (P[__builtin_ctz(m)] == v)
+            group |= 1u << __builtin_ctz(m);
+    struct emu_insn direct = *in;
+    direct.target = fn;
+    if (group != emask)
+        diverge(w);     /* the other pointers' lanes stay at the call */
+    return call(r, w, &direct, group | (mask & ~emask), group, pc) ? -1 : 1;
+}
+
+STEP(step_call)
+{
+    if (!emask)
+        return next_insn(w, mask, pc);
+    if (in->target < 0)
+        return call_indirect(r, w, in, mask, emask, pc);
+    return call(r, w, in, mask, emask, pc) ? -1 : 1;
+}
+
+STEP(step_assert)
+{
+    (void)in;
+    if (emask)
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "failed an assert()");
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_trap)
+{
+    (void)in;
+    if (emask)
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "executed trap (an assert failed?)");
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_mem)
+{
+    if (emask && emu_ld_st(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_atom)
+{
+    if (emask && emu_atom(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_async)
+{
+    if (emask && emu_async(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_cvta)
+{
+    if (emask && emu_cvta(r, w, in, emask))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_spacep)
+{
+    if (emask)
+        emu_isspacep(r, w, in, emask);
+    return next_insn(w, mask, pc);
+}
+
+/* The host's real time in nanoseconds since 1970, which is what a GPU's
+ * %globaltimer counts: a kernel that reads it sees the date, not an epoch
+ * of the emulator's own. */
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+STEP(step_clock)
+{
+    uint64_t cyc = r->cta->base_cycles + w->cycles;
+    uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
+               : in->sub == CLK_CLOCK64 ? cyc
+               : wall_ns() + (uint64_t)((double)w->cycles / r->e->cfg.clock_ghz);
+    for (uint32_t m = emask; m; m &= m - 1)
+        w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_bar)
+{
+    int wait = in->op != OP_BAR_ARRIVE;
+    if (emask && r->hazards && (in->flags & F_ALIGNED) &&
+        emu_bar_divergence(r, w, mask, emask, (int)pc))
+        return -1;
+    if (wait && emask)
+        diverge(w);
+    advance(w, mask, pc + 1);
+    if (emask && emu_bar_arrive(r, w, in, mask, emask, (int)pc, wait))
+        return -1;
+    return 1;
+}
+
+/* shfl, vote, match, redux and bar.warp.sync: the lanes the mask names
+ * meet before any of them runs it */
+STEP(step_warp)
+{
+    int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
+    if (emask) {
+        /* the guide: each calling thread must be named by its mask */
+        const uint64_t *mk = w->R + (size_t)in->o[mi].reg * 32;
+        for (uint32_t m = emask; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            if (!((mk[l] >> l) & 1))
+                return emu_hazard(r, w, (int)l, (int)pc,
+                                  "calls a __shfl/__ballot/__syncwarp whose mask 0x%08x leaves "
+                                  "out its own lane %u: each calling thread must be in the mask",
+                                  (uint32_t)mk[l], l);
+        }
+        uint32_t members = (uint32_t)mk[__builtin_ctz(emask)];
+        uint32_t missing = members & w->live & ~w->exited & ~emask;
+        if (missing) {
+            diverge(w);
+            /* bar.warp.sync meets its lanes wherever they wait at one
+             * (__syncwarp() on both sides of a branch, sm_70 and up) */
+            uint32_t elsewhere = 0;
+            for (uint32_t m = missing & w->wsync; in->op == OP_WARPSYNC && m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (r->code[w->pc[l]].op == OP_WARPSYNC)
+                    elsewhere |= 1u << l;
+            }
+            if (elsewhere && elsewhere == missing) {
+                w->wsync &= ~elsewhere;
+                for (uint32_t m = elsewhere; m; m &= m - 1)
+                    w->pc[__builtin_ctz(m)]++;
+                missing = 0;
+            }
+        }
+        if (missing) {
+            int g = emu_warp_gather(r, w, mask, emask, members, (int)pc);
+            if (g < 0)
+                return -1;
+            if (g == 0)
+                return 1;
+        }
+    }
+    w->wsync &= ~mask;
+    if (emask) {
+        switch (in->op) {
+        case OP_SHFL: emu_shfl(w, in, emask); break;
+        case OP_VOTE: emu_vote(w, in, emask); break;
+        case OP_MATCH: emu_match(w, in, emask); break;
+        case OP_REDUX: emu_redux(w, in, emask); break;
+        default: break;
+        }
+        w->wepoch++;
+    }
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_fence)
+{
+    (void)in;
+    if (emask) {
+        r->cta->blk_release++;
+        emu_cta_acquire(r->cta);
+    }
+    return next_insn(w, mask, pc);
+}
+
+/* the warp sleeps about that long (at most 1 ms): its clocks move on, so
+ * a kernel that waits on %globaltimer does not spin for it */
+STEP(step_sleep)
+{
+    if (emask) {
+        uint64_t ns = w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
+        if (ns > 1000000)
+            ns = 1000000;
+        w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
+    }
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_activemask)
+{
+    (void)r;
+    for (uint32_t m = emask; m; m &= m - 1)
+        w->R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_printf)
+{
+    if (emask && emu_vprintf(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_nop)
+{
+    (void)r, (void)in, (void)emask;
+    return next_insn(w, mask, pc);
+}
+
+/* Never reached: a launch whose kernel reaches a refused instruction is
+ * refused before it runs (emu_exec.c).  Kept so that no instruction is
+ * without a step. */
+STEP(step_refused)
+{
+    (void)mask, (void)emask;
+    char where[160];
+    emu_src_line(r, (int)pc, where, sizeof where);
+    const char *what = in->op == OP_REFUSED ? r->m->refused[in->aux] : "an instruction";
+    emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line, emu_file_name(r->m, in->file),
+                  "needs a GPU: %s is not emulated (%s)", what, where);
+    (void)w;
+    r->st = EMU_UNSUPPORTED;
+    return -1;
+}
+
+static emu_step_fn *const class_step[C_COUNT] = {
+    [C_ALU] = step_alu, [C_MEM] = step_mem, [C_ATOM] = step_atom, [C_CVTA] = step_cvta,
+    [C_SPACEP] = step_spacep, [C_BRA] = step_bra, [C_BRX] = step_refused, [C_RET] = step_ret,
+    [C_EXIT] = step_exit, [C_TRAP] = step_trap, [C_CALL] = step_call, [C_BAR] = step_bar,
+    [C_WARP] = step_warp, [C_ACTIVEMASK] = step_activemask, [C_FENCE] = step_fence,
+    [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
+    [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
+    [C_GPU] = step_refused, [C_REFUSED] = step_refused, [C_ASYNC] = step_async,
+};
+
+/* Gives every instruction of M its class's step; an ALU form without its
+ * handler is refused. */
+void emu_warp_bind(struct emu_module *m)
+{
+    for (int i = 0; i < m->ninsn; i++) {
+        struct emu_insn *in = &m->insn[i];
+        int cls = emu_ops[in->op].cls;
+        in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
+    }
 }
 
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
@@ -283,18 +684,17 @@ int emu_warp_step(struct run *r, struct warp *w)
         uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
         if (!runnable)
             return stalled(r, w);
+        /* over all 32 lanes without branches: cheaper than walking the
+         * mask's bits in the divergent code of a tree's levels */
         pc = UINT32_MAX;
-        for (uint32_t m = runnable; m; m &= m - 1) {
-            uint32_t p = w->pc[__builtin_ctz(m)];
-            if (p < pc)
-                pc = p;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t p = (runnable >> l) & 1 ? w->pc[l] : UINT32_MAX;
+            pc = p < pc ? p : pc;
         }
         mask = 0;
-        for (uint32_t m = runnable | w->wsync; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (w->pc[l] == pc)
-                mask |= 1u << l;
-        }
+        for (uint32_t l = 0; l < 32; l++)
+            mask |= (uint32_t)(w->pc[l] == pc) << l;
+        mask &= runnable | w->wsync;
         if (mask == alive && !w->at_bar && !w->wsync) {
             w->uni = 1;
             w->upc = pc;
@@ -305,12 +705,10 @@ int emu_warp_step(struct run *r, struct warp *w)
     uint32_t emask = mask;
     if (in->guard >= 0) {
         const uint64_t *g = R + (size_t)in->guard * 32;
-        emask = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if ((g[l] & 1) ^ in->guard_neg)
-                emask |= 1u << l;
-        }
+        uint32_t bits = 0;
+        for (uint32_t l = 0; l < 32; l++)
+            bits |= (uint32_t)(g[l] & 1) << l;
+        emask = mask & (in->guard_neg ? ~bits : bits);
     }
     uint32_t n = popc32(mask);
     r->stats.warp_instructions++;
@@ -329,163 +727,12 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     w->cycles += CPI;
     w->steps++;
-    int ipc = (int)pc;
-    switch (in->op) {
-    case OP_BRA:
-        if (emask == mask) {
-            advance(w, mask, (uint32_t)in->target);
-        } else if (!emask) {
-            advance(w, mask, pc + 1);
-        } else {
-            diverge(w);
-            for (uint32_t m = mask; m; m &= m - 1) {
-                int l = __builtin_ctz(m);
-                w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
-            }
-        }
-        return 1;
-    case OP_RET:
-        if (in->fn != r->fn) {
-            ret(r, w, in, mask, emask);
-            return 1;
-        }
-        /* a kernel's ret is its exit */
-        __attribute__((fallthrough));
-    case OP_EXIT:
-        if (emask != mask) {
-            diverge(w);
-            for (uint32_t m = mask & ~emask; m; m &= m - 1)
-                w->pc[__builtin_ctz(m)]++;
-        }
-        lanes_exit(r, w, emask);
-        return 1;
-    case OP_CALL:
-        if (emask) {
-            if (call(r, w, in, mask, emask, pc))
-                return -1;
-            return 1;
-        }
-        break;
-    case OP_ASSERT:
+    if (in->alu) {     /* the common case, without the class step's call */
         if (emask)
-            return emu_fault(r, w, __builtin_ctz(emask), ipc, "failed an assert()");
-        break;
-    case OP_TRAP:
-        if (emask)
-            return emu_fault(r, w, __builtin_ctz(emask), ipc, "executed trap (an assert failed?)");
-        break;
-    case OP_LD:
-    case OP_ST:
-        if (emask && emu_ld_st(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_ATOM:
-    case OP_RED:
-        if (emask && emu_atom(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_CVTA:
-        if (emask && emu_cvta(r, w, in, emask))
-            return -1;
-        break;
-    case OP_MOVCLK: {
-        uint64_t cyc = r->cta->base_cycles + w->cycles;
-        uint64_t v = in->sub == CLK_CLOCK ? (uint32_t)cyc
-                   : in->sub == CLK_CLOCK64 ? cyc
-                   : (uint64_t)((double)cyc / r->e->cfg.clock_ghz) + 1700000000000000000ull;
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = v;
-        break;
-    }
-    case OP_BAR_SYNC:
-    case OP_BAR_RED:
-    case OP_BAR_ARRIVE:
-        if (in->op != OP_BAR_ARRIVE && emask)
-            diverge(w);
-        advance(w, mask, pc + 1);
-        if (emask && emu_bar_arrive(r, w, in, mask, emask, ipc, in->op != OP_BAR_ARRIVE))
-            return -1;
-        return 1;
-    case OP_WARPSYNC:
-    case OP_SHFL:
-    case OP_VOTE:
-    case OP_MATCH:
-    case OP_REDUX: {
-        int mi = in->op == OP_WARPSYNC ? 0 : in->nops - 1;
-        if (emask) {
-            uint32_t members = (uint32_t)R[(size_t)in->o[mi].reg * 32 + (uint32_t)__builtin_ctz(emask)];
-            uint32_t missing = members & w->live & ~emask;
-            if (missing) {
-                diverge(w);
-                /* bar.warp.sync meets its lanes wherever they wait at one
-                 * (__syncwarp() on both sides of a branch, sm_70 and up) */
-                uint32_t elsewhere = 0;
-                for (uint32_t m = missing & w->wsync; in->op == OP_WARPSYNC && m; m &= m - 1) {
-                    int l = __builtin_ctz(m);
-                    if (r->code[w->pc[l]].op == OP_WARPSYNC)
-                        elsewhere |= 1u << l;
-                }
-                if (elsewhere && elsewhere == missing) {
-                    w->wsync &= ~elsewhere;
-                    for (uint32_t m = elsewhere; m; m &= m - 1)
-                        w->pc[__builtin_ctz(m)]++;
-                    missing = 0;
-                }
-            }
-            if (missing) {
-                int g = emu_warp_gather(r, w, mask, emask, members, ipc);
-                if (g < 0)
-                    return -1;
-                if (g == 0)
-                    return 1;
-            }
-        }
-        w->wsync &= ~mask;
-        if (emask) {
-            if (in->op == OP_SHFL)
-                emu_shfl(w, in, emask);
-            else if (in->op == OP_VOTE)
-                emu_vote(w, in, emask);
-            else if (in->op == OP_MATCH)
-                emu_match(w, in, emask);
-            else if (in->op == OP_REDUX && emu_redux(w, in, emask))
-                return unsupported_at(r, ipc, "redux");
-            w->wepoch++;
-        }
-        break;
-    }
-    case OP_FENCE:
-        if (emask) {
-            r->cta->blk_release++;
-            r->cta->blk_acquire++;
-        }
-        break;
-    case OP_NANOSLEEP:
-        /* the warp sleeps about that long (at most 1 ms): its clocks move
-         * on, so a kernel that waits on %globaltimer does not spin for it */
-        if (emask) {
-            uint64_t ns = R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(emask)] & 0xffffffffu;
-            if (ns > 1000000)
-                ns = 1000000;
-            w->cycles += (uint64_t)((double)ns * r->e->cfg.clock_ghz);
-        }
-        break;
-    case OP_ACTIVEMASK:
-        for (uint32_t m = emask; m; m &= m - 1)
-            R[(size_t)in->o[0].reg * 32 + (uint32_t)__builtin_ctz(m)] = emask;
-        break;
-    case OP_VPRINTF:
-        if (emask && emu_vprintf(r, w, in, emask, ipc))
-            return -1;
-        break;
-    case OP_NOP:
-        break;
-    default:
-        if (emask && emu_alu(in, R, emask, w->carry))
-            return unsupported_at(r, ipc, "an instruction");
+            in->alu(in, R, emask, w->carry);
         R[0] = 0;
-        break;
+        advance(w, mask, pc + 1);
+        return 1;
     }
-    advance(w, mask, pc + 1);
-    return 1;
+    return in->step(r, w, in, mask, emask, pc);
 }
