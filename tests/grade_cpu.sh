@@ -8,8 +8,10 @@
 #     results.json, grades.csv, JUnit and the summary;
 #   - a kernel the CPU tier refuses ("needs a GPU") is graded as not
 #     passed and stays in graded_max_score: the bank's wrong_answer with a
-#     never-launched __half kernel (tests/grade/fail_with_unlaunched_half.cu)
-#     made its lab no_gpu, not graded, 0 of 0 instead of 0 of 8.
+#     never-launched __half kernel (tests/bank/half_unlaunched_wrong.cu)
+#     made its lab no_gpu, not graded, 0 of 0 instead of 0 of 8, and
+#     tests/bank/declares_65000_registers.cu, refused as its module
+#     loads, still is no_gpu: graded, 0 of 8.
 # On a GPU machine the GPU judges instead, and this is skipped.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,18 +32,20 @@ fi
 
 L1=$(lab_dir 01)
 S="$TMP/subs"
-mkdir -p "$S/ann/labs/$L1" "$S/ben/labs/$L1"
+mkdir -p "$S/ann/labs/$L1" "$S/ben/labs/$L1" "$S/cam/labs/$L1"
 cp "solutions/$L1/kernel.cu" "$S/ann/labs/$L1/kernel.cu"
-cp tests/grade/fail_with_unlaunched_half.cu "$S/ben/labs/$L1/kernel.cu"
+cp tests/bank/half_unlaunched_wrong.cu "$S/ben/labs/$L1/kernel.cu"
+cp tests/bank/declares_65000_registers.cu "$S/cam/labs/$L1/kernel.cu"
 OPTS=(--labs 01 --seed 4242 --no-sanitize --no-calibrate -j 2 -q)
 O="$TMP/o"
-"$ROOT/grade.sh" "${OPTS[@]}" -o "$O" "$S/ann" "$S/ben" > "$TMP/o.log" 2>&1
+"$ROOT/grade.sh" "${OPTS[@]}" -o "$O" "$S/ann" "$S/ben" "$S/cam" > "$TMP/o.log" 2>&1
 rc=$?
 [ $rc = 0 ] || sed 's/^/#   /' "$TMP/o.log" | tail -n 20
 (ulimit -v 4194304 && "$ROOT/grade.sh" "${OPTS[@]}" -o "$TMP/o-ulimit" "$S/ann") > "$TMP/o-ulimit.log" 2>&1
 
 A="$O/students/ann"
 B="$O/students/ben"
+C="$O/students/cam"
 check "under ulimit -v 4194304 the reference solution passes on the CPU" \
     test "$(jget "$TMP/o-ulimit/students/ann/report.json" '.labs[0].status')" = pass
 check "a class whose every lab the CPU judged exits 0" test $rc = 0
@@ -54,16 +58,19 @@ check "results.json tags the lab provisional and says so in its output" \
             "$A/results.json")" = '[["pass","provisional"],true,true]'
 check "grades.csv lists the provisional labs" \
     test "$(python3 -c 'import csv, sys; print({r["student"]: r.get("provisional") for r in csv.DictReader(open(sys.argv[1]))})' \
-            "$O/grades.csv")" = "{'ann': '01', 'ben': '01'}"
+            "$O/grades.csv")" = "{'ann': '01', 'ben': '01', 'cam': '01'}"
 check "JUnit says how many labs are provisional" \
     test -n "$(grep -F '<property name="labs_provisional" value="1"/>' "$A/junit.xml")"
 check "the summary marks the lab with a star" \
     test -n "$(grep -E '^ann .* [Pp]\*$' "$O/summary.txt")" -a -n "$(grep -F '* after a letter' "$O/summary.txt")"
-# Once the emulator refuses per launched kernel, never per file, this one's
-# wrong sums are found and it fails: graded either way.
-check "a kernel the CPU tier cannot run is graded as not passed: it stays in graded_max_score" \
-    test "$(jq -c '[.labs[0].graded, .graded_max_score, .labs_not_graded,
-                    (.labs[0].status == "fail" or (.labs[0].status == "no_gpu" and .labs[0].score == 0
-                     and (.labs[0].summary | test("needs a GPU"))))]' "$B/report.json")" = '[true,8,0,true]'
-check "Gradescope counts it: 8 points at stake, failed" \
-    test "$(jq -c '.tests[0] | [.max_score, .status]' "$B/results.json")" = '[8,"failed"]'
+# The emulator refuses per launched kernel now, so ben's wrong sums are
+# found and fail; either way his lab is graded.
+check "a wrong kernel beside an unlaunched __half one is graded: it stays in graded_max_score" \
+    test "$(jq -c '[.labs[0].status, .labs[0].graded, .graded_max_score, .labs_not_graded]' "$B/report.json")" \
+         = '["fail",true,8,0]'
+check "a kernel the CPU tier cannot run is graded as not passed, with the reason" \
+    test "$(jq -c '[.labs[0].status, .labs[0].graded, .labs[0].score, .graded_max_score, .labs_not_graded]' \
+            "$C/report.json")" = '["no_gpu",true,0,8,0]' \
+         -a -n "$(jget "$C/report.json" '.labs[0].summary' | grep -F 'needs a GPU')"
+check "Gradescope counts it: 0 of 8, failed" \
+    test "$(jq -c '.tests[0] | [.score, .max_score, .status]' "$C/results.json")" = '[0,8,"failed"]'
