@@ -12,6 +12,12 @@
 #     made its lab no_gpu, not graded, 0 of 0 instead of 0 of 8, and
 #     tests/bank/declares_65000_registers.cu, refused as its module
 #     loads, still is no_gpu: graded, 0 of 8.
+#   - the CPU judge's memory bound (the catalog's emu_memory_mib), on a
+#     workbook whose catalog sets 256 MiB for lab 01's family: a kernel the
+#     emulator cannot hold in it (tests/bank/unlaunched_local_array.cu,
+#     4.2 GB for its first launch) is no_gpu and names the bound, lab 01's
+#     solution still passes (at the real 2048 MiB the first takes seconds
+#     of memset to get there).
 # On a GPU machine the GPU judges instead, and this is skipped.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -74,3 +80,19 @@ check "a kernel the CPU tier cannot run is graded as not passed, with the reason
          -a -n "$(jget "$C/report.json" '.labs[0].summary' | grep -F 'needs a GPU')"
 check "Gradescope counts it: 0 of 8, failed" \
     test "$(jq -c '.tests[0] | [.score, .max_score, .status]' "$C/results.json")" = '[0,8,"failed"]'
+
+# ---- the CPU judge's memory bound --------------------------------------------
+
+WB="$TMP/wb"
+make_workbook "$WB"
+ln -s "$TUTOR" "$WB/cudatutor"
+jq '.families.reduce_int.emu_memory_mib = 256' data/labs.json > "$WB/data/labs.json"
+export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
+(cd "$WB" && ./cudatutor check 01 --file "$ROOT/tests/bank/unlaunched_local_array.cu" --no-sanitize \
+    --work-dir "$TMP/w-bound" --json > "$TMP/bound.json" 2>/dev/null)
+(cd "$WB" && ./cudatutor check 01 --file "$ROOT/solutions/$L1/kernel.cu" --no-sanitize \
+    --work-dir "$TMP/w-sol" --json > "$TMP/sol.json" 2>/dev/null)
+check "a kernel past the CPU judge's bound (256 MiB here) needs a GPU, and the message names the bound" \
+    test "$(jget "$TMP/bound.json" .status)" = no_gpu \
+         -a -n "$(jget "$TMP/bound.json" .summary | grep -F "bound of 256 MiB")"
+check "lab 01's solution passes under that bound" test "$(jget "$TMP/sol.json" .status)" = pass
