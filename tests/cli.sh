@@ -2,7 +2,9 @@
 # tests/cli.sh — the command line: help, list, show, hint, usage errors, the
 # one grammar (options anywhere, --opt=value), the tutor's lock rule, missing
 # lab files, watch, and check verdicts that need no GPU (compile errors,
-# rejections, no device).
+# rejections, no device); where the judge keeps the runner's output, a
+# fail's headline, the heading without a GPU, and list and progress in 80
+# and 40 columns (issue 34).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -355,3 +357,93 @@ fi
 check "a command that succeeds prints its own answer alone (list --json is the array)" \
     test "$("$TUTOR" list --json | jq -r 'type')" = array
 check "without --json, an error prints nothing on stdout" test -z "$("$TUTOR" check 99 2>/dev/null)"
+
+# ---- runner.out (issue 34) ---------------------------------------------------
+# The judge keeps what the runner printed in the file --runner-out names
+# (runner.out in its working folder without one): every check names one in
+# its work folder, so no check leaves a runner.out where it was started.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\nexit 1\n' "$TMP/judge-args" > "$TMP/log-args"
+chmod +x "$TMP/log-args"
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$TUTOR" --root "$ROOT" check 01 --file "$sol01" --json --no-sanitize --work-dir "$TMP/w-args" \
+     --wrap "$TMP/log-args" > /dev/null 2>&1)
+given=$(grep -A1 -x -- '--runner-out' "$TMP/judge-args" 2>/dev/null | tail -n1)
+check "a check names the judge's --runner-out inside its work folder ($given)" \
+    test -n "$given" -a "${given#$TMP/w-args/}" != "$given"
+check "and leaves no runner.out where it was started" test ! -e "$TMP/cwd/runner.out"
+check "the workbook root holds no runner.out, tracked or not" \
+    test ! -e "$ROOT/runner.out" -a -z "$(git -C "$ROOT" ls-files runner.out 2>/dev/null)"
+
+# ---- a fail's headline names its cause (issue 34) ----------------------------
+# A stand-in judge reports a wrong sum at n = 1025; the verdict's last line
+# and the summary lead with the cause, not the status's general meaning.
+cat > "$TMP/wrong-harness" <<'EOF2'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
+printf '%s' '{"schema": 1, "status": "fail", "first_failing_n": 1025,
+  "tests": [{"name": "n=1", "n": 1, "pass": true},
+            {"name": "n=1025", "n": 1025, "expected": "7", "got": "6", "pass": false,
+             "message": "wrong sum: off by -1"}], "messages": []}' > "$out"
+EOF2
+chmod +x "$TMP/wrong-harness"
+out=$("$TUTOR" check 01 --file "$sol01" --no-sanitize --quick --wrap "$TMP/wrong-harness" 2>/dev/null)
+check "a wrong result's verdict line names it and the size" \
+    test "$(tail -n1 <<<"$out")" = "fail  wrong result at n = 1025: the smallest failing size; expected 7, got 6 — wrong sum: off by -1"
+check "and its summary in --json opens so" \
+    test "$("$TUTOR" check 01 --file "$sol01" --no-sanitize --quick --wrap "$TMP/wrong-harness" --json 2>/dev/null |
+           jq -r '.summary | split(":")[0]')" = "wrong result at n = 1025"
+
+# ---- without a GPU: the heading says what judged the kernel (issue 34) ------
+# The CPU judge stands in for a GPU: the heading says so in words, with no
+# "measured peak 0 GB/s", and its fields fit 80 columns broken at spaces
+# only (their words read back whole).
+if have_gpu; then
+    skip "without a GPU: the heading says the CPU judged it" "a CUDA device is present"
+elif [ ! -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    skip "without a GPU: the heading says the CPU judged it" "no CPU judge (built without the emulator)"
+else
+    out=$(env -u CUDATUTOR_NO_EMULATOR COLUMNS=80 "$TUTOR" check 01 --file "$(stub_file 01)" --work-dir "$TMP/w-cpu" 2>/dev/null)
+    head=$(sed -n '2,/^  correctness/p' <<<"$out" | sed '$d')
+    check "without a GPU: the heading says the CPU judged it and nothing was timed" \
+        test -n "$(tr -s ' \n' '  ' <<<"$head" | grep -F "device no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in for a GPU of compute capability 9.0")"
+    check "and shows no measured peak of 0 GB/s" test -z "$(grep -E '0 GB/s|measured peak' <<<"$head")"
+    check "its lines fit 80 columns" test -z "$(awk 'length > 80' <<<"$head")"
+    check "and break at spaces only (the device's words read back whole)" \
+        test "$(sed -n '/^  device/,$p' <<<"$head" | sed 's/^  device *//; s/^ *//' | tr '\n' ' ' | sed 's/ $//')" = \
+             "no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in for a GPU of compute capability 9.0, with its limits)"
+fi
+
+# ---- 80 columns (issue 34) ---------------------------------------------------
+# list and progress fit 80 columns (the width of a pipe, or $COLUMNS), with a
+# student well on (a pass on target, a long last verdict); at 40 columns a
+# line is cut with a mark, never wrapped: each lab is still one line.
+# widest: the most characters of any line on stdin.
+widest() { local l n=0; while IFS= read -r l; do [ ${#l} -gt $n ] && n=${#l}; done; echo $n; }
+WP=$TMP/wide-progress.json
+jq -n '{schema: 1, labs: {"01": {state: "on_target", attempts: 12, hints_used: 3, first_pass: "2026-01-01T09:30:00Z",
+        best: {case: "2^28", n: 268435456, ms: 2.259, gbps: 1475.3, pct_peak: 15.6, ratio: 0.155, rate: 118.8,
+               rate_unit: "Gint/s", peak_gbps: 3056, ref_gbps: 3066, ref_name: "CUB"},
+        last: {status: "internal_error", time: "2026-01-02T00:00:00Z"}, gpu: "NVIDIA H100"}}}' > "$WP"
+for cmd in list progress; do
+    n=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" $cmd | widest)
+    check "$cmd fits 80 columns ($n)" test "$n" -le 80
+    n=$(CUDATUTOR_PROGRESS=$WP COLUMNS=40 "$TUTOR" $cmd | widest)
+    check "$cmd at 40 columns: no line wider ($n)" test "$n" -le 40
+done
+out=$(CUDATUTOR_PROGRESS=$WP COLUMNS=40 "$TUTOR" list)
+check "list at 40 columns: a line a lab, the cut ones ending in a mark" \
+    test "$(grep -cE '^[0-9]{2}  ' <<<"$out")" = "$(lab_ids | wc -l)" -a \
+         -n "$(grep -E '^10  .*…$' <<<"$out")" -a -z "$(sed '/^$/,$d' <<<"$out" | grep -vE '^([0-9]{2}  |Bonus)')"
+# Before any pass every title is whole at 80 columns; later, with the
+# widest states and figures, a long title is cut with a mark.
+out=$(CUDATUTOR_PROGRESS=$TMP/none.json "$TUTOR" list)
+check "list at 80 columns, nothing passed yet: every title whole, last on its line" \
+    test -z "$(jq -r '.labs[].title' data/labs.json | while IFS= read -r t; do
+                   [[ "$out"$'\n' == *"  $t"$'\n'* ]] || echo "$t"; done)"
+out=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" list)
+check "list: the best and the target in their columns" test -n "$(grep -E '^01  on target  1475 GB/s  0\.12x at 2\^28 ' <<<"$out")"
+out=$(CUDATUTOR_PROGRESS=$WP "$TUTOR" progress)
+check "progress at 80 columns: the first pass gives way to its date" \
+    test -n "$(grep -E '^01 +on target +12 +3 +1475 GB/s, 0\.15x .*internal_error +2026-01-01…$' <<<"$out")"
+check "progress with room: the time of the first pass" \
+    test -n "$(CUDATUTOR_PROGRESS=$WP COLUMNS=120 "$TUTOR" progress | grep -E '^01 .* 2026-01-01 09:30 UTC$')"

@@ -167,3 +167,37 @@ for f in $(ls -A "$WB/labs/$L1"); do
 done
 check "architecture.md: a lab folder after a reset holds what it says, as tests/labs.sh allows${left:+ (not said:$left)}" \
     test -n "$pattern" -a "$(ls -A "$WB/labs/$L1" | wc -l)" = 3 -a -z "$left"
+
+# ---- README.md against the catalog (issue 34) --------------------------------
+# The count of labs, in words, is the catalog's.
+nlabs=$("$TUTOR" list --json | jq length)
+words=(zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+       sixteen seventeen eighteen nineteen twenty)
+check "README: the number of labs is the catalog's ($nlabs)" \
+    grep -qiE "^${words[$nlabs]} CUDA labs" README.md
+# The emulator's bound, per lab: "n = 2^20 for most labs, 65537 for labs 08
+# and 15, ..." from each lab's emu_max_n, the bound most labs share first.
+bounds=$("$TUTOR" list --json | jq -r '
+    def size: if . >= 1024 and (. as $n | [range(0; 40)] | map(pow(2; .)) | index($n)) != null
+              then "2^\(log2 | round)" else tostring end;
+    def ids: if length == 1 then "lab \(.[0])" else "labs \(.[:-1] | join(", ")) and \(.[-1])" end;
+    def andlist: if length == 1 then .[0] else "\(.[:-1] | join(", ")) and \(.[-1])" end;
+    group_by(.emu_max_n) | sort_by(-length) as $g
+    | ["n = \($g[0][0].emu_max_n | size) for most labs"]
+      + ($g[1:] | sort_by(.[0].id) | map("\(.[0].emu_max_n | size) for \(map(.id) | ids)"))
+    | .[0] + ", " + (.[1:] | andlist)')
+readme=$(tr '\n' ' ' < README.md | tr -s ' ')
+check "README: the emulator's bound per lab is the catalog's ($bounds)" grep -qF "($bounds;" <<<"$readme"
+# Every reset in README's examples works as written: from a script it needs --yes.
+check "README: its reset example carries --yes" \
+    test -z "$(grep -E '^\./cudatutor reset ' README.md | grep -v -- '--yes')" -a -n "$(grep -E '^\./cudatutor reset ' README.md)"
+# What a check does without a GPU is said wherever a check is described:
+# the first lesson and the guide's key table, and no message keeps the
+# jargon "the CPU tier's verdict stands".
+lesson1=$(tr '\n' ' ' < "labs/$(lab_dir 01)/README.md" | tr -s ' ')
+check "lesson 01: a check runs on the GPU where there is one, else on this computer's CPU, not timed" \
+    grep -qF "without a GPU, on this computer's CPU (a PTX emulator), not timed" <<<"$lesson1"
+check "student guide: the key c says what a check does without a GPU" \
+    grep -qE "^\| \`c\` \| .*without one, .*this computer's CPU, not timed" docs/student-guide.md
+check "no message says \"the CPU tier's verdict stands\"" \
+    test -z "$(grep -rlF "the CPU tier's verdict stands\"" tutor --include=*.c)"

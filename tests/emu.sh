@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/emu.sh — the PTX emulator (tutor/emu/) on the workbook's own
-# kernels: the PTX nvcc writes for every labs/*/kernel.cu,
+# kernels: the PTX nvcc writes for every pristine stub (data/stubs/),
 # solutions/*/kernel.cu and tests/bank/*.cu parses (EMU_OK, or for a bank
 # kernel EMU_UNSUPPORTED naming the form; never a parse error or a crash),
 # and lab 01's launcher runs end to end on it (build/tests/emu_tool): the
@@ -10,6 +10,8 @@
 # nvcc -ptx takes half a second a file; the PTX is kept in build/emu/ptx
 # under a key of everything that decides it (nvcc's version, the flags,
 # lab.h, the source's bytes), so a second run compiles nothing.
+# labs/NN-slug/kernel.cu is the student's copy and may hold anything (a
+# solution, half a kernel): the stubs here are data/stubs/'s.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -32,7 +34,7 @@ base=$( { "$NVCC" --version; echo "${FLAGS[*]}"; cat tutor/lab.h tutor/status.h;
 # ptx_of FILE: the cached PTX's path for FILE.
 ptx_of() { echo "$CACHE/$( { echo "$base"; cat "$1"; } | sha256sum | cut -c1-24).ptx"; }
 
-files=(labs/*/kernel.cu solutions/*/kernel.cu tests/bank/*.cu)
+files=(data/stubs/*.cu solutions/*/kernel.cu tests/bank/*.cu)
 missing=()
 for f in "${files[@]}"; do
     [ -s "$(ptx_of "$f")" ] || missing+=("$f")
@@ -81,7 +83,7 @@ run sol01 solutions/01-interleaved-addressing/kernel.cu 300000
 check "lab 01's solution sums 300000 ints exactly on the emulator" sum_right sol01
 run sol01h solutions/01-interleaved-addressing/kernel.cu 5000 hazards
 check "lab 01's solution has no hazard" sum_right sol01h
-run stub01 labs/01-interleaved-addressing/kernel.cu 5000
+run stub01 "$(stub_file 01)" 5000
 check "lab 01's stub runs and its sum is wrong" bash -c "grep -q '^sum' '$TMP/stub01.out' && ! awk '/^sum / { exit !(\$2 == \$4) }' '$TMP/stub01.out'"
 run sol05h solutions/05-unroll-last-warp/kernel.cu 5000 hazards
 check "lab 05's solution (__syncwarp between steps) has no hazard" sum_right sol05h

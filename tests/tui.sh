@@ -6,7 +6,10 @@
 # compile error, hints (asked before spent), the reset question (n and y),
 # the chart, watch mode, a check that waits for another, the editor at
 # +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
-# ^C) with the terminal restored, and the time to the first frame.
+# ^C) with the terminal restored, the time to the first frame; the help's c
+# on this machine, the command line's tables and the check's heading at 80
+# and 60 columns, and a pass the command line records shown in the open
+# tutor (issue 34).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -322,6 +325,8 @@ for status in $(sed -n 's/^ *X(STATUS_[A-Z_]*, *"\([a-z_]*\)".*/\1/p' tutor/stat
         continue
     fi
     meaning=$(sed -n "s/^ *X(STATUS_[A-Z_]*, *\"$status\", *[A-Z_0-9]*, *'.', *\"\([^\"]*\)\").*/\1/p" tutor/status.h)
+    # A fail leads with its cause instead: the recorded one is a wrong sum.
+    [ "$status" = fail ] && meaning="wrong result at n = $(jget "$f" .first_failing_n)"
     start -- view-result "$f"
     expect "results screen: $status says \"$meaning\"" "$meaning"
     case $status in
@@ -596,3 +601,81 @@ for size in 80x24 100x30; do
     check "lesson bar at $size after PgDn: from line $pane on" \
         test -n "$(dump "$size" '<PgDn>' | grep -E "^ Lesson 01: .* lines $pane-$(( 2 * pane - 1 )) of $total\$")"
 done
+
+# ---- what a check does on this machine (issue 34) ---------------------------
+# The help's c says what a check does here: without a GPU, judged on the CPU
+# and not timed; and a verdict of the CPU judge names it as the device, not
+# a measured peak of 0 GB/s.
+help=$(dump 80x24 '?' | tr -s ' \n' '  ')
+if have_gpu; then
+    check "help: c says a check tests, times and race-checks on the GPU" \
+        grep -qF "c check your kernel: compile, test on the GPU, time, race check" <<<"$help"
+else
+    check "help: c says a check runs on this computer's CPU, not timed" \
+        grep -qF "c check your kernel: compile, then test and race check on this computer's CPU (the PTX emulator; no GPU here, so not timed)" <<<"$help"
+fi
+jq '. + {emulator: {max_n: 1048576, not_run: [], student_instructions: 1, judge_instructions: 0}}
+    | .device += {name: "PTX emulator on the CPU", read_gbps: null, copy_gbps: null}' \
+    tests/fixtures/fail.json > "$TMP/emulated.json"
+page=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --dump --size 80x24 view-result "$TMP/emulated.json" 2>/dev/null)
+check "results screen without a GPU: the device says the CPU judged it, not timed" \
+    grep -qF "device no GPU here: judged on this computer's CPU; not timed" <<<"$(tr -s ' \n' '  ' <<<"$page")"
+check "and no measured peak" test -z "$(grep -F 'measured peak' <<<"$page")"
+
+# ---- the command line's tables in an 80x24 terminal (issue 34) --------------
+# list and progress measure the terminal they print on: in tmux at 80
+# columns no line wraps (every lab is one line of the pane, starting with
+# its id), and the check's heading breaks at spaces only.
+# on_term COLS CMD...: what CMD prints in a COLSx40 pane.
+on_term() {
+    local cols=$1 t=0
+    shift
+    stop
+    tm new-session -d -x "$cols" -y 40 "$(printf '%q ' env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+        NO_COLOR=1 COLUMNS= CUDATUTOR_PROGRESS="$PROG" "$@"); echo EXIT=\$?; sleep 600" 2>/dev/null
+    while ! screen | grep -q '^EXIT=' && [ $t -lt 600 ]; do sleep 0.05; t=$((t + 1)); done
+    screen
+    stop
+}
+nlabs=$(lab_ids | wc -l)
+for cmd in list progress; do
+    out=$(on_term 80 "$TUTOR" $cmd)
+    check "$cmd in an 80-column terminal: one line a lab, none wrapped" \
+        test "$(grep -cE '^[0-9]{2} ' <<<"$out")" = "$nlabs" -a \
+             -z "$(sed -n '/^EXIT=/q; p' <<<"$out" | sed '/^$/,$d' | grep -vE '^([0-9]{2} |Bonus|lab |/)')"
+done
+out=$(on_term 60 "$TUTOR" list)
+check "list in a 60-column terminal: a line a lab still, long ones cut with a mark" \
+    test "$(grep -cE '^[0-9]{2} ' <<<"$out")" = "$nlabs" -a -n "$(grep -E '…$' <<<"$out")"
+if ! have_gpu && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    out=$(on_term 80 env -u CUDATUTOR_NO_EMULATOR "$TUTOR" check 01 --file "$(stub_file 01)" --work-dir "$TMP/w-term")
+    dev=$(sed -n '/^  device/,/^  [a-z]/p' <<<"$out" | sed '$d' | sed 's/^  device *//; s/^ *//' | tr '\n' ' ' | sed 's/ $//')
+    check "the check's heading in an 80-column terminal: the device's words whole" \
+        test "$dev" = "no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in for a GPU of compute capability 9.0, with its limits)"
+else
+    skip "the check's heading in an 80-column terminal: the device's words whole" "a GPU, or no CPU judge"
+fi
+
+# ---- the open tutor sees passes made elsewhere (issue 34) -------------------
+# A pass recorded by the command line while the tutor is open shows at once:
+# lab 02 opens, without a key or a restart.  On the CPU judge the pass is
+# the student's own kernel.cu checked by `cudatutor check 01`; without one,
+# a write of progress.json by another program stands for it.
+rm -f "$PROG"
+git_workbook
+start -- --root "$WB"
+expect_line "reload: lab 02 is locked at the start" '^  02 . Strided index, no divergence +locked'
+if ! have_gpu && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    cp "solutions/$(lab_dir 01)/kernel.cu" "$WB/labs/$(lab_dir 01)/kernel.cu"
+    env -u CUDATUTOR_NO_EMULATOR CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" \
+        "$TUTOR" --root "$WB" check 01 > "$TMP/cli-pass.log" 2>&1
+    how="cudatutor check 01 passed on the CPU"
+else
+    jq -n '{schema: 1, labs: {"01": {state: "passed", attempts: 1, first_pass: "2026-01-01T00:00:00Z",
+            best: null, last: null, hints_used: 0, gpu: null}}}' > "$PROG.tmp" && mv "$PROG.tmp" "$PROG"
+    how="progress.json written by another program"
+fi
+expect_line "reload: after $how, the open tutor shows lab 02 open" '^  02 . Strided index, no divergence +open' 10
+expect_line "reload: and lab 01 passed, counted in the title" '[1] of [0-9]+ passed' 5
+stop
+(cd "$WB" && git checkout -q -- labs)

@@ -4,7 +4,8 @@
 # grader (tutor/, grade.sh, contrib/, the Makefile) holds a status's
 # meaning, its JSON name as a string literal, or one of the wordings the
 # grader and the check used to have of their own ("did not compile",
-# "passed: ...").  Each rule is first shown to catch a copy planted in a
+# "passed: ..."), nor the headline of a fail's cause (FAIL_CAUSE_TABLE,
+# issue 34).  Each rule is first shown to catch a copy planted in a
 # scratch copy of the sources, so that it cannot rot into a no-op.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
@@ -103,6 +104,29 @@ owned_hits() {
     done
 }
 
+# The headlines of a fail's causes (status.h's FAIL_CAUSE_TABLE), each said
+# in status.h alone, but where a listed file is the source of the fact the
+# headline quotes (owner<TAB>words): the emulator's sentence of a race,
+# the check's note of a missing technique and the grader's line of each.
+cause_table() { sed -n 's/^ *X(FAIL_[A-Z_]*, *"\([^"]*\)") *\\\{0,1\}$/\1/p' "$1/tutor/status.h"; }
+CAUSE_ALSO=(
+    $'tutor/emu/emu_shadow.c\trace on '
+    $'tutor/check/check.c\ttechnique missing: '
+    $'tutor/model/score.c\ttechnique missing: '
+)
+
+# cause_hits ROOT: "file:line: why" for a cause's headline said elsewhere.
+cause_hits() {
+    local root=$1 words row ok_files
+    local -a files
+    mapfile -t files < <(sources "$root")
+    while IFS= read -r words; do
+        ok_files=$(for row in "${CAUSE_ALSO[@]}"; do [ "${row#*$'\t'}" = "$words" ] && echo "${row%%$'\t'*}"; done)
+        (cd "$root" && grep -nF -- "\"$words" "${files[@]}" /dev/null) | uncommented "\"$words" |
+            grep -vF -f <(printf '%s:\n' $ok_files "/nonexistent") | sed "s/\$/  [the headline \"$words\"]/"
+    done < <(cause_table "$root")
+}
+
 # exit_defs ROOT: "file:line: text" for every exit code defined (NAME = N)
 # outside status.h's one list.
 exit_defs() {
@@ -151,6 +175,14 @@ done
 check "every owned wording is in its owner${missing:+ (not:$missing)}" test -z "$missing"
 found=$(owned_hits "$ROOT")
 check "each owned wording is said in one file only${found:+ ($found)}" test -z "$found"
+
+causes=$(cause_table "$ROOT" | wc -l)
+check "status.h's causes of a fail read as $causes rows" test "$causes" -ge 6
+echo 'static const char *w5 = "wrong result at n = ";' >> "$copy/tutor/view/verdict.c"
+check "a cause's headline copied into verdict.c is caught" \
+    grep -q '^tutor/view/verdict.c:.*the headline "wrong result at n = "' <<<"$(cause_hits "$copy")"
+found=$(cause_hits "$ROOT")
+check "each cause's headline is said in status.h alone${found:+ ($found)}" test -z "$found"
 
 found=$(exit_defs "$ROOT")
 check "every exit code is defined in status.h alone${found:+ ($found)}" test -z "$found"

@@ -47,6 +47,28 @@ enum status {
     STATUS_COUNT
 };
 
+/* What a fail was for: the headline of a fail verdict is one of these, in
+ * these words, followed by what it is about (a size, a place in memory, a
+ * race checker, a technique).  model/result.h tells the cause from a
+ * report; the status's meaning above stays the one line for every fail
+ * (the grader's legend), the headline says which.
+ *
+ *        enum                  headline, then what it is about */
+#define FAIL_CAUSE_TABLE(X)                                             \
+    X(FAIL_WRONG_RESULT,    "wrong result at n = ")                     \
+    X(FAIL_RACE,            "race on ")                                 \
+    X(FAIL_SYNC,            "synchronization error at n = ")            \
+    X(FAIL_IMPLAUSIBLE,     "implausible timing at n = ")               \
+    X(FAIL_SANITIZER,       "problems found by ")                       \
+    X(FAIL_TECHNIQUE,       "technique missing: ")
+
+enum fail_cause {
+#define FAIL_CAUSE_ENUM_(e, headline) e,
+    FAIL_CAUSE_TABLE(FAIL_CAUSE_ENUM_)
+#undef FAIL_CAUSE_ENUM_
+    FAIL_CAUSE_NONE             /* not a fail, or one the report does not tell */
+};
+
 /* A check ends in one of the statuses before STATUS_MISSING, or in
  * STATUS_REFUSED when the grader's intake rules (model/intake_rule.h)
  * refuse its file; the grader's intake adds the rest. */

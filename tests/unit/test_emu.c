@@ -1158,6 +1158,41 @@ static void indirect_calls(void)
     done(&f);
 }
 
+/* A jump table (brx.idx over .branchtargets, as inline PTX writes one):
+ * each lane to its entry, lanes of one warp to three places; an index
+ * past the table is a fault. */
+static void jump_tables(void)
+{
+#define BRX_PTX(MOD) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .b32 %r<6>; .reg .b64 %rd<4>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  rem.u32 %r2, %r1, " MOD ";\n" \
+        "  ts: .branchtargets $A, $B, $C;\n" \
+        "  brx.idx %r2, ts;\n" \
+        "$A:\n  mov.u32 %r3, 100;\n  bra.uni $J;\n" \
+        "$B:\n  mov.u32 %r3, 200;\n  bra.uni $J;\n" \
+        "$C:\n  mov.u32 %r3, 300;\n" \
+        "$J:\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, BRX_PTX("3"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++)
+        EXPECT(out[i] == 100 * (i % 3 + 1));
+    done(&f);
+    EXPECT(load(&f, BRX_PTX("4"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 3 of block 0 jumps through brx.idx with index 3, past its 3 targets") != NULL);
+    done(&f);
+}
+
 /* Registers start as junk, different from launch to launch: a sum that
  * starts from an `int sum;` never set is wrong, where zeros made it right. */
 static void registers_start_as_junk(void)
@@ -1910,7 +1945,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(recursion), T(indirect_calls),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(recursion), T(indirect_calls), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

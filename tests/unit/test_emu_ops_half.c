@@ -1,8 +1,8 @@
 /* test_emu_ops_half.c — the forms the emulator runs since its opcodes
  * became rows: half floats (cuda_fp16.h's and cuda_bf16.h's __half,
  * __half2, __nv_bfloat16 arithmetic, comparisons and conversions), the
- * integer intrinsics __mul24/__umul24-style mad24, __dp4a and __dp2a, ldu
- * and isspacep.  Each reference is written from the PTX ISA with the host's
+ * integer intrinsics __mul24/__umul24-style mad24, __dp4a and __dp2a, the
+ * SIMD intrinsics' packed forms, elect.sync, ldu and isspacep.  Each reference is written from the PTX ISA with the host's
  * own _Float16 (f16) and bit arithmetic (bf16), not with the emulator's
  * code; the GPU differential (tests/device/emu-diff.sh) runs the same rows
  * on the H200. */
@@ -127,6 +127,47 @@ REF1(r_dp4a_us, dp4a(U32(0), U32(1), U32(2), 0, 1))
 REF1(r_dp2a_lo_ss, dp2a(U32(0), U32(1), U32(2), 1, 1, 0))
 REF1(r_dp2a_hi_us, dp2a(U32(0), U32(1), U32(2), 0, 1, 1))
 
+/* SIMD intrinsics (__vadd2, __vmaxs2, __vabsdiffu4, __vsadu4): two 16-bit
+ * halves or four bytes of a register, each on its own */
+static uint64_t pair(uint64_t x, uint64_t y, int op, int sgn)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 2; i++) {
+        int32_t a = sgn ? (int16_t)(x >> 16 * i) : (uint16_t)(x >> 16 * i);
+        int32_t b = sgn ? (int16_t)(y >> 16 * i) : (uint16_t)(y >> 16 * i);
+        int32_t v = op == 0 ? a + b : op == 1 ? a - b : op == 2 ? (a < b ? a : b) : (a > b ? a : b);
+        r |= (uint32_t)(uint16_t)v << 16 * i;
+    }
+    return r;
+}
+REF1(r_add_s16x2, pair(IN(0), IN(1), 0, 1))
+REF1(r_sub_u16x2, pair(IN(0), IN(1), 1, 0))
+REF1(r_min_u16x2, pair(IN(0), IN(1), 2, 0))
+REF1(r_max_s16x2, pair(IN(0), IN(1), 3, 1))
+static uint64_t absdiff4(uint32_t x, uint32_t y, uint32_t z, int sum)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t a = (x >> 8 * i) & 0xff, b = (y >> 8 * i) & 0xff, d = a > b ? a - b : b - a;
+        r |= d << 8 * i;
+        z += d;
+    }
+    return sum ? z : r;
+}
+REF1(r_vabsdiff4, absdiff4(U32(0), U32(1), U32(2), 0))
+REF1(r_vabsdiff4_add, absdiff4(U32(0), U32(1), U32(2), 1))
+/* elect.sync: the lowest lane its mask names leads; lanes outside the mask
+ * do not call it (their results stay 0) */
+REF(r_elect)
+{
+    uint32_t mask = (uint32_t)LANE(t & ~31, 0), lane = (uint32_t)t & 31;
+    if (!((mask >> lane) & 1))
+        return;
+    uint32_t leader = (uint32_t)__builtin_ctz(mask);
+    o[0] = leader;
+    o[1] = lane == leader;
+}
+
 /* ---- memory ------------------------------------------------------------------ */
 
 REF1(r_ldu, (uint32_t)in_bytes(c, t, 0, 4))
@@ -147,6 +188,10 @@ REF(r_spacep)
                "cvt.u64.u32 %rd19, %r20;\n\tcvta.shared.u64 %rd19, %rd19;\n\t" \
                "isspacep.shared %p16, %rd19;\n\tselp.u32 $d2, 1, 0, %p16;\n\t" \
                "isspacep.global %p16, %rd19;\n\tselp.u32 $d3, 1, 0, %p16;"
+
+#define ELECT "mov.u32 %r15, %laneid;\n\tshr.b32 %r15, $a0, %r15;\n\tand.b32 %r15, %r15, 1;\n\t" \
+              "setp.eq.s32 %p17, %r15, 0;\n\t@%p17 bra $Lskip;\n\t$F $d0|%p16, $a0;\n\t" \
+              "selp.u32 $d1, 1, 0, %p16;\n$Lskip:"
 
 const struct ops_row ops_half_rows[] = {
     {"add.f16", "", "h:hh", 0, 0, 0, r_add_f16},
@@ -180,6 +225,13 @@ const struct ops_row ops_half_rows[] = {
     {"dp4a.u32.s32", "", "r:rrr", 0, 0, 0, r_dp4a_us},
     {"dp2a.lo.s32.s32", "", "r:rrr", 0, 0, 0, r_dp2a_lo_ss},
     {"dp2a.hi.u32.s32", "", "r:rrr", 0, 0, 0, r_dp2a_hi_us},
+    {"add.s16x2", "", "r:rr", 0, 0, 0, r_add_s16x2},
+    {"sub.u16x2", "", "r:rr", 0, 0, 0, r_sub_u16x2},
+    {"min.u16x2", "", "r:rr", 0, 0, 0, r_min_u16x2},
+    {"max.s16x2", "", "r:rr", 0, 0, 0, r_max_s16x2},
+    {"vabsdiff4.u32.u32.u32", "", "r:rrr", 0, 0, 0, r_vabsdiff4},
+    {"vabsdiff4.u32.u32.u32.add", "", "r:rrr", 0, 0, 0, r_vabsdiff4_add},
+    {"elect.sync", "", "rr:r", ELECT, OPS_IN(OPS_MASK, 0), 0, r_elect},
     {"ldu.global.u32", "", "r:r", "$F $d0, [%rd17];", 0, 0, r_ldu},
     {"isspacep.global", "", "rrrr:", SPACEP, 0, 0, r_spacep},
 };

@@ -343,7 +343,102 @@ static void filled_result_roundtrips(void)
     result_free(&r);
 }
 
-TAP_MAIN(T(json_roundtrip), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning),
+/* parsed JSON: the report of a fail, parsed (the test's own JSON is right). */
+static void parsed(const char *json, struct result *r)
+{
+    char err[256];
+    if (result_parse(json, r, err, sizeof err)) {
+        printf("#   %s\n", err);
+        memset(r, 0, sizeof *r);
+    }
+}
+
+/* A fail's headline names its cause in status.h's words, one per way a
+ * report shows it; the summary opens with the headline and the detail is
+ * the rest; every other status leads with its meaning. */
+static void fail_headlines_name_the_cause(void)
+{
+    static const struct {
+        const char *json, *headline, *detail;
+    } cases[] = {
+        {"\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true},"
+         " {\"name\": \"n=1025\", \"n\": 1025, \"expected\": \"7\", \"got\": \"6\", \"pass\": false,"
+         " \"message\": \"wrong sum: off by -1\"}], \"first_failing_n\": 1025",
+         "wrong result at n = 1025", "the smallest failing size; expected 7, got 6 — wrong sum: off by -1"},
+        {"\"tests\": [{\"name\": \"timed 2^28\", \"n\": 268435456, \"pass\": false,"
+         " \"message\": \"3 of 9 element(s) wrong\"}]",
+         "wrong result at n = 2^28", "timed 2^28: 3 of 9 element(s) wrong"},
+        {"\"emulator\": {\"max_n\": 1048576}, \"messages\": [\"race on shared memory at offset 64: thread 0 reads it"
+         " (k.cu:21), and thread 16 wrote it (k.cu:21) with no barrier between them\"],"
+         " \"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": false, \"message\": \"race on shared memory at offset"
+         " 64: thread 0 reads it (k.cu:21), and thread 16 wrote it (k.cu:21) with no barrier between them\"}]",
+         "race on shared memory at offset 64",
+         "at n = 1, thread 0 reads it (k.cu:21), and thread 16 wrote it (k.cu:21) with no barrier between them"},
+        {"\"emulator\": {\"max_n\": 1048576}, \"messages\": [\"thread 3 of block 0 waits at barrier 0, which the"
+         " block's other threads never reach\"], \"tests\": [{\"name\": \"n=33\", \"n\": 33, \"pass\": false,"
+         " \"message\": \"thread 3 of block 0 waits at barrier 0, which the block's other threads never reach\"}]",
+         "synchronization error at n = 33",
+         "thread 3 of block 0 waits at barrier 0, which the block's other threads never reach"},
+        {"\"tests\": [{\"name\": \"timed 2^28\", \"n\": 268435456, \"pass\": false,"
+         " \"message\": \"implausible: faster than the measured peak\"}]",
+         "implausible timing at n = 2^28", "timed 2^28: faster than the measured peak"},
+        {"\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"sanitizer\": {\"ran\": true, \"tools\":"
+         " [{\"tool\": \"racecheck\", \"clean\": false, \"report\": \"x\"}]},"
+         " \"messages\": [\"racecheck found 2 problem line(s): see the sanitizer report\"]",
+         "race on shared memory (racecheck)", "racecheck found 2 problem line(s): see the sanitizer report"},
+        {"\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"sanitizer\": {\"ran\": true, \"tools\":"
+         " [{\"tool\": \"racecheck\", \"clean\": true, \"report\": \"\"},"
+         " {\"tool\": \"memcheck\", \"clean\": false, \"report\": \"x\"}]}",
+         "problems found by memcheck", "see the race checkers' report"},
+        {"\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"techniques\": ["
+         "{\"name\": \"block barrier\", \"found\": true, \"why\": \"b\"},"
+         " {\"name\": \"warp shuffle\", \"found\": false, \"why\": \"this lab sums each warp with shuffles\"},"
+         " {\"name\": \"atomic add\", \"found\": false, \"why\": \"one per block\"}]",
+         "technique missing: warp shuffle", "this lab sums each warp with shuffles; also missing: atomic add"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *json = util_format("{\"schema\": 1, \"status\": \"fail\", \"summary\": \"\", %s}", cases[i].json);
+        struct result r;
+        char head[256], words[1024], what[128];
+        parsed(json, &r);
+        free(json);
+        result_headline(&r, head, sizeof head);
+        EXPECT_STR(head, cases[i].headline);
+        EXPECT(result_cause(&r, what, sizeof what) != FAIL_CAUSE_NONE);
+        result_fail_words(&r, words, sizeof words);
+        result_set_text(&r.summary, words);
+        EXPECT(!strncmp(r.summary, head, strlen(head)));
+        EXPECT_STR(result_detail(&r), cases[i].detail);
+        result_free(&r);
+    }
+    /* A fail the report does not explain leads with the status's meaning
+     * and its last message; so does every other status. */
+    struct result r;
+    char head[256], words[512], what[64];
+    parsed("{\"schema\": 1, \"status\": \"fail\", \"summary\": \"\", \"messages\": [\"something odd\"]}", &r);
+    EXPECT(result_cause(&r, what, sizeof what) == FAIL_CAUSE_NONE);
+    result_fail_words(&r, words, sizeof words);
+    char *want = util_format("%s: something odd", status_meaning(STATUS_FAIL));
+    EXPECT_STR(words, want);
+    free(want);
+    result_free(&r);
+    parsed("{\"schema\": 1, \"status\": \"timeout\", \"summary\": \"\", \"tests\": [{\"name\": \"n=1\", \"n\": 1,"
+           " \"pass\": false, \"expected\": \"1\", \"got\": \"2\"}]}", &r);
+    result_headline(&r, head, sizeof head);
+    EXPECT_STR(head, status_meaning(STATUS_TIMEOUT));
+    EXPECT(result_cause(&r, what, sizeof what) == FAIL_CAUSE_NONE);
+    result_free(&r);
+    /* The fixture of a fail was written before fails had headlines: its
+     * summary opens with the meaning, and the detail is still the rest. */
+    if (!load("fail", &r)) {
+        result_headline(&r, head, sizeof head);
+        EXPECT_STR(head, "wrong result at n = 2");
+        EXPECT(!strncmp(result_detail(&r), "n=2 (the smallest", 17));
+        result_free(&r);
+    }
+}
+
+TAP_MAIN(T(json_roundtrip), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))

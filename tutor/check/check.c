@@ -171,29 +171,18 @@ static void summarize(struct run *r)
     const struct result *res = r->res;
     char buf[512];
     const struct rperf *tp = result_target_perf(res);
-    int failing = -1;
-    for (int i = 0; i < res->ntests && failing < 0; i++)
-        if (!res->tests[i].pass)
-            failing = i;
 
-    /* Every summary opens with its status's meaning (status.h, the one
-     * wording), then says what this run showed. */
+    /* Every summary opens with its headline (status.h, the one wording:
+     * a fail's cause, else the status's meaning), then says what this run
+     * showed. */
     const char *meaning = status_meaning(res->status);
     switch (res->status) {
     case STATUS_PASS:
         pass_words(res, tp, meaning, buf, sizeof buf);
         break;
     case STATUS_FAIL:
-        if (failing >= 0 && res->tests[failing].expected[0])
-            snprintf(buf, sizeof buf, "%s: %s%s: expected %s, got %s — %s", meaning, res->tests[failing].name,
-                     res->first_failing_n ? " (the smallest failing size)" : "",
-                     res->tests[failing].expected, res->tests[failing].got, res->tests[failing].message);
-        else if (failing >= 0)
-            snprintf(buf, sizeof buf, "%s: %s: %s", meaning, res->tests[failing].name, res->tests[failing].message);
-        else if (res->nmsgs)
-            snprintf(buf, sizeof buf, "%s: %s", meaning, res->messages[res->nmsgs - 1]);
-        else
-            snprintf(buf, sizeof buf, "%s", meaning);
+        /* A fail opens with its cause instead (model/result.h). */
+        result_fail_words(res, buf, sizeof buf);
         break;
     case STATUS_COMPILE_ERROR: {
         const struct rdiag *d = result_first_error(res);
@@ -454,9 +443,24 @@ static void stage_run(struct run *r)
         stage_judge(r);
     if (check_get_status(r) == STATUS_NO_GPU)
         return;
+    /* a hazard pass that did not finish: the race checkers run whatever
+     * the options say, and without their clean run there is no pass */
+    if (check_get_status(r) == STATUS_PASS && r->hazard_open[0])
+        r->force_sanitize = 1;
     if (check_get_status(r) == STATUS_PASS)
         stage_sanitize(r);
     san_end(r, 0);
+    if (check_get_status(r) == STATUS_PASS && r->hazard_open[0]) {
+        if (r->res->sanitizer_ran) {
+            check_message(r, "the emulator's race and bounds check did not finish (%s): this pass "
+                             "rests on compute-sanitizer's clean run", r->hazard_open);
+        } else {
+            check_set_status(r, STATUS_FAIL);
+            check_message(r, "the emulator's race and bounds check did not finish (%s) and "
+                             "compute-sanitizer could not run: a pass needs one of the two",
+                          r->hazard_open);
+        }
+    }
     if (check_get_status(r) == STATUS_PASS && r->o->counters)
         stage_counters(r);
     if (check_get_status(r) == STATUS_PASS || check_get_status(r) == STATUS_FAIL)

@@ -199,8 +199,11 @@ int judge_cpu_exists(const struct run *r)
  * sizes, whose race and bounds checks see every access under clocks that
  * advance as on the GPU, so a kernel that takes a safe path only when a
  * race checker slows it down is judged on the path it really takes.  A
- * hazard, a fault or a wrong result there is the verdict; a form the
- * emulator does not run, or its budget, leaves the GPU's. */
+ * hazard, a fault or a wrong result there is the verdict.  Anything else
+ * short of a clean finish (a form the emulator does not run, its budget
+ * or its time spent: what a kernel could do on purpose to dodge it) is
+ * kept in r->hazard_open, and the GPU's pass then rests on the race
+ * checkers (stage_run). */
 static int hazard_pass(struct run *r)
 {
     const struct family_spec *f = r->lab->family;
@@ -230,8 +233,17 @@ static int hazard_pass(struct run *r)
     int status = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? (int)h.status : -1;
     r->res->hazard_pass_s = pr.seconds;
     r->res->have_hazard_pass_s = 1;
-    if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR)
+    if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR) {
+        const char *note = h.nmsgs ? h.messages[h.nmsgs - 1] : "";
+        if (pr.timed_out)
+            snprintf(r->hazard_open, sizeof r->hazard_open, "it ran past its %.0f s",
+                     f->trials_timeout_s * 2.0);
+        else if (status != STATUS_PASS)
+            snprintf(r->hazard_open, sizeof r->hazard_open, "it ended %s%s%.160s",
+                     status < 0 ? "without a report" : status_name((enum status)status),
+                     note[0] ? ": " : "", note);
         goto out;
+    }
     const char *why = NULL;
     for (int i = 0; i < h.ntests && !why; i++)
         if (!h.tests[i].pass && h.tests[i].have_message)

@@ -184,7 +184,7 @@ void san_begin(struct run *r)
 {
     /* Through --gpu-via they run beside the judge there, through its relay,
      * and only while it runs (not beside the CPU tier here). */
-    if (r->san || !r->o->sanitize || !r->tc->sanitizer || (r->o->gpu_via && !r->via_live))
+    if (r->san || (!r->o->sanitize && !r->force_sanitize) || !r->tc->sanitizer || (r->o->gpu_via && !r->via_live))
         return;
     if (!(r->san = calloc(SAN_TOOLS, sizeof *r->san)))
         return;
@@ -285,9 +285,9 @@ int stage_sanitize(struct run *r)
                                    "races were not checked");
         return 0;
     }
-    if (!r->o->sanitize || !r->tc->sanitizer) {
+    if ((!r->o->sanitize && !r->force_sanitize) || !r->tc->sanitizer) {
         r->res->have_sanitizer = 1;
-        result_set_text(&r->res->sanitizer_note, !r->o->sanitize
+        result_set_text(&r->res->sanitizer_note, !r->o->sanitize && !r->force_sanitize
                                                      ? "skipped (--no-sanitize)"
                                                      : "compute-sanitizer not found: races were not checked");
         return 0;

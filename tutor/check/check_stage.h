@@ -92,6 +92,11 @@ struct run {
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
+    /* why a GPU check's hazard pass (the emulator at small sizes) did not
+     * finish clean, "" when it did: the pass then needs the race
+     * checkers' clean run, which force_sanitize asks for */
+    char hazard_open[240];
+    int force_sanitize;
     /* Called when the judge says its trials passed (the orchestrator
      * starts the race checkers then, to overlap the timing); NULL: none. */
     void (*trials_passed)(struct run *r);

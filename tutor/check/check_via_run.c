@@ -372,7 +372,7 @@ static void keep_cpu(struct run *r, struct result *cpu, const char *why)
         *r->res = *cpu;
         memset(cpu, 0, sizeof *cpu);
         r->emulated = 1;
-        check_message(r, "%s: the CPU tier's verdict stands", why);
+        check_message(r, "%s: judged on this computer's CPU; not timed", why);
     } else {
         check_set_status(r, STATUS_NO_GPU);
         check_message(r, "%s: not run on a GPU", why);

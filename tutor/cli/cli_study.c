@@ -15,6 +15,7 @@
 #include "model/progress.h"
 #include "sys/util.h"
 #include "view/standing.h"
+#include "view/table.h"
 #include "model/workspace.h"
 
 /* How load reports a file it cannot read: as a warning the command goes on
@@ -128,14 +129,26 @@ static void size_words(unsigned long long n, char *buf, size_t len)
         snprintf(buf, len, "%llu", n);
 }
 
-/* What "at CASE" in the targets means, from the catalog's timed cases: a
- * size names itself; a case named for its input gets a line of its own,
- * with the labs it judges. */
-static void list_cases(const struct catalog *cat)
+/* Flows text into d as a paragraph of at most width columns, the lines
+ * after the first indented by indent's width. */
+static void para(struct doc *d, int width, const char *indent, const char *text)
+{
+    struct doc_para p = {0};
+    doc_para_add(&p, DOC_TEXT, text, strlen(text));
+    doc_flow(d, &p, width, indent, DOC_TEXT);
+    doc_para_free(&p);
+}
+
+/* The legend under the list: what a target's figure means, what "at CASE"
+ * means (a size names itself; a case named for its input gets a line of
+ * its own, with the labs it judges), the further cases a "+" stands for
+ * and what a "*" says. */
+static void list_legend(struct doc *d, const struct catalog *cat, const struct calibrate_gpu *here, int width)
 {
     const struct perf_spec *seen[64];
     int nseen = 0;
     const char *size_example = NULL;
+    char line[1024];
 
     for (int i = 0; i < cat->nlabs; i++) {
         const struct lab *l = &cat->labs[i];
@@ -153,14 +166,17 @@ static void list_cases(const struct catalog *cat)
                 seen[nseen++] = c;
         }
     }
-    if (!nseen)
-        return;
-    printf("\n\"at CASE\" names the timed case a target is judged on");
-    if (size_example)
-        printf(": \"at %s\" is the case of\n%s elements", size_example, size_example);
-    printf("; these cases are named for the input the harness times:\n");
+    doc_newline(d);     /* a blank line under the table */
+    para(d, width, "", "target: 0.12x is 0.12 times the speed of the lab's reference on the same GPU, 76% a "
+                       "share of the peak bandwidth measured there.");
+    if (nseen) {
+        snprintf(line, sizeof line, "\"at CASE\" names the timed case a target is judged on%s%s%s; these "
+                 "cases are named for the input the harness times:", size_example ? ": \"at " : "",
+                 size_example ? size_example : "", size_example ? "\" is the case of that many elements" : "");
+        para(d, width, "", line);
+    }
     for (int s = 0; s < nseen; s++) {
-        char n[32], ids[256] = "";
+        char n[32], ids[256] = "", head[16];
         int nlabs = 0;
         size_t at = 0;
         for (int i = 0; i < cat->nlabs; i++) {
@@ -172,20 +188,64 @@ static void list_cases(const struct catalog *cat)
                 at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%s", nlabs++ ? ", " : "", l->id);
         }
         size_words(seen[s]->n, n, sizeof n);
-        printf("  %-8s n = %s of the %s input (the %s of lab%s %s %s what it holds)\n", seen[s]->label, n,
-               seen[s]->input[0] ? seen[s]->input : seen[s]->label, nlabs > 1 ? "lessons" : "lesson",
-               nlabs > 1 ? "s" : "", ids, nlabs > 1 ? "say" : "says");
+        snprintf(head, sizeof head, "  %-8s ", seen[s]->label);
+        snprintf(line, sizeof line, "n = %s of the %s input (the %s of lab%s %s %s what it holds)", n,
+                 seen[s]->input[0] ? seen[s]->input : seen[s]->label, nlabs > 1 ? "lessons" : "lesson",
+                 nlabs > 1 ? "s" : "", ids, nlabs > 1 ? "say" : "says");
+        para(d, width, head, line);
+    }
+    /* A target of several cases: the ones the table leaves out. */
+    for (int i = 0; i < cat->nlabs; i++) {
+        const struct lab *l = &cat->labs[i];
+        size_t at;
+        if (!l->target.nalso)
+            continue;
+        at = (size_t)snprintf(line, sizeof line, "+ lab %s also", l->id);
+        for (int k = 0; k < l->target.nalso && at < sizeof line; k++)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%g%s at %s", k ? " and " : " ",
+                                   (l->target.metric == METRIC_PCT_PEAK ? 100 : 1) * l->target.also[k].min,
+                                   metric_unit(l->target.metric), l->target.also[k].case_label);
+        if (at < sizeof line)
+            snprintf(line + at, sizeof line - at, ": every case must be met");
+        para(d, width, "", line);
+    }
+    if (here) {
+        snprintf(line, sizeof line, "* scaled to the %s, where the reference solutions were timed "
+                 "(cudatutor calibrate)", here->name);
+        para(d, width, "", line);
     }
 }
+
+/* A lab's target as the table shows it: the first case's figure and case
+ * ("0.12x at 2^28"), a "*" when it is scaled to this GPU, a "+" when
+ * further cases follow in the legend. */
+static void target_cell(const struct lab *l, double min, int scaled, char *buf, size_t len)
+{
+    snprintf(buf, len, "%g%s at %s%s%s", l->target.metric == METRIC_PCT_PEAK ? 100 * min : min,
+             metric_unit(l->target.metric), l->target.case_label, scaled ? "*" : "",
+             l->target.nalso ? " +" : "");
+}
+
+/* The columns of list: the title last, where a long one has room. */
+enum { LIST_ID, LIST_STATE, LIST_BEST, LIST_TARGET, LIST_TITLE, LIST_COLS };
+static const struct table_col list_cols[LIST_COLS] = {
+    [LIST_ID] = {NULL, TABLE_LEFT, 0},
+    [LIST_STATE] = {NULL, TABLE_LEFT, 0},
+    [LIST_BEST] = {NULL, TABLE_RIGHT, 0},
+    [LIST_TARGET] = {NULL, TABLE_LEFT, 0},
+    [LIST_TITLE] = {NULL, TABLE_LEFT, 12},
+};
 
 int cmd_list(struct app *app, const struct cli_args *a)
 {
     struct progress p;
     struct calibration cal;
-    int json = a->json;
+    struct table tab;
+    int json = a->json, any_scaled = 0;
     load(app, "list", &p, LOAD_WARN);
     const struct calibrate_gpu *here = recent_calibration(app, &p, &cal);
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    table_init(&tab, list_cols, LIST_COLS);
     for (int i = 0; i < app->cat.nlabs; i++) {
         const struct lab *l = &app->cat.labs[i];
         const struct progress_lab *pl = progress_find(&p, l->id);
@@ -194,27 +254,26 @@ int cmd_list(struct app *app, const struct cli_args *a)
         const struct calibrate_lab *cl = calibrate_lab(here, l->id);
         int scaled = cl && cl->lowered;
         double min = scaled ? cl->min : l->target.min;
-        double tmin = l->target.metric == METRIC_PCT_PEAK ? 100 * min : min;
         if (!json && l->bonus && (i == 0 || !app->cat.labs[i - 1].bonus)) {
             const struct lab *opener = catalog_opener(&app->cat, l);
+            char heading[64];
             if (opener)
-                printf("Bonus: open once lab %s has passed\n", opener->id);
+                snprintf(heading, sizeof heading, "Bonus: open once lab %s has passed", opener->id);
             else
-                printf("Bonus\n");
+                snprintf(heading, sizeof heading, "Bonus");
+            table_line(&tab, heading);
         }
         if (!json) {
-            char gb[24] = "-";
+            char gb[24] = "-", target[96];
             if (best >= 0)
                 snprintf(gb, sizeof gb, "%.0f GB/s", best);
             else if (pl && pl->best.have)
-                snprintf(gb, sizeof gb, "%.2fx ref", pl->best.ratio);
-            printf("%s  %-46s %-10s %10s  target %g %s at %s", l->id, l->title, progress_state_label(pl, st), gb,
-                   tmin, metric_unit(l->target.metric), l->target.case_label);
-            /* Further cases, lowered in the same proportion as the first. */
-            for (int k = 0; k < l->target.nalso; k++)
-                printf(" and %g at %s", (l->target.metric == METRIC_PCT_PEAK ? 100 : 1) * l->target.also[k].min *
-                                            (min / l->target.min), l->target.also[k].case_label);
-            printf("%s%s%s\n", scaled ? " (scaled to the " : "", scaled ? here->name : "", scaled ? ")" : "");
+                snprintf(gb, sizeof gb, "%.2fx", pl->best.ratio);
+            target_cell(l, min, scaled, target, sizeof target);
+            any_scaled |= scaled;
+            const char *cells[LIST_COLS] = {[LIST_ID] = l->id, [LIST_STATE] = progress_state_label(pl, st),
+                                            [LIST_BEST] = gb, [LIST_TARGET] = target, [LIST_TITLE] = l->title};
+            table_add(&tab, cells);
             continue;
         }
         cJSON *o = cJSON_CreateObject(), *t;
@@ -251,6 +310,9 @@ int cmd_list(struct app *app, const struct cli_args *a)
         }
         if (l->deterministic)
             cJSON_AddBoolToObject(o, "deterministic", 1);
+        /* Without a GPU, the largest size the CPU judges run (README.md says
+         * each lab's). */
+        cJSON_AddNumberToObject(o, "emu_max_n", (double)l->family->emu_max_n);
         /* target.min stays the catalog's figure; this GPU's is apart, under calibrated. */
         if (scaled) {
             cJSON *c = cJSON_AddObjectToObject(t, "calibrated");
@@ -272,10 +334,18 @@ int cmd_list(struct app *app, const struct cli_args *a)
         cJSON_AddNumberToObject(o, "hints_used", pl ? pl->hints_used : 0);
         cJSON_AddItemToArray(arr, o);
     }
+    if (!json) {
+        struct doc d;
+        int width = outcome_width();
+        doc_init(&d);
+        table_draw(&tab, &d, width, 2);
+        list_legend(&d, &app->cat, any_scaled ? here : NULL, width);
+        outcome_print_doc(&d);
+        doc_free(&d);
+    }
+    table_free(&tab);
     progress_free(&p);
     calibrate_free(&cal);
-    if (!json)
-        list_cases(&app->cat);
     return json ? outcome_put(arr) : EXIT_OK;
 }
 
@@ -332,16 +402,44 @@ int cmd_hint(struct app *app, const struct cli_args *a)
 
 /* ---- progress ----------------------------------------------------------- */
 
-static void progress_line(const struct app *app, const struct progress *p, int i)
+/* The columns of progress; where a line would not fit, the first pass
+ * gives way to its date ("2026-01-01…"), then the best to its first
+ * figure. */
+enum { PROG_LAB, PROG_STATE, PROG_ATTEMPTS, PROG_HINTS, PROG_BEST, PROG_LAST, PROG_FIRST, PROG_COLS };
+static const struct table_col progress_cols[PROG_COLS] = {
+    [PROG_LAB] = {"lab", TABLE_LEFT, 0},       [PROG_STATE] = {"state", TABLE_LEFT, 0},
+    [PROG_ATTEMPTS] = {"attempts", TABLE_RIGHT, 0}, [PROG_HINTS] = {"hints", TABLE_RIGHT, 0},
+    [PROG_BEST] = {"best", TABLE_LEFT, 9},     [PROG_LAST] = {"last", TABLE_LEFT, 0},
+    [PROG_FIRST] = {"first pass", TABLE_LEFT, 11},
+};
+
+/* A time of progress.json ("2026-01-01T09:30:00Z", UTC) as the table shows
+ * it: "2026-01-01 09:30 UTC". */
+static void when_words(const char *iso, char *buf, size_t len)
+{
+    if (strlen(iso) >= 16 && iso[10] == 'T')
+        snprintf(buf, len, "%.10s %.5s UTC", iso, iso + 11);
+    else
+        snprintf(buf, len, "%s", iso[0] ? iso : "-");
+}
+
+/* Lab i's row of the progress table. */
+static void progress_row(const struct app *app, const struct progress *p, int i, struct table *t)
 {
     const struct lab *l = &app->cat.labs[i];
     const struct progress_lab *pl = progress_find(p, l->id);
-    char best[64];
+    char best[64], attempts[16], hints[16], first[48];
     standing_best(pl, best, sizeof best);
-    printf("%-3s  %-10s  %8d  %5d  %-26s  %-20s  %s\n", l->id,
-           progress_state_label(pl, progress_state(p, &app->cat, i, app->unlock_all)), pl ? pl->attempts : 0,
-           pl ? pl->hints_used : 0, best, pl && pl->first_pass[0] ? pl->first_pass : "-",
-           pl && pl->last_status[0] ? pl->last_status : "-");
+    snprintf(attempts, sizeof attempts, "%d", pl ? pl->attempts : 0);
+    snprintf(hints, sizeof hints, "%d", pl ? pl->hints_used : 0);
+    when_words(pl ? pl->first_pass : "", first, sizeof first);
+    const char *cells[PROG_COLS] = {
+        [PROG_LAB] = l->id,
+        [PROG_STATE] = progress_state_label(pl, progress_state(p, &app->cat, i, app->unlock_all)),
+        [PROG_ATTEMPTS] = attempts, [PROG_HINTS] = hints, [PROG_BEST] = best,
+        [PROG_LAST] = pl && pl->last_status[0] ? pl->last_status : "-", [PROG_FIRST] = first,
+    };
+    table_add(t, cells);
 }
 
 int cmd_progress(struct app *app, const struct cli_args *a)
@@ -353,12 +451,19 @@ int cmd_progress(struct app *app, const struct cli_args *a)
     char *path = progress_path(app->root, app->progress_path);
     if (!json) {
         char line[1200];
+        struct table t;
+        struct doc d;
+        int width = outcome_width();
         standing_summary(&app->cat, &p, app->unlock_all, path ? path : "progress.json", line, sizeof line);
-        puts(line);
-        printf("%-3s  %-10s  %8s  %5s  %-26s  %-20s  %s\n", "lab", "state", "attempts", "hints", "best",
-               "first pass", "last");
+        doc_init(&d);
+        para(&d, width, "", line);
+        table_init(&t, progress_cols, PROG_COLS);
         for (int i = 0; i < app->cat.nlabs; i++)
-            progress_line(app, &p, i);
+            progress_row(app, &p, i, &t);
+        table_draw(&t, &d, width, 2);
+        outcome_print_doc(&d);
+        table_free(&t);
+        doc_free(&d);
         goto out;
     }
     cJSON *root = progress_view(&p, &app->cat, app->unlock_all);

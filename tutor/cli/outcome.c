@@ -2,9 +2,14 @@
  * the process's: whether JSON was asked for and said, and the first error. */
 #include "cli/outcome.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "model/app.h"
 #include "sys/util.h"
@@ -67,4 +72,33 @@ int outcome_end(int rc)
     cJSON_AddNumberToObject(o, "exit", rc);
     outcome_put(o);
     return rc;
+}
+
+int outcome_width(void)
+{
+    const char *env = getenv("COLUMNS");
+    char *end;
+    long v = env && *env ? strtol(env, &end, 10) : 0;
+    struct winsize ws;
+    if (v > 0 && v < 10000 && !*end)
+        return (int)v;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 80;
+}
+
+void outcome_print_doc(struct doc *d)
+{
+    /* The locale is the user's only for this question: the rest of the
+     * command line prints and parses in "C". */
+    const char *was = setlocale(LC_CTYPE, NULL);
+    char *keep = was ? strdup(was) : NULL;
+    int utf8 = setlocale(LC_CTYPE, "") && !strcmp(nl_langinfo(CODESET), "UTF-8");
+    if (keep) {
+        setlocale(LC_CTYPE, keep);
+        free(keep);
+    }
+    if (!utf8)
+        doc_ascii(d);
+    doc_print(stdout, d);
 }

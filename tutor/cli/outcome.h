@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "view/doc.h"
+
 /* Whether the command line asked for JSON (--json). */
 void outcome_json(int on);
 
@@ -26,5 +28,13 @@ void outcome_put_text(const char *text);
 /* The end of the command, with its exit code: under --json, when the
  * command failed (rc != 0) and printed no JSON, the error object.  Returns rc. */
 int outcome_end(int rc);
+
+/* How many columns a line printed on stdout may take: $COLUMNS when it is
+ * set, else the terminal's width, else (a pipe, a file) 80. */
+int outcome_width(void);
+
+/* Prints a document on stdout: as it is where the locale is UTF-8, with
+ * ASCII stand-ins elsewhere (view/doc.h). */
+void outcome_print_doc(struct doc *d);
 
 #endif /* OUTCOME_H */

@@ -465,6 +465,29 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
     return emu_parse_expect(P, ';');
 }
 
+/* brx.idx[.uni] index, table: a jump to the table's entry INDEX; the
+ * table (.branchtargets) comes before it in the function. */
+static int parse_brx(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
+{
+    if (!strstr(mn, ".idx") || mlen < 7)
+        return emu_parse_unsupported(P, mn, mlen);
+    struct raw idx, tbl;
+    if (parse_raw(P, &idx) || emu_parse_expect(P, ',') || parse_raw(P, &tbl))
+        return -1;
+    if (idx.kind != RK_ID && idx.kind != RK_NUM)
+        return emu_parse_fail(P, "brx.idx takes an index and a table");
+    if (decode_opnd(P, in, &idx, 0, 0))
+        return -1;
+    for (int i = P->nbtabs - 1; i >= 0 && tbl.kind == RK_ID; i--)
+        if (P->btabs[i].len == tbl.len && !memcmp(P->btabs[i].name, tbl.s, (size_t)tbl.len)) {
+            in->target = P->btabs[i].first;
+            in->aux = P->btabs[i].count;
+            in->nops = 1;
+            return emu_parse_expect(P, ';');
+        }
+    return emu_parse_fail(P, "brx.idx names no .branchtargets before it");
+}
+
 /* One instruction, after its guard, decoded and appended; 0 or -1
  * (reported). */
 static int decode_one(struct parser *P, int guard, int guard_neg, const char *mn, int mlen)
@@ -489,9 +512,10 @@ static int decode_one(struct parser *P, int guard, int guard_neg, const char *mn
     if (in->op == OP_CALL)
         return parse_call(P, in, mn, mlen);
     switch (in->op) {
-    case OP_BRX: case OP_ISSPACEP:
-        if (in->op == OP_BRX || in->space == SP_CONST || in->space == SP_PARAM ||
-            in->space == SP_GENERIC)
+    case OP_BRX:
+        return parse_brx(P, in, mn, mlen);
+    case OP_ISSPACEP:
+        if (in->space == SP_CONST || in->space == SP_PARAM || in->space == SP_GENERIC)
             return emu_parse_unsupported(P, mn, mlen);
         break;
     case OP_ATOM: case OP_RED:

@@ -33,6 +33,7 @@ void emu_module_unload(struct emu_module *m)
     free(m->insn);
     free(m->refused);
     free(m->shvars);
+    free(m->brxt);
     free(m->kernels);
     free(m);
 }
@@ -157,7 +158,7 @@ static int refused_from(const struct emu_module *m, int fn, uint8_t *seen)
     for (int i = f->first; i < f->first + f->count; i++) {
         const struct emu_insn *in = &m->insn[i];
         if (in->step == NULL || emu_ops[in->op].cls == C_REFUSED ||
-            (emu_ops[in->op].cls == C_ALU && !in->alu) || emu_ops[in->op].cls == C_BRX)
+            (emu_ops[in->op].cls == C_ALU && !in->alu))
             return i;
         int at = -1;
         if (in->op == OP_CALL && in->target >= 0)

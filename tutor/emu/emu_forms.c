@@ -101,6 +101,13 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
             }
         }
         if (ty) {
+            /* the video instructions name d's, a's and b's types: emulated
+             * where all three are one */
+            if (op == OP_VABSDIFF4 && ntypes >= 1) {
+                if (ty != in->type)
+                    return emu_parse_unsupported(P, s, len);
+                continue;
+            }
             if (ntypes >= 2)
                 return emu_parse_unsupported(P, s, len);
             if (ntypes++ == 0)

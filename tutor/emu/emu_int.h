@@ -17,13 +17,13 @@
 #include "emu/emu.h"
 
 /* Operand and instruction types: a size and a kind ('h': the half floats,
- * one or two to a register, emu_hops.c). */
+ * one or two to a register, emu_hops.c; 'v': two 16-bit integers packed). */
 #define EMU_TYPES(X) \
     X(NONE, 0, 'x') X(B8, 1, 'b') X(B16, 2, 'b') X(B32, 4, 'b') X(B64, 8, 'b') \
     X(U8, 1, 'u') X(U16, 2, 'u') X(U32, 4, 'u') X(U64, 8, 'u') \
     X(S8, 1, 's') X(S16, 2, 's') X(S32, 4, 's') X(S64, 8, 's') \
     X(F16, 2, 'h') X(F32, 4, 'f') X(F64, 8, 'f') X(PRED, 1, 'p') \
-    X(BF16, 2, 'h') X(F16X2, 4, 'h') X(BF16X2, 4, 'h')
+    X(BF16, 2, 'h') X(F16X2, 4, 'h') X(BF16X2, 4, 'h') X(U16X2, 4, 'v') X(S16X2, 4, 'v')
 
 enum emu_type {
 #define X(n, sz, k) T_##n,
@@ -225,6 +225,8 @@ struct emu_module {
     int nrefused;
     struct emu_shvar *shvars;
     int nshvars;
+    int32_t *brxt;                  /* the jump tables' targets (brx.idx: target, aux) */
+    int nbrxt;
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
 };
 

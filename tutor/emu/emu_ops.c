@@ -238,6 +238,66 @@ static uint64_t dp(uint64_t x, uint64_t y, uint64_t z, int ta, int tb, int halve
     return acc;
 }
 
+/* ---- two 16-bit integers to a register (__vadd2, __vmaxs2, ...) ---------------- */
+
+/* Each half of X and Y through OP, signed or not: the SIMD intrinsics of
+ * the CUDA Math API on sm_90 compile to these packed forms. */
+#define PAIR(name, expr)                                                                            \
+    static uint64_t name(uint64_t x, uint64_t y, int sgn)                                           \
+    {                                                                                               \
+        uint32_t r = 0;                                                                             \
+        for (int i = 0; i < 2; i++) {                                                               \
+            int32_t a = sgn ? (int16_t)(x >> 16 * i) : (uint16_t)(x >> 16 * i);                      \
+            int32_t b = sgn ? (int16_t)(y >> 16 * i) : (uint16_t)(y >> 16 * i);                      \
+            r |= (uint32_t)(uint16_t)(expr) << 16 * i;                                              \
+        }                                                                                           \
+        return r;                                                                                   \
+    }
+PAIR(pair_add, a + b)
+PAIR(pair_sub, a - b)
+PAIR(pair_min, a < b ? a : b)
+PAIR(pair_max, a > b ? a : b)
+#undef PAIR
+ALU_LANES(add_x2, pair_add(a[l], b[l], 0))
+ALU_LANES(sub_x2, pair_sub(a[l], b[l], 0))
+ALU_LANES(min_u16x2, pair_min(a[l], b[l], 0))
+ALU_LANES(max_u16x2, pair_max(a[l], b[l], 0))
+ALU_LANES(min_s16x2, pair_min(a[l], b[l], 1))
+ALU_LANES(max_s16x2, pair_max(a[l], b[l], 1))
+
+/* vabsdiff4 without selectors or a mask: each byte's |a - b| (signed
+ * bytes for .s32 sources), or with .add their sum plus c */
+static uint64_t absdiff4(uint64_t x, uint64_t y, uint64_t z, int sgn, int sum)
+{
+    uint32_t r = 0, t = (uint32_t)z;
+    for (int i = 0; i < 4; i++) {
+        int32_t a = sgn ? (int8_t)(x >> 8 * i) : (uint8_t)(x >> 8 * i);
+        int32_t b = sgn ? (int8_t)(y >> 8 * i) : (uint8_t)(y >> 8 * i);
+        uint32_t d = (uint32_t)(a > b ? a - b : b - a);
+        r |= (d & 0xff) << 8 * i;
+        t += d;
+    }
+    return sum ? t : r;
+}
+ALU_LANES(vabsdiff4_u, absdiff4(a[l], b[l], c[l], 0, 0))
+ALU_LANES(vabsdiff4_s, absdiff4(a[l], b[l], c[l], 1, 0))
+ALU_LANES(vabsdiff4_u_add, absdiff4(a[l], b[l], c[l], 0, 1))
+ALU_LANES(vabsdiff4_s_add, absdiff4(a[l], b[l], c[l], 1, 1))
+
+static emu_alu_fn *select_pair(const struct emu_insn *in)
+{
+    if (in->flags & F_SAT)
+        return NULL;
+    int sgn = in->type == T_S16X2;
+    switch (in->op) {
+    case OP_ADD: return add_x2;
+    case OP_SUB: return sub_x2;
+    case OP_MIN: return sgn ? min_s16x2 : min_u16x2;
+    case OP_MAX: return sgn ? max_s16x2 : max_u16x2;
+    default: return NULL;
+    }
+}
+
 /* ---- data movement ------------------------------------------------------------- */
 
 ALU_LANES(mov_w, a[l] & m)
@@ -692,9 +752,19 @@ emu_alu_fn *emu_alu_select(const struct emu_insn *in)
         break;
     case OP_TESTP:
         return k == 'f' ? testp_w : NULL;
+    case OP_VABSDIFF4:
+        /* the form the SIMD intrinsics write: .u32 or .s32 throughout */
+        if (in->type2 || (in->flags & F_SAT) || (in->sub && in->sub != SUB_ADD) ||
+            (in->type != T_U32 && in->type != T_S32))
+            return NULL;
+        if (in->sub == SUB_ADD)
+            return in->type == T_S32 ? vabsdiff4_s_add : vabsdiff4_u_add;
+        return in->type == T_S32 ? vabsdiff4_s : vabsdiff4_u;
     default:
         break;
     }
+    if (k == 'v')
+        return select_pair(in);
     if (emu_hops_is_half(in->type) && in->op != OP_SELP)
         return emu_hops_select(in);
     if (k == 'f' && in->op != OP_SLCT && in->op != OP_SET && in->op != OP_SELP)

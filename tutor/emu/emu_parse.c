@@ -70,6 +70,32 @@ static int skip_to_semicolon(struct parser *P)
     return emu_parse_expect(P, ';');
 }
 
+/* NAME: .branchtargets L1, L2, ...; a jump table for brx.idx, its labels
+ * resolved with the function's branches. */
+static int parse_branchtargets(struct parser *P, const char *name, int len)
+{
+    struct emu_module *m = P->m;
+    next(P);
+    if (GROW(P, P->btabs, P->nbtabs, P->cap_btabs))
+        return -1;
+    struct btab *t = &P->btabs[P->nbtabs++];
+    *t = (struct btab){name, len, m->nbrxt, 0};
+    while (tok(P)->kind == TK_ID) {
+        if (GROW(P, m->brxt, m->nbrxt, P->cap_brxt) || GROW(P, P->fixups, P->nfixups, P->cap_fixups))
+            return -1;
+        m->brxt[m->nbrxt] = -1;
+        P->fixups[P->nfixups++] = (struct fixup){-1, m->nbrxt, tok(P)->s, tok(P)->len, tok(P)->line};
+        m->nbrxt++;
+        t->count++;
+        next(P);
+        if (is_punct(P, ','))
+            next(P);
+    }
+    if (!t->count)
+        return emu_parse_fail(P, ".branchtargets without a label");
+    return emu_parse_expect(P, ';');
+}
+
 static int parse_body(struct parser *P)
 {
     if (emu_parse_expect(P, '{'))
@@ -155,6 +181,9 @@ static int parse_body(struct parser *P)
             if (is_word(P, ".callprototype") || is_word(P, ".calltargets")) {
                 if (skip_to_semicolon(P))
                     return -1;
+            } else if (is_word(P, ".branchtargets")) {
+                if (parse_branchtargets(P, save.tok.s, save.tok.len))
+                    return -1;
             }
             continue;
         }
@@ -178,7 +207,10 @@ static int finish_function(struct parser *P)
             P->lx.tok.line = fx->line;
             return emu_parse_fail(P, "unknown label '%.*s'", fx->len, fx->name);
         }
-        m->insn[fx->insn].target = idx;
+        if (fx->insn >= 0)
+            m->insn[fx->insn].target = idx;
+        else
+            m->brxt[fx->slot] = idx;
     }
     struct emu_func *f = &m->funcs[P->fn_index];
     f->count = m->ninsn - f->first;
@@ -487,6 +519,7 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
     free(P.syms);
     free(P.labels);
     free(P.fixups);
+    free(P.btabs);
     if (P.st == EMU_OK)
         link_calls(&P);
     if (P.st == EMU_OK)

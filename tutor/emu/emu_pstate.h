@@ -36,11 +36,21 @@ struct label {
     int index;
 };
 
+/* A label a branch names, resolved at the function's end: into
+ * insn's target, or (insn -1) into the module's jump-table slot. */
 struct fixup {
     int insn;
+    int slot;
     const char *name;
     int len;
     int line;
+};
+
+/* A .branchtargets list: its label and its slots in the module's table. */
+struct btab {
+    const char *name;
+    int len;
+    int first, count;
 };
 
 struct parser {
@@ -60,6 +70,8 @@ struct parser {
     int nlabels, cap_labels;
     struct fixup *fixups;
     int nfixups, cap_fixups;
+    struct btab *btabs;
+    int nbtabs, cap_btabs, cap_brxt;
     int depth;
     int cap_consts, cap_sregs;
     int sreg_slot[SR_COUNT];

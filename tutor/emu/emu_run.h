@@ -265,6 +265,7 @@ int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
 /* 0, or -1 for a reduction this file does not know. */
 int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);
 void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask);
+void emu_elect(struct warp *w, const struct emu_insn *in, uint32_t emask);
 
 /* emu_async.c */
 /* cp.async, cp.async.commit_group, cp.async.wait_group/wait_all by the

@@ -355,3 +355,17 @@ void emu_match(struct warp *w, const struct emu_insn *in, uint32_t emask)
     }
     w->R[0] = 0;
 }
+
+/* elect.sync d|p, membermask over the lanes of EMASK: the lowest lane of
+ * each lane's group is the leader; d its index, p true in it alone. */
+void emu_elect(struct warp *w, const struct emu_insn *in, uint32_t emask)
+{
+    uint64_t *d = w->R + (size_t)in->o[0].reg * 32, *p = w->R + (size_t)in->o[1].reg * 32;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t leader = (uint32_t)__builtin_ctz(member_group(w, in, emask, l));
+        d[l] = leader;
+        p[l] = (uint32_t)l == leader;
+    }
+    w->R[0] = 0;
+}

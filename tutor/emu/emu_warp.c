@@ -382,6 +382,33 @@ STEP(step_bra)
     return 1;
 }
 
+/* brx.idx: each lane of EMASK to its table entry; an index past the
+ * table is a fault (the ISA leaves it undefined). */
+STEP(step_brx)
+{
+    const uint64_t *x = w->R + (size_t)in->o[0].reg * 32;
+    uint32_t first = UINT32_MAX, same = 1;
+    for (uint32_t m = emask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if ((uint32_t)x[l] >= (uint32_t)in->aux)
+            return emu_fault(r, w, l, (int)pc, "jumps through brx.idx with index %u, past its %d targets",
+                             (uint32_t)x[l], in->aux);
+        uint32_t t = (uint32_t)r->m->brxt[in->target + (int)(uint32_t)x[l]];
+        same &= first == UINT32_MAX || t == first;
+        first = first == UINT32_MAX ? t : first;
+    }
+    if (emask == mask && same) {
+        advance(w, mask, first);
+        return 1;
+    }
+    diverge(w);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        w->pc[l] = (emask >> l) & 1 ? (uint32_t)r->m->brxt[in->target + (int)(uint32_t)x[l]] : pc + 1;
+    }
+    return 1;
+}
+
 STEP(step_exit)
 {
     (void)in;
@@ -579,6 +606,7 @@ STEP(step_warp)
         case OP_VOTE: emu_vote(w, in, emask); break;
         case OP_MATCH: emu_match(w, in, emask); break;
         case OP_REDUX: emu_redux(w, in, emask); break;
+        case OP_ELECT: emu_elect(w, in, emask); break;
         default: break;
         }
         w->wepoch++;
@@ -648,7 +676,7 @@ STEP(step_refused)
 
 static emu_step_fn *const class_step[C_COUNT] = {
     [C_ALU] = step_alu, [C_MEM] = step_mem, [C_ATOM] = step_atom, [C_CVTA] = step_cvta,
-    [C_SPACEP] = step_spacep, [C_BRA] = step_bra, [C_BRX] = step_refused, [C_RET] = step_ret,
+    [C_SPACEP] = step_spacep, [C_BRA] = step_bra, [C_BRX] = step_brx, [C_RET] = step_ret,
     [C_EXIT] = step_exit, [C_TRAP] = step_trap, [C_CALL] = step_call, [C_BAR] = step_bar,
     [C_WARP] = step_warp, [C_ACTIVEMASK] = step_activemask, [C_FENCE] = step_fence,
     [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
@@ -686,9 +714,11 @@ int emu_warp_step(struct run *r, struct warp *w)
             return stalled(r, w);
         /* over all 32 lanes without branches: cheaper than walking the
          * mask's bits in the divergent code of a tree's levels */
+        /* a lane that cannot run counts as UINT32_MAX: (bit - 1) is all
+         * ones for it, zero for one that can */
         pc = UINT32_MAX;
         for (uint32_t l = 0; l < 32; l++) {
-            uint32_t p = (runnable >> l) & 1 ? w->pc[l] : UINT32_MAX;
+            uint32_t p = w->pc[l] | (((runnable >> l) & 1) - 1);
             pc = p < pc ? p : pc;
         }
         mask = 0;

@@ -37,12 +37,13 @@ enum family_id {
     FAMILY_COUNT
 };
 
-/* Target metrics: what a perf entry's figure is compared with. */
+/* Target metrics: what a perf entry's figure is compared with, and the
+ * unit written after a figure of it in a table ("0.12x", "76%"). */
 #define METRIC_TABLE(X)                                                    \
-    X(METRIC_RATIO,    "ratio",    "x the reference")                   \
-    X(METRIC_PCT_PEAK, "pct_peak", "% of the measured peak bandwidth")    \
-    X(METRIC_GBPS,     "gbps",     "GB/s")                                \
-    X(METRIC_RATE,     "rate",     "G items/s")
+    X(METRIC_RATIO,    "ratio",    "x")                                   \
+    X(METRIC_PCT_PEAK, "pct_peak", "%")                                   \
+    X(METRIC_GBPS,     "gbps",     " GB/s")                               \
+    X(METRIC_RATE,     "rate",     " G items/s")
 
 enum metric {
 #define METRIC_ENUM_(e, name, unit) e,

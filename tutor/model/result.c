@@ -36,17 +36,6 @@ const char *status_meaning(enum status s) { return s < STATUS_COUNT ? meanings[s
 int status_exit_code(enum status s) { return s < STATUS_COUNT ? codes[s] : 4; }
 char status_letter(enum status s) { return s < STATUS_COUNT ? letters[s] : '?'; }
 
-const char *result_detail(const struct result *r)
-{
-    const char *m = status_meaning(r->status), *s = r->summary ? r->summary : "";
-    size_t n = strlen(m);
-    if (strncmp(s, m, n))
-        return s;
-    if (!s[n])
-        return s + n;
-    return !strncmp(s + n, ": ", 2) ? s + n + 2 : s;
-}
-
 int status_from_name(const char *name)
 {
     for (int i = 0; i < STATUS_COUNT; i++)

@@ -249,10 +249,34 @@ char status_letter(enum status s);
 /* -1 when the name is unknown. */
 int status_from_name(const char *name);
 
-/* What the summary says beyond its status's meaning: every check's summary
- * opens with status_meaning and ": " (check.c), and a screen that shows
- * the meaning as its heading shows only the rest.  The whole summary when
- * it does not open so (an older report); "" when it is the meaning alone. */
+/* ---- the headline (result_cause.c) ------------------------------------- */
+
+/* Why a fail failed, told from the report: the first failing test (a
+ * race the emulator stopped, a barrier or warp operation it stopped, a
+ * timing faster than the GPU allows, else a wrong result), then a race
+ * checker's findings, then a missing technique.  What it is about goes to
+ * what ("1025", "shared memory at offset 64", "block barrier");
+ * FAIL_CAUSE_NONE for any other status or a fail the report does not
+ * explain. */
+enum fail_cause result_cause(const struct result *r, char *what, size_t len);
+
+/* A verdict's headline, the one line every front end leads with: a fail's
+ * cause in status.h's words and what it is about ("wrong result at n =
+ * 1025", "race on shared memory at offset 64", "technique missing: warp
+ * shuffle"); any other status's meaning. */
+void result_headline(const struct result *r, char *buf, size_t len);
+
+/* A fail's summary: its headline, ": ", and what the report shows of it
+ * (expected and got, the two threads of a race, why the technique is
+ * asked for).  check.c writes it; the grader's text and every screen read it. */
+void result_fail_words(const struct result *r, char *buf, size_t len);
+
+/* What the summary says beyond its headline: every check's summary opens
+ * with result_headline and ": " (check.c), and a screen that shows the
+ * headline as its heading shows only the rest.  A report written before
+ * fails had headlines of their own opens with the status's meaning
+ * instead, which is stripped alike; the whole summary when it opens with
+ * neither; "" when it is the headline alone. */
 const char *result_detail(const struct result *r);
 
 /* Where a result stands against its target, the one wording of it: "not

@@ -229,26 +229,51 @@ static void watch_tick(struct ui *ui)
     }
 }
 
-/* Sleeps until a key, the check's output, the watched file, a timer or a
- * signal.  Signals are blocked except inside pselect(2), so a resize or a ^C
- * that lands between two waits is not lost: it wakes the next wait at once
- * (curses then reports the resize as KEY_RESIZE). */
+/* Reads progress.json again after it changed: a pass made with the command
+ * line or another tutor shows here at once.  The tutor's own writes come
+ * back too, and read the same.  A file that cannot be read now leaves
+ * what the screen shows, and says why. */
+static void progress_tick(struct ui *ui)
+{
+    char note[768] = "", err[768] = "";
+    struct progress fresh;
+    if (!ui->prog_watch || !watch_check(ui->prog_watch, util_now()))
+        return;
+    if (progress_load(ui->prog_path, &fresh, note, sizeof note, err, sizeof err) != PROGRESS_OK) {
+        ui_message(ui, DOC_WARN, "progress.json changed but cannot be read: %s", err);
+        ui->dirty = 1;
+        return;
+    }
+    progress_free(&ui->prog);
+    ui->prog = fresh;
+    ui->prog_ok = 1;
+    if (note[0])
+        ui_message(ui, DOC_WARN, "%s", note);
+    ui->dirty = 1;
+}
+
+/* Sleeps until a key, the check's output, the watched file, progress.json,
+ * a timer or a signal.  Signals are blocked except inside pselect(2), so a
+ * resize or a ^C that lands between two waits is not lost: it wakes the
+ * next wait at once (curses then reports the resize as KEY_RESIZE). */
 static void wait_events(struct ui *ui, int with_keys)
 {
     fd_set rd;
     int top = -1, timeout = -1, jfd = ui_check_fd(ui), wfd = ui->watch ? watch_fd(ui->watch) : -1;
-    int fds[3] = {with_keys ? STDIN_FILENO : -1, jfd, wfd};
+    int pfd = ui->prog_watch ? watch_fd(ui->prog_watch) : -1;
+    int fds[4] = {with_keys ? STDIN_FILENO : -1, jfd, wfd, pfd};
 
     FD_ZERO(&rd);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (fds[i] >= 0) {
             FD_SET(fds[i], &rd);
             top = fds[i] > top ? fds[i] : top;
         }
     if (jfd >= 0)
         timeout = JOB_TICK_MS;
-    if (ui->watch) {
-        int t = watch_timeout_ms(ui->watch, util_now());
+    for (int i = 0; i < 2; i++) {
+        struct watch *w = i ? ui->prog_watch : ui->watch;
+        int t = w ? watch_timeout_ms(w, util_now()) : -1;
         if (t >= 0 && (timeout < 0 || t < timeout))
             timeout = t;
     }
@@ -267,6 +292,7 @@ static void wait_events(struct ui *ui, int with_keys)
         ui->dirty = 1;          /* the clock on the check screen moves */
     }
     watch_tick(ui);
+    progress_tick(ui);
 }
 
 static void loop_terminal(struct ui *ui)
@@ -357,6 +383,9 @@ static void progress_open(struct ui *ui)
     } else if (note[0]) {
         ui_message(ui, DOC_WARN, "%s", note);
     }
+    /* Without a watch the screen shows the file as it was at the start. */
+    if (ui->prog_path)
+        ui->prog_watch = watch_open(ui->prog_path, 0, err, sizeof err);
 }
 
 int ui_run(struct app *app, const struct ui_opts *opts)
@@ -373,6 +402,7 @@ int ui_run(struct app *app, const struct ui_opts *opts)
     ui.app = app;
     ui.opts = opts;
     ui.first_frame_ms = -1;
+    ui.check_place = -1;
     ui.watch_lab = -1;
     setlocale(LC_ALL, "");
     ui.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
@@ -408,6 +438,7 @@ out:
     if (ui.top)
         ui.top->ops->free(ui.top);
     watch_close(ui.watch);
+    watch_close(ui.prog_watch);
     if (scr) {
         endwin();
         delscreen(scr);

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/calibrate.h"
+#include "check/check_via.h"
 #include "view/lesson.h"
 #include "view/sheet.h"
 #include "view/standing.h"
+#include "view/verdict.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "sys/watch.h"
@@ -276,13 +279,31 @@ void ui_act_progress(struct ui *ui)
 
 static void help_build(struct doc *d, struct ui *ui, void *ctx, int width)
 {
-    (void)ui;
     (void)ctx;
-    ui_help_build(d, width);
+    ui_help_build(d, width, verdict_check_does((enum check_place)ui->check_place));
+}
+
+/* Where a check runs the kernel here: through a GPU command when one is
+ * set, on the GPU nvidia-smi names, else on the CPU.  Asked once: nvidia-smi
+ * takes a moment. */
+static enum check_place check_place(struct ui *ui)
+{
+    struct via_setup via;
+    char err[600], gpu[96];
+    if (ui->check_place >= 0)
+        return (enum check_place)ui->check_place;
+    memset(&via, 0, sizeof via);
+    if (!via_config(ui->app->root, NULL, 0, &via, err, sizeof err) && via.cmd)
+        ui->check_place = CHECK_VIA_GPU;
+    else
+        ui->check_place = calibrate_gpu_name(gpu, sizeof gpu) == 0 && gpu[0] ? CHECK_ON_GPU : CHECK_ON_CPU;
+    via_setup_free(&via);
+    return (enum check_place)ui->check_place;
 }
 
 void ui_act_help(struct ui *ui)
 {
+    check_place(ui);
     ui_replace(ui, ui_pager_new(VIEW_HELP, "Help", help_build, NULL, NULL));
 }
 

@@ -257,7 +257,12 @@ static struct view *result_view(struct ui *ui, struct result *r)
     char *path = r->file[0] == '/' ? strdup(r->file) : util_format("%s/%s", ui->app->root, r->file);
     rp->src = path ? util_read_file(path, NULL) : NULL;
     free(path);
-    snprintf(rp->title, sizeof rp->title, "Lab %s: %s", r->lab, status_meaning(r->status));
+    char head[sizeof rp->title];
+    /* "Lab 01: " and the headline, cut to the title bar's room. */
+    int at = snprintf(rp->title, sizeof rp->title, "Lab %s: ", r->lab);
+    result_headline(r, head, sizeof head);
+    if (at > 0 && (size_t)at < sizeof rp->title)
+        util_copy(rp->title + at, sizeof rp->title - (size_t)at, head);
     struct view *v = ui_pager_new(VIEW_RESULT, rp->title, result_build, rp, result_page_free);
     /* e jumps to the first error in the student's own file. */
     for (int i = 0; v && i < r->ndiags && !v->edit_line; i++)

@@ -53,13 +53,18 @@ static void help_row(struct doc *d, const char *name, const char *text, int widt
     doc_para_free(&p);
 }
 
-void ui_help_build(struct doc *d, int width)
+void ui_help_build(struct doc *d, int width, const char *check_does)
 {
     doc_newline(d);
     doc_add(d, DOC_H1, "Keys");
     doc_newline(d);
-    for (int i = 0; i < NBINDINGS; i++)
-        help_row(d, keymap[i].shown, keymap[i].help, width);
+    for (int i = 0; i < NBINDINGS; i++) {
+        char text[512];
+        /* c says, after its own words, what a check does on this machine. */
+        snprintf(text, sizeof text, "%s%s%s", keymap[i].help, keymap[i].act == ACT_CHECK && check_does ? ": " : "",
+                 keymap[i].act == ACT_CHECK && check_does ? check_does : "");
+        help_row(d, keymap[i].shown, text, width);
+    }
     doc_newline(d);
     doc_newline(d);
     doc_add(d, DOC_H2, "The labs");

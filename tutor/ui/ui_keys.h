@@ -17,7 +17,7 @@
     X(ACT_SEARCH,   '/',        0,          "/",       UI_SEARCH,    "search the lesson or page")             \
     X(ACT_NEXT,     'n',        0,          "n",       0,            "next match")                            \
     X(ACT_PREV,     'N',        0,          "N",       0,            "previous match")                        \
-    X(ACT_CHECK,    'c',        0,          "c",       UI_CHECK,     "check: compile, test, time, race check") \
+    X(ACT_CHECK,    'c',        0,          "c",       UI_CHECK,     "check your kernel")                      \
     X(ACT_EDIT,     'e',        0,          "e",       UI_EDIT,      "edit kernel.cu in $VISUAL or $EDITOR")  \
     X(ACT_HINT,     'h',        0,          "h",       UI_HINT,      "the next hint, after asking (recorded, never graded)") \
     X(ACT_RESET,    'r',        0,          "r",       UI_RESET,     "reset kernel.cu to the stub (asks first, keeps a backup)") \

@@ -80,10 +80,12 @@ struct ui {
     struct check_job *job;      /* the running check, or NULL */
     struct watch *watch;        /* watch mode: the watched lab's kernel.cu, or NULL */
     int watch_lab, watch_pending;
+    struct watch *prog_watch;   /* progress.json, re-read when another program writes it; NULL: none */
     int prompting;              /* reading a search on the status line */
     char prompt[128];
     char needle[128];           /* the last search */
     double first_frame_ms;      /* -1 until the first frame is out */
+    int check_place;            /* enum check_place, asked when the help first opens; -1 not yet */
     int dirty;                  /* the screen needs drawing */
     int quit;
 };
@@ -129,7 +131,8 @@ enum ui_action ui_key_action(int ch);
 /* The flag a key raises when the top view passes it on. */
 int ui_action_flag(enum ui_action act);
 /* The help screen, generated from the keymap. */
-void ui_help_build(struct doc *d, int width);
+/* check_does: what the key c does on this machine (view/verdict.h). */
+void ui_help_build(struct doc *d, int width, const char *check_does);
 /* Parses a key script into codes; returns how many, or -1 on a bad name
  * (message in err).  A resize is coded as UI_KEY_RESIZE_BASE + rows*1000 + cols. */
 #define UI_KEY_RESIZE_BASE 0x1000000

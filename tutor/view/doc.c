@@ -123,6 +123,12 @@ void doc_addcell(struct doc *d, enum doc_style st, const char *text, int cols)
     doc_add(d, DOC_DIM, "…");
 }
 
+void doc_print(FILE *f, const struct doc *d)
+{
+    for (int i = 0; i < d->nlines; i++)
+        fprintf(f, "%.*s\n", (int)d->lines[i].len, d->lines[i].text);
+}
+
 int doc_width(const char *text, size_t len)
 {
     int w = 0;

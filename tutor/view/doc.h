@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The styles a document can ask for; the UI maps each to colours or, on a
  * monochrome terminal, to attributes. */
@@ -86,6 +87,10 @@ void doc_para_free(struct doc_para *p);
  * prefix_style); the following ones are indented by the prefix's width.
  * Leaves p empty for reuse. */
 void doc_flow(struct doc *d, struct doc_para *p, int width, const char *prefix, enum doc_style prefix_style);
+
+/* Writes the document's text to f, a line each, without its styles (the
+ * command line's tables and texts). */
+void doc_print(FILE *f, const struct doc *d);
 
 /* Finds needle (case-insensitive) in lines after `from` (dir > 0) or before it
  * (dir < 0), wrapping around; returns the line, or -1 when it is nowhere. */

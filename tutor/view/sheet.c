@@ -44,6 +44,17 @@ static void field(struct doc *d, const char *label, const char *value, int width
     const struct doc_line *l = d->nlines ? &d->lines[d->nlines - 1] : NULL;
     int used = l ? doc_width(l->text, l->len) : 0;
     int need = 3 + doc_width(label, strlen(label)) + 1 + doc_width(value, strlen(value));
+    if (need - 1 > width) {
+        /* Longer than a line of its own (the emulator's device): flowed at
+         * spaces, under its label. */
+        char prefix[64];
+        struct doc_para p = {0};
+        snprintf(prefix, sizeof prefix, "  %s ", label);
+        doc_para_add(&p, DOC_TEXT, value, strlen(value));
+        doc_flow(d, &p, width, prefix, DOC_DIM);
+        doc_para_free(&p);
+        return;
+    }
     if (first || !l || used + need > width) {
         if (l && l->len)
             doc_newline(d);
@@ -391,7 +402,9 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     doc_newline(d);
     doc_addf(d, status_style(r->status), " %s ", upper);
     doc_add(d, DOC_TEXT, "  ");
-    doc_add(d, DOC_STRONG, status_meaning(r->status));
+    char head[512];
+    result_headline(r, head, sizeof head);
+    doc_add(d, DOC_STRONG, head);
     doc_newline(d);
     if (result_detail(r)[0])
         para(d, result_detail(r), DOC_TEXT, width, "  ");
@@ -408,12 +421,11 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     snprintf(text, sizeof text, "%llu", r->seed);
     field(d, "seed", text, width, 0);
     if (r->have_device) {
-        snprintf(text, sizeof text, "%s (sm %s)", r->device_name, r->device_cc);
+        verdict_device(text, sizeof text, r);
         field(d, "device", text, width, 1);
-        if (r->read_gbps > 0) {     /* measured only when there is timing to compare */
-            snprintf(text, sizeof text, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+        verdict_peak(text, sizeof text, r);
+        if (text[0])
             field(d, "measured peak", text, width, 0);
-        }
     }
     compile_section(d, r, src, width);
     rules_section(d, r, width);

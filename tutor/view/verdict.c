@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sys/util.h"
+#include "view/doc.h"
 
 #define GREEN "\033[32m"
 #define RED "\033[31m"
@@ -22,6 +23,16 @@ void verdict_size(char *buf, size_t len, unsigned long long n)
     } else {
         snprintf(buf, len, "%llu", n);
     }
+}
+
+const char *verdict_check_does(enum check_place p)
+{
+    static const char *const words[] = {
+#define CHECK_PLACE_WORDS_(e, w) w,
+        CHECK_PLACE_TABLE(CHECK_PLACE_WORDS_)
+#undef CHECK_PLACE_WORDS_
+    };
+    return p >= 0 && p < (int)(sizeof words / sizeof words[0]) ? words[p] : words[CHECK_ON_GPU];
 }
 
 static const char *paint(int color, const char *code) { return color ? code : ""; }
@@ -186,14 +197,53 @@ static void print_checks(FILE *f, const struct result *r, int color)
     }
 }
 
-void verdict_print(FILE *f, const struct result *r, int color)
+void verdict_device(char *buf, size_t len, const struct result *r)
 {
+    if (r->emulated)
+        snprintf(buf, len, "no GPU here: judged on this computer's CPU; not timed (the PTX emulator stands in "
+                           "for a GPU of compute capability %s, with its limits)", r->device_cc);
+    else
+        snprintf(buf, len, "%s (sm %s)", r->device_name, r->device_cc);
+}
+
+void verdict_peak(char *buf, size_t len, const struct result *r)
+{
+    /* Measured only when there is timing to compare it with. */
+    if (r->have_device && !r->emulated && r->read_gbps > 0)
+        snprintf(buf, len, "%.0f GB/s read, %.0f GB/s copy", r->read_gbps, r->copy_gbps);
+    else
+        util_copy(buf, len, "");
+}
+
+/* A field of the heading: its label, then its text flowed into width
+ * columns at spaces, the lines after the first under the text's start. */
+static void heading_field(FILE *f, const char *label, const char *text, int width)
+{
+    char prefix[32];
+    struct doc d;
+    struct doc_para p = {0};
+    snprintf(prefix, sizeof prefix, "  %-12s ", label);
+    doc_init(&d);
+    doc_para_add(&p, DOC_TEXT, text, strlen(text));
+    doc_flow(&d, &p, width, prefix, DOC_TEXT);
+    doc_para_free(&p);
+    doc_print(f, &d);
+    doc_free(&d);
+}
+
+void verdict_print(FILE *f, const struct result *r, int color, int width)
+{
+    char text[512];
     fprintf(f, "lab %s (%s)  %s\n", r->lab, r->family, r->file);
-    fprintf(f, "  %-12s %llu", "seed", r->seed);
-    if (r->have_device)
-        fprintf(f, "   device %s (sm %s), measured peak %.0f GB/s read, %.0f GB/s copy", r->device_name,
-                r->device_cc, r->read_gbps, r->copy_gbps);
-    fputc('\n', f);
+    snprintf(text, sizeof text, "%llu", r->seed);
+    heading_field(f, "seed", text, width);
+    if (r->have_device) {
+        verdict_device(text, sizeof text, r);
+        heading_field(f, "device", text, width);
+        verdict_peak(text, sizeof text, r);
+        if (text[0])
+            heading_field(f, "peak", text, width);
+    }
     if (r->status == STATUS_COMPILE_ERROR) {
         for (int i = 0; i < r->ndiags && i < 10; i++)
             fprintf(f, "  %s%s:%d: %s%s: %s\n", paint(color, BOLD), r->diags[i].file, r->diags[i].line,

@@ -1,0 +1,229 @@
+/* result_cause.c — see result.h: why a fail failed, read from the report's
+ * own fields, and the headline and summary that name it in status.h's
+ * words (FAIL_CAUSE_TABLE), so that the tutor, the command line and the
+ * grader lead with the same line; what a summary says beyond its
+ * headline. */
+#include "model/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sys/util.h"
+
+static const char *const headlines[] = {
+#define FAIL_CAUSE_HEADLINE_(e, headline) headline,
+    FAIL_CAUSE_TABLE(FAIL_CAUSE_HEADLINE_)
+#undef FAIL_CAUSE_HEADLINE_
+};
+
+/* The emulator opens the sentence of a race with these words, then the
+ * place, then ": " (tutor/emu/emu_shadow.c). */
+#define RACE_OPENS "race on "
+/* The judge opens a timed test it refuses as too fast with these. */
+#define IMPLAUSIBLE_OPENS "implausible: "
+/* The one race checker whose findings are races (on shared memory). */
+#define RACE_TOOL "racecheck"
+
+/* Appends to buf, whatever is there already. */
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    if (used + 1 >= len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* n as a student reads it: "2^20" for a power of two from 1024 up, else
+ * the number. */
+static void size_words(char *buf, size_t len, unsigned long long n)
+{
+    int k = 0;
+    while (k < 63 && (1ull << k) < n)
+        k++;
+    if (n >= 1024 && (1ull << k) == n)
+        snprintf(buf, len, "2^%d", k);
+    else
+        snprintf(buf, len, "%llu", n);
+}
+
+/* The first test that failed, in the report's order (smallest size first),
+ * or NULL. */
+static const struct rtest *first_failing(const struct result *r)
+{
+    for (int i = 0; i < r->ntests; i++)
+        if (!r->tests[i].pass)
+            return &r->tests[i];
+    return NULL;
+}
+
+/* Whether text is one of the report's messages: the emulator's sentence
+ * for what stopped a kernel is both the failing test's message and the
+ * note of the CUDA call it failed. */
+static int among_messages(const struct result *r, const char *text)
+{
+    for (int i = 0; text[0] && i < r->nmsgs; i++)
+        if (!strcmp(r->messages[i], text))
+            return 1;
+    return 0;
+}
+
+/* The first race checker that found something, or NULL. */
+static const struct rsan *dirty_tool(const struct result *r)
+{
+    for (int i = 0; i < r->nsan; i++)
+        if (!r->san[i].clean)
+            return &r->san[i];
+    return NULL;
+}
+
+/* The first technique the PTX does not show, or NULL. */
+static const struct rtech *missing_technique(const struct result *r)
+{
+    for (int i = 0; i < r->ntech; i++)
+        if (!r->tech[i].found)
+            return &r->tech[i];
+    return NULL;
+}
+
+/* The cause a failing test shows, with what it is about. */
+static enum fail_cause test_cause(const struct result *r, const struct rtest *t, char *what, size_t len)
+{
+    const char *m = t->message ? t->message : "";
+    if (!strncmp(m, RACE_OPENS, strlen(RACE_OPENS)) && strchr(m, ':')) {
+        const char *place = m + strlen(RACE_OPENS);
+        snprintf(what, len, "%.*s", (int)(strchr(place, ':') - place), place);
+        return FAIL_RACE;
+    }
+    size_words(what, len, t->n);
+    if (!strncmp(m, IMPLAUSIBLE_OPENS, strlen(IMPLAUSIBLE_OPENS)))
+        return FAIL_IMPLAUSIBLE;
+    if (!(t->expected && t->expected[0]) && r->emulated && among_messages(r, m))
+        return FAIL_SYNC;
+    return FAIL_WRONG_RESULT;
+}
+
+enum fail_cause result_cause(const struct result *r, char *what, size_t len)
+{
+    const struct rtest *t = first_failing(r);
+    const struct rsan *s = dirty_tool(r);
+    const struct rtech *k = missing_technique(r);
+    util_copy(what, len, "");
+    if (r->status != STATUS_FAIL)
+        return FAIL_CAUSE_NONE;
+    if (t)
+        return test_cause(r, t, what, len);
+    if (s && !strcmp(s->tool, RACE_TOOL)) {
+        snprintf(what, len, "shared memory (%s)", s->tool);
+        return FAIL_RACE;
+    }
+    if (s) {
+        util_copy(what, len, s->tool);
+        return FAIL_SANITIZER;
+    }
+    if (k) {
+        util_copy(what, len, k->name);
+        return FAIL_TECHNIQUE;
+    }
+    return FAIL_CAUSE_NONE;
+}
+
+void result_headline(const struct result *r, char *buf, size_t len)
+{
+    char what[256];
+    enum fail_cause c = result_cause(r, what, sizeof what);
+    if (c == FAIL_CAUSE_NONE)
+        util_copy(buf, len, status_meaning(r->status));
+    else
+        snprintf(buf, len, "%s%s", headlines[c], what);
+}
+
+/* What a failing test shows after the headline: its name where the size
+ * does not say it all ("timed 2^28"), then expected and got, or its
+ * sentence. */
+static void test_words(const struct result *r, const struct rtest *t, enum fail_cause c, char *buf, size_t len)
+{
+    char plain[48];
+    const char *m = t->message ? t->message : "";
+    snprintf(plain, sizeof plain, "n=%llu", t->n);
+    if (c == FAIL_RACE) {
+        /* The place is in the headline; the threads and lines follow it. */
+        const char *rest = strchr(m, ':');
+        append(buf, len, ": at n = %llu, %s", t->n, rest && rest[1] ? rest + 2 : m);
+        return;
+    }
+    append(buf, len, ": ");
+    if (t->name && t->name[0] && strcmp(t->name, plain))
+        append(buf, len, "%s: ", t->name);
+    if (c == FAIL_IMPLAUSIBLE) {
+        append(buf, len, "%s", m + strlen(IMPLAUSIBLE_OPENS));
+        return;
+    }
+    if (t->n == r->first_failing_n && t->expected && t->expected[0])
+        append(buf, len, "the smallest failing size; ");
+    if (t->expected && t->expected[0])
+        append(buf, len, "expected %s, got %s%s%s", t->expected, t->got ? t->got : "", m[0] ? " — " : "", m);
+    else
+        append(buf, len, "%s", m);
+}
+
+void result_fail_words(const struct result *r, char *buf, size_t len)
+{
+    char what[256];
+    enum fail_cause c = result_cause(r, what, sizeof what);
+    const struct rtest *t = first_failing(r);
+    const struct rsan *s = dirty_tool(r);
+    const struct rtech *k = missing_technique(r);
+
+    result_headline(r, buf, len);
+    if (c == FAIL_CAUSE_NONE) {
+        if (r->nmsgs)
+            append(buf, len, ": %s", r->messages[r->nmsgs - 1]);
+        return;
+    }
+    if (t) {
+        test_words(r, t, c, buf, len);
+        return;
+    }
+    if (s) {
+        /* The check's own sentence about the tool, else where to look. */
+        for (int i = r->nmsgs - 1; i >= 0; i--)
+            if (!strncmp(r->messages[i], s->tool, strlen(s->tool))) {
+                append(buf, len, ": %s", r->messages[i]);
+                return;
+            }
+        append(buf, len, ": see the race checkers' report");
+        return;
+    }
+    append(buf, len, ": %s", k->why && k->why[0] ? k->why : "the lab asks for it");
+    for (int i = (int)(k - r->tech) + 1, more = 0; i < r->ntech; i++)
+        if (!r->tech[i].found)
+            append(buf, len, "%s%s", more++ ? ", " : "; also missing: ", r->tech[i].name);
+}
+
+/* The rest of s after its opening head and ": "; NULL when s does not
+ * open with head. */
+static const char *after(const char *s, const char *head)
+{
+    size_t n = strlen(head);
+    if (!n || strncmp(s, head, n))
+        return NULL;
+    if (!s[n])
+        return s + n;
+    return !strncmp(s + n, ": ", 2) ? s + n + 2 : NULL;
+}
+
+const char *result_detail(const struct result *r)
+{
+    const char *s = r->summary ? r->summary : "", *rest;
+    char head[512];
+    result_headline(r, head, sizeof head);
+    if ((rest = after(s, head)) || (rest = after(s, status_meaning(r->status))))
+        return rest;
+    return s;
+}
