@@ -306,6 +306,8 @@ $(BUILD)/tests/test_rownorm: tests/harness/test_rownorm.cu tutor/harness/hx_fam_
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
 
+# The CPU judge's system-call filter (tutor/emu/emu_seal.c) is libseccomp's.
+$(BUILD)/tests/test_emu_seal: PKG_LIBS += $(SECCOMP_LIBS)
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -2,12 +2,13 @@
  * kill the whole group, an output flood capped, lines delivered; a child's
  * own environment, nice value and stdin; threads running children at once (the
  * grader's pools) never holding each other's pipes open; a child starting
- * with no signal blocked. */
+ * with no signal blocked; its address space limited. */
 #define _GNU_SOURCE     /* pipe2 */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -339,7 +340,28 @@ static void child_starts_unblocked(void)
     proc_result_free(&r);
 }
 
+/* as_bytes limits the child's address space (the CPU judge's memory
+ * bound), and never raises a lower limit the caller already has. */
+static void address_space_limited(void)
+{
+    struct proc_result r;
+    char *argv[] = {"sh", "-c", "ulimit -v", NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 10, .as_bytes = (size_t)256 << 20};
+    EXPECT(proc_run(&spec, &r) == 0);
+    EXPECT(r.exited && r.exit_code == 0 && !strcmp(r.output, "262144\n"));
+    proc_result_free(&r);
+    struct rlimit low = {(rlim_t)128 << 20, (rlim_t)128 << 20};
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setrlimit(RLIMIT_AS, &low) || proc_run(&spec, &r))
+            _exit(2);
+        _exit(!strcmp(r.output, "131072\n") ? 0 : 1);
+    }
+    int status = 0;
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 TAP_MAIN(T(output_and_exit_code), T(signal_reported), T(timeout_kills_the_group), T(flood_capped),
          T(lines_delivered_past_cap), T(missing_program), T(grace_extends_the_limit), T(cutoff_ends_a_phase),
          T(cancel_stops_the_child), T(env_given_to_the_child_only), T(nice_given_to_the_child), T(stdin_given_to_the_child),
-         T(threads_never_share_pipes), T(child_starts_unblocked))
+         T(threads_never_share_pipes), T(child_starts_unblocked), T(address_space_limited))

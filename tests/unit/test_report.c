@@ -186,6 +186,17 @@ static void make_class(const char *out)
     synthetic(out, "wrong2", verdict("fail", "null", t = sizes(3, 1), "[]"));
     free(t);
     synthetic(out, "hung", verdict("timeout", "null", "[]", "[]"));
+    /* Judged on the CPU tier: a pass (provisional, untimed), and a kernel
+     * the emulator refused, which is graded as not passed. */
+    synthetic(out, "cpupass",
+              strdup("{\"schema\": 1, \"lab\": \"01\", \"status\": \"pass\", \"summary\": \"pass\", \"seed\": 1, "
+                     "\"tests\": [{\"name\": \"n=1\", \"pass\": true}], \"target\": null, \"perf\": [], "
+                     "\"emulator\": {\"max_n\": 1048576, \"not_run\": [4194301]}}"));
+    synthetic(out, "cpurefused",
+              strdup("{\"schema\": 1, \"lab\": \"01\", \"status\": \"no_gpu\", \"seed\": 1, "
+                     "\"summary\": \"compiled; not run: no CUDA device: needs a GPU: .f16 (PTX line 30) is not emulated\", "
+                     "\"tests\": [], \"target\": null, \"perf\": [], "
+                     "\"emulator\": {\"max_n\": 1048576, \"not_run\": []}}"));
     synthetic(out, "cheats", verdict("rejected", "null", "[]", "[]"));
 
     /* What escaping and cleaning must survive. */
@@ -266,7 +277,8 @@ static void grade_and_compare(const char *out, const char *rubric_path, const ch
         return;
     }
     static const char *const ids[] = {"alice", "bob", "carol", "dave", "met", "below", "slow", "cheat", "lowered",
-                                      "untimed", "racy", "wrong", "wrong2", "hung", "cheats", "O'Brien & <Sons>"};
+                                      "untimed", "racy", "wrong", "wrong2", "hung", "cheats", "O'Brien & <Sons>",
+                                      "cpupass", "cpurefused"};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         char *sd = util_format("%s/students/%s", out, ids[i]);
         EXPECT(grade_report_student(sd, ids[i], &rb, &cat, SANDBOX, NOW, err, sizeof err) == 0);
@@ -378,8 +390,8 @@ static void results_json_has_gradescope_s_fields(void)
                                       "tests", "extra_data"};
     static const char *const test[] = {"name", "number", "score", "max_score", "status", "output", "tags",
                                        "visibility", "extra_data"};
-    static const char *const ids[] = {"alice", "bob", "carol", "O'Brien & <Sons>"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const ids[] = {"alice", "bob", "carol", "O'Brien & <Sons>", "cpupass", "cpurefused"};
+    for (int i = 0; i < 6; i++) {
         char *path = util_format("%s/class/students/%s/results.json", dir, ids[i]);
         char *text = util_read_file(path, NULL);
         cJSON *r = text ? cJSON_Parse(text) : NULL, *t;
@@ -440,11 +452,58 @@ static void the_exit_status_is_the_worst_grader_outcome(void)
     struct score_lab labs[3] = {{.status = STATUS_FAIL}, {.status = STATUS_NO_GPU}, {.status = STATUS_PASS}};
     struct score_report r = {.labs = labs, .nlabs = 3};
     EXPECT(score_exit_status(&r, 1) == 3);
+    /* graded: the CPU tier judged it, and it counts as not passed */
+    labs[1].graded = 1;
+    EXPECT(score_exit_status(&r, 1) == 0);
+    labs[1].graded = 0;
     labs[2].status = STATUS_INTERNAL_ERROR;
     EXPECT(score_exit_status(&r, 1) == 4);
     labs[1].status = labs[2].status = STATUS_REJECTED;
     EXPECT(score_exit_status(&r, 1) == 0);
     EXPECT(score_exit_status(&r, 0) == 0);
+}
+
+/* A lab judged on the CPU tier is marked provisional in every output, and
+ * one the emulator refused ("needs a GPU") is graded as not passed: it
+ * stays in graded_max_score.  Before, that refusal was no_gpu, not
+ * graded, and the bank's wrong_answer with a never-launched __half kernel
+ * left its lab out of the denominator. */
+static void cpu_tier_labs_are_graded_and_provisional(void)
+{
+    char *sd = util_format("%s/class/students", dir);
+    char *a = util_format("%s/cpurefused/report.json", sd), *b = util_format("%s/cpupass/results.json", sd);
+    char *c = util_format("%s/class/grades.csv", dir), *d = util_format("%s/class/summary.txt", dir);
+    char *e = util_format("%s/cpupass/junit.xml", sd);
+    char *refused = util_read_file(a, NULL), *results = util_read_file(b, NULL);
+    char *csv = util_read_file(c, NULL), *summary = util_read_file(d, NULL), *junit = util_read_file(e, NULL);
+    cJSON *r = refused ? cJSON_Parse(refused) : NULL, *g = results ? cJSON_Parse(results) : NULL;
+    const cJSON *lab = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "labs"), 0);
+    EXPECT(cJSON_IsTrue(cJSON_GetObjectItem(lab, "graded")) && cJSON_IsTrue(cJSON_GetObjectItem(lab, "provisional")));
+    EXPECT(cJSON_GetObjectItem(lab, "score") && cJSON_GetObjectItem(lab, "score")->valuedouble == 0);
+    EXPECT(cJSON_GetObjectItem(r, "graded_max_score") && cJSON_GetObjectItem(r, "graded_max_score")->valuedouble == 8);
+    EXPECT(cJSON_GetObjectItem(r, "labs_not_graded") && cJSON_GetObjectItem(r, "labs_not_graded")->valuedouble == 0);
+    const cJSON *test = cJSON_GetArrayItem(cJSON_GetObjectItem(g, "tests"), 0);
+    const cJSON *tags = cJSON_GetObjectItem(test, "tags");
+    EXPECT(cJSON_GetArraySize(tags) == 2 && !strcmp(cJSON_GetArrayItem(tags, 1)->valuestring, "provisional"));
+    EXPECT(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(test, "extra_data"), "provisional")));
+    EXPECT(strstr(cJSON_GetObjectItem(test, "output")->valuestring, "provisional: judged on the CPU") != NULL);
+    EXPECT(strstr(cJSON_GetObjectItem(g, "output")->valuestring, "provisional until graded on a GPU") != NULL);
+    EXPECT(csv && strstr(csv, "\"cpupass\",\"x\",6,8,8,0,\"01\","));
+    EXPECT(summary && strstr(summary, "cpupass ") && strstr(strstr(summary, "cpupass "), "p*\n"));
+    EXPECT(junit && strstr(junit, "<property name=\"labs_provisional\" value=\"1\"/>"));
+    cJSON_Delete(r);
+    cJSON_Delete(g);
+    free(refused);
+    free(results);
+    free(csv);
+    free(summary);
+    free(junit);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+    free(sd);
 }
 
 /* --rescore keeps each student's sandbox: a NULL sandbox takes the one the
@@ -524,6 +583,7 @@ int main(void)
         T(junit_is_valid_against_jenkins_and_our_xsd),
         T(results_json_has_gradescope_s_fields),
         T(the_legend_is_status_h_s_table),
+        T(cpu_tier_labs_are_graded_and_provisional),
         T(a_second_rubric_too),
         T(the_exit_status_is_the_worst_grader_outcome),
         T(a_rescore_keeps_the_sandbox),

@@ -109,6 +109,14 @@ static void add_output(struct run *r, const struct proc_result *pr)
     free(path);
 }
 
+/* The CPU judge's address space: the catalog's bound for the family.  The
+ * student's PTX runs in that process, and an emulated kernel's memory (a
+ * large __device__ array, its shadow, its registers) is the host's. */
+static size_t cpu_judge_bytes(const struct run *r)
+{
+    return (size_t)r->lab->family->emu_memory_mib << 20;
+}
+
 int judge_run(struct run *r)
 {
     char *json = util_format("%s/harness.json", r->dir);
@@ -127,7 +135,8 @@ int judge_run(struct run *r)
     r->run_t0 = util_now();
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
                              .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
-                             .grace = run_grace, .cutoff = run_cutoff, .channel = 1};
+                             .grace = run_grace, .cutoff = run_cutoff, .channel = 1,
+                             .as_bytes = r->emulated ? cpu_judge_bytes(r) : 0};
     int ran = r->judge_elsewhere && !r->emulated ? r->judge_elsewhere(r, &spec, &pr) : proc_run(&spec, &pr);
     if (ran) {
         if (ran > 0)
@@ -216,7 +225,7 @@ static int hazard_pass(struct run *r)
     if (!argv)
         goto out;
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = f->trials_timeout_s * 2.0,
-                             .output_cap = OUTPUT_KEEP, .channel = 1};
+                             .output_cap = OUTPUT_KEEP, .channel = 1, .as_bytes = cpu_judge_bytes(r)};
     if (proc_run(&spec, &pr))
         goto out;
     rc = 0;

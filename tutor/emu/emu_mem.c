@@ -3,13 +3,22 @@
  * the reserved windows that give shared and local memory generic addresses
  * no host allocation can take. */
 #include "emu/emu_int.h"
+#include "emu/emu_pstate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define WINDOW (1ull << 32)
+/* Each window's size: address space only, reserved and never backed.  It
+ * holds the largest shared memory a block has (227 KiB) and the largest
+ * local memory a thread has (MAX_LOCAL, 512 KiB) with room to spare, so
+ * an access a little past either still reads as that space's fault.  A
+ * window of 4 GiB each, two for each of the CPU judge's two emulators,
+ * made every load fail under an address-space limit of 8 GiB (ulimit -v),
+ * the reference solutions' too. */
+#define WINDOW (16ull << 20)
+_Static_assert(MAX_LOCAL + 16 < WINDOW, "a thread's local memory fits its window");
 
 /* A new emulator with CFG's settings (defaults for zeros); NULL when the
  * host has no memory or no address space for the windows. */

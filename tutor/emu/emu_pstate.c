@@ -76,12 +76,17 @@ int emu_parse_expect(struct parser *P, char c)
 }
 
 /* N fresh register slots of the function being parsed; the first one's,
- * or -1 (reported) past MAX_SLOTS. */
+ * or -1 past MAX_SLOTS: a function that holds more needs a GPU (ptxas
+ * gives a thread at most 255 registers and spills the rest; the emulator
+ * keeps every slot for every thread). */
 int emu_parse_new_slots(struct parser *P, int n)
 {
     int s = P->fn->nslots;
-    if (n > MAX_SLOTS - s)
-        return emu_parse_fail(P, "more than %d registers and constants in one function", MAX_SLOTS);
+    if (n > MAX_SLOTS - s) {
+        char what[64];
+        int len = snprintf(what, sizeof what, "more than %d registers a thread", MAX_SLOTS);
+        return emu_parse_unsupported(P, what, len);
+    }
     P->fn->nslots += n;
     return s;
 }

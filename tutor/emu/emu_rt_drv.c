@@ -48,26 +48,42 @@ static CUresult cu_of(enum emu_status s)
     return CUDA_ERROR_UNKNOWN;
 }
 
-/* The cubin the options name, whole; NULL when none or unreadable (the
+/* The cubin the options name, whole, as read at the first load: a CPU
+ * judge opens no file once sealed (emu_seal.h), and a module loaded again
+ * (lab 15's reload between trials) needs the same counts. */
+static struct {
+    char *bytes;
+    size_t len;
+    int tried;
+} cubin_kept;
+
+/* A copy of the cubin the options name; NULL when none or unreadable (the
  * registers are then not known, and not checked). */
 static char *read_cubin(size_t *len)
 {
     const char *path = emu_rt_options()->cubin;
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    char *buf = NULL;
-    long n;
+    char *copy = NULL;
     *len = 0;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (64l << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
+    if (!cubin_kept.tried) {
+        FILE *f = path ? fopen(path, "rb") : NULL;
+        long n;
+        cubin_kept.tried = 1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (64l << 20) &&
+            fseek(f, 0, SEEK_SET) == 0 && (cubin_kept.bytes = malloc((size_t)n)) &&
+            fread(cubin_kept.bytes, 1, (size_t)n, f) == (size_t)n) {
+            cubin_kept.len = (size_t)n;
+        } else {
+            free(cubin_kept.bytes);
+            cubin_kept.bytes = NULL;
+        }
+        if (f)
+            fclose(f);
     }
-    fclose(f);
-    return buf;
+    if (cubin_kept.bytes && (copy = malloc(cubin_kept.len))) {
+        memcpy(copy, cubin_kept.bytes, cubin_kept.len);
+        *len = cubin_kept.len;
+    }
+    return copy;
 }
 
 static CUresult emu_cuLibraryLoadData(CUlibrary *out, const void *code, CUjit_option *jit_opts,

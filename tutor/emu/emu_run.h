@@ -149,6 +149,7 @@ struct run {
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
+    uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
 };
 
 /* An acquire by the running block (a fence, or an acquire load or

@@ -272,6 +272,8 @@ struct plan {
  * loads the kernels and tells the runner their parameters. */
 int plan_start(struct ctx *c);
 int plan_load(struct ctx *c, int gpu);
+/* The runner's pid while it runs, else 0. */
+int plan_runner_pid(void);
 void plan_end(struct ctx *c);
 /* Asks the runner for the plan of call k and checks every step.  0, or -1
  * with c->plan_status and c->plan_msg set (rejected, runtime_error, timeout). */
@@ -329,6 +331,14 @@ void emu_prepare(struct opts *o, struct report *r) __attribute__((weak));
 void emu_device(struct ctx *c) __attribute__((weak));
 void emu_bind(struct ctx *c, const struct call *k) __attribute__((weak));
 void emu_finish(struct ctx *c) __attribute__((weak));
+/* After the student's module is loaded and before the family's setup: the
+ * CPU judge opens its report and puts its system-call filter on itself
+ * (tutor/emu/emu_seal.h).  0, or -1 after noting why (the workbook's
+ * failure: no student code has run). */
+int emu_seal_judge(struct ctx *c) __attribute__((weak));
+/* Opens the report's temporary file now, for report_write to fill later
+ * (a sealed judge cannot open it then).  0, or -1. */
+int report_prepare(const struct opts *o);
 /* 1 when $HX_JUDGE_CROSSCHECK asks every judge body to run both natively
  * and on the emulator, and the two to agree (hx_judge.cuh). */
 int emu_crosscheck(void) __attribute__((weak));

@@ -465,6 +465,11 @@ static enum status run(struct ctx *c)
     }
     if (plan_load(c, 1))
         return STATUS_INTERNAL_ERROR;
+    /* Every file the run reads is read: a CPU judge, which runs the
+     * student's code in this process, gives up opening, exec and the
+     * network for the rest of it. */
+    if (emu_seal_judge && emu_seal_judge(c))
+        return STATUS_INTERNAL_ERROR;
     c->flush_bytes = 2 * (r->dev.l2_bytes ? r->dev.l2_bytes : (64u << 20));
     if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
         family_impl.setup(c, largest(c->o)))

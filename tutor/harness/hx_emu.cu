@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../emu/emu_rt.h"
+#include "../emu/emu_seal.h"
 #include "hx.h"
 
 namespace hx {
@@ -66,6 +68,20 @@ void emu_prepare(struct opts *o, struct report *r)
     emu_rt_configure(&eo);
 }
 
+int emu_seal_judge(struct ctx *c)
+{
+    char why[160];
+    if (report_prepare(c->o)) {
+        note(c->r, "internal: the CPU judge could not open its report");
+        return -1;
+    }
+    if (emu_seal(plan_runner_pid(), why, sizeof why)) {
+        note(c->r, "internal: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int emu_crosscheck(void)
 {
     static int on = -1;
@@ -115,6 +131,20 @@ static struct test *stopped_test(struct report *r)
     return r->ntests > 0 && !r->tests[r->ntests - 1].pass ? &r->tests[r->ntests - 1] : NULL;
 }
 
+/* What a kernel that ran the emulator out of memory is told: the bound is
+ * the CPU judge's address-space limit (the catalog's emu_memory_mib, set
+ * by the check that started it), and a GPU has the memory. */
+static void note_memory(struct report *r)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        note(r, "needs a GPU: the emulator ran out of memory within the CPU judge's bound of %llu MiB "
+                "(a large __device__ array, or what the kernel's blocks hold, is more than the CPU "
+                "tier gives)", (unsigned long long)(rl.rlim_cur >> 20));
+    else
+        note(r, "needs a GPU: the emulator ran out of the host's memory");
+}
+
 void emu_finish(struct ctx *c)
 {
     struct report *r = c->r;
@@ -151,6 +181,7 @@ void emu_finish(struct ctx *c)
         return;
     case EMU_UNSUPPORTED:
     case EMU_PARSE:
+    case EMU_NOMEM:
         /* Not a verdict on the kernel: only a GPU can judge it.  A module
          * the emulator cannot load stopped the plans' start as the judge's
          * failure; it is not. */
@@ -158,17 +189,15 @@ void emu_finish(struct ctx *c)
         c->plan_msg[0] = '\0';
         /* The emulator's own sentence is among the messages already (the
          * failed call's); one that does not say so gets it said. */
-        if (strncmp(se.message, "needs a GPU", 11)) {
+        if (se.status == EMU_NOMEM)
+            note_memory(r);
+        else if (strncmp(se.message, "needs a GPU", 11)) {
             if (se.status == EMU_UNSUPPORTED && se.what[0])
                 note(r, "needs a GPU: %s is not emulated", se.what);
             else
                 note(r, "needs a GPU: the emulator cannot run this kernel (%s)", se.message);
         }
         r->status = STATUS_NO_GPU;
-        return;
-    case EMU_NOMEM:
-        note(r, "internal: the emulator ran out of host memory");
-        r->status = STATUS_INTERNAL_ERROR;
         return;
     }
 }

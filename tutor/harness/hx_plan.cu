@@ -117,6 +117,8 @@ static struct {
     int live;                   /* the runner answered HELLO and got LAYOUT */
     int gpu;                    /* kernels loaded on a GPU; 0: checked against the PTX */
     CUlibrary lib;              /* the student's device code, when gpu */
+    char *image;                /* its bytes, kept for student_reload (a sealed CPU judge opens no file) */
+    size_t image_len;
     char out_path[512];
 } pl;
 
@@ -353,6 +355,11 @@ static int load_kernel_gpu(CUlibrary lib, struct kernel *k)
     return 0;
 }
 
+int plan_runner_pid(void)
+{
+    return pl.run.pid > 0 ? pl.run.pid : 0;
+}
+
 int plan_start(struct ctx *c)
 {
     if (!c->o->runner)
@@ -398,7 +405,9 @@ int plan_load(struct ctx *c, int gpu)
          * what the student's code made it. */
         int refused = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0),
                                "cuLibraryLoadData", __LINE__);
-        free(image);
+        free(pl.image);
+        pl.image = image;
+        pl.image_len = len;
         if (refused)
             return plan_fail(c, STATUS_REJECTED, "the driver refused to load the file's device code "
                              "(%s)", error_text());
@@ -443,6 +452,8 @@ void plan_end(struct ctx *c)
     if (pl.run.pid > 0)
         runner_stop(&pl.run, NULL, 0);
     pl.live = 0;
+    free(pl.image);
+    pl.image = NULL;
 }
 
 /* ---- questions ------------------------------------------------------------ */
@@ -895,16 +906,13 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
 int student_reload(struct ctx *c)
 {
     CUlibrary lib = NULL, old = pl.lib;
-    size_t len = 0;
-    char *image;
     int bad;
 
     if (!pl.gpu || !old)
         return 0;
-    if (!(image = read_all(c->o->fatbin, &len)))
-        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: cannot read %s again", c->o->fatbin);
-    bad = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
-    free(image);
+    if (!pl.image)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the device code of %s is gone", c->o->fatbin);
+    bad = cu_check(drv.libraryLoadData(&lib, pl.image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
     if (bad)
         return -1;
     pl.lib = lib;

@@ -126,6 +126,22 @@ static void put_emulator(FILE *f, const struct report *r)
             r->emu_student_instr, r->emu_judge_instr);
 }
 
+/* The temporary report report_prepare opened, NULL until then. */
+static FILE *prepared;
+
+int report_prepare(const struct opts *o)
+{
+    char tmp[4096];
+    if (!o->json_path || prepared)
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp", o->json_path);
+    if (!(prepared = fopen(tmp, "w"))) {
+        perror(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 int report_write(const struct opts *o, const struct report *r)
 {
     char tmp[4096];
@@ -134,7 +150,7 @@ int report_write(const struct opts *o, const struct report *r)
     if (!o->json_path)
         return 0;
     snprintf(tmp, sizeof tmp, "%s.tmp", o->json_path);
-    if (!(f = fopen(tmp, "w"))) {
+    if (!(f = prepared ? prepared : fopen(tmp, "w"))) {
         perror(tmp);
         return -1;
     }

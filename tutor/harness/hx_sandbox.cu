@@ -153,6 +153,11 @@ static void child(const char *runner, int sock, int report, const char *out_path
     for (int fd = PLAN_FD + 2; fd < 1024; fd++)
         if (fd != report)
             close(fd);
+    /* Never above the judge's own limit (a CPU judge runs under the
+     * catalog's bound): raising it would fail, and is not wanted. */
+    struct rlimit inherited;
+    if (getrlimit(RLIMIT_AS, &inherited) == 0 && inherited.rlim_cur < as.rlim_cur)
+        as.rlim_cur = as.rlim_max = inherited.rlim_cur;
     /* Writes past the cap fail with EFBIG instead of killing the runner. */
     signal(SIGXFSZ, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);

@@ -179,7 +179,7 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
     cJSON_ArrayForEach(fam, fams) {
         char base[96];
         double timeout, trials, steps, local, emu = (double)CATALOG_EMU_MAX_N,
-               hazard = (double)CATALOG_HAZARD_MAX_N;
+               hazard = (double)CATALOG_HAZARD_MAX_N, memory = CATALOG_EMU_MEMORY_MIB;
         struct family_spec *f = &cat->families[i++];
         int id;
         snprintf(base, sizeof base, "families.%s", fam->string);
@@ -203,7 +203,9 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
             (cJSON_GetObjectItemCaseSensitive(fam, "emu_max_n") &&
              get_number(p, fam, base, "emu_max_n", 1, 1 << 28, &emu)) ||
             (cJSON_GetObjectItemCaseSensitive(fam, "hazard_max_n") &&
-             get_number(p, fam, base, "hazard_max_n", 1, 1 << 20, &hazard)))
+             get_number(p, fam, base, "hazard_max_n", 1, 1 << 20, &hazard)) ||
+            (cJSON_GetObjectItemCaseSensitive(fam, "emu_memory_mib") &&
+             get_number(p, fam, base, "emu_memory_mib", 256, 1 << 20, &memory)))
             return -1;
         if (f->nsizes > 64)
             return fail(p, base, "sizes: at most 64");
@@ -215,6 +217,7 @@ static int parse_families(struct parser *p, const cJSON *root, struct catalog *c
         f->max_local_bytes = (int)local;
         f->emu_max_n = (unsigned long long)emu;
         f->hazard_max_n = (unsigned long long)hazard;
+        f->emu_memory_mib = (int)memory;
     }
     return 0;
 }

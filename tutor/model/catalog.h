@@ -81,10 +81,16 @@ struct family_spec {
      * pass runs on the CPU judge (the optional "hazard_max_n", else
      * CATALOG_HAZARD_MAX_N); it keeps that pass within 0.3 s. */
     unsigned long long hazard_max_n;
+    /* The address space the CPU judge may take, in MiB (the optional
+     * "emu_memory_mib", else CATALOG_EMU_MEMORY_MIB): its RLIMIT_AS, so a
+     * kernel that asks the emulator for more gets a verdict and the host
+     * keeps its memory. */
+    int emu_memory_mib;
 };
 
 #define CATALOG_EMU_MAX_N (1ull << 20)
 #define CATALOG_HAZARD_MAX_N 4097ull
+#define CATALOG_EMU_MEMORY_MIB 2048
 
 struct technique {
     char *name;

@@ -360,6 +360,11 @@ static char *lab_text(const struct score_lab *e, const struct result *rep)
         LINE();
         sb_put(&b, e->intake.why);
     }
+    if (e->provisional) {
+        LINE();
+        sb_put(&b, "provisional: judged on the CPU (the PTX emulator) without a GPU; a grading on a GPU "
+                   "is final");
+    }
     if (e->graded) {
         LINE();
         sb_put(&b, "score ");
@@ -451,7 +456,12 @@ static int score_lab(struct score_lab *e, const struct score_intake_lab *in, con
         e->status = (enum status)status_from_name(in->state);
     else
         e->status = rep ? rep->status : STATUS_INTERNAL_ERROR;
-    e->graded = !rb->not_graded[e->status];
+    /* The CPU tier's verdicts are graded, its "needs a GPU" too (as not
+     * passed, the reason in the summary): a kernel that makes the emulator
+     * refuse it cannot take its lab out of graded_max_score.  Only a lab
+     * no judge could run (no GPU, no CPU judge) is the rubric's not_graded. */
+    e->provisional = rep && rep->emulated;
+    e->graded = !rb->not_graded[e->status] || (e->provisional && e->status == STATUS_NO_GPU);
     e->correctness_max = p->correctness;
     e->performance_max = p->performance;
     e->max_score = p->correctness + p->performance;
@@ -539,6 +549,7 @@ int score_student(struct score_report *out, const char *student, const struct sc
         } else {
             out->labs_not_graded++;
         }
+        out->labs_provisional += l->provisional;
     }
     double total = sum - nrej * rb->rejected_penalty;
     out->score = score_r2(total > 0 ? total : 0);
@@ -596,6 +607,7 @@ static int read_lab(struct score_lab *l, const cJSON *v, char *err, size_t errle
     }
     l->status = (enum status)st;
     l->graded = cJSON_IsTrue(get(v, "graded"));
+    l->provisional = cJSON_IsTrue(get(v, "provisional"));
     l->score = nget(v, "score", NULL);
     l->max_score = nget(v, "max_score", NULL);
     l->correctness = nget(corr, "score", NULL);
@@ -665,6 +677,7 @@ int score_report_parse(struct score_report *r, const char *json, char *err, size
     r->max_score = nget(root, "max_score", NULL);
     r->graded_max_score = nget(root, "graded_max_score", NULL);
     r->labs_not_graded = (int)nget(root, "labs_not_graded", NULL);
+    r->labs_provisional = (int)nget(root, "labs_provisional", NULL);
     r->complete = cJSON_IsTrue(get(root, "complete"));
     r->student = dup_or_null(sget(root, "student"), &oom);
     r->submission = dup_or_null(sget(root, "submission"), &oom);
@@ -690,6 +703,8 @@ int score_exit_status(const struct score_report *reps, int n)
     int code = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < reps[i].nlabs; j++) {
+            if (reps[i].labs[j].graded && reps[i].labs[j].status == STATUS_NO_GPU)
+                continue;
             int c = status_exit_code(reps[i].labs[j].status);
             if (c > 1 && c > code)
                 code = c;

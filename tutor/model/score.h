@@ -41,7 +41,10 @@ struct score_intake {
 struct score_lab {
     char *lab, *title;
     enum status status;         /* intake's state when it is not ok, else the check's */
-    int graded;                 /* 0: the rubric's not_graded: no score, not in graded_max_score */
+    int graded;                 /* 0: the rubric's not_graded: no score, not in graded_max_score;
+                                   a lab the CPU tier judged is graded, whatever its status */
+    int provisional;            /* judged on the CPU tier (the PTX emulator, no GPU): the GPU's
+                                   verdict is final, this one stands until a GPU grades the lab */
     double score;               /* graded only; rounded to 2 places */
     double max_score;
     double correctness, correctness_max;        /* correctness: graded only */
@@ -67,6 +70,7 @@ struct score_report {
     double max_score;           /* every lab */
     double graded_max_score;    /* the graded labs only */
     int labs_not_graded;
+    int labs_provisional;       /* labs judged on the CPU tier only */
     int complete;               /* every lab graded */
     char *refused;              /* NULL: null */
     struct score_lab *labs;
@@ -91,9 +95,10 @@ int score_report_parse(struct score_report *r, const char *json, char *err, size
 void score_report_free(struct score_report *r);
 
 /* The grader's exit status over a class: 4 (EXIT_INTERNAL) when some lab's
- * status exits 4, 3 when some lab's exits 3 (no_gpu), else 0: the highest
- * exit code above 1 of status.h's table (a wrong kernel is graded, not an
- * error of the grader). */
+ * status exits 4, 3 when some lab's exits 3 (no_gpu) and it was not
+ * graded, else 0: the highest exit code above 1 of status.h's table (a
+ * wrong kernel is graded, not an error of the grader, and so is a kernel
+ * the CPU tier could not run). */
 int score_exit_status(const struct score_report *reps, int n);
 
 /* x rounded to two places: round(x * 100) / 100, halves away from zero. */

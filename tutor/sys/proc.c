@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +71,18 @@ static void child_place(int fd, int target)
         dup2(fd, target);
 }
 
+/* Limits the child's address space to BYTES, or keeps the lower limit it
+ * inherited; 0 or -1 (errno). */
+static int child_as_limit(size_t bytes)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0)
+        return -1;
+    rlim_t lim = rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)bytes ? rl.rlim_cur : (rlim_t)bytes;
+    rl.rlim_cur = rl.rlim_max = lim;
+    return setrlimit(RLIMIT_AS, &rl);
+}
+
 /* The child's side: only async-signal-safe calls until exec (the parent may
  * have other threads, holding locks that a copied malloc would wait on). */
 static void child_exec(const struct proc_spec *spec, const char *path, char *const *envp, int out_fd, int err_fd,
@@ -98,6 +111,11 @@ static void child_exec(const struct proc_spec *spec, const char *path, char *con
         child_place(chan_fd, PROC_CHANNEL_FD);
     if (spec->nice)
         (void)!nice(spec->nice);
+    if (spec->as_bytes && child_as_limit(spec->as_bytes) != 0) {
+        int e = errno;
+        (void)!write(err_fd, &e, sizeof e);
+        _exit(127);
+    }
     if (spec->cwd && chdir(spec->cwd) != 0) {
         int e = errno;
         (void)!write(err_fd, &e, sizeof e);

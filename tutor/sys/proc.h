@@ -41,6 +41,10 @@ struct proc_spec {
     /* Non-zero: added to the child's nice value (builds that must not take
      * a CPU from the runs of a GPU). */
     int nice;
+    /* Non-zero: the child's address space is limited to this many bytes
+     * (RLIMIT_AS, soft and hard), or to the limit it inherits when that is
+     * lower; what it maps past it fails as out of memory. */
+    size_t as_bytes;
     /* Non-zero: the child's stdin (a pipe the caller writes to, say);
      * 0: /dev/null.  The caller keeps its own descriptor and closes it. */
     int in_fd;

@@ -44,6 +44,8 @@ static void lab_json(struct jsonw *w, const struct score_lab *l)
     jsonw_string(w, status_name(l->status));
     jsonw_key(w, "graded");
     jsonw_bool(w, l->graded);
+    jsonw_key(w, "provisional");
+    jsonw_bool(w, l->provisional);
     jsonw_key(w, "score");
     graded_number(w, l, l->score);
     jsonw_key(w, "max_score");
@@ -120,6 +122,8 @@ char *report_json(const struct score_report *r)
     jsonw_double(&w, r->graded_max_score);
     jsonw_key(&w, "labs_not_graded");
     jsonw_double(&w, r->labs_not_graded);
+    jsonw_key(&w, "labs_provisional");
+    jsonw_double(&w, r->labs_provisional);
     jsonw_key(&w, "complete");
     jsonw_bool(&w, r->complete);
     jsonw_key(&w, "refused");
@@ -151,8 +155,8 @@ static const char *num(char buf[40], double x)
     return buf;
 }
 
-/* The results' output line: the points, what is not graded yet, and a
- * refusal. */
+/* The results' output line: the points, what is not graded yet, what
+ * was judged on the CPU only, and a refusal. */
 static char *gradescope_output(const struct score_report *r)
 {
     char a[40], b[40], c[40];
@@ -162,6 +166,12 @@ static char *gradescope_output(const struct score_report *r)
                                    r->labs_not_graded, num(c, r->max_score))
                      : util_format("%s: %s of %s points (all labs graded)", r->student, num(a, r->score),
                                    num(b, r->graded_max_score));
+    if (head && r->labs_provisional > 0) {
+        char *more = util_format("%s; %d lab(s) judged on the CPU without a GPU: provisional until graded "
+                                 "on a GPU", head, r->labs_provisional);
+        free(head);
+        head = more;
+    }
     if (!head || !r->refused)
         return head;
     char *all = util_format("%s.\nThe submission was refused: %s", head, r->refused);
@@ -220,6 +230,8 @@ char *report_gradescope(const struct score_report *r, const struct rubric *rb)
         jsonw_key(&w, "tags");
         jsonw_array(&w);
         jsonw_string(&w, status_name(l->status));
+        if (l->provisional)
+            jsonw_string(&w, "provisional");
         jsonw_end_array(&w);
         /* Gradescope stores extra_data with the submission and hands it
          * back to later runs of the autograder, in which students' kernels
@@ -228,6 +240,8 @@ char *report_gradescope(const struct score_report *r, const struct rubric *rb)
         jsonw_object(&w);
         jsonw_key(&w, "status");
         jsonw_string(&w, status_name(l->status));
+        jsonw_key(&w, "provisional");
+        jsonw_bool(&w, l->provisional);
         jsonw_end_object(&w);
         jsonw_end_object(&w);
     }
@@ -240,6 +254,8 @@ char *report_gradescope(const struct score_report *r, const struct rubric *rb)
     jsonw_string(&w, r->submission);
     jsonw_key(&w, "labs_not_graded");
     jsonw_double(&w, r->labs_not_graded);
+    jsonw_key(&w, "labs_provisional");
+    jsonw_double(&w, r->labs_provisional);
     jsonw_end_object(&w);
     jsonw_end_object(&w);
     free(output);
@@ -404,6 +420,7 @@ static void testsuite(struct jsonw *w, const struct score_report *s)
     property(w, "score", num(buf, s->score), 0);
     property(w, "max_score", num(buf, s->max_score), 0);
     property(w, "graded_max_score", num(buf, s->graded_max_score), 0);
+    property(w, "labs_provisional", num(buf, s->labs_provisional), 0);
     property(w, "submission", s->submission, 1);
     put(w, "    </properties>\n");
     for (int i = 0; i < s->nlabs; i++)
@@ -502,10 +519,24 @@ static void csv_number(FILE *f, int *first, double x)
     csv_put_number(f, x);
 }
 
+/* The labs of R judged on the CPU only, "01 02"; NULL when out of memory. */
+static char *provisional_ids(const struct score_report *r)
+{
+    char *ids = strdup("");
+    for (int i = 0; ids && i < r->nlabs; i++) {
+        if (!r->labs[i].provisional)
+            continue;
+        char *more = util_format("%s%s%s", ids, *ids ? " " : "", r->labs[i].lab);
+        free(ids);
+        ids = more;
+    }
+    return ids;
+}
+
 char *report_csv(const struct score_report *reps, int n)
 {
     static const char *const head[] = {"student", "submission", "score", "max_score", "graded_max_score",
-                                       "labs_not_graded"};
+                                       "labs_not_graded", "provisional"};
     char *text = NULL;
     size_t len = 0;
     int nids = 0;
@@ -535,6 +566,9 @@ char *report_csv(const struct score_report *reps, int n)
         csv_number(f, &first, r->max_score);
         csv_number(f, &first, r->graded_max_score);
         csv_number(f, &first, r->labs_not_graded);
+        char *prov = provisional_ids(r);
+        csv_string(f, &first, prov ? prov : "");
+        free(prov);
         for (int i = 0; i < nids; i++) {
             const struct score_lab *l = find_lab(r, ids[i]);
             if (l && l->graded)
@@ -576,8 +610,11 @@ static void pad(struct jsonw *w, const char *s, int n, int right)
             put(w, " ");
 }
 
+/* After a lab's letter: judged on the CPU only. */
+#define PROVISIONAL_MARK '*'
+
 /* A lab's letter: its status's, a pass that missed its target in lower
- * case. */
+ * case (a lab judged on the CPU only gets PROVISIONAL_MARK after it). */
 static char letter(const struct score_lab *l)
 {
     char c = status_letter(l->status);
@@ -587,7 +624,8 @@ static char letter(const struct score_lab *l)
 }
 
 /* The legend, from status.h's table: each letter once, with the meanings
- * of every status that shows it, and the lower-case pass. */
+ * of every status that shows it, the lower-case pass, and the mark of a
+ * lab judged on the CPU only. */
 static void legend(struct jsonw *w)
 {
     char seen[STATUS_COUNT];
@@ -617,7 +655,11 @@ static void legend(struct jsonw *w)
             put(w, result_target_verdict(0));
         }
     }
+    char mark[3] = {PROVISIONAL_MARK, ' ', '\0'};
     put(w, "\n");
+    put(w, mark);
+    put(w, "after a letter: judged on the CPU (the PTX emulator) without a GPU, provisional until graded "
+           "on a GPU\n");
 }
 
 char *report_summary(const struct score_report *reps, int n)
@@ -650,7 +692,7 @@ char *report_summary(const struct score_report *reps, int n)
         pad(&w, num(buf2, r->graded_max_score), 8, 1);
         put(&w, "       ");
         for (int i = 0; i < r->nlabs; i++) {
-            char cell[3] = {letter(&r->labs[i]), ' ', '\0'};
+            char cell[3] = {letter(&r->labs[i]), r->labs[i].provisional ? PROVISIONAL_MARK : ' ', '\0'};
             put(&w, i ? " " : "");
             put(&w, cell);
         }

@@ -41,8 +41,8 @@ char *report_gradescope(const struct score_report *r, const struct rubric *rb);
 char *report_junit(const struct score_report *reps, int n);
 
 /* grades.csv: a header row (student, submission, score, max_score,
- * graded_max_score, labs_not_graded, each lab's score, each lab's
- * status_NN, refused), then a row per student sorted by id; strings
+ * graded_max_score, labs_not_graded, provisional: the labs judged on the
+ * CPU only, "01 02", each lab's score, each lab's status_NN, refused), then a row per student sorted by id; strings
  * quoted, numbers bare, an empty cell for a lab not graded; a string a
  * spreadsheet would read as a formula (a submission named "=1+1") behind a
  * single quote (csv.h).  The labs are every lab id any student has,
@@ -50,7 +50,8 @@ char *report_junit(const struct score_report *reps, int n);
 char *report_csv(const struct score_report *reps, int n);
 
 /* summary.txt: a line per student sorted by id, a letter per lab (its
- * status's letter; a pass that missed its target in lower case), the
+ * status's letter; a pass that missed its target in lower case; a '*'
+ * after it when the lab was judged on the CPU only), the
  * legend built from status.h's table, and the class's mean; a student
  * cell that a spreadsheet would read as a formula behind a single quote,
  * as in grades.csv. */
