@@ -1,5 +1,5 @@
-// bank: lab=01 expect=pass cpu=pass
-// why: lab 01's solution whose first thread prints one number with a precision of 999999999 on every launch: the emulator handed width and precision to the host's snprintf as written, which took 4.8 GB of the CPU judge's memory and seconds a call; it clamps both to 512 now, so the kernel passes as a debugging print should, at no cost to the host (on a GPU the driver formats the text; not measured there)
+// bank: lab=01 expect=timeout cpu=pass
+// why: lab 01's solution whose first thread prints one number with a precision of 999999999 on every launch: the emulator handed width and precision to the host's snprintf as written, which took 4.8 GB of the CPU judge's memory and seconds a call; it clamps both to 512 now, so the kernel passes as a debugging print should, at no cost to the host (on the H200 the driver formats the text as asked, and the trials run past their time: timeout, 3 s at the bank's quarter limit)
 /* printf is allowed in kernels; what one call may cost the judge's host is
  * bounded whatever its format asks for. */
 #include <stdio.h>

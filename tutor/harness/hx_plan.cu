@@ -364,7 +364,10 @@ int plan_start(struct ctx *c)
 {
     if (!c->o->runner)
         return 0;
-    snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "runner.out");
+    /* the launcher's own output is kept only where asked (the check asks,
+     * in its work folder): a judge started by hand or by a test writes
+     * nothing where it was started */
+    snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "/dev/null");
     char why[240];
     if (runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why))
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
