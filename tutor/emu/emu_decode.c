@@ -421,25 +421,9 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
             args = &r[i];
         }
     }
-    if (ptr >= 0) {
-        int nargs = args ? args->n : 0;
-        if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
-            return emu_parse_unsupported(P, mn, mlen);
-        in->o[0].kind = OK_NONE;
-        if (ret && ret->n == 1 && call_param(P, &in->o[0], ret->es[0], ret->elen[0]))
-            return -1;
-        for (int i = 0; i < nargs; i++)
-            if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
-                return -1;
-        in->nops = (uint8_t)(1 + nargs);
-        in->target = -1;
-        in->aux = ptr;      /* the register holding the callee's address */
-        in->op = OP_CALL;
-        return emu_parse_expect(P, ';');
-    }
-    if (fi < 0)
+    if (ptr < 0 && fi < 0)
         return emu_parse_fail(P, "call without a function");
-    const struct emu_func *f = &P->m->funcs[fi];
+    /* o[0] the result's .param (or none), o[1..] the arguments' */
     int nargs = args ? args->n : 0;
     if (nargs > EMU_MAX_OPNDS - 1 || (ret && ret->n > 1))
         return emu_parse_unsupported(P, mn, mlen);
@@ -450,6 +434,13 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
         if (call_param(P, &in->o[1 + i], args->es[i], args->elen[i]))
             return -1;
     in->nops = (uint8_t)(1 + nargs);
+    if (ptr >= 0) {
+        in->target = -1;
+        in->aux = ptr;      /* the register holding the callee's address */
+        in->op = OP_CALL;
+        return emu_parse_expect(P, ';');
+    }
+    const struct emu_func *f = &P->m->funcs[fi];
     in->target = fi;
     if (f->is_extern && !strcmp(f->name, "vprintf")) {
         if (nargs != 2)

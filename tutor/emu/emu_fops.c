@@ -395,23 +395,10 @@ void emu_cvt(const struct emu_insn *in, uint64_t *d, const uint64_t *a, uint32_t
 
 /* ---- handlers ------------------------------------------------------------------ */
 
-#define REG(i) (R + (size_t)in->o[i].reg * 32)
 /* A source operand's lanes, zeros where the form has no such operand (a
  * NaN's bits depend on which operands there are) */
 static const uint64_t no_operand[32];
 #define SRC(i) (in->nops > (i) ? REG(i) : no_operand)
-#define ALU_FN(name)                                                                                \
-    static void name(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
-#define EACH_LANE(mask, stmt)                                                                       \
-    do {                                                                                            \
-        if ((mask) == 0xffffffffu) {                                                                \
-            for (uint32_t l = 0; l < 32; l++) {                                                     \
-                stmt;                                                                               \
-            }                                                                                       \
-        } else {                                                                                    \
-            LANES(mask) { stmt; }                                                                   \
-        }                                                                                           \
-    } while (0)
 
 /* Any float form, in its rounding mode, with its modifiers read per
  * instruction: the forms the fast handlers below do not cover.  Directed

@@ -160,7 +160,6 @@ static uint16_t half_op(const struct emu_insn *in, uint16_t x, uint16_t y, uint1
     return fz ? ftz(h, f) : h;
 }
 
-#define REG(i) (R + (size_t)in->o[i].reg * 32)
 
 /* add, sub, mul, fma, min, max, abs, neg: each half of a .x2 on its own */
 static void h_arith(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)

@@ -1,6 +1,7 @@
 /* emu_lanes.h — what the ALU's two halves (emu_ops.c, emu_fops.c) and the
  * float atomics (emu_access.c) share: the lanes of a mask, a register's
- * bits read at a type's width, and a float's bits both ways.
+ * bits read at a type's width, a float's bits both ways, and the shape
+ * of an ALU handler.
  * Header only, a leaf: it includes nothing of the emulator but its types.
  * Private to tutor/emu/. */
 #ifndef EMU_LANES_H
@@ -13,6 +14,25 @@
 
 /* Each lane l of MASK in turn. */
 #define LANES(mask) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+/* Every lane of MASK runs STMT (which reads l): all 32 in one loop when
+ * the warp is converged, the lanes of the mask one by one when not. */
+#define EACH_LANE(mask, stmt)                                                                       \
+    do {                                                                                            \
+        if ((mask) == 0xffffffffu) {                                                                \
+            for (uint32_t l = 0; l < 32; l++) {                                                     \
+                stmt;                                                                               \
+            }                                                                                       \
+        } else {                                                                                    \
+            LANES(mask) { stmt; }                                                                   \
+        }                                                                                           \
+    } while (0)
+
+/* An ALU handler's operand I: its register's 32 lanes. */
+#define REG(i) (R + (size_t)in->o[i].reg * 32)
+/* An ALU handler, as emu_alu_fn declares it. */
+#define ALU_FN(name)                                                                                \
+    static void name(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
 
 /* TYPE's bits in a register. */
 static inline uint64_t wmask(int type)

@@ -12,23 +12,6 @@
 
 /* ---- handler shapes ----------------------------------------------------------- */
 
-#define REG(i) (R + (size_t)in->o[i].reg * 32)
-#define ALU_FN(name)                                                                                \
-    static void name(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
-
-/* Every lane of MASK runs STMT (which reads l): all 32 in one loop when
- * the warp is converged, the lanes of the mask one by one when not. */
-#define EACH_LANE(mask, stmt)                                                                       \
-    do {                                                                                            \
-        if ((mask) == 0xffffffffu) {                                                                \
-            for (uint32_t l = 0; l < 32; l++) {                                                     \
-                stmt;                                                                               \
-            }                                                                                       \
-        } else {                                                                                    \
-            LANES(mask) { stmt; }                                                                   \
-        }                                                                                           \
-    } while (0)
-
 /* A handler computing d[l] = EXPR from the source registers a, b, c, e
  * (those the form lacks are slot 0, never read by its EXPR) and m, the
  * type's bits. */
