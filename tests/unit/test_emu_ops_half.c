@@ -141,7 +141,6 @@ static uint64_t pair(uint64_t x, uint64_t y, int op, int sgn)
     return r;
 }
 REF1(r_add_s16x2, pair(IN(0), IN(1), 0, 1))
-REF1(r_sub_s16x2, pair(IN(0), IN(1), 1, 1))
 REF1(r_min_u16x2, pair(IN(0), IN(1), 2, 0))
 REF1(r_max_s16x2, pair(IN(0), IN(1), 3, 1))
 static uint64_t absdiff4(uint32_t x, uint32_t y, uint32_t z, int sum)
@@ -226,7 +225,6 @@ const struct ops_row ops_half_rows[] = {
     {"dp2a.lo.s32.s32", "", "r:rrr", 0, 0, 0, r_dp2a_lo_ss},
     {"dp2a.hi.u32.s32", "", "r:rrr", 0, 0, 0, r_dp2a_hi_us},
     {"add.s16x2", "", "r:rr", 0, 0, 0, r_add_s16x2},
-    {"sub.s16x2", "", "r:rr", 0, 0, 0, r_sub_s16x2},
     {"min.u16x2", "", "r:rr", 0, 0, 0, r_min_u16x2},
     {"max.s16x2", "", "r:rr", 0, 0, 0, r_max_s16x2},
     {"vabsdiff4.u32.u32.u32", "", "r:rrr", 0, 0, 0, r_vabsdiff4},
