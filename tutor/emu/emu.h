@@ -73,6 +73,10 @@ struct emu_config {
      * (each 2048 threads, 32 blocks, 228 KiB of shared memory); 1: one
      * block after another. */
     int resident;
+    /* 1: count what each memory request does (emu_count.h: wavefronts,
+     * sectors, atomics), which costs a few percent; instructions,
+     * branches and barriers are counted always. */
+    int counters;
 };
 
 struct emu;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "emu/emu.h"
+#include "emu/emu_count.h"
 
 /* Operand and instruction types: a size and a kind ('h': the half floats,
  * one or two to a register, emu_hops.c; 'v': two 16-bit integers packed). */
@@ -252,6 +253,7 @@ struct emu {
     uint64_t shared_win, local_win; /* reserved generic windows, 4 GiB each */
     size_t win_bytes;
     struct emu_stats stats;
+    struct emu_counters counters;   /* emu_count.c: its launches' since the last reset */
     uint64_t launches;              /* so far: mixed into each launch's interleaving */
 };
 

@@ -24,6 +24,7 @@
 #include <malloc.h>
 #endif
 
+#include "emu/emu_count.h"
 #include "emu/emu_rt_int.h"
 #include "runner/stubrt.h"
 
@@ -89,11 +90,12 @@ int emu_rt_emus(struct emu **judge, struct emu **student)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         struct emu_config c = {STANDIN_SMS, STANDIN_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0,
                                print_text, NULL,
-                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0};
+                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0, 0};
         rt.judge = emu_new(&c);
         c.hazards = 1;
         c.threads = 1;
         c.budget = rt.opt.budget ? rt.opt.budget : DEFAULT_BUDGET;
+        c.counters = rt.opt.counters;
         rt.student = emu_new(&c);
         for (int i = 0; rt.judge && rt.student && i < rt.na; i++)
             if (emu_mem_map(rt.judge, rt.a[i].p, rt.a[i].bytes, "a judge buffer") ||
@@ -174,6 +176,13 @@ void emu_rt_stats(struct emu_stats *student, struct emu_stats *judge)
         emu_stats(rt.student, student);
     if (rt.judge)
         emu_stats(rt.judge, judge);
+}
+
+void emu_rt_counters(struct emu_counters *student)
+{
+    memset(student, 0, sizeof *student);
+    if (rt.student)
+        emu_counters_get(rt.student, student);
 }
 
 void emu_rt_student_failed(const struct emu_error *err)

@@ -26,6 +26,9 @@ struct emu_rt_options {
      * decide whether a block fits an SM; NULL: the PTX alone (every
      * kernel said to use 32). */
     const char *cubin;
+    /* 1: the student's launches count their memory requests too (a
+     * profile; emu_count.h) */
+    int counters;
 };
 
 /* Before the first CUDA call; later calls change nothing already made. */
@@ -47,6 +50,9 @@ void emu_rt_judge_error(struct emu_error *err);
 
 /* What the student's launches and the judge's executed so far. */
 void emu_rt_stats(struct emu_stats *student, struct emu_stats *judge);
+/* What the student's launches counted so far (emu_count.h). */
+struct emu_counters;
+void emu_rt_counters(struct emu_counters *student);
 
 #ifdef __cplusplus
 }

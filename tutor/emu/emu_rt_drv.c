@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_count.h"
 #include "emu/emu_rt_int.h"
 
 enum { MAX_LIB_KERNELS = 64 };
@@ -241,6 +242,7 @@ static CUresult emu_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsig
     if (emu_rt_emus(NULL, &student))
         return CUDA_ERROR_OUT_OF_MEMORY;
     enum emu_status st = emu_launch(student, k->k, &l, &err);
+    emu_counters_shape(student, k->regs, emu_rt_occupancy((int)(bx * by * bz), k->regs, smem + k->info.static_smem));
     if (st != EMU_OK)
         emu_rt_student_failed(&err);
     return cu_of(st);

@@ -114,6 +114,19 @@ struct cta {
     uint32_t acq_after_sig;                 /* its acquires (fences included) since then */
 };
 
+/* The distinct 32-byte sectors a launch touched (emu_count.c): pages of
+ * a bitmap by page number, the last one used at hand. */
+struct emu_sector_page {
+    uint64_t key;
+    uint64_t *bits;
+};
+struct emu_sectors {
+    struct emu_sector_page *pages;
+    size_t cap, used;
+    uint64_t count;
+    uint64_t last_key, *last;
+};
+
 /* One host thread's launch: the launch's constants, its window of
  * resident blocks, the global shadow, the budget and counters. */
 struct run {
@@ -146,6 +159,8 @@ struct run {
     uint64_t budget_left;           /* this thread's share of the budget */
     struct pool *pool;              /* NULL when the launch has one thread */
     struct emu_stats stats;
+    struct emu_counters cnt;        /* emu_count.c: this launch's, on this host thread */
+    struct emu_sectors cnt_rd, cnt_wr;
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
@@ -273,6 +288,30 @@ void emu_elect(struct warp *w, const struct emu_insn *in, uint32_t emask);
 int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 /* Drops W's copies in flight (a block starts, or its memory is freed). */
 void emu_async_reset(struct warp *w);
+
+/* emu_count.c: the counters' events, each one line where it happens */
+/* A load or store (MASK: the lanes its guard lets run), before it runs. */
+void emu_count_mem(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* An atom or red, before it runs. */
+void emu_count_atom(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* A branch of the lanes of MASK, EMASK of which take it. */
+static inline void emu_count_branch(struct run *r, uint32_t mask, uint32_t emask)
+{
+    r->cnt.v[EMU_CNT_branches]++;
+    r->cnt.v[EMU_CNT_div_branches] += emask && emask != mask;
+}
+/* A barrier the lanes of EMASK arrive at. */
+static inline void emu_count_barrier(struct run *r, uint32_t emask)
+{
+    r->cnt.v[EMU_CNT_bar_warp]++;
+    r->cnt.v[EMU_CNT_bar_thread] += popc32(emask);
+}
+/* A worker thread's run starts with nothing counted; at its end its
+ * counts go into T's. */
+void emu_count_fresh(struct run *worker);
+void emu_count_merge(struct run *t, struct run *worker);
+/* The launch has ended: its counts into the emulator's. */
+void emu_count_end(struct run *r);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);

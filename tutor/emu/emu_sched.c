@@ -381,6 +381,7 @@ static enum emu_status sched_threads(struct run *t, const struct emu_kernel *k, 
         wk[i].r.budget_left = 0;
         wk[i].r.rng = (t->rng ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1))) | 1;
         memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
+        emu_count_fresh(&wk[i].r);
         if (worker_alloc(&wk[i].r, k, scratch_used))
             goto out;
     }
@@ -401,6 +402,7 @@ out:
     for (int i = 0; i < threads; i++) {
         t->stats.warp_instructions += wk[i].r.stats.warp_instructions;
         t->stats.thread_instructions += wk[i].r.stats.thread_instructions;
+        emu_count_merge(t, &wk[i].r);
         worker_free(&wk[i].r);
     }
     free(wk);

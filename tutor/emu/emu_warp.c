@@ -367,7 +367,7 @@ STEP(step_alu)
 
 STEP(step_bra)
 {
-    (void)r;
+    emu_count_branch(r, mask, emask);
     if (emask == mask) {
         advance(w, mask, (uint32_t)in->target);
     } else if (!emask) {
@@ -388,6 +388,7 @@ STEP(step_brx)
 {
     const uint64_t *x = w->R + (size_t)in->o[0].reg * 32;
     uint32_t first = UINT32_MAX, same = 1;
+    emu_count_branch(r, mask, emask);
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if ((uint32_t)x[l] >= (uint32_t)in->aux)
@@ -488,6 +489,8 @@ STEP(step_trap)
 
 STEP(step_mem)
 {
+    if (emask && r->e->cfg.counters)
+        emu_count_mem(r, w, in, emask);
     if (emask && emu_ld_st(r, w, in, emask, (int)pc))
         return -1;
     return next_insn(w, mask, pc);
@@ -495,6 +498,8 @@ STEP(step_mem)
 
 STEP(step_atom)
 {
+    if (emask && r->e->cfg.counters)
+        emu_count_atom(r, w, in, emask);
     if (emask && emu_atom(r, w, in, emask, (int)pc))
         return -1;
     return next_insn(w, mask, pc);
@@ -545,6 +550,8 @@ STEP(step_clock)
 STEP(step_bar)
 {
     int wait = in->op != OP_BAR_ARRIVE;
+    if (emask)
+        emu_count_barrier(r, emask);
     if (emask && r->hazards && (in->flags & F_ALIGNED) &&
         emu_bar_divergence(r, w, mask, emask, (int)pc))
         return -1;
@@ -743,6 +750,7 @@ int emu_warp_step(struct run *r, struct warp *w)
     uint32_t n = popc32(mask);
     r->stats.warp_instructions++;
     r->stats.thread_instructions += n;
+    r->cnt.v[EMU_CNT_thread_inst_on] += emask == mask ? n : popc32(emask);
     if (r->budget_on) {
         if (r->budget_left < n && budget_refill(r, n)) {
             char where[160];

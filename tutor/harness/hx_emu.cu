@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../emu/emu_count.h"
 #include "../emu/emu_rt.h"
 #include "../emu/emu_seal.h"
 #include "hx.h"
@@ -64,7 +65,8 @@ void emu_prepare(struct opts *o, struct report *r)
      * peak, no CUB timed against the student. */
     o->nperf = 0;
     static char cubin[4096];
-    struct emu_rt_options eo = {o->seed, 0, on_student_error, find_cubin(o->ptx, cubin, sizeof cubin)};
+    struct emu_rt_options eo = {o->seed, 0, on_student_error, find_cubin(o->ptx, cubin, sizeof cubin),
+                                o->mode == MODE_PROFILE};
     emu_rt_configure(&eo);
 }
 
@@ -159,6 +161,13 @@ void emu_finish(struct ctx *c)
     r->emu_judge_instr = js.thread_instructions;
     emu_rt_student_error(&se);
     emu_rt_judge_error(&je);
+    /* a profile: the student's launches' counters, to the check (check_counters.c) */
+    if (c->o->mode == MODE_PROFILE && se.status == EMU_OK) {
+        struct emu_counters k;
+        emu_rt_counters(&k);
+        for (int i = 0; i < EMU_CNT_COUNT; i++)
+            progress_line("@counter %s %llu", emu_counter_info[i].name, (unsigned long long)k.v[i]);
+    }
     if (je.status != EMU_OK) {
         /* The judge's own kernels are the workbook's: never the student's fault. */
         note(r, "internal: the emulator stopped one of the judge's own kernels: %s", je.message);
