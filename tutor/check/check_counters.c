@@ -1,8 +1,13 @@
-/* check_counters.c — the profiler's counters: ncu around a judge in
- * profile mode at the size the target is judged at, reading the counters
- * the lab's lesson is about (data/labs.json) and the kernel time and DRAM
- * throughput of every lab.  Only the student's kernels are profiled: the
- * judge marks their replay with an NVTX range "student". */
+/* check_counters.c — the profiler's counters: on a GPU, ncu around a judge
+ * in profile mode at the size the target is judged at, reading the
+ * counters the lab's lesson is about (data/labs.json) and the kernel time
+ * and DRAM throughput of every lab; only the student's kernels are
+ * profiled (the judge marks their replay with an NVTX range "student").
+ * Without a GPU, the CPU judge in profile mode at the lesson's size, whose
+ * emulator counts the student's launches (tutor/emu/emu_count.h) and says
+ * each count on the channel; the lesson's counter against the reference
+ * solution's is then a technique the lab needs (docs/harness.md, "Counters
+ * without a GPU"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +77,123 @@ static void record(struct run *r, const char *log, const char **names, int nname
     free(csv);
 }
 
+/* What the CPU judge's profile said: "@counter NAME VALUE" lines. */
+struct emu_said {
+    int n;
+    char names[64][48];
+    double values[64];
+};
+
+static void said_line(void *ud, const char *line)
+{
+    struct emu_said *s = ud;
+    char name[48];
+    unsigned long long v;
+    if (s->n < 64 && sscanf(line, "@counter %47s %llu", name, &v) == 2) {
+        snprintf(s->names[s->n], sizeof s->names[s->n], "%s", name);
+        s->values[s->n++] = (double)v;
+    }
+}
+
+/* The value of counter NAME ("a+b": the sum of both) in S, or "n": N; -1
+ * when S lacks one of them. */
+static double said_value(const struct emu_said *s, const char *name, unsigned long long n)
+{
+    double sum = 0;
+    char buf[160], *save = NULL;
+    if (!strcmp(name, "n"))
+        return (double)n;
+    snprintf(buf, sizeof buf, "%s", name);
+    for (char *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        int i = 0;
+        while (i < s->n && strcmp(s->names[i], tok))
+            i++;
+        if (i == s->n)
+            return -1;
+        sum += s->values[i];
+    }
+    return sum;
+}
+
+/* The lesson's counter as a technique: met when the figure is within the
+ * catalog's bound; the reference solution's figure beside it. */
+static void lesson_technique(struct run *r, const struct emu_said *s, unsigned long long n)
+{
+    const struct lesson *ls = &r->lab->lesson;
+    double a = said_value(s, ls->counter, n), b = ls->over ? said_value(s, ls->over, n) : 1;
+    if (a < 0 || b < 0) {
+        check_message(r, "internal: the emulator did not say %s", a < 0 ? ls->counter : ls->over);
+        check_set_status(r, STATUS_INTERNAL_ERROR);
+        return;
+    }
+    double v = b > 0 ? a / b : 0;
+    int met = (ls->max <= 0 || v <= ls->max) && (ls->min <= 0 || v >= ls->min);
+    char *why = util_format("%s: yours %.4g, the reference solution's %.4g, %s %.4g (counted by the "
+                            "emulator at n=%llu): %s", ls->what, v, ls->solution,
+                            ls->max > 0 ? "at most" : "at least", ls->max > 0 ? ls->max : ls->min, n, ls->why);
+    result_add_technique(r->res, ls->name, met, why ? why : ls->why);
+    /* met: the figures are told all the same (a miss says them as its why) */
+    if (met)
+        check_message(r, "%s: yours %.4g, the reference solution's %.4g, %s %.4g (counted by the emulator at n=%llu)",
+                      ls->what, v, ls->solution, ls->max > 0 ? "at most" : "at least", ls->max > 0 ? ls->max : ls->min, n);
+    free(why);
+}
+
+/* Without a GPU: the CPU judge's profile at the lesson's size (the lab's
+ * lesson n, else the family's largest emulated size up to 2^16). */
+static int emu_counters(struct run *r)
+{
+    unsigned long long n = r->lab->lesson.n;
+    struct emu_said said = {0};
+    struct proc_result pr = {0};
+    char **hx = NULL, *json = util_format("%s/profile.json", r->dir), *nword = NULL;
+    char *argv[128] = {0};
+    int a = 0;
+    if (!n)
+        n = r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
+    if (!json || !(hx = judge_argv(r, json, "profile", &n, 1, 0)) || !(nword = util_format("%llu", n)))
+        goto out;
+    check_progress(r, "counters", 0, 0, "the emulator");
+    for (int i = 0; hx[i] && a < 120; i++)
+        argv[a++] = hx[i];
+    argv[a++] = "--profile-n";
+    argv[a++] = nword;
+    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
+                             .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = &said, .channel = 1,
+                             .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
+    if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0 || said.n == 0) {
+        char why[160];
+        proc_describe(&pr, why, sizeof why);
+        result_set_text(&r->res->counters_note, said.n ? why : "the emulator's profile ended without counters");
+        check_message(r, "the emulator could not count the kernel's launches (%s)", said.n ? why : "no counters");
+        if (r->lab->lesson.counter)
+            check_set_status(r, STATUS_FAIL);
+        goto out;
+    }
+    if (r->o->counters) {
+        result_set_text(&r->res->counters_tool, "emulator");
+        r->res->counters_n = n;
+        r->res->counters_kernels = (int)said_value(&said, "launches", n);
+        r->res->counters_s = pr.seconds;
+        for (int i = 0; i < said.n; i++)
+            result_add_counter(r->res, said.names[i], said.values[i]);
+    }
+    if (r->lab->lesson.counter)
+        lesson_technique(r, &said, n);
+out:
+    proc_result_free(&pr);
+    judge_argv_free(hx);
+    free(nword);
+    free(json);
+    return 0;
+}
+
 int stage_counters(struct run *r)
 {
+    if (r->emulated) {
+        r->res->have_counters = r->o->counters;
+        return emu_counters(r);
+    }
     const char *names[64];
     int nnames = 0, a = 0, skip = 0;
     char *metrics = NULL, *log = util_format("%s/ncu.csv", r->dir), *json = util_format("%s/profile.json", r->dir);
@@ -86,12 +206,7 @@ int stage_counters(struct run *r)
     for (int i = 0; i < r->lab->family->nperf; i++)
         if (!strcmp(r->lab->family->perf[i].label, r->lab->target.case_label))
             n = r->lab->family->perf[i].n;
-    if (r->emulated) {
-        /* Counters are the GPU's: the emulator's instructions are not
-         * what ncu counts. */
-        result_set_text(&r->res->counters_note, "no GPU: ncu counts on a GPU only (the check ran on the CPU emulator)");
-        goto out;
-    } else if (!r->tc->ncu) {
+    if (!r->tc->ncu) {
         result_set_text(&r->res->counters_note, "ncu not found: no counters");
         goto out;
     }

@@ -336,6 +336,8 @@ void emu_count_fresh(struct run *worker)
 void emu_count_end(struct run *r)
 {
     r->cnt.v[EMU_CNT_launches] = 1;
+    r->cnt.v[EMU_CNT_blocks] = r->nblocks;
+    r->cnt.v[EMU_CNT_threads] = r->nblocks * r->nthreads;
     r->cnt.v[EMU_CNT_warp_inst] = r->stats.warp_instructions;
     r->cnt.v[EMU_CNT_thread_inst] = r->stats.thread_instructions;
     r->cnt.v[EMU_CNT_uniq_rd] = r->cnt_rd.count;

@@ -26,6 +26,8 @@ extern "C" {
  * combine (SUM, or MAX/MIN for a property of the launch), and its meaning. */
 #define EMU_COUNTERS(X) \
     X(launches, "launches", "", '=', SUM, "kernel launches") \
+    X(blocks, "blocks", "launch__grid_size", '=', SUM, "blocks launched") \
+    X(threads, "threads", "launch__thread_count", '=', SUM, "threads launched") \
     X(warp_inst, "warp_instructions", "smsp__inst_executed.sum", '~', SUM, \
       "instructions a warp issued (PTX)") \
     X(thread_inst, "thread_instructions", "smsp__thread_inst_executed.sum", '~', SUM, \
@@ -59,10 +61,8 @@ extern "C" {
     X(bar_warp, "barriers", "", '=', SUM, "block barriers a warp arrived at") \
     X(bar_thread, "barrier_threads", "sm__sass_thread_inst_executed_op_barrier_pred_on.sum", '=', SUM, \
       "threads that arrived at them") \
-    X(bar_block, "block_barriers", "", '=', SUM, "block barriers completed (one per block)") \
-    X(atom_req, "atomic_requests", \
-      "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum+l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", \
-      '=', SUM, "global atomics a warp issued") \
+    X(atom_req, "atomic_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum+l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", '=', SUM, \
+      "global atomics a warp issued") \
     X(atom_thread, "atomic_threads", "", '=', SUM, "threads that ran them") \
     X(atom_same, "atomic_same_address", "", '=', SUM, \
       "of those, threads whose address another thread of the request also hit") \

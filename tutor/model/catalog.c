@@ -285,6 +285,38 @@ static int parse_counters(struct parser *p, const cJSON *lab, const char *base, 
     return 0;
 }
 
+/* Optional: the lesson's counter, which the CPU tier holds the kernel to. */
+static int parse_lesson(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(lab, "lesson"), *bound;
+    struct lesson *ls = &l->lesson;
+    char path[64];
+    double n;
+    snprintf(path, sizeof path, "%s.lesson", base);
+    if (!v)
+        return 0;
+    if (!cJSON_IsObject(v))
+        return fail(p, path, "must be an object");
+    if (get_string(p, v, path, "name", 0, &ls->name) || get_string(p, v, path, "what", 0, &ls->what) ||
+        get_string(p, v, path, "why", 0, &ls->why) || get_string(p, v, path, "counter", 0, &ls->counter) ||
+        get_number(p, v, path, "n", 1, (double)l->family->emu_max_n, &n) ||
+        get_number(p, v, path, "solution", 0, 1e18, &ls->solution))
+        return -1;
+    ls->n = (unsigned long long)n;
+    if (cJSON_GetObjectItemCaseSensitive(v, "over") && get_string(p, v, path, "over", 0, &ls->over))
+        return -1;
+    int has_max = (bound = cJSON_GetObjectItemCaseSensitive(v, "max")) != NULL;
+    if (has_max && get_number(p, v, path, "max", 1e-12, 1e18, &ls->max))
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(v, "min") && (has_max || get_number(p, v, path, "min", 1e-12, 1e18, &ls->min)))
+        return has_max ? fail(p, path, "has both max and min: a bound is one of the two") : -1;
+    if (ls->max <= 0 && ls->min <= 0)
+        return fail(p, path, "needs max or min");
+    if ((ls->max > 0 && ls->solution > ls->max) || (ls->min > 0 && ls->solution < ls->min))
+        return fail(p, path, "the reference solution's figure %g does not meet its own bound", ls->solution);
+    return 0;
+}
+
 /* Whether a family of the lab times a case of this label. */
 static int has_case(const struct lab *l, const char *label)
 {
@@ -498,7 +530,7 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
     if (parse_opening(p, v, base, i, cat))
         goto out;
     if (parse_target(p, v, base, l) || parse_techniques(p, v, base, l) ||
-        parse_counters(p, v, base, l) || parse_deterministic(p, v, base, l) ||
+        parse_counters(p, v, base, l) || parse_lesson(p, v, base, l) || parse_deterministic(p, v, base, l) ||
         parse_check_timeout(p, v, base, l) || get_array(p, v, base, "hints", CATALOG_HINTS, &hints))
         goto out;
     if (cJSON_GetArraySize(hints) != CATALOG_HINTS) {
@@ -686,6 +718,11 @@ void catalog_free(struct catalog *cat)
         for (int j = 0; l->counters && j < l->ncounters; j++)
             free(l->counters[j]);
         free(l->counters);
+        free(l->lesson.name);
+        free(l->lesson.what);
+        free(l->lesson.why);
+        free(l->lesson.counter);
+        free(l->lesson.over);
         for (int j = 0; j < CATALOG_HINTS; j++)
             free(l->hints[j]);
     }

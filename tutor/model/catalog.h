@@ -99,6 +99,20 @@ struct technique {
     char *why;
 };
 
+/* The counter a lab's lesson is about, as the CPU tier measures it without
+ * a GPU (optional "lesson"; docs/harness.md, "Counters without a GPU"):
+ * the emulator's COUNTER ("a+b": a sum of two), divided by OVER (another
+ * counter, or "n", the size; NULL: not divided), at size N, must be at
+ * most MAX or at least MIN (one of the two, the other 0) for the
+ * technique NAME to be found; SOLUTION is the reference solution's
+ * figure, WHAT the figure in words ("divergent branches per block"). */
+struct lesson {
+    char *name, *what, *why;
+    char *counter, *over;
+    unsigned long long n;
+    double max, min, solution;
+};
+
 /* One more case a target must meet, on the target's metric. */
 struct target_case {
     char *case_label;
@@ -140,6 +154,7 @@ struct lab {
     int ntech;
     char **counters;            /* ncu metrics the lesson is about (optional) */
     int ncounters;
+    struct lesson lesson;       /* counter NULL: none */
     char *hints[CATALOG_HINTS];
     /* Which lab's pass opens this one: an index into catalog.labs, always
      * an earlier lab; -1 for the first lab, open from the start.  The

@@ -254,8 +254,11 @@ void verdict_print(FILE *f, const struct result *r, int color, int width)
     print_tests(f, r, color);
     print_perf(f, r);
     print_checks(f, r, color);
+    /* a count as the integer it is; a ratio or a percentage in six digits */
     for (int i = 0; i < r->ncounters; i++)
-        fprintf(f, "  %-12s %-58s %14.6g\n", i ? "" : "counters", r->counter_names[i], r->counter_values[i]);
+        fprintf(f, r->counter_values[i] == (double)(long long)r->counter_values[i] ? "  %-12s %-58s %14.0f\n"
+                                                                               : "  %-12s %-58s %14.6g\n",
+                i ? "" : "counters", r->counter_names[i], r->counter_values[i]);
     if (r->counters_note && r->counters_note[0])
         fprintf(f, "  %-12s %s\n", "counters", r->counters_note);
     if (r->have_target) {
