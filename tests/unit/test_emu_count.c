@@ -175,6 +175,7 @@ static void strided_shared_conflicts(void)
     EXPECT(C(&f, warp_inst) == 2 * 14 && C(&f, thread_inst) == 64 * 14);
     EXPECT(C(&f, thread_inst_on) == C(&f, thread_inst));
     EXPECT(C(&f, branches) == 0 && C(&f, div_branches) == 0 && C(&f, launches) == 1);
+    EXPECT(C(&f, blocks) == 1 && C(&f, threads) == 64);
     EXPECT(out[4 * 63] == 63);
     done(&f);
     /* stride 1: conflict-free (1 wavefront a request), coalesced: 4
@@ -305,7 +306,7 @@ static void launches_accumulate(void)
     EXPECT(emu_launch(f.e, emu_module_kernel_at(f.m, 0), &l, &f.err) == EMU_OK);
     emu_counters_shape(f.e, 32, 8);
     emu_counters_get(f.e, &f.c);
-    EXPECT(C(&f, launches) == 2 && C(&f, gl_ld_req) == 4 && C(&f, uniq_rd) == 8);
+    EXPECT(C(&f, launches) == 2 && C(&f, gl_ld_req) == 4 && C(&f, uniq_rd) == 8 && C(&f, threads) == 64);
     EXPECT(C(&f, regs) == 40 && C(&f, blocks_sm) == 6);
     emu_counters_reset(f.e);
     emu_counters_get(f.e, &f.c);
