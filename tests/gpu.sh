@@ -33,6 +33,12 @@ if ! have_gpu; then
             if [ "$st" = pass ] && [ "$emu" = true ]; then ok "$id solution passes on the CPU emulator"
             else not_ok "$id solution passes on the CPU emulator" "status $st: $(jget "$TMP/sol-$id.json" .summary)" \
                      "$(jq -r '.messages[]' "$TMP/sol-$id.json")"; fi
+            # The lesson's figure, counted by the emulator, is the catalog's.
+            if [ "$(jq -r ".labs[$i].lesson.name // empty" data/labs.json)" ]; then
+                said=$(jq -r '.messages[]' "$TMP/sol-$id.json" | sed -n 's/.*: yours \([^,]*\), the reference solution.s \([^,]*\),.*/\1 \2/p')
+                check "$id solution's lesson figure on the emulator is the catalog's ($said)" \
+                    test -n "$said" -a "${said% *}" = "${said#* }"
+            fi
             # The judge's wall time on the emulator, compile and link left out.
             echo "# $id solution: the CPU judge ran $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/sol-$id.json") s," \
                  "stub $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/stub-$id.json") s;" \

@@ -402,7 +402,43 @@ static void check_timeout_defaults_and_bounds(void)
     EXPECT_STR(err, "t.json: labs[0].check_timeout_s: must be a number");
 }
 
-TAP_MAIN(T(real_catalog_loads), T(check_timeout_defaults_and_bounds), T(minimal_catalog_parses), T(unknown_family_named_with_path),
+/* A lesson: its figure and one bound, which its solution meets. */
+static void lesson_counter(void)
+{
+    struct catalog cat;
+    char err[256] = "";
+    static const char one[] = "{\"metric\": \"ratio\", \"case\": \"2^20\", \"min\": 1}";
+#define LESSON(rest) ", \"lesson\": {\"name\": \"n\", \"what\": \"w\", \"why\": \"y\", \"counter\": \"a+b\", " rest "}"
+    EXPECT(parse_target_text(one, LESSON("\"over\": \"n\", \"n\": 4096, \"max\": 0.5, \"solution\": 0.25"), err,
+                             sizeof err, &cat) == 0);
+    if (!err[0]) {
+        const struct lesson *ls = &cat.labs[0].lesson;
+        EXPECT_STR(ls->counter, "a+b");
+        EXPECT_STR(ls->over, "n");
+        EXPECT(ls->n == 4096 && ls->max == 0.5 && ls->min == 0 && ls->solution == 0.25);
+        catalog_free(&cat);
+    }
+    EXPECT(parse_target_text(one, "", err, sizeof err, &cat) == 0);
+    if (!err[0]) {
+        EXPECT(cat.labs[0].lesson.counter == NULL);
+        catalog_free(&cat);
+    }
+    EXPECT(parse_target_text(one, LESSON("\"n\": 4096, \"max\": 0.5, \"solution\": 0.75"), err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson: the reference solution's figure 0.75 does not meet its own bound");
+    EXPECT(parse_target_text(one, LESSON("\"n\": 4096, \"min\": 2, \"solution\": 1"), err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson: the reference solution's figure 1 does not meet its own bound");
+    EXPECT(parse_target_text(one, LESSON("\"n\": 4096, \"max\": 1, \"min\": 0.5, \"solution\": 1"), err, sizeof err,
+                             NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson: has both max and min: a bound is one of the two");
+    EXPECT(parse_target_text(one, LESSON("\"n\": 4096, \"solution\": 1"), err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson: needs max or min");
+    /* past the family's emulation bound (2^20 here) no CPU judge counts it */
+    EXPECT(parse_target_text(one, LESSON("\"n\": 2097152, \"max\": 1, \"solution\": 1"), err, sizeof err, NULL) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson.n: 2.09715e+06 is outside [1, 1.04858e+06]");
+#undef LESSON
+}
+
+TAP_MAIN(T(real_catalog_loads), T(lesson_counter), T(check_timeout_defaults_and_bounds), T(minimal_catalog_parses), T(unknown_family_named_with_path),
          T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
          T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),

@@ -126,7 +126,7 @@ static const struct option_spec options[] = {
     {"seed", OPT_SEED, "S", ON(CMD_CHECK), "the inputs' seed (an integer below 2^53; default: fresh)"},
     {"quick", OPT_QUICK, NULL, ON_RUN, "time only the target's size"},
     {"no-sanitize", OPT_NO_SANITIZE, NULL, ON_RUN, "skip the race checkers"},
-    {"counters", OPT_COUNTERS, NULL, ON(CMD_CHECK), "read the lesson's profiler counters with ncu"},
+    {"counters", OPT_COUNTERS, NULL, ON(CMD_CHECK), "read the lesson's counters: ncu's on a GPU, the emulator's without one"},
     {"build-only", OPT_BUILD_ONLY, NULL, ON(CMD_CHECK), "compile, check the rules and link; run nothing (not recorded)"},
     {"run-only", OPT_RUN_ONLY, NULL, ON(CMD_CHECK), "run what --build-only left in --work-dir (not recorded)"},
     {"timeout-scale", OPT_TIMEOUT_SCALE, "X", ON_RUN, "multiply the catalog's time limits by X"},
