@@ -270,12 +270,62 @@ static void split(const struct run *r, const struct warp *w, const struct emu_in
     }
 }
 
+/* The common shapes in one pass over the lanes, through a register: a
+ * shared access of a word or less that no two lanes' banks share, and a
+ * global access of 16 bytes or less (aligned to its size, as the access
+ * itself checks, so in one sector).  0: another shape, for the general
+ * path. */
+static int count_fast(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask,
+                      uint32_t bytes, int is_ld)
+{
+    const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0];
+    if (ao->reg < 0)
+        return 0;
+    const uint64_t *base = w->R + (size_t)ao->reg * 32, off = (uint64_t)ao->off;
+    if (in->space == SP_SHARED && bytes <= 4) {
+        uint32_t banks = 0, clash = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint32_t b = 1u << ((uint32_t)(base[__builtin_ctz(m)] + off) / 4 % 32);
+            clash |= banks & b;
+            banks |= b;
+        }
+        if (clash)
+            return 0;
+        r->cnt.v[is_ld ? EMU_CNT_sh_ld_req : EMU_CNT_sh_st_req]++;
+        r->cnt.v[is_ld ? EMU_CNT_sh_ld_wf : EMU_CNT_sh_st_wf]++;
+        return 1;
+    }
+    if (in->space != SP_GLOBAL || bytes > 16)
+        return 0;
+    uint64_t sec[32], hi = 0;
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t s = (base[__builtin_ctz(m)] + off) >> 5;
+        uint32_t j = n;
+        if (n && s <= hi) {
+            while (j > 0 && sec[j - 1] != s)
+                j--;
+            if (j > 0)
+                continue;
+        }
+        hi = !n || s > hi ? s : hi;
+        sec[n++] = s;
+    }
+    r->cnt.v[is_ld ? EMU_CNT_gl_ld_req : EMU_CNT_gl_st_req]++;
+    r->cnt.v[is_ld ? EMU_CNT_gl_ld_sec : EMU_CNT_gl_st_sec] += n;
+    for (uint32_t i = 0; i < n; i++)
+        set_add(is_ld ? &r->cnt_rd : &r->cnt_wr, sec[i]);
+    return 1;
+}
+
 void emu_count_mem(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask)
 {
     int is_ld = in->op == OP_LD;
     uint32_t sh[32], sm, gm, bytes = (uint32_t)emu_type_size[in->type] * in->vec;
     uint64_t gl[32], sec[64];
-    if (!bytes)
+    /* parameters, local and constant memory: not what the lessons count */
+    if (!bytes || (in->space != SP_GENERIC && in->space != SP_GLOBAL && in->space != SP_SHARED) ||
+        count_fast(r, w, in, mask, bytes, is_ld))
         return;
     split(r, w, in, &in->o[is_ld ? 1 : 0], mask, sh, &sm, gl, &gm);
     if (sm) {
