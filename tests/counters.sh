@@ -33,6 +33,10 @@ if [ ! -x build/harness/judge_cpu_reduce_int ]; then
     exit 0
 fi
 sol() { ls solutions/"$1"-*/kernel.cu; }
+# lab 02's solution, but a fault at exactly the lesson's size, which no
+# trial uses: the profile is where it shows
+sed 's/^    unsigned tid = threadIdx.x;$/&\n    if (n == 65536u) __trap();/' "$(sol 02)" > "$TMP/dodge.cu"
+par_check "$TMP/dodge.json" 02 --file "$TMP/dodge.cu" --work-dir "$TMP/w0"
 par_check "$TMP/01on02.json" 02 --file "$(sol 01)" --work-dir "$TMP/w1"
 par_check "$TMP/02on03.json" 03 --file "$(sol 02)" --work-dir "$TMP/w2"
 par_check "$TMP/03.json" 03 --file "$(sol 03)" --counters --work-dir "$TMP/w3"
@@ -45,6 +49,10 @@ check "lab 01's kernel fails lab 02 on the CPU: technique missing, its divergent
     test "$(j .status "$TMP/01on02.json")" = fail -a -n "$(grep -F "divergent branches per element: yours 0.1893, the reference solution's 0.04735, at most 0.1" <<<"$m")"
 check "it is correct there all the same: every trial passed" \
     test "$(j '[.tests[] | select(.pass | not)] | length' "$TMP/01on02.json")" = 0
+check "a kernel that faults only at the lesson's size passes its trials but not the lesson: technique missing" \
+    test "$(grep -c '__trap' "$TMP/dodge.cu") $(j .status "$TMP/dodge.json")" = "1 fail" -a \
+         "$(j '[.tests[] | select(.pass | not)] | length' "$TMP/dodge.json")" = 0 -a \
+         -n "$(missing "contiguous working threads" "$TMP/dodge.json" | grep -F "its call at n=65536 ended runtime_error")"
 m=$(missing "conflict-free shared memory" "$TMP/02on03.json")
 check "lab 02's kernel fails lab 03 on the CPU: 2.552 wavefronts a shared request against 1" \
     test "$(j .status "$TMP/02on03.json")" = fail -a -n "$(grep -F "yours 2.552, the reference solution's 1, at most 1.2" <<<"$m")"

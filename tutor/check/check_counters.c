@@ -139,6 +139,35 @@ static void lesson_technique(struct run *r, const struct emu_said *s, unsigned l
     free(why);
 }
 
+/* The profile said no counters.  When the judge's report blames the
+ * kernel (it failed, crashed, hung or broke a rule at the lesson's size),
+ * the lesson's technique is missing; when the judge itself did not run or
+ * report, the lesson is not checked and the verdict stands, said so. */
+static void profile_failed(struct run *r, const struct proc_result *pr, const char *json, unsigned long long n)
+{
+    struct result h = {0};
+    char why[200], err[128], *text = pr->timed_out ? NULL : util_read_file(json, NULL);
+    int st = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? (int)h.status : -1;
+    int blamed = st == STATUS_FAIL || st == STATUS_RUNTIME_ERROR || st == STATUS_TIMEOUT || st == STATUS_REJECTED ||
+                 pr->timed_out;
+    if (blamed)
+        snprintf(why, sizeof why, "its call at n=%llu ended %s%s%.120s", n, pr->timed_out ? "past its time" :
+                 status_name((enum status)st), h.nmsgs ? ": " : "", h.nmsgs ? h.messages[h.nmsgs - 1] : "");
+    else
+        proc_describe(pr, why, sizeof why);
+    result_set_text(&r->res->counters_note, why);
+    if (blamed && r->lab->lesson.counter) {
+        result_add_technique(r->res, r->lab->lesson.name, 0, why);
+    } else if (r->lab->lesson.counter) {
+        check_message(r, "the emulator could not count the kernel's launches (%s): the lesson's %s was not checked",
+                      st < 0 ? "the profile left no report" : why, r->lab->lesson.what);
+    } else {
+        check_message(r, "the emulator could not count the kernel's launches (%s)", why);
+    }
+    result_free(&h);
+    free(text);
+}
+
 /* Without a GPU: the CPU judge's profile at the lesson's size (the lab's
  * lesson n, else the family's largest emulated size up to 2^16). */
 static int emu_counters(struct run *r)
@@ -162,12 +191,7 @@ static int emu_counters(struct run *r)
                              .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = &said, .channel = 1,
                              .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
     if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0 || said.n == 0) {
-        char why[160];
-        proc_describe(&pr, why, sizeof why);
-        result_set_text(&r->res->counters_note, said.n ? why : "the emulator's profile ended without counters");
-        check_message(r, "the emulator could not count the kernel's launches (%s)", said.n ? why : "no counters");
-        if (r->lab->lesson.counter)
-            check_set_status(r, STATUS_FAIL);
+        profile_failed(r, &pr, json, n);
         goto out;
     }
     if (r->o->counters) {
