@@ -609,18 +609,11 @@ static int inside(uint64_t p, uint64_t n, uint64_t base, uint64_t size)
     return p >= base && n <= size && p - base <= size - n;
 }
 
-/* The buffers' names, by family (enum plan_family, from 1). */
-static const char *const buffer_names[][4] = {
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "-"},
-    {"-", "d_out", "d_scratch", "-"}, {"a", "b", "r", "carry_out"},
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "count"},
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "-", "-"}};
-
+/* Buffer b of the call, as lab.h names it ("-" where the entry point takes none). */
 static const char *buffer_name(const struct call *k, int b)
 {
-    const int nfam = (int)(sizeof buffer_names / sizeof buffer_names[0]);
-    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
-    return buffer_names[f][b];
+    const char *name = family_buffer(k->family, b).name;
+    return name ? name : "-";
 }
 
 static int check_launch(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
@@ -824,7 +817,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
     }
 }
 
-struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
+struct call call_make(const struct ctx *c, enum family_id f, unsigned n, const void *p0,
                       const void *p1, const void *p2, const void *p3)
 {
     struct call k;
@@ -836,43 +829,29 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
     k.ptr[1] = (uint64_t)(uintptr_t)p1;
     k.ptr[2] = (uint64_t)(uintptr_t)p2;
     k.ptr[3] = (uint64_t)(uintptr_t)p3;
-    switch (f) {
-    case PLAN_REDUCE_INT:
-    case PLAN_REDUCE_FLOAT:
-    case PLAN_TRAPEZOID:
-        k.bytes[0] = f == PLAN_TRAPEZOID ? 0 : (uint64_t)n * 4;
-        k.bytes[1] = 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_MPADD:
-        k.bytes[0] = k.bytes[1] = k.bytes[2] = (uint64_t)n * LAB_MP_LIMBS * 4;
-        k.bytes[3] = (uint64_t)n * 4;
-        k.writable[2] = k.writable[3] = 1;
-        break;
-    case PLAN_ARGMAX:
-        k.bytes[0] = (uint64_t)n * 4;
-        k.bytes[1] = 8;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_SELECT:
-        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.bytes[3] = 4;
-        k.writable[1] = k.writable[2] = k.writable[3] = 1;
-        break;
-    case PLAN_SCAN:
-        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_ROWNORM:
-        /* n is the rows: the family sets n2 (cols) and the bytes, rows * cols floats each. */
-        k.writable[1] = 1;
-        break;
-    default:
-        break;
+    for (int b = 0; b < 4; b++) {
+        struct family_buffer fb = family_buffer(f, b);
+        k.writable[b] = fb.writable;
+        switch (fb.size) {
+        case FB_N:
+            k.bytes[b] = (uint64_t)n * 4;
+            break;
+        case FB_ONE4:
+            k.bytes[b] = 4;
+            break;
+        case FB_ONE8:
+            k.bytes[b] = 8;
+            break;
+        case FB_LIMBS:
+            k.bytes[b] = (uint64_t)n * LAB_MP_LIMBS * 4;
+            break;
+        case FB_SCRATCH:
+            k.bytes[b] = LAB_SCRATCH_BYTES(n);
+            break;
+        case FB_ABSENT:
+        case FB_FAMILY:             /* rownorm: rows * cols floats, which the family sets with n2 */
+            break;
+        }
     }
     return k;
 }

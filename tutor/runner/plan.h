@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "../family.h"          /* the family a CALL names: enum family_id */
+
 #define PLAN_VERSION 2               /* 2: CALL carries n2 */
 #define PLAN_FD 3                   /* the runner's end of the socketpair */
 #define PLAN_MAX_KERNELS 32
@@ -31,17 +33,6 @@
 
 enum plan_type {
     PLAN_HELLO = 1, PLAN_LAYOUT, PLAN_CALL, PLAN_QUERY, PLAN_ANSWER, PLAN_STEP, PLAN_END
-};
-
-/* The families, as the judge names them in a CALL (the bonus labs' from 5,
- * one a line). */
-enum plan_family {
-    PLAN_REDUCE_INT = 1, PLAN_REDUCE_FLOAT, PLAN_TRAPEZOID, PLAN_MPADD,
-    PLAN_ARGMAX = 5,
-    PLAN_SELECT = 6,
-    PLAN_SCAN = 7,
-    PLAN_ROWNORM = 8,
-    PLAN_FAMILY_END             /* one past the last */
 };
 
 enum plan_step_kind { STEP_LAUNCH = 1, STEP_MEMSET, STEP_FUNC_ATTR };
@@ -83,7 +74,7 @@ struct plan_layout {
 
 struct plan_call {
     struct plan_hdr h;
-    uint32_t family;                /* enum plan_family */
+    uint32_t family;                /* enum family_id */
     uint32_t n;                     /* n, or count for mpadd */
     uint64_t ptr[4];                /* reduce, argmax, scan: in, out, scratch; trapezoid: -, out, scratch;
                                        mpadd: a, b, r, carry_out; select: in, out, scratch, count;
