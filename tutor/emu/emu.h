@@ -148,6 +148,12 @@ struct emu_stats {
  * stopping stays written, as on a GPU. */
 enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
                            struct emu_error *err);
+/* emu_launch as cuLaunchCooperativeKernel launches: every block resident
+ * at once, with the workspace cooperative_groups' grid barrier
+ * (this_grid().sync()) uses; a grid larger than the emulated GPU holds at
+ * once is refused (EMU_FAULT, cudaErrorCooperativeLaunchTooLarge). */
+enum emu_status emu_launch_cooperative(struct emu *e, const struct emu_kernel *k,
+                                       const struct emu_launch *l, struct emu_error *err);
 void emu_stats(const struct emu *e, struct emu_stats *s);
 
 #ifdef __cplusplus

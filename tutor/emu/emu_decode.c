@@ -62,6 +62,7 @@ static const struct {
     {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
     {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
     {"%total_smem_size", SR_TOTAL_SMEM}, {"%gridid", SR_GRIDID},
+    {"%envreg1", SR_ENVREG1}, {"%envreg2", SR_ENVREG2},     /* the grid's workspace (emu_coop.c) */
     /* %tid etc. without a component are v4 registers: not emulated */
 };
 

@@ -198,9 +198,9 @@ static enum emu_status refuse_unemulated(const struct emu_module *m, int fn, str
     return EMU_UNSUPPORTED;
 }
 
-/* Runs K over the grid L describes. */
-enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
-                           struct emu_error *err)
+/* Runs K over the grid L describes, cooperatively or not. */
+static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
+                              int cooperative, struct emu_error *err)
 {
     struct emu_error scratch;
     if (!err)
@@ -272,6 +272,8 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
         threads = (int)nblocks;
     r.nctas = emu_sched_window(e, r.nwarps, r.smem_bytes, (nblocks + (uint64_t)threads - 1) /
                                                               (uint64_t)threads);
+    if (cooperative && (st = emu_coop_begin(&r, &threads)) != EMU_OK)
+        goto out;
     /* the interleaving: from the seed and the launch's count, so repeated
      * launches differ and a seed and launch sequence repeat */
     r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);
@@ -279,10 +281,23 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.gridid = (mix64(e->cfg.seed) & 0xffffull) * 4096 + e->launches * 3 + 0x2000;
     st = emu_sched_run(&r, k, scratch_used, threads, err);
 out:
+    emu_coop_end(&r);
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     e->stats.warp_instructions += r.stats.warp_instructions;
     e->stats.thread_instructions += r.stats.thread_instructions;
     free(r.params);
     return st;
+}
+
+enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
+                           struct emu_error *err)
+{
+    return launch(e, k, l, 0, err);
+}
+
+enum emu_status emu_launch_cooperative(struct emu *e, const struct emu_kernel *k,
+                                       const struct emu_launch *l, struct emu_error *err)
+{
+    return launch(e, k, l, 1, err);
 }

@@ -228,6 +228,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     X(cudaDevAttrMaxRegistersPerBlock, STANDIN_REGS)                        \
     X(cudaDevAttrMaxRegistersPerMultiprocessor, STANDIN_REGS)               \
     X(cudaDevAttrComputeCapabilityMajor, 9)                                 \
+    X(cudaDevAttrCooperativeLaunch, 1)                                      \
     X(cudaDevAttrComputeCapabilityMinor, 0)                                 \
     X(cudaDevAttrMaxGridDimX, 0x7fffffff)                                   \
     X(cudaDevAttrMaxGridDimY, 65535)                                        \

@@ -149,6 +149,7 @@ struct run {
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
+    uint64_t grid_ws;               /* a cooperative launch's grid workspace (%envreg1:2); 0: none */
     uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
 };
 
@@ -219,6 +220,9 @@ int emu_shadow_block_end(struct run *r);
 void emu_shadow_free(struct run *r);
 
 /* emu_sched.c */
+/* Blocks of NWARPS warps and SMEM_BYTES of shared memory one SM of the
+ * H100 holds at once (its blocks, warps and shared memory). */
+uint32_t emu_sched_per_sm(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes);
 /* Blocks resident at once on one host thread for a launch of NWARPS warps
  * and SMEM_BYTES of shared memory a block: the configured window, else
  * what one SM of the H100 holds; never more than NBLOCKS, never 0. */
@@ -229,6 +233,18 @@ uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_by
  * the first failing block's status with its error in ERR. */
 enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scratch_used,
                               int threads, struct emu_error *err);
+
+/* emu_coop.c */
+/* A cooperative launch R: refused (EMU_FAULT, in R's error) when its grid
+ * is larger than the emulated GPU holds at once, as the driver refuses
+ * it; else every block resident on one host thread (*THREADS, R->nctas)
+ * and a zeroed grid workspace mapped for %envreg1:%envreg2.  EMU_OK. */
+enum emu_status emu_coop_begin(struct run *r, int *threads);
+/* Unmaps and frees R's grid workspace, if it has one. */
+void emu_coop_end(struct run *r);
+/* Whether R's kernel reads the grid workspace's address (%envreg1 or 2)
+ * in a launch that has none: cooperative_groups traps there. */
+int emu_coop_uncooperative(const struct run *r);
 
 /* emu_warp.c */
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can

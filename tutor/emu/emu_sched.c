@@ -28,19 +28,22 @@ enum { WINDOW_SMS = 4 };
  * failed, and a GPU would have stopped them all. */
 #define DRAIN_LIMIT (1ull << 24)
 
+uint32_t emu_sched_per_sm(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes)
+{
+    uint64_t by_warps = (uint64_t)e->cfg.warps_per_sm / nwarps;
+    uint64_t by_smem = SM_SMEM / ((uint64_t)smem_bytes + SM_SMEM_RESERVED);
+    uint64_t w = SM_BLOCKS;
+    w = by_warps < w ? by_warps : w;
+    return (uint32_t)(by_smem < w ? by_smem : w);
+}
+
 /* Blocks resident at once on one host thread. */
 uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes,
                           uint64_t nblocks)
 {
     uint64_t w = e->cfg.resident > MAX_WINDOW ? MAX_WINDOW : (uint64_t)e->cfg.resident;
-    if (e->cfg.resident <= 0) {
-        uint64_t by_warps = (uint64_t)e->cfg.warps_per_sm / nwarps;
-        uint64_t by_smem = SM_SMEM / ((uint64_t)smem_bytes + SM_SMEM_RESERVED);
-        w = SM_BLOCKS;
-        w = by_warps < w ? by_warps : w;
-        w = by_smem < w ? by_smem : w;
-        w *= WINDOW_SMS;
-    }
+    if (e->cfg.resident <= 0)
+        w = (uint64_t)emu_sched_per_sm(e, nwarps, smem_bytes) * WINDOW_SMS;
     w = w < nblocks ? w : nblocks;
     return w ? (uint32_t)w : 1;
 }

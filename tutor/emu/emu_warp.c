@@ -46,6 +46,8 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     case SR_TOTAL_SMEM: return r->smem_bytes;
     /* a launch's own number, as a GPU's grids have: never the constant 1 */
     case SR_GRIDID: return r->gridid;
+    case SR_ENVREG1: return r->grid_ws >> 32;
+    case SR_ENVREG2: return r->grid_ws & 0xffffffffu;
     default: return 1;
     }
 }
@@ -482,7 +484,11 @@ STEP(step_trap)
 {
     (void)in;
     if (emask)
-        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "executed trap (an assert failed?)");
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "%s",
+                         emu_coop_uncooperative(r) ? "executed trap: this_grid().sync() in a launch that "
+                                                     "was not cooperative (cudaLaunchCooperativeKernel "
+                                                     "gives the grid its barrier)"
+                                                   : "executed trap (an assert failed?)");
     return next_insn(w, mask, pc);
 }
 

@@ -256,6 +256,7 @@ struct step {
     unsigned grid[3], block[3], shmem;
     uint64_t ptr, bytes;
     int value;
+    int cooperative;            /* a launch through cuLaunchCooperativeKernel */
     uint32_t argbytes;
     uint8_t args[PLAN_MAX_ARGBYTES];
 };

@@ -22,7 +22,7 @@
 
 #include "../family.h"          /* the family a CALL names: enum family_id */
 
-#define PLAN_VERSION 2               /* 2: CALL carries n2 */
+#define PLAN_VERSION 3               /* 2: CALL carries n2; 3: STEP carries cooperative */
 #define PLAN_FD 3                   /* the runner's end of the socketpair */
 #define PLAN_MAX_KERNELS 32
 #define PLAN_NAME_MAX 512
@@ -111,6 +111,7 @@ struct plan_step {
     uint64_t bytes;                 /* MEMSET: count */
     int32_t value;                  /* MEMSET: the byte; FUNC_ATTR: the attribute's value */
     int32_t attr;                   /* FUNC_ATTR: a cudaFuncAttribute */
+    uint32_t cooperative;           /* LAUNCH: 1 through cudaLaunchCooperativeKernel, else 0 */
     uint32_t argbytes;              /* LAUNCH: bytes used in args, parameters back to back */
     uint8_t args[PLAN_MAX_ARGBYTES];
 };
