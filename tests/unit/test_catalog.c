@@ -40,7 +40,7 @@ static void real_catalog_loads(void)
     if (rc)
         return;
     /* The ten core labs, then the bonus labs, all opened by lab 08. */
-    EXPECT(cat.nlabs >= 10 && cat.nlabs <= 15);
+    EXPECT(cat.nlabs >= 10 && cat.nlabs <= 99);
     for (int i = 0; i < cat.nlabs; i++) {
         char id[16];
         /* 01 to 10 in order; the bonus labs after them. */
@@ -78,7 +78,9 @@ static void real_catalog_loads(void)
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "interleaved-addressing") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "10") == &cat.labs[9]);
-    EXPECT(catalog_find(&cat, "16") == NULL);
+    char past[8];
+    snprintf(past, sizeof past, "%02d", cat.nlabs + 1);
+    EXPECT(catalog_find(&cat, past) == NULL);
     EXPECT(catalog_find(&cat, "") == NULL);
     EXPECT(catalog_next(&cat, &cat.labs[0]) == &cat.labs[1]);
     EXPECT(catalog_next(&cat, &cat.labs[cat.nlabs - 1]) == NULL);

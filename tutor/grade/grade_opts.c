@@ -119,7 +119,7 @@ void grade_opts_usage(FILE *f)
           "  -o, --out DIR          output folder (default: ./grade-out)\n"
           "  -j, --jobs N           parallel compiles (default: the number of CPUs)\n"
           "  --labs LIST            grade only these labs, e.g. 01,02,05 (default: every\n"
-          "                         core lab; the bonus labs 11-15 only when named)\n"
+          "                         core lab; the bonus labs from 11 only when named)\n"
           "  --bank GLOB            --selftest: judge only the bank kernels whose names\n"
           "                         match GLOB, e.g. 'raw_*' (default: all)\n"
           "  --roster CSV           student ids: a CSV with the columns submission and\n"
