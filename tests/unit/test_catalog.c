@@ -78,7 +78,7 @@ static void real_catalog_loads(void)
     EXPECT(catalog_find(&cat, "01") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "interleaved-addressing") == &cat.labs[0]);
     EXPECT(catalog_find(&cat, "10") == &cat.labs[9]);
-    char past[8];
+    char past[16];
     snprintf(past, sizeof past, "%02d", cat.nlabs + 1);
     EXPECT(catalog_find(&cat, past) == NULL);
     EXPECT(catalog_find(&cat, "") == NULL);
