@@ -91,7 +91,6 @@ static void stage_target(struct run *r)
         met &= cmet;
     }
     res->target_met = met;
-    result_refresh_target_json(res);
 }
 
 /* "2^20", or the number when it is no power of two. */
