@@ -55,10 +55,8 @@ void emu_coop_end(struct run *r)
     r->grid_ws = 0;
 }
 
-int emu_coop_uncooperative(const struct run *r)
+int emu_coop_reads_workspace(const struct run *r)
 {
-    if (r->grid_ws)
-        return 0;
     for (int fn = 0; fn < r->m->nfuncs; fn++)
         for (int i = 0; i < r->m->funcs[fn].nsregs; i++)
             if (r->m->funcs[fn].sregs[i].sreg == SR_ENVREG1 || r->m->funcs[fn].sregs[i].sreg == SR_ENVREG2)

@@ -274,6 +274,7 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
                                                               (uint64_t)threads);
     if (cooperative && (st = emu_coop_begin(&r, &threads)) != EMU_OK)
         goto out;
+    r.ws_missing = !cooperative && emu_coop_reads_workspace(&r);
     /* the interleaving: from the seed and the launch's count, so repeated
      * launches differ and a seed and launch sequence repeat */
     r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);

@@ -150,6 +150,8 @@ struct run {
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
     uint64_t grid_ws;               /* a cooperative launch's grid workspace (%envreg1:2); 0: none */
+    int ws_missing;                 /* the kernel reads that address and has none: its trap is
+                                       this_grid().sync()'s */
     uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
 };
 
@@ -242,9 +244,9 @@ enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scr
 enum emu_status emu_coop_begin(struct run *r, int *threads);
 /* Unmaps and frees R's grid workspace, if it has one. */
 void emu_coop_end(struct run *r);
-/* Whether R's kernel reads the grid workspace's address (%envreg1 or 2)
- * in a launch that has none: cooperative_groups traps there. */
-int emu_coop_uncooperative(const struct run *r);
+/* Whether R's module reads the grid workspace's address (%envreg1 or 2):
+ * in a launch that has none, cooperative_groups traps there. */
+int emu_coop_reads_workspace(const struct run *r);
 
 /* emu_warp.c */
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can

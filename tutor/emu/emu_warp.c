@@ -485,7 +485,7 @@ STEP(step_trap)
     (void)in;
     if (emask)
         return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "%s",
-                         emu_coop_uncooperative(r) ? "executed trap: this_grid().sync() in a launch that "
+                         r->ws_missing ? "executed trap: this_grid().sync() in a launch that "
                                                      "was not cooperative (cudaLaunchCooperativeKernel "
                                                      "gives the grid its barrier)"
                                                    : "executed trap (an assert failed?)");
