@@ -128,7 +128,7 @@ static uint64_t load_bits(const uint8_t *p, int type)
  * scheduler, emu_sched.c), so the blocks it waits for run instead of its
  * spinning, and a look-back or ticket scheme advances within the budget
  * at every size. */
-static void spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
+void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
 {
     uint64_t v = 0;
     memcpy(&v, p, bytes > 8 ? 8 : bytes);
@@ -178,7 +178,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
             if (is_ld) {
                 R[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
                 if ((in->flags & F_STRONG) && m == mask)
-                    spin_poll(w, p, (uint32_t)esz);
+                    emu_spin_poll(w, p, (uint32_t)esz);
             } else {
                 uint64_t v = R[(size_t)vo->reg * 32 + l];
                 memcpy(p, &v, (size_t)esz);
@@ -307,7 +307,7 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
         if (!is_red && m == mask && atom_op(in, old, b, c) == (old & (sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1)))
-            spin_poll(w, p, (uint32_t)sz);  /* an atomic that changed nothing: a poll */
+            emu_spin_poll(w, p, (uint32_t)sz);  /* an atomic that changed nothing: a poll */
     }
     R[0] = 0;
     if ((in->flags & (F_REL | F_CTA)) == F_REL)

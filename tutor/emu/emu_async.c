@@ -97,6 +97,11 @@ static int copies_land(struct run *r, struct warp *w, int l, uint32_t upto, int 
     return 0;
 }
 
+int emu_async_land_all(struct run *r, struct warp *w, int l, int pc)
+{
+    return w->async ? copies_land(r, w, l, UINT32_MAX, pc) : 0;
+}
+
 int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
     if (!w->async && !(w->async = calloc(32, sizeof *w->async))) {

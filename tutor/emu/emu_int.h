@@ -39,7 +39,7 @@ extern const char *const emu_type_name[T_COUNT];
 enum emu_class {
     C_ALU, C_MEM, C_ATOM, C_CVTA, C_SPACEP, C_BRA, C_BRX, C_RET, C_EXIT, C_TRAP, C_CALL,
     C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP, C_ASYNC,
-    C_SPLIT, C_GPU, C_REFUSED, C_COUNT
+    C_MBAR, C_SPLIT, C_GPU, C_REFUSED, C_COUNT
 };
 
 /* Decoded opcodes: emu_opcodes.def's rows. */
@@ -83,6 +83,11 @@ enum { SUB_NONE, SUB_ADD, SUB_MIN, SUB_MAX, SUB_INC, SUB_DEC, SUB_CAS, SUB_EXCH,
        SUB_XOR, SUB_POPC, SUB_ALL, SUB_ANY, SUB_UNI, SUB_BALLOT, SUB_UP, SUB_DOWN, SUB_BFLY,
        SUB_IDX, SUB_ANYMATCH, SUB_ALLMATCH };
 
+/* An mbarrier form's words (its sub, bits): arrive_drop, .noComplete,
+ * .expect_tx, .parity, complete_tx, cp.async.mbarrier.arrive's .noinc. */
+enum { MBS_DROP = 1, MBS_NOCOMPLETE = 2, MBS_EXPECT = 4, MBS_PARITY = 8, MBS_COMPLETE = 16,
+       MBS_NOINC = 32 };
+
 /* Modifier flags. */
 enum {
     F_FTZ = 1u << 0, F_SAT = 1u << 1, F_APPROX = 1u << 2, F_FULL = 1u << 3, F_LO = 1u << 4,
@@ -97,6 +102,7 @@ enum {
      * only (which orders nothing between blocks) */
     F_STRONG = 1u << 25, F_REL = 1u << 26, F_ACQ = 1u << 27, F_CTA = 1u << 28,
     F_RELU = 1u << 29,  /* a half float's negative result becomes +0 */
+    F_CLUSTER_SPACE = 1u << 30,     /* .shared::cluster: a block of the cluster's shared memory */
 };
 
 /* A source or destination operand after decoding. */

@@ -61,6 +61,7 @@ struct warp {
 /* What a shared word last saw (hazard tracking). */
 struct shadow {
     uint32_t gen;           /* the block it belongs to; another block's is empty */
+    uint32_t wclk, rclk, r2clk;     /* the accessors' mbarrier clocks (struct cta's mbclk) */
     uint32_t wtid, wpc, wepoch, wwep, wstep;
     uint32_t rtid, rpc, repoch, rwep;
     uint32_t r2tid, r2pc, r2epoch, r2wep;
@@ -112,6 +113,12 @@ struct cta {
     uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
     int sig_seen;                           /* it has read a flag: a strong load or an atomic */
     uint32_t acq_after_sig;                 /* its acquires (fences included) since then */
+    /* mbarriers (emu_mbar.c): each thread's clock, which orders its shared
+     * accesses before another's that waited on a phase it arrived at, and
+     * each mbarrier's clocks per phase */
+    uint32_t *mbclk;
+    struct mbar_side *mb;
+    int nmb, capmb;
 };
 
 /* One host thread's launch: the launch's constants, its window of
@@ -177,6 +184,9 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* A poll of the flag at P (BYTES) that found it unchanged: the third in
+ * a row makes W wait until the flag changes (emu_sched.c). */
+void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes);
 /* isspacep.SPACE: whether each lane's generic address is in that window. */
 void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
@@ -202,6 +212,9 @@ enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
  * the hazard reported. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
                       int kind, const void *val);
+/* Whether any word of BYTES at shared OFF of the running block holds no
+ * defined value (never stored, nor exchanged in). */
+int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes);
 /* A cp.async by lane L of W at PC will fill BYTES at shared OFF: until
  * it is waited for, an access of those words is a hazard.  0, or -1 with
  * the hazard reported (the words are in use by another copy). */
@@ -273,6 +286,14 @@ void emu_elect(struct warp *w, const struct emu_insn *in, uint32_t emask);
 int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 /* Drops W's copies in flight (a block starts, or its memory is freed). */
 void emu_async_reset(struct warp *w);
+/* Every copy lane L of W has in flight lands now, as its writes at PC
+ * (cp.async.mbarrier.arrive); 0 or -1 (reported). */
+int emu_async_land_all(struct run *r, struct warp *w, int l, int pc);
+
+/* emu_mbar.c */
+/* An mbarrier instruction (OP_MB_*, OP_CP_MBAR) by the lanes of MASK; 0 or
+ * -1 (reported). */
+int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);

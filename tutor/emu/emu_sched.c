@@ -104,6 +104,8 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->warps);
     free(c->smem);
     free(c->sh);
+    free(c->mbclk);
+    free(c->mb);
 }
 
 /* A host thread's window of R->nctas blocks.  0 or -1. */
@@ -177,6 +179,9 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
     c->blk_release = c->blk_acquire = 0;
     c->sig_seen = 0;
     c->acq_after_sig = 0;
+    if (c->mbclk)
+        memset(c->mbclk, 0, r->nthreads * sizeof *c->mbclk);
+    c->nmb = 0;
     c->base_cycles = r->clock;
 }
 

@@ -125,12 +125,13 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid
     return -1;
 }
 
-/* Whether an access by thread PTID (block epoch PEPOCH, its warp's PWEP)
- * is ordered before the one W is making now, in block epoch EPOCH. */
+/* Whether an access by thread PTID (block epoch PEPOCH, its warp's PWEP,
+ * its mbarrier clock PCLK) is ordered before the one W is making now, in
+ * block epoch EPOCH with the clock CLK (emu_mbar.c). */
 static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t pepoch,
-                   uint32_t pwep)
+                   uint32_t pwep, uint32_t pclk, uint32_t clk)
 {
-    return pepoch != epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
+    return pepoch != epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch) || pclk < clk;
 }
 
 /* A shared access of BYTES at OFF by lane L of W: a race with an
@@ -142,6 +143,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     struct shadow *sh = r->cta->sh;
     const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
+    const uint32_t clk = r->cta->mbclk ? r->cta->mbclk[tid] : 0;
     uint32_t first = off / 4, last = (off + bytes - 1) / 4;
     /* A store of the value a defined word already holds changes nothing
      * another thread could see: no race (racecheck's rule too; many threads
@@ -191,7 +193,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             r->st = EMU_HAZARD;
             return -1;
         }
-        if (s->written && s->wtid != tid && !ordered(epoch, w, s->wtid, s->wepoch, s->wwep) &&
+        if (s->written && s->wtid != tid && !ordered(epoch, w, s->wtid, s->wepoch, s->wwep, s->wclk, clk) &&
             !(kind == ACC_ATOMIC && s->watomic)) {
             int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
@@ -204,6 +206,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
                 s->r2pc = s->rpc;
                 s->r2epoch = s->repoch;
                 s->r2wep = s->rwep;
+                s->r2clk = s->rclk;
                 s->read2 = 1;
             }
             s->read = 1;
@@ -211,11 +214,12 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
             s->rpc = (uint32_t)pc;
             s->repoch = epoch;
             s->rwep = w->wepoch;
+            s->rclk = clk;
             continue;
         }
-        if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
+        if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep, s->rclk, clk))
             return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", off, elem);
-        if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
+        if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep, s->r2clk, clk))
             return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", off, elem);
         s->written = 1;
         if (defines)
@@ -225,7 +229,18 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         s->wpc = (uint32_t)pc;
         s->wepoch = epoch;
         s->wwep = w->wepoch;
+        s->wclk = clk;
         s->wstep = w->steps;
+    }
+    return 0;
+}
+
+int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes)
+{
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+        const struct shadow *s = &r->cta->sh[word];
+        if (s->gen != r->cta->gen || !s->defined)
+            return 1;
     }
     return 0;
 }

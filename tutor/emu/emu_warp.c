@@ -507,6 +507,13 @@ STEP(step_async)
     return next_insn(w, mask, pc);
 }
 
+STEP(step_mbar)
+{
+    if (emask && emu_mbar(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
 STEP(step_cvta)
 {
     if (emask && emu_cvta(r, w, in, emask))
@@ -682,6 +689,7 @@ static emu_step_fn *const class_step[C_COUNT] = {
     [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
     [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
     [C_GPU] = step_refused, [C_REFUSED] = step_refused, [C_ASYNC] = step_async,
+    [C_MBAR] = step_mbar,
 };
 
 /* Gives every instruction of M its class's step; an ALU form without its

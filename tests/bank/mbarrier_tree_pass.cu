@@ -1,0 +1,48 @@
+// bank: lab=01 expect=pass cpu=pass
+// why: a correct lab 01 tree whose levels meet at a cuda::barrier (mbarrier.init, arrive, try_wait) instead of __syncthreads(): legal CUDA C the emulator refused as "needs a GPU" before it ran mbarrier; the barrier's phases order each level's writes before the next level's reads
+/* Lab 01's tree, each level ended by a block-scope cuda::barrier that every
+ * thread of the block arrives at and waits on. */
+#include "lab.h"
+#include <cuda/barrier>
+
+#define BLOCK 128
+
+__global__ void reduce_block(const int *in, int *out, unsigned n)
+{
+    __shared__ cuda::barrier<cuda::thread_scope_block> level;
+    __shared__ int sdata[BLOCK];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    if (tid == 0)
+        init(&level, blockDim.x);
+    sdata[tid] = i < n ? in[i] : 0;
+    __syncthreads();                   /* the barrier is set up, the slice loaded */
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0)
+            sdata[tid] += sdata[tid + s];
+        level.arrive_and_wait();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+extern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out,
+                               void *d_scratch, cudaStream_t s)
+{
+    int *bufs[2] = { (int *)d_scratch, (int *)d_scratch + (n + BLOCK - 1) / BLOCK };
+    const int *src = d_in;
+    unsigned len = n;
+    int which = 0;
+
+    for (;;) {
+        unsigned blocks = (len + BLOCK - 1) / BLOCK;
+        int *dst = (blocks == 1) ? d_out : bufs[which];
+        reduce_block<<<blocks, BLOCK, 0, s>>>(src, dst, len);
+        if (blocks == 1)
+            break;
+        src = dst;
+        len = blocks;
+        which ^= 1;
+    }
+}
