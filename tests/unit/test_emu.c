@@ -1167,6 +1167,60 @@ static void mbarriers(void)
     done(&f);
 }
 
+/* Clusters: two blocks a cluster; each stores its rank + 10 in shared
+ * memory, meets its partner at the cluster's barrier and reads the
+ * partner's word through mapa and ld.shared::cluster: every block gets its
+ * partner's value, and %cluster_nctarank is 2.  Without the barrier the
+ * read is a race naming the partner's block; a grid of 3 blocks is not
+ * whole clusters. */
+static void clusters(void)
+{
+#define CL_PTX(SYNC) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n" \
+        ".explicitcluster\n.reqnctapercluster 2, 1, 1\n{\n" \
+        "  .reg .b32 %r<12>; .reg .b64 %rd<8>;\n" \
+        "  .shared .align 4 .u32 w;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %cluster_ctarank;\n" \
+        "  mov.u32 %r2, %cluster_nctarank;\n" \
+        "  add.s32 %r3, %r1, 10;\n" \
+        "  st.shared.u32 [w], %r3;\n" \
+        SYNC \
+        "  xor.b32 %r4, %r1, 1;\n" \
+        "  mov.u32 %r5, w;\n" \
+        "  mapa.shared::cluster.u32 %r6, %r5, %r4;\n" \
+        "  ld.shared::cluster.u32 %r7, [%r6];\n" \
+        "  mov.u32 %r8, %ctaid.x;\n" \
+        "  mul.wide.u32 %rd2, %r8, 8;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r7;\n" \
+        "  st.global.u32 [%rd3+4], %r2;\n" \
+        "  barrier.cluster.arrive;\n" \
+        "  barrier.cluster.wait;\n" \
+        "  ret;\n}\n"
+    static const char *good = CL_PTX("  barrier.cluster.arrive.release.aligned;\n"
+                                     "  barrier.cluster.wait.acquire.aligned;\n");
+    static const char *nosync = CL_PTX("");
+    unsigned out[8];
+    struct fx f;
+    memset(out, 0, sizeof out);
+    EXPECT(load(&f, good, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 4, 32, out, NULL) == EMU_OK);
+    for (unsigned b = 0; b < 4; b++)
+        EXPECT(out[2 * b] == 10 + (b ^ 1) % 2 && out[2 * b + 1] == 2);
+    EXPECT(launch2(&f, 3, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "not a whole number of clusters") != NULL);
+    done(&f);
+    EXPECT(load(&f, nosync, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 2, 32, out, NULL) == EMU_HAZARD);
+    /* the partner's word is either not stored yet or stored unordered */
+    EXPECT(strstr(f.err.message, "w[0] of block ") != NULL &&
+           (strstr(f.err.message, "cluster barrier") || strstr(f.err.message, "no defined value")));
+    done(&f);
+}
+
 /* Recursion: each lane at its own depth, a register it uses after the
  * inner call kept across it (tri(x) = x + tri(x - 1)); a recursion that
  * does not end is a fault at the depth bound, as a GPU's stack overflows. */
@@ -2047,7 +2101,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(recursion), T(indirect_calls), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(recursion), T(indirect_calls), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

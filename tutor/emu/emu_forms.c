@@ -20,7 +20,7 @@ enum { CPW_ASYNC = 1, CPW_COMMIT = 2, CPW_WAIT = 4, CPW_WAITALL = 8, CPW_MBAR = 
  * modifiers as enum MBS_* (emu_int.h) shifted up */
 enum { MBW_INIT = 1, MBW_INVAL = 2, MBW_ARRIVE_DROP = 4, MBW_TEST = 8, MBW_TRY = 16,
        MBW_PENDING = 32, MBW_EXPECT_TX = 64, MBW_COMPLETE_TX = 128, MBW_PARITY = 256,
-       MBW_NOCOMPLETE = 512, MBW_CLUSTER = 1024 };
+       MBW_NOCOMPLETE = 512, MBW_CLUSTER = 1024, MBW_WAIT = 2048 };
 
 static const struct suffix suffixes[] = {
     {"eq", S_CMP, CMP_EQ}, {"ne", S_CMP, CMP_NE}, {"lt", S_CMP, CMP_LT}, {"le", S_CMP, CMP_LE},
@@ -32,7 +32,7 @@ static const struct suffix suffixes[] = {
     {"rna", S_RND, RND_RNA}, {"rni", S_RND, RND_RNI}, {"rzi", S_RND, RND_RZI},
     {"rmi", S_RND, RND_RMI}, {"rpi", S_RND, RND_RPI},
     {"global", S_SPACE, SP_GLOBAL}, {"shared", S_SPACE, SP_SHARED},
-    {"shared::cta", S_SPACE, SP_SHARED}, {"shared::cluster", S_SPACE, SP_SHARED | 0x80},
+    {"shared::cta", S_SPACE, SP_SHARED}, {"shared::cluster", S_SPACE, SP_DSMEM},
     {"local", S_SPACE, SP_LOCAL},
     {"param", S_SPACE, SP_PARAM}, {"const", S_SPACE, SP_CONST},
     {"ftz", S_FLAG, F_FTZ}, {"sat", S_FLAG, F_SAT}, {"approx", S_FLAG, F_APPROX},
@@ -72,6 +72,7 @@ static const struct suffix suffixes[] = {
     {"pending_count", S_MB, MBW_PENDING}, {"expect_tx", S_MB, MBW_EXPECT_TX},
     {"complete_tx", S_MB, MBW_COMPLETE_TX}, {"parity", S_MB, MBW_PARITY},
     {"noComplete", S_MB, MBW_NOCOMPLETE}, {"cluster", S_MB, MBW_CLUSTER},
+    {"wait", S_MB, MBW_WAIT}, {"mbarrier_init", S_IGNORE, 0},
     {"finite", S_TESTP, 1}, {"infinite", S_TESTP, 2}, {"notanumber", S_TESTP, 3},
     {"normal", S_TESTP, 4}, {"subnormal", S_TESTP, 5}, {"number", S_TESTP, 6},
 };
@@ -85,7 +86,7 @@ static int emu_forms_mbarrier(struct emu_insn *in, int mbw)
     int ops = arrive + !!(mbw & MBW_INIT) + !!(mbw & MBW_INVAL) + !!(mbw & MBW_ARRIVE_DROP) +
               !!(mbw & (MBW_TEST | MBW_TRY)) + !!(mbw & MBW_PENDING) +
               !!((mbw & (MBW_EXPECT_TX | MBW_COMPLETE_TX)) && !arrive);
-    if (ops != 1 || (in->flags & F_CLUSTER_SPACE))
+    if (ops != 1 || in->space == SP_DSMEM || (mbw & MBW_WAIT))
         return -1;
     in->sub = (uint8_t)(((mbw & MBW_ARRIVE_DROP) ? MBS_DROP : 0) |
                         ((mbw & MBW_NOCOMPLETE) ? MBS_NOCOMPLETE : 0) |
@@ -168,11 +169,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         switch (sf->cls) {
         case S_CMP: in->cmp = (uint8_t)sf->val; break;
         case S_RND: in->rnd = (uint8_t)sf->val; break;
-        case S_SPACE:
-            in->space = (uint8_t)(sf->val & 0x7f);
-            if (sf->val & 0x80)
-                in->flags |= F_CLUSTER_SPACE;
-            break;
+        case S_SPACE: in->space = (uint8_t)sf->val; break;
         case S_FLAG:
             in->flags |= (uint32_t)sf->val;
             if (sf->val == F_UNI && op == OP_VOTE)
@@ -223,8 +220,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         int bulk = (cpw & CPW_BULK) && (cpw & CPW_TX) && !(cpw & ~(CPW_ASYNC | CPW_BULK | CPW_TX));
         if (bulk) {
             in->op = OP_CP_BULK;
-            in->flags &= ~F_CLUSTER_SPACE;  /* its own block's: a shared::cta address */
-            in->space = SP_SHARED;          /* the mbarrier's; dst and src are fixed */
+            in->space = SP_SHARED;  /* the mbarrier's (its own block's); dst and src are fixed */
         } else if (!(cpw & CPW_ASYNC) || (cpw & (CPW_OTHER | CPW_BULK | CPW_TX)) || mbw ||
                    !(cpw & CPW_MBAR) != !(in->flags & F_ARRIVE) ||
                    ((cpw & CPW_NOINC) && !(cpw & CPW_MBAR))) {
@@ -240,6 +236,20 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     } else if (cpw) {
         return emu_parse_unsupported(P, s, len);
     }
+    /* barrier.cluster.arrive[.release|.relaxed][.aligned] and
+     * barrier.cluster.wait[.acquire][.aligned]; a fence at cluster scope
+     * orders between blocks as one at gpu scope does */
+    if (op == OP_BARRIER && mbw == MBW_CLUSTER && !(in->flags & ~(F_ARRIVE | F_ALIGNED | F_STRONG |
+                                                                     F_REL | F_ACQ))) {
+        in->op = (in->flags & F_ARRIVE) ? OP_CBAR_ARRIVE : OP_CBAR_WAIT;
+        mbw = 0;
+    } else if (op == OP_BARRIER && mbw == (MBW_CLUSTER | MBW_WAIT) && !(in->flags & ~(F_ALIGNED |
+                                                                           F_STRONG | F_ACQ))) {
+        in->op = OP_CBAR_WAIT;
+        mbw = 0;
+    } else if ((op == OP_FENCE || op == OP_MEMBAR) && mbw == MBW_CLUSTER) {
+        mbw = 0;
+    }
     if ((in->op == OP_MBARRIER) != (mbw != 0 || (op == OP_MBARRIER && (in->flags & F_ARRIVE))))
         return emu_parse_unsupported(P, s, len);
     if (in->op == OP_MBARRIER && emu_forms_mbarrier(in, mbw))
@@ -254,7 +264,11 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     }
     if (in->flags & F_VOLATILE)
         in->flags |= F_STRONG;
-    if (in->flags & F_CLUSTER_SPACE)
+    /* another block's shared memory: loads, stores, atomics, cvta and
+     * mapa; no copy, wait or test reads it */
+    if (in->space == SP_DSMEM && in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM &&
+        in->op != OP_RED && in->op != OP_CVTA && in->op != OP_MAPA && in->op != OP_GETCTARANK &&
+        in->op != OP_CP_BULK)
         return emu_parse_unsupported(P, s, len);
     return 0;
 }

@@ -62,6 +62,8 @@ struct warp {
 struct shadow {
     uint32_t gen;           /* the block it belongs to; another block's is empty */
     uint32_t wclk, rclk, r2clk;     /* the accessors' mbarrier clocks (struct cta's mbclk) */
+    uint32_t wcarr, rcarr, r2carr;  /* their cluster arrivals so far (struct cta's carr) */
+    uint8_t wrank, rrank, r2rank;   /* their blocks' ranks in the cluster */
     uint32_t wtid, wpc, wepoch, wwep, wstep;
     uint32_t rtid, rpc, repoch, rwep;
     uint32_t r2tid, r2pc, r2epoch, r2wep;
@@ -119,6 +121,18 @@ struct cta {
     uint32_t *mbclk;
     struct mbar_side *mb;
     int nmb, capmb;
+    /* its cluster (emu_cluster.c): its rank, the window's slots of the
+     * cluster from FIRST on, the cluster's barrier, and each thread's
+     * arrivals at it and waits on it that passed */
+    uint32_t rank;
+    struct cta *first;
+    struct cluster_bar *cbar;
+    uint32_t *carr, *cwait;
+};
+
+/* A cluster's barrier: arrivals in the open phase, phases completed. */
+struct cluster_bar {
+    uint32_t arrived, phases;
 };
 
 /* One host thread's launch: the launch's constants, its window of
@@ -157,6 +171,8 @@ struct run {
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
     uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
+    uint32_t cl[3], clsize;         /* the cluster's shape (1,1,1 without clusters), blocks */
+    struct cluster_bar *cbars;      /* one per cluster the window holds */
 };
 
 /* An acquire by the running block (a fence, or an acquire load or
@@ -207,11 +223,11 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
 /* ACC_EXCH: an atomic whose new value does not depend on the old one
  * (atomicExch), which leaves the word defined. */
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
-/* A shared access (KIND) of BYTES at OFF by lane L of W, held to the
- * running block's shadow (VAL: a store's bytes, else NULL): 0, or -1 with
+/* A shared access (KIND) of BYTES at OFF of block TARGET (the running one,
+ * or another of its cluster) by lane L of W, held to TARGET's shadow (VAL: a store's bytes, else NULL): 0, or -1 with
  * the hazard reported. */
-int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                      int kind, const void *val);
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
+                      uint32_t off, uint32_t bytes, int kind, const void *val);
 /* Whether any word of BYTES at shared OFF of the running block holds no
  * defined value (never stored, nor exchanged in). */
 int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes);
@@ -294,6 +310,21 @@ int emu_async_land_all(struct run *r, struct warp *w, int l, int pc);
 /* An mbarrier instruction (OP_MB_*, OP_CP_MBAR) by the lanes of MASK; 0 or
  * -1 (reported). */
 int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+
+/* emu_cluster.c */
+/* The block of the running one's cluster that shared-window offset *OFF
+ * names (bits 18 and up: 0 the running block, else 1 + a rank), *OFF made
+ * an offset in it; NULL after reporting a fault (no such block, or one
+ * that has exited) for lane L of W at PC. */
+struct cta *emu_cluster_target(struct run *r, struct warp *w, int l, int pc, uint64_t *off);
+/* mapa, getctarank, barrier.cluster.arrive and .wait by the lanes of MASK
+ * (EMASK those its guard lets run); like a class step (emu_warp.c), it
+ * moves the lanes on itself: a wait holds the lanes whose phase is open. */
+int emu_cluster_step(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                     uint32_t emask, uint32_t pc);
+/* LANES of W exit: arrivals they made in the open phase no longer count,
+ * and the phase completes if only they held it open. */
+void emu_cluster_exit(struct run *r, struct warp *w, uint32_t lanes);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
