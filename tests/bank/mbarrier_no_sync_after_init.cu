@@ -6,17 +6,22 @@
 #include <cuda/barrier>
 
 #define BLOCK 128
+#define PER_THREAD 16      /* elements each thread adds before the tree */
 
 __global__ void reduce_block(const int *in, int *out, unsigned n)
 {
     __shared__ cuda::barrier<cuda::thread_scope_block> level;
     __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned base = blockIdx.x * BLOCK * PER_THREAD + threadIdx.x;
+    int sum = 0;
 
     if (tid == 0)
         init(&level, blockDim.x);
-    sdata[tid] = i < n ? in[i] : 0;
+    for (unsigned k = 0; k < PER_THREAD; k++)
+        if (base + k * BLOCK < n)
+            sum += in[base + k * BLOCK];
+    sdata[tid] = sum;
     level.arrive_and_wait();           /* too soon: init may not have happened */
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0)
@@ -30,13 +35,14 @@ __global__ void reduce_block(const int *in, int *out, unsigned n)
 extern "C" void lab_reduce_int(const int *d_in, unsigned n, int *d_out,
                                void *d_scratch, cudaStream_t s)
 {
-    int *bufs[2] = { (int *)d_scratch, (int *)d_scratch + (n + BLOCK - 1) / BLOCK };
+    unsigned chunk = BLOCK * PER_THREAD;
+    int *bufs[2] = { (int *)d_scratch, (int *)d_scratch + (n + chunk - 1) / chunk };
     const int *src = d_in;
     unsigned len = n;
     int which = 0;
 
     for (;;) {
-        unsigned blocks = (len + BLOCK - 1) / BLOCK;
+        unsigned blocks = (len + chunk - 1) / chunk;
         int *dst = (blocks == 1) ? d_out : bufs[which];
         reduce_block<<<blocks, BLOCK, 0, s>>>(src, dst, len);
         if (blocks == 1)

@@ -9,7 +9,7 @@ OUT=${OUT:-/tmp/constructs}
 mkdir -p "$OUT"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(mbarrier_tree_pass mbarrier_arrive_too_early mbarrier_no_sync_after_init
-                                 bulk_copy_tree_pass cluster_pair_pass cluster_pair_no_sync)
+                                 bulk_copy_tree_pass cluster_pair_pass cluster_pair_no_sync needs_gpu_half_approx)
 right=0
 printf '%-32s %-10s %-10s %s\n' kernel expected got summary
 for n in "${names[@]}"; do

@@ -148,6 +148,16 @@ void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
     w->spin_count = 0;
 }
 
+void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes)
+{
+    w->spin_at = p;
+    w->spin_val = 0;
+    w->spin_bytes = bytes > 8 ? 8 : bytes;
+    memcpy(&w->spin_val, p, w->spin_bytes);
+    w->spin_count = 0;
+    w->yield = 1;
+}
+
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {

@@ -147,11 +147,8 @@ int emu_cluster_step(struct run *r, struct warp *w, const struct emu_insn *in, u
             emu_cta_acquire(c);
         if (go)
             lanes_to(w, go, pc + 1);
-        if (go != mask) {
-            /* the rest poll the barrier: the third unchanged look lets
-             * the cluster's other blocks run until it moves */
-            emu_spin_poll(w, (const uint8_t *)&c->cbar->phases, sizeof c->cbar->phases);
-        }
+        if (!go)    /* only the cluster's other threads can move the barrier on */
+            emu_wait_on(w, (const uint8_t *)&c->cbar->phases, sizeof c->cbar->phases);
         return 1;
     }
     }

@@ -300,9 +300,9 @@ int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         }
         }
     }
-    /* a wait the whole warp found open is a poll: the third in a row of
-     * an unchanged object lets the threads it waits for run */
+    /* a wait the whole warp found open: only other threads' arrivals can
+     * complete the phase, so the warp waits until the object changes */
     if (in->op == OP_MB_TEST && !waited && polled)
-        emu_spin_poll(w, last, 8);
+        emu_wait_on(w, last, 8);
     return 0;
 }

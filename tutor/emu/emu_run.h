@@ -203,6 +203,9 @@ int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
 /* A poll of the flag at P (BYTES) that found it unchanged: the third in
  * a row makes W wait until the flag changes (emu_sched.c). */
 void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes);
+/* W found a barrier at P (BYTES) open that only other warps can close:
+ * it waits until P changes, without polling first. */
+void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes);
 /* isspacep.SPACE: whether each lane's generic address is in that window. */
 void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
