@@ -1,5 +1,5 @@
-// bank: lab=01 expect=fail cpu=fail
-// why: the cuda::barrier tree without the __syncthreads() after init: other threads may arrive at the barrier before thread 0 has initialised it (the CUDA guide: init must happen before any thread uses the barrier); a hazard on the emulator, which holds an mbarrier's uses to its init
+// bank: lab=01 expect=runtime_error cpu=fail
+// why: the cuda::barrier tree without the __syncthreads() after init: other threads may arrive at the barrier before thread 0 has initialised it (the CUDA guide: init must happen before any thread uses the barrier); a hazard on the emulator, which holds an mbarrier's uses to its init; on the H200 the early arrivals crash the kernel (unspecified launch failure)
 /* Lab 01's tree, each level ended by a block-scope cuda::barrier that every
  * thread of the block arrives at and waits on. */
 #include "lab.h"

@@ -214,21 +214,15 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
         return emu_parse_unsupported(P, s, len);
     if (in->op == OP_CP) {
         /* cp.async's copy, commit_group, wait_group N, wait_all and
-         * mbarrier.arrive[.noinc]; of the bulk (TMA) copies, the one from
-         * global memory into the block's own shared memory that completes
-         * on an mbarrier */
-        int bulk = (cpw & CPW_BULK) && (cpw & CPW_TX) && !(cpw & ~(CPW_ASYNC | CPW_BULK | CPW_TX));
-        if (bulk) {
-            in->op = OP_CP_BULK;
-            in->space = SP_SHARED;  /* the mbarrier's (its own block's); dst and src are fixed */
-        } else if (!(cpw & CPW_ASYNC) || (cpw & (CPW_OTHER | CPW_BULK | CPW_TX)) || mbw ||
-                   !(cpw & CPW_MBAR) != !(in->flags & F_ARRIVE) ||
-                   ((cpw & CPW_NOINC) && !(cpw & CPW_MBAR))) {
+         * mbarrier.arrive[.noinc]; the bulk (TMA) copies are not emulated:
+         * the one cuda::memcpy_async makes of an aligned_size_t<16> copy
+         * ran here and crashed the H200's judge, a difference not yet
+         * understood */
+        if (!(cpw & CPW_ASYNC) || (cpw & (CPW_OTHER | CPW_BULK | CPW_TX)) || mbw ||
+            !(cpw & CPW_MBAR) != !(in->flags & F_ARRIVE) || ((cpw & CPW_NOINC) && !(cpw & CPW_MBAR)))
             return emu_parse_unsupported(P, s, len);
-        } else {
-            in->op = (cpw & CPW_MBAR) ? OP_CP_MBAR : (cpw & CPW_COMMIT) ? OP_CP_COMMIT
-                   : (cpw & (CPW_WAIT | CPW_WAITALL)) ? OP_CP_WAIT : OP_CP_ASYNC;
-        }
+        in->op = (cpw & CPW_MBAR) ? OP_CP_MBAR : (cpw & CPW_COMMIT) ? OP_CP_COMMIT
+               : (cpw & (CPW_WAIT | CPW_WAITALL)) ? OP_CP_WAIT : OP_CP_ASYNC;
         if (cpw & CPW_WAITALL)
             in->sub = 1;    /* commit, then wait for every group */
         if (cpw & CPW_NOINC)
@@ -267,8 +261,7 @@ int emu_forms_mnemonic(struct parser *P, const char *s, int len, struct emu_insn
     /* another block's shared memory: loads, stores, atomics, cvta and
      * mapa; no copy, wait or test reads it */
     if (in->space == SP_DSMEM && in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM &&
-        in->op != OP_RED && in->op != OP_CVTA && in->op != OP_MAPA && in->op != OP_GETCTARANK &&
-        in->op != OP_CP_BULK)
+        in->op != OP_RED && in->op != OP_CVTA && in->op != OP_MAPA && in->op != OP_GETCTARANK)
         return emu_parse_unsupported(P, s, len);
     return 0;
 }

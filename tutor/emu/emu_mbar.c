@@ -9,8 +9,7 @@
  * arrivals (bits 0-20), the expected ones (21-41) and the transaction
  * count (42-62, offset by 2^20: it may go below zero while a phase is
  * open, as the ISA allows).  An arrive returns the state before it, whose
- * parity names the phase a wait is for.  cp.async.bulk copies into shared
- * memory at once and completes its bytes on the mbarrier it names.
+ * parity names the phase a wait is for.
  *
  * Ordering, for the hazard shadow: each thread carries a clock.  An arrive
  * adds the arriving thread's clock to its phase's and moves the thread's
@@ -131,7 +130,7 @@ static int arrive(struct run *r, struct warp *w, int l, int pc, const struct emu
 }
 
 /* N bytes expected (EXPECT) or completed at the mbarrier P by lane L: a
- * completion is the copy's release, as an arrival is.  0 or -1. */
+ * completion is a release, as an arrival is.  0 or -1. */
 static int transact(struct run *r, struct warp *w, int l, int pc, uint8_t *p, struct mbar_side *s,
                     uint32_t n, int expect)
 {
@@ -154,35 +153,6 @@ static int transact(struct run *r, struct warp *w, int l, int pc, uint8_t *p, st
         v = complete(v, s);
     memcpy(p, &v, 8);
     return 0;
-}
-
-/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
- * [dst], [src], size, [mbar] by lane L: the copy lands now, as the lane's
- * writes, and completes its bytes on the mbarrier P.  0 or -1. */
-static int bulk_copy(struct run *r, struct warp *w, int l, int pc, const struct emu_insn *in,
-                     uint8_t *p, struct mbar_side *s)
-{
-    const uint64_t *R = w->R;
-    uint64_t dst = ((in->o[0].reg >= 0 ? R[(size_t)in->o[0].reg * 32 + l] : 0) +
-                    (uint64_t)in->o[0].off) & 0xffffffffull;
-    uint64_t src = (in->o[1].reg >= 0 ? R[(size_t)in->o[1].reg * 32 + l] : 0) + (uint64_t)in->o[1].off;
-    uint32_t size = (uint32_t)R[(size_t)in->o[2].reg * 32 + l];
-    if (size == 0 || size % 16 || dst % 16 || src % 16)
-        return emu_fault(r, w, l, pc, "started a bulk copy of %u bytes from 0x%llx to shared offset "
-                         "%llu: size and both addresses must be multiples of 16", size,
-                         (unsigned long long)src, (unsigned long long)dst);
-    for (uint32_t at = 0; at < size; at += 16) {
-        const uint8_t *from = emu_resolve(r, w, l, pc, SP_GLOBAL, src + at, 16, ACC_READ, NULL);
-        if (!from)
-            return -1;
-        uint8_t chunk[16];
-        memcpy(chunk, from, 16);
-        uint8_t *to = emu_resolve(r, w, l, pc, SP_SHARED, dst + at, 16, ACC_WRITE, chunk);
-        if (!to)
-            return -1;
-        memcpy(to, chunk, 16);
-    }
-    return transact(r, w, l, pc, p, s, size, 0);
 }
 
 /* The mbarrier lane L names: its bytes, checked and held to the shadow
@@ -224,8 +194,7 @@ int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         }
         if (in->op == OP_CP_MBAR && emu_async_land_all(r, w, l, pc))
             return -1;
-        const struct emu_opnd *a = &in->o[in->op == OP_MB_ARRIVE || in->op == OP_MB_TEST ? 1
-                                          : in->op == OP_CP_BULK ? 3 : 0];
+        const struct emu_opnd *a = &in->o[in->op == OP_MB_ARRIVE || in->op == OP_MB_TEST ? 1 : 0];
         uint32_t off;
         uint8_t *p = object(r, w, l, pc, in, a, &off);
         if (!p)
@@ -274,10 +243,6 @@ int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         case OP_MB_TX:
             if (transact(r, w, l, pc, p, s, (uint32_t)R[(size_t)in->o[1].reg * 32 + l],
                          in->sub & MBS_EXPECT))
-                return -1;
-            break;
-        case OP_CP_BULK:
-            if (bulk_copy(r, w, l, pc, in, p, s))
                 return -1;
             break;
         default: {  /* test_wait, try_wait: by a state's parity, or a parity */
