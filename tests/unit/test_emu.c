@@ -1221,6 +1221,69 @@ static void clusters(void)
     done(&f);
 }
 
+/* What the lab gives a buffer: a read past the n elements lent is a fault
+ * naming the buffer though the allocation goes on; and reads of a buffer
+ * the kernel writes are recorded: block 0 reads out[5] and then raises a
+ * flag, block 1 waits for the flag and stores out[5].  Without fences the
+ * read is not ordered before the store (a race naming both); with a fence
+ * on each side it is.  A range never lent records no reads. */
+static void lent_buffers(void)
+{
+#define WAR_PTX(FENCE0, FENCE1) HEAD \
+        ".file 1 \"kernel.cu\"\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 flag)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  ld.param.u64 %rd2, [flag];\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  mov.u32 %r2, %tid.x;\n" \
+        "  setp.ne.s32 %p1, %r2, 0;\n" \
+        "  @%p1 bra $END;\n" \
+        "  setp.ne.s32 %p2, %r1, 0;\n" \
+        "  @%p2 bra $WRITER;\n" \
+        "  .loc 1 4 3\n" \
+        "  ld.global.u32 %r3, [%rd1+20];\n" \
+        "  st.global.u32 [%rd1], %r3;\n" \
+        FENCE0 \
+        "  atom.global.exch.b32 %r4, [%rd2], 1;\n" \
+        "  bra $END;\n" \
+        "$WRITER:\n" \
+        "  ld.volatile.global.u32 %r5, [%rd2];\n" \
+        "  setp.eq.s32 %p3, %r5, 0;\n" \
+        "  @%p3 bra $WRITER;\n" \
+        "  atom.global.or.b32 %r6, [%rd2], 0;\n" \
+        FENCE1 \
+        "  .loc 1 9 3\n" \
+        "  st.global.u32 [%rd1+20], %r1;\n" \
+        "$END:\n" \
+        "  ret;\n}\n"
+    static const char *racy = WAR_PTX("", "");
+    static const char *fenced = WAR_PTX("  membar.gl;\n", "  membar.gl;\n");
+    unsigned out[64], flag;
+    struct fx f;
+    for (int t = 0; t < 2; t++) {
+        EXPECT(load(&f, t ? fenced : racy, 1) == EMU_OK);
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        emu_mem_map(f.e, &flag, sizeof flag, "d_scratch");
+        memset(out, 0, sizeof out);
+        flag = 0;
+        /* never lent: no read is recorded, so even the racy one passes */
+        EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_OK);
+        EXPECT(emu_mem_lend(f.e, out, 8 * sizeof *out, 0) == 0);
+        flag = 0;
+        EXPECT(launch2(&f, 2, 32, out, &flag) == (t ? EMU_OK : EMU_HAZARD));
+        if (!t)
+            EXPECT(strstr(f.err.message, "block 0 read (kernel.cu:4)") &&
+                   strstr(f.err.message, "(kernel.cu:9)"));
+        /* lent as 4 elements, the read of out[5] is past what the lab gives */
+        EXPECT(emu_mem_lend(f.e, out, 4 * sizeof *out, 0) == 0);
+        flag = 0;
+        EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_FAULT);
+        EXPECT(strstr(f.err.message, "d_out + 20 bytes, past the 16 bytes the lab gives it"));
+        done(&f);
+    }
+}
+
 /* Recursion: each lane at its own depth, a register it uses after the
  * inner call kept across it (tri(x) = x + tri(x - 1)); a recursion that
  * does not end is a fault at the depth bound, as a GPU's stack overflows. */
@@ -2101,7 +2164,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(recursion), T(indirect_calls), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -73,10 +73,18 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
             emu_mem_describe(r->e, addr, place, sizeof place);
             return emu_fault(r, w, l, pc, "%s %u bytes at %s", verb(kind), bytes, place), NULL;
         }
+        if (addr < g->lo || addr + bytes > g->hi) {
+            int before = addr < g->lo;
+            return emu_fault(r, w, l, pc, "%s %u bytes at %s + %lld bytes, %s the %llu bytes the "
+                             "lab gives it (its allocation here is larger, a GPU's need not be)",
+                             verb(kind), bytes, g->name, (long long)(addr - g->lo),
+                             before ? "before" : "past", (unsigned long long)(g->hi - g->lo)),
+                   NULL;
+        }
         if (r->hazards && kind == ACC_WRITE && emu_shadow_store(r, w, l, pc, addr, bytes))
             return NULL;
         if (r->hazards && kind == ACC_READ && !(r->code[pc].flags & F_STRONG) &&
-            emu_shadow_load(r, w, l, pc, addr, bytes))
+            emu_shadow_load(r, w, l, pc, addr, bytes, g->track_reads))
             return NULL;
         return (uint8_t *)(uintptr_t)addr;
     }

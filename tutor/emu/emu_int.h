@@ -255,6 +255,12 @@ struct emu_range {
     uint64_t base;
     size_t bytes;
     char *name;
+    /* what the lab gives the kernel of it (emu_mem_lend): [lo, hi), the
+     * whole range unless lent; reads are recorded for the race check in
+     * a buffer lent as one the kernel writes (an input's never change,
+     * and a range never lent is not the lab's) */
+    uint64_t lo, hi;
+    int track_reads;
 };
 
 struct emu_block;

@@ -75,6 +75,9 @@ struct shadow {
 
 struct gshadow {
     uint64_t addr;          /* word address + 1; 0: empty */
+    uint32_t rblock, rpc;   /* the last plain read's block + 1 (0: none) and instruction */
+    uint32_t rrel;          /* that block's releases before the read */
+    uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
     uint32_t block, tid, pc;
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
@@ -241,9 +244,12 @@ int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t of
 /* The copy that was filling BYTES at shared OFF has landed. */
 void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes);
 /* A plain (not atomic) global store, and a plain global load, held to the
- * launch's global shadow: 0, or -1 with the hazard reported. */
+ * launch's global shadow (a load RECORDed, so that a later store of
+ * another block can be held to it: not an input's): 0, or -1 with the
+ * hazard reported. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
-int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes,
+                    int record);
 /* At the running block's end: its releases are kept, against which its
  * plain stores are held from now on.  0, or -1 out of memory. */
 int emu_shadow_block_end(struct run *r);

@@ -405,7 +405,25 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         struct gshadow *g = gh_find(r, key);
         /* two strong stores (volatile, relaxed, release) do not race: the
          * memory model's morally strong pair, a flag several blocks set */
-        if (g->addr && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
+        /* a plain read by another block, not ordered before this store:
+         * that block released nothing since, or this one acquired nothing
+         * after reading a signal */
+        if (g->addr && g->rblock && g->rblock - 1 != blk &&
+            !(released_since(r, g->rblock - 1, g->rrel) && c->acq_after_sig)) {
+            char place[96], who[100], l1[160], l2[160];
+            emu_mem_describe(r->e, word * 4, place, sizeof place);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)g->rpc, l2, sizeof l2);
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "race on %s: %s writes it (%s), which block %u read (%s) with nothing "
+                          "ordering the read before the write: the reader may see either "
+                          "value (a fence and a flag, or atomics, between them)",
+                          place, who, l1, g->rblock - 1, l2);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
+        if (g->addr && g->stored && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
@@ -422,6 +440,8 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             g->addr = key;
             r->gh_used++;
         }
+        g->stored = 1;
+        g->rblock = 0;
         g->block = blk;
         g->tid = (uint32_t)(w->index * 32 + l);
         g->pc = (uint32_t)pc;
@@ -457,13 +477,25 @@ int emu_shadow_block_end(struct run *r)
  * unless that block released after the store (its __threadfence() or
  * release atomic, before the signal) and this block acquired (a fence or
  * an acquire atomic after seeing the signal).  0 or -1. */
-int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes,
+                    int record)
 {
     struct cta *c = r->cta;
     uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        if (record && (r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+            return gh_nomem(r);
         struct gshadow *g = gh_find(r, word + 1);
-        if (!g || !g->addr || g->block == blk || !g->weak)
+        if (record && g) {
+            if (!g->addr) {
+                g->addr = word + 1;
+                r->gh_used++;
+            }
+            g->rblock = blk + 1;
+            g->rpc = (uint32_t)pc;
+            g->rrel = c->blk_release;
+        }
+        if (!g || !g->addr || !g->stored || g->block == blk || !g->weak)
             continue;
         g->published = g->published || released_since(r, g->block, g->rel);
         /* the acquire must follow the flag this block read: a fence
