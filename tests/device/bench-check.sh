@@ -11,20 +11,23 @@
 # unless -n says fewer or more).  Workbooks given with --roots (built
 # trees: main's and a branch's, say) are run in turn, lab by lab and run by
 # run, so that their figures are measured alike.  A table is printed last;
-# every run's figures go to $OUT/bench-runs.tsv.
+# every run's figures go to $OUT/bench-runs.tsv.  --seconds S starts no run
+# after S seconds (a lease's end), and the table covers what ran.
 #
 # Usage (on the GPU machine, from a built workbook's root):
-#     OUT=/some/dir bash tests/device/bench-check.sh [-n N] [--roots DIR,DIR] [--kinds solution,stub] [LAB...]
+#     OUT=/some/dir bash tests/device/bench-check.sh [-n N] [--roots DIR,DIR] [--kinds solution,stub]
+#         [--seconds S] [LAB...]
 # With no GPU it says so and exits 0 (tests/device scripts run only there).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-/tmp/cudatutor-bench}
-n=5 roots=$here kinds=solution,stub labs=()
+n=5 roots=$here kinds=solution,stub seconds=0 labs=()
 while [ $# -gt 0 ]; do
     case $1 in
         -n) n=$2; shift 2 ;;
         --roots) roots=$2; shift 2 ;;
         --kinds) kinds=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
         *) labs+=("$1"); shift ;;
     esac
 done
@@ -36,11 +39,12 @@ mkdir -p "$OUT"
 # The checks are judged by the catalog's targets: a first check on a new GPU
 # model would time every reference solution first.
 export CUDATUTOR_NO_CALIBRATE=1
-exec python3 - "$OUT" "$n" "$roots" "$kinds" "${labs[@]}" <<'EOF'
+exec python3 - "$OUT" "$n" "$roots" "$kinds" "$seconds" "${labs[@]}" <<'EOF'
 import json, os, pty, shutil, statistics, subprocess, sys, tempfile, time
 
 out, n, roots, kinds = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4].split(",")
-want = sys.argv[5:]
+stop = time.monotonic() + float(sys.argv[5]) if float(sys.argv[5]) > 0 else None
+want = sys.argv[6:]
 catalog = json.loads(subprocess.run(["./cudatutor", "list", "--json"], cwd=roots[0],
                                     capture_output=True, text=True, check=True).stdout)
 labs = [l for l in catalog if not want or l["id"] in want]
@@ -103,6 +107,8 @@ with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
         for kind in kinds:
             for i in range(n):
                 for root in roots:
+                    if stop and time.monotonic() > stop:
+                        break
                     x = once(root, lab, kind, i)
                     if x is None:
                         continue
@@ -123,16 +129,16 @@ def cell(v, fmt="%.2f"):
     return "-" if v is None else fmt % v
 
 
-print("\nmedians of %d run(s), seconds; verdict: from the command to the verdict shown; cmd: to its exit" % n)
-print("%-10s %-3s %-8s %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
-    "root", "lab", "kind", "status", "verdict", "cmd", "compile", "judge", "hazard", "sanitiz", "samples",
+print("\nmedians of n run(s), seconds; verdict: from the command to the verdict shown; cmd: to its exit")
+print("%-10s %-3s %-8s %2s %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
+    "root", "lab", "kind", "n", "status", "verdict", "cmd", "compile", "judge", "hazard", "sanitiz", "samples",
     "ratio±%"))
 for (root, lab, kind), xs in runs.items():
     status = ",".join(sorted(set(str(x["status"]) for x in xs)))
     ratios = [x["ratio"] for x in xs if x.get("ratio")]
     spread = 100 * (max(ratios) - min(ratios)) / statistics.median(ratios) if len(ratios) > 1 else None
-    print("%-10s %-3s %-8s %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
-        os.path.basename(root)[:10], lab, kind, status[:14], cell(med(xs, "verdict")), cell(med(xs, "wall")),
+    print("%-10s %-3s %-8s %2d %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
+        os.path.basename(root)[:10], lab, kind, len(xs), status[:14], cell(med(xs, "verdict")), cell(med(xs, "wall")),
         cell(med(xs, "compile")), cell(med(xs, "judge")), cell(med(xs, "hazard")), cell(med(xs, "san")),
         cell(med(xs, "samples"), "%.0f"), cell(spread, "%.2f")))
 for root in roots:
