@@ -263,9 +263,10 @@ void san_end(struct run *r, int record)
 
 /* What the student may know while the race checkers still run: the
  * judge's and the hazard pass's word, the target case's figures, and what
- * is still running.  Said as a progress stage ("verdict") so that every
- * front end shows it where it shows progress; the check's result is the
- * final word and waits for the checkers. */
+ * is still running (short: the tutor shows 179 characters of a progress
+ * detail).  Said as a progress stage ("verdict") so that every front end
+ * shows it where it shows progress; the check's result is the final word
+ * and waits for the checkers. */
 static void early_words(const struct run *r, char *buf, size_t len)
 {
     const struct rperf *tp = result_target_perf(r->res);
@@ -274,12 +275,11 @@ static void early_words(const struct run *r, char *buf, size_t len)
         snprintf(figures, sizeof figures, "; %s in %.3f ms, %.2fx the reference", tp->label, tp->median_ms,
                  tp->ratio);
     if (r->hazard_open[0])
-        snprintf(buf, len, "tests passed%s; the emulator's race and bounds check did not finish: the pass waits "
-                           "for compute-sanitizer (racecheck, synccheck, memcheck), still running", figures);
+        snprintf(buf, len, "tests passed%s; the emulator's race check did not finish: the pass waits for "
+                           "compute-sanitizer, still running", figures);
     else
-        snprintf(buf, len, "pass so far: tests passed%s%s; compute-sanitizer (racecheck, synccheck, "
-                           "memcheck) still running, and can still turn it", figures,
-                 r->res->have_hazard_pass_s ? ", the emulator's race and bounds check clean" : "");
+        snprintf(buf, len, "pass so far: tests passed%s%s; compute-sanitizer still running, and can still turn it",
+                 figures, r->res->have_hazard_pass_s ? ", the emulator's race check clean" : "");
 }
 
 /* The race checkers' verdict on a kernel that passed its trials. */

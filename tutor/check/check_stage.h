@@ -142,8 +142,9 @@ char **judge_argv(const struct run *r, const char *json, const char *mode, const
 void judge_argv_free(char **argv);
 /* The number of words of the --wrap prefix in front of a judge_argv. */
 int judge_wrap_words(const struct run *r);
-/* The file where the runner of a judge in this mode writes what the
- * student's host code printed; NULL when out of memory. */
+/* The file where the runner of a judge in this mode (the CPU judge's when
+ * r->emulated) writes what the student's host code printed; NULL when out
+ * of memory. */
 char *judge_runner_out(const struct run *r, const char *mode);
 /* A child's "@gpu wait" / "@gpu go" line, and the seconds of waiting it
  * is forgiven (at most GRACE_MAX_S). */
