@@ -220,8 +220,28 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
                                             "more than 1024 threads a block)");
     if (nthreads > f->max_threads)
         return launch_error(err, EMU_FAULT, "more threads a block than the kernel's .maxntid allows");
+    /* clusters (.reqnctapercluster, __cluster_dims__): the grid must be
+     * whole clusters, and one of at most 8 blocks (the portable size; a
+     * larger one needs an attribute the launcher cannot set) */
+    uint32_t cl[3] = {1, 1, 1};
+    for (int i = 0; i < 3 && f->cluster[0]; i++)
+        cl[i] = f->cluster[i];
+    uint64_t clsize = (uint64_t)cl[0] * cl[1] * cl[2];
+    char why[160];
+    if (clsize > 8) {
+        snprintf(why, sizeof why, "a cluster of %llu blocks: at most 8 are portable",
+                 (unsigned long long)clsize);
+        return launch_error(err, EMU_FAULT, why);
+    }
+    if (l->grid[0] % cl[0] || l->grid[1] % cl[1] || l->grid[2] % cl[2]) {
+        snprintf(why, sizeof why, "the grid (%u,%u,%u) is not a whole number of clusters of "
+                 "(%u,%u,%u) blocks", l->grid[0], l->grid[1], l->grid[2], cl[0], cl[1], cl[2]);
+        return launch_error(err, EMU_FAULT, why);
+    }
     struct run r;
     memset(&r, 0, sizeof r);
+    memcpy(r.cl, cl, sizeof r.cl);
+    r.clsize = (uint32_t)clsize;
     r.e = e;
     r.m = k->m;
     r.f = f;
@@ -267,11 +287,14 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
              (ao->kind != OK_ADDR || ao->reg >= 0 || (uint64_t)ao->off >= PARAM_SCRATCH)))
             scratch_used = 1;
     }
-    int threads = e->cfg.threads > 1 && !r.hazards ? e->cfg.threads : 1;
+    /* a cluster's blocks share one host thread, as they read each
+     * other's shared memory */
+    int threads = e->cfg.threads > 1 && !r.hazards && clsize == 1 ? e->cfg.threads : 1;
     if ((uint64_t)threads > nblocks)
         threads = (int)nblocks;
     r.nctas = emu_sched_window(e, r.nwarps, r.smem_bytes, (nblocks + (uint64_t)threads - 1) /
                                                               (uint64_t)threads);
+    r.nctas = r.nctas < clsize ? (uint32_t)clsize : r.nctas / (uint32_t)clsize * (uint32_t)clsize;
     if (cooperative && (st = emu_coop_begin(&r, &threads)) != EMU_OK)
         goto out;
     r.ws_missing = !cooperative && emu_coop_reads_workspace(&r);

@@ -326,6 +326,14 @@ int emu_rt_name(const void *base, const char *name)
     return emu_mem_rename(student, (void *)base, name);
 }
 
+int emu_rt_lend(const void *at, size_t bytes, int input)
+{
+    struct emu *student;
+    if (emu_rt_emus(NULL, &student))
+        return -1;
+    return emu_mem_lend(student, at, bytes, input);
+}
+
 /* The judge's copies: between its host memory, its allocations and the
  * student's module variables (cuLibraryGetGlobal), all host memory here. */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)

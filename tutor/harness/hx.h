@@ -413,8 +413,10 @@ struct timed {
     int (*between)(void *arg, char *msg, size_t len);
 };
 
-/* Warms up, then times max(min_samples, budget/estimate) samples, each after
- * an L2 flush and followed by a synchronisation and a verification.  Returns 0,
+/* Warms up, then times samples until their median has settled (its error
+ * at most 0.1% of it, hx_time.cu), at least min_samples and at most
+ * max(min_samples, budget/estimate) and max_samples, each after an L2
+ * flush and followed by a synchronisation and a verification.  Returns 0,
  * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
 int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len);
 
