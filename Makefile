@@ -67,8 +67,8 @@ UI_OBJ := $(UI_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 
 HX_CORE := hx_core hx_time hx_report hx_lock hx_plan hx_sandbox hx_cub
-HX_FAMILIES := reduce_int reduce_float trapezoid mpadd
-HX_FAMILIES += argmax select scan rownorm
+# The families are the rows of tutor/family.h: a judge each.
+HX_FAMILIES := $(shell sed -nE 's/^ *X.FAMILY_[A-Z_0-9]+, *([a-z_0-9]+),.*/\1/p' tutor/family.h)
 HX_CORE_OBJ := $(HX_CORE:%=$(BUILD)/harness/%.o)
 HX_OBJ := $(HX_CORE_OBJ) $(HX_FAMILIES:%=$(BUILD)/harness/hx_fam_%.o)
 # One judge per family, built once and never linked with student code.
@@ -244,7 +244,7 @@ $(BUILD)/harness/judge_cpu_%: $(HX_CPU_OBJ) $(BUILD)/harness/hx_fam_%.o $(BUILD)
 # The runner's half is plain C against CUDA's headers, and never links
 # libcudart: it is the stand-in for it.
 RUNNER_CC = $(CC) -std=c11 -O2 -g $(WARN) -I$(CUDA_INC) -Itutor/runner
-RUNNER_HDR := tutor/runner/plan.h tutor/runner/rt.h tutor/runner/stubrt.h
+RUNNER_HDR := tutor/runner/plan.h tutor/runner/rt.h tutor/runner/stubrt.h tutor/family.h tutor/lab.h
 $(BUILD)/harness/%.o: tutor/runner/%.c $(RUNNER_HDR) | check-nvcc
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -93,6 +93,27 @@ run nosync tests/bank/missing_syncthreads.cu 5000 hazards
 check "a missing __syncthreads is a hazard" has nosync "launch: hazard"
 run oob tests/bank/oob_write.cu 5000
 check "an out-of-bounds write is a fault naming the thread and line" has oob "launch: fault thread .* of block .* (oob_write.cu:[0-9]*)"
+# cooperative_groups' grid barrier (this_grid().sync()): nvcc's PTX for it
+# (the workspace from %envreg1:2, an atom.add.release and an ld.acquire
+# spin) on a cooperative launch, every block resident; without the barrier
+# the first thread reads parts not yet written; without a cooperative
+# launch the barrier traps, as on a GPU; a grid larger than the emulated
+# GPU holds is refused, as the driver refuses it.
+if "$NVCC" "${FLAGS[@]}" -o "$TMP/grid.ptx" tests/emu/grid_sync.cu > "$TMP/grid.log" 2>&1; then
+    grid() { "$TOOL" run "$TMP/grid.ptx" 0 "$1" 256 "$2" buf:f32:100000:ones "buf:f32:$1:zero" buf:f32:1:zero u32:100000 "i32:$3"; }
+    grid 64 coop 1 > "$TMP/g1.out"
+    check "a cooperative launch's grid.sync(): the sum is exact" grep -q '^d2 sum 100000 first' "$TMP/g1.out"
+    grid 64 coop+hazards 1 > "$TMP/g2.out"
+    check "the grid barrier orders the parts for the hazard shadow" bash -c "grep -q '^launch: ok' '$TMP/g2.out' && grep -q '^d2 sum 100000 first' '$TMP/g2.out'"
+    grid 64 coop 0 > "$TMP/g3.out"
+    check "without grid.sync() the sum is wrong" bash -c "grep -q '^launch: ok' '$TMP/g3.out' && ! grep -q '^d2 sum 100000 first' '$TMP/g3.out'"
+    grid 64 hazards 1 > "$TMP/g4.out"
+    check "grid.sync() in a launch that is not cooperative traps, named" grep -q '^launch: fault .*not cooperative' "$TMP/g4.out"
+    grid 5000 coop 1 > "$TMP/g5.out"
+    check "a cooperative grid larger than the GPU holds is refused" grep -q '^launch: fault .*cudaErrorCooperativeLaunchTooLarge' "$TMP/g5.out"
+else
+    not_ok "tests/emu/grid_sync.cu compiles to PTX" "$(tail -5 "$TMP/grid.log")"
+fi
 # The registers ptxas gave a kernel, read from the cubin as the CPU judges
 # read it, against ptxas's own word (-Xptxas -v); a block of them that
 # does not fit an SM is refused.

@@ -9,7 +9,8 @@
  *   2. No allocation (cudaMalloc*), no host<->device copies (cudaMemcpy*), no
  *      other streams or graphs, no host synchronisation: the harness times the
  *      call from the host and synchronises after it.  cudaMemsetAsync on `s`,
- *      kernel launches, and occupancy or attribute queries are allowed.
+ *      kernel launches (cooperative ones too, within what the GPU holds at
+ *      once), and occupancy or attribute queries are allowed.
  *   3. Any n from 1 up to LAB_MAX_N must work: never assume that n is a
  *      multiple of the block size or a power of two.
  *   4. The output buffer is poisoned before every call and d_scratch holds

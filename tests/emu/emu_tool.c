@@ -5,7 +5,7 @@
  *   emu_tool reduce FILE.ptx N [hazards|threads=T] lab 01's launcher: passes of reduce_block<<<ceil(len/128),
  *                                       128>>>(src, dst, len) until one block is left; prints the
  *                                       sum, the expected sum and the speed
- *   emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T] ARG...
+ *   emu_tool run FILE.ptx KERNEL GRID BLOCK [hazards|threads=T|coop|coop+hazards] ARG...
  *                                       one launch of KERNEL (a mangled name, or "0" for the first);
  *                                       each ARG a scalar (i32:V u32:V u64:V f32:V f64:V) or a buffer
  *                                       buf:TYPE:N:FILL (TYPE i32 u32 f32 f64 u64, FILL iota zero ones
@@ -192,12 +192,15 @@ static int cmd_run(int argc, char **argv)
 {
     if (argc < 4)
         return 2;
-    int hz = argc > 4 && !strcmp(argv[4], "hazards");
+    int hz = argc > 4 && (!strcmp(argv[4], "hazards") || !strcmp(argv[4], "coop+hazards"));
+    int coop = argc > 4 && !strncmp(argv[4], "coop", 4);
     struct emu_config cfg = {.seed = 1, .hazards = hz, .budget = 1ull << 36, .print = print_cb};
     if (argc > 4 && !strncmp(argv[4], "threads=", 8)) {
         cfg.threads = atoi(argv[4] + 8);
         hz = 1;     /* the option's place is taken */
     }
+    if (coop)
+        hz = 1;
     struct emu *e = emu_new(&cfg);
     size_t len;
     char *ptx = slurp(argv[0], &len);
@@ -269,7 +272,7 @@ static int cmd_run(int argc, char **argv)
     }
     struct emu_launch l = {.grid = {(unsigned)strtoul(argv[2], NULL, 0), 1, 1},
                            .block = {(unsigned)strtoul(argv[3], NULL, 0), 1, 1}, .args = args};
-    st = emu_launch(e, k, &l, &err);
+    st = coop ? emu_launch_cooperative(e, k, &l, &err) : emu_launch(e, k, &l, &err);
     printf("launch: %s %s\n", status_name(st), err.message);
     for (int i = 0; i < nb; i++) {
         double sum = 0;

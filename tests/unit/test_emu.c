@@ -1065,6 +1065,225 @@ static void async_copies(void)
     done(&f);
 }
 
+/* mbarrier: warp 0 stores and arrives, warp 1 waits (try_wait until the
+ * phase completes) and reads what warp 0 stored: no race, the values
+ * arrive.  Read without the wait, the same words are a race naming both
+ * lines; more arrivals than the count allows are a fault; test_wait by
+ * parity, pending_count and a transaction count complete phases as the
+ * ISA says. */
+static void mbarriers(void)
+{
+#define MB_PTX(WAIT) HEAD \
+        ".file 1 \"kernel.cu\"\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<12>; .reg .b64 %rd<8>;\n" \
+        "  .shared .align 8 .b8 _ZZ1kPiE3bar[8];\n" \
+        "  .shared .align 4 .b8 _ZZ1kPiE3buf[128];\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mov.u32 %r2, _ZZ1kPiE3bar;\n" \
+        "  mov.u32 %r3, _ZZ1kPiE3buf;\n" \
+        "  and.b32 %r4, %r1, 31;\n" \
+        "  shl.b32 %r5, %r4, 2;\n" \
+        "  add.s32 %r6, %r3, %r5;\n" \
+        "  setp.ne.s32 %p1, %r1, 0;\n" \
+        "  @%p1 bra $SET;\n" \
+        "  mov.u32 %r7, 32;\n" \
+        "  mbarrier.init.shared.b64 [%r2], %r7;\n" \
+        "$SET:\n" \
+        "  bar.sync 0;\n" \
+        "  setp.ge.u32 %p2, %r1, 32;\n" \
+        "  @%p2 bra $CONSUME;\n" \
+        "  mul.lo.u32 %r8, %r1, 7;\n" \
+        "  .loc 1 4 3\n" \
+        "  st.shared.u32 [%r6], %r8;\n" \
+        "  mbarrier.arrive.shared::cta.b64 %rd2, [%r2];\n" \
+        "  ret;\n" \
+        "$CONSUME:\n" \
+        "  mov.u64 %rd3, 0;\n" \
+        WAIT \
+        "  .loc 1 9 3\n" \
+        "  ld.shared.u32 %r9, [%r6];\n" \
+        "  mul.wide.u32 %rd4, %r4, 4;\n" \
+        "  add.s64 %rd5, %rd1, %rd4;\n" \
+        "  st.global.u32 [%rd5], %r9;\n" \
+        "  ret;\n}\n"
+    static const char *good = MB_PTX(
+        "$WAIT:\n"
+        "  mbarrier.try_wait.parity.shared.b64 %p3, [%r2], %rd3;\n"
+        "  @!%p3 bra $WAIT;\n");
+    static const char *nowait = MB_PTX("");
+    unsigned out[32];
+    struct fx f;
+    memset(out, 0, sizeof out);
+    EXPECT(load(&f, good, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 32; i++)
+        EXPECT(out[i] == 7 * i);
+    done(&f);
+    EXPECT(load(&f, nowait, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "buf[") != NULL && strstr(f.err.message, "kernel.cu:4") &&
+           strstr(f.err.message, "kernel.cu:9"));
+    done(&f);
+
+    /* one thread: init 2; arrive (pending 1); pending_count of that state
+     * is 2; test_wait on it is false; expect_tx 16, arrive: pending 0 but
+     * 16 bytes due, still open; complete_tx 16 completes the phase:
+     * test_wait by the first state's parity is now true.  Then an arrive
+     * of 3 at a phase expecting 2 is a fault. */
+    static const char *seq = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+        "  .shared .align 8 .b8 bar[8];\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, bar;\n"
+        "  mbarrier.init.shared.b64 [%r1], 2;\n"
+        "  mbarrier.arrive.shared.b64 %rd2, [%r1];\n"
+        "  mbarrier.pending_count.b64 %r2, %rd2;\n"
+        "  st.global.u32 [%rd1], %r2;\n"
+        "  mbarrier.test_wait.shared.b64 %p1, [%r1], %rd2;\n"
+        "  selp.u32 %r3, 1, 0, %p1;\n"
+        "  st.global.u32 [%rd1+4], %r3;\n"
+        "  mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], 16;\n"
+        "  mbarrier.arrive.shared.b64 %rd3, [%r1];\n"
+        "  mbarrier.test_wait.shared.b64 %p2, [%r1], %rd2;\n"
+        "  selp.u32 %r4, 1, 0, %p2;\n"
+        "  st.global.u32 [%rd1+8], %r4;\n"
+        "  mbarrier.complete_tx.shared::cta.b64 [%r1], 16;\n"
+        "  mbarrier.test_wait.shared.b64 %p3, [%r1], %rd2;\n"
+        "  selp.u32 %r5, 1, 0, %p3;\n"
+        "  st.global.u32 [%rd1+12], %r5;\n"
+        "  mbarrier.arrive.shared::cta.b64 %rd4, [%r1], 3;\n"
+        "  ret;\n}\n";
+    EXPECT(load(&f, seq, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    memset(out, 0xff, sizeof out);
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_FAULT);
+    EXPECT(out[0] == 2 && out[1] == 0 && out[2] == 0 && out[3] == 1);
+    EXPECT(strstr(f.err.message, "arrives 3 times at an mbarrier whose phase waits for 2") != NULL);
+    done(&f);
+}
+
+/* Clusters: two blocks a cluster; each stores its rank + 10 in shared
+ * memory, meets its partner at the cluster's barrier and reads the
+ * partner's word through mapa and ld.shared::cluster: every block gets its
+ * partner's value, and %cluster_nctarank is 2.  Without the barrier the
+ * read is a race naming the partner's block; a grid of 3 blocks is not
+ * whole clusters. */
+static void clusters(void)
+{
+#define CL_PTX(SYNC) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n" \
+        ".explicitcluster\n.reqnctapercluster 2, 1, 1\n{\n" \
+        "  .reg .b32 %r<12>; .reg .b64 %rd<8>;\n" \
+        "  .shared .align 4 .u32 w;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %cluster_ctarank;\n" \
+        "  mov.u32 %r2, %cluster_nctarank;\n" \
+        "  add.s32 %r3, %r1, 10;\n" \
+        "  st.shared.u32 [w], %r3;\n" \
+        SYNC \
+        "  xor.b32 %r4, %r1, 1;\n" \
+        "  mov.u32 %r5, w;\n" \
+        "  mapa.shared::cluster.u32 %r6, %r5, %r4;\n" \
+        "  ld.shared::cluster.u32 %r7, [%r6];\n" \
+        "  mov.u32 %r8, %ctaid.x;\n" \
+        "  mul.wide.u32 %rd2, %r8, 8;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r7;\n" \
+        "  st.global.u32 [%rd3+4], %r2;\n" \
+        "  barrier.cluster.arrive;\n" \
+        "  barrier.cluster.wait;\n" \
+        "  ret;\n}\n"
+    static const char *good = CL_PTX("  barrier.cluster.arrive.release.aligned;\n"
+                                     "  barrier.cluster.wait.acquire.aligned;\n");
+    static const char *nosync = CL_PTX("");
+    unsigned out[8];
+    struct fx f;
+    memset(out, 0, sizeof out);
+    EXPECT(load(&f, good, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 4, 32, out, NULL) == EMU_OK);
+    for (unsigned b = 0; b < 4; b++)
+        EXPECT(out[2 * b] == 10 + (b ^ 1) % 2 && out[2 * b + 1] == 2);
+    EXPECT(launch2(&f, 3, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "not a whole number of clusters") != NULL);
+    done(&f);
+    EXPECT(load(&f, nosync, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 2, 32, out, NULL) == EMU_HAZARD);
+    /* the partner's word is either not stored yet or stored unordered */
+    EXPECT(strstr(f.err.message, "w[0] of block ") != NULL &&
+           (strstr(f.err.message, "cluster barrier") || strstr(f.err.message, "no defined value")));
+    done(&f);
+}
+
+/* What the lab gives a buffer: a read past the n elements lent is a fault
+ * naming the buffer though the allocation goes on; and reads of a buffer
+ * the kernel writes are recorded: block 0 reads out[5] and then raises a
+ * flag, block 1 waits for the flag and stores out[5].  Without fences the
+ * read is not ordered before the store (a race naming both); with a fence
+ * on each side it is.  A range never lent records no reads. */
+static void lent_buffers(void)
+{
+#define WAR_PTX(FENCE0, FENCE1) HEAD \
+        ".file 1 \"kernel.cu\"\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 flag)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  ld.param.u64 %rd2, [flag];\n" \
+        "  mov.u32 %r1, %ctaid.x;\n" \
+        "  mov.u32 %r2, %tid.x;\n" \
+        "  setp.ne.s32 %p1, %r2, 0;\n" \
+        "  @%p1 bra $END;\n" \
+        "  setp.ne.s32 %p2, %r1, 0;\n" \
+        "  @%p2 bra $WRITER;\n" \
+        "  .loc 1 4 3\n" \
+        "  ld.global.u32 %r3, [%rd1+20];\n" \
+        "  st.global.u32 [%rd1], %r3;\n" \
+        FENCE0 \
+        "  atom.global.exch.b32 %r4, [%rd2], 1;\n" \
+        "  bra $END;\n" \
+        "$WRITER:\n" \
+        "  ld.volatile.global.u32 %r5, [%rd2];\n" \
+        "  setp.eq.s32 %p3, %r5, 0;\n" \
+        "  @%p3 bra $WRITER;\n" \
+        "  atom.global.or.b32 %r6, [%rd2], 0;\n" \
+        FENCE1 \
+        "  .loc 1 9 3\n" \
+        "  st.global.u32 [%rd1+20], %r1;\n" \
+        "$END:\n" \
+        "  ret;\n}\n"
+    static const char *racy = WAR_PTX("", "");
+    static const char *fenced = WAR_PTX("  membar.gl;\n", "  membar.gl;\n");
+    unsigned out[64], flag;
+    struct fx f;
+    for (int t = 0; t < 2; t++) {
+        EXPECT(load(&f, t ? fenced : racy, 1) == EMU_OK);
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        emu_mem_map(f.e, &flag, sizeof flag, "d_scratch");
+        memset(out, 0, sizeof out);
+        flag = 0;
+        /* never lent: no read is recorded, so even the racy one passes */
+        EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_OK);
+        EXPECT(emu_mem_lend(f.e, out, 8 * sizeof *out, 0) == 0);
+        flag = 0;
+        EXPECT(launch2(&f, 2, 32, out, &flag) == (t ? EMU_OK : EMU_HAZARD));
+        if (!t)
+            EXPECT(strstr(f.err.message, "block 0 read (kernel.cu:4)") &&
+                   strstr(f.err.message, "(kernel.cu:9)"));
+        /* lent as 4 elements, the read of out[5] is past what the lab gives */
+        EXPECT(emu_mem_lend(f.e, out, 4 * sizeof *out, 0) == 0);
+        flag = 0;
+        EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_FAULT);
+        EXPECT(strstr(f.err.message, "d_out + 20 bytes, past the 16 bytes the lab gives it"));
+        done(&f);
+    }
+}
+
 /* Recursion: each lane at its own depth, a register it uses after the
  * inner call kept across it (tri(x) = x + tri(x - 1)); a recursion that
  * does not end is a fault at the depth bound, as a GPU's stack overflows. */
@@ -1945,7 +2164,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(recursion), T(indirect_calls), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

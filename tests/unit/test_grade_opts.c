@@ -7,6 +7,7 @@
 
 #include "grade/grade_opts.h"
 #include "grade/grade_run.h"
+#include "model/result.h"
 #include "tap.h"
 
 /* Parses a command line given as words after "grade". */
@@ -183,5 +184,57 @@ static void resume_rule(void)
     EXPECT(!grade_work_skip(1, 0));
 }
 
+/* The default --check-runs: the CPUs a run holds (four with the race
+ * checkers), shared over the GPUs, capped by GPU memory, within 1..8. */
+static void runs_from_the_machine(void)
+{
+    EXPECT(grade_runs_per_gpu(16, 1, 1, 139) == 4);     /* one H200, 16 CPUs */
+    EXPECT(grade_runs_per_gpu(64, 4, 1, 139) == 4);     /* H200 x4, 64 CPUs: not 8 per GPU */
+    EXPECT(grade_runs_per_gpu(64, 1, 1, 139) == 8);     /* past 8 runs only queue for the timed sections */
+    EXPECT(grade_runs_per_gpu(16, 1, 0, 139) == 8);     /* without sanitizers a run holds fewer CPUs */
+    EXPECT(grade_runs_per_gpu(12, 1, 0, 139) == 8);
+    EXPECT(grade_runs_per_gpu(6, 1, 0, 0) == 4);
+    EXPECT(grade_runs_per_gpu(2, 1, 1, 139) == 1);      /* never none */
+    EXPECT(grade_runs_per_gpu(8, 4, 1, 139) == 1);
+    EXPECT(grade_runs_per_gpu(64, 1, 1, 16) == 2);      /* a small GPU's memory holds two */
+    EXPECT(grade_runs_per_gpu(64, 1, 1, 4) == 1);
+    EXPECT(grade_runs_per_gpu(64, 1, 1, 0) == 8);       /* memory unknown: not counted */
+    EXPECT(grade_runs_per_gpu(16, 0, 1, 0) == 4);
+}
+
+/* Which verdicts a busy grader could have made, and are run again alone. */
+static void doubtful_verdicts(void)
+{
+    struct result r;
+    EXPECT(grade_run_doubtful(NULL));
+    static const struct {
+        enum status s;
+        const char *msg;
+        int doubtful;
+    } cases[] = {
+        {STATUS_PASS, NULL, 0},
+        {STATUS_FAIL, "the sum is wrong", 0},
+        {STATUS_COMPILE_ERROR, NULL, 0},
+        {STATUS_REJECTED, NULL, 0},
+        {STATUS_TIMEOUT, "timed out after 64 s under memcheck", 1},
+        {STATUS_RUNTIME_ERROR, NULL, 1},
+        {STATUS_INTERNAL_ERROR, NULL, 1},
+        {STATUS_PASS, "memcheck could not judge the kernel (exit 255)", 1},
+        {STATUS_PASS, "racecheck could not start: fork failed", 1},
+        {STATUS_FAIL, "racecheck found 2 problem line(s): see the sanitizer report", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (result_init(&r, "07", "reduce_int", "kernel.cu", 1)) {
+            EXPECT(0 && "out of memory");
+            return;
+        }
+        result_set_status(&r, cases[i].s);
+        if (cases[i].msg)
+            result_add_message(&r, "%s", cases[i].msg);
+        EXPECT(grade_run_doubtful(&r) == cases[i].doubtful);
+        result_free(&r);
+    }
+}
+
 TAP_MAIN(T(defaults), T(options_anywhere), T(values_checked), T(modes), T(shards_split_the_class), T(lab_list),
-         T(resume_rule))
+         T(resume_rule), T(runs_from_the_machine), T(doubtful_verdicts))

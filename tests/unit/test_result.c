@@ -194,7 +194,9 @@ static void summaries_open_with_the_meaning(void)
                         "\"tests\": [{\"name\": \"n=2\", \"pass\": false}]}", &r, err, sizeof err) == 0);
     EXPECT_STR(result_detail(&r), "failed n=2");          /* an older report: all of it */
     EXPECT(!r.tests[0].have_expected && !r.tests[0].have_message && !r.have_seed && !r.have_total_s);
-    EXPECT(!r.target_json);
+    char *t = result_target_json(&r);
+    EXPECT(!t);
+    free(t);
     result_free(&r);
 }
 
@@ -325,7 +327,8 @@ static void filled_result_roundtrips(void)
            r.harness_s == 1.5 && r.nmsgs == 2 && !r.have_device);
     EXPECT_STR(r.messages[1], "judge says");
     text = result_to_json(&r, 0);
-    EXPECT(text && strstr(text, "\"device\":null") && strstr(text, "\"phases\":{\"init_s\":0.25}") &&
+    /* typed: the phases the judge left out are written as 0 */
+    EXPECT(text && strstr(text, "\"device\":null") && strstr(text, "\"phases\":{\"init_s\":0.25,") &&
            strstr(text, "\"harness_s\":1.5") && !strstr(text, "elapsed_s"));
     free(text);
     EXPECT(result_merge_judge(&r, "{\"status\":\"bogus\"}", err, sizeof err) == -1 && r.status == STATUS_FAIL);
@@ -337,9 +340,10 @@ static void filled_result_roundtrips(void)
     result_set_text(&r.target_case, "2^28");
     r.target_min = 0.5;
     result_add_target_case(&r, "ripple", 0.4, 0, -1, 0);
-    result_refresh_target_json(&r);
-    EXPECT(r.target_json && strstr(r.target_json, "\"also\":[{\"case\":\"ripple\",\"min\":0.4,\"value\":null,"
-                                                  "\"met\":false}]") && strstr(r.target_json, "\"value\":null,\"met\":false"));
+    char *t = result_target_json(&r);
+    EXPECT(t && strstr(t, "\"also\":[{\"case\":\"ripple\",\"min\":0.4,\"value\":null,"
+                          "\"met\":false}]") && strstr(t, "\"value\":null,\"met\":false"));
+    free(t);
     result_free(&r);
 }
 

@@ -129,7 +129,6 @@ void calibrate_annotate(struct result *report, const struct calibrate_gpu *g, co
     c->catalog_solution = l->bound_case[0] ? l->bound_solution : l->catalog_solution;
     result_set_text(&c->catalog_gpu, cat->targets_gpu ? cat->targets_gpu : "");
     result_set_text(&c->why, l->why);
-    result_refresh_target_json(report);
 }
 
 void calibrate_lab_line(const struct calibrate_lab *l, char *buf, size_t len)

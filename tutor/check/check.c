@@ -91,7 +91,6 @@ static void stage_target(struct run *r)
         met &= cmet;
     }
     res->target_met = met;
-    result_refresh_target_json(res);
 }
 
 /* "2^20", or the number when it is no power of two. */
@@ -468,6 +467,14 @@ static void stage_run(struct run *r)
         stage_target(r);
 }
 
+/* When the GPU judge's trials pass: the hazard pass and the race checkers
+ * start, to run while the judge times the kernel. */
+static void trials_passed(struct run *r)
+{
+    hazard_begin(r);
+    san_begin(r);
+}
+
 /* The build stages, in order, until one ends the check.  Returns 0 when
  * the build is whole. */
 static int stage_build(struct run *r)
@@ -490,6 +497,7 @@ static int stage_build(struct run *r)
 
 static void run_free(struct run *r)
 {
+    hazard_end(r, 0);
     san_end(r, 0);
     free(r->gpu_lock);
     free(r->lock_note);
@@ -509,7 +517,7 @@ int check_run(const struct toolchain *tc, const struct catalog *cat, const struc
               const struct check_opts *opts, struct result *out, char *err, size_t errlen)
 {
     struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1,
-                    .trials_passed = san_begin, .res = out};
+                    .trials_passed = trials_passed, .res = out};
     struct toolchain there;
     struct result build = {0};
     int have_build = 0, stop, rc = -1;

@@ -68,7 +68,9 @@ int judge_wrap_words(const struct run *r)
 
 char *judge_runner_out(const struct run *r, const char *mode)
 {
-    return util_format("%s/%s-%s", r->dir, mode, RUNNER_OUT);
+    /* The CPU judge's file apart from the GPU judge's: the hazard pass
+     * runs beside the GPU judge, and each reads back only its own. */
+    return util_format("%s/%s%s-%s", r->dir, r->emulated ? "cpu-" : "", mode, RUNNER_OUT);
 }
 
 /* The options every judge of the family takes, after its path. */

@@ -8,6 +8,7 @@
  * What the student's code prints reaches the check in two places, both
  * plain text and never protocol: the judge's stdout and stderr (a kernel's
  * printf lands there) and the runner's output file (its host code's). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,39 +204,86 @@ int judge_cpu_exists(const struct run *r)
  * short of a clean finish (a form the emulator does not run, its budget
  * or its time spent: what a kernel could do on purpose to dodge it) is
  * kept in r->hazard_open, and the GPU's pass then rests on the race
- * checkers (stage_run). */
-static int hazard_pass(struct run *r)
+ * checkers (stage_run).  It needs no GPU, so it starts when the trials
+ * pass and runs while the judge times the kernel. */
+struct hazard_job {
+    char *json;
+    char **argv;
+    struct proc_spec spec;
+    struct proc_result pr;
+    atomic_int cancel;
+    pthread_t thread;
+    int rc;
+};
+
+static void *hazard_thread(void *arg)
+{
+    struct hazard_job *h = arg;
+    h->rc = proc_run(&h->spec, &h->pr);
+    return NULL;
+}
+
+static void hazard_free(struct hazard_job *h)
+{
+    judge_argv_free(h->argv);
+    free(h->json);
+    proc_result_free(&h->pr);
+    free(h);
+}
+
+void hazard_begin(struct run *r)
 {
     const struct family_spec *f = r->lab->family;
-    unsigned long long *sizes = calloc((size_t)f->nsizes + 1, sizeof *sizes);
-    int n = 0, rc = -1;
-    char *json = util_format("%s/hazard.json", r->dir), **argv = NULL, *text = NULL, err[128];
-    struct proc_result pr = {0};
-    struct result h = {0};
+    unsigned long long *sizes = NULL;
+    struct hazard_job *h = NULL;
+    int n = 0;
 
-    for (int i = 0; sizes && i < f->nsizes; i++)
+    if (r->hz || !r->hazard_wanted || !(h = calloc(1, sizeof *h)))
+        return;
+    if (!(sizes = calloc((size_t)f->nsizes + 1, sizeof *sizes)))
+        goto fail;
+    for (int i = 0; i < f->nsizes; i++)
         if (f->sizes[i] <= f->hazard_max_n)
             sizes[n++] = f->sizes[i];
-    if (!json || n == 0)
-        goto out;
-    unlink(json);
+    if (n == 0 || !(h->json = util_format("%s/hazard.json", r->dir)))
+        goto fail;
+    unlink(h->json);
     r->emulated = 1;
-    argv = judge_argv(r, json, "check", sizes, n, 0);
+    h->argv = judge_argv(r, h->json, "check", sizes, n, 0);
     r->emulated = 0;
-    if (!argv)
-        goto out;
-    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = f->trials_timeout_s * 2.0,
-                             .output_cap = OUTPUT_KEEP, .channel = 1, .as_bytes = cpu_judge_bytes(r)};
-    if (proc_run(&spec, &pr))
-        goto out;
-    rc = 0;
-    text = pr.timed_out ? NULL : util_read_file(json, NULL);
+    if (!h->argv)
+        goto fail;
+    h->spec = (struct proc_spec){.argv = h->argv, .cwd = r->dir, .timeout_s = f->trials_timeout_s * 2.0,
+                                 .output_cap = OUTPUT_KEEP, .channel = 1, .as_bytes = cpu_judge_bytes(r),
+                                 .cancel = &h->cancel};
+    h->rc = -1;
+    if (pthread_create(&h->thread, NULL, hazard_thread, h))
+        goto fail;
+    free(sizes);
+    r->hz = h;
+    return;
+fail:
+    free(sizes);
+    hazard_free(h);
+}
+
+/* The finished pass's verdict into the report (see hazard_job). */
+static int hazard_record(struct run *r, struct hazard_job *hz)
+{
+    const struct family_spec *f = r->lab->family;
+    struct proc_result *pr = &hz->pr;
+    char *text = NULL, err[128];
+    struct result h = {0};
+
+    if (hz->rc)
+        return -1;
+    text = pr->timed_out ? NULL : util_read_file(hz->json, NULL);
     int status = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? (int)h.status : -1;
-    r->res->hazard_pass_s = pr.seconds;
+    r->res->hazard_pass_s = pr->seconds;
     r->res->have_hazard_pass_s = 1;
     if (status != STATUS_FAIL && status != STATUS_RUNTIME_ERROR) {
         const char *note = h.nmsgs ? h.messages[h.nmsgs - 1] : "";
-        if (pr.timed_out)
+        if (pr->timed_out)
             snprintf(r->hazard_open, sizeof r->hazard_open, "it ran past its %.0f s",
                      f->trials_timeout_s * 2.0);
         else if (status != STATUS_PASS)
@@ -256,19 +304,40 @@ static int hazard_pass(struct run *r)
 out:
     result_free(&h);
     free(text);
-    judge_argv_free(argv);
-    free(json);
-    free(sizes);
-    proc_result_free(&pr);
+    return 0;
+}
+
+int hazard_end(struct run *r, int record)
+{
+    struct hazard_job *h = r->hz;
+    int rc = 0;
+    if (!h)
+        return record ? -1 : 0;
+    if (!record)
+        atomic_store(&h->cancel, 1);
+    pthread_join(h->thread, NULL);
+    r->hz = NULL;
+    if (record)
+        rc = hazard_record(r, h);
+    hazard_free(h);
     return rc;
 }
 
 int stage_judge(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
+    /* The hazard pass may start while the judge runs (hazard_begin, when
+     * its trials pass); a kernel the judge did not pass needs none. */
+    r->hazard_wanted = !(off && *off) && judge_cpu_exists(r);
     int rc = judge_run(r);
-    if (!rc && check_get_status(r) == STATUS_PASS && !(off && *off) && judge_cpu_exists(r))
-        return hazard_pass(r);
+    if (!rc && check_get_status(r) == STATUS_PASS && r->hazard_wanted) {
+        hazard_begin(r);    /* not yet begun when the run had nothing to time */
+        rc = hazard_end(r, 1);
+        r->hazard_wanted = 0;
+        return rc;
+    }
+    r->hazard_wanted = 0;
+    hazard_end(r, 0);
     if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run

@@ -261,6 +261,27 @@ void san_end(struct run *r, int record)
         check_set_status(r, STATUS_TIMEOUT);
 }
 
+/* What the student may know while the race checkers still run: the
+ * judge's and the hazard pass's word, the target case's figures, and what
+ * is still running (short: the tutor shows 179 characters of a progress
+ * detail).  Said as a progress stage ("verdict") so that every front end
+ * shows it where it shows progress; the check's result is the final word
+ * and waits for the checkers. */
+static void early_words(const struct run *r, char *buf, size_t len)
+{
+    const struct rperf *tp = result_target_perf(r->res);
+    char figures[160] = "";
+    if (tp)
+        snprintf(figures, sizeof figures, "; %s in %.3f ms, %.2fx the reference", tp->label, tp->median_ms,
+                 tp->ratio);
+    if (r->hazard_open[0])
+        snprintf(buf, len, "tests passed%s; the emulator's race check did not finish: the pass waits for "
+                           "compute-sanitizer, still running", figures);
+    else
+        snprintf(buf, len, "pass so far: tests passed%s%s; compute-sanitizer still running, and can still turn it",
+                 figures, r->res->have_hazard_pass_s ? ", the emulator's race check clean" : "");
+}
+
 /* The race checkers' verdict on a kernel that passed its trials. */
 int stage_sanitize(struct run *r)
 {
@@ -292,8 +313,14 @@ int stage_sanitize(struct run *r)
                                                      : "compute-sanitizer not found: races were not checked");
         return 0;
     }
-    check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
     san_begin(r);       /* not yet begun when the run had nothing to time */
+    if (r->san) {
+        char words[400];
+        early_words(r, words, sizeof words);
+        check_progress(r, "verdict", 0, 0, words);
+    } else {
+        check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
+    }
     san_end(r, 1);
     return 0;
 }

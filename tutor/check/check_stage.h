@@ -52,6 +52,7 @@ struct waits {
 };
 
 struct san_job;
+struct hazard_job;
 struct via_call;
 
 /* A run beside the judge at the far end of --gpu-via (a race checker): its
@@ -97,6 +98,8 @@ struct run {
      * checkers' clean run, which force_sanitize asks for */
     char hazard_open[240];
     int force_sanitize;
+    int hazard_wanted;      /* the judge now running is a GPU one the hazard pass follows */
+    struct hazard_job *hz;  /* the hazard pass, once started beside the timing */
     /* Called when the judge says its trials passed (the orchestrator
      * starts the race checkers then, to overlap the timing); NULL: none. */
     void (*trials_passed)(struct run *r);
@@ -139,8 +142,9 @@ char **judge_argv(const struct run *r, const char *json, const char *mode, const
 void judge_argv_free(char **argv);
 /* The number of words of the --wrap prefix in front of a judge_argv. */
 int judge_wrap_words(const struct run *r);
-/* The file where the runner of a judge in this mode writes what the
- * student's host code printed; NULL when out of memory. */
+/* The file where the runner of a judge in this mode (the CPU judge's when
+ * r->emulated) writes what the student's host code printed; NULL when out
+ * of memory. */
 char *judge_runner_out(const struct run *r, const char *mode);
 /* A child's "@gpu wait" / "@gpu go" line, and the seconds of waiting it
  * is forgiven (at most GRACE_MAX_S). */
@@ -160,6 +164,14 @@ int judge_run(struct run *r);
 /* Whether this build has the family's CPU judge. */
 int judge_cpu_exists(const struct run *r);
 int stage_judge(struct run *r);
+/* The hazard pass (the CPU judge at the small trial sizes) in a thread of
+ * its own: hazard_begin starts it when the GPU judge's trials passed, so
+ * that it overlaps the timing (it needs no GPU); does nothing when it runs
+ * already or r->hazard_wanted is 0.  hazard_end waits for it; with
+ * `record` its verdict goes into the report (stage_judge), otherwise it is
+ * stopped first and forgotten.  Returns 0, or -1 when it could not run. */
+void hazard_begin(struct run *r);
+int hazard_end(struct run *r, int record);
 
 /* ---- check_via_run.c, check_via_frames.c ---- */
 /* proc_run for the judge when its GPU is elsewhere: the same spec, run

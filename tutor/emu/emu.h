@@ -93,6 +93,14 @@ void emu_free(struct emu *e);
 int emu_mem_map(struct emu *e, void *base, size_t bytes, const char *name);
 int emu_mem_unmap(struct emu *e, void *base);
 int emu_mem_rename(struct emu *e, void *base, const char *name);
+/* What the lab gives a kernel of the range holding AT: BYTES from AT (0:
+ * all of it); an access of the range outside them is a fault naming the
+ * buffer, as the contract ends there whatever was allocated.  Plain reads
+ * of a buffer that is not an INPUT are recorded, so that another block's
+ * later store unordered after one is a race (an input is never written;
+ * a range never lent records none).  0, or -1 when no range holds AT.  AT
+ * NULL gives every range back whole. */
+int emu_mem_lend(struct emu *e, const void *at, size_t bytes, int input);
 
 /* Parses and decodes PTX text (NUL not required; LEN bytes).  The
  * module's .global/.const variables are allocated, initialised and mapped
@@ -152,6 +160,12 @@ struct emu_stats {
  * stopping stays written, as on a GPU. */
 enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
                            struct emu_error *err);
+/* emu_launch as cuLaunchCooperativeKernel launches: every block resident
+ * at once, with the workspace cooperative_groups' grid barrier
+ * (this_grid().sync()) uses; a grid larger than the emulated GPU holds at
+ * once is refused (EMU_FAULT, cudaErrorCooperativeLaunchTooLarge). */
+enum emu_status emu_launch_cooperative(struct emu *e, const struct emu_kernel *k,
+                                       const struct emu_launch *l, struct emu_error *err);
 void emu_stats(const struct emu *e, struct emu_stats *s);
 
 #ifdef __cplusplus

@@ -25,7 +25,7 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
                NULL;
     if (space == SP_GENERIC) {
         if (addr - r->e->shared_win < r->e->win_bytes) {
-            space = SP_SHARED;
+            space = SP_DSMEM;   /* mapa's addresses name other blocks' */
             addr -= r->e->shared_win;
         } else if (addr - r->e->local_win < r->e->win_bytes) {
             space = SP_LOCAL;
@@ -34,15 +34,20 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
             space = SP_GLOBAL;
         }
     }
+    struct cta *target = r->cta;
     switch (space) {
+    case SP_DSMEM:
+        if (addr >> DSMEM_RANK_SHIFT && !(target = emu_cluster_target(r, w, l, pc, &addr)))
+            return NULL;
+        /* fall through */
     case SP_SHARED:
         if (addr + bytes > r->smem_bytes || addr + bytes < addr)
             return emu_fault(r, w, l, pc, "%s %u bytes at shared offset %llu, past the block's %u bytes of shared memory",
                              verb(kind), bytes, (unsigned long long)addr, r->smem_bytes),
                    NULL;
-        if (r->hazards && emu_shadow_shared(r, w, l, pc, (uint32_t)addr, bytes, kind, val))
+        if (r->hazards && emu_shadow_shared(r, w, l, pc, target, (uint32_t)addr, bytes, kind, val))
             return NULL;
-        return r->cta->smem + addr;
+        return target->smem + addr;
     case SP_LOCAL:
         if (addr + bytes > r->local_bytes || addr + bytes < addr)
             return emu_fault(r, w, l, pc, "%s %u bytes at local offset %llu, past its %u bytes of local memory",
@@ -68,10 +73,18 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
             emu_mem_describe(r->e, addr, place, sizeof place);
             return emu_fault(r, w, l, pc, "%s %u bytes at %s", verb(kind), bytes, place), NULL;
         }
+        if (addr < g->lo || addr + bytes > g->hi) {
+            int before = addr < g->lo;
+            return emu_fault(r, w, l, pc, "%s %u bytes at %s + %lld bytes, %s the %llu bytes the "
+                             "lab gives it (its allocation here is larger, a GPU's need not be)",
+                             verb(kind), bytes, g->name, (long long)(addr - g->lo),
+                             before ? "before" : "past", (unsigned long long)(g->hi - g->lo)),
+                   NULL;
+        }
         if (r->hazards && kind == ACC_WRITE && emu_shadow_store(r, w, l, pc, addr, bytes))
             return NULL;
         if (r->hazards && kind == ACC_READ && !(r->code[pc].flags & F_STRONG) &&
-            emu_shadow_load(r, w, l, pc, addr, bytes))
+            emu_shadow_load(r, w, l, pc, addr, bytes, g->track_reads))
             return NULL;
         return (uint8_t *)(uintptr_t)addr;
     }
@@ -128,7 +141,7 @@ static uint64_t load_bits(const uint8_t *p, int type)
  * scheduler, emu_sched.c), so the blocks it waits for run instead of its
  * spinning, and a look-back or ticket scheme advances within the budget
  * at every size. */
-static void spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
+void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
 {
     uint64_t v = 0;
     memcpy(&v, p, bytes > 8 ? 8 : bytes);
@@ -141,6 +154,16 @@ static void spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
     w->spin_val = v;
     w->spin_bytes = bytes > 8 ? 8 : bytes;
     w->spin_count = 0;
+}
+
+void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes)
+{
+    w->spin_at = p;
+    w->spin_val = 0;
+    w->spin_bytes = bytes > 8 ? 8 : bytes;
+    memcpy(&w->spin_val, p, w->spin_bytes);
+    w->spin_count = 0;
+    w->yield = 1;
 }
 
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
@@ -161,7 +184,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
-        if (space == SP_SHARED || (space == SP_PARAM && addr >= PARAM_SCRATCH))
+        if (space == SP_SHARED || space == SP_DSMEM || (space == SP_PARAM && addr >= PARAM_SCRATCH))
             addr &= 0xffffffffull;
         /* a store's bytes, for the shadow's same-value rule */
         uint8_t val[32];
@@ -178,7 +201,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
             if (is_ld) {
                 R[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
                 if ((in->flags & F_STRONG) && m == mask)
-                    spin_poll(w, p, (uint32_t)esz);
+                    emu_spin_poll(w, p, (uint32_t)esz);
             } else {
                 uint64_t v = R[(size_t)vo->reg * 32 + l];
                 memcpy(p, &v, (size_t)esz);
@@ -231,7 +254,7 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     switch (in->sub) {
     case SUB_ADD:
         if (k == 'f')
-            return atom_fadd(old, b, sz, in->space != SP_SHARED);
+            return atom_fadd(old, b, sz, in->space != SP_SHARED && in->space != SP_DSMEM);
         return (old + b) & m;
     case SUB_MIN:
     case SUB_MAX: {
@@ -269,7 +292,7 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (ao->reg >= 0 ? R[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->off;
-        if (in->space == SP_SHARED)
+        if (in->space == SP_SHARED || in->space == SP_DSMEM)
             addr &= 0xffffffffull;
         uint8_t *p = emu_resolve(r, w, l, pc, in->space, addr, (uint32_t)sz,
                                  in->sub == SUB_EXCH ? ACC_EXCH : ACC_ATOMIC, NULL);
@@ -307,7 +330,7 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
         if (!is_red && m == mask && atom_op(in, old, b, c) == (old & (sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1)))
-            spin_poll(w, p, (uint32_t)sz);  /* an atomic that changed nothing: a poll */
+            emu_spin_poll(w, p, (uint32_t)sz);  /* an atomic that changed nothing: a poll */
     }
     R[0] = 0;
     if ((in->flags & (F_REL | F_CTA)) == F_REL)
@@ -323,7 +346,7 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask)
 {
     uint64_t *d = w->R + (size_t)in->o[0].reg * 32, *a = w->R + (size_t)in->o[1].reg * 32;
-    uint64_t base = in->space == SP_SHARED ? r->e->shared_win
+    uint64_t base = in->space == SP_SHARED || in->space == SP_DSMEM ? r->e->shared_win
                   : in->space == SP_LOCAL  ? r->e->local_win
                                            : 0;
     uint64_t m = emu_type_size[in->type] == 4 ? 0xffffffffull : ~0ull;

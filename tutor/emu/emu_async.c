@@ -88,13 +88,18 @@ static int copies_land(struct run *r, struct warp *w, int l, uint32_t upto, int 
         }
         if (r->hazards) {
             emu_shadow_filled(r, c->dst, c->bytes);
-            if (emu_shadow_shared(r, w, l, pc, c->dst, c->bytes, ACC_WRITE, NULL))
+            if (emu_shadow_shared(r, w, l, pc, r->cta, c->dst, c->bytes, ACC_WRITE, NULL))
                 return -1;
         }
         memcpy(r->cta->smem + c->dst, c->data, c->bytes);
     }
     a->n = kept;
     return 0;
+}
+
+int emu_async_land_all(struct run *r, struct warp *w, int l, int pc)
+{
+    return w->async ? copies_land(r, w, l, UINT32_MAX, pc) : 0;
 }
 
 int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)

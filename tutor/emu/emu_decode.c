@@ -62,6 +62,14 @@ static const struct {
     {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
     {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
     {"%total_smem_size", SR_TOTAL_SMEM}, {"%gridid", SR_GRIDID},
+    {"%cluster_ctarank", SR_CL_RANK}, {"%cluster_nctarank", SR_CL_NRANK},
+    {"%cluster_ctaid.x", SR_CL_CTAID_X}, {"%cluster_ctaid.y", SR_CL_CTAID_Y},
+    {"%cluster_ctaid.z", SR_CL_CTAID_Z}, {"%cluster_nctaid.x", SR_CL_NCTAID_X},
+    {"%cluster_nctaid.y", SR_CL_NCTAID_Y}, {"%cluster_nctaid.z", SR_CL_NCTAID_Z},
+    {"%clusterid.x", SR_CLID_X}, {"%clusterid.y", SR_CLID_Y}, {"%clusterid.z", SR_CLID_Z},
+    {"%nclusterid.x", SR_NCLID_X}, {"%nclusterid.y", SR_NCLID_Y}, {"%nclusterid.z", SR_NCLID_Z},
+    {"%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER},
+    {"%envreg1", SR_ENVREG1}, {"%envreg2", SR_ENVREG2},     /* the grid's workspace (emu_coop.c) */
     /* %tid etc. without a component are v4 registers: not emulated */
 };
 

@@ -198,9 +198,9 @@ static enum emu_status refuse_unemulated(const struct emu_module *m, int fn, str
     return EMU_UNSUPPORTED;
 }
 
-/* Runs K over the grid L describes. */
-enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
-                           struct emu_error *err)
+/* Runs K over the grid L describes, cooperatively or not. */
+static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
+                              int cooperative, struct emu_error *err)
 {
     struct emu_error scratch;
     if (!err)
@@ -220,8 +220,28 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
                                             "more than 1024 threads a block)");
     if (nthreads > f->max_threads)
         return launch_error(err, EMU_FAULT, "more threads a block than the kernel's .maxntid allows");
+    /* clusters (.reqnctapercluster, __cluster_dims__): the grid must be
+     * whole clusters, and one of at most 8 blocks (the portable size; a
+     * larger one needs an attribute the launcher cannot set) */
+    uint32_t cl[3] = {1, 1, 1};
+    for (int i = 0; i < 3 && f->cluster[0]; i++)
+        cl[i] = f->cluster[i];
+    uint64_t clsize = (uint64_t)cl[0] * cl[1] * cl[2];
+    char why[160];
+    if (clsize > 8) {
+        snprintf(why, sizeof why, "a cluster of %llu blocks: at most 8 are portable",
+                 (unsigned long long)clsize);
+        return launch_error(err, EMU_FAULT, why);
+    }
+    if (l->grid[0] % cl[0] || l->grid[1] % cl[1] || l->grid[2] % cl[2]) {
+        snprintf(why, sizeof why, "the grid (%u,%u,%u) is not a whole number of clusters of "
+                 "(%u,%u,%u) blocks", l->grid[0], l->grid[1], l->grid[2], cl[0], cl[1], cl[2]);
+        return launch_error(err, EMU_FAULT, why);
+    }
     struct run r;
     memset(&r, 0, sizeof r);
+    memcpy(r.cl, cl, sizeof r.cl);
+    r.clsize = (uint32_t)clsize;
     r.e = e;
     r.m = k->m;
     r.f = f;
@@ -267,11 +287,17 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
              (ao->kind != OK_ADDR || ao->reg >= 0 || (uint64_t)ao->off >= PARAM_SCRATCH)))
             scratch_used = 1;
     }
-    int threads = e->cfg.threads > 1 && !r.hazards ? e->cfg.threads : 1;
+    /* a cluster's blocks share one host thread, as they read each
+     * other's shared memory */
+    int threads = e->cfg.threads > 1 && !r.hazards && clsize == 1 ? e->cfg.threads : 1;
     if ((uint64_t)threads > nblocks)
         threads = (int)nblocks;
     r.nctas = emu_sched_window(e, r.nwarps, r.smem_bytes, (nblocks + (uint64_t)threads - 1) /
                                                               (uint64_t)threads);
+    r.nctas = r.nctas < clsize ? (uint32_t)clsize : r.nctas / (uint32_t)clsize * (uint32_t)clsize;
+    if (cooperative && (st = emu_coop_begin(&r, &threads)) != EMU_OK)
+        goto out;
+    r.ws_missing = !cooperative && emu_coop_reads_workspace(&r);
     /* the interleaving: from the seed and the launch's count, so repeated
      * launches differ and a seed and launch sequence repeat */
     r.rng = mix64(mix64(e->cfg.seed) + ++e->launches);
@@ -279,6 +305,7 @@ enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const stru
     r.gridid = (mix64(e->cfg.seed) & 0xffffull) * 4096 + e->launches * 3 + 0x2000;
     st = emu_sched_run(&r, k, scratch_used, threads, err);
 out:
+    emu_coop_end(&r);
     if (st == EMU_NOMEM && err->status == EMU_OK)
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     e->stats.warp_instructions += r.stats.warp_instructions;
@@ -286,4 +313,16 @@ out:
     emu_count_end(&r);
     free(r.params);
     return st;
+}
+
+enum emu_status emu_launch(struct emu *e, const struct emu_kernel *k, const struct emu_launch *l,
+                           struct emu_error *err)
+{
+    return launch(e, k, l, 0, err);
+}
+
+enum emu_status emu_launch_cooperative(struct emu *e, const struct emu_kernel *k,
+                                       const struct emu_launch *l, struct emu_error *err)
+{
+    return launch(e, k, l, 1, err);
 }

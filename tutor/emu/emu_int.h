@@ -40,7 +40,7 @@ extern const char *const emu_type_name[T_COUNT];
 enum emu_class {
     C_ALU, C_MEM, C_ATOM, C_CVTA, C_SPACEP, C_BRA, C_BRX, C_RET, C_EXIT, C_TRAP, C_CALL,
     C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP, C_ASYNC,
-    C_SPLIT, C_GPU, C_REFUSED, C_COUNT
+    C_MBAR, C_CLUSTER, C_SPLIT, C_GPU, C_REFUSED, C_COUNT
 };
 
 /* Decoded opcodes: emu_opcodes.def's rows. */
@@ -68,8 +68,11 @@ extern const struct emu_opinfo emu_ops[OP_COUNT];
 #define FUNC_ADDR 0xfff0000000000000ull
 #define SCRATCH_BYTES 4096u
 
-/* State spaces. */
-enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST };
+/* State spaces.  SP_DSMEM is .shared::cluster: the shared memory of any
+ * block of the cluster, an address's bits 18 and up naming the block (1 +
+ * its rank; 0 the block's own), as mapa makes them (emu_cluster.c). */
+enum { SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_PARAM, SP_CONST, SP_DSMEM };
+#define DSMEM_RANK_SHIFT 18
 
 /* Comparison operators (setp, set, slct's sign). */
 enum { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
@@ -83,6 +86,11 @@ enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA, RND_RNI, RND_RZI, RND_
 enum { SUB_NONE, SUB_ADD, SUB_MIN, SUB_MAX, SUB_INC, SUB_DEC, SUB_CAS, SUB_EXCH, SUB_AND, SUB_OR,
        SUB_XOR, SUB_POPC, SUB_ALL, SUB_ANY, SUB_UNI, SUB_BALLOT, SUB_UP, SUB_DOWN, SUB_BFLY,
        SUB_IDX, SUB_ANYMATCH, SUB_ALLMATCH };
+
+/* An mbarrier form's words (its sub, bits): arrive_drop, .noComplete,
+ * .expect_tx, .parity, complete_tx, cp.async.mbarrier.arrive's .noinc. */
+enum { MBS_DROP = 1, MBS_NOCOMPLETE = 2, MBS_EXPECT = 4, MBS_PARITY = 8, MBS_COMPLETE = 16,
+       MBS_NOINC = 32 };
 
 /* Modifier flags. */
 enum {
@@ -157,7 +165,13 @@ struct emu_const {
 enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_CTAID_X, SR_CTAID_Y,
        SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID, SR_WARPID, SR_NWARPID,
        SR_SMID, SR_NSMID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
-       SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GRIDID, SR_COUNT };
+       SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_GRIDID,
+       /* thread block clusters: a launch without them has clusters of one */
+       SR_CL_RANK, SR_CL_NRANK, SR_CL_CTAID_X, SR_CL_CTAID_Y, SR_CL_CTAID_Z, SR_CL_NCTAID_X,
+       SR_CL_NCTAID_Y, SR_CL_NCTAID_Z, SR_CLID_X, SR_CLID_Y, SR_CLID_Z, SR_NCLID_X, SR_NCLID_Y,
+       SR_NCLID_Z, SR_IS_EXPLICIT_CLUSTER,
+       /* a cooperative launch's grid workspace (emu_coop.c) */
+       SR_ENVREG1, SR_ENVREG2, SR_COUNT };
 /* The ones that change as it runs: read by OP_MOVCLK (its sub). */
 enum { CLK_CLOCK, CLK_CLOCK64, CLK_GLOBALTIMER };
 
@@ -180,6 +194,8 @@ struct emu_func {
     uint32_t local_bytes;           /* its .local declarations' bytes */
     uint32_t local_base;            /* where they start in a thread's local memory */
     uint32_t max_threads;
+    uint32_t cluster[3];            /* .reqnctapercluster, else 0 */
+    int explicit_cluster;           /* .explicitcluster */
     int32_t nslots;                 /* registers, immediates and special registers */
     struct emu_const *consts;
     int nconsts;
@@ -242,6 +258,12 @@ struct emu_range {
     uint64_t base;
     size_t bytes;
     char *name;
+    /* what the lab gives the kernel of it (emu_mem_lend): [lo, hi), the
+     * whole range unless lent; reads are recorded for the race check in
+     * a buffer lent as one the kernel writes (an input's never change,
+     * and a range never lent is not the lab's) */
+    uint64_t lo, hi;
+    int track_reads;
 };
 
 struct emu_block;

@@ -96,7 +96,7 @@ int emu_mem_map(struct emu *e, void *base, size_t bytes, const char *name)
     if (!nm)
         return -1;
     memmove(&e->ranges[i + 1], &e->ranges[i], (size_t)(e->nranges - i) * sizeof *e->ranges);
-    e->ranges[i] = (struct emu_range){b, bytes, nm};
+    e->ranges[i] = (struct emu_range){b, bytes, nm, b, b + bytes, 0};
     e->nranges++;
     return 0;
 }
@@ -126,6 +126,31 @@ int emu_mem_rename(struct emu *e, void *base, const char *name)
         return -1;
     free(e->ranges[i].name);
     e->ranges[i].name = nm;
+    return 0;
+}
+
+/* What the lab gives the kernel of the range holding AT: BYTES from AT
+ * (a buffer of n elements; 0: the whole range), only read when INPUT; 0,
+ * or -1 when no range holds AT.  AT NULL gives every range back whole. */
+int emu_mem_lend(struct emu *e, const void *at, size_t bytes, int input)
+{
+    uint64_t a = (uint64_t)(uintptr_t)at;
+    if (!at) {
+        for (int i = 0; i < e->nranges; i++) {
+            e->ranges[i].lo = e->ranges[i].base;
+            e->ranges[i].hi = e->ranges[i].base + e->ranges[i].bytes;
+            e->ranges[i].track_reads = 0;
+        }
+        return 0;
+    }
+    int i = lower_bound(e, a + 1) - 1;
+    if (i < 0 || a - e->ranges[i].base >= e->ranges[i].bytes)
+        return -1;
+    struct emu_range *r = &e->ranges[i];
+    uint64_t end = r->base + r->bytes;
+    r->lo = bytes ? a : r->base;
+    r->hi = bytes && bytes < end - a ? a + bytes : end;
+    r->track_reads = !input;
     return 0;
 }
 

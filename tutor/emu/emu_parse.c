@@ -287,8 +287,26 @@ static int parse_function(struct parser *P, int is_entry, int is_extern)
                 next(P);
             }
             f->max_threads = prod > 1024 ? 1024 : (uint32_t)prod;
+        } else if (tok_eq(t, ".reqnctapercluster", 18)) {
+            next(P);
+            for (int i = 0; i < 3; i++)
+                f->cluster[i] = 1;
+            for (int i = 0; i < 3; i++) {
+                int64_t v;
+                if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &v) || v <= 0 ||
+                    v > 1024)
+                    return emu_parse_fail(P, "bad .reqnctapercluster");
+                f->cluster[i] = (uint32_t)v;
+                next(P);
+                if (!is_punct(P, ','))
+                    break;
+                next(P);
+            }
+        } else if (tok_eq(t, ".explicitcluster", 16)) {
+            next(P);
+            f->explicit_cluster = 1;
         } else if (tok_eq(t, ".minnctapersm", 13) || tok_eq(t, ".maxnreg", 8) ||
-                   tok_eq(t, ".maxnctapersm", 13)) {
+                   tok_eq(t, ".maxnctapersm", 13) || tok_eq(t, ".maxclusterrank", 15)) {
             next(P);
             if (tok(P)->kind != TK_NUM)
                 return emu_parse_fail(P, "expected a number");

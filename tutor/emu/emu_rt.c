@@ -237,6 +237,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     X(cudaDevAttrMaxRegistersPerBlock, STANDIN_REGS)                        \
     X(cudaDevAttrMaxRegistersPerMultiprocessor, STANDIN_REGS)               \
     X(cudaDevAttrComputeCapabilityMajor, 9)                                 \
+    X(cudaDevAttrCooperativeLaunch, 1)                                      \
     X(cudaDevAttrComputeCapabilityMinor, 0)                                 \
     X(cudaDevAttrMaxGridDimX, 0x7fffffff)                                   \
     X(cudaDevAttrMaxGridDimY, 65535)                                        \
@@ -332,6 +333,14 @@ int emu_rt_name(const void *base, const char *name)
     if (emu_rt_emus(NULL, &student))
         return -1;
     return emu_mem_rename(student, (void *)base, name);
+}
+
+int emu_rt_lend(const void *at, size_t bytes, int input)
+{
+    struct emu *student;
+    if (emu_rt_emus(NULL, &student))
+        return -1;
+    return emu_mem_lend(student, at, bytes, input);
 }
 
 /* The judge's copies: between its host memory, its allocations and the

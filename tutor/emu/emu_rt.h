@@ -42,6 +42,9 @@ void emu_rt_add_ptx(const char *text, size_t len);
  * see ("d_in"), so that a fault says which buffer; 0, or -1 when BASE
  * starts no allocation. */
 int emu_rt_name(const void *base, const char *name);
+/* What the lab gives the student's kernels of the allocation holding AT
+ * (emu_mem_lend): BYTES from AT, read only when INPUT; 0 or -1. */
+int emu_rt_lend(const void *at, size_t bytes, int input);
 
 /* The first error of the student's code (loads and launches) and of the
  * judge's own kernels; status EMU_OK when there was none. */

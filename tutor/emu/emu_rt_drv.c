@@ -223,29 +223,53 @@ static CUresult emu_cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, 
     return CUDA_ERROR_INVALID_VALUE;
 }
 
+/* A launch, cooperative or not: a cooperative grid larger than the
+ * emulated GPU holds at once is refused as the driver refuses it. */
+static CUresult launch(const struct kern *k, const struct emu_launch *lp, int cooperative)
+{
+    struct emu_launch l = *lp;
+    struct emu_error err;
+    uint64_t threads = (uint64_t)l.block[0] * l.block[1] * l.block[2];
+    if (threads > k->info.max_threads || l.dyn_smem > (unsigned)k->max_dyn_smem)
+        return CUDA_ERROR_INVALID_VALUE;
+    /* what ptxas gave it: a GPU refuses a block of more registers than an SM has */
+    if (k->regs && !emu_regs_fit(k->regs, (unsigned)threads))
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    if (cooperative && (uint64_t)l.grid[0] * l.grid[1] * l.grid[2] >
+                             (uint64_t)emu_rt_occupancy((int)threads, k->regs, l.dyn_smem + k->info.static_smem) *
+                                 STANDIN_SMS)
+        return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+    struct emu *student;
+    if (emu_rt_emus(NULL, &student))
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    enum emu_status st = cooperative ? emu_launch_cooperative(student, k->k, &l, &err)
+                                     : emu_launch(student, k->k, &l, &err);
+    emu_counters_shape(student, k->regs, emu_rt_occupancy((int)threads, k->regs, l.dyn_smem + k->info.static_smem));
+    if (st != EMU_OK)
+        emu_rt_student_failed(&err);
+    return cu_of(st);
+}
+
 static CUresult emu_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                                    void **extra)
 {
-    const struct kern *k = (const struct kern *)f;
-    struct emu_error err;
     (void)s;
-    if (!k || extra)
+    if (!f || extra)
         return CUDA_ERROR_INVALID_VALUE;
-    if ((uint64_t)bx * by * bz > k->info.max_threads || smem > (unsigned)k->max_dyn_smem)
-        return CUDA_ERROR_INVALID_VALUE;
-    /* what ptxas gave it: a GPU refuses a block of more registers than an SM has */
-    if (k->regs && !emu_regs_fit(k->regs, bx * by * bz))
-        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     struct emu_launch l = {{gx, gy, gz}, {bx, by, bz}, smem, params};
-    struct emu *student;
-    if (emu_rt_emus(NULL, &student))
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    enum emu_status st = emu_launch(student, k->k, &l, &err);
-    emu_counters_shape(student, k->regs, emu_rt_occupancy((int)(bx * by * bz), k->regs, smem + k->info.static_smem));
-    if (st != EMU_OK)
-        emu_rt_student_failed(&err);
-    return cu_of(st);
+    return launch((const struct kern *)f, &l, 0);
+}
+
+static CUresult emu_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                              unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                                              CUstream s, void **params)
+{
+    (void)s;
+    if (!f)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct emu_launch l = {{gx, gy, gz}, {bx, by, bz}, smem, params};
+    return launch((const struct kern *)f, &l, 1);
 }
 
 static CUresult emu_cuMemsetD8Async(CUdeviceptr p, unsigned char v, size_t n, CUstream s)
@@ -287,7 +311,8 @@ static CUresult emu_cuOccupancyAvailableDynamicSMemPerBlock(size_t *smem, CUfunc
     X(CUDA_SUCCESS) X(CUDA_ERROR_INVALID_VALUE) X(CUDA_ERROR_OUT_OF_MEMORY)                   \
     X(CUDA_ERROR_INVALID_HANDLE) X(CUDA_ERROR_NOT_FOUND) X(CUDA_ERROR_ILLEGAL_ADDRESS)        \
     X(CUDA_ERROR_LAUNCH_FAILED) X(CUDA_ERROR_NOT_SUPPORTED) X(CUDA_ERROR_LAUNCH_TIMEOUT)      \
-    X(CUDA_ERROR_INVALID_PTX) X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) X(CUDA_ERROR_UNKNOWN)
+    X(CUDA_ERROR_INVALID_PTX) X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) X(CUDA_ERROR_UNKNOWN)      \
+    X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
 
 static CUresult emu_cuGetErrorName(CUresult e, const char **name)
 {
@@ -302,7 +327,7 @@ static CUresult emu_cuGetErrorName(CUresult e, const char **name)
 #define DRIVER_CALLS(X)                                                                       \
     X(cuLibraryLoadData) X(cuLibraryUnload) X(cuLibraryGetKernel) X(cuLibraryGetGlobal)       \
     X(cuKernelGetFunction) X(cuKernelGetParamInfo) X(cuFuncGetAttribute) X(cuFuncSetAttribute) \
-    X(cuLaunchKernel) X(cuMemsetD8Async) X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) \
+    X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuMemsetD8Async) X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) \
     X(cuOccupancyAvailableDynamicSMemPerBlock) X(cuGetErrorName)
 
 cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned version,

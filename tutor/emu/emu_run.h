@@ -61,6 +61,9 @@ struct warp {
 /* What a shared word last saw (hazard tracking). */
 struct shadow {
     uint32_t gen;           /* the block it belongs to; another block's is empty */
+    uint32_t wclk, rclk, r2clk;     /* the accessors' mbarrier clocks (struct cta's mbclk) */
+    uint32_t wcarr, rcarr, r2carr;  /* their cluster arrivals so far (struct cta's carr) */
+    uint8_t wrank, rrank, r2rank;   /* their blocks' ranks in the cluster */
     uint32_t wtid, wpc, wepoch, wwep, wstep;
     uint32_t rtid, rpc, repoch, rwep;
     uint32_t r2tid, r2pc, r2epoch, r2wep;
@@ -72,6 +75,9 @@ struct shadow {
 
 struct gshadow {
     uint64_t addr;          /* word address + 1; 0: empty */
+    uint32_t rblock, rpc;   /* the last plain read's block + 1 (0: none) and instruction */
+    uint32_t rrel;          /* that block's releases before the read */
+    uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
     uint32_t block, tid, pc;
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
@@ -112,6 +118,24 @@ struct cta {
     uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
     int sig_seen;                           /* it has read a flag: a strong load or an atomic */
     uint32_t acq_after_sig;                 /* its acquires (fences included) since then */
+    /* mbarriers (emu_mbar.c): each thread's clock, which orders its shared
+     * accesses before another's that waited on a phase it arrived at, and
+     * each mbarrier's clocks per phase */
+    uint32_t *mbclk;
+    struct mbar_side *mb;
+    int nmb, capmb;
+    /* its cluster (emu_cluster.c): its rank, the window's slots of the
+     * cluster from FIRST on, the cluster's barrier, and each thread's
+     * arrivals at it and waits on it that passed */
+    uint32_t rank;
+    struct cta *first;
+    struct cluster_bar *cbar;
+    uint32_t *carr, *cwait;
+};
+
+/* A cluster's barrier: arrivals in the open phase, phases completed. */
+struct cluster_bar {
+    uint32_t arrived, phases;
 };
 
 /* The distinct 32-byte sectors a launch touched (emu_count.c): pages of
@@ -164,7 +188,12 @@ struct run {
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */
+    uint64_t grid_ws;               /* a cooperative launch's grid workspace (%envreg1:2); 0: none */
+    int ws_missing;                 /* the kernel reads that address and has none: its trap is
+                                       this_grid().sync()'s */
     uint64_t printed;               /* bytes printf printed in this launch (emu_print.c) */
+    uint32_t cl[3], clsize;         /* the cluster's shape (1,1,1 without clusters), blocks */
+    struct cluster_bar *cbars;      /* one per cluster the window holds */
 };
 
 /* An acquire by the running block (a fence, or an acquire load or
@@ -192,6 +221,12 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
+/* A poll of the flag at P (BYTES) that found it unchanged: the third in
+ * a row makes W wait until the flag changes (emu_sched.c). */
+void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes);
+/* W found a barrier at P (BYTES) open that only other warps can close:
+ * it waits until P changes, without polling first. */
+void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes);
 /* isspacep.SPACE: whether each lane's generic address is in that window. */
 void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */
@@ -212,11 +247,14 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
 /* ACC_EXCH: an atomic whose new value does not depend on the old one
  * (atomicExch), which leaves the word defined. */
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
-/* A shared access (KIND) of BYTES at OFF by lane L of W, held to the
- * running block's shadow (VAL: a store's bytes, else NULL): 0, or -1 with
+/* A shared access (KIND) of BYTES at OFF of block TARGET (the running one,
+ * or another of its cluster) by lane L of W, held to TARGET's shadow (VAL: a store's bytes, else NULL): 0, or -1 with
  * the hazard reported. */
-int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                      int kind, const void *val);
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
+                      uint32_t off, uint32_t bytes, int kind, const void *val);
+/* Whether any word of BYTES at shared OFF of the running block holds no
+ * defined value (never stored, nor exchanged in). */
+int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes);
 /* A cp.async by lane L of W at PC will fill BYTES at shared OFF: until
  * it is waited for, an access of those words is a hazard.  0, or -1 with
  * the hazard reported (the words are in use by another copy). */
@@ -224,9 +262,12 @@ int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t of
 /* The copy that was filling BYTES at shared OFF has landed. */
 void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes);
 /* A plain (not atomic) global store, and a plain global load, held to the
- * launch's global shadow: 0, or -1 with the hazard reported. */
+ * launch's global shadow (a load RECORDed, so that a later store of
+ * another block can be held to it: not an input's): 0, or -1 with the
+ * hazard reported. */
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
-int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes,
+                    int record);
 /* At the running block's end: its releases are kept, against which its
  * plain stores are held from now on.  0, or -1 out of memory. */
 int emu_shadow_block_end(struct run *r);
@@ -234,6 +275,9 @@ int emu_shadow_block_end(struct run *r);
 void emu_shadow_free(struct run *r);
 
 /* emu_sched.c */
+/* Blocks of NWARPS warps and SMEM_BYTES of shared memory one SM of the
+ * H100 holds at once (its blocks, warps and shared memory). */
+uint32_t emu_sched_per_sm(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes);
 /* Blocks resident at once on one host thread for a launch of NWARPS warps
  * and SMEM_BYTES of shared memory a block: the configured window, else
  * what one SM of the H100 holds; never more than NBLOCKS, never 0. */
@@ -244,6 +288,18 @@ uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_by
  * the first failing block's status with its error in ERR. */
 enum emu_status emu_sched_run(struct run *t, const struct emu_kernel *k, int scratch_used,
                               int threads, struct emu_error *err);
+
+/* emu_coop.c */
+/* A cooperative launch R: refused (EMU_FAULT, in R's error) when its grid
+ * is larger than the emulated GPU holds at once, as the driver refuses
+ * it; else every block resident on one host thread (*THREADS, R->nctas)
+ * and a zeroed grid workspace mapped for %envreg1:%envreg2.  EMU_OK. */
+enum emu_status emu_coop_begin(struct run *r, int *threads);
+/* Unmaps and frees R's grid workspace, if it has one. */
+void emu_coop_end(struct run *r);
+/* Whether R's module reads the grid workspace's address (%envreg1 or 2):
+ * in a launch that has none, cooperative_groups traps there. */
+int emu_coop_reads_workspace(const struct run *r);
 
 /* emu_warp.c */
 /* Runs one instruction of W: 1 when something happened, 0 when no lane can
@@ -288,6 +344,29 @@ void emu_elect(struct warp *w, const struct emu_insn *in, uint32_t emask);
 int emu_async(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 /* Drops W's copies in flight (a block starts, or its memory is freed). */
 void emu_async_reset(struct warp *w);
+/* Every copy lane L of W has in flight lands now, as its writes at PC
+ * (cp.async.mbarrier.arrive); 0 or -1 (reported). */
+int emu_async_land_all(struct run *r, struct warp *w, int l, int pc);
+
+/* emu_mbar.c */
+/* An mbarrier instruction (OP_MB_*, OP_CP_MBAR) by the lanes of MASK; 0 or
+ * -1 (reported). */
+int emu_mbar(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+
+/* emu_cluster.c */
+/* The block of the running one's cluster that shared-window offset *OFF
+ * names (bits 18 and up: 0 the running block, else 1 + a rank), *OFF made
+ * an offset in it; NULL after reporting a fault (no such block, or one
+ * that has exited) for lane L of W at PC. */
+struct cta *emu_cluster_target(struct run *r, struct warp *w, int l, int pc, uint64_t *off);
+/* mapa, getctarank, barrier.cluster.arrive and .wait by the lanes of MASK
+ * (EMASK those its guard lets run); like a class step (emu_warp.c), it
+ * moves the lanes on itself: a wait holds the lanes whose phase is open. */
+int emu_cluster_step(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                     uint32_t emask, uint32_t pc);
+/* LANES of W exit: arrivals they made in the open phase no longer count,
+ * and the phase completes if only they held it open. */
+void emu_cluster_exit(struct run *r, struct warp *w, uint32_t lanes);
 
 /* emu_count.c: the counters' events, each one line where it happens */
 /* A load or store (MASK: the lanes its guard lets run), before it runs. */

@@ -28,19 +28,22 @@ enum { WINDOW_SMS = 4 };
  * failed, and a GPU would have stopped them all. */
 #define DRAIN_LIMIT (1ull << 24)
 
+uint32_t emu_sched_per_sm(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes)
+{
+    uint64_t by_warps = (uint64_t)e->cfg.warps_per_sm / nwarps;
+    uint64_t by_smem = SM_SMEM / ((uint64_t)smem_bytes + SM_SMEM_RESERVED);
+    uint64_t w = SM_BLOCKS;
+    w = by_warps < w ? by_warps : w;
+    return (uint32_t)(by_smem < w ? by_smem : w);
+}
+
 /* Blocks resident at once on one host thread. */
 uint32_t emu_sched_window(const struct emu *e, uint32_t nwarps, uint32_t smem_bytes,
                           uint64_t nblocks)
 {
     uint64_t w = e->cfg.resident > MAX_WINDOW ? MAX_WINDOW : (uint64_t)e->cfg.resident;
-    if (e->cfg.resident <= 0) {
-        uint64_t by_warps = (uint64_t)e->cfg.warps_per_sm / nwarps;
-        uint64_t by_smem = SM_SMEM / ((uint64_t)smem_bytes + SM_SMEM_RESERVED);
-        w = SM_BLOCKS;
-        w = by_warps < w ? by_warps : w;
-        w = by_smem < w ? by_smem : w;
-        w *= WINDOW_SMS;
-    }
+    if (e->cfg.resident <= 0)
+        w = (uint64_t)emu_sched_per_sm(e, nwarps, smem_bytes) * WINDOW_SMS;
     w = w < nblocks ? w : nblocks;
     return w ? (uint32_t)w : 1;
 }
@@ -85,6 +88,9 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
     }
     if (r->hazards && !(c->sh = calloc(r->sh_words + 1, sizeof *c->sh)))
         return -1;
+    if (!(c->carr = calloc(r->nthreads, sizeof *c->carr)) ||
+        !(c->cwait = calloc(r->nthreads, sizeof *c->cwait)))
+        return -1;
     return 0;
 }
 
@@ -104,6 +110,10 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->warps);
     free(c->smem);
     free(c->sh);
+    free(c->mbclk);
+    free(c->mb);
+    free(c->carr);
+    free(c->cwait);
 }
 
 /* A host thread's window of R->nctas blocks.  0 or -1. */
@@ -111,11 +121,17 @@ static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_u
 {
     r->sh_words = (r->smem_bytes + 3) / 4;
     r->ctas = calloc(r->nctas, sizeof *r->ctas);
-    if (!r->ctas)
+    r->cbars = calloc(r->nctas / r->clsize, sizeof *r->cbars);
+    if (!r->ctas || !r->cbars)
         return -1;
-    for (uint32_t i = 0; i < r->nctas; i++)
-        if (cta_alloc(r, &r->ctas[i], k, scratch_used))
+    for (uint32_t i = 0; i < r->nctas; i++) {
+        struct cta *c = &r->ctas[i];
+        c->rank = i % r->clsize;
+        c->first = c - c->rank;
+        c->cbar = &r->cbars[i / r->clsize];
+        if (cta_alloc(r, c, k, scratch_used))
             return -1;
+    }
     return 0;
 }
 
@@ -124,7 +140,9 @@ static void worker_free(struct run *r)
     for (uint32_t i = 0; r->ctas && i < r->nctas; i++)
         cta_free(r, &r->ctas[i]);
     free(r->ctas);
+    free(r->cbars);
     r->ctas = NULL;
+    r->cbars = NULL;
     emu_shadow_free(r);
 }
 
@@ -141,9 +159,17 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
      * further than their quanta alone would shuffle it. */
     c->pace = 1 + (int)(rng_next(&r->rng) & 7);
     c->ran = c->progressed = 0;
-    c->ctaid[0] = (unsigned)(b % r->grid[0]);
-    c->ctaid[1] = (unsigned)(b / r->grid[0] % r->grid[1]);
-    c->ctaid[2] = (unsigned)(b / ((uint64_t)r->grid[0] * r->grid[1]));
+    /* with clusters, blocks go cluster by cluster: B's cluster and its
+     * rank in it give its place in the grid */
+    uint64_t q = b / r->clsize, k = b % r->clsize;
+    unsigned ncl0 = r->grid[0] / r->cl[0], ncl1 = r->grid[1] / r->cl[1];
+    c->ctaid[0] = (unsigned)(q % ncl0 * r->cl[0] + k % r->cl[0]);
+    c->ctaid[1] = (unsigned)(q / ncl0 % ncl1 * r->cl[1] + k / r->cl[0] % r->cl[1]);
+    c->ctaid[2] = (unsigned)(q / ((uint64_t)ncl0 * ncl1) * r->cl[2] + k / ((uint64_t)r->cl[0] * r->cl[1]));
+    memset(c->carr, 0, r->nthreads * sizeof *c->carr);
+    memset(c->cwait, 0, r->nthreads * sizeof *c->cwait);
+    if (!c->rank)
+        memset(c->cbar, 0, sizeof *c->cbar);
     memset(c->smem, 0xa5, r->smem_bytes);
     r->cta = c;
     for (uint32_t i = 0; i < r->nwarps; i++) {
@@ -177,19 +203,36 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
     c->blk_release = c->blk_acquire = 0;
     c->sig_seen = 0;
     c->acq_after_sig = 0;
+    if (c->mbclk)
+        memset(c->mbclk, 0, r->nthreads * sizeof *c->mbclk);
+    c->nmb = 0;
     c->base_cycles = r->clock;
 }
 
 /* The next block of the grid for this host thread, unless every block is
  * taken or a lower one has failed; 1 with *B set, or 0. */
-static int take(struct pool *p, uint64_t *b)
+static int take(struct pool *p, uint64_t *b, uint32_t n)
 {
     pthread_mutex_lock(&p->lock);
     int ok = p->next < p->stop;
-    if (ok)
-        *b = p->next++;
+    if (ok) {
+        *b = p->next;
+        p->next += n;
+    }
     pthread_mutex_unlock(&p->lock);
     return ok;
+}
+
+/* The next cluster (a block, without clusters) into the window's slots
+ * from FIRST on; 0 when none is left. */
+static int cluster_start(struct run *r, struct pool *p, struct cta *first)
+{
+    uint64_t b;
+    if (!take(p, &b, r->clsize))
+        return 0;
+    for (uint32_t i = 0; i < r->clsize; i++)
+        cta_start(r, first + i, b + i);
+    return 1;
 }
 
 static void block_failed(struct run *r, struct pool *p, struct cta *c);
@@ -220,9 +263,12 @@ static void block_end(struct run *r, struct pool *p, struct cta *c)
     }
     c->active = 0;
     r->clock += 1000;
-    uint64_t b;
-    if (take(p, &b))
-        cta_start(r, c, b);
+    /* a cluster's slots are taken again when all its blocks have ended:
+     * until then the others may read this one's shared memory (a fault) */
+    for (uint32_t i = 0; i < r->clsize; i++)
+        if (c->first[i].active)
+            return;
+    cluster_start(r, p, c->first);
 }
 
 /* C stopped the launch (r->st, r->err).  Its error is kept when C is the
@@ -242,7 +288,11 @@ static void block_failed(struct run *r, struct pool *p, struct cta *c)
     pthread_mutex_unlock(&p->lock);
     r->st = EMU_OK;
     memset(r->err, 0, sizeof *r->err);
-    cta_drop(r, c);
+    /* a cluster stops as one: its other blocks would find this one's
+     * shared memory gone and report that instead */
+    for (uint32_t i = 0; i < r->clsize; i++)
+        if (c->first[i].active)
+            cta_drop(r, &c->first[i]);
 }
 
 /* C ran a round in which none of its warps could run: its threads wait
@@ -271,10 +321,10 @@ static void block_deadlocked(struct run *r, struct cta *c)
 static void worker_loop(struct run *r, struct pool *p)
 {
     uint32_t nw = r->nctas, total = nw * r->nwarps;
-    uint64_t b, drain_end = UINT64_MAX;
+    uint64_t drain_end = UINT64_MAX;
     int waiting = 0, ran_any = 1, wake_all = 0;
-    for (uint32_t s = 0; s < nw && take(p, &b); s++)
-        cta_start(r, &r->ctas[s], b);
+    for (uint32_t s = 0; s < nw && cluster_start(r, p, &r->ctas[s]); s += r->clsize)
+        ;
     for (;;) {
         uint64_t stop = __atomic_load_n(&p->stop, __ATOMIC_RELAXED);
         if (stop < r->nblocks && drain_end == UINT64_MAX)

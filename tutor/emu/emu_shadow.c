@@ -106,47 +106,78 @@ static void shared_place(const struct run *r, uint32_t off, uint32_t elem, char 
     snprintf(out, cap, "shared memory at offset %u", off);
 }
 
-/* A race on the shared word at OFF (accessed ELEM bytes at a time): W's
- * lane LANE at PC WHAT, thread OTID at OPC before it. */
-static int hazard(struct run *r, struct warp *w, int lane, int pc, uint32_t otid, int opc,
-                  const char *what, uint32_t off, uint32_t elem)
+/* The access being made: its thread, its block's rank in the cluster, and
+ * what orders it (the block's barriers, its warp's, its mbarrier clock, its
+ * cluster arrivals and waits). */
+struct acc {
+    uint32_t tid, rank, epoch, wep, clk, carr, cwait;
+    const struct warp *w;
+};
+
+/* A race on the shared word at OFF of block TARGET (accessed ELEM bytes at
+ * a time): W's lane LANE at PC WHAT, thread OTID of the cluster's block
+ * ORANK at OPC before it. */
+static int hazard(struct run *r, struct warp *w, int lane, int pc, const struct cta *target,
+                  uint32_t otid, uint32_t orank, int opc, const char *what, uint32_t off,
+                  uint32_t elem)
 {
-    char who[100], other[48], l1[160], l2[160], place[80];
+    char who[100], other[100], l1[160], l2[160], place[120];
     shared_place(r, off, elem, place, sizeof place);
+    int remote = target != r->cta || orank != r->cta->rank;
+    if (remote) {
+        size_t n = strlen(place);
+        snprintf(place + n, sizeof place - n, " of block %u", target->ctaid[0]);
+    }
     emu_where(r, w, lane, pc, who, sizeof who);
     thread_name(r, otid, other, sizeof other);
+    if (orank != r->cta->rank) {
+        size_t n = strlen(other);
+        snprintf(other + n, sizeof other - n, " of block %u", r->cta->first[orank].ctaid[0]);
+    }
     emu_src_line(r, pc, l1, sizeof l1);
     emu_src_line(r, opc, l2, sizeof l2);
     const struct emu_insn *in = &r->code[pc];
     emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                  "race on %s: %s %s (%s), and %s %s (%s) with no barrier between them", place,
-                  who, what, l1, other, strstr(what, "reads") ? "wrote it" : "accessed it", l2);
+                  "race on %s: %s %s (%s), and %s %s (%s) with no %s between them", place,
+                  who, what, l1, other, strstr(what, "reads") ? "wrote it" : "accessed it", l2,
+                  orank != r->cta->rank ? "cluster barrier (cluster.sync())" : "barrier");
     r->st = EMU_HAZARD;
     return -1;
 }
 
-/* Whether an access by thread PTID (block epoch PEPOCH, its warp's PWEP)
- * is ordered before the one W is making now, in block epoch EPOCH. */
-static int ordered(uint32_t epoch, const struct warp *w, uint32_t ptid, uint32_t pepoch,
-                   uint32_t pwep)
+/* Whether an earlier access by thread PTID of the cluster's block PRANK
+ * (its block's epoch PEPOCH, its warp's PWEP, its mbarrier clock PCLK, its
+ * cluster arrivals PCARR) is ordered before A: by a cluster barrier it
+ * arrived at after it and A's thread waited on; within one block also by
+ * a block barrier, a .sync warp operation of one warp, or an mbarrier
+ * phase (emu_mbar.c). */
+static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t pepoch,
+                   uint32_t pwep, uint32_t pclk, uint32_t pcarr)
 {
-    return pepoch != epoch || ((int)(ptid / 32) == w->index && pwep != w->wepoch);
+    if (pcarr < a->cwait)
+        return 1;
+    return prank == a->rank && (pepoch != a->epoch || pclk < a->clk ||
+                                ((int)(ptid / 32) == a->w->index && pwep != a->wep));
 }
 
-/* A shared access of BYTES at OFF by lane L of W: a race with an
- * unordered access of another thread of the block, or a read of a word no
- * thread wrote, ends the launch (-1); else it is recorded (0). */
-int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off, uint32_t bytes,
-                     int kind, const void *val)
+/* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
+ * with an unordered access of another thread of the cluster, or a read of
+ * a word no thread wrote, ends the launch (-1); else it is recorded (0). */
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
+                      uint32_t off, uint32_t bytes, int kind, const void *val)
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
-    struct shadow *sh = r->cta->sh;
-    const uint32_t gen = r->cta->gen, epoch = r->cta->epoch;
+    const struct cta *c = r->cta;
+    struct acc a = {.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
+                    .clk = c->mbclk ? c->mbclk[tid] : 0, .carr = c->carr ? c->carr[tid] : 0,
+                    .cwait = c->cwait ? c->cwait[tid] : 0, .w = w};
+    struct shadow *sh = target->sh;
+    const uint32_t gen = target->gen;
     uint32_t first = off / 4, last = (off + bytes - 1) / 4;
     /* A store of the value a defined word already holds changes nothing
      * another thread could see: no race (racecheck's rule too; many threads
      * setting one flag to 1 is fine). */
-    if (kind == ACC_WRITE && val && !memcmp(r->cta->smem + off, val, bytes)) {
+    if (kind == ACC_WRITE && val && !memcmp(target->smem + off, val, bytes)) {
         int all_defined = 1;
         for (uint32_t word = first; word <= last && word < r->sh_words; word++)
             all_defined &= sh[word].gen == gen && sh[word].defined;
@@ -180,52 +211,82 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, uint32_t off
         /* an atomic on an undefined word is no fault by itself: its old
          * value is junk, and the word stays undefined unless exchanged */
         if (kind == ACC_READ && !s->defined) {
-            char who[100], l1[160], place[80];
+            char who[100], l1[160], place[120];
             shared_place(r, off, elem, place, sizeof place);
+            if (target != r->cta) {
+                size_t n = strlen(place);
+                snprintf(place + n, sizeof place - n, " of block %u", target->ctaid[0]);
+            }
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which holds no defined value: no thread of the block "
-                          "has stored to it (%s)", who, place, l1);
+                          "%s reads %s, which holds no defined value: no thread of %s "
+                          "has stored to it (%s)", who, place,
+                          target != r->cta ? "that block" : "the block", l1);
             r->st = EMU_HAZARD;
             return -1;
         }
-        if (s->written && s->wtid != tid && !ordered(epoch, w, s->wtid, s->wepoch, s->wwep) &&
+        if (s->written && (s->wtid != tid || s->wrank != a.rank) &&
+            !ordered(&a, s->wtid, s->wrank, s->wepoch, s->wwep, s->wclk, s->wcarr) &&
             !(kind == ACC_ATOMIC && s->watomic)) {
-            int same_step = (int)(s->wtid / 32) == w->index && s->wstep == w->steps;
+            int same_step = s->wrank == a.rank && (int)(s->wtid / 32) == w->index &&
+                            s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
-                return hazard(r, w, l, pc, s->wtid, (int)s->wpc,
+                return hazard(r, w, l, pc, target, s->wtid, s->wrank, (int)s->wpc,
                               kind == ACC_READ ? "reads it" : "writes it", off, elem);
         }
         if (kind == ACC_READ) {
-            if (s->read && s->rtid != tid) {
+            if (s->read && (s->rtid != tid || s->rrank != a.rank)) {
                 s->r2tid = s->rtid;
                 s->r2pc = s->rpc;
                 s->r2epoch = s->repoch;
                 s->r2wep = s->rwep;
+                s->r2clk = s->rclk;
+                s->r2carr = s->rcarr;
+                s->r2rank = s->rrank;
                 s->read2 = 1;
             }
             s->read = 1;
             s->rtid = tid;
             s->rpc = (uint32_t)pc;
-            s->repoch = epoch;
-            s->rwep = w->wepoch;
+            s->repoch = a.epoch;
+            s->rwep = a.wep;
+            s->rclk = a.clk;
+            s->rcarr = a.carr;
+            s->rrank = (uint8_t)a.rank;
             continue;
         }
-        if (s->read && s->rtid != tid && !ordered(epoch, w, s->rtid, s->repoch, s->rwep))
-            return hazard(r, w, l, pc, s->rtid, (int)s->rpc, "writes it", off, elem);
-        if (s->read2 && s->r2tid != tid && !ordered(epoch, w, s->r2tid, s->r2epoch, s->r2wep))
-            return hazard(r, w, l, pc, s->r2tid, (int)s->r2pc, "writes it", off, elem);
+        if (s->read && (s->rtid != tid || s->rrank != a.rank) &&
+            !ordered(&a, s->rtid, s->rrank, s->repoch, s->rwep, s->rclk, s->rcarr))
+            return hazard(r, w, l, pc, target, s->rtid, s->rrank, (int)s->rpc, "writes it", off,
+                          elem);
+        if (s->read2 && (s->r2tid != tid || s->r2rank != a.rank) &&
+            !ordered(&a, s->r2tid, s->r2rank, s->r2epoch, s->r2wep, s->r2clk, s->r2carr))
+            return hazard(r, w, l, pc, target, s->r2tid, s->r2rank, (int)s->r2pc, "writes it",
+                          off, elem);
         s->written = 1;
         if (defines)
             s->defined = 1;
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
         s->wpc = (uint32_t)pc;
-        s->wepoch = epoch;
-        s->wwep = w->wepoch;
+        s->wepoch = a.epoch;
+        s->wwep = a.wep;
+        s->wclk = a.clk;
+        s->wcarr = a.carr;
+        s->wrank = (uint8_t)a.rank;
         s->wstep = w->steps;
+    }
+    return 0;
+}
+
+int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes)
+{
+    for (uint32_t word = off / 4; word <= (off + bytes - 1) / 4 && word < r->sh_words; word++) {
+        const struct shadow *s = &r->cta->sh[word];
+        if (s->gen != r->cta->gen || !s->defined)
+            return 1;
     }
     return 0;
 }
@@ -344,7 +405,25 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         struct gshadow *g = gh_find(r, key);
         /* two strong stores (volatile, relaxed, release) do not race: the
          * memory model's morally strong pair, a flag several blocks set */
-        if (g->addr && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
+        /* a plain read by another block, not ordered before this store:
+         * that block released nothing since, or this one acquired nothing
+         * after reading a signal */
+        if (g->addr && g->rblock && g->rblock - 1 != blk &&
+            !(released_since(r, g->rblock - 1, g->rrel) && c->acq_after_sig)) {
+            char place[96], who[100], l1[160], l2[160];
+            emu_mem_describe(r->e, word * 4, place, sizeof place);
+            emu_where(r, w, l, pc, who, sizeof who);
+            emu_src_line(r, pc, l1, sizeof l1);
+            emu_src_line(r, (int)g->rpc, l2, sizeof l2);
+            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
+                          "race on %s: %s writes it (%s), which block %u read (%s) with nothing "
+                          "ordering the read before the write: the reader may see either "
+                          "value (a fence and a flag, or atomics, between them)",
+                          place, who, l1, g->rblock - 1, l2);
+            r->st = EMU_HAZARD;
+            return -1;
+        }
+        if (g->addr && g->stored && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
             char place[96], who[100], l1[160], l2[160];
             emu_mem_describe(r->e, word * 4, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
@@ -361,6 +440,8 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             g->addr = key;
             r->gh_used++;
         }
+        g->stored = 1;
+        g->rblock = 0;
         g->block = blk;
         g->tid = (uint32_t)(w->index * 32 + l);
         g->pc = (uint32_t)pc;
@@ -396,13 +477,25 @@ int emu_shadow_block_end(struct run *r)
  * unless that block released after the store (its __threadfence() or
  * release atomic, before the signal) and this block acquired (a fence or
  * an acquire atomic after seeing the signal).  0 or -1. */
-int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
+int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes,
+                    int record)
 {
     struct cta *c = r->cta;
     uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        if (record && (r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+            return gh_nomem(r);
         struct gshadow *g = gh_find(r, word + 1);
-        if (!g || !g->addr || g->block == blk || !g->weak)
+        if (record && g) {
+            if (!g->addr) {
+                g->addr = word + 1;
+                r->gh_used++;
+            }
+            g->rblock = blk + 1;
+            g->rpc = (uint32_t)pc;
+            g->rrel = c->blk_release;
+        }
+        if (!g || !g->addr || !g->stored || g->block == blk || !g->weak)
             continue;
         g->published = g->published || released_since(r, g->block, g->rel);
         /* the acquire must follow the flag this block read: a fence

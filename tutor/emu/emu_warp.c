@@ -46,6 +46,23 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
     case SR_TOTAL_SMEM: return r->smem_bytes;
     /* a launch's own number, as a GPU's grids have: never the constant 1 */
     case SR_GRIDID: return r->gridid;
+    case SR_CL_RANK: return (uint64_t)r->cta->rank;
+    case SR_CL_NRANK: return r->clsize;
+    case SR_CL_CTAID_X: return r->cta->ctaid[0] % r->cl[0];
+    case SR_CL_CTAID_Y: return r->cta->ctaid[1] % r->cl[1];
+    case SR_CL_CTAID_Z: return r->cta->ctaid[2] % r->cl[2];
+    case SR_CL_NCTAID_X: return r->cl[0];
+    case SR_CL_NCTAID_Y: return r->cl[1];
+    case SR_CL_NCTAID_Z: return r->cl[2];
+    case SR_CLID_X: return r->cta->ctaid[0] / r->cl[0];
+    case SR_CLID_Y: return r->cta->ctaid[1] / r->cl[1];
+    case SR_CLID_Z: return r->cta->ctaid[2] / r->cl[2];
+    case SR_NCLID_X: return r->grid[0] / r->cl[0];
+    case SR_NCLID_Y: return r->grid[1] / r->cl[1];
+    case SR_NCLID_Z: return r->grid[2] / r->cl[2];
+    case SR_IS_EXPLICIT_CLUSTER: return (uint64_t)r->f->explicit_cluster;
+    case SR_ENVREG1: return r->grid_ws >> 32;
+    case SR_ENVREG2: return r->grid_ws & 0xffffffffu;
     default: return 1;
     }
 }
@@ -299,6 +316,7 @@ static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes)
     w->exited |= lanes;
     r->cta->live_threads -= popc32(lanes);
     emu_barriers_check(r);
+    emu_cluster_exit(r, w, lanes);
 }
 
 /* Leaves converged mode: every lane's own PC is written out again. */
@@ -483,7 +501,11 @@ STEP(step_trap)
 {
     (void)in;
     if (emask)
-        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "executed trap (an assert failed?)");
+        return emu_fault(r, w, __builtin_ctz(emask), (int)pc, "%s",
+                         r->ws_missing ? "executed trap: this_grid().sync() in a launch that "
+                                                     "was not cooperative (cudaLaunchCooperativeKernel "
+                                                     "gives the grid its barrier)"
+                                                   : "executed trap (an assert failed?)");
     return next_insn(w, mask, pc);
 }
 
@@ -510,6 +532,18 @@ STEP(step_async)
     if (emask && emu_async(r, w, in, emask, (int)pc))
         return -1;
     return next_insn(w, mask, pc);
+}
+
+STEP(step_mbar)
+{
+    if (emask && emu_mbar(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
+STEP(step_cluster)
+{
+    return emu_cluster_step(r, w, in, mask, emask, pc);
 }
 
 STEP(step_cvta)
@@ -689,6 +723,7 @@ static emu_step_fn *const class_step[C_COUNT] = {
     [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
     [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
     [C_GPU] = step_refused, [C_REFUSED] = step_refused, [C_ASYNC] = step_async,
+    [C_MBAR] = step_mbar, [C_CLUSTER] = step_cluster,
 };
 
 /* Gives every instruction of M its class's step; an ALU form without its

@@ -18,6 +18,21 @@
 #include "sys/proc.h"
 #include "sys/util.h"
 
+/* What one check run holds while it runs, for the default --check-runs.
+ * CPUs: the judge, the emulator's hazard pass, and with the race checkers
+ * three compute-sanitizer processes that each keep a CPU busy for seconds;
+ * a machine given more runs than it has CPUs for starts judges late and
+ * slows sanitizers past the check's bound (seen on an H200 x4 machine with
+ * 64 CPUs and 8 runs per GPU: judges took 5.4 s to start instead of 0.16,
+ * correct kernels timed out).  GPU memory: a judge's buffers at the
+ * largest timed size with its reference's, a sanitizer's shadow beside.
+ * No more than RUNS_PER_GPU_MAX on one GPU: past that the runs only queue
+ * for its timed sections. */
+#define RUN_CORES_SANITIZE 4.0
+#define RUN_CORES 1.5
+#define RUN_GPU_GIB 8.0
+#define RUNS_PER_GPU_MAX 8
+
 char *grade_gpu_lock(const struct grade *g, int i)
 {
     return util_format("%s/gpu-locks/gpu-%s.lock", g->state, g->gpus[i][0] ? g->gpus[i] : "any");
@@ -80,6 +95,32 @@ static int smi_gpus(struct grade *g)
     return rc;
 }
 
+int grade_runs_per_gpu(long cpus, int ngpus, int sanitize, double gpu_gib)
+{
+    double cores = sanitize ? RUN_CORES_SANITIZE : RUN_CORES;
+    long fit = (long)(cpus / cores) / (ngpus > 0 ? ngpus : 1);
+    if (gpu_gib > 0 && (long)(gpu_gib / RUN_GPU_GIB) < fit)
+        fit = (long)(gpu_gib / RUN_GPU_GIB);
+    return fit < 1 ? 1 : fit > RUNS_PER_GPU_MAX ? RUNS_PER_GPU_MAX : (int)fit;
+}
+
+/* The memory of GPU id in GiB, as nvidia-smi says; 0 when it cannot say
+ * (no nvidia-smi, an unnamed GPU, a MIG instance). */
+static double smi_memory_gib(const char *id)
+{
+    char *smi = id && id[0] ? util_which("nvidia-smi") : NULL;
+    char *argv[] = {smi, "--query-gpu=memory.total", "--format=csv,noheader,nounits", "-i", (char *)id, NULL};
+    struct proc_spec spec = {.argv = argv, .timeout_s = 20, .output_cap = 1 << 12};
+    struct proc_result r = {0};
+    double mib = 0;
+    if (smi && proc_run(&spec, &r) == 0 && r.exited && r.exit_code == 0 && r.output &&
+        sscanf(r.output, "%lf", &mib) != 1)
+        mib = 0;
+    proc_result_free(&r);
+    free(smi);
+    return mib / 1024;
+}
+
 int grade_detect_gpus(struct grade *g)
 {
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
@@ -101,7 +142,8 @@ int grade_detect_gpus(struct grade *g)
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     g->jobs = g->o->jobs ? g->o->jobs : (cpus > 0 ? (int)cpus : 2);
-    g->check_runs = g->o->check_runs ? g->o->check_runs : (int)(cpus / 2 > 8 ? 8 : cpus / 2 < 1 ? 1 : cpus / 2);
+    g->check_runs = g->o->check_runs ? g->o->check_runs
+                  : grade_runs_per_gpu(cpus > 0 ? cpus : 2, g->ngpus, g->o->sanitize, smi_memory_gib(g->gpus[0]));
     /* A lock file per GPU that the sandbox's user can take too. */
     char *dir = util_format("%s/gpu-locks", g->state);
     if (!dir || util_mkdirs(dir))

@@ -93,6 +93,18 @@ struct pool {
     int next_build, next_run;
     int nbuilt, nchecked, nfinished, nstudents;
     int running;                /* threads not yet done */
+    /* Whether a run shared the machine: the runs in flight, and how many
+     * have started (under mu). */
+    int active;
+    long starts;
+    /* Per GPU: the runs in flight on it, and those waiting to run alone
+     * there (they go first: no new run starts on the GPU meanwhile). */
+    struct gpu_gate *gate;
+    pthread_cond_t gate_cv;
+};
+
+struct gpu_gate {
+    int shared, waiting, alone;
 };
 
 /* The tutor's check of job j as both pools start it, into argv at *a:
@@ -197,10 +209,77 @@ static int report_built(const char *path)
     return built;
 }
 
-/* A built kernel's run, the harness in the sandbox on GPU gi; leaves
- * final.json, the lab's verdict.  -1 when the verdict cannot be written. */
-static int run_one(struct grade *g, const struct grade_job *j, int gi)
+int grade_run_doubtful(const struct result *r)
 {
+    if (!r)
+        return 1;
+    if (r->status == STATUS_TIMEOUT || r->status == STATUS_RUNTIME_ERROR || r->status == STATUS_INTERNAL_ERROR)
+        return 1;
+    /* A race checker that could not start, or ended without judging
+     * (killed, out of memory), leaves a verdict that rests on less. */
+    for (int i = 0; i < r->nmsgs; i++)
+        if (strstr(r->messages[i], "could not judge the kernel") || strstr(r->messages[i], " could not start"))
+            return 1;
+    return 0;
+}
+
+/* Whether the report at path is doubtful (grade_run_doubtful); a missing
+ * or unreadable one is. */
+static int report_doubtful(const char *path)
+{
+    struct result r;
+    char err[160];
+    if (result_read_file(path, &r, err, sizeof err))
+        return 1;
+    int doubtful = grade_run_doubtful(&r);
+    result_free(&r);
+    return doubtful;
+}
+
+/* One run of a check on GPU gi, holding its share of the GPU (or all of
+ * it, alone); *busy says whether another run was in flight on the machine
+ * at any time during it.  Returns as grade_spawn. */
+static int run_spawn(struct pool *p, int gi, int alone, char *const *argv, const char *cwd, char *const *env,
+                     double limit, const char *log, int *busy)
+{
+    struct gpu_gate *gt = &p->gate[gi];
+    pthread_mutex_lock(&p->mu);
+    if (alone) {
+        gt->waiting++;
+        while (gt->shared || gt->alone)
+            pthread_cond_wait(&p->gate_cv, &p->mu);
+        gt->waiting--;
+        gt->alone = 1;
+    } else {
+        while (gt->waiting || gt->alone)
+            pthread_cond_wait(&p->gate_cv, &p->mu);
+        gt->shared++;
+    }
+    long seq = ++p->starts;
+    *busy = ++p->active > 1;
+    pthread_mutex_unlock(&p->mu);
+    int code = grade_spawn(p->g, argv, cwd, env, limit, 0, log);
+    pthread_mutex_lock(&p->mu);
+    *busy |= p->starts != seq || p->active > 1;
+    p->active--;
+    if (alone)
+        gt->alone = 0;
+    else
+        gt->shared--;
+    pthread_cond_broadcast(&p->gate_cv);
+    pthread_mutex_unlock(&p->mu);
+    return code;
+}
+
+/* A built kernel's run, the harness in the sandbox on GPU gi; leaves
+ * final.json, the lab's verdict.  A run whose verdict the grader's own
+ * load could have made (grade_run_doubtful) while other runs shared the
+ * machine is run again with its GPU to itself, and that run's verdict
+ * stands: a kernel is never graded by how busy the grader was.  -1 when
+ * the verdict cannot be written. */
+static int run_one(struct pool *p, const struct grade_job *j, int gi)
+{
+    struct grade *g = p->g;
     struct job_files f;
     int have = job_files(g, j, &f) == 0;
     char *out = have ? util_format("%s/report.json", f.wd) : NULL;
@@ -250,7 +329,20 @@ static int run_one(struct grade *g, const struct grade_job *j, int gi)
     seed_words(g, seed, argv, &a);
     argv[a] = NULL;
     unlink(out);
-    int code = grade_spawn(g, argv, f.wd, env, limit, 0, log);
+    int busy = 0;
+    int code = run_spawn(p, gi, 0, argv, f.wd, env, limit, log, &busy);
+    if (busy && !atomic_load(&g->interrupted) && (code == 124 || report_doubtful(out))) {
+        FILE *fp = fopen(log, "ae");
+        if (fp) {
+            fprintf(fp, "cudatutor grade: run again with %s%s to itself: the run above ended (exit %d) "
+                        "in a verdict that the other runs beside it could have caused\n",
+                    g->gpus[gi][0] ? "GPU " : "its GPU", g->gpus[gi], code);
+            fclose(fp);
+        }
+        grade_event(g, "R %s %s", g->subs[j->sub].id, j->lab->id);
+        unlink(out);
+        code = run_spawn(p, gi, 1, argv, f.wd, env, limit, log, &busy);
+    }
     if (code == 130 && atomic_load(&g->interrupted)) {
         rc = 0;     /* no verdict: the student is graded again on resume */
         goto out;
@@ -337,7 +429,7 @@ static void *run_thread(void *arg)
         if (k < 0 || atomic_load(&g->interrupted))
             break;
         const struct grade_job *j = &p->jobs[k];
-        if (run_one(g, j, ra->gpu))
+        if (run_one(p, j, ra->gpu))
             grade_error(g, "run %s %s failed", g->subs[j->sub].id, j->lab->id);
         if (atomic_load(&g->interrupted))
             break;
@@ -381,8 +473,10 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     int nrunners = g->ngpus * g->check_runs, started = 0;
     int tty = !g->o->quiet && isatty(STDOUT_FILENO);
 
-    if (!(p.left = calloc((size_t)g->nsubs + 1, sizeof *p.left)) || !builders || !runners) {
+    if (!(p.left = calloc((size_t)g->nsubs + 1, sizeof *p.left)) || !builders || !runners ||
+        !(p.gate = calloc((size_t)g->ngpus, sizeof *p.gate))) {
         free(p.left);
+        free(p.gate);
         free(builders);
         free(runners);
         grade_error(g, "out of memory");
@@ -398,6 +492,7 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     p.nfinished += g->ngraded;
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.built, NULL);
+    pthread_cond_init(&p.gate_cv, NULL);
     drain(g->wake_read);
     p.running = g->jobs + nrunners;
     for (int i = 0; i < g->jobs; i++)
@@ -445,6 +540,8 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     }
     pthread_cond_destroy(&p.built);
     pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.gate_cv);
+    free(p.gate);
     free(p.left);
     free(builders);
     free(runners);

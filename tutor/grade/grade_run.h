@@ -90,7 +90,8 @@ int grade_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error that makes the run end in exit 4, said at the end. */
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One line appended to STATE/events ("B ID LAB", "C ID LAB", "S ID"). */
+/* One line appended to STATE/events ("B ID LAB" built, "R ID LAB" run
+ * again alone, "C ID LAB" checked, "S ID" finished). */
 void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The time now as 2024-05-01T12:00:00Z. */
 void grade_utc(char *buf, size_t len, time_t t);
@@ -122,6 +123,11 @@ void grade_free(struct grade *g);
  * one unnamed GPU when none is named), the pools' sizes, and a lock file
  * per GPU that the sandbox's user can take.  0, or an exit code. */
 int grade_detect_gpus(struct grade *g);
+/* The default --check-runs: as many runs on each of ngpus GPUs as cpus
+ * CPUs hold (a run with the race checkers keeps about four busy, one
+ * without them one and a half) and gpu_gib GiB of its memory hold (0:
+ * unknown, not counted), at least 1 and at most 8. */
+int grade_runs_per_gpu(long cpus, int ngpus, int sanitize, double gpu_gib);
 /* The GPU lock file of gpus[i] (heap). */
 char *grade_gpu_lock(const struct grade *g, int i);
 /* Warns about, and keeps for run.json, the compute processes nvidia-smi
@@ -180,6 +186,13 @@ int grade_submissions(struct grade *g);
  * (--check-runs at a time on each GPU); a student is finished as soon as
  * every lab of it has a verdict.  0, or 130 when interrupted. */
 int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs);
+
+/* Whether a check's verdict r (NULL: none came) is one that the grader's
+ * own load could have made: a timeout, a runtime or internal error, or a
+ * race checker that could not start or judge.  Such a verdict reached
+ * while other runs shared the machine is run again alone. */
+struct result;
+int grade_run_doubtful(const struct result *r);
 
 /* Runs one child to its end: argv in cwd with env ("NAME=VALUE", NULL-
  * terminated, or NULL), stopped by an interrupt; appends its output to log

@@ -180,8 +180,7 @@ struct ctx {
  * function returns 0 when it ran (pass or fail is in the record) and -1 after
  * a CUDA error, which check() has already recorded. */
 struct family {
-    const char *name;
-    enum plan_family plan_id;   /* how the runner is asked to call the entry point */
+    enum family_id id;          /* its row of family.h: its name, entry point and buffers */
     const char *reference;
     int peak_is_copy;           /* mixed read/write traffic: compare with the copy peak */
     int compute_bound;          /* no GB/s: report items per second only */
@@ -230,7 +229,7 @@ void runner_describe(int status, char *why, size_t len);
 /* One call of the lab's entry point, as the runner gets it: device pointers
  * (as numbers) with the bytes behind each, the ones a memset may touch. */
 struct call {
-    enum plan_family family;
+    enum family_id family;
     unsigned n;
     unsigned n2;                /* a second size: rownorm's cols; else 0 */
     uint64_t ptr[4];
@@ -242,7 +241,7 @@ struct call {
 
 /* A call of family f on these buffers (their sizes follow from f and n),
  * with c's token for the stream. */
-struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
+struct call call_make(const struct ctx *c, enum family_id f, unsigned n, const void *p0,
                       const void *p1, const void *p2, const void *p3);
 
 /* Optional, defined by a family whose calls n alone does not describe
@@ -257,6 +256,7 @@ struct step {
     unsigned grid[3], block[3], shmem;
     uint64_t ptr, bytes;
     int value;
+    int cooperative;            /* a launch through cuLaunchCooperativeKernel */
     uint32_t argbytes;
     uint8_t args[PLAN_MAX_ARGBYTES];
 };
@@ -413,8 +413,10 @@ struct timed {
     int (*between)(void *arg, char *msg, size_t len);
 };
 
-/* Warms up, then times max(min_samples, budget/estimate) samples, each after
- * an L2 flush and followed by a synchronisation and a verification.  Returns 0,
+/* Warms up, then times samples until their median has settled (its error
+ * at most 0.1% of it, hx_time.cu), at least min_samples and at most
+ * max(min_samples, budget/estimate) and max_samples, each after an L2
+ * flush and followed by a synchronisation and a verification.  Returns 0,
  * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
 int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len);
 

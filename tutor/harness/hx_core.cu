@@ -414,7 +414,7 @@ static enum status run_dry(struct ctx *c)
     for (int i = 0; i < c->o->nsizes; i++) {
         unsigned n = (unsigned)c->o->sizes[i];
         stage("plans", i + 1, c->o->nsizes, "n=%u", n);
-        struct call k = call_make(c, family_impl.plan_id, n, (void *)base, (void *)(base + gap),
+        struct call k = call_make(c, family_impl.id, n, (void *)base, (void *)(base + gap),
                                   (void *)(base + 2 * gap), (void *)(base + 3 * gap));
         k.a = 0.0f;
         k.b = 1.0f;
@@ -565,11 +565,11 @@ int main(int argc, char **argv)
         hx::emu_prepare(&o, &r);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
-    if (o.family && strcmp(o.family, hx::family_impl.name)) {
-        hx::note(&r, "this harness runs family %s, not %s", hx::family_impl.name, o.family);
+    if (o.family && strcmp(o.family, family_json_name(hx::family_impl.id))) {
+        hx::note(&r, "this harness runs family %s, not %s", family_json_name(hx::family_impl.id), o.family);
         r.status = STATUS_INTERNAL_ERROR;
     } else if (o.repeat > 1 && !hx::family_impl.repeats) {
-        hx::note(&r, "family %s cannot judge --repeat (the same bits on every call)", hx::family_impl.name);
+        hx::note(&r, "family %s cannot judge --repeat (the same bits on every call)", family_json_name(hx::family_impl.id));
         r.status = STATUS_INTERNAL_ERROR;
     } else {
         r.status = hx::run(&c);

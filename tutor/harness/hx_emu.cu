@@ -111,20 +111,12 @@ void emu_device(struct ctx *c)
 
 void emu_bind(struct ctx *c, const struct call *k)
 {
-    /* The buffers' names by family (enum plan_family, from 1), as the
-     * entry points in lab.h name them. */
-    static const char *const names[][4] = {
-        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", "d_scratch", NULL},
-        {NULL, "d_out", "d_scratch", NULL}, {"a", "b", "r", "carry_out"},
-        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", "d_scratch", "d_count"},
-        {"d_in", "d_out", "d_scratch", NULL}, {"d_in", "d_out", NULL, NULL}};
-    const int nfam = (int)(sizeof names / sizeof names[0]);
     (void)c;
-    if (k->family < 1 || (int)k->family > nfam)
-        return;
-    for (int i = 0; i < 4; i++)
-        if (k->ptr[i] && names[k->family - 1][i])
-            emu_rt_name((const void *)(uintptr_t)k->ptr[i], names[k->family - 1][i]);
+    for (int i = 0; i < 4; i++) {
+        const char *name = family_buffer(k->family, i).name;
+        if (k->ptr[i] && name)
+            emu_rt_name((const void *)(uintptr_t)k->ptr[i], name);
+    }
 }
 
 /* The test the run stopped in: the last one recorded, failed by run_trials. */

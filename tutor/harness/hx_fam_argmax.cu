@@ -143,7 +143,7 @@ static void am_teardown(struct ctx *)
 
 static struct call am_call_of(const struct ctx *c, unsigned long long n)
 {
-    return call_make(c, PLAN_ARGMAX, (unsigned)n, af.d_in, af.d_out, af.d_scratch, NULL);
+    return call_make(c, FAMILY_ARGMAX, (unsigned)n, af.d_in, af.d_out, af.d_scratch, NULL);
 }
 
 static int am_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
@@ -303,7 +303,7 @@ static int am_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"argmax", PLAN_ARGMAX, "CUB DeviceReduce::ArgMax", 0, 0, am_setup,
+const struct family family_impl = {FAMILY_ARGMAX, "CUB DeviceReduce::ArgMax", 0, 0, am_setup,
                                    am_trial, am_timed, am_profile, am_teardown, NULL, 0};
 
 } /* namespace hx */

@@ -449,7 +449,7 @@ static void mp_teardown(struct ctx *)
 
 static struct call mp_call_of(const struct ctx *c, unsigned long long n)
 {
-    return call_make(c, PLAN_MPADD, (unsigned)n, mf.d_a, mf.d_b, mf.d_r, mf.d_carry);
+    return call_make(c, FAMILY_MPADD, (unsigned)n, mf.d_a, mf.d_b, mf.d_r, mf.d_carry);
 }
 
 static int mp_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
@@ -746,7 +746,7 @@ static int mp_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"mpadd", PLAN_MPADD, "harness vote + shuffle carry loop", 1, 0, mp_setup,
+const struct family family_impl = {FAMILY_MPADD, "harness vote + shuffle carry loop", 1, 0, mp_setup,
                                    mp_trial, mp_timed, mp_profile, mp_teardown, NULL, 0};
 
 } /* namespace hx */

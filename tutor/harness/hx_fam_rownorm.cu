@@ -463,7 +463,7 @@ static void rn_shape(struct call *k, unsigned long long rows, unsigned cols)
 
 static struct call rn_call_of(const struct ctx *c, unsigned long long rows, unsigned cols)
 {
-    struct call k = call_make(c, PLAN_ROWNORM, (unsigned)rows, rf.d_in, rf.d_out, NULL, NULL);
+    struct call k = call_make(c, FAMILY_ROWNORM, (unsigned)rows, rf.d_in, rf.d_out, NULL, NULL);
     rn_shape(&k, rows, cols);
     return k;
 }
@@ -791,7 +791,7 @@ static int rn_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"rownorm", PLAN_ROWNORM, "harness warp butterfly normaliser", 1, 0,
+const struct family family_impl = {FAMILY_ROWNORM, "harness warp butterfly normaliser", 1, 0,
                                    rn_setup, rn_trial, rn_timed, rn_profile, rn_teardown, NULL, 0};
 
 } /* namespace hx */

@@ -422,7 +422,7 @@ static void sc_teardown(struct ctx *)
 
 static struct call sc_call_of(const struct ctx *c, unsigned long long n)
 {
-    return call_make(c, PLAN_SCAN, (unsigned)n, sf.d_in, sf.d_out, sf.d_scratch, NULL);
+    return call_make(c, FAMILY_SCAN, (unsigned)n, sf.d_in, sf.d_out, sf.d_scratch, NULL);
 }
 
 static int sc_trial(struct ctx *c, unsigned long long n, int k, struct test *t)
@@ -715,7 +715,7 @@ static int sc_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"scan", PLAN_SCAN, "CUB DeviceScan::InclusiveSum", 1, 0, sc_setup,
+const struct family family_impl = {FAMILY_SCAN, "CUB DeviceScan::InclusiveSum", 1, 0, sc_setup,
                                    sc_trial, sc_timed, sc_profile, sc_teardown, sc_expect, 0};
 
 } /* namespace hx */

@@ -208,7 +208,7 @@ static void sel_teardown(struct ctx *)
 
 static struct call sel_call_of(const struct ctx *c, unsigned long long n)
 {
-    return call_make(c, PLAN_SELECT, (unsigned)n, sf.d_in, sf.d_out, sf.d_scratch, sf.d_count);
+    return call_make(c, FAMILY_SELECT, (unsigned)n, sf.d_in, sf.d_out, sf.d_scratch, sf.d_count);
 }
 
 /* Names how got[0..m) differs from want[0..w) as multisets: sorts both and
@@ -436,7 +436,7 @@ static int sel_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"select", PLAN_SELECT, "CUB DeviceSelect::If", 0, 0, sel_setup,
+const struct family family_impl = {FAMILY_SELECT, "CUB DeviceSelect::If", 0, 0, sel_setup,
                                    sel_trial, sel_timed, sel_profile, sel_teardown, NULL, 0};
 
 } /* namespace hx */

@@ -414,7 +414,7 @@ static void trap_teardown(struct ctx *)
 
 static struct call trap_call_of(const struct ctx *c, unsigned n, const struct tcase *t)
 {
-    struct call k = call_make(c, PLAN_TRAPEZOID, n, NULL, tf.d_out, tf.d_scratch, NULL);
+    struct call k = call_make(c, FAMILY_TRAPEZOID, n, NULL, tf.d_out, tf.d_scratch, NULL);
     k.a = t->a;
     k.b = t->b;
     return k;
@@ -595,7 +595,7 @@ static int trap_profile(struct ctx *c, unsigned long long n)
     return student_profile(c, &call);
 }
 
-const struct family family_impl = {"trapezoid", PLAN_TRAPEZOID, "harness warp-shuffle integrator", 0, 1,
+const struct family family_impl = {FAMILY_TRAPEZOID, "harness warp-shuffle integrator", 0, 1,
                                    trap_setup, trap_trial, trap_timed, trap_profile,
                                    trap_teardown, NULL, 0};
 

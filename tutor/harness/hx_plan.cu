@@ -51,6 +51,7 @@ static struct {
     decltype(&cuFuncGetAttribute) funcGetAttribute;
     decltype(&cuFuncSetAttribute) funcSetAttribute;
     decltype(&cuLaunchKernel) launchKernel;
+    decltype(&cuLaunchCooperativeKernel) launchCooperativeKernel;
     decltype(&cuMemsetD8Async) memsetD8Async;
     decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) occupancy;
     decltype(&cuOccupancyAvailableDynamicSMemPerBlock) availSmem;
@@ -75,6 +76,7 @@ static int drv_load(void)
     DRV_(funcGetAttribute, "cuFuncGetAttribute");
     DRV_(funcSetAttribute, "cuFuncSetAttribute");
     DRV_(launchKernel, "cuLaunchKernel");
+    DRV_(launchCooperativeKernel, "cuLaunchCooperativeKernel");
     DRV_(memsetD8Async, "cuMemsetD8Async");
     DRV_(occupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
     DRV_(availSmem, "cuOccupancyAvailableDynamicSMemPerBlock");
@@ -490,6 +492,7 @@ static int standin_attr(int attr, int64_t *v)
     case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; return 0;
     case cudaDevAttrMaxBlockDimZ: *v = 64; return 0;
     case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; return 0;
+    case cudaDevAttrCooperativeLaunch: *v = p.cooperativeLaunch; return 0;
     default: return -1;
     }
 }
@@ -609,18 +612,38 @@ static int inside(uint64_t p, uint64_t n, uint64_t base, uint64_t size)
     return p >= base && n <= size && p - base <= size - n;
 }
 
-/* The buffers' names, by family (enum plan_family, from 1). */
-static const char *const buffer_names[][4] = {
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "-"},
-    {"-", "d_out", "d_scratch", "-"}, {"a", "b", "r", "carry_out"},
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "d_scratch", "count"},
-    {"d_in", "d_out", "d_scratch", "-"}, {"d_in", "d_out", "-", "-"}};
-
+/* Buffer b of the call, as lab.h names it ("-" where the entry point takes none). */
 static const char *buffer_name(const struct call *k, int b)
 {
-    const int nfam = (int)(sizeof buffer_names / sizeof buffer_names[0]);
-    int f = k->family >= 1 && (int)k->family <= nfam ? (int)k->family - 1 : 0;
-    return buffer_names[f][b];
+    const char *name = family_buffer(k->family, b).name;
+    return name ? name : "-";
+}
+
+/* What the launcher was told of kernel KERNEL: blocks of THREADS threads and
+ * SHMEM dynamic bytes an SM holds, and the SMs; the driver's rule for a
+ * cooperative grid.  0, or -1 when none fits. */
+static int coresident(struct ctx *c, uint32_t kernel, unsigned long long threads, uint64_t shmem,
+                      long long *per_sm, long long *sms)
+{
+    struct plan_query q;
+    static struct plan_answer a;
+    memset(&q, 0, sizeof q);
+    q.kind = QUERY_OCCUPANCY;
+    q.kernel = kernel;
+    q.i0 = (int64_t)threads;
+    q.i1 = (int64_t)shmem;
+    answer(c, &q, &a);
+    if (a.error || a.value <= 0)
+        return -1;
+    *per_sm = a.value;
+    q.kind = QUERY_DEVICE_ATTR;
+    q.i0 = cudaDevAttrMultiProcessorCount;
+    q.i1 = 0;
+    answer(c, &q, &a);
+    if (a.error || a.value <= 0)
+        return -1;
+    *sms = a.value;
+    return 0;
 }
 
 static int check_launch(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
@@ -663,7 +686,22 @@ static int check_launch(struct ctx *c, const struct call *k, const struct plan_s
                          "(a large local array makes the driver reserve memory for every "
                          "thread the GPU can hold, and starves other processes)", what,
                          c->o->max_local_bytes);
+    if (st->cooperative > 1)
+        return plan_fail(c, STATUS_REJECTED, "%s with a launch record the runtime does not write", what);
+    if (st->cooperative) {
+        long long per_sm = 0, sms = 0;
+        if (coresident(c, st->kernel, threads, st->shmem, &per_sm, &sms))
+            return plan_fail(c, STATUS_REJECTED, "%s cooperatively with a block the device cannot hold "
+                             "(cudaOccupancyMaxActiveBlocksPerMultiprocessor says none fits)", what);
+        if (blocks > (unsigned long long)(per_sm * sms))
+            return plan_fail(c, STATUS_RUNTIME_ERROR, "%s with cudaLaunchCooperativeKernel and %llu blocks, "
+                             "which the driver refuses (cudaErrorCooperativeLaunchTooLarge): a grid-wide "
+                             "barrier needs every block resident at once, and this device holds at most "
+                             "%lld blocks of it (%lld an SM on %lld SMs)", what, blocks, per_sm * sms,
+                             per_sm, sms);
+    }
     out->kind = STEP_LAUNCH;
+    out->cooperative = (int)st->cooperative;
     out->kernel = st->kernel;
     memcpy(out->grid, st->grid, sizeof out->grid);
     memcpy(out->block, st->block, sizeof out->block);
@@ -824,7 +862,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
     }
 }
 
-struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const void *p0,
+struct call call_make(const struct ctx *c, enum family_id f, unsigned n, const void *p0,
                       const void *p1, const void *p2, const void *p3)
 {
     struct call k;
@@ -836,43 +874,29 @@ struct call call_make(const struct ctx *c, enum plan_family f, unsigned n, const
     k.ptr[1] = (uint64_t)(uintptr_t)p1;
     k.ptr[2] = (uint64_t)(uintptr_t)p2;
     k.ptr[3] = (uint64_t)(uintptr_t)p3;
-    switch (f) {
-    case PLAN_REDUCE_INT:
-    case PLAN_REDUCE_FLOAT:
-    case PLAN_TRAPEZOID:
-        k.bytes[0] = f == PLAN_TRAPEZOID ? 0 : (uint64_t)n * 4;
-        k.bytes[1] = 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_MPADD:
-        k.bytes[0] = k.bytes[1] = k.bytes[2] = (uint64_t)n * LAB_MP_LIMBS * 4;
-        k.bytes[3] = (uint64_t)n * 4;
-        k.writable[2] = k.writable[3] = 1;
-        break;
-    case PLAN_ARGMAX:
-        k.bytes[0] = (uint64_t)n * 4;
-        k.bytes[1] = 8;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_SELECT:
-        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.bytes[3] = 4;
-        k.writable[1] = k.writable[2] = k.writable[3] = 1;
-        break;
-    case PLAN_SCAN:
-        k.bytes[0] = k.bytes[1] = (uint64_t)n * 4;
-        k.bytes[2] = LAB_SCRATCH_BYTES(n);
-        k.writable[1] = k.writable[2] = 1;
-        break;
-    case PLAN_ROWNORM:
-        /* n is the rows: the family sets n2 (cols) and the bytes, rows * cols floats each. */
-        k.writable[1] = 1;
-        break;
-    default:
-        break;
+    for (int b = 0; b < 4; b++) {
+        struct family_buffer fb = family_buffer(f, b);
+        k.writable[b] = fb.writable;
+        switch (fb.size) {
+        case FB_N:
+            k.bytes[b] = (uint64_t)n * 4;
+            break;
+        case FB_ONE4:
+            k.bytes[b] = 4;
+            break;
+        case FB_ONE8:
+            k.bytes[b] = 8;
+            break;
+        case FB_LIMBS:
+            k.bytes[b] = (uint64_t)n * LAB_MP_LIMBS * 4;
+            break;
+        case FB_SCRATCH:
+            k.bytes[b] = LAB_SCRATCH_BYTES(n);
+            break;
+        case FB_ABSENT:
+        case FB_FAMILY:             /* rownorm: rows * cols floats, which the family sets with n2 */
+            break;
+        }
     }
     return k;
 }
@@ -885,7 +909,8 @@ int plan_same(const struct plan *a, const struct plan *b)
         const struct step *x = &a->steps[i], *y = &b->steps[i];
         if (x->kind != y->kind || x->kernel != y->kernel || memcmp(x->grid, y->grid, sizeof x->grid) ||
             memcmp(x->block, y->block, sizeof x->block) || x->shmem != y->shmem || x->ptr != y->ptr ||
-            x->bytes != y->bytes || x->value != y->value || x->argbytes != y->argbytes ||
+            x->bytes != y->bytes || x->value != y->value || x->cooperative != y->cooperative ||
+            x->argbytes != y->argbytes ||
             memcmp(x->args, y->args, x->argbytes))
             return 0;
     }
@@ -961,8 +986,12 @@ int student_replay(struct ctx *c, const struct plan *p)
         const struct kernel *k = &pl.k[s->kernel];
         for (int j = 0; j < k->nparams; j++)
             params[j] = (void *)(s->args + k->offset[j]);
-        CU_CHECK(drv.launchKernel(k->f, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
-                                  s->block[2], s->shmem, (CUstream)c->s, params, NULL));
+        if (s->cooperative)
+            CU_CHECK(drv.launchCooperativeKernel(k->f, s->grid[0], s->grid[1], s->grid[2], s->block[0],
+                                                 s->block[1], s->block[2], s->shmem, (CUstream)c->s, params));
+        else
+            CU_CHECK(drv.launchKernel(k->f, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
+                                      s->block[2], s->shmem, (CUstream)c->s, params, NULL));
     }
     return 0;
 }
@@ -1013,9 +1042,10 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
     for (int i = 0; i < p->nsteps && used < len; i++) {
         const struct step *s = &p->steps[i];
         if (s->kind == STEP_LAUNCH) {
-            used += (size_t)snprintf(buf + used, len - used, " %.80s<<<%u,%u,%u>>>", pl.k[s->kernel].name,
+            used += (size_t)snprintf(buf + used, len - used, " %.80s<<<%u,%u,%u>>>%s", pl.k[s->kernel].name,
                                      s->grid[0] * s->grid[1] * s->grid[2],
-                                     s->block[0] * s->block[1] * s->block[2], s->shmem);
+                                     s->block[0] * s->block[1] * s->block[2], s->shmem,
+                                     s->cooperative ? " cooperative" : "");
             continue;
         }
         const char *where = "?";

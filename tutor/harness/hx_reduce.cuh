@@ -143,7 +143,7 @@ template <> struct elem<int> {
     }
     /* Integers have no sparse values: every element is a base one. */
     __host__ __device__ static int base(const gen &g, unsigned long long i) { return value(g, i); }
-    static constexpr enum plan_family plan_id = PLAN_REDUCE_INT;
+    static constexpr enum family_id id = FAMILY_REDUCE_INT;
     /* A poison that tells nothing about the answer: fresh random bits for
      * every call, drawn again in the rare case they equal the answer (a
      * poison computed from the answer, as it once was, gives it away). */
@@ -220,7 +220,7 @@ template <> struct elem<float> {
                 v += g.big[j];
         return (float)v;
     }
-    static constexpr enum plan_family plan_id = PLAN_REDUCE_FLOAT;
+    static constexpr enum family_id id = FAMILY_REDUCE_FLOAT;
     static float poison(double)
     {
         uint32_t bits = 0x7fc0dead;     /* a quiet NaN: never within tolerance */
@@ -427,7 +427,7 @@ template <typename T> struct reduce_family {
 
     struct call call_of(struct ctx *c, unsigned long long n) const
     {
-        return call_make(c, elem<T>::plan_id, (unsigned)n, d_in, d_out, d_scratch, NULL);
+        return call_make(c, elem<T>::id, (unsigned)n, d_in, d_out, d_scratch, NULL);
     }
 
     /* The result of one more call on the input in d_in, with d_out moved
@@ -663,8 +663,8 @@ template <typename T> struct reduce_family {
 
 } /* namespace hx */
 
-/* Defines hx::family_impl for element type T under the family name NAME. */
-#define HX_REDUCE_FAMILY(T, NAME)                                                              \
+/* Defines hx::family_impl for element type T (its family: elem<T>::id). */
+#define HX_REDUCE_FAMILY(T)                                                                    \
     namespace hx {                                                                             \
     static reduce_family<T> fam;                                                               \
     static int fam_setup(struct ctx *c, unsigned long long n) { return fam.setup(c, n); }      \
@@ -679,7 +679,7 @@ template <typename T> struct reduce_family {
     static int fam_profile(struct ctx *c, unsigned long long n) { return fam.profile(c, n); }  \
     static void fam_teardown(struct ctx *c) { fam.teardown(c); }                               \
     static void fam_expect(struct ctx *c) { fam.expect(c); }                                   \
-    const struct family family_impl = {NAME, elem<T>::plan_id, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
+    const struct family family_impl = {elem<T>::id, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
                                        fam_trial, fam_timed, fam_profile, fam_teardown,        \
                                        fam_expect, 1};                                         \
     }

@@ -157,7 +157,7 @@ int report_write(const struct opts *o, const struct report *r)
     fprintf(f, "{\n  \"schema\": %d,\n  \"tool\": \"cudatutor-harness\",\n  \"lab\": ", SCHEMA);
     put_str(f, o->lab ? o->lab : "");
     fputs(",\n  \"family\": ", f);
-    put_str(f, family_impl.name);
+    put_str(f, family_json_name(family_impl.id));
     fprintf(f, ",\n  \"status\": \"%s\",\n  \"seed\": %llu,\n  \"mode\": \"%s\",\n  ",
             status_json[r->status], (unsigned long long)r->seed,
             o->mode == MODE_CHECK ? "check" : o->mode == MODE_SANITIZE ? "sanitize" : "profile");

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "family.h"
+
 #define CATALOG_SCHEMA 1
 /* The lab<->harness contract this tutor builds against: LAB_CONTRACT_VERSION
  * in tutor/lab.h (tests/labs.sh keeps the two equal). */
@@ -17,25 +19,8 @@
  * checker's end, when the lab names none ("check_timeout_s"). */
 #define CATALOG_CHECK_TIMEOUT_S 60
 
-/* The harness families the C code knows: JSON name, entry point, and the
- * harness object that implements it.  A new family needs a row here and a
- * tutor/harness/hx_fam_<name>.cu; a new lab of an existing family does not. */
-#define FAMILY_TABLE(X)                                           \
-    X(FAMILY_REDUCE_INT,   "reduce_int",   "lab_reduce_int")      \
-    X(FAMILY_REDUCE_FLOAT, "reduce_float", "lab_reduce_float")    \
-    X(FAMILY_TRAPEZOID,    "trapezoid",    "lab_trapezoid")       \
-    X(FAMILY_MPADD,        "mpadd",        "lab_mpadd")         \
-    X(FAMILY_ARGMAX,       "argmax",       "lab_argmax")        \
-    X(FAMILY_SELECT,       "select",       "lab_select")        \
-    X(FAMILY_SCAN,         "scan",         "lab_scan")          \
-    X(FAMILY_ROWNORM,      "rownorm",      "lab_rownorm")
-
-enum family_id {
-#define FAMILY_ENUM_(e, name, entry) e,
-    FAMILY_TABLE(FAMILY_ENUM_)
-#undef FAMILY_ENUM_
-    FAMILY_COUNT
-};
+/* The families (FAMILY_TABLE, enum family_id) are family.h's: one row
+ * each, shared with the runner and the judges. */
 
 /* Target metrics: what a perf entry's figure is compared with, and the
  * unit written after a figure of it in a table ("0.12x", "76%"). */
@@ -60,7 +45,7 @@ struct perf_spec {
 
 struct family_spec {
     enum family_id id;
-    const char *name;           /* from FAMILY_TABLE */
+    const char *name;           /* from FAMILY_TABLE (family.h) */
     const char *entry;
     char *reference;
     int timeout_s;              /* the whole harness run */

@@ -4,7 +4,6 @@
  * its filling result_fill.c's. */
 #include "model/result.h"
 
-#include <cjson/cJSON.h>  /* cJSON_free: target_json is cJSON's printing */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +59,10 @@ void result_free(struct result *r)
     free(r->target_cal.why);
     free(r->counters_tool);
     free(r->plan_violation);
-    for (int i = 0; r->raw && i < r->nraw; i++) {
-        free(r->raw[i].key);
-        if (r->raw[i].json)
-            cJSON_free(r->raw[i].json);
-    }
-    free(r->raw);
+    free(r->plan_checked_against);
+    free_strv(r->plan_seen, r->plan_nseen);
+    free(r->emu_not_run_n);
+    free(r->mode);
     free(r->lab);
     free(r->family);
     free(r->file);
@@ -95,8 +92,6 @@ void result_free(struct result *r)
     for (int i = 0; r->target_also && i < r->ntarget_also; i++)
         free(r->target_also[i].case_label);
     free(r->target_also);
-    if (r->target_json)
-        cJSON_free(r->target_json);
     free(r->compile_log);
     for (int i = 0; r->diags && i < r->ndiags; i++) {
         free(r->diags[i].file);
@@ -168,15 +163,9 @@ const struct rperf *result_target_perf(const struct result *r)
 
 void result_drop_emulator(struct result *r)
 {
-    for (int i = 0; i < r->nraw; i++)
-        if (r->raw[i].key && !strcmp(r->raw[i].key, "emulator")) {
-            free(r->raw[i].key);
-            if (r->raw[i].json)
-                cJSON_free(r->raw[i].json);
-            memmove(&r->raw[i], &r->raw[i + 1], (size_t)(r->nraw - i - 1) * sizeof *r->raw);
-            r->nraw--;
-            break;
-        }
+    free(r->emu_not_run_n);
+    r->emu_not_run_n = NULL;
+    r->emu_student_instr = r->emu_judge_instr = 0;
     r->emulated = 0;
     r->emu_max_n = 0;
     r->emu_not_run = 0;

@@ -25,20 +25,31 @@ struct rtest {
                                                  * tells "" from absent, as jq's // did */
 };
 
+/* The keys of a perf entry the judge may write as null, or (an older
+ * judge) leave out: one bit each in rperf's nulls and keys. */
+enum rperf_key {
+    RP_MEDIAN = 1, RP_MIN = 2, RP_MAX = 4, RP_REF_MEDIAN = 8, RP_REF_MIN = 16, RP_REF_MAX = 32,
+    RP_RATIO = 64, RP_RATE = 128, RP_PEAK_RATE = 256, RP_N_CATALOG = 512, RP_WHY = 1024
+};
+
 struct rperf {
     char *label, *input;
-    unsigned long long n;
+    unsigned long long n, n_catalog;
     double bytes;
     int samples;
     double median_ms, min_ms, max_ms;
     double gbps, pct_peak;          /* < 0: not applicable (compute bound) */
     double rate;
     char *rate_unit;
+    double peak_rate;               /* compute bound: the rate this GPU allows; < 0: none */
     char *ref_name;
-    double ref_median_ms;
+    int ref_samples;
+    double ref_median_ms, ref_min_ms, ref_max_ms;
     double ratio;
     int implausible;
     char *implausible_why;          /* the judge's sentence; "" when plausible */
+    unsigned nulls;                 /* enum rperf_key: written as null (the figure reads 0) */
+    unsigned keys;                  /* enum rperf_key: the optional keys there */
 };
 
 struct rdiag {
@@ -59,14 +70,6 @@ struct rsan {
     int clean;
     double seconds;                 /* < 0: not told (an older report) */
     char *report;                   /* the first lines of the tool's report */
-};
-
-/* A section of the judge's report that the check passes on as the judge
- * wrote it (its JSON text): device, tests, perf, plan, phases, emulator and
- * the like.  The fields above that read them are filled from the same text. */
-struct rraw {
-    char *key;
-    char *json;
 };
 
 /* target.calibration: the threshold came from this GPU's calibration
@@ -120,16 +123,29 @@ struct result {
     enum result_stage stage;
     char *source_hash;              /* FNV-1a of the file (--build-only, --run-only); NULL: none */
     unsigned long long seed;
+    /* The judge's sections (docs/harness.md 9.2), typed: device, mode,
+     * tests, first_failing_n, tolerance_used, perf, plan, phases, emulator. */
     int have_device;
+    int device_null;                /* "device": null (the judge never had one) */
     char *device_name, *device_cc;
-    double theoretical_gbps, read_gbps, copy_gbps;
+    int device_sms;
+    double device_l2_bytes, device_mem_bytes;
+    double theoretical_gbps, read_gbps, copy_gbps;  /* read, copy: 0 when not measured (null) */
+    char *mode;                     /* "check", "sanitize", "profile"; NULL: absent */
     int emulated;                   /* judged on the CPU emulator, no GPU ("emulator") */
     unsigned long long emu_max_n;   /* the largest size it ran */
+    unsigned long long *emu_not_run_n;  /* emulator.not_run: the sizes above it (emu_not_run of them) */
+    unsigned long long emu_student_instr, emu_judge_instr;
     struct rtest *tests;
     int ntests;
+    int have_tests;                 /* the judge's "tests" key was there */
     unsigned long long first_failing_n;     /* 0: none */
+    int have_first_failing;         /* the key was there (null when first_failing_n is 0) */
+    int have_tolerance;
+    double tolerance_used;
     struct rperf *perf;
     int nperf;
+    int have_perf;                  /* the judge's "perf" key was there */
     int have_target;
     char *target_metric, *target_case;
     double target_min, target_value;
@@ -141,8 +157,6 @@ struct result {
     struct rcalibration target_cal;
     struct rtarget_case *target_also;   /* the target's further cases, in catalog order */
     int ntarget_also;
-    char *target_json;              /* the target object as the check wrote it (one line), for
-                                     * reports that quote it whole; NULL: no target */
     int have_compile, compile_ok;
     char *compile_log;
     struct rdiag *diags;
@@ -175,10 +189,12 @@ struct result {
     int nmsgs;
     int plan_plans;                 /* plan.plans: the plans asked for and accepted; -1: absent */
     int plan_nseen;                 /* plan.seen's length (without a GPU, each trial's plan) */
+    char **plan_seen;               /* each plan in words */
+    char *plan_checked_against;     /* "gpu", "emulator", "ptx", "none" */
     char *plan_violation;           /* plan.violation; NULL: none */
     int emu_not_run;                /* emulator.not_run's length */
-    struct rraw *raw;               /* the judge's sections, passed on as written */
-    int nraw;
+    int have_phases;
+    double phase_init_s, phase_correctness_s, phase_gpu_wait_s, phase_timing_s;
     double compile_s, run_s, sanitize_s, total_s, harness_s, hazard_pass_s;
     int have_run_s, have_harness_s, have_hazard_pass_s;
     int have_seed, have_total_s;    /* seed and timing.total_s were there */
@@ -238,8 +254,10 @@ void result_drop_emulator(struct result *r);
  * then holds nothing to free). */
 int result_copy(const struct result *r, struct result *out);
 
-/* target_json again from the target's fields (after they changed). */
-void result_refresh_target_json(struct result *r);
+/* The target object as result_to_json writes it, on one line, for reports
+ * that quote it whole (free it with free); NULL without a target or
+ * memory. */
+char *result_target_json(const struct result *r);
 
 const char *status_name(enum status s);
 const char *status_meaning(enum status s);

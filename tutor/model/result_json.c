@@ -2,10 +2,10 @@
  * judge's into a check's result (and a build's, for --run-only), and
  * copying one through its JSON.
  * Lenient about missing keys (a bare harness report has no compile
- * section), strict about types.  The judge's
- * sections that the check passes on (JUDGE_KEYS) are kept as the judge
- * wrote them, beside the fields that read them; result_write.c writes
- * them back. */
+ * section), strict about types.  The judge's sections (JUDGE_KEYS) are
+ * read into typed fields like the rest, with what result_write.c needs to
+ * write them back as the judge wrote them: which keys were there, which
+ * were null. */
 #include "model/result.h"
 
 #include <cjson/cJSON.h>
@@ -59,9 +59,21 @@ static const cJSON *arr(const cJSON *obj, const char *key, int *n)
     return *n ? v : NULL;
 }
 
+/* Whether obj's key is there, and null. */
+static int is_null(const cJSON *obj, const char *key)
+{
+    return cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+static int has(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
+}
+
 static void parse_tests(const cJSON *root, struct result *r)
 {
     const cJSON *a = arr(root, "tests", &r->ntests), *t;
+    r->have_tests = has(root, "tests");
     int i = 0;
     r->tests = calloc((size_t)r->ntests + 1, sizeof *r->tests);
     cJSON_ArrayForEach(t, a) {
@@ -77,12 +89,30 @@ static void parse_tests(const cJSON *root, struct result *r)
         x->have_message = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "message"));
     }
     r->first_failing_n = (unsigned long long)num(root, "first_failing_n", 0);
+    r->have_first_failing = has(root, "first_failing_n");
+    r->have_tolerance = has_num(root, "tolerance_used");
+    r->tolerance_used = num(root, "tolerance_used", 0);
+    r->mode = str_or_null(root, "mode");
+}
+
+/* A timing object's figures ({"samples", "median_ms", "min_ms",
+ * "max_ms"}), the null ones marked in *nulls with the bits given. */
+static void parse_timing(const cJSON *t, int *samples, double *median, double *min, double *max,
+                         unsigned *nulls, unsigned bmed, unsigned bmin, unsigned bmax)
+{
+    *samples = (int)num(t, "samples", 0);
+    *median = num(t, "median_ms", 0);
+    *min = num(t, "min_ms", 0);
+    *max = num(t, "max_ms", 0);
+    *nulls |= (is_null(t, "median_ms") ? bmed : 0) | (is_null(t, "min_ms") ? bmin : 0) |
+              (is_null(t, "max_ms") ? bmax : 0);
 }
 
 static void parse_perf(const cJSON *root, struct result *r)
 {
     const cJSON *a = arr(root, "perf", &r->nperf), *p;
     int i = 0;
+    r->have_perf = has(root, "perf");
     r->perf = calloc((size_t)r->nperf + 1, sizeof *r->perf);
     cJSON_ArrayForEach(p, a) {
         struct rperf *x = &r->perf[i++];
@@ -93,30 +123,38 @@ static void parse_perf(const cJSON *root, struct result *r)
         x->input = str(p, "input");
         x->n = (unsigned long long)num(p, "n", 0);
         x->bytes = num(p, "bytes", 0);
-        x->samples = (int)num(t, "samples", 0);
-        x->median_ms = num(t, "median_ms", 0);
-        x->min_ms = num(t, "min_ms", 0);
-        x->max_ms = num(t, "max_ms", 0);
+        parse_timing(t, &x->samples, &x->median_ms, &x->min_ms, &x->max_ms, &x->nulls, RP_MEDIAN,
+                     RP_MIN, RP_MAX);
+        x->n_catalog = (unsigned long long)num(p, "n_catalog", 0);
         x->gbps = num(p, "gbps", -1);
         x->pct_peak = num(p, "pct_peak", -1);
         x->rate = num(p, "rate", 0);
         x->rate_unit = str(p, "rate_unit");
+        x->peak_rate = num(p, "peak_rate", -1);
         x->ref_name = ref ? str(ref, "name") : strdup("");
-        x->ref_median_ms = num(rt, "median_ms", 0);
+        parse_timing(rt, &x->ref_samples, &x->ref_median_ms, &x->ref_min_ms, &x->ref_max_ms, &x->nulls,
+                     RP_REF_MEDIAN, RP_REF_MIN, RP_REF_MAX);
         x->ratio = num(p, "ratio", 0);
         x->implausible = flag(p, "implausible");
         x->implausible_why = str(p, "implausible_why");
+        x->nulls |= (is_null(p, "ratio") ? RP_RATIO : 0) | (is_null(p, "rate") ? RP_RATE : 0);
+        x->keys = (has(p, "n_catalog") ? RP_N_CATALOG : 0) | (has(p, "peak_rate") ? RP_PEAK_RATE : 0) |
+                  (has(p, "implausible_why") ? RP_WHY : 0);
     }
 }
 
 static void parse_device(const cJSON *root, struct result *r)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "device");
+    r->device_null = cJSON_IsNull(v);
     if (!cJSON_IsObject(v))
         return;
     r->have_device = 1;
     r->device_name = str(v, "name");
     r->device_cc = str(v, "cc");
+    r->device_sms = (int)num(v, "sms", 0);
+    r->device_l2_bytes = num(v, "l2_bytes", 0);
+    r->device_mem_bytes = num(v, "mem_bytes", 0);
     r->theoretical_gbps = num(v, "theoretical_gbps", 0);
     r->read_gbps = num(v, "read_gbps", 0);
     r->copy_gbps = num(v, "copy_gbps", 0);
@@ -126,9 +164,23 @@ static void parse_plan(const cJSON *root, struct result *r)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(root, "plan");
     const cJSON *seen = cJSON_GetObjectItemCaseSensitive(p, "seen");
+    const cJSON *s;
     r->plan_plans = has_num(p, "plans") ? (int)num(p, "plans", 0) : -1;
     r->plan_nseen = cJSON_IsArray(seen) ? cJSON_GetArraySize(seen) : 0;
+    r->plan_seen = calloc((size_t)r->plan_nseen + 1, sizeof *r->plan_seen);
+    const cJSON *list = r->plan_seen ? seen : NULL;
+    int i = 0;
+    cJSON_ArrayForEach(s, list)
+        r->plan_seen[i++] = strdup(cJSON_IsString(s) ? s->valuestring : "");
+    r->plan_checked_against = str(p, "checked_against");
     r->plan_violation = str_or_null(p, "violation");
+    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(root, "phases");
+    if ((r->have_phases = cJSON_IsObject(ph))) {
+        r->phase_init_s = num(ph, "init_s", 0);
+        r->phase_correctness_s = num(ph, "correctness_s", 0);
+        r->phase_gpu_wait_s = num(ph, "gpu_wait_s", 0);
+        r->phase_timing_s = num(ph, "timing_s", 0);
+    }
 }
 
 static void parse_emulator(const cJSON *root, struct result *r)
@@ -137,25 +189,17 @@ static void parse_emulator(const cJSON *root, struct result *r)
     const cJSON *not_run = cJSON_GetObjectItemCaseSensitive(v, "not_run");
     if (!cJSON_IsObject(v))
         return;
+    const cJSON *s;
     r->emulated = 1;
     r->emu_max_n = (unsigned long long)num(v, "max_n", 0);
     r->emu_not_run = cJSON_IsArray(not_run) ? cJSON_GetArraySize(not_run) : 0;
-}
-
-/* Each judge key there, as its JSON text. */
-static void parse_raw(const cJSON *root, struct result *r)
-{
-    int n = 0;
-    for (int k = 0; JUDGE_KEYS[k]; k++)
-        n++;
-    r->raw = calloc((size_t)n + 1, sizeof *r->raw);
-    for (int k = 0; r->raw && JUDGE_KEYS[k]; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, JUDGE_KEYS[k]);
-        if (!v)
-            continue;
-        r->raw[r->nraw].key = strdup(JUDGE_KEYS[k]);
-        r->raw[r->nraw++].json = cJSON_PrintUnformatted(v);
-    }
+    r->emu_not_run_n = calloc((size_t)r->emu_not_run + 1, sizeof *r->emu_not_run_n);
+    const cJSON *list = r->emu_not_run_n ? not_run : NULL;
+    int i = 0;
+    cJSON_ArrayForEach(s, list)
+        r->emu_not_run_n[i++] = cJSON_IsNumber(s) ? (unsigned long long)s->valuedouble : 0;
+    r->emu_student_instr = (unsigned long long)num(v, "student_instructions", 0);
+    r->emu_judge_instr = (unsigned long long)num(v, "judge_instructions", 0);
 }
 
 /* target.also: the further cases of a target of several. */
@@ -185,7 +229,6 @@ static void parse_target(const cJSON *root, struct result *r)
     r->target_min = num(v, "min", 0);
     r->target_value = num(v, "value", 0);
     r->target_have_value = has_num(v, "value");
-    r->target_json = cJSON_PrintUnformatted(v);
     r->target_met = flag(v, "met");
     r->target_provisional = flag(v, "provisional");
     r->target_note = str_or_null(v, "note");
@@ -333,7 +376,6 @@ static void parse_root(const cJSON *root, struct result *r)
     parse_tests(root, r);
     parse_perf(root, r);
     parse_plan(root, r);
-    parse_raw(root, r);
     parse_target(root, r);
     parse_compile(root, r);
     parse_rules(root, r);
@@ -416,55 +458,55 @@ int result_read_file(const char *path, struct result *r, char *err, size_t errle
         (b) = t_;                                                                                  \
     } while (0)
 
-/* r's raw section of this key takes the judge's (h's) text. */
-static void take_raw(struct result *r, struct result *h, const char *key)
-{
-    struct rraw *from = NULL;
-    for (int i = 0; i < h->nraw; i++)
-        if (h->raw[i].key && !strcmp(h->raw[i].key, key))
-            from = &h->raw[i];
-    if (!from)
-        return;
-    for (int i = 0; i < r->nraw; i++)
-        if (!strcmp(r->raw[i].key, key)) {
-            SWAP(r->raw[i].json, from->json);
-            return;
-        }
-    struct rraw *grown = realloc(r->raw, ((size_t)r->nraw + 1) * sizeof *r->raw);
-    if (!grown)
-        return;
-    r->raw = grown;
-    r->raw[r->nraw].key = from->key;
-    r->raw[r->nraw++].json = from->json;
-    from->key = from->json = NULL;
-}
-
 /* The typed fields of one judge key, from h to r. */
 static void take_fields(struct result *r, struct result *h, const char *key)
 {
     if (!strcmp(key, "device")) {
         SWAP(r->have_device, h->have_device);
+        SWAP(r->device_null, h->device_null);
         SWAP(r->device_name, h->device_name);
         SWAP(r->device_cc, h->device_cc);
+        r->device_sms = h->device_sms;
+        r->device_l2_bytes = h->device_l2_bytes;
+        r->device_mem_bytes = h->device_mem_bytes;
         r->theoretical_gbps = h->theoretical_gbps;
         r->read_gbps = h->read_gbps;
         r->copy_gbps = h->copy_gbps;
+    } else if (!strcmp(key, "mode")) {
+        SWAP(r->mode, h->mode);
     } else if (!strcmp(key, "tests")) {
+        SWAP(r->have_tests, h->have_tests);
         SWAP(r->tests, h->tests);
         SWAP(r->ntests, h->ntests);
     } else if (!strcmp(key, "first_failing_n")) {
+        r->have_first_failing = h->have_first_failing;
         r->first_failing_n = h->first_failing_n;
+    } else if (!strcmp(key, "tolerance_used")) {
+        r->have_tolerance = h->have_tolerance;
+        r->tolerance_used = h->tolerance_used;
     } else if (!strcmp(key, "perf")) {
+        SWAP(r->have_perf, h->have_perf);
         SWAP(r->perf, h->perf);
         SWAP(r->nperf, h->nperf);
     } else if (!strcmp(key, "plan")) {
         r->plan_plans = h->plan_plans;
-        r->plan_nseen = h->plan_nseen;
+        SWAP(r->plan_nseen, h->plan_nseen);
+        SWAP(r->plan_seen, h->plan_seen);
+        SWAP(r->plan_checked_against, h->plan_checked_against);
         SWAP(r->plan_violation, h->plan_violation);
+    } else if (!strcmp(key, "phases")) {
+        r->have_phases = h->have_phases;
+        r->phase_init_s = h->phase_init_s;
+        r->phase_correctness_s = h->phase_correctness_s;
+        r->phase_gpu_wait_s = h->phase_gpu_wait_s;
+        r->phase_timing_s = h->phase_timing_s;
     } else if (!strcmp(key, "emulator")) {
         r->emulated = h->emulated;
         r->emu_max_n = h->emu_max_n;
-        r->emu_not_run = h->emu_not_run;
+        SWAP(r->emu_not_run, h->emu_not_run);
+        SWAP(r->emu_not_run_n, h->emu_not_run_n);
+        r->emu_student_instr = h->emu_student_instr;
+        r->emu_judge_instr = h->emu_judge_instr;
     }
 }
 
@@ -488,10 +530,8 @@ int result_merge_judge(struct result *r, const char *json, char *err, size_t err
     if (h.have_seed)
         r->seed = h.seed;
     for (int k = 0; JUDGE_KEYS[k]; k++)
-        if (cJSON_GetObjectItemCaseSensitive(root, JUDGE_KEYS[k])) {
-            take_raw(r, &h, JUDGE_KEYS[k]);
+        if (cJSON_GetObjectItemCaseSensitive(root, JUDGE_KEYS[k]))
             take_fields(r, &h, JUDGE_KEYS[k]);
-        }
     for (int i = 0; i < h.nmsgs; i++)
         result_add_message(r, "%s", h.messages[i]);
     if (has_num(root, "elapsed_s")) {

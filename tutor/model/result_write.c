@@ -1,6 +1,7 @@
 /* result_write.c — see result.h: a result as the report's JSON
  * (docs/harness.md section 9.1), every key result_parse reads, so that
- * parse(to_json(r)) is r; the judge's sections as the judge wrote them. */
+ * parse(to_json(r)) is r; the judge's sections with the keys and nulls
+ * the judge wrote. */
 #include "model/result.h"
 
 #include <cjson/cJSON.h>
@@ -146,24 +147,156 @@ static cJSON *target_object(const struct result *r)
     return o;
 }
 
-void result_refresh_target_json(struct result *r)
+char *result_target_json(const struct result *r)
 {
     cJSON *t = r->have_target ? target_object(r) : NULL;
-    char *text = t ? cJSON_PrintUnformatted(t) : NULL;
-    if (r->target_json)
-        cJSON_free(r->target_json);
-    r->target_json = text;
+    char *printed = t ? cJSON_PrintUnformatted(t) : NULL;
+    char *text = printed ? strdup(printed) : NULL;
+    if (printed)
+        cJSON_free(printed);
     cJSON_Delete(t);
+    return text;
 }
 
-/* The judge's sections, as it wrote them. */
-static void put_raw(cJSON *root, const struct result *r)
+/* A figure the judge wrote as null (bit set in nulls), else its value. */
+static void put_or_null(cJSON *o, const char *key, double v, int null)
 {
-    for (int i = 0; i < r->nraw; i++) {
-        cJSON *v = r->raw[i].json ? cJSON_Parse(r->raw[i].json) : NULL;
-        if (v)
-            cJSON_AddItemToObject(root, r->raw[i].key, v);
+    if (null)
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddNumberToObject(o, key, v);
+}
+
+static void put_timing(cJSON *o, const char *key, int samples, double median, double min, double max,
+                       unsigned nulls, unsigned bmed, unsigned bmin, unsigned bmax)
+{
+    cJSON *t = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(t, "samples", samples);
+    put_or_null(t, "median_ms", median, (nulls & bmed) != 0);
+    put_or_null(t, "min_ms", min, (nulls & bmin) != 0);
+    put_or_null(t, "max_ms", max, (nulls & bmax) != 0);
+}
+
+static void put_device(cJSON *root, const struct result *r)
+{
+    if (r->device_null)
+        cJSON_AddNullToObject(root, "device");
+    if (!r->have_device)
+        return;
+    cJSON *d = cJSON_AddObjectToObject(root, "device");
+    cJSON_AddStringToObject(d, "name", r->device_name ? r->device_name : "");
+    cJSON_AddStringToObject(d, "cc", r->device_cc ? r->device_cc : "");
+    cJSON_AddNumberToObject(d, "sms", r->device_sms);
+    cJSON_AddNumberToObject(d, "l2_bytes", r->device_l2_bytes);
+    cJSON_AddNumberToObject(d, "mem_bytes", r->device_mem_bytes);
+    cJSON_AddNumberToObject(d, "theoretical_gbps", r->theoretical_gbps);
+    /* not measured: null, read back as 0 */
+    put_or_null(d, "read_gbps", r->read_gbps, r->read_gbps <= 0);
+    put_or_null(d, "copy_gbps", r->copy_gbps, r->copy_gbps <= 0);
+}
+
+static void put_tests(cJSON *root, const struct result *r)
+{
+    cJSON *a = cJSON_AddArrayToObject(root, "tests");
+    for (int i = 0; a && i < r->ntests; i++) {
+        const struct rtest *x = &r->tests[i];
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "name", x->name ? x->name : "");
+        cJSON_AddNumberToObject(t, "n", (double)x->n);
+        if (x->have_expected)
+            cJSON_AddStringToObject(t, "expected", x->expected);
+        if (x->have_got)
+            cJSON_AddStringToObject(t, "got", x->got);
+        cJSON_AddBoolToObject(t, "pass", x->pass);
+        if (x->have_message)
+            cJSON_AddStringToObject(t, "message", x->message);
+        cJSON_AddItemToArray(a, t);
     }
+}
+
+static void put_perf(cJSON *root, const struct result *r)
+{
+    cJSON *a = cJSON_AddArrayToObject(root, "perf");
+    for (int i = 0; a && i < r->nperf; i++) {
+        const struct rperf *x = &r->perf[i];
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "label", x->label ? x->label : "");
+        cJSON_AddStringToObject(p, "input", x->input ? x->input : "");
+        cJSON_AddNumberToObject(p, "n", (double)x->n);
+        if (x->keys & RP_N_CATALOG)
+            cJSON_AddNumberToObject(p, "n_catalog", (double)x->n_catalog);
+        cJSON_AddNumberToObject(p, "bytes", x->bytes);
+        put_timing(p, "time", x->samples, x->median_ms, x->min_ms, x->max_ms, x->nulls, RP_MEDIAN, RP_MIN,
+                   RP_MAX);
+        put_or_null(p, "gbps", x->gbps, x->gbps < 0);
+        put_or_null(p, "pct_peak", x->pct_peak, x->pct_peak < 0);
+        put_or_null(p, "rate", x->rate, (x->nulls & RP_RATE) != 0);
+        cJSON_AddStringToObject(p, "rate_unit", x->rate_unit ? x->rate_unit : "");
+        if (x->keys & RP_PEAK_RATE)
+            put_or_null(p, "peak_rate", x->peak_rate, x->peak_rate < 0);
+        cJSON *ref = cJSON_AddObjectToObject(p, "reference");
+        cJSON_AddStringToObject(ref, "name", x->ref_name ? x->ref_name : "");
+        put_timing(ref, "time", x->ref_samples, x->ref_median_ms, x->ref_min_ms, x->ref_max_ms, x->nulls,
+                   RP_REF_MEDIAN, RP_REF_MIN, RP_REF_MAX);
+        put_or_null(p, "ratio", x->ratio, (x->nulls & RP_RATIO) != 0);
+        cJSON_AddBoolToObject(p, "implausible", x->implausible);
+        if (x->keys & RP_WHY)
+            cJSON_AddStringToObject(p, "implausible_why", x->implausible_why ? x->implausible_why : "");
+        cJSON_AddItemToArray(a, p);
+    }
+}
+
+static void put_plan(cJSON *root, const struct result *r)
+{
+    cJSON *p = cJSON_AddObjectToObject(root, "plan");
+    cJSON_AddNumberToObject(p, "plans", r->plan_plans);
+    cJSON_AddStringToObject(p, "checked_against", r->plan_checked_against ? r->plan_checked_against : "");
+    if (r->plan_violation)
+        cJSON_AddStringToObject(p, "violation", r->plan_violation);
+    else
+        cJSON_AddNullToObject(p, "violation");
+    cJSON *seen = cJSON_AddArrayToObject(p, "seen");
+    for (int i = 0; seen && r->plan_seen && i < r->plan_nseen; i++)
+        cJSON_AddItemToArray(seen, cJSON_CreateString(r->plan_seen[i]));
+}
+
+static void put_emulator(cJSON *root, const struct result *r)
+{
+    cJSON *e = cJSON_AddObjectToObject(root, "emulator");
+    cJSON_AddNumberToObject(e, "max_n", (double)r->emu_max_n);
+    cJSON *a = cJSON_AddArrayToObject(e, "not_run");
+    for (int i = 0; a && r->emu_not_run_n && i < r->emu_not_run; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->emu_not_run_n[i]));
+    cJSON_AddNumberToObject(e, "student_instructions", (double)r->emu_student_instr);
+    cJSON_AddNumberToObject(e, "judge_instructions", (double)r->emu_judge_instr);
+}
+
+/* The judge's sections (docs/harness.md 9.2), the keys it wrote, in the
+ * report's order. */
+static void put_judge(cJSON *root, const struct result *r)
+{
+    put_device(root, r);
+    if (r->have_tests)
+        put_tests(root, r);
+    if (r->have_first_failing)
+        put_or_null(root, "first_failing_n", (double)r->first_failing_n, r->first_failing_n == 0);
+    if (r->have_tolerance)
+        cJSON_AddNumberToObject(root, "tolerance_used", r->tolerance_used);
+    if (r->have_perf)
+        put_perf(root, r);
+    if (r->mode)
+        cJSON_AddStringToObject(root, "mode", r->mode);
+    if (r->have_phases) {
+        cJSON *ph = cJSON_AddObjectToObject(root, "phases");
+        cJSON_AddNumberToObject(ph, "init_s", r->phase_init_s);
+        cJSON_AddNumberToObject(ph, "correctness_s", r->phase_correctness_s);
+        cJSON_AddNumberToObject(ph, "gpu_wait_s", r->phase_gpu_wait_s);
+        cJSON_AddNumberToObject(ph, "timing_s", r->phase_timing_s);
+    }
+    if (r->plan_plans >= 0)
+        put_plan(root, r);
+    if (r->emulated)
+        put_emulator(root, r);
 }
 
 static void put_gpu_via(cJSON *root, const struct rgpu_via *v)
@@ -214,7 +347,7 @@ char *result_to_json(const struct result *r, int formatted)
         cJSON_AddNumberToObject(root, "run_s", r->run_s);
     if (r->have_output)
         cJSON_AddStringToObject(root, "output", r->output ? r->output : "");
-    put_raw(root, r);
+    put_judge(root, r);
     if (r->have_harness_s)
         cJSON_AddNumberToObject(root, "harness_s", r->harness_s);
     if (r->have_hazard_pass_s)

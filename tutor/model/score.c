@@ -486,7 +486,8 @@ static int score_lab(struct score_lab *e, const struct score_intake_lab *in, con
     e->performance_why = pc.why;
     e->lab = dup_or_null(in->lab, &oom);
     e->title = dup_or_null(cl ? cl->title : in->lab, &oom);
-    e->target_json = dup_or_null(rep ? rep->target_json : NULL, &oom);
+    if (rep && rep->have_target && !(e->target_json = result_target_json(rep)))
+        oom = 1;
     e->target_met = rep && rep->have_target && rep->target_met;
     e->have_seed = rep && rep->have_seed;
     e->seed = rep ? (double)rep->seed : 0;

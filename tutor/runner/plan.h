@@ -20,7 +20,9 @@
 
 #include <stdint.h>
 
-#define PLAN_VERSION 2               /* 2: CALL carries n2 */
+#include "../family.h"          /* the family a CALL names: enum family_id */
+
+#define PLAN_VERSION 3               /* 2: CALL carries n2; 3: STEP carries cooperative */
 #define PLAN_FD 3                   /* the runner's end of the socketpair */
 #define PLAN_MAX_KERNELS 32
 #define PLAN_NAME_MAX 512
@@ -31,17 +33,6 @@
 
 enum plan_type {
     PLAN_HELLO = 1, PLAN_LAYOUT, PLAN_CALL, PLAN_QUERY, PLAN_ANSWER, PLAN_STEP, PLAN_END
-};
-
-/* The families, as the judge names them in a CALL (the bonus labs' from 5,
- * one a line). */
-enum plan_family {
-    PLAN_REDUCE_INT = 1, PLAN_REDUCE_FLOAT, PLAN_TRAPEZOID, PLAN_MPADD,
-    PLAN_ARGMAX = 5,
-    PLAN_SELECT = 6,
-    PLAN_SCAN = 7,
-    PLAN_ROWNORM = 8,
-    PLAN_FAMILY_END             /* one past the last */
 };
 
 enum plan_step_kind { STEP_LAUNCH = 1, STEP_MEMSET, STEP_FUNC_ATTR };
@@ -83,7 +74,7 @@ struct plan_layout {
 
 struct plan_call {
     struct plan_hdr h;
-    uint32_t family;                /* enum plan_family */
+    uint32_t family;                /* enum family_id */
     uint32_t n;                     /* n, or count for mpadd */
     uint64_t ptr[4];                /* reduce, argmax, scan: in, out, scratch; trapezoid: -, out, scratch;
                                        mpadd: a, b, r, carry_out; select: in, out, scratch, count;
@@ -120,6 +111,7 @@ struct plan_step {
     uint64_t bytes;                 /* MEMSET: count */
     int32_t value;                  /* MEMSET: the byte; FUNC_ATTR: the attribute's value */
     int32_t attr;                   /* FUNC_ATTR: a cudaFuncAttribute */
+    uint32_t cooperative;           /* LAUNCH: 1 through cudaLaunchCooperativeKernel, else 0 */
     uint32_t argbytes;              /* LAUNCH: bytes used in args, parameters back to back */
     uint8_t args[PLAN_MAX_ARGBYTES];
 };

@@ -86,7 +86,7 @@ static cudaError_t step_send(const struct plan_step *st)
 
 /* Records one launch of the kernel whose stub is host_fun. */
 static cudaError_t record_launch(const void *host_fun, dim3 grid, dim3 block, void **args,
-                                 size_t shmem, uint64_t stream)
+                                 size_t shmem, uint64_t stream, int cooperative)
 {
     int k = kernel_index(host_fun);
     struct plan_step *st;
@@ -102,6 +102,7 @@ static cudaError_t record_launch(const void *host_fun, dim3 grid, dim3 block, vo
     st->block[0] = block.x; st->block[1] = block.y; st->block[2] = block.z;
     st->shmem = shmem;
     st->stream = stream;
+    st->cooperative = (uint32_t)cooperative;
     /* The parameters back to back, each as wide as the judge says it is. */
     for (int i = 0; i < rt.nparams[k] && i < PLAN_MAX_PARAMS; i++) {
         uint32_t sz = rt.psize[k][i];
@@ -125,7 +126,7 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shmem,
                                cudaStream_t stream)
 {
-    return record_launch((const void *)kernel, grid, block, args, shmem, (uint64_t)(uintptr_t)stream);
+    return record_launch((const void *)kernel, grid, block, args, shmem, (uint64_t)(uintptr_t)stream, 0);
 }
 
 /* Compiled with --default-stream per-thread: stream 0 means the thread's own
@@ -135,13 +136,13 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, 
                                     size_t shmem, cudaStream_t stream)
 {
     uint64_t s = stream ? (uint64_t)(uintptr_t)stream : (uint64_t)(uintptr_t)cudaStreamPerThread;
-    return record_launch((const void *)kernel, grid, block, args, shmem, s);
+    return record_launch((const void *)kernel, grid, block, args, shmem, s, 0);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
                              cudaStream_t stream)
 {
-    return record_launch(func, grid, block, args, shmem, (uint64_t)(uintptr_t)stream);
+    return record_launch(func, grid, block, args, shmem, (uint64_t)(uintptr_t)stream, 0);
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
@@ -150,7 +151,15 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
     if (!config || config->numAttrs)
         return stubrt_fail(cudaErrorNotSupported);
     return record_launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                         (uint64_t)(uintptr_t)config->stream);
+                         (uint64_t)(uintptr_t)config->stream, 0);
+}
+
+/* The judge launches it cooperatively too, and refuses a grid larger than
+ * the GPU holds at once as the driver does. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                                        cudaStream_t stream)
+{
+    return record_launch(func, grid, block, args, shmem, (uint64_t)(uintptr_t)stream, 1);
 }
 
 cudaError_t cudaMemsetAsync(void *dev_ptr, int value, size_t count, cudaStream_t stream)

@@ -10,57 +10,50 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../lab.h"
 #include "rt.h"
 
-/* The lab's entry points (lab.h).  Weak: a runner has exactly one of them,
+/* The lab's entry points (lab.h), weak: a runner has exactly one of them,
  * the one the student's object defines; the judge asks only for that. */
-void lab_reduce_int(const int *, unsigned, int *, void *, cudaStream_t) __attribute__((weak));
-void lab_reduce_float(const float *, unsigned, float *, void *, cudaStream_t) __attribute__((weak));
-void lab_trapezoid(float, float, unsigned, float *, void *, cudaStream_t) __attribute__((weak));
-void lab_mpadd(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, unsigned,
-               cudaStream_t) __attribute__((weak));
-void lab_argmax(const float *, unsigned, unsigned long long *, void *, cudaStream_t) __attribute__((weak));
-void lab_select(const int *, unsigned, int *, unsigned *, void *, cudaStream_t) __attribute__((weak));
-void lab_scan(const int *, unsigned, int *, void *, cudaStream_t) __attribute__((weak));
-void lab_rownorm(const float *, unsigned, unsigned, float *, cudaStream_t) __attribute__((weak));
+#define WEAK_PRAGMA_(text) _Pragma(#text)
+#define ENTRY_WEAK_(e, name, b0, b1, b2, b3) WEAK_PRAGMA_(weak lab_##name)
+FAMILY_TABLE(ENTRY_WEAK_)
+#undef ENTRY_WEAK_
 
 #define PTR(t, v) ((t)(uintptr_t)(v))
 
-/* Each family's entry point and its arguments, read from the CALL c and
- * its stream s: X(family, entry point, (arguments)). */
-#define ENTRY_CALLS(X)                                                                                     \
-    X(PLAN_REDUCE_INT, lab_reduce_int,                                                                     \
-      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s))               \
-    X(PLAN_REDUCE_FLOAT, lab_reduce_float,                                                                 \
-      (PTR(const float *, c->ptr[0]), c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s))           \
-    X(PLAN_TRAPEZOID, lab_trapezoid,                                                                       \
-      (c->a, c->b, c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s))                              \
-    X(PLAN_MPADD, lab_mpadd,                                                                               \
-      (PTR(const uint32_t *, c->ptr[0]), PTR(const uint32_t *, c->ptr[1]),                                 \
-       PTR(uint32_t *, c->ptr[2]), PTR(uint32_t *, c->ptr[3]), c->n, s))                                   \
-    X(PLAN_ARGMAX, lab_argmax,                                                                             \
-      (PTR(const float *, c->ptr[0]), c->n, PTR(unsigned long long *, c->ptr[1]),                          \
-       PTR(void *, c->ptr[2]), s))                                                                         \
-    X(PLAN_SELECT, lab_select,                                                                             \
-      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]),               \
-       PTR(void *, c->ptr[2]), s))                                                                         \
-    X(PLAN_SCAN, lab_scan,                                                                                 \
-      (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s))               \
-    X(PLAN_ROWNORM, lab_rownorm,                                                                           \
-      (PTR(const float *, c->ptr[0]), c->n, c->n2, PTR(float *, c->ptr[1]), s))
+/* Each family's arguments to its entry point, read from the CALL c and its
+ * stream s: ENTRY_ARGS_<name> for every row of family.h (a family without
+ * one does not build). */
+#define ENTRY_ARGS_reduce_int \
+    (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_reduce_float \
+    (PTR(const float *, c->ptr[0]), c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_trapezoid (c->a, c->b, c->n, PTR(float *, c->ptr[1]), PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_mpadd                                                                   \
+    (PTR(const uint32_t *, c->ptr[0]), PTR(const uint32_t *, c->ptr[1]), PTR(uint32_t *, c->ptr[2]), \
+     PTR(uint32_t *, c->ptr[3]), c->n, s)
+#define ENTRY_ARGS_argmax \
+    (PTR(const float *, c->ptr[0]), c->n, PTR(unsigned long long *, c->ptr[1]), PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_select                                                                          \
+    (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(unsigned *, c->ptr[3]), \
+     PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_scan \
+    (PTR(const int *, c->ptr[0]), c->n, PTR(int *, c->ptr[1]), PTR(void *, c->ptr[2]), s)
+#define ENTRY_ARGS_rownorm (PTR(const float *, c->ptr[0]), c->n, c->n2, PTR(float *, c->ptr[1]), s)
 
 /* Calls the entry point of c's family; 0, or -1 when this object lacks it. */
 static int call_entry(const struct plan_call *c)
 {
     cudaStream_t s = PTR(cudaStream_t, c->stream);
     switch (c->family) {
-#define ENTRY_CALL_(family, entry, args) \
-    case family:                         \
-        if (!entry)                      \
-            return -1;                   \
-        entry args;                      \
+#define ENTRY_CALL_(e, name, b0, b1, b2, b3) \
+    case e:                                  \
+        if (!lab_##name)                     \
+            return -1;                       \
+        lab_##name ENTRY_ARGS_##name;        \
         return 0;
-    ENTRY_CALLS(ENTRY_CALL_)
+        FAMILY_TABLE(ENTRY_CALL_)
 #undef ENTRY_CALL_
     default:
         return -1;

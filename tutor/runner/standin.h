@@ -44,6 +44,7 @@ static inline void standin_fill(struct cudaDeviceProp *p)
     p->l2CacheSize = STANDIN_L2;
     p->totalGlobalMem = (size_t)80 << 30;
     p->memoryBusWidth = 5120;
+    p->cooperativeLaunch = 1;
 }
 
 #endif /* STANDIN_H */

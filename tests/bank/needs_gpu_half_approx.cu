@@ -1,8 +1,8 @@
 // bank: lab=01 expect=pass cpu=no_gpu
-// why: a correct lab 01 reduction whose block reads its rank in a thread-block cluster (%cluster_ctarank, 0 without clusters) into its sum: the emulator runs no clusters, so on the CPU the check says it needs a GPU, never pass or fail
-/* Lab 01's solution with one addition: sdata[0] gets the block's cluster
- * rank added, which is 0 for every launch a plan may make (no cluster
- * dimensions), so the sums stay right on a GPU. */
+// why: a correct lab 01 reduction whose thread 0 also computes 2^0 in half precision with the approximate ex2.approx.f16 (through inline PTX) and adds 1 less than it: the emulator does not run the approximate half functions (their bits on the GPU are not measured), so on the CPU the check says it needs a GPU, never pass or fail
+/* Lab 01's solution with one addition: thread 0 adds ex2.approx.f16(0)
+ * less one, which is 0 (2^0 is exact in any approximation), so the sums
+ * stay right on a GPU. */
 #include "lab.h"
 
 #define BLOCK 128
@@ -12,10 +12,11 @@ __global__ void reduce_block(const int *in, int *out, unsigned n)
     __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned rank;
+    unsigned short one = 0x3c00;           /* 1.0 in half precision */
 
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    sdata[tid] = ((i < n) ? in[i] : 0) + (tid == 0 ? (int)rank : 0);
+    if (tid == 0)
+        asm volatile("ex2.approx.f16 %0, %1;" : "=h"(one) : "h"((unsigned short)0));
+    sdata[tid] = ((i < n) ? in[i] : 0) + (one == 0x3c00 ? 0 : 1000);
     __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tests/device/grade-gpus.sh — the same class graded on one GPU and on
+# every visible GPU: a class of STUDENTS (default 8) handing in every
+# lab's reference solution (the case where a busy grader once graded
+# correct kernels `timeout`), graded with --gpus 0, then with the default
+# (every visible GPU); prints each wall time, the runs per GPU the grader
+# chose, the verdicts, any lab run again alone, and the diff of every
+# student's verdicts and scores between the two (none expected).  The
+# targets are the catalog's (--no-calibrate): each GPU's own calibration
+# could set another threshold, which is not what this compares.
+# Usage (from a built workbook's root on a GPU machine):
+#     OUT=/some/dir bash tests/device/grade-gpus.sh [STUDENTS] [-- GRADE.SH OPTIONS]
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/cudatutor-grade-gpus}
+N=${1:-8}
+[ $# -eq 0 ] || shift
+[ "${1:-}" != -- ] || shift
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "grade-gpus: no GPU here (nvidia-smi lists none): nothing graded"
+    exit 0
+fi
+rm -rf "$OUT/subs" "$OUT/one" "$OUT/all"
+mkdir -p "$OUT/subs"
+mapfile -t DIRS < <(./cudatutor list --json | jq -r '.[].dir')
+for k in $(seq 0 $((N - 1))); do
+    id=$(printf 'student%02d' "$k")
+    for d in "${DIRS[@]}"; do
+        mkdir -p "$OUT/subs/$id/$d"
+        cp "solutions/$(basename "$d")/kernel.cu" "$OUT/subs/$id/$d/kernel.cu"
+    done
+done
+echo "class: $N students x ${#DIRS[@]} labs, every kernel a reference solution; $(nvidia-smi -L | wc -l) GPU(s), $(nproc) CPUs"
+grade() {   # grade NAME GPU-OPTIONS...
+    local name=$1 t0 t1
+    shift
+    t0=$(date +%s.%N)
+    ./grade.sh --out "$OUT/$name" --no-calibrate -q "$@" "$OUT"/subs/* > "$OUT/$name.log" 2>&1
+    echo "$name: grade.sh exit $? after $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s;" \
+         "GPUs "$(jq -r .gpus "$OUT/$name/run.json" 2>/dev/null)"," \
+         "runs per GPU $(jq -r .check_runs "$OUT/$name/run.json" 2>/dev/null);" \
+         "verdicts: $(jq -rs '[.[].labs[].status] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \
+                      "$OUT/$name"/students/*/report.json);" \
+         "run again alone: $(grep -c '^R ' "$OUT/$name/.grader/events")"
+}
+grade one --gpus 0 "$@"
+grade all "$@"
+# Verdicts and scores, lab by lab; times and measured figures left out.
+for name in one all; do
+    jq -r '.student as $s | .labs[] | [$s, .lab, .status, .score] | @tsv' "$OUT/$name"/students/*/report.json \
+        | sort > "$OUT/$name.tsv"
+done
+if diff "$OUT/one.tsv" "$OUT/all.tsv" > "$OUT/diff.txt"; then
+    echo "one GPU vs all: the same verdicts and scores for all $(wc -l < "$OUT/one.tsv") labs"
+else
+    echo "one GPU vs all: $(grep -c '^[<>]' "$OUT/diff.txt") lines differ:"
+    head -20 "$OUT/diff.txt"
+fi
