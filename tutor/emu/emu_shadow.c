@@ -416,9 +416,8 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             emu_src_line(r, pc, l1, sizeof l1);
             emu_src_line(r, (int)g->rpc, l2, sizeof l2);
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "race on %s: %s writes it (%s), which block %u read (%s) with nothing "
-                          "ordering the read before the write: the reader may see either "
-                          "value (a fence and a flag, or atomics, between them)",
+                          "race on %s: %s writes it (%s), and block %u read it (%s) with "
+                          "no fence and flag between: that read may see either value",
                           place, who, l1, g->rblock - 1, l2);
             r->st = EMU_HAZARD;
             return -1;
