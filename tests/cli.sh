@@ -447,3 +447,18 @@ check "progress at 80 columns: the first pass gives way to its date" \
     test -n "$(grep -E '^01 +on target +12 +3 +1475 GB/s, 0\.15x .*internal_error +2026-01-01…$' <<<"$out")"
 check "progress with room: the time of the first pass" \
     test -n "$(CUDATUTOR_PROGRESS=$WP COLUMNS=120 "$TUTOR" progress | grep -E '^01 .* 2026-01-01 09:30 UTC$')"
+
+# ---- nvcc's warnings beside the verdict (issue 34) ---------------------------
+# An unsigned compared with zero: nvcc warns (#186-D) on that very line.
+# The warning is shown once, with its line, just above the verdict, however
+# the check ends; the JSON keeps it as a diagnostic of its own.
+sed 's/if (tid == 0)/if (tid >= 0 \&\& tid == 0)/' "$ROOT/solutions/$(lab_dir 01)/kernel.cu" > "$TMP/warns.cu"
+wline=$(grep -n 'tid >= 0 && tid == 0' "$TMP/warns.cu" | cut -d: -f1)
+out=$("$TUTOR" check 01 --file "$TMP/warns.cu" --no-sanitize 2>&1)
+check "a warning: its line and number just above the verdict, said once" \
+    test "$(tail -n 3 <<<"$out" | head -n 2 | tr '\n' ' ' | tr -s ' ')" = \
+         " warning line $wline: #186-D pointless comparison of unsigned integer with zero " -a \
+         "$(grep -c '#186-D' <<<"$out")" = 1
+json=$("$TUTOR" check 01 --file "$TMP/warns.cu" --no-sanitize --json 2>/dev/null)
+check "a warning in the JSON: a diagnostic with its line" \
+    test "$(jq -r '[.compile.diagnostics[] | "\(.severity) \(.line)"] | join(",")' <<<"$json")" = "warning $wline"

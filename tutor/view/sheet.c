@@ -181,9 +181,31 @@ int sheet_same_file(const char *a, const char *b)
     return lb && !strcmp(a + la - lb, b) && (la == lb || a[la - lb - 1] == '/');
 }
 
+/* The compiler's warnings about the student's file, right under the
+ * verdict: one may be its cause.  A compile error lists them among its
+ * errors instead (compile_section). */
+static void warnings_beside(struct doc *d, const struct result *r, const char *src, int width)
+{
+    for (int i = 0; r->status != STATUS_COMPILE_ERROR && i < r->ndiags; i++) {
+        const struct rdiag *g = &r->diags[i];
+        char where[32];
+        struct doc_para p = {0};
+        if (strcmp(g->severity, "warning"))
+            continue;
+        snprintf(where, sizeof where, " line %d: ", g->line);
+        doc_para_add(&p, DOC_WARN, "warning", 7);
+        doc_para_add(&p, DOC_STRONG, where, strlen(where));
+        doc_para_add(&p, DOC_TEXT, g->message, strlen(g->message));
+        doc_flow(d, &p, width, "  ", DOC_TEXT);
+        doc_para_free(&p);
+        if (src && g->line > 0)
+            quote_line(d, src, g->line, DOC_MARK);
+    }
+}
+
 static void compile_section(struct doc *d, const struct result *r, const char *src, int width)
 {
-    if (r->status != STATUS_COMPILE_ERROR && !r->ndiags)
+    if (r->status != STATUS_COMPILE_ERROR)
         return;
     heading(d, "Compile");
     for (int i = 0; i < r->ndiags; i++) {
@@ -412,6 +434,7 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
              DOC_TEXT, width, "  ");
+    warnings_beside(d, r, src, width);
     char text[400];
     doc_newline(d);
     doc_newline(d);

@@ -278,6 +278,12 @@ void verdict_print(FILE *f, const struct result *r, int color, int width)
                                       r->status == STATUS_TIMEOUT))
         fprintf(f, "  output of the run:\n%s%s", r->output,
                 r->output[strlen(r->output) - 1] == '\n' ? "" : "\n");
+    /* A compile error lists its warnings among its errors, above. */
+    for (int i = 0; r->status != STATUS_COMPILE_ERROR && i < r->ndiags; i++)
+        if (!strcmp(r->diags[i].severity, "warning")) {
+            snprintf(text, sizeof text, "line %d: %s", r->diags[i].line, r->diags[i].message);
+            heading_field(f, "warning", text, width);
+        }
     const char *c = r->status == STATUS_PASS ? GREEN : r->status == STATUS_NO_GPU ? YELLOW : RED;
     fprintf(f, "%s%s%s  %s\n", paint(color, c), status_name(r->status), paint(color, OFF), r->summary);
 }
