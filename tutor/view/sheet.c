@@ -434,8 +434,11 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
              DOC_TEXT, width, "  ");
+    char text[1400];
+    verdict_gpu_via(text, sizeof text, r);
+    if (text[0])
+        para(d, text, DOC_WARN, width, "  ");
     warnings_beside(d, r, src, width);
-    char text[400];
     doc_newline(d);
     doc_newline(d);
     snprintf(text, sizeof text, "%s (%s)", r->lab, r->family);

@@ -215,6 +215,16 @@ void verdict_peak(char *buf, size_t len, const struct result *r)
         util_copy(buf, len, "");
 }
 
+void verdict_gpu_via(char *buf, size_t len, const struct result *r)
+{
+    const struct rgpu_via *v = &r->gpu_via;
+    if (!v->have || v->ran || !v->failed)
+        util_copy(buf, len, "");
+    else
+        snprintf(buf, len, "%s; %s; retrying in %.0f s", v->failed,
+                 r->emulated ? "judged on this computer's CPU" : "not run on a GPU", v->retry_s);
+}
+
 /* A field of the heading: its label, then its text flowed into width
  * columns at spaces, the lines after the first under the text's start. */
 static void heading_field(FILE *f, const char *label, const char *text, int width)
@@ -233,7 +243,7 @@ static void heading_field(FILE *f, const char *label, const char *text, int widt
 
 void verdict_print(FILE *f, const struct result *r, int color, int width)
 {
-    char text[512];
+    char text[1400];
     fprintf(f, "lab %s (%s)  %s\n", r->lab, r->family, r->file);
     snprintf(text, sizeof text, "%llu", r->seed);
     heading_field(f, "seed", text, width);
@@ -284,6 +294,9 @@ void verdict_print(FILE *f, const struct result *r, int color, int width)
             snprintf(text, sizeof text, "line %d: %s", r->diags[i].line, r->diags[i].message);
             heading_field(f, "warning", text, width);
         }
+    verdict_gpu_via(text, sizeof text, r);
+    if (text[0])
+        heading_field(f, "GPU", text, width);
     const char *c = r->status == STATUS_PASS ? GREEN : r->status == STATUS_NO_GPU ? YELLOW : RED;
     fprintf(f, "%s%s%s  %s\n", paint(color, c), status_name(r->status), paint(color, OFF), r->summary);
 }
