@@ -462,3 +462,29 @@ check "a warning: its line and number just above the verdict, said once" \
 json=$("$TUTOR" check 01 --file "$TMP/warns.cu" --no-sanitize --json 2>/dev/null)
 check "a warning in the JSON: a diagnostic with its line" \
     test "$(jq -r '[.compile.diagnostics[] | "\(.severity) \(.line)"] | join(",")' <<<"$json")" = "warning $wline"
+
+# ---- long listings through the pager (issue 34) ------------------------------
+# On a terminal (script gives one) list, progress, show and solution go
+# through $PAGER; piped, or with --json, never.  A stand-in pager logs what
+# it was given; one that quits after a line (a reader's q) leaves the
+# command's exit status 0.
+printf '#!/bin/sh\ncat > "%s/paged"\n' "$TMP" > "$TMP/pager"
+printf '#!/bin/sh\nhead -n 1 > /dev/null\n' > "$TMP/quits"
+chmod +x "$TMP/pager" "$TMP/quits"
+on_tty() { PAGER=$1 script -qfec "$2" /dev/null > "$TMP/tty.out" 2>&1; }
+for cmd in "list" "progress" "show 01" "solution 01 --unlock-all"; do
+    rm -f "$TMP/paged"
+    on_tty "$TMP/pager" "$TUTOR $cmd"
+    want=$("$TUTOR" $cmd | head -n 1)
+    check "$cmd on a terminal: through the pager, all of it" \
+        test -s "$TMP/paged" -a "$(head -n 1 "$TMP/paged" 2>/dev/null)" = "$want" -a ! -s "$TMP/tty.out"
+done
+rm -f "$TMP/paged"
+PAGER="$TMP/pager" "$TUTOR" list > "$TMP/piped"
+check "list piped: no pager" test ! -e "$TMP/paged" -a -s "$TMP/piped"
+on_tty "$TMP/pager" "$TUTOR list --json"
+check "list --json on a terminal: no pager" test ! -e "$TMP/paged" -a "$(head -c 1 "$TMP/tty.out")" = "["
+on_tty "" "$TUTOR list"
+check "PAGER set empty: no pager" test ! -e "$TMP/paged" -a -n "$(grep '^01 ' "$TMP/tty.out")"
+on_tty "$TMP/quits" "$TUTOR show 01; echo rc=\$?"
+check "a pager quit after one line: exit 0, nothing said" test "$(tr -d '\r' < "$TMP/tty.out")" = "rc=0"
