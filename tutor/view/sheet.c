@@ -334,7 +334,7 @@ static void perf_section(struct doc *d, const struct result *r)
     }
     doc_newline(d);
     doc_addf(d, DOC_DIM, "  median of %d runs (%d at the target); × ref = %s's time / yours",
-             r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the reference");
+             r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the baseline");
 }
 
 /* The threshold in verdict.c's words, and why it is not the catalog's. */
@@ -585,7 +585,7 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         return;
     }
     char *about = util_format("On the %s.  A full bar is %.0f GB/s (the measured peak: %.0f GB/s); "
-                              "│ marks the reference (CUB).", gpu[0] ? gpu : "GPU", scale, peak);
+                              "│ marks the baseline (CUB).", gpu[0] ? gpu : "GPU", scale, peak);
     if (about)
         para(d, about, DOC_DIM, width, "");
     free(about);

@@ -77,7 +77,7 @@ void verdict_target(char *buf, size_t len, const struct result *r)
     char min[48];
     figure(min, sizeof min, r, r->target_min);
     if (!strcmp(m, "ratio"))
-        snprintf(buf, len, "%s %s at %s", min, tp && tp->ref_name[0] ? tp->ref_name : "the reference",
+        snprintf(buf, len, "%s %s at %s", min, tp && tp->ref_name[0] ? tp->ref_name : "the baseline",
                  r->target_case);
     else if (!strcmp(m, "pct_peak"))
         snprintf(buf, len, "%s of the measured peak at %s", min, r->target_case);
@@ -168,7 +168,7 @@ static void print_perf(FILE *f, const struct result *r)
         else
             fprintf(f, "  %8.1f %s", p->rate, p->rate_unit);
         fprintf(f, "  %5.2fx %s%s\n", p->ratio, p->ref_name, p->implausible ? "  IMPLAUSIBLE" : "");
-        fprintf(f, "  %-12s %-7s (median of %d, min %.3f, max %.3f; reference %.3f ms)\n", "", "",
+        fprintf(f, "  %-12s %-7s (median of %d, min %.3f, max %.3f; baseline %.3f ms)\n", "", "",
                 p->samples, p->min_ms, p->max_ms, p->ref_median_ms);
     }
 }
