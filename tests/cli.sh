@@ -172,12 +172,16 @@ check "a check that waits for another of the same lab says so, then runs" \
 
 # ---- watch ------------------------------------------------------------------------
 # A check at once, another after a save, each recorded; ^C (here TERM) ends it.
+# Each step waits for the event it checks (a check's end is its "watching"
+# line, printed once the check is recorded), however long a loaded machine
+# takes: the bound is only there to end a test that is failing.
 rm -f "$TMP/progress.json"
 "$TUTOR" --root "$WB" watch 01 --no-sanitize > "$TMP/watch.log" 2>&1 &
 wpid=$!
-wait_log() {    # wait_log COUNT REGEX: until the log has COUNT lines matching
-    local t=0
-    while [ "$(grep -cE -- "$2" "$TMP/watch.log")" -lt "$1" ] && [ $t -lt 1200 ]; do sleep 0.1; t=$((t + 1)); done
+wait_log() {    # wait_log COUNT REGEX: until the log has COUNT lines matching, or the watch is gone
+    local end=$(($(date +%s) + 600))
+    while [ "$(grep -cE -- "$2" "$TMP/watch.log")" -lt "$1" ] && kill -0 "$wpid" 2>/dev/null &&
+          [ "$(date +%s)" -lt $end ]; do sleep 0.1; done
 }
 wait_log 1 '^watching labs/01-'
 echo "// saved" >> "$WB/labs/$(lab_dir 01)/kernel.cu"
