@@ -135,8 +135,8 @@ build: $(BIN) harness $(EMU_LIB)
 # judges while they are not there yet (check_session.c).
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) $(BIN)
-	$(Q)mkdir -p $(BUILD)/harness && \
-	  ( trap '' INT HUP; nice $(MAKE) --no-print-directory $(SUBMAKE_JOBS) build > $(BUILD)/background.log 2>&1; \
+	$(Q)mkdir -p $(BUILD)/harness
+	$(Q)( trap '' INT HUP; nice $(MAKE) --no-print-directory $(SUBMAKE_JOBS) build > $(BUILD)/background.log 2>&1; \
 	    rm -f $(BUILD)/harness/.building ) < /dev/null & \
 	  echo $$! > $(BUILD)/harness/.building; \
 	  echo "cudatutor: the judges are being built in the background (build/background.log);" \
