@@ -492,3 +492,26 @@ on_tty "" "$TUTOR list"
 check "PAGER set empty: no pager" test ! -e "$TMP/paged" -a -n "$(grep '^01 ' "$TMP/tty.out")"
 on_tty "$TMP/quits" "$TUTOR show 01; echo rc=\$?"
 check "a pager quit after one line: exit 0, nothing said" test "$(tr -d '\r' < "$TMP/tty.out")" = "rc=0"
+
+# ---- judges still being built by make run's background make (issue 34) -------
+# make run opens the tutor before the judges are built; a check whose lab's
+# judges are missing waits while the make named in .building runs, and is
+# judged once they are there.  Here a stand-in "make" puts them in place
+# after 2 s.
+HX="$TMP/hx-building"
+mkdir -p "$HX"
+for f in "$ROOT"/build/harness/*; do [ -e "$f" ] && ln -s "$f" "$HX/"; done
+rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
+( sleep 2; ln -s "$ROOT/build/harness/judge_reduce_int" "$ROOT/build/harness/judge_cpu_reduce_int" "$HX/";
+  rm -f "$HX/.building" ) &
+echo $! > "$HX/.building"
+t0=$(date +%s.%N)
+out=$(CUDATUTOR_HARNESS_DIR="$HX" "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null)
+t1=$(date +%s.%N)
+wait
+check "a check waits for its judges while make run's background make builds them, then is judged" \
+    test "$(jq -r .status <<<"$out")" = no_gpu -a "$(echo "$t1 - $t0 >= 2" | bc)" = 1
+rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
+echo 999999999 > "$HX/.building"
+out=$(CUDATUTOR_HARNESS_DIR="$HX" timeout 60 "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null); rc=$?
+check "a .building whose make is gone is not waited for" test $rc != 124 -a -n "$out"
