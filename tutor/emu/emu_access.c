@@ -78,7 +78,7 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
             return emu_fault(r, w, l, pc, "%s %u bytes at %s + %lld bytes, %s the %llu bytes the "
                              "lab gives it (its allocation here is larger, a GPU's need not be)",
                              verb(kind), bytes, g->name, (long long)(addr - g->lo),
-                             before ? "before" : "past", (unsigned long long)(g->hi - g->lo)),
+                             before ? "before" : "ending past", (unsigned long long)(g->hi - g->lo)),
                    NULL;
         }
         if (r->hazards && kind == ACC_WRITE && emu_shadow_store(r, w, l, pc, addr, bytes))
