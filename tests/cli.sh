@@ -172,12 +172,16 @@ check "a check that waits for another of the same lab says so, then runs" \
 
 # ---- watch ------------------------------------------------------------------------
 # A check at once, another after a save, each recorded; ^C (here TERM) ends it.
+# Each step waits for the event it checks (a check's end is its "watching"
+# line, printed once the check is recorded), however long a loaded machine
+# takes: the bound is only there to end a test that is failing.
 rm -f "$TMP/progress.json"
 "$TUTOR" --root "$WB" watch 01 --no-sanitize > "$TMP/watch.log" 2>&1 &
 wpid=$!
-wait_log() {    # wait_log COUNT REGEX: until the log has COUNT lines matching
-    local t=0
-    while [ "$(grep -cE -- "$2" "$TMP/watch.log")" -lt "$1" ] && [ $t -lt 1200 ]; do sleep 0.1; t=$((t + 1)); done
+wait_log() {    # wait_log COUNT REGEX: until the log has COUNT lines matching, or the watch is gone
+    local end=$(($(date +%s) + 600))
+    while [ "$(grep -cE -- "$2" "$TMP/watch.log")" -lt "$1" ] && kill -0 "$wpid" 2>/dev/null &&
+          [ "$(date +%s)" -lt $end ]; do sleep 0.1; done
 }
 wait_log 1 '^watching labs/01-'
 echo "// saved" >> "$WB/labs/$(lab_dir 01)/kernel.cu"
@@ -447,3 +451,67 @@ check "progress at 80 columns: the first pass gives way to its date" \
     test -n "$(grep -E '^01 +on target +12 +3 +1475 GB/s, 0\.15x .*internal_error +2026-01-01…$' <<<"$out")"
 check "progress with room: the time of the first pass" \
     test -n "$(CUDATUTOR_PROGRESS=$WP COLUMNS=120 "$TUTOR" progress | grep -E '^01 .* 2026-01-01 09:30 UTC$')"
+
+# ---- nvcc's warnings beside the verdict (issue 34) ---------------------------
+# An unsigned compared with zero: nvcc warns (#186-D) on that very line.
+# The warning is shown once, with its line, just above the verdict, however
+# the check ends; the JSON keeps it as a diagnostic of its own.
+sed 's/if (tid == 0)/if (tid >= 0 \&\& tid == 0)/' "$ROOT/solutions/$(lab_dir 01)/kernel.cu" > "$TMP/warns.cu"
+wline=$(grep -n 'tid >= 0 && tid == 0' "$TMP/warns.cu" | cut -d: -f1)
+out=$("$TUTOR" check 01 --file "$TMP/warns.cu" --no-sanitize 2>&1)
+check "a warning: its line and number just above the verdict, said once" \
+    test "$(tail -n 3 <<<"$out" | head -n 2 | tr '\n' ' ' | tr -s ' ')" = \
+         " warning line $wline: #186-D pointless comparison of unsigned integer with zero " -a \
+         "$(grep -c '#186-D' <<<"$out")" = 1
+json=$("$TUTOR" check 01 --file "$TMP/warns.cu" --no-sanitize --json 2>/dev/null)
+check "a warning in the JSON: a diagnostic with its line" \
+    test "$(jq -r '[.compile.diagnostics[] | "\(.severity) \(.line)"] | join(",")' <<<"$json")" = "warning $wline"
+
+# ---- long listings through the pager (issue 34) ------------------------------
+# On a terminal (script gives one) list, progress, show and solution go
+# through $PAGER; piped, or with --json, never.  A stand-in pager logs what
+# it was given; one that quits after a line (a reader's q) leaves the
+# command's exit status 0.
+printf '#!/bin/sh\ncat > "%s/paged"\n' "$TMP" > "$TMP/pager"
+printf '#!/bin/sh\nhead -n 1 > /dev/null\n' > "$TMP/quits"
+chmod +x "$TMP/pager" "$TMP/quits"
+on_tty() { PAGER=$1 script -qfec "$2" /dev/null > "$TMP/tty.out" 2>&1; }
+for cmd in "list" "progress" "show 01" "solution 01 --unlock-all"; do
+    rm -f "$TMP/paged"
+    on_tty "$TMP/pager" "$TUTOR $cmd"
+    want=$("$TUTOR" $cmd | head -n 1)
+    check "$cmd on a terminal: through the pager, all of it" \
+        test -s "$TMP/paged" -a "$(head -n 1 "$TMP/paged" 2>/dev/null)" = "$want" -a ! -s "$TMP/tty.out"
+done
+rm -f "$TMP/paged"
+PAGER="$TMP/pager" "$TUTOR" list > "$TMP/piped"
+check "list piped: no pager" test ! -e "$TMP/paged" -a -s "$TMP/piped"
+on_tty "$TMP/pager" "$TUTOR list --json"
+check "list --json on a terminal: no pager" test ! -e "$TMP/paged" -a "$(head -c 1 "$TMP/tty.out")" = "["
+on_tty "" "$TUTOR list"
+check "PAGER set empty: no pager" test ! -e "$TMP/paged" -a -n "$(grep '^01 ' "$TMP/tty.out")"
+on_tty "$TMP/quits" "$TUTOR show 01; echo rc=\$?"
+check "a pager quit after one line: exit 0, nothing said" test "$(tr -d '\r' < "$TMP/tty.out")" = "rc=0"
+
+# ---- judges still being built by make run's background make (issue 34) -------
+# make run opens the tutor before the judges are built; a check whose lab's
+# judges are missing waits while the make named in .building runs, and is
+# judged once they are there.  Here a stand-in "make" puts them in place
+# after 2 s.
+HX="$TMP/hx-building"
+mkdir -p "$HX"
+for f in "$ROOT"/build/harness/*; do [ -e "$f" ] && ln -s "$f" "$HX/"; done
+rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
+( sleep 2; ln -s "$ROOT/build/harness/judge_reduce_int" "$ROOT/build/harness/judge_cpu_reduce_int" "$HX/";
+  rm -f "$HX/.building" ) &
+echo $! > "$HX/.building"
+t0=$(date +%s.%N)
+out=$(CUDATUTOR_HARNESS_DIR="$HX" "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null)
+t1=$(date +%s.%N)
+wait
+check "a check waits for its judges while make run's background make builds them, then is judged" \
+    test "$(jq -r .status <<<"$out")" = no_gpu -a "$(echo "$t1 - $t0 >= 2" | bc)" = 1
+rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
+echo 999999999 > "$HX/.building"
+out=$(CUDATUTOR_HARNESS_DIR="$HX" timeout 60 "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null); rc=$?
+check "a .building whose make is gone is not waited for" test $rc != 124 -a -n "$out"

@@ -10,7 +10,8 @@
 # asked once through the command and the kernel built for it; a queued wait
 # shown, then cancelled by ^C and by the tutor's q (the command's whole
 # process group gone); a command that fails to start (its error named, the
-# CPU tier's verdict kept); a wait past the bound; the race checkers
+# CPU tier's verdict kept, shown beside it, remembered for 300 s); a wait
+# past the bound; the race checkers
 # started by the relay beside the judge (a stand-in compute-sanitizer:
 # clean, a race, stopped when the judge fails); the settings (flag,
 # environment, cudatutor.conf, a bad line); and the attack: a "kernel"
@@ -43,8 +44,13 @@ chmod +x "$TMP/bin/nvidia-smi" "$TMP/bin/scancel"
 export PATH="$TMP/bin:$PATH"
 
 # via ARGS...: a check of lab 07's solution; its JSON in $TMP/out.json, its
-# stderr in $TMP/err, its exit code in $rc.
+# stderr in $TMP/err, its exit code in $rc.  A failure of the GPU side
+# that gpu-via.json remembers is forgotten first ($KEEP_FAILURE keeps it),
+# so that each section asks the command.
 via() {
+    if [ -z "${KEEP_FAILURE:-}" ] && [ -f "$TMP/gpu-via.json" ]; then
+        jq 'del(.failure)' "$TMP/gpu-via.json" > "$TMP/gv.json" && mv "$TMP/gv.json" "$TMP/gpu-via.json"
+    fi
     "$TUTOR" check $LAB --file "$SOL" --work-dir "$TMP/w" --json "$@" > "$TMP/out.json" 2> "$TMP/err"
     rc=$?
 }
@@ -154,11 +160,11 @@ check "through ssh's one string: the GPU's report came back" \
 # ---- no GPU at the other end ---------------------------------------------
 FAKE_JUDGE=nogpu via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
 if [ "$rc" = 0 ] && [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
-   [[ "$(field '.messages | join(" ")')" == *"found no CUDA device at the other end"*"no NVIDIA driver is loaded"*"judged on this computer's CPU; not timed"* ]] &&
+   [[ "$(field .gpu_via.failed)" == *"found no CUDA device at the other end"*"no NVIDIA driver is loaded"* ]] &&
    [ "$(field .device.name)" = "PTX emulator on the CPU (no GPU; an H100's limits)" ]; then
     ok "a GPU judge that finds no GPU there: the CPU tier's report, saying so"
 else
-    not_ok "no GPU at the other end" "$(field .status)" "$(field .messages)"
+    not_ok "no GPU at the other end" "$(field .status)" "$(field .gpu_via)"
 fi
 
 # ---- a machine that does not see the folder ----------------------------------
@@ -167,28 +173,67 @@ printf '#!/bin/sh\nrm -rf "$ELSEWHERE.away"; mv "$ELSEWHERE" "$ELSEWHERE.away" 2
 chmod +x "$TMP/bin/elsewhere"
 ELSEWHERE=$TMP/w via --gpu-via "elsewhere"
 if [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
-   [[ "$(field '.messages | join(" ")')" == *"the judge could not start at the other end of \`elsewhere\`"*"same path: judged on this computer's CPU; not timed"* ]]; then
+   [[ "$(field .gpu_via.failed)" == *"the judge could not start at the other end of \`elsewhere\`"*"same path"* ]]; then
     ok "a machine where the work folder is not: the judge did not start there, said so, the CPU tier's pass kept"
 else
-    not_ok "a machine without the folder" "$(field .status)" "$(field .messages)"
+    not_ok "a machine without the folder" "$(field .status)" "$(field .gpu_via)"
 fi
 
 # ---- a command that fails to start -----------------------------------------
 SRUN_FAIL="Requested node configuration is not available" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
-msg=$(field '.messages | join(" | ")')
+msg=$(field .gpu_via.failed)
 if [ "$rc" = 0 ] && [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
-   [[ $msg == *"failed (exit 1): srun: error: Unable to allocate resources: Requested node configuration is not available: judged on this computer's CPU; not timed"* ]] &&
+   [[ $msg == *"failed (exit 1): srun: error: Unable to allocate resources: Requested node configuration is not available" ]] &&
    [[ "$(field .summary)" == *"passed on the CPU"* ]]; then
     ok "srun refused: its error named, the CPU tier's pass kept"
 else
     not_ok "srun refused" "rc=$rc" "$msg" "$(field .summary)"
 fi
 via --gpu-via "srun-nowhere -p gpu"
-msg=$(field '.messages | join(" | ")')$(cat "$TMP/err")
+msg=$(field .gpu_via.failed)$(cat "$TMP/err")
 if [ "$(field .status)" = pass ] && [[ $msg == *"srun-nowhere"*"not found"* ]]; then
     ok "a command that is not there: the shell's words, the CPU tier's pass kept"
 else
     not_ok "a command that is not there" "$msg"
+fi
+
+# ---- a failure beside the verdict, remembered (issue 34) ---------------------
+# The command fails: the line just above the verdict says why, what judged
+# instead and when the GPU is tried again.  The next check within
+# VIA_RETRY_S (300 s) does not run the command, and says how long ago it
+# failed; once the failure is older, or after a GPU run, it is asked again.
+rm -f "$SRUN_LOG" "$TMP/gpu-via.json"
+out=$(SRUN_FAIL="Requested node configuration is not available" "$TUTOR" check $LAB --file "$SOL" --work-dir "$TMP/w" \
+      --no-sanitize --gpu-via "$SRUN -p gpu" --out "$TMP/failed.json" 2>/dev/null)
+beside=$(sed -n '/^  GPU /,$p' <<<"$out" | sed '$d' | tr '\n' ' ' | tr -s ' ')
+if [[ $beside == " GPU the GPU command \`$SRUN -p gpu\` failed (exit 1): srun: error: Unable to allocate resources:"*"; judged on this computer's CPU; retrying in 300 s " ]] &&
+   [[ "$(tail -n 1 <<<"$out")" == pass* ]]; then
+    ok "a failed GPU command: why, what judged and when it is retried, just above the verdict"
+else
+    not_ok "a failed GPU command beside the verdict" "$out"
+fi
+page=$("$TUTOR" --dump --size 80x24 view-result "$TMP/failed.json" 2>/dev/null | sed -n 2,10p | tr '\n' ' ' | tr -s ' ')
+if [[ $page == *"PASS"*"Unable to allocate resources"*"judged on this computer's CPU; retrying in 300 s"* ]]; then
+    ok "the tutor's result screen: the failed GPU command under the verdict's headline"
+else
+    not_ok "the failed GPU command on the tutor's result screen" "$page"
+fi
+n0=$(wc -l < "$SRUN_LOG")
+KEEP_FAILURE=1 SRUN_FAIL="still down" via --gpu-via "$SRUN -p gpu"
+if [ "$(wc -l < "$SRUN_LOG")" = "$n0" ] && [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
+   [[ "$(field .gpu_via.failed)" =~ ^"the GPU side failed "[0-9]+" s ago (the GPU command".*"Requested node configuration" ]] &&
+   [ "$(field '.gpu_via.retry_s | floor')" -gt 200 ] && [ "$(field '.gpu_via.retry_s')" != 300 ]; then
+    ok "the next check remembers the failure: the command not run, failed N s ago, retrying in $(field '.gpu_via.retry_s | floor') s"
+else
+    not_ok "a failure remembered" "$(wc -l < "$SRUN_LOG") commands, $n0 before" "$(field .gpu_via)"
+fi
+jq '.failure.at -= 301' "$TMP/gpu-via.json" > "$TMP/gv.json" && mv "$TMP/gv.json" "$TMP/gpu-via.json"
+KEEP_FAILURE=1 via --gpu-via "$SRUN -p gpu"
+if [ "$(wc -l < "$SRUN_LOG")" -gt "$n0" ] && [ "$(field .gpu_via.ran)" = true ] &&
+   [ "$(jq 'has("failure")' "$TMP/gpu-via.json")" = false ]; then
+    ok "a failure older than 300 s: the command is asked again; the GPU's run forgets the failure"
+else
+    not_ok "a failure that has aged" "$(field .gpu_via)" "$(cat "$TMP/gpu-via.json")"
 fi
 
 # ---- a wait past the bound -------------------------------------------------
@@ -196,11 +241,11 @@ fi
 t0=$(date +%s)
 SRUN_DELAY=60 via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2" --gpu-via-wait 3
 t1=$(date +%s)
-if [ "$(field .status)" = pass ] && [[ "$(field '.messages | join(" ")')" == *"the GPU run did not start in 3 s"*"judged on this computer's CPU; not timed"* ]] &&
+if [ "$(field .status)" = pass ] && [[ "$(field .gpu_via.failed)" == *"the GPU run did not start in 3 s"* ]] &&
    [ $((t1 - t0)) -lt 50 ] && gone "$SRUN_PIDS"; then
     ok "a wait past --gpu-via-wait 3: the CPU tier's verdict, the queued command stopped ($((t1 - t0)) s)"
 else
-    not_ok "a wait past the bound" "$((t1 - t0)) s" "$(field .messages)" "$(cat "$SRUN_PIDS")"
+    not_ok "a wait past the bound" "$((t1 - t0)) s" "$(field .gpu_via)" "$(cat "$SRUN_PIDS")"
 fi
 
 # ---- the attack --------------------------------------------------------------
@@ -272,7 +317,7 @@ if command -v tmux > /dev/null; then
        tm capture-pane -p | grep -q 'check cancelled'; then
         ok "the tutor: cudatutor.conf's command, \"$shown\" on the check screen, q stops its group"
     else
-        not_ok "the tutor's cancel" "shown: $shown" "$(tm capture-pane -p)" "$(cat "$SRUN_PIDS")"
+        not_ok "the tutor's cancel" "shown: $shown" "$(tm capture-pane -p)" "$(cat "$SRUN_PIDS" "$TMP/gpu-via.json")"
     fi
     tm kill-server 2> /dev/null
 else

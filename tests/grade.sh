@@ -539,11 +539,19 @@ if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
     out=$("$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o" "$H"/* 2>&1); rc=$?
     check "as root, the nobody sandbox failing: refused (5), never a fallback to root" \
         test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/rootonly/o/students" -name report.json)"
+    check "the refusal names the private folder nobody cannot pass and the one command that fixes it" \
+        test -n "$(grep -F "cannot pass through $TMP/rootonly (mode 0700)" <<<"$out")" \
+             -a -n "$(grep -F "\`chmod o+x $TMP/rootonly\`" <<<"$out")"
     GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root \
         -o "$TMP/rootonly/o" "$H"/* > "$TMP/o-root.log" 2>&1
     check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
         test "$(jget "$TMP/rootonly/o/run.json" .sandbox)" = bwrap
     hostfile_checks "bwrap as root" "$TMP/rootonly/o"
+    # The command the refusal named, then the same grading as nobody.
+    chmod o+x "$TMP/rootonly"
+    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o2" "$S/alice" > /dev/null 2>&1
+    check "after chmod o+x, the same grading runs as nobody" \
+        test "$(jget "$TMP/rootonly/o2/run.json" .sandbox)" = bwrap-nobody -a -e "$TMP/rootonly/o2/students/alice/report.json"
 else
     skip "as root, the nobody sandbox failing: refused unless --sandbox bwrap-root" "not root, or no nobody sandbox here"
 fi

@@ -92,3 +92,9 @@ check "lab.h and the catalog agree on the contract version" \
 out=$(make -s --no-print-directory CUDA_ARCH=sm_50 check-nvcc 2>&1); rc=$?
 check "make for a GPU older than nvcc supports stops and says which GPUs it builds for" \
     test $rc != 0 -a -n "$(grep -E "This GPU is sm_50, and .* builds for sm_[0-9]+ to sm_[0-9]+ only" <<<"$out")"
+
+# No test or script of the suite takes the student's files as its sources:
+# a glob over labs/*/kernel.cu (or labs/*/*.cu) compiles whatever the
+# student has there; the pristine stubs are data/stubs/*.cu (issue 34).
+globs=$(grep -rnE 'labs/\*/(kernel\.cu|\*\.cu)' tests --include='*.sh' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#')
+check "no test script globs the student's kernel files${globs:+ ($globs)}" test -z "$globs"

@@ -119,8 +119,10 @@ expect_line "arrows move too, and stop at the top" "^▸ 01 "
 
 # ---- the lesson --------------------------------------------------------
 expect "the lesson starts at its title" "Lab 01 — Interleaved addressing"
+# The event is the lesson's line range moving off its first line (the
+# range itself was on the screen before the key).
 keys NPage
-wait_for "lines " 2
+expect_line "PgDn moves the lesson's range past its first line" "^ Lesson 01: .* lines ([2-9]|[1-9][0-9]+)-[0-9]+ of [0-9]+$" 30
 if screen | grep -qF "Lab 01 — Interleaved addressing"; then
     not_ok "PgDn scrolls the lesson" "$(screen)"
 else
@@ -369,6 +371,15 @@ if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
     start -- --root "$WB" view-result "$TMP/semi.json"
     expect "compile error: nvcc names line 7" "semi.cu:7: error"
     expect "compile error: the statement with the missing ; (line 4) is quoted" "4 │     int a = in[0]"
+    # nvcc's warning about the student's line, under the verdict on the
+    # first screen at 80x24, the line quoted (issue 34).
+    sed 's/if (tid == 0)/if (tid >= 0 \&\& tid == 0)/' "$ROOT/solutions/$(lab_dir 01)/kernel.cu" > "$TMP/warns.cu"
+    wl=$(grep -n 'tid >= 0 && tid == 0' "$TMP/warns.cu" | cut -d: -f1)
+    "$TUTOR" --root "$WB" check 01 --file "$TMP/warns.cu" --no-sanitize --out "$TMP/warns.json" > /dev/null 2>&1
+    page=$(CUDATUTOR_PROGRESS="$PROG" "$TUTOR" --root "$WB" --dump --size 80x24 view-result "$TMP/warns.json" 2>/dev/null)
+    check "a warning under the verdict, its line quoted, on the first screen" \
+        test -n "$(sed -n 2,12p <<<"$page" | grep -F "warning line $wl: #186-D pointless comparison of unsigned integer with zero")" \
+             -a -n "$(sed -n 2,14p <<<"$page" | grep -F "$wl │     if (tid >= 0 && tid == 0)")"
     # e jumps to the error with "+LINE file", whatever the editor is called.
     printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s"\n' "$TMP/editor.args" > "$TMP/my-own-editor"
     chmod +x "$TMP/my-own-editor"
@@ -382,6 +393,7 @@ if [ -x "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" ]; then
 else
     skip "compile error: the student's line is quoted" "no nvcc"
     skip "e: any editor gets +LINE before the file" "no nvcc"
+    skip "a warning under the verdict, its line quoted, on the first screen" "no nvcc"
 fi
 
 # ---- a check that waits for another ---------------------------------------

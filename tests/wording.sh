@@ -191,3 +191,22 @@ check "status.h's list holds the exit codes" test "$(grep -cE '^ *EXIT_[A-Z_]+ =
 found=$(hits "$ROOT")
 if [ -z "$found" ]; then ok "no status is named or worded outside tutor/status.h"
 else not_ok "no status is named or worded outside tutor/status.h" "$found"; fi
+
+# ---- the target ratio: one wording (issue 34) ---------------------------------
+# A ratio to the lab's baseline reads "0.12× CUB" (or "0.12× the baseline"):
+# never "12% of CUB", "0.79 of CUB" or "the reference", a word that also
+# names the reference solutions.  A planted "12% of CUB" is caught.
+ratio_hits() {
+    (cd "$1" && grep -rnE "[0-9]%[[:space:]]+of[[:space:]]+CUB|[0-9]\.[0-9]+ of CUB|(×|x) the reference|ratio to the reference|the lab's reference|against the reference|marks the reference" \
+        labs data docs/*.md docs/cudatutor.1.in README.md tutor/view tutor/cli tutor/check 2>/dev/null |
+     grep -v -e '^docs/ladder.md:' -e 'reference solution')
+    # A line break inside "12% of\nCUB": the lessons are flowed text.
+    (cd "$1" && for f in labs/*/README.md; do
+         awk -v f="$f" 'prev ~ /[0-9]%( of)?$/ && ($0 ~ /^(of )?CUB/) { print f ":" NR ": " prev " / " $0 } { prev = $0 }' "$f"
+     done)
+}
+found=$(ratio_hits "$ROOT")
+check "the target ratio in one wording (0.12× CUB, never 12% of CUB or \"the reference\")${found:+: $found}" test -z "$found"
+mkdir -p "$copy/labs/01-interleaved-addressing"
+printf '\nThe target is 12%% of CUB.\n' >> "$copy/labs/01-interleaved-addressing/README.md"
+check "a planted \"12% of CUB\" is caught" test -n "$(ratio_hits "$copy" | grep -F 'labs/01-interleaved-addressing/README.md')"

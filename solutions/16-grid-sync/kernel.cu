@@ -18,11 +18,12 @@
  *
  * Against lab 15's ticket the barrier costs about the same: each block
  * makes one atomic on a counter in L2 and one of them reads the partials
- * back; here every block waits for the slowest instead of leaving, which
- * costs nothing since the last block's sum is on the critical path either
- * way.  What the grid sync buys is a second phase that the whole grid can
- * share (a scan's second pass, a normalisation by the total), which a
- * ticket only gives to one block.
+ * back; here every block waits for the slowest instead of leaving.  On an
+ * H200 this runs at 1.19× CUB at 2^22 and 1.005× at 2^28, lab 15's
+ * solution at 1.23× and 1.00× (it also hints its first sweep's loads out
+ * of the L2 first).  What the grid sync buys is a second phase that the
+ * whole grid can share (a scan's second pass, a normalisation by the
+ * total), which a ticket only gives to one block.
  */
 #include <cooperative_groups.h>
 

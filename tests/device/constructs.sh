@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/device/constructs.sh — the bank entries named on the command line
-# (default: the mbarrier, bulk-copy and cluster ones) checked on this GPU
+# (default: the mbarrier, cluster, lent-buffer and refused-form ones) checked on this GPU
 # as a student's check runs (race checkers included), each verdict beside
 # the one its first line expects, and how the CPU judge saw it.
 # Usage (workbook root, on the GPU machine, after make): OUT=dir bash tests/device/constructs.sh [NAME...]
@@ -9,7 +9,8 @@ OUT=${OUT:-/tmp/constructs}
 mkdir -p "$OUT"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(mbarrier_tree_pass mbarrier_arrive_too_early mbarrier_no_sync_after_init
-                                 bulk_copy_tree_pass cluster_pair_pass cluster_pair_no_sync needs_gpu_half_approx)
+                                 cluster_pair_pass cluster_pair_no_sync needs_gpu_half_approx
+                                 int4_overread_masked partner_read_before_fill)
 right=0
 printf '%-32s %-10s %-10s %s\n' kernel expected got summary
 for n in "${names[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/emu/forms.sh — the instruction forms the PTX emulator must know: every
-# kernel a check compiles (labs/*, solutions/*, tests/bank/*) and the judge's
+# kernel a check compiles (the pristine stubs data/stubs/*, never the
+# student's labs/*; solutions/*, tests/bank/*) and the judge's
 # own kernels (tutor/harness/*.cu; hx_cub.cu, CUB's, runs only on a GPU) to
 # PTX with the check's flags, and each distinct opcode with all its suffixes
 # ("shfl.sync.down.b32", "atom.global.add.f32"), with how many files use it.
@@ -31,7 +32,7 @@ compile() {
 }
 export -f compile
 export NVCC out
-srcs=$(ls labs/*/kernel.cu solutions/*/kernel.cu tests/bank/*.cu tutor/harness/*.cu | grep -v '/hx_cub\.cu$')
+srcs=$(ls data/stubs/*.cu solutions/*/kernel.cu tests/bank/*.cu tutor/harness/*.cu | grep -v '/hx_cub\.cu$')
 echo "$srcs" | xargs -P "$jobs" -I{} bash -c 'compile {}' || exit 1
 
 # An instruction starts where the last one ended (';'), after a label

@@ -1273,13 +1273,13 @@ static void lent_buffers(void)
         flag = 0;
         EXPECT(launch2(&f, 2, 32, out, &flag) == (t ? EMU_OK : EMU_HAZARD));
         if (!t)
-            EXPECT(strstr(f.err.message, "block 0 read (kernel.cu:4)") &&
+            EXPECT(strstr(f.err.message, "block 0 read it (kernel.cu:4)") &&
                    strstr(f.err.message, "(kernel.cu:9)"));
         /* lent as 4 elements, the read of out[5] is past what the lab gives */
         EXPECT(emu_mem_lend(f.e, out, 4 * sizeof *out, 0) == 0);
         flag = 0;
         EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_FAULT);
-        EXPECT(strstr(f.err.message, "d_out + 20 bytes, past the 16 bytes the lab gives it"));
+        EXPECT(strstr(f.err.message, "d_out + 20 bytes, ending past the 16 bytes the lab gives it"));
         done(&f);
     }
 }

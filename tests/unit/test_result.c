@@ -296,6 +296,8 @@ static void filled_result_roundtrips(void)
     result_set_text(&r.gpu_via.arch, "sm_90");
     result_set_text(&r.gpu_via.cpu_status, "pass");
     r.gpu_via.queued_s = 2.5;
+    result_set_text(&r.gpu_via.failed, "the GPU side failed 40 s ago (down)");
+    r.gpu_via.retry_s = 260;
     result_set_text(&r.summary, "compiled");
     char *text = result_to_json(&r, 0);
     EXPECT(text && strstr(text, "\"built\":true") && strstr(text, "\"defined\":true") &&
@@ -310,6 +312,9 @@ static void filled_result_roundtrips(void)
         EXPECT(back.gpu_via.have && !back.gpu_via.ran && back.gpu_via.queued_s == 2.5 && !back.gpu_via.gpu);
         EXPECT_STR(back.gpu_via.command, "srun -p gpu");
         EXPECT_STR(back.gpu_via.cpu_status, "pass");
+        /* and why the GPU side did not judge, with when it is tried again */
+        EXPECT_STR(back.gpu_via.failed, "the GPU side failed 40 s ago (down)");
+        EXPECT(back.gpu_via.retry_s == 260);
         result_free(&back);
     }
     free(text);

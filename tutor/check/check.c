@@ -115,9 +115,9 @@ static void pass_words(const struct result *res, const struct rperf *tp, const c
                            "%.2fx %s; target %s", meaning, res->ntests, tp->label, tp->median_ms,
                  tp->gbps, tp->pct_peak, tp->ratio, tp->ref_name, result_target_words(res));
     else if (tp)
-        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx the reference; "
+        snprintf(buf, len, "%s: %d tests; %s in %.3f ms, %.1f %s, %.2fx %s; "
                            "target %s", meaning, res->ntests, tp->label, tp->median_ms, tp->rate,
-                 tp->rate_unit, tp->ratio, result_target_words(res));
+                 tp->rate_unit, tp->ratio, tp->ref_name, result_target_words(res));
     else
         snprintf(buf, len, "%s: %d tests", meaning, res->ntests);
     /* A target of several cases: each of the others, and where it stands. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check/check_stage.h"
+#include "check/check_warn.h"
 #include "check/rules.h"
 #include "sys/util.h"
 
@@ -35,7 +36,7 @@ static void parse_diagnostics(struct result *res, const char *log, int *have_err
         } else {
             continue;
         }
-        if (strncmp(sev, "error", 5) && strncmp(sev, "warning", 7) && strncmp(sev, "fatal", 5))
+        if (strncmp(sev, "error", 5) && strncmp(sev, "fatal", 5)) /* warnings: check_warn.c */
             continue;
         /* Past the cap only the first error is still taken: a file with
          * many warnings must not lose the error that stopped it. */
@@ -113,6 +114,7 @@ int stage_compile(struct run *r)
     result_set_compile(r->res, out.exited && out.exit_code == 0, out.seconds, check_tail(out.log, 16384));
     int have_error = 0;
     parse_diagnostics(r->res, out.log, &have_error);
+    check_warnings(r->res, out.log, r->src);
     rc = out.exited && out.exit_code == 0 ? 0 : 1;
     if (rc) {
         check_set_status(r, STATUS_COMPILE_ERROR);

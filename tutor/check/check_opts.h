@@ -47,6 +47,8 @@ struct check_opts {
     const char *gpu_name;           /* its model, as nvidia-smi names it (calibration's key) */
     const char *gpu_via_error;      /* why asking the GPU there failed: the GPU run is
                                        not tried, the CPU tier's verdict stands */
+    double gpu_via_retry_s;         /* with gpu_via_error: when the command is tried again */
+    const char *gpu_via_memo;       /* gpu-via.json, where a failure is remembered; NULL: none */
     check_progress_fn progress;
     void *ud;
 };

@@ -272,8 +272,8 @@ static void early_words(const struct run *r, char *buf, size_t len)
     const struct rperf *tp = result_target_perf(r->res);
     char figures[160] = "";
     if (tp)
-        snprintf(figures, sizeof figures, "; %s in %.3f ms, %.2fx the reference", tp->label, tp->median_ms,
-                 tp->ratio);
+        snprintf(figures, sizeof figures, "; %s in %.3f ms, %.2fx %s", tp->label, tp->median_ms,
+                 tp->ratio, tp->ref_name && tp->ref_name[0] ? tp->ref_name : "the baseline");
     if (r->hazard_open[0])
         snprintf(buf, len, "tests passed%s; the emulator's race check did not finish: the pass waits for "
                            "compute-sanitizer, still running", figures);

@@ -6,6 +6,11 @@
 #ifndef CHECK_SESSION_H
 #define CHECK_SESSION_H
 
+/* In the harness folder while `make run`'s make builds the judges in the
+ * background: that make's pid.  A check waits for its lab's judges while
+ * it runs. */
+#define CHECK_BUILDING_MARK ".building"
+
 #include <stddef.h>
 
 #include "check/calibrate.h"
@@ -25,7 +30,8 @@ struct check_session {
 };
 
 /* Runs the check of lab as opts ask, scaled and annotated as above, into
- * out (free it with result_free).  Returns 0, or -1 with a message in err
+ * out (free it with result_free); first, while `make run`'s make builds the
+ * judges in the background, waits for this lab's (opts->progress says so).  Returns 0, or -1 with a message in err
  * when the workbook itself is broken (out then holds nothing to free).  A
  * calibration that fails is said through s->say, and the catalog's
  * thresholds stand. */

@@ -106,7 +106,8 @@ int via_config(const char *root, const char *flag_cmd, double flag_wait, struct 
 void via_setup_free(struct via_setup *s)
 {
     free(s->cmd);
-    s->cmd = NULL;
+    free(s->memo);
+    s->cmd = s->memo = NULL;
 }
 
 void via_apply(struct check_opts *o, const struct via_setup *s)
@@ -118,6 +119,8 @@ void via_apply(struct check_opts *o, const struct via_setup *s)
     o->gpu_arch = s->arch[0] ? s->arch : NULL;
     o->gpu_name = s->name[0] ? s->name : NULL;
     o->gpu_via_error = s->error[0] ? s->error : NULL;
+    o->gpu_via_retry_s = s->retry_s;
+    o->gpu_via_memo = s->memo;
 }
 
 /* ---- which GPU ---------------------------------------------------------- */
@@ -148,46 +151,15 @@ static int parse_gpu(const char *text, struct via_setup *s)
     return -1;
 }
 
-static int load_cached(struct via_setup *s, const char *cache)
-{
-    char *text = cache ? util_read_file(cache, NULL) : NULL;
-    cJSON *j = text ? cJSON_Parse(text) : NULL;
-    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
-    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(j, "arch");
-    int hit = cJSON_IsString(cmd) && !strcmp(cmd->valuestring, s->cmd) && cJSON_IsString(name) &&
-              cJSON_IsString(arch) && !strncmp(arch->valuestring, "sm_", 3);
-    if (hit) {
-        util_copy(s->name, sizeof s->name, name->valuestring);
-        util_copy(s->arch, sizeof s->arch, arch->valuestring);
-    }
-    cJSON_Delete(j);
-    free(text);
-    return hit;
-}
-
-static void store_cached(const struct via_setup *s, const char *cache)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "schema", 1);
-    cJSON_AddStringToObject(j, "command", s->cmd);
-    cJSON_AddStringToObject(j, "name", s->name);
-    cJSON_AddStringToObject(j, "arch", s->arch);
-    char *text = cJSON_Print(j);
-    if (text)
-        (void)util_write_file(cache, text, strlen(text));
-    free(text);
-    cJSON_Delete(j);
-}
-
-void via_ask(struct via_setup *s, const char *cache, check_progress_fn progress, void *ud)
+void via_ask(struct via_setup *s, check_progress_fn progress, void *ud)
 {
     char *const args[] = {"nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader", NULL};
     struct via_call c = {.cmd = s->cmd, .wait_s = s->wait_s, .progress = progress, .ud = ud, .stage = "gpu"};
     struct proc_result outer = {0};
 
     s->error[0] = '\0';
-    if (!s->cmd || load_cached(s, cache))
+    s->retry_s = 0;
+    if (!s->cmd || via_memo_load(s))
         return;
     if (progress)
         progress(ud, "gpu", 0, 0, "asking the GPU at the other end which it is");
@@ -199,8 +171,12 @@ void via_ask(struct via_setup *s, const char *cache, check_progress_fn progress,
     } else if (!outer.exited || outer.exit_code || parse_gpu(outer.output, s)) {
         via_describe_failure(&c, &outer, s->error, sizeof s->error);
         s->name[0] = s->arch[0] = '\0';
-    } else if (cache) {
-        store_cached(s, cache);
+    } else {
+        via_memo_store(s);
+    }
+    if (s->error[0]) {
+        via_memo_failure(s->memo, s->cmd, s->error);
+        s->retry_s = VIA_RETRY_S;
     }
     proc_result_free(&outer);
 }
@@ -213,9 +189,8 @@ int via_prepare(struct via_setup *s, const char *root, const char *progress_flag
     if (!s->cmd)
         return 0;
     char *cal = calibrate_path(root, progress_flag), *slash = cal ? strrchr(cal, '/') : NULL;
-    char *cache = slash ? util_format("%.*s/%s", (int)(slash - cal), cal, VIA_CACHE) : NULL;
-    via_ask(s, cache, progress, ud);
-    free(cache);
+    s->memo = slash ? util_format("%.*s/%s", (int)(slash - cal), cal, VIA_CACHE) : NULL;
+    via_ask(s, progress, ud);
     free(cal);
     return 0;
 }

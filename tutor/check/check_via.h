@@ -30,8 +30,11 @@
 #define VIA_WAIT_S 600
 /* The workbook's settings file, at its top (beside data/). */
 #define VIA_CONFIG "cudatutor.conf"
-/* Where the GPU at the other end is remembered, beside calibration.json. */
+/* Where the GPU at the other end is remembered, beside calibration.json,
+ * and for VIA_RETRY_S seconds that the GPU side failed: checks in that
+ * time are judged here alone, without waiting on the command again. */
 #define VIA_CACHE "gpu-via.json"
+#define VIA_RETRY_S 300
 
 /* What the front ends hold for a check through the command. */
 struct via_setup {
@@ -39,7 +42,10 @@ struct via_setup {
     double wait_s;
     char name[96];              /* the GPU there, as nvidia-smi names it; "" unknown */
     char arch[16];              /* sm_90; "" unknown */
-    char error[600];            /* why asking failed; "" when it did not */
+    char error[600];            /* why the GPU is not asked: asking failed, now or less
+                                   than VIA_RETRY_S ago; "" when it did not */
+    double retry_s;             /* with error: seconds until the command is tried again */
+    char *memo;                 /* gpu-via.json's path; NULL: nothing is remembered */
 };
 
 /* Fills s from the first of: flag_cmd (--gpu-via), $CUDATUTOR_GPU_VIA, the
@@ -51,19 +57,22 @@ int via_config(const char *root, const char *flag_cmd, double flag_wait, struct 
                size_t errlen);
 
 /* Asks the GPU at the other end its model and compute capability
- * (nvidia-smi through the command), unless `cache` (gpu-via.json) holds the
- * answer for this very command.  Progress ("queued on the cluster (12 s)")
- * goes to progress/ud as stage "gpu".  On failure s->error says why (the
- * command's own words); a check then keeps its CPU tier's verdict. */
-void via_ask(struct via_setup *s, const char *cache, check_progress_fn progress, void *ud);
+ * (nvidia-smi through the command), unless s->memo (gpu-via.json) holds the
+ * answer for this very command, or a failure of it less than VIA_RETRY_S
+ * old.  Progress ("queued on the cluster (12 s)") goes to progress/ud as
+ * stage "gpu".  On failure, or one remembered, s->error says why (the
+ * command's own words) and s->retry_s when it is tried again; a check then
+ * keeps its CPU tier's verdict. */
+void via_ask(struct via_setup *s, check_progress_fn progress, void *ud);
 
-/* via_config and via_ask for a front end: the cache beside calibration.json
+
+/* via_config and via_ask for a front end: s->memo beside calibration.json
  * (calibrate_path's folder).  Returns as via_config; s->cmd NULL: no
  * command is set. */
 int via_prepare(struct via_setup *s, const char *root, const char *progress_flag, const char *flag_cmd,
                 double flag_wait, check_progress_fn progress, void *ud, char *err, size_t errlen);
 
-/* Points o at s (command, bound, arch, error); nothing when s has no command. */
+/* Points o at s (command, bound, arch, error, memo); nothing when s has no command. */
 void via_apply(struct check_opts *o, const struct via_setup *s);
 
 void via_setup_free(struct via_setup *s);

@@ -72,4 +72,16 @@ char *via_job_line(char *const *argv, const char *cwd, double timeout_s, size_t 
 /* "the GPU command `srun -p gpu` failed (exit 1): srun: error: ..." */
 void via_describe_failure(const struct via_call *c, const struct proc_result *outer, char *buf, size_t len);
 
+/* gpu-via.json (check_via_memo.c), at s->memo.  Load: 1 when it answers
+ * for s->cmd, with the GPU's name and arch, or with a failure less than
+ * VIA_RETRY_S old (its words in s->error, s->retry_s the seconds left);
+ * 0 when the command must be asked.  Store: the name and arch asked. */
+int via_memo_load(struct via_setup *s);
+void via_memo_store(const struct via_setup *s);
+
+/* Remembers in memo (gpu-via.json; NULL: nothing) that the GPU side of cmd
+ * failed now, for why; or, after a GPU run, that it works. */
+void via_memo_failure(const char *memo, const char *cmd, const char *why);
+void via_memo_success(const char *memo, const char *cmd);
+
 #endif /* CHECK_VIA_INT_H */

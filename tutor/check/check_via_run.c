@@ -363,25 +363,25 @@ out:
 
 /* ---- the judge stage ---------------------------------------------------- */
 
-/* The CPU tier's result (or, without one, "not run") stands, saying why
- * the GPU's is not there; cpu is taken over. */
-static void keep_cpu(struct run *r, struct result *cpu, const char *why)
+/* The CPU tier's result (or, without one, no_gpu) stands; cpu is taken
+ * over.  Why the GPU's is not there is the result's gpu_via.failed, which
+ * the verdict shows beside it. */
+static void keep_cpu(struct run *r, struct result *cpu)
 {
     if (cpu && cpu->schema) {
         result_free(r->res);
         *r->res = *cpu;
         memset(cpu, 0, sizeof *cpu);
         r->emulated = 1;
-        check_message(r, "%s: judged on this computer's CPU; not timed", why);
     } else {
         check_set_status(r, STATUS_NO_GPU);
-        check_message(r, "%s: not run on a GPU", why);
     }
 }
 
 /* The result's gpu_via: the command, whether the GPU run happened, how
- * long it waited to start, the GPU asked for, the CPU tier's verdict. */
-static void via_record(struct run *r, int ran, const char *cpu_status)
+ * long it waited to start, the GPU asked for, the CPU tier's verdict, and
+ * why the GPU side failed with when it is tried again. */
+static void via_record(struct run *r, int ran, const char *cpu_status, const char *failed, double retry_s)
 {
     struct rgpu_via *v = &r->res->gpu_via;
     v->have = 1;
@@ -393,6 +393,20 @@ static void via_record(struct run *r, int ran, const char *cpu_status)
     result_set_text(&v->arch, r->tc->arch);
     free(v->cpu_status);
     v->cpu_status = cpu_status && *cpu_status ? strdup(cpu_status) : NULL;
+    free(v->failed);
+    v->failed = failed && *failed ? strdup(failed) : NULL;
+    v->retry_s = v->failed ? retry_s : 0;
+}
+
+/* The GPU side failed just now: the CPU tier's verdict, and the failure
+ * remembered so that the checks of the next VIA_RETRY_S seconds do not
+ * wait on the command again.  A run the student cancelled is no failure. */
+static void gpu_failed(struct run *r, struct result *cpu, const char *cpu_status, const char *why)
+{
+    keep_cpu(r, cpu);
+    if (!atomic_load(&via_cancel))
+        via_memo_failure(r->o->gpu_via_memo, r->o->gpu_via, why);
+    via_record(r, 0, cpu_status, why, VIA_RETRY_S);
 }
 
 /* The last message of the result, for "found no CUDA device (...)". */
@@ -418,7 +432,7 @@ int via_stage(struct run *r)
          * no GPU is waited for.  What the emulator cannot run or finish is
          * the GPU's to judge. */
         if (st != STATUS_PASS && st != STATUS_NO_GPU && st != STATUS_TIMEOUT) {
-            via_record(r, 0, cpu_status);
+            via_record(r, 0, cpu_status, NULL, 0);
             return 0;
         }
         if (result_copy(r->res, &cpu))
@@ -429,8 +443,8 @@ int via_stage(struct run *r)
         memset(&r->hx_waits, 0, sizeof r->hx_waits);
     }
     if (r->o->gpu_via_error) {
-        keep_cpu(r, &cpu, r->o->gpu_via_error);
-        via_record(r, 0, cpu_status);
+        keep_cpu(r, &cpu);
+        via_record(r, 0, cpu_status, r->o->gpu_via_error, r->o->gpu_via_retry_s);
         goto out;
     }
     r->emulated = 0;
@@ -441,21 +455,20 @@ int via_stage(struct run *r)
         goto out;
     if (rc > 0) {
         rc = 0;
-        keep_cpu(r, &cpu, r->via_note);
-        via_record(r, 0, cpu_status);
+        gpu_failed(r, &cpu, cpu_status, r->via_note);
         goto out;
     }
     if (check_get_status(r) == STATUS_NO_GPU) {
         char why[400];
         snprintf(why, sizeof why, "the GPU run found no CUDA device at the other end of `%s` (%s)", r->o->gpu_via,
                  last_message(r));
-        keep_cpu(r, &cpu, why);
-        via_record(r, 0, cpu_status);
+        gpu_failed(r, &cpu, cpu_status, why);
         goto out;
     }
     /* The GPU's report replaces the CPU tier's. */
     result_drop_emulator(r->res);
-    via_record(r, 1, cpu_status);
+    via_memo_success(r->o->gpu_via_memo, r->o->gpu_via);
+    via_record(r, 1, cpu_status, NULL, 0);
 out:
     result_free(&cpu);
     return rc;

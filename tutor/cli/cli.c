@@ -94,6 +94,9 @@ static const struct command commands[CMD_COUNT] = {
                  ON(CMD_RESET) | ON(CMD_SOLUTION) | ON(CMD_CALIBRATE))
 #define ON_SCREEN (ON(CMD_TUTOR) | ON(CMD_VIEW_RESULT))
 #define ON_RUN (ON(CMD_CHECK) | ON(CMD_WATCH))
+/* The commands whose text may run past a screen: through the pager on a
+ * terminal (outcome_page). */
+#define ON_PAGER (ON(CMD_LIST) | ON(CMD_SHOW) | ON(CMD_PROGRESS) | ON(CMD_SOLUTION))
 
 /* Long options only, but -h and -y: codes above 255 cannot clash with them. */
 enum opt_code {
@@ -833,5 +836,7 @@ int cli_run(struct app *app, struct cli_args *a)
     if (cmd->lock == LOCK_RECORDED && !a->file && !a->build_only && !a->run_only &&
         cli_locked(app, cmd->name, a->lab))
         return outcome_end(EXIT_VERDICT);
+    if (ON_PAGER & ON(cmd - commands))
+        outcome_page();
     return outcome_end(cmd->fn(app, a));
 }

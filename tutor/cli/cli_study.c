@@ -167,8 +167,8 @@ static void list_legend(struct doc *d, const struct catalog *cat, const struct c
         }
     }
     doc_newline(d);     /* a blank line under the table */
-    para(d, width, "", "target: 0.12x is 0.12 times the speed of the lab's reference on the same GPU, 76% a "
-                       "share of the peak bandwidth measured there.");
+    para(d, width, "", "target: 0.12x is 0.12 times the speed of the lab's baseline (CUB, or the harness's own kernel "
+                       "where CUB has no such call) on the same GPU, 76% a share of the peak bandwidth measured there.");
     if (nseen) {
         snprintf(line, sizeof line, "\"at CASE\" names the timed case a target is judged on%s%s%s; these "
                  "cases are named for the input the harness times:", size_example ? ": \"at " : "",

@@ -91,7 +91,7 @@ static void write_others(FILE *f, struct rung *rungs, int n)
             continue;
         fprintf(f, "## Lab %s: %s\n\n| case | time | rate | GB/s | %% of peak | × %s |\n"
                    "|------|-----:|-----:|-----:|-----:|-----:|\n", lab->id, lab->title,
-                r->nperf ? r->perf[0].ref_name : "reference");
+                r->nperf ? r->perf[0].ref_name : "baseline");
         for (int k = 0; k < r->nperf; k++) {
             const struct rperf *p = &r->perf[k];
             char t[32];

@@ -2,13 +2,17 @@
  * the process's: whether JSON was asked for and said, and the first error. */
 #include "cli/outcome.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/app.h"
@@ -20,6 +24,8 @@ static struct {
     int failed;                 /* err holds the first error */
     char cmd[32];
     char err[1024];
+    pid_t pager;                /* the pager stdout goes to; 0: none */
+    int cols;                   /* the terminal's width, read before the pager took stdout */
 } out;
 
 void outcome_json(int on)
@@ -59,8 +65,78 @@ int outcome_put(cJSON *o)
     return s ? EXIT_OK : EXIT_INTERNAL;
 }
 
+/* The pager to run: $PAGER as the user set it ("" or "cat": none), else
+ * less when PATH has it; NULL when there is none. */
+static const char *pager_command(void)
+{
+    const char *env = getenv("PAGER");
+    if (env)
+        return *env && strcmp(env, "cat") ? env : NULL;
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        char *f = util_format("%.*s/less", (int)n, p);
+        int found = f && n && access(f, X_OK) == 0;
+        free(f);
+        if (found)
+            return "less";
+        p += n + (p[n] == ':');
+    }
+    return NULL;
+}
+
+void outcome_page(void)
+{
+    const char *cmd = out.json || out.pager || !isatty(STDOUT_FILENO) ? NULL : pager_command();
+    int fd[2];
+    if (!cmd || pipe(fd))
+        return;
+    out.cols = outcome_width();
+    fflush(stdout);
+    /* less: quit when it all fits one screen, pass colours, leave the
+     * text on the terminal afterwards (as git sets it). */
+    setenv("LESS", "FRX", 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[0], STDIN_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[0]);
+    if (pid < 0 || dup2(fd[1], STDOUT_FILENO) < 0) {
+        close(fd[1]);
+        out.cols = 0;
+        return;
+    }
+    close(fd[1]);
+    /* A reader who quits the pager early ends the printing, not the program. */
+    signal(SIGPIPE, SIG_IGN);
+    out.pager = pid;
+}
+
+/* The pager has all there is: stdout is closed to it, and it is waited for. */
+static void pager_end(void)
+{
+    if (!out.pager)
+        return;
+    fflush(stdout);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        close(null);
+    } else {
+        close(STDOUT_FILENO);
+    }
+    while (waitpid(out.pager, NULL, 0) < 0 && errno == EINTR)
+        ;
+    out.pager = 0;
+}
+
 int outcome_end(int rc)
 {
+    pager_end();
     if (!out.json || out.said || rc == EXIT_OK)
         return rc;
     cJSON *o = cJSON_CreateObject();
@@ -80,6 +156,8 @@ int outcome_width(void)
     char *end;
     long v = env && *env ? strtol(env, &end, 10) : 0;
     struct winsize ws;
+    if (out.cols)
+        return out.cols;
     if (v > 0 && v < 10000 && !*end)
         return (int)v;
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)

@@ -25,9 +25,16 @@ int outcome_put(cJSON *o);
 /* Prints JSON text the command made itself (a check's verdict) on stdout. */
 void outcome_put_text(const char *text);
 
-/* The end of the command, with its exit code: under --json, when the
+/* The end of the command, with its exit code: the pager (outcome_page)
+ * given the last of stdout and waited for; under --json, when the
  * command failed (rc != 0) and printed no JSON, the error object.  Returns rc. */
 int outcome_end(int rc);
+
+/* When stdout is a terminal and the command line did not ask for JSON:
+ * stdout goes to a pager from now on ($PAGER; else less, which quits at
+ * once when it all fits one screen), until outcome_end, which waits for it.
+ * Piped or redirected, nothing changes. */
+void outcome_page(void);
 
 /* How many columns a line printed on stdout may take: $COLUMNS when it is
  * set, else the terminal's width, else (a pipe, a file) 80. */

@@ -78,7 +78,7 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
             return emu_fault(r, w, l, pc, "%s %u bytes at %s + %lld bytes, %s the %llu bytes the "
                              "lab gives it (its allocation here is larger, a GPU's need not be)",
                              verb(kind), bytes, g->name, (long long)(addr - g->lo),
-                             before ? "before" : "past", (unsigned long long)(g->hi - g->lo)),
+                             before ? "before" : "ending past", (unsigned long long)(g->hi - g->lo)),
                    NULL;
         }
         if (r->hazards && kind == ACC_WRITE && emu_shadow_store(r, w, l, pc, addr, bytes))
@@ -134,36 +134,6 @@ static uint64_t load_bits(const uint8_t *p, int type)
         return v;
     }
     }
-}
-
-/* A poll of the flag at P (BYTES): the third read in a row of an
- * unchanged value makes the warp wait until the flag changes (the
- * scheduler, emu_sched.c), so the blocks it waits for run instead of its
- * spinning, and a look-back or ticket scheme advances within the budget
- * at every size. */
-void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
-{
-    uint64_t v = 0;
-    memcpy(&v, p, bytes > 8 ? 8 : bytes);
-    if (w->spin_at == p && w->spin_val == v) {
-        if (++w->spin_count >= 2)
-            w->yield = 1;
-        return;
-    }
-    w->spin_at = p;
-    w->spin_val = v;
-    w->spin_bytes = bytes > 8 ? 8 : bytes;
-    w->spin_count = 0;
-}
-
-void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes)
-{
-    w->spin_at = p;
-    w->spin_val = 0;
-    w->spin_bytes = bytes > 8 ? 8 : bytes;
-    memcpy(&w->spin_val, p, w->spin_bytes);
-    w->spin_count = 0;
-    w->yield = 1;
 }
 
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */

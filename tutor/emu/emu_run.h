@@ -6,6 +6,7 @@
 #define EMU_RUN_H
 
 #include <pthread.h>
+#include <string.h>
 
 #include "emu/emu_int.h"
 
@@ -205,6 +206,38 @@ static inline void emu_cta_acquire(struct cta *c)
         c->acq_after_sig++;
 }
 
+/* A poll of the flag at P (BYTES): the third read in a row of an
+ * unchanged value makes the warp wait until the flag changes (the
+ * scheduler, emu_sched.c), so the blocks it waits for run instead of its
+ * spinning, and a look-back or ticket scheme advances within the budget
+ * at every size. */
+static inline void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, bytes > 8 ? 8 : bytes);
+    if (w->spin_at == p && w->spin_val == v) {
+        if (++w->spin_count >= 2)
+            w->yield = 1;
+        return;
+    }
+    w->spin_at = p;
+    w->spin_val = v;
+    w->spin_bytes = bytes > 8 ? 8 : bytes;
+    w->spin_count = 0;
+}
+
+/* W found a barrier at P (BYTES) open that only other warps can close:
+ * it waits until P changes, without polling first. */
+static inline void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes)
+{
+    w->spin_at = p;
+    w->spin_val = 0;
+    w->spin_bytes = bytes > 8 ? 8 : bytes;
+    memcpy(&w->spin_val, p, w->spin_bytes);
+    w->spin_count = 0;
+    w->yield = 1;
+}
+
 static inline uint32_t popc32(uint32_t x)
 {
     x = x - ((x >> 1) & 0x55555555u);
@@ -221,12 +254,7 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 int emu_cvta(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
-/* A poll of the flag at P (BYTES) that found it unchanged: the third in
- * a row makes W wait until the flag changes (emu_sched.c). */
-void emu_spin_poll(struct warp *w, const uint8_t *p, uint32_t bytes);
-/* W found a barrier at P (BYTES) open that only other warps can close:
- * it waits until P changes, without polling first. */
-void emu_wait_on(struct warp *w, const uint8_t *p, uint32_t bytes);
+
 /* isspacep.SPACE: whether each lane's generic address is in that window. */
 void emu_isspacep(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask);
 /* Copies BYTES at the generic address ADDR for lane L into OUT; 0 or -1. */

@@ -393,6 +393,36 @@ static int released_since(const struct run *r, uint32_t block, uint32_t rel)
 /* A global store that is not atomic: two blocks storing to one word is a
  * race; the store is remembered, with its block's releases so far, for
  * the plain reads of other blocks (emu_shadow_load).  0 or -1. */
+/* The words of a global race: the word's place, the thread at PC, its
+ * line and the other access's line OPC. */
+struct gwords {
+    char place[96], who[100], l1[160], l2[160];
+};
+
+static void global_words(struct run *r, struct warp *w, int l, int pc, uint64_t word, int opc,
+                         struct gwords *g)
+{
+    emu_mem_describe(r->e, word * 4, g->place, sizeof g->place);
+    emu_where(r, w, l, pc, g->who, sizeof g->who);
+    emu_src_line(r, pc, g->l1, sizeof g->l1);
+    emu_src_line(r, opc, g->l2, sizeof g->l2);
+}
+
+/* Ends the launch with a global race the instruction at PC is in. */
+static int global_race(struct run *r, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int global_race(struct run *r, int pc, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const struct emu_insn *in = &r->code[pc];
+    emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file), "%s", msg);
+    r->st = EMU_HAZARD;
+    return -1;
+}
+
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes)
 {
     const struct emu_insn *in = &r->code[pc];
@@ -403,38 +433,24 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
             return gh_nomem(r);
         uint64_t key = word + 1;
         struct gshadow *g = gh_find(r, key);
-        /* two strong stores (volatile, relaxed, release) do not race: the
-         * memory model's morally strong pair, a flag several blocks set */
         /* a plain read by another block, not ordered before this store:
          * that block released nothing since, or this one acquired nothing
          * after reading a signal */
+        struct gwords gw;
         if (g->addr && g->rblock && g->rblock - 1 != blk &&
             !(released_since(r, g->rblock - 1, g->rrel) && c->acq_after_sig)) {
-            char place[96], who[100], l1[160], l2[160];
-            emu_mem_describe(r->e, word * 4, place, sizeof place);
-            emu_where(r, w, l, pc, who, sizeof who);
-            emu_src_line(r, pc, l1, sizeof l1);
-            emu_src_line(r, (int)g->rpc, l2, sizeof l2);
-            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "race on %s: %s writes it (%s), which block %u read (%s) with nothing "
-                          "ordering the read before the write: the reader may see either "
-                          "value (a fence and a flag, or atomics, between them)",
-                          place, who, l1, g->rblock - 1, l2);
-            r->st = EMU_HAZARD;
-            return -1;
+            global_words(r, w, l, pc, word, (int)g->rpc, &gw);
+            return global_race(r, pc, "race on %s: %s writes it (%s), and block %u read it (%s) "
+                               "with no fence and flag between: that read may see either value",
+                               gw.place, gw.who, gw.l1, g->rblock - 1, gw.l2);
         }
+        /* two strong stores (volatile, relaxed, release) do not race: the
+         * memory model's morally strong pair, a flag several blocks set */
         if (g->addr && g->stored && g->block != blk && (g->weak || !(in->flags & F_STRONG))) {
-            char place[96], who[100], l1[160], l2[160];
-            emu_mem_describe(r->e, word * 4, place, sizeof place);
-            emu_where(r, w, l, pc, who, sizeof who);
-            emu_src_line(r, pc, l1, sizeof l1);
-            emu_src_line(r, (int)g->pc, l2, sizeof l2);
-            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "race on %s: %s writes it (%s), and block %u wrote it too (%s): blocks "
-                          "that share a word need atomics",
-                          place, who, l1, g->block, l2);
-            r->st = EMU_HAZARD;
-            return -1;
+            global_words(r, w, l, pc, word, (int)g->pc, &gw);
+            return global_race(r, pc, "race on %s: %s writes it (%s), and block %u wrote it too "
+                               "(%s): blocks that share a word need atomics",
+                               gw.place, gw.who, gw.l1, g->block, gw.l2);
         }
         if (!g->addr) {
             g->addr = key;
@@ -502,22 +518,15 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
          * before the ticket orders nothing the ticket says */
         if (g->published && c->acq_after_sig)
             continue;
-        char place[96], who[100], l1[160], l2[160];
-        emu_mem_describe(r->e, word * 4, place, sizeof place);
-        emu_where(r, w, l, pc, who, sizeof who);
-        emu_src_line(r, pc, l1, sizeof l1);
-        emu_src_line(r, (int)g->pc, l2, sizeof l2);
-        const struct emu_insn *in = &r->code[pc];
-        emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                      "race on %s: %s reads it (%s), which block %u wrote (%s) with no %s: "
-                      "__threadfence() (or a release and acquire atomic) on both sides",
-                      place, who, l1, g->block, l2,
-                      !g->published ? "fence between its store and its signal"
-                                : c->blk_acquire ? "fence in this block after it read the signal "
-                                                   "(its fence comes before)"
-                                                 : "fence in this block between the signal and the read");
-        r->st = EMU_HAZARD;
-        return -1;
+        struct gwords gw;
+        global_words(r, w, l, pc, word, (int)g->pc, &gw);
+        return global_race(r, pc, "race on %s: %s reads it (%s), which block %u wrote (%s) with no "
+                           "%s: __threadfence() (or a release and acquire atomic) on both sides",
+                           gw.place, gw.who, gw.l1, g->block, gw.l2,
+                           !g->published ? "fence between its store and its signal"
+                           : c->blk_acquire ? "fence in this block after it read the signal "
+                                              "(its fence comes before)"
+                                            : "fence in this block between the signal and the read");
     }
     return 0;
 }

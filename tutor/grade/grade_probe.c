@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/result.h"
@@ -147,6 +148,53 @@ static int copy_in(const char *src, const char *dst)
     int rc = text ? util_write_file(dst, text, len) : -1;
     free(text);
     return rc;
+}
+
+/* The first folder on the way to path that the sandbox's user (nobody)
+ * may not pass through: a private parent (mktemp -d's 0700, root's home)
+ * stops bubblewrap, which binds each path as that user.  NULL when none
+ * does; else the folder (the caller frees) and its mode bits. */
+static char *blocked_for_nobody(const char *path, mode_t *mode)
+{
+    char *p = strdup(path);
+    for (char *slash = p ? p + 1 : NULL; slash;) {
+        char *next = strchr(slash, '/');
+        if (next)
+            *next = '\0';
+        struct stat st;
+        int ok = stat(p, &st) != 0 || !S_ISDIR(st.st_mode) ||
+                 (st.st_uid == (uid_t)GRADE_SANDBOX_NOBODY ? st.st_mode & S_IXUSR : st.st_mode & S_IXOTH);
+        if (!ok) {
+            *mode = st.st_mode & 07777;
+            return p;
+        }
+        if (!next)
+            break;
+        *next = '/';
+        slash = next + 1;
+    }
+    free(p);
+    return NULL;
+}
+
+/* Why nobody cannot reach what every check needs (the output folder,
+ * where the checks' work lies, the harness and this program), naming the
+ * folder and the command that lets nobody through it; NULL when it can. */
+static char *nobody_blocked(const struct grade *g)
+{
+    const char *need[] = {g->work, g->state, g->harness_dir, g->self, NULL};
+    for (int i = 0; need[i]; i++) {
+        mode_t mode = 0;
+        char *dir = blocked_for_nobody(need[i], &mode);
+        if (dir) {
+            char *why = util_format("nobody, the user student code runs as, cannot pass through %s (mode %04o) "
+                                    "to reach %s; `chmod o+x %s` lets it through (without listing the folder)",
+                                    dir, (unsigned)mode, need[i], dir);
+            free(dir);
+            return why;
+        }
+    }
+    return NULL;
 }
 
 /* Does mode work here, and does it isolate?  0 when all of it holds, with
@@ -383,6 +431,12 @@ int grade_choose_sandbox(struct grade *g)
     }
     util_copy(g->mode, sizeof g->mode, "none");
     for (int i = 0; i < nmodes && !atomic_load(&g->interrupted); i++) {
+        if (!strcmp(modes[i], "bwrap-nobody") && (why = nobody_blocked(g))) {
+            note(g, modes[i], why);
+            free(why);
+            why = NULL;
+            continue;
+        }
         if (probe(g, &base, modes[i], &facts, &why) == 0) {
             util_copy(g->mode, sizeof g->mode, modes[i]);
             break;

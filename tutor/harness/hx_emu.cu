@@ -112,10 +112,16 @@ void emu_device(struct ctx *c)
 void emu_bind(struct ctx *c, const struct call *k)
 {
     (void)c;
+    /* each buffer as the lab gives it (family.h): its bytes for this n,
+     * and whether the kernel writes it, so that an access past d_in[n]
+     * is named and another block's store after a read is held to it */
+    emu_rt_lend(NULL, 0, 0);
     for (int i = 0; i < 4; i++) {
         const char *name = family_buffer(k->family, i).name;
-        if (k->ptr[i] && name)
-            emu_rt_name((const void *)(uintptr_t)k->ptr[i], name);
+        if (!k->ptr[i] || !name)
+            continue;
+        emu_rt_name((const void *)(uintptr_t)k->ptr[i], name);
+        emu_rt_lend((const void *)(uintptr_t)k->ptr[i], k->bytes[i], !k->writable[i]);
     }
 }
 

@@ -111,6 +111,7 @@ void result_free(struct result *r)
     free(r->gpu_via.gpu);
     free(r->gpu_via.arch);
     free(r->gpu_via.cpu_status);
+    free(r->gpu_via.failed);
     free(r->sanitizer_note);
     for (int i = 0; r->san && i < r->nsan; i++) {
         free(r->san[i].tool);

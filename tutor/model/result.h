@@ -107,6 +107,9 @@ struct rgpu_via {
     char *gpu;                      /* the GPU there, as nvidia-smi names it; NULL: not told */
     char *arch;                     /* what the kernel was built for ("sm_90") */
     char *cpu_status;               /* the CPU tier's verdict; NULL: it did not run */
+    char *failed;                   /* why the GPU side did not judge: its command failed, now
+                                       or lately; NULL: it judged, or was not needed */
+    double retry_s;                 /* with failed: seconds until the command is tried again */
 };
 
 /* Where a check stopped short of its verdict on purpose. */

@@ -326,6 +326,8 @@ static void parse_gpu_via(const cJSON *root, struct result *r)
     r->gpu_via.gpu = str_or_null(v, "gpu");
     r->gpu_via.arch = str(v, "arch");
     r->gpu_via.cpu_status = str_or_null(v, "cpu_status");
+    r->gpu_via.failed = str_or_null(v, "failed");
+    r->gpu_via.retry_s = num(v, "retry_s", 0);
 }
 
 static void parse_counters(const cJSON *root, struct result *r)

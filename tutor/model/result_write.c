@@ -311,6 +311,10 @@ static void put_gpu_via(cJSON *root, const struct rgpu_via *v)
     cJSON_AddStringToObject(o, "arch", v->arch ? v->arch : "");
     if (v->cpu_status)
         cJSON_AddStringToObject(o, "cpu_status", v->cpu_status);
+    if (v->failed) {
+        cJSON_AddStringToObject(o, "failed", v->failed);
+        cJSON_AddNumberToObject(o, "retry_s", v->retry_s);
+    }
 }
 
 static void put_head(cJSON *root, const struct result *r)

@@ -181,9 +181,31 @@ int sheet_same_file(const char *a, const char *b)
     return lb && !strcmp(a + la - lb, b) && (la == lb || a[la - lb - 1] == '/');
 }
 
+/* The compiler's warnings about the student's file, right under the
+ * verdict: one may be its cause.  A compile error lists them among its
+ * errors instead (compile_section). */
+static void warnings_beside(struct doc *d, const struct result *r, const char *src, int width)
+{
+    for (int i = 0; r->status != STATUS_COMPILE_ERROR && i < r->ndiags; i++) {
+        const struct rdiag *g = &r->diags[i];
+        char where[32];
+        struct doc_para p = {0};
+        if (strcmp(g->severity, "warning"))
+            continue;
+        snprintf(where, sizeof where, " line %d: ", g->line);
+        doc_para_add(&p, DOC_WARN, "warning", 7);
+        doc_para_add(&p, DOC_STRONG, where, strlen(where));
+        doc_para_add(&p, DOC_TEXT, g->message, strlen(g->message));
+        doc_flow(d, &p, width, "  ", DOC_TEXT);
+        doc_para_free(&p);
+        if (src && g->line > 0)
+            quote_line(d, src, g->line, DOC_MARK);
+    }
+}
+
 static void compile_section(struct doc *d, const struct result *r, const char *src, int width)
 {
-    if (r->status != STATUS_COMPILE_ERROR && !r->ndiags)
+    if (r->status != STATUS_COMPILE_ERROR)
         return;
     heading(d, "Compile");
     for (int i = 0; i < r->ndiags; i++) {
@@ -312,7 +334,7 @@ static void perf_section(struct doc *d, const struct result *r)
     }
     doc_newline(d);
     doc_addf(d, DOC_DIM, "  median of %d runs (%d at the target); × ref = %s's time / yours",
-             r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the reference");
+             r->perf[0].samples, tp ? tp->samples : 0, r->perf[0].ref_name[0] ? r->perf[0].ref_name : "the baseline");
 }
 
 /* The threshold in verdict.c's words, and why it is not the catalog's. */
@@ -412,7 +434,11 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",
              DOC_TEXT, width, "  ");
-    char text[400];
+    char text[1400];
+    verdict_gpu_via(text, sizeof text, r);
+    if (text[0])
+        para(d, text, DOC_WARN, width, "  ");
+    warnings_beside(d, r, src, width);
     doc_newline(d);
     doc_newline(d);
     snprintf(text, sizeof text, "%s (%s)", r->lab, r->family);
@@ -559,7 +585,7 @@ void sheet_chart(struct doc *d, const struct catalog *cat, const struct progress
         return;
     }
     char *about = util_format("On the %s.  A full bar is %.0f GB/s (the measured peak: %.0f GB/s); "
-                              "│ marks the reference (CUB).", gpu[0] ? gpu : "GPU", scale, peak);
+                              "│ marks the baseline (CUB).", gpu[0] ? gpu : "GPU", scale, peak);
     if (about)
         para(d, about, DOC_DIM, width, "");
     free(about);

@@ -169,7 +169,7 @@ void standing_page(struct doc *d, const struct catalog *cat, const struct progre
     doc_newline(d);
     doc_newline(d);
     snprintf(line, sizeof line, "Hints used: %d in all (recorded, never graded).  \"attempts\" counts the "
-             "checks of each lab's own kernel.cu; \"best\" is its fastest timed pass, against the reference.  "
+             "checks of each lab's own kernel.cu; \"best\" is its fastest timed pass, against the baseline.  "
              "cudatutor progress prints the same.", hints);
     doc_para_add(&para, DOC_TEXT, line, strlen(line));
     doc_flow(d, &para, width, "", DOC_TEXT);

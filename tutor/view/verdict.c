@@ -77,7 +77,7 @@ void verdict_target(char *buf, size_t len, const struct result *r)
     char min[48];
     figure(min, sizeof min, r, r->target_min);
     if (!strcmp(m, "ratio"))
-        snprintf(buf, len, "%s %s at %s", min, tp && tp->ref_name[0] ? tp->ref_name : "the reference",
+        snprintf(buf, len, "%s %s at %s", min, tp && tp->ref_name[0] ? tp->ref_name : "the baseline",
                  r->target_case);
     else if (!strcmp(m, "pct_peak"))
         snprintf(buf, len, "%s of the measured peak at %s", min, r->target_case);
@@ -168,7 +168,7 @@ static void print_perf(FILE *f, const struct result *r)
         else
             fprintf(f, "  %8.1f %s", p->rate, p->rate_unit);
         fprintf(f, "  %5.2fx %s%s\n", p->ratio, p->ref_name, p->implausible ? "  IMPLAUSIBLE" : "");
-        fprintf(f, "  %-12s %-7s (median of %d, min %.3f, max %.3f; reference %.3f ms)\n", "", "",
+        fprintf(f, "  %-12s %-7s (median of %d, min %.3f, max %.3f; baseline %.3f ms)\n", "", "",
                 p->samples, p->min_ms, p->max_ms, p->ref_median_ms);
     }
 }
@@ -215,6 +215,16 @@ void verdict_peak(char *buf, size_t len, const struct result *r)
         util_copy(buf, len, "");
 }
 
+void verdict_gpu_via(char *buf, size_t len, const struct result *r)
+{
+    const struct rgpu_via *v = &r->gpu_via;
+    if (!v->have || v->ran || !v->failed)
+        util_copy(buf, len, "");
+    else
+        snprintf(buf, len, "%s; %s; retrying in %.0f s", v->failed,
+                 r->emulated ? "judged on this computer's CPU" : "not run on a GPU", v->retry_s);
+}
+
 /* A field of the heading: its label, then its text flowed into width
  * columns at spaces, the lines after the first under the text's start. */
 static void heading_field(FILE *f, const char *label, const char *text, int width)
@@ -233,7 +243,7 @@ static void heading_field(FILE *f, const char *label, const char *text, int widt
 
 void verdict_print(FILE *f, const struct result *r, int color, int width)
 {
-    char text[512];
+    char text[1400];
     fprintf(f, "lab %s (%s)  %s\n", r->lab, r->family, r->file);
     snprintf(text, sizeof text, "%llu", r->seed);
     heading_field(f, "seed", text, width);
@@ -281,6 +291,15 @@ void verdict_print(FILE *f, const struct result *r, int color, int width)
                                       r->status == STATUS_TIMEOUT))
         fprintf(f, "  output of the run:\n%s%s", r->output,
                 r->output[strlen(r->output) - 1] == '\n' ? "" : "\n");
+    /* A compile error lists its warnings among its errors, above. */
+    for (int i = 0; r->status != STATUS_COMPILE_ERROR && i < r->ndiags; i++)
+        if (!strcmp(r->diags[i].severity, "warning")) {
+            snprintf(text, sizeof text, "line %d: %s", r->diags[i].line, r->diags[i].message);
+            heading_field(f, "warning", text, width);
+        }
+    verdict_gpu_via(text, sizeof text, r);
+    if (text[0])
+        heading_field(f, "GPU", text, width);
     const char *c = r->status == STATUS_PASS ? GREEN : r->status == STATUS_NO_GPU ? YELLOW : RED;
     fprintf(f, "%s%s%s  %s\n", paint(color, c), status_name(r->status), paint(color, OFF), r->summary);
 }

@@ -22,6 +22,12 @@ void verdict_device(char *buf, size_t len, const struct result *r);
  * copy"); "" when it measured none (no GPU, nothing to time). */
 void verdict_peak(char *buf, size_t len, const struct result *r);
 
+/* Why the GPU at the other end of --gpu-via did not judge, what did, and
+ * when the command is tried again ("the GPU side failed 40 s ago (...);
+ * judged on this computer's CPU; retrying in 260 s"), shown beside the
+ * verdict; "" when it judged or was not needed. */
+void verdict_gpu_via(char *buf, size_t len, const struct result *r);
+
 /* The lab's target in words, the one wording every front end shows:
  * "0.0822× CUB DeviceReduce::Sum at 2^28", "76% of the measured peak at
  * ripple"; every case of a target of several: "1.3× CUB DeviceReduce::Sum
