@@ -5,7 +5,7 @@
  * profiled (the judge marks their replay with an NVTX range "student").
  * Without a GPU, the CPU judge in profile mode at the lesson's size, whose
  * emulator counts the student's launches (tutor/emu/emu_count.h) and says
- * each count on the channel; the lesson's counter against the reference
+ * each count on the channel; the lesson's counter beside the reference
  * solution's is then a technique the lab needs (docs/harness.md, "Counters
  * without a GPU"). */
 #include <stdio.h>
