@@ -106,6 +106,19 @@ uint32_t emu_count_wavefronts(const uint32_t *off, uint32_t mask, uint32_t bytes
     return total;
 }
 
+
+/* Adds sector S to the N distinct ones in OUT (HI: the largest so far):
+ * a warp's addresses mostly rise, so a sector above HI is new without a
+ * search. */
+static inline void sector_add(uint64_t *out, uint32_t *n, uint64_t *hi, uint64_t s)
+{
+    if (*n && s <= *hi)
+        for (uint32_t j = *n; j > 0; j--)
+            if (out[j - 1] == s)
+                return;
+    *hi = !*n || s > *hi ? s : *hi;
+    out[(*n)++] = s;
+}
 /* The distinct sectors of the lanes of MASK into OUT (at most 64); their
  * count.  An access of 16 bytes or fewer is aligned to its size, so it
  * lies in one sector; lanes mostly climb through memory, so a sector past
@@ -117,15 +130,7 @@ static uint32_t sectors_of(const uint64_t *addr, uint32_t mask, uint32_t bytes, 
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)];
         for (uint64_t s = a >> 5; s <= (a + bytes - 1) >> 5 && n < 64; s++) {
-            uint32_t j = n;
-            if (n && s <= hi) {
-                while (j > 0 && out[j - 1] != s)
-                    j--;
-                if (j > 0)
-                    continue;
-            }
-            hi = !n || s > hi ? s : hi;
-            out[n++] = s;
+            sector_add(out, &n, &hi, s);
         }
     }
     return n;
@@ -301,15 +306,7 @@ static int count_fast(struct run *r, const struct warp *w, const struct emu_insn
     uint32_t n = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t s = (base[__builtin_ctz(m)] + off) >> 5;
-        uint32_t j = n;
-        if (n && s <= hi) {
-            while (j > 0 && sec[j - 1] != s)
-                j--;
-            if (j > 0)
-                continue;
-        }
-        hi = !n || s > hi ? s : hi;
-        sec[n++] = s;
+        sector_add(sec, &n, &hi, s);
     }
     r->cnt.v[is_ld ? EMU_CNT_gl_ld_req : EMU_CNT_gl_st_req]++;
     r->cnt.v[is_ld ? EMU_CNT_gl_ld_sec : EMU_CNT_gl_st_sec] += n;
