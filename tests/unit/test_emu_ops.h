@@ -33,19 +33,18 @@ enum {
     OPS_MASK = 1u << 8,     /* a warp's member mask: all lanes or a random set, uniform */
     OPS_NONZERO = 1u << 12, /* never 0 (a divisor whose zero the ISA leaves open) */
     OPS_EQ01 = 1u << 16,    /* input 1 equals input 0 in half the threads (cas, setp.eq) */
-    OPS_DIVAPPROX = 1u << 17, /* |b| within [2^-126, 2^126] or special (div.approx's range) */
+    OPS_REFUSED = 1u << 17, /* an approximation: the emulator must refuse it (needs a GPU); no ref */
 };
 #define OPS_IN(flag, k) ((unsigned)(flag) << (k))
 
 /* One row: FORM as forms.sh writes it; VARIANT tells rows of one form apart
  * ("" for the plain one); SIG the register types "outputs:inputs", one
  * letter each (p pred, h 16-bit, r 32-bit, R 64-bit, f f32, F f64); BODY
- * the instruction(s), NULL for "FORM d0, ..., a0, ...;"; ULPS the ISA's
- * stated maximum error of an approximate form, 0 for bit for bit. */
+ * the instruction(s), NULL for "FORM d0, ..., a0, ...;"; REF the ISA's
+ * results, bit for bit (NULL for an OPS_REFUSED row). */
 struct ops_row {
     const char *form, *variant, *sig, *body;
     unsigned gen;
-    int ulps;
     ops_ref_fn *ref;
 };
 
@@ -79,8 +78,7 @@ void ops_draw(const struct ops_row *r, uint64_t seed, uint64_t *in, struct ops_c
 int ops_ptx(const struct ops_row *r, const struct ops_ctx *c, char *buf, size_t size);
 
 /* Whether GOT matches WANT for row R in slot S: bit for bit (NaNs too:
- * the references write the H100's), or for an approximate form's
- * non-NaN floats within its ULPS. */
+ * the references write the H100's). */
 int ops_equal(const struct ops_row *r, int slot, uint64_t want, uint64_t got);
 
 #endif

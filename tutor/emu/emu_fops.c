@@ -265,20 +265,6 @@ static uint64_t cvt_one(const struct emu_insn *in, uint64_t x)
     return emu_b32(f);
 }
 
-/* The approximate functions, from the host's correctly rounded ones. */
-static float approx_fn32(int op, float a)
-{
-    switch (op) {
-    case OP_EX2: return exp2f(a);
-    case OP_LG2: return log2f(a);
-    case OP_SIN: return sinf(a);
-    case OP_COS: return cosf(a);
-    case OP_TANH: return tanhf(a);
-    case OP_RSQRT: return 1.0f / sqrtf(a);
-    default: return a;
-    }
-}
-
 /* The float arithmetic of ADD..FMA, RCP, SQRT, DIV at TYPE's width. */
 static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t z)
 {
@@ -295,12 +281,7 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         case OP_SUB: r = a - b; break;
         case OP_MUL: r = a * b; break;
         case OP_FMA: case OP_MAD: r = fmaf(a, b, c); break;
-        case OP_DIV:
-            if (in->flags & F_APPROX)
-                r = a * (1.0f / b);
-            else
-                r = a / b;
-            break;
+        case OP_DIV: r = a / b; break;
         case OP_RCP: r = 1.0f / a; break;
         case OP_SQRT: r = sqrtf(a); break;
         case OP_MIN: r = (float)fminmax(a, b, 0); break;
@@ -321,7 +302,7 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
             memcpy(&bb, &b, 4);
             return (bb & 0x7fffffffu) | (ab & 0x80000000u);
         }
-        default: r = approx_fn32(in->op, a); break;
+        default: r = a; break;
         }
         if (in->flags & F_SAT)
             r = sat32(r);
@@ -351,9 +332,6 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
     case OP_COPYSIGN:
         /* b's bits with a's sign: a NaN keeps its payload, quiet or not */
         return (y & 0x7fffffffffffffffull) | (x & 0x8000000000000000ull);
-    case OP_RSQRT: r = 1.0 / sqrt(a); break;
-    case OP_EX2: r = exp2(a); break;
-    case OP_LG2: r = log2(a); break;
     default: r = a; break;
     }
     if (in->flags & F_SAT)
@@ -550,8 +528,7 @@ emu_alu_fn *emu_fops_select(const struct emu_insn *in)
     }
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV: case OP_ABS:
-    case OP_NEG: case OP_MIN: case OP_MAX: case OP_RCP: case OP_SQRT: case OP_RSQRT:
-    case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
+    case OP_NEG: case OP_MIN: case OP_MAX: case OP_RCP: case OP_SQRT: case OP_COPYSIGN:
         return f_any;
     default:
         return NULL;

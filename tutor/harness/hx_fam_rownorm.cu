@@ -22,7 +22,7 @@
  * Why 2^-13: in float (u = 2^-24), a sum of cols positive terms in any order
  * (one thread's loop, a warp's lanes and butterfly, a block's tree) is within
  * (cols - 1) u of S to first order, at most 1023 u; scaling by 1/S, or
- * dividing, adds two roundings (__fdividef two ulp).  So every sensible
+ * dividing, adds two roundings (a division two ulp at most).  So every sensible
  * kernel is within 1026 u of each element, about half the tolerance of
  * 2048 u; emulated in float on the host, such kernels use under 2% of it
  * (build/tests/test_rownorm).  Leaving out an element moves S by more than

@@ -20,7 +20,7 @@
  *   - simple float errors: |f| stays within [|c0|/2, 3|c0|/2] (the wave
  *     never outweighs the level), so f keeps one sign and every error below
  *     is a fraction of |f| itself; sinpif reduces its argument exactly, and
- *     the denominator lies in [1, 37], where __fdividef is within 2 ulp;
+ *     the division is correctly rounded (__fdiv_rn, half an ulp);
  *   - cheap: about thirty instructions and no memory traffic per point.
  *
  * Correctness.  The CPU reference is the rule itself in float64, on the float
@@ -40,7 +40,7 @@
  *     most of it changes sign from point to point and cancels;
  *   - f itself: w*x + phi is rounded once (by up to 4u, |w*x + phi| < 8,
  *     which moves the sine by 13u), sinpif is within an ulp, the envelope
- *     and __fdividef within a few, and the last fma half an ulp of |f|:
+ *     and the division within a few, and the last fma half an ulp of |f|:
  *     under 24u |c1| + u |f| <= 25u |f|, about 2^-19 of |f|;
  *   - the summation, in any order (per-thread loops, warp shuffles, shared
  *     warp sums, one atomicAdd per block): to first order its error is at most
@@ -50,7 +50,7 @@
  *     grow only like the square root of the chain.
  * A float emulation on the host of such kernels (x_i as x_first + k*step, as
  * a + i*h, or as a + (i/n)*(b-a); per-thread sums, shuffle trees, each
- * block's sum added in a random order; sinpif and __fdividef modelled by
+ * block's sum added in a random order; sinpif and the division modelled by
  * correctly rounded values) used under 1% of the bound at every trial size
  * with up to 1056 blocks of 256 threads, over 20 seeds; under 5% with 7 to
  * 65537 blocks, and 17% with a single block (chains of 65536 additions at
