@@ -1334,17 +1334,21 @@ static void recursion(void)
 }
 
 /* Calls through a function pointer: each lane calls the function its
- * pointer holds (two in one warp here); a pointer to no function is a
- * fault, not a jump anywhere. */
+ * pointer holds (two in one warp here), taken from a register or from a
+ * module's table of pointers ({thrice, twice}, as nvcc writes an array of
+ * function pointers); a pointer to no function is a fault, not a jump
+ * anywhere. */
 static void indirect_calls(void)
 {
-#define PTR_PTX(PICK) HEAD \
+#define PTR_PTX(PICK) PTR_TABLE_PTX("", PICK)
+#define PTR_TABLE_PTX(DECL, PICK) HEAD \
         ".func (.param .b32 fr) twice(.param .b32 fx)\n{\n" \
         "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  shl.b32 %r2, %r1, 1;\n" \
         "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
         ".func (.param .b32 fr) thrice(.param .b32 fx)\n{\n" \
         "  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [fx];\n  mul.lo.s32 %r2, %r1, 3;\n" \
         "  st.param.b32 [fr], %r2;\n  ret;\n}\n" \
+        DECL \
         ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
         "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .b64 %rd<8>;\n" \
         "  ld.param.u64 %rd1, [out];\n" \
@@ -1370,10 +1374,46 @@ static void indirect_calls(void)
         EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
     }
     done(&f);
+    EXPECT(load(&f, PTR_TABLE_PTX(".global .align 8 .u64 fns[2] = {thrice, twice};\n",
+                                  "  mul.wide.u32 %rd5, %r2, 8;\n  mov.u64 %rd7, fns;\n"
+                                  "  add.s64 %rd7, %rd7, %rd5;\n  ld.global.u64 %rd4, [%rd7];\n"),
+                1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++) {
+        EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
+    }
+    done(&f);
     EXPECT(load(&f, PTR_PTX("  mov.u64 %rd4, 4096;\n"), 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "calls through a pointer that holds no function (0x1000)") != NULL);
+    done(&f);
+}
+
+/* Addresses in a module variable's initialiser, as nvcc writes a pointer
+ * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
+ * pointer reads the variable, the const space's too. */
+static void address_initialisers(void)
+{
+    static const char ptx[] = HEAD
+        ".global .align 4 .b8 arr[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4};\n"
+        ".const .align 4 .b8 carr[8] = {10, 0, 0, 0, 20};\n"
+        ".global .align 8 .u64 p = generic(arr)+8;\n"
+        ".global .align 8 .u64 cps[2] = {generic(carr), generic(carr)+4};\n"
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<6>; .reg .b64 %rd<8>;\n"
+        "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+        "  ld.global.u64 %rd2, [p];\n  ld.u32 %r1, [%rd2];\n"
+        "  ld.global.u64 %rd3, [cps+8];\n  ld.u32 %r2, [%rd3];\n"
+        "  add.s32 %r3, %r1, %r2;\n  st.global.u32 [%rd1], %r3;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    unsigned out[32] = {0};
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
+    EXPECT(out[0] == 3 + 20);
     done(&f);
 }
 
@@ -2164,7 +2204,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -74,6 +74,12 @@ REF1(r_add_f16x2, f2h((double)H(0) + H(1)) | f2h((double)HHI(0) + HHI(1)) << 16)
 REF1(r_fma_f16x2, f2h(fma(H(0), H(1), H(2))) | f2h(fma(HHI(0), HHI(1), HHI(2))) << 16)
 REF1(r_setp_lt_f16, H(0) < H(1))
 REF1(r_setp_gtu_f16, !(H(0) <= H(1)))
+/* set: the destination's true (1.0 as a half, all ones as an integer, each
+ * 16-bit half of it for a .x2 source) or 0 */
+REF1(r_set_gt_u32_f16x2, (H(0) > H(1) ? 0xffffu : 0) | (HHI(0) > HHI(1) ? 0xffff0000u : 0))
+REF1(r_set_nan_f16_f16, isnan(H(0)) || isnan(H(1)) ? 0x3c00 : 0)
+REF1(r_set_le_u32_f16, H(0) <= H(1) ? 0xffffffffu : 0)
+REF1(r_set_ltu_bf16x2_bf16x2, (!(BF(0) >= BF(1)) ? 0x3f80u : 0) | (!(BFHI(0) >= BFHI(1)) ? 0x3f800000u : 0))
 /* bf16: sums and products of two 8-bit fractions are exact in an f32 */
 REF1(r_add_bf16, f2bf(BF(0) + BF(1)))
 REF1(r_mul_bf16, f2bf(BF(0) * BF(1)))
@@ -205,6 +211,10 @@ const struct ops_row ops_half_rows[] = {
     {"fma.rn.f16x2", "", "r:rrr", 0, 0, r_fma_f16x2},
     {"setp.lt.f16", "", "r:hh", SETP16(lt), OPS_EQ01, r_setp_lt_f16},
     {"setp.gtu.f16", "", "r:hh", SETP16(gtu), OPS_EQ01, r_setp_gtu_f16},
+    {"set.gt.u32.f16x2", "", "r:rr", 0, OPS_EQ01, r_set_gt_u32_f16x2},
+    {"set.nan.f16.f16", "", "h:hh", 0, OPS_EQ01, r_set_nan_f16_f16},
+    {"set.le.u32.f16", "", "r:hh", 0, OPS_EQ01, r_set_le_u32_f16},
+    {"set.ltu.bf16x2.bf16x2", "", "r:rr", 0, OPS_EQ01, r_set_ltu_bf16x2_bf16x2},
     {"add.rn.bf16", "", "h:hh", 0, 0, r_add_bf16},
     {"mul.rn.bf16", "", "h:hh", 0, 0, r_mul_bf16},
     {"mul.rn.bf16x2", "", "r:rr", 0, 0, r_mul_bf16x2},

@@ -49,6 +49,48 @@ struct vardecl {
     size_t init_bytes;
 };
 
+/* An address in an initialiser, at the parser, into *BITS, its tokens
+ * consumed: a function's ({f, g}: a table of function pointers, each what a
+ * call through a pointer reads, FUNC_ADDR + its index), or a global or
+ * constant variable's, plain or as generic(v) (both spaces' addresses are
+ * the generic space's own), with a byte offset "+ N" after it.  0, or -1
+ * (reported: an address of anything else is not emulated). */
+static int address_init(struct parser *P, uint64_t *bits)
+{
+    int generic = tok_eq(tok(P), "generic", 7);
+    if (generic) {
+        next(P);
+        if (!is_punct(P, '('))
+            return emu_parse_fail(P, "expected '(' after generic");
+        next(P);
+    }
+    const struct emu_tok *t = tok(P);
+    int fi = generic ? -1 : emu_parse_find_func(P->m, t->s, t->len);
+    const struct symdecl *sd = fi >= 0 ? NULL : emu_parse_find_sym(P, t->s, t->len);
+    if (fi >= 0) {
+        *bits = FUNC_ADDR + (uint64_t)fi;
+    } else if (sd && (sd->space == SP_GLOBAL || sd->space == SP_CONST) && !sd->dyn) {
+        *bits = sd->addr;
+    } else {
+        return emu_parse_unsupported(P, "an initialiser holding an address", 34);
+    }
+    next(P);
+    if (generic) {
+        if (!is_punct(P, ')'))
+            return emu_parse_fail(P, "expected ')' after generic(name");
+        next(P);
+    }
+    if (is_punct(P, '+') && fi < 0) {
+        next(P);
+        int64_t off;
+        if (tok(P)->kind != TK_NUM || emu_lex_int(tok(P)->s, tok(P)->len, &off) || off < 0)
+            return emu_parse_fail(P, "expected a byte offset after '+' in an initialiser");
+        *bits += (uint64_t)off;
+        next(P);
+    }
+    return 0;
+}
+
 /* Reads an initialiser's values into BUF (ELEM bytes each) up to CAP bytes. */
 static int parse_init(struct parser *P, int type, unsigned char *buf, size_t cap, size_t *used,
                       int depth)
@@ -75,19 +117,21 @@ static int parse_init(struct parser *P, int type, unsigned char *buf, size_t cap
         neg = 1;
         next(P);
     }
-    if (tok(P)->kind != TK_NUM) {
-        if (tok(P)->kind == TK_ID)
-            return emu_parse_unsupported(P, "an initialiser holding an address", 34);
-        return emu_parse_fail(P, "expected a number in an initialiser");
-    }
     uint64_t bits;
-    if (emu_lex_number(tok(P)->s, tok(P)->len, neg, fbits, &bits))
+    if (tok(P)->kind == TK_ID && !neg && esz == 8) {
+        if (address_init(P, &bits))
+            return -1;
+    } else if (tok(P)->kind != TK_NUM) {
+        return emu_parse_fail(P, "expected a number in an initialiser");
+    } else if (emu_lex_number(tok(P)->s, tok(P)->len, neg, fbits, &bits)) {
         return emu_parse_fail(P, "bad number '%.*s'", tok(P)->len, tok(P)->s);
+    } else {
+        next(P);
+    }
     if (*used + (size_t)esz > cap)
         return emu_parse_fail(P, "initialiser longer than its array");
     memcpy(buf + *used, &bits, (size_t)esz);    /* little-endian host */
     *used += (size_t)esz;
-    next(P);
     return 0;
 }
 

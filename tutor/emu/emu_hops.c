@@ -1,5 +1,5 @@
 /* emu_hops.c — the half floats: add, sub, mul, fma, min, max, abs, neg,
- * setp and cvt on f16 (1 sign, 5 exponent, 10 fraction bits) and bf16
+ * setp, set and cvt on f16 (1 sign, 5 exponent, 10 fraction bits) and bf16
  * (1, 8, 7), scalar or two to a register (.x2: each half on its own, the
  * first operand's low half with the second's low half).
  *
@@ -214,6 +214,38 @@ static void h_setp(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32
     }
 }
 
+/* set on halves: the comparison of a with b, of each half for a .x2
+ * source, written as the destination type's true (1.0 for a half, all
+ * ones for an integer: each 16-bit half of it for a .x2 source) or 0. */
+static void h_set(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
+{
+    (void)carry;
+    struct hfmt f = fmt_of(in->type2);
+    uint64_t *d = REG(0);
+    const uint64_t *x = REG(1), *y = REG(2);
+    int pairs = emu_type_size[in->type2] == 4, dst = in->type;
+    uint64_t one = dst == T_BF16 || dst == T_BF16X2 ? 0x3f80u
+                 : emu_hops_is_half(dst) ? 0x3c00u
+                 : pairs || emu_type_size[dst] == 2 ? 0xffffu : 0xffffffffu;
+    LANES(mask) {
+        uint64_t v = 0;
+        for (int i = 0; i < 1 + pairs; i++) {
+            uint16_t hx = (uint16_t)(x[l] >> 16 * i), hy = (uint16_t)(y[l] >> 16 * i);
+            if (in->flags & F_FTZ) {
+                hx = ftz(hx, f);
+                hy = ftz(hy, f);
+            }
+            float fx = (float)half_value(hx, f), fy = (float)half_value(hy, f);
+            uint32_t bx, by;
+            memcpy(&bx, &fx, 4);
+            memcpy(&by, &fy, 4);
+            if (emu_compare(in->cmp, T_F32, bx, by))
+                v |= one << 16 * i;
+        }
+        d[l] = v;
+    }
+}
+
 /* A half's value as cvt reads its source. */
 static double cvt_source(const struct emu_insn *in, uint64_t x)
 {
@@ -301,6 +333,16 @@ emu_alu_fn *emu_hops_select(const struct emu_insn *in)
         if (in->cmp2)
             return NULL;
         return h_setp;
+    case OP_SET:
+        /* a half source; the destination a half (of its width) or an
+         * integer; no BoolOp */
+        if (in->cmp2 || !emu_hops_is_half(in->type2) ||
+            (emu_hops_is_half(in->type) && emu_type_size[in->type] != emu_type_size[in->type2]) ||
+            (!emu_hops_is_half(in->type) && in->type != T_U32 && in->type != T_S32 &&
+             in->type != T_U16 && in->type != T_S16) ||
+            (emu_type_size[in->type2] == 4 && (in->type == T_U16 || in->type == T_S16)))
+            return NULL;
+        return h_set;
     default:
         return NULL;
     }

@@ -727,7 +727,11 @@ emu_alu_fn *emu_alu_select(const struct emu_insn *in)
         if (k != 'f' && emu_type_kind[in->type2] != 'f' && !(in->flags & F_SAT))
             return cvt_int;
         return cvt_any;
-    case OP_SLCT: case OP_SET:
+    case OP_SET:
+        if (emu_hops_is_half(in->type2) || emu_hops_is_half(in->type))
+            return emu_hops_select(in);
+        break;
+    case OP_SLCT:
         if (emu_hops_is_half(in->type2))
             return NULL;
         break;
