@@ -79,6 +79,21 @@ REF1(r_setp_gtu_f16, !(H(0) <= H(1)))
 REF1(r_set_gt_u32_f16x2, (H(0) > H(1) ? 0xffffu : 0) | (HHI(0) > HHI(1) ? 0xffff0000u : 0))
 REF1(r_set_nan_f16_f16, isnan(H(0)) || isnan(H(1)) ? 0x3c00 : 0)
 REF1(r_set_le_u32_f16, H(0) <= H(1) ? 0xffffffffu : 0)
+/* min/max .NaN: a NaN operand gives the canonical NaN (without it, the
+ * other operand) */
+static uint64_t hmax_nan(uint64_t x, uint64_t y)
+{
+    return isnan(h2f(x)) || isnan(h2f(y)) ? 0x7fff : hmin(x, y, 1);
+}
+REF1(r_max_nan_f16x2, hmax_nan(IN(0) & 0xffff, IN(1) & 0xffff) | hmax_nan(IN(0) >> 16 & 0xffff, IN(1) >> 16 & 0xffff) << 16)
+REF(r_min_nan_f32)
+{
+    (void)c;
+    float a = F32(0), b = F32(1);
+    if (isnan(a) || isnan(b)) o[0] = 0x7fffffff;
+    else if (a == b) o[0] = signbit(a) ? U32(0) : U32(1);
+    else o[0] = a < b ? U32(0) : U32(1);
+}
 REF1(r_set_ltu_bf16x2_bf16x2, (!(BF(0) >= BF(1)) ? 0x3f80u : 0) | (!(BFHI(0) >= BFHI(1)) ? 0x3f800000u : 0))
 /* bf16: sums and products of two 8-bit fractions are exact in an f32 */
 REF1(r_add_bf16, f2bf(BF(0) + BF(1)))
@@ -215,6 +230,8 @@ const struct ops_row ops_half_rows[] = {
     {"set.nan.f16.f16", "", "h:hh", 0, OPS_EQ01, r_set_nan_f16_f16},
     {"set.le.u32.f16", "", "r:hh", 0, OPS_EQ01, r_set_le_u32_f16},
     {"set.ltu.bf16x2.bf16x2", "", "r:rr", 0, OPS_EQ01, r_set_ltu_bf16x2_bf16x2},
+    {"max.NaN.f16x2", "", "r:rr", 0, OPS_EQ01, r_max_nan_f16x2},
+    {"min.NaN.f32", "", "f:ff", 0, OPS_EQ01, r_min_nan_f32},
     {"add.rn.bf16", "", "h:hh", 0, 0, r_add_bf16},
     {"mul.rn.bf16", "", "h:hh", 0, 0, r_mul_bf16},
     {"mul.rn.bf16x2", "", "r:rr", 0, 0, r_mul_bf16x2},

@@ -284,8 +284,12 @@ static uint64_t fop(const struct emu_insn *in, uint64_t x, uint64_t y, uint64_t 
         case OP_DIV: r = a / b; break;
         case OP_RCP: r = 1.0f / a; break;
         case OP_SQRT: r = sqrtf(a); break;
-        case OP_MIN: r = (float)fminmax(a, b, 0); break;
-        case OP_MAX: r = (float)fminmax(a, b, 1); break;
+        case OP_MIN:
+        case OP_MAX:
+            if ((in->flags & F_NANP) && (a != a || b != b))
+                return NAN32;
+            r = (float)fminmax(a, b, in->op == OP_MAX);
+            break;
         case OP_ABS:
         case OP_NEG: {
             /* the sign bit alone (.ftz flushed a), but a NaN is canonical */
@@ -502,7 +506,9 @@ static emu_alu_fn *setp_f32(int cmp)
 emu_alu_fn *emu_fops_select(const struct emu_insn *in)
 {
     int w = emu_type_size[in->type];
-    int plain = (in->rnd == RND_NONE || in->rnd == RND_RN) && !(in->flags & (F_SAT | F_FTZ));
+    if ((in->flags & F_NANP) && (w != 4 || (in->op != OP_MIN && in->op != OP_MAX)))
+        return NULL;    /* .NaN is min's and max's, on f32 and the halves */
+    int plain = (in->rnd == RND_NONE || in->rnd == RND_RN) && !(in->flags & (F_SAT | F_FTZ | F_NANP));
     if (in->op == OP_SETP)
         return w == 4 && !in->cmp2 && in->aux != 2 && !(in->flags & F_FTZ) ? setp_f32(in->cmp)
                                                                              : setp_f_any;

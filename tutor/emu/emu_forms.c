@@ -62,7 +62,7 @@ static const struct suffix suffixes[] = {
     {"L2::evict_first", S_IGNORE, 0}, {"L2::evict_last", S_IGNORE, 0},
     {"L2::evict_normal", S_IGNORE, 0}, {"L2::64B", S_IGNORE, 0}, {"L2::128B", S_IGNORE, 0},
     {"L2::256B", S_IGNORE, 0}, {"fractional", S_IGNORE, 0}, {"noftz", S_IGNORE, 0},
-    {"relu", S_FLAG, F_RELU},
+    {"relu", S_FLAG, F_RELU}, {"NaN", S_FLAG, F_NANP},
     {"async", S_CP, CPW_ASYNC}, {"commit_group", S_CP, CPW_COMMIT}, {"wait_group", S_CP, CPW_WAIT},
     {"wait_all", S_CP, CPW_WAITALL}, {"bulk", S_CP, CPW_BULK},
     {"mbarrier::complete_tx::bytes", S_CP, CPW_TX}, {"mbarrier", S_CP, CPW_MBAR},

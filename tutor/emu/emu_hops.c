@@ -147,7 +147,10 @@ static uint16_t half_op(const struct emu_insn *in, uint16_t x, uint16_t y, uint1
     case OP_SUB: r = a - b; break;
     case OP_MUL: r = a * b; break;
     case OP_FMA: case OP_MAD: r = fma_odd(a, b, c); break;
-    case OP_MIN: case OP_MAX: return hminmax(x, y, f, in->op == OP_MAX);
+    case OP_MIN: case OP_MAX:
+        if ((in->flags & F_NANP) && (is_nan_half(x, f) || is_nan_half(y, f)))
+            return HNAN;
+        return hminmax(x, y, f, in->op == OP_MAX);
     case OP_ABS: return is_nan_half(x, f) ? HNAN : x & 0x7fff;
     case OP_NEG: return is_nan_half(x, f) ? HNAN : x ^ 0x8000;
     default: return HNAN;
@@ -328,6 +331,8 @@ emu_alu_fn *emu_hops_select(const struct emu_insn *in)
         return h_cvt;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_FMA: case OP_MAD: case OP_MIN:
     case OP_MAX: case OP_ABS: case OP_NEG:
+        if ((in->flags & F_NANP) && in->op != OP_MIN && in->op != OP_MAX)
+            return NULL;
         return h_arith;
     case OP_SETP:
         if (in->cmp2)

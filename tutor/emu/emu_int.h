@@ -106,6 +106,7 @@ enum {
      * only (which orders nothing between blocks) */
     F_STRONG = 1u << 25, F_REL = 1u << 26, F_ACQ = 1u << 27, F_CTA = 1u << 28,
     F_RELU = 1u << 29,  /* a half float's negative result becomes +0 */
+    F_NANP = 1u << 30,  /* min/max .NaN: a NaN operand makes the result the canonical NaN */
 };
 
 /* A source or destination operand after decoding. */

@@ -6,6 +6,8 @@
 // and writes ZOO_SLOTS words a thread to `out`; a student's kernel may use
 // any of this, and the emulator must give the GPU's bits or refuse the form.
 #include <cstdint>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
@@ -493,4 +495,45 @@ ZOO_KERNEL(zoo_mem)
     volatile uint32_t *vs = sh;
     o[14] = vs[(4 * i + 5) % 256];
     o[15] = gen[0] + 1;
+}
+
+// half comparisons into registers (set on halves: __hisnan, __hbgt2, the
+// integer masks) and packed arithmetic beside them
+ZOO_KERNEL(zoo_half)
+{
+    ARGS;
+    __half2 x = *reinterpret_cast<const __half2 *>(&a), y = *reinterpret_cast<const __half2 *>(&b);
+    __nv_bfloat162 p = *reinterpret_cast<const __nv_bfloat162 *>(&c), q = *reinterpret_cast<const __nv_bfloat162 *>(&d);
+    __half lx = __low2half(x), hy = __high2half(y);
+    o[0] = __hbgt2(x, y) | __hble2(x, y) << 2 | __hbequ2(x, y) << 4 | __hbltu2(x, y) << 6;
+    o[1] = (uint32_t)__hisnan(lx) | (uint32_t)__hisinf(hy) << 1 | (uint32_t)__hlt(lx, hy) << 2 |
+           (uint32_t)__hgeu(lx, hy) << 3 | (uint32_t)__hne(lx, hy) << 4;
+    o[2] = __hgt2_mask(x, y) ^ __hleu2_mask(y, x);
+    o[3] = __hbgt2(p, q) | __hble2(p, q) << 2 | (uint32_t)__hisnan(__low2bfloat16(p)) << 4;
+    __half2 r = __hfma2_relu(x, y, x);
+    o[4] = *reinterpret_cast<uint32_t *>(&r);
+    __half2 mn = __hmin2(x, y), mx = __hmax2_nan(x, y);
+    o[5] = *reinterpret_cast<uint32_t *>(&mn) ^ *reinterpret_cast<uint32_t *>(&mx);
+    __half2 eq = __heq2(x, y);
+    o[6] = *reinterpret_cast<uint32_t *>(&eq);
+    __nv_bfloat162 pl = __hlt2(p, q);
+    o[7] = *reinterpret_cast<uint32_t *>(&pl);
+}
+
+__device__ int zoo_twice(int v) { return 2 * v; }
+__device__ int zoo_square(int v) { return v * v; }
+__device__ int zoo_negate(int v) { return -v; }
+__device__ int (*zoo_fns[3])(int) = {zoo_twice, zoo_square, zoo_negate};
+__device__ uint32_t zoo_table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+__device__ uint32_t *zoo_mid = zoo_table + 4;
+__constant__ uint32_t zoo_ctable[4] = {27, 18, 28, 18};
+__device__ const uint32_t *zoo_cptr = &zoo_ctable[1];
+
+// module variables initialised with addresses: a table of function
+// pointers, pointers into a global and a constant array
+ZOO_KERNEL(zoo_ptrs)
+{
+    ARGS;
+    o[0] = (uint32_t)zoo_fns[a % 3]((int)b);
+    o[1] = zoo_mid[c % 4] + zoo_cptr[d % 3];
 }
