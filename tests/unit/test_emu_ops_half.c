@@ -85,6 +85,12 @@ static uint64_t hmax_nan(uint64_t x, uint64_t y)
 {
     return isnan(h2f(x)) || isnan(h2f(y)) ? 0x7fff : hmin(x, y, 1);
 }
+/* .relu: a negative result, -0 too, becomes +0; a NaN stays the NaN */
+static uint64_t relu16(uint64_t h)
+{
+    return (h & 0x7fff) > 0x7c00 ? 0x7fff : (h & 0x8000) ? 0 : h;
+}
+REF1(r_fma_relu_f16x2, relu16(f2h(fma(H(0), H(1), H(2)))) | relu16(f2h(fma(HHI(0), HHI(1), HHI(2)))) << 16)
 REF1(r_max_nan_f16x2, hmax_nan(IN(0) & 0xffff, IN(1) & 0xffff) | hmax_nan(IN(0) >> 16 & 0xffff, IN(1) >> 16 & 0xffff) << 16)
 REF(r_min_nan_f32)
 {
@@ -231,6 +237,7 @@ const struct ops_row ops_half_rows[] = {
     {"set.le.u32.f16", "", "r:hh", 0, OPS_EQ01, r_set_le_u32_f16},
     {"set.ltu.bf16x2.bf16x2", "", "r:rr", 0, OPS_EQ01, r_set_ltu_bf16x2_bf16x2},
     {"max.NaN.f16x2", "", "r:rr", 0, OPS_EQ01, r_max_nan_f16x2},
+    {"fma.rn.relu.f16x2", "", "r:rrr", 0, 0, r_fma_relu_f16x2},
     {"min.NaN.f32", "", "f:ff", 0, OPS_EQ01, r_min_nan_f32},
     {"add.rn.bf16", "", "h:hh", 0, 0, r_add_bf16},
     {"mul.rn.bf16", "", "h:hh", 0, 0, r_mul_bf16},

@@ -157,7 +157,8 @@ static uint16_t half_op(const struct emu_insn *in, uint16_t x, uint16_t y, uint1
     }
     if (in->flags & F_SAT)
         r = r != r ? 0.0 : r <= 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
-    if ((in->flags & F_RELU) && (r != r || r < 0.0))
+    /* .relu: a negative result, -0 included, is +0 (the H200's) */
+    if ((in->flags & F_RELU) && (r != r || signbit(r)))
         r = r != r ? NAN : 0.0;
     uint16_t h = half_round(r, f, in->rnd);
     return fz ? ftz(h, f) : h;
@@ -280,7 +281,7 @@ static void h_cvt(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_
                 double s = cvt_source(in, pair ? (i ? a[l] : b[l]) : a[l]);
                 if (sat)
                     s = s != s ? 0.0 : s <= 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-                if ((in->flags & F_RELU) && (s != s || s < 0.0))
+                if ((in->flags & F_RELU) && (s != s || signbit(s)))
                     s = s != s ? NAN : 0.0;
                 uint16_t h = half_round(s, f, in->rnd);
                 if (in->flags & F_FTZ)
