@@ -11,6 +11,8 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
 
@@ -536,4 +538,54 @@ ZOO_KERNEL(zoo_ptrs)
     ARGS;
     o[0] = (uint32_t)zoo_fns[a % 3]((int)b);
     o[1] = zoo_mid[c % 4] + zoo_cptr[d % 3];
+}
+
+// more of cooperative groups and the async copies: partitions by label,
+// a whole warp's reductions, one elected lane, copies into shared memory
+// through cg::memcpy_async and the pipeline primitives
+ZOO_KERNEL(zoo_cg2)
+{
+    ARGS;
+    __shared__ uint32_t staged[2 * 64 * 4];
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    const uint32_t *mine = in + 4 * (size_t)(blockIdx.x * blockDim.x);
+    cg::memcpy_async(block, staged, mine, sizeof(uint32_t) * 4 * 64);
+    cg::wait(block);
+    o[0] = staged[(4 * threadIdx.x + 7) % 256];
+    __pipeline_memcpy_async(&staged[256 + threadIdx.x], &mine[(threadIdx.x * 5) % 256], sizeof(uint32_t));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    block.sync();
+    o[1] = staged[256 + (threadIdx.x + 9) % 64];
+    cg::coalesced_group by_label = cg::labeled_partition(warp, (int)(a & 3));
+    o[2] = cg::reduce(by_label, b, cg::plus<uint32_t>()) ^ (by_label.size() << 24);
+    cg::thread_block_tile<32> wt = warp;
+    auto halves = cg::binary_partition(wt, c & 1);
+    o[3] = cg::reduce(halves, d, cg::bit_or<uint32_t>()) + halves.thread_rank();
+    o[4] = __reduce_add_sync(0xffffffffu, a) ^ __reduce_min_sync(0xffffffffu, b);
+    o[5] = __reduce_max_sync(0xffffffffu, (int)c) ^ __reduce_and_sync(0xffffffffu, d) ^ __reduce_xor_sync(0xffffffffu, a);
+    int pred;
+    o[6] = warp.match_all(a & 1, pred) ^ (uint32_t)pred << 31;
+    o[7] = 0;
+    cg::invoke_one(warp, [&] { o[7] = 1 + warp.thread_rank(); });
+    o[8] = cg::exclusive_scan(warp, b, cg::bit_xor<uint32_t>());
+    o[9] = cg::inclusive_scan(warp, (int)c, cg::greater<int>());
+}
+
+// Hopper's DPX helpers and the bit and byte intrinsics beside them
+ZOO_KERNEL(zoo_dpx)
+{
+    ARGS;
+    bool p = false;
+    o[0] = (uint32_t)__vimax3_s32((int)a, (int)b, (int)c) ^ __vimin3_u32(a, b, c);
+    o[1] = (uint32_t)__viaddmax_s32((int)a, (int)b, (int)c) ^ __viaddmin_u32(a, b, c);
+    o[2] = (uint32_t)__vibmax_s32((int)a, (int)b, &p) ^ (uint32_t)p << 31;
+    o[3] = __vibmin_u32(c, d, &p) ^ (uint32_t)p << 30;
+    o[4] = (uint32_t)__vimax_s32_relu((int)a, (int)b) ^ __vimax3_s16x2(a, b, c);
+    o[5] = __vimin3_u16x2(a, b, c) ^ __viaddmax_s16x2(a, b, c);
+    o[6] = __funnelshift_rc(a, b, c) ^ __funnelshift_lc(c, d, a);
+    o[7] = __byte_perm(a, b, c & 0x7777) ^ __brev(d);
+    o[8] = (uint32_t)__dp4a((int)a, (int)b, (int)c) ^ __dp2a_hi(a, b, d);
+    o[9] = __sad((int)a, (int)b, c) ^ __usad(c, d, a);
 }

@@ -60,6 +60,8 @@ static const struct zoo_kernel {
     {"zoo_mem", EXACT, 0, 0},
     {"zoo_half", EXACT, 0, 0},
     {"zoo_ptrs", EXACT, 0, 0},
+    {"zoo_cg2", EXACT, 0, 0},
+    {"zoo_dpx", EXACT, 0, 0},
 };
 enum { NKERNELS = sizeof zoo_kernels / sizeof zoo_kernels[0] };
 
