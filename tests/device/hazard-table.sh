@@ -6,8 +6,10 @@
 # on this machine's CPU alone (CUDA_VISIBLE_DEVICES= : the emulator's trials
 # and hazard rules decide).  Prints one row per kernel and, last, the
 # kernels where the two disagree with both summaries, for docs/harness.md's
-# table of where a rule is stricter than the sanitizers and why.
-# Usage (workbook root, GPU machine, after make): OUT=dir bash tests/device/hazard-table.sh [GLOB]
+# table of where a rule is stricter than the sanitizers and why.  With
+# FULL=DIR (tests/bank.sh's GPU_RESULTS), a column gives the whole check's
+# verdict too (both sides on the GPU, as a student's check runs).
+# Usage (workbook root, GPU machine, after make): OUT=dir [FULL=dir] bash tests/device/hazard-table.sh [GLOB]
 set -u
 OUT=${OUT:-/tmp/hazard-table}
 mkdir -p "$OUT/gpu" "$OUT/cpu"
@@ -35,14 +37,16 @@ wait "$cpu_pid"
 status() { jq -r '.status // "none"' "$1" 2>/dev/null || echo none; }
 summary() { jq -r '.summary // ""' "$1" 2>/dev/null | cut -c1-150; }
 agree=0 differ=0 refused=0
-printf '%-34s %-14s %-14s %-14s\n' kernel expected sanitizers emulator > "$OUT/table.txt"
+printf '%-34s %-14s %-14s %-14s %-14s\n' kernel expected checked sanitizers emulator > "$OUT/table.txt"
 : > "$OUT/differ.txt"
 for f in $files; do
     n=$(basename "$f" .cu)
     want=$(head -n1 "$f" | sed -n 's/.*expect=\([a-z_]*\).*/\1/p')
     g=$(status "$OUT/gpu/$n.json")
     e=$(status "$OUT/cpu/$n.json")
-    printf '%-34s %-14s %-14s %-14s\n' "$n" "$want" "$g" "$e" >> "$OUT/table.txt"
+    full=-
+    [ -n "${FULL:-}" ] && [ -f "$FULL/bank-$n.json" ] && full=$(status "$FULL/bank-$n.json")
+    printf '%-34s %-14s %-14s %-14s %-14s\n' "$n" "$want" "$full" "$g" "$e" >> "$OUT/table.txt"
     if [ "$e" = no_gpu ] || [ "$e" = rejected ]; then
         refused=$((refused + 1))
     elif [ "$g" = "$e" ]; then
