@@ -107,6 +107,15 @@ static void extrapolated_along_lines(void)
     EXPECT(out.launches == 6);
     EXPECT(out.resident == 16);
     EXPECT(out.n == 268435456.0);
+    EXPECT(!out.fixed_grid);      /* no threads counted: nothing to tell */
+    /* threads that grew 4x while n grew 16x: a grid sized to the GPU */
+    a.threads = 4096;
+    b.threads = 16384;
+    predict_extrapolate(&a, &b, 1 << 28, &out);
+    EXPECT(out.fixed_grid);
+    b.threads = 65536;
+    predict_extrapolate(&a, &b, 1 << 28, &out);
+    EXPECT(!out.fixed_grid);
 }
 
 static void reference_by_its_bytes(void)

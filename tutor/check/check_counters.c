@@ -208,17 +208,18 @@ static void said_counts(const struct emu_said *s, unsigned long long n, struct p
     }
 }
 
-/* The size of the target's case (its first), and its label. */
-static unsigned long long target_n(const struct lab *lab, const char **label)
+/* The target's case (its first): its size, label and input ("" the
+ * family's own). */
+static unsigned long long target_n(const struct lab *lab, const char **label, const char **input)
 {
     const struct family_spec *f = lab->family;
-    *label = f->perf[f->nperf - 1].label;
+    const struct perf_spec *p = &f->perf[f->nperf - 1];
     for (int i = 0; i < f->nperf; i++)
-        if (!strcmp(f->perf[i].label, lab->target.case_label)) {
-            *label = f->perf[i].label;
-            return f->perf[i].n;
-        }
-    return f->perf[f->nperf - 1].n;
+        if (!strcmp(f->perf[i].label, lab->target.case_label))
+            p = &f->perf[i];
+    *label = p->label;
+    *input = p->input;
+    return p->n;
 }
 
 /* The predicted time at the target's size (model/predict.h): a second
@@ -234,8 +235,14 @@ static void predict_stage(struct run *r, const char *json, const struct emu_said
     struct proc_result pr = {0};
     char err[200], words[32], ref_words[64] = "";
     char *path = toolchain_path(r->tc, "data/predict.json");
-    const char *label, *want = getenv("CUDATUTOR_PREDICT_GPU");
-    unsigned long long n1 = n / 16 >= 256 ? n / 16 : n / 2, big_n = target_n(r->lab, &label);
+    const char *label, *input, *want = getenv("CUDATUTOR_PREDICT_GPU");
+    unsigned long long n1 = n / 16 >= 256 ? n / 16 : n / 2, big_n = target_n(r->lab, &label, &input);
+    if (input[0]) {
+        /* the profile's input is the family's own, not the case's shape */
+        check_message(r, "no predicted time: the target's case (%s) has an input of its own (%s), which the "
+                         "emulator's profile does not count", label, input);
+        goto out;
+    }
     if (!path || predict_load(&m, path, err, sizeof err)) {
         check_message(r, "no predicted time: %s", path ? err : "out of memory");
         goto out;
@@ -265,8 +272,8 @@ static void predict_stage(struct run *r, const char *json, const struct emu_said
         predict_reference(g, ref, (double)big_n, &rt);
         p->ref_seconds = rt.seconds;
         p->ratio = rt.seconds / t.seconds;
-        snprintf(ref_words, sizeof ref_words, " (%.2fx %s)", p->ratio,
-                 strncmp(r->lab->family->reference, "CUB", 3) ? "the reference" : "CUB");
+        /* data/predict.json models CUB's references only */
+        snprintf(ref_words, sizeof ref_words, " (%.2fx CUB)", p->ratio);
     }
     r->res->have_predicted = 1;
     predict_time_words(t.seconds, words, sizeof words);

@@ -144,7 +144,7 @@ static void write_predicted(FILE *f, struct rung *rungs, int n)
             gpu = rungs[i].res.predicted.gpu;
     fprintf(f, "\nPredicted, not measured: no GPU here, so each solution's time on %s is a model's\n"
                "fed by the emulator's counters (docs/predicted-time.md).\n\n"
-               "| lab | kernel | case | predicted time | predicted × reference | bound by |\n"
+               "| lab | kernel | case | predicted time | predicted × CUB | bound by |\n"
                "|-----|--------|------|-----:|-----:|------|\n", gpu ? gpu : "a GPU");
     for (int i = 0; i < n; i++) {
         const struct rpredicted *p = &rungs[i].res.predicted;

@@ -211,6 +211,7 @@ void predict_extrapolate(const struct predict_counts *a, const struct predict_co
 #undef PREDICT_FLOOR_
     out->launches = out->launches >= 1 ? round(out->launches) : 1;
     out->resident = b->resident;
+    out->fixed_grid = a->threads > 0 && b->threads / a->threads < 0.9 * (b->n / a->n);
 }
 
 void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c, struct predict_time *t)
@@ -221,7 +222,7 @@ void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c,
     t->l2_s = (c->gl_ld_sec + c->gl_st_sec) * 32 / (g->l2_gbs * 1e9);
     t->issue_s = c->warp_inst / (per_s * g->issue_per_clock);
     t->shared_s = (c->sh_ld_wf + c->sh_st_wf) / (per_s * g->shared_wf_per_clock);
-    t->latency_s = c->resident > 0 && per_thread < PREDICT_HIDES_LATENCY
+    t->latency_s = c->resident > 0 && per_thread < PREDICT_HIDES_LATENCY && !c->fixed_grid
                  ? c->blocks / (g->sms * c->resident) * g->wave_us * 1e-6 : 0;
     t->fixed_s = (c->launches * g->launch_us + g->call_us) * 1e-6;
     core = t->issue_s + t->shared_s;

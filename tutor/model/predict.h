@@ -73,6 +73,8 @@ const struct predict_ref *predict_ref_find(const struct predict_model *m, const 
 struct predict_counts {
     double n;
     double resident;            /* resident_blocks_per_sm: a property, not a count (0: unknown) */
+    int fixed_grid;             /* the threads grew less than n between the two sizes: a grid
+                                   sized to the GPU, whose count does not follow n */
 #define PREDICT_COUNT_(f, name) double f;
     PREDICT_COUNTERS(PREDICT_COUNT_)
 #undef PREDICT_COUNT_
@@ -83,12 +85,14 @@ double *predict_count_field(struct predict_counts *c, const char *name);
 /* The counters at size N from two emulated sizes A and B (A.n < B.n):
  * every count a straight line through the two, launches a straight line
  * in log n (a multi-pass reduction adds a launch per factor of its
- * block), the resident blocks B's. */
+ * block), the resident blocks B's; a grid that grew less than n between
+ * them is marked fixed. */
 void predict_extrapolate(const struct predict_counts *a, const struct predict_counts *b, double n,
                          struct predict_counts *out);
 
 /* Threads that take this many elements each or more keep loads in flight
- * through their loop: no wave's latency is charged to them. */
+ * through their loop: no wave's latency is charged to them, nor to a
+ * fixed grid. */
 #define PREDICT_HIDES_LATENCY 4.0
 
 /* The model's terms, in seconds, and the time: the largest of DRAM, L2,
