@@ -571,6 +571,10 @@ int check_run(const struct toolchain *tc, const struct catalog *cat, const struc
     }
     if (stage_build(&r))
         goto done;
+    if (opts->trace) {
+        stage_trace(&r);
+        goto done;
+    }
     if (opts->build_only) {
         /* Built, not run: a stage of its own, under no_gpu's exit code. */
         check_set_status(&r, STATUS_NO_GPU);
