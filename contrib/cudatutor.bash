@@ -7,10 +7,10 @@
 # Installed as /usr/share/bash-completion/completions/cudatutor, or sourced
 # from ~/.bashrc: . /path/to/workbook/contrib/cudatutor.bash
 
-_cudatutor_commands="list show check watch hint progress reset solution ladder calibrate view-result grade help"
+_cudatutor_commands="list show check watch trace hint progress reset solution ladder calibrate view-result grade help"
 _cudatutor_global="--help --version --root --progress --no-color --unlock-all"
 # The commands whose first argument is a lab, and those that take files.
-_cudatutor_lab_commands="show check watch hint reset solution"
+_cudatutor_lab_commands="show check watch trace hint reset solution"
 _cudatutor_file_commands="view-result grade"
 
 # _cudatutor_command_options COMMAND: the options COMMAND takes besides the
@@ -27,6 +27,8 @@ _cudatutor_command_options() {
                  "--no-calibrate --gpu-via --gpu-via-wait" ;;
         watch)
             echo "--quick --no-sanitize --timeout-scale --no-calibrate --gpu-via --gpu-via-wait" ;;
+        trace)
+            echo "--work-dir" ;;
         reset)
             echo "--json --yes" ;;
         ladder)

@@ -14,7 +14,7 @@ COMP=contrib/cudatutor.bash
 
 # The commands: the lines of --help between "Commands:" and the options.
 mapfile -t cmds < <("$TUTOR" --help | sed -n '/Commands:$/,/^Options/p' | sed -n 's/^  \([a-z-]*\) .*/\1/p')
-check "--help lists the thirteen commands" test ${#cmds[@]} = 13
+check "--help lists the fourteen commands" test ${#cmds[@]} = 14
 # options CMD: CMD's own options and the global ones, one a line (--name).
 options() { "$TUTOR" "$1" --help | grep -oE -- '(^  |, |: )--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u; }
 

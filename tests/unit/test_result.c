@@ -299,6 +299,9 @@ static void filled_result_roundtrips(void)
     result_set_text(&r.gpu_via.failed, "the GPU side failed 40 s ago (down)");
     r.gpu_via.retry_s = 260;
     result_set_text(&r.summary, "compiled");
+    r.have_predicted = 1;
+    r.predicted = (struct rpredicted){"NVIDIA H200", "2^28", 268435456, {4096, 65536}, 1.5e-3, 2.5e-4, 0.1667,
+                                      "instructions"};
     char *text = result_to_json(&r, 0);
     EXPECT(text && strstr(text, "\"built\":true") && strstr(text, "\"defined\":true") &&
            strstr(text, "\"status\":\"no_gpu\"") && strstr(text, "\"note 1\""));
@@ -315,6 +318,13 @@ static void filled_result_roundtrips(void)
         /* and why the GPU side did not judge, with when it is tried again */
         EXPECT_STR(back.gpu_via.failed, "the GPU side failed 40 s ago (down)");
         EXPECT(back.gpu_via.retry_s == 260);
+        /* a prediction comes back whole, named as one */
+        EXPECT(back.have_predicted && back.predicted.n == 268435456 && back.predicted.from_n[0] == 4096 &&
+               back.predicted.from_n[1] == 65536 && back.predicted.seconds == 1.5e-3 &&
+               back.predicted.ref_seconds == 2.5e-4 && back.predicted.ratio == 0.1667);
+        EXPECT_STR(back.predicted.gpu, "NVIDIA H200");
+        EXPECT_STR(back.predicted.case_label, "2^28");
+        EXPECT_STR(back.predicted.bound, "instructions");
         result_free(&back);
     }
     free(text);

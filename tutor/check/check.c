@@ -460,8 +460,9 @@ static void stage_run(struct run *r)
                           r->hazard_open);
         }
     }
-    /* without a GPU the lesson's counter is a technique the pass needs */
-    if (check_get_status(r) == STATUS_PASS && (r->o->counters || (r->emulated && r->lab->lesson.counter)))
+    /* without a GPU the lesson's counter is a technique the pass needs,
+     * and the counters predict the time (docs/predicted-time.md) */
+    if (check_get_status(r) == STATUS_PASS && (r->o->counters || r->emulated))
         stage_counters(r);
     if (check_get_status(r) == STATUS_PASS || check_get_status(r) == STATUS_FAIL)
         stage_target(r);
@@ -570,6 +571,10 @@ int check_run(const struct toolchain *tc, const struct catalog *cat, const struc
     }
     if (stage_build(&r))
         goto done;
+    if (opts->trace) {
+        stage_trace(&r);
+        goto done;
+    }
     if (opts->build_only) {
         /* Built, not run: a stage of its own, under no_gpu's exit code. */
         check_set_status(&r, STATUS_NO_GPU);

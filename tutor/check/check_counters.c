@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check/check_stage.h"
+#include "model/predict.h"
 #include "sys/ncu.h"
 #include "sys/util.h"
 
@@ -168,6 +169,122 @@ static void profile_failed(struct run *r, const struct proc_result *pr, const ch
     free(text);
 }
 
+/* The CPU judge's profile at size N into SAID (PR: how it ended); 0 when
+ * it ran and said its counters. */
+static int profile_at(struct run *r, const char *json, unsigned long long n, struct emu_said *said,
+                      struct proc_result *pr)
+{
+    char **hx = judge_argv(r, json, "profile", &n, 1, 0), *nword = util_format("%llu", n);
+    char *argv[128] = {0};
+    int a = 0, rc = -1;
+    memset(said, 0, sizeof *said);
+    if (!hx || !nword)
+        goto out;
+    for (int i = 0; hx[i] && a < 120; i++)
+        argv[a++] = hx[i];
+    argv[a++] = "--profile-n";
+    argv[a++] = nword;
+    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
+                             .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = said, .channel = 1,
+                             .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
+    rc = proc_run(&spec, pr) || !pr->exited || pr->exit_code != 0 || said->n == 0 ? -1 : 0;
+out:
+    judge_argv_free(hx);
+    free(nword);
+    return rc;
+}
+
+/* The counters the time model reads, from what a profile said at N. */
+static void said_counts(const struct emu_said *s, unsigned long long n, struct predict_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = (double)n;
+    for (int i = 0; i < s->n; i++) {
+        double *f = predict_count_field(c, s->names[i]);
+        if (f)
+            *f = s->values[i];
+        else if (!strcmp(s->names[i], "resident_blocks_per_sm"))
+            c->resident = s->values[i];
+    }
+}
+
+/* The target's case (its first): its size, label and input ("" the
+ * family's own). */
+static unsigned long long target_n(const struct lab *lab, const char **label, const char **input)
+{
+    const struct family_spec *f = lab->family;
+    const struct perf_spec *p = &f->perf[f->nperf - 1];
+    for (int i = 0; i < f->nperf; i++)
+        if (!strcmp(f->perf[i].label, lab->target.case_label))
+            p = &f->perf[i];
+    *label = p->label;
+    *input = p->input;
+    return p->n;
+}
+
+/* The predicted time at the target's size (model/predict.h): a second
+ * profile at a sixteenth of N draws each counter's line through the two
+ * sizes; the reference is predicted by the same model from what it
+ * moves.  Said as a prediction, never as a measurement. */
+static void predict_stage(struct run *r, const char *json, const struct emu_said *big, unsigned long long n)
+{
+    struct predict_model m = {0};
+    struct predict_counts a, b, at;
+    struct predict_time t, rt;
+    struct emu_said small;
+    struct proc_result pr = {0};
+    char err[200], words[32], ref_words[64] = "";
+    char *path = toolchain_path(r->tc, "data/predict.json");
+    const char *label, *input, *want = getenv("CUDATUTOR_PREDICT_GPU");
+    unsigned long long n1 = n / 16 >= 256 ? n / 16 : n / 2, big_n = target_n(r->lab, &label, &input);
+    if (input[0]) {
+        /* the profile's input is the family's own, not the case's shape */
+        check_message(r, "no predicted time: the target's case (%s) has an input of its own (%s), which the "
+                         "emulator's profile does not count", label, input);
+        goto out;
+    }
+    if (!path || predict_load(&m, path, err, sizeof err)) {
+        check_message(r, "no predicted time: %s", path ? err : "out of memory");
+        goto out;
+    }
+    const struct predict_gpu *g = predict_gpu_find(&m, want && *want ? want : NULL);
+    if (!g) {
+        check_message(r, "no predicted time: data/predict.json has no GPU %s", want);
+        goto out;
+    }
+    if (n1 < 1 || n1 >= n || profile_at(r, json, n1, &small, &pr))
+        goto out;   /* the verdict stands; a prediction is not owed */
+    said_counts(&small, n1, &a);
+    said_counts(big, n, &b);
+    predict_extrapolate(&a, &b, (double)big_n, &at);
+    predict_kernel(g, &at, &t);
+    struct rpredicted *p = &r->res->predicted;
+    memset(p, 0, sizeof *p);
+    snprintf(p->gpu, sizeof p->gpu, "%s", g->name);
+    snprintf(p->case_label, sizeof p->case_label, "%s", label);
+    snprintf(p->bound, sizeof p->bound, "%s", t.bound);
+    p->n = big_n;
+    p->from_n[0] = n1;
+    p->from_n[1] = n;
+    p->seconds = t.seconds;
+    const struct predict_ref *ref = predict_ref_find(&m, r->lab->family->name);
+    if (ref) {
+        predict_reference(g, ref, (double)big_n, &rt);
+        p->ref_seconds = rt.seconds;
+        p->ratio = rt.seconds / t.seconds;
+        /* data/predict.json models CUB's references only */
+        snprintf(ref_words, sizeof ref_words, " (%.2fx CUB)", p->ratio);
+    }
+    r->res->have_predicted = 1;
+    predict_time_words(t.seconds, words, sizeof words);
+    check_message(r, "predicted on an %s: %s at %s%s, %s-bound (a model fed the emulator's counters at "
+                  "n=%llu and %llu, not a measurement)", g->key, words, label, ref_words, t.bound, n1, n);
+out:
+    proc_result_free(&pr);
+    predict_free(&m);
+    free(path);
+}
+
 /* Without a GPU: the CPU judge's profile at the lesson's size (the lab's
  * lesson n, else the family's largest emulated size up to 2^16). */
 static int emu_counters(struct run *r)
@@ -175,22 +292,13 @@ static int emu_counters(struct run *r)
     unsigned long long n = r->lab->lesson.n;
     struct emu_said said = {0};
     struct proc_result pr = {0};
-    char **hx = NULL, *json = util_format("%s/profile.json", r->dir), *nword = NULL;
-    char *argv[128] = {0};
-    int a = 0;
+    char *json = util_format("%s/profile.json", r->dir);
     if (!n)
         n = r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
-    if (!json || !(hx = judge_argv(r, json, "profile", &n, 1, 0)) || !(nword = util_format("%llu", n)))
+    if (!json)
         goto out;
     check_progress(r, "counters", 0, 0, "the emulator");
-    for (int i = 0; hx[i] && a < 120; i++)
-        argv[a++] = hx[i];
-    argv[a++] = "--profile-n";
-    argv[a++] = nword;
-    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
-                             .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = &said, .channel = 1,
-                             .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
-    if (proc_run(&spec, &pr) || !pr.exited || pr.exit_code != 0 || said.n == 0) {
+    if (profile_at(r, json, n, &said, &pr)) {
         profile_failed(r, &pr, json, n);
         goto out;
     }
@@ -204,10 +312,10 @@ static int emu_counters(struct run *r)
     }
     if (r->lab->lesson.counter)
         lesson_technique(r, &said, n);
+    if (check_get_status(r) == STATUS_PASS)
+        predict_stage(r, json, &said, n);
 out:
     proc_result_free(&pr);
-    judge_argv_free(hx);
-    free(nword);
     free(json);
     return 0;
 }

@@ -49,6 +49,11 @@ struct check_opts {
                                        not tried, the CPU tier's verdict stands */
     double gpu_via_retry_s;         /* with gpu_via_error: when the command is tried again */
     const char *gpu_via_memo;       /* gpu-via.json, where a failure is remembered; NULL: none */
+    /* `cudatutor trace`: after the build, only the CPU judge's profile of
+     * one call at trace_n, its launches' steps written to this file
+     * (check_trace.c); NULL: a check. */
+    const char *trace;
+    unsigned long long trace_n;
     check_progress_fn progress;
     void *ud;
 };

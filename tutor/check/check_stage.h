@@ -194,6 +194,11 @@ int stage_sanitize(struct run *r);
 
 /* ---- check_counters.c ---- */
 int stage_counters(struct run *r);
+/* ---- the trace of one call (check_trace.c) ---- */
+/* The CPU judge's profile of one call at o->trace_n with o->trace set:
+ * its steps in that file, how it ended in the result (a hazard's message
+ * among them).  0; -1 when the judge could not run. */
+int stage_trace(struct run *r);
 
 /* check_cache.c: nvcc's results by what went in, when the test suite
  * names a folder for them ($CUDATUTOR_COMPILE_CACHE).  cache_key hashes

@@ -20,6 +20,7 @@
 #include "check/check_session.h"
 #include "check/check_via.h"
 #include "cli/cli_study.h"
+#include "cli/cli_trace.h"
 #include "cli/ladder.h"
 #include "cli/outcome.h"
 #include "model/result.h"
@@ -41,7 +42,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a);
 /* The commands, in the order the help lists them.  CMD_TUTOR is the
  * program without a command. */
 enum cmd_id {
-    CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_HINT, CMD_PROGRESS, CMD_RESET,
+    CMD_TUTOR, CMD_LIST, CMD_SHOW, CMD_CHECK, CMD_WATCH, CMD_TRACE, CMD_HINT, CMD_PROGRESS, CMD_RESET,
     CMD_SOLUTION, CMD_LADDER, CMD_CALIBRATE, CMD_VIEW_RESULT, CMD_GRADE, CMD_HELP, CMD_COUNT
 };
 
@@ -67,6 +68,8 @@ static const struct command commands[CMD_COUNT] = {
                    "compile the lab's kernel, run the hidden harness, print the verdict"},
     [CMD_WATCH] = {"watch", cmd_watch, "NN", 1, 1, 1, LOCK_RECORDED,
                    "check the lab's kernel.cu now and again on every save, until ^C"},
+    [CMD_TRACE] = {"trace", cli_trace, "NN [FILE]", 1, 2, 1, LOCK_NONE,
+                   "draw the lab's kernel (or FILE) running at n=64, barrier to barrier: lanes, shared words, conflicts"},
     [CMD_HINT] = {"hint", cmd_hint, "NN [K]", 1, 2, 1, LOCK_RECORDED,
                   "print the lab's next hint, or hint K (1-3); hints used are recorded"},
     [CMD_PROGRESS] = {"progress", cmd_progress, "", 0, 0, 0, LOCK_NONE,
@@ -133,7 +136,7 @@ static const struct option_spec options[] = {
     {"build-only", OPT_BUILD_ONLY, NULL, ON(CMD_CHECK), "compile, check the rules and link; run nothing (not recorded)"},
     {"run-only", OPT_RUN_ONLY, NULL, ON(CMD_CHECK), "run what --build-only left in --work-dir (not recorded)"},
     {"timeout-scale", OPT_TIMEOUT_SCALE, "X", ON_RUN, "multiply the catalog's time limits by X"},
-    {"work-dir", OPT_WORK_DIR, "DIR", ON(CMD_CHECK), "build and run in DIR instead of build/check/NN"},
+    {"work-dir", OPT_WORK_DIR, "DIR", ON(CMD_CHECK) | ON(CMD_TRACE), "build and run in DIR instead of build/check/NN (trace: build/trace/NN)"},
     {"wrap", OPT_WRAP, "PROGRAM", ON(CMD_CHECK), "run the harness through PROGRAM (a sandbox)"},
     {"wrap-arg", OPT_WRAP_ARG, "ARG", ON(CMD_CHECK), "one more argument for --wrap's PROGRAM, before the harness's (repeatable)"},
     {"time-budget", OPT_TIME_BUDGET, "MS", ON(CMD_CHECK), "GPU milliseconds per timed kernel and size"},

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "check/check_session.h"
+#include "model/predict.h"
 #include "model/result.h"
 #include "sys/util.h"
 
@@ -133,6 +134,34 @@ static void write_calibration(FILE *f, struct rung *rungs, int n)
     fputc('\n', f);
 }
 
+/* Without a GPU: each solution's predicted time (model/predict.h), marked
+ * as such on every row; never written over the measured table. */
+static void write_predicted(FILE *f, struct rung *rungs, int n)
+{
+    const char *gpu = NULL;
+    for (int i = 0; i < n && !gpu; i++)
+        if (rungs[i].ok && rungs[i].res.have_predicted)
+            gpu = rungs[i].res.predicted.gpu;
+    fprintf(f, "\nPredicted, not measured: no GPU here, so each solution's time on %s is a model's\n"
+               "fed by the emulator's counters (docs/predicted-time.md).\n\n"
+               "| lab | kernel | case | predicted time | predicted × CUB | bound by |\n"
+               "|-----|--------|------|-----:|-----:|------|\n", gpu ? gpu : "a GPU");
+    for (int i = 0; i < n; i++) {
+        const struct rpredicted *p = &rungs[i].res.predicted;
+        char t[32], ratio[32] = "—";
+        if (!rungs[i].ok || !rungs[i].res.have_predicted) {
+            fprintf(f, "| %s | %s | — | not predicted | — | — |\n", rungs[i].lab->id, rungs[i].lab->title);
+            continue;
+        }
+        predict_time_words(p->seconds, t, sizeof t);
+        if (p->ratio > 0)
+            snprintf(ratio, sizeof ratio, "%.2f (predicted)", p->ratio);
+        fprintf(f, "| %s | %s | %s | %s (predicted) | %s | %s |\n", rungs[i].lab->id, rungs[i].lab->title,
+                p->case_label, t, ratio, p->bound);
+    }
+    fputc('\n', f);
+}
+
 static int write_markdown(const char *path, struct rung *rungs, int n, char *err, size_t errlen)
 {
     char *buf = NULL, date[32];
@@ -176,7 +205,7 @@ out:
 
 int ladder_run(struct app *app, const char *out_path, FILE *log, char *err, size_t errlen)
 {
-    int n = app->cat.nlabs, failed = 0, rc = -1;
+    int n = app->cat.nlabs, failed = 0, rc = -1, emulated = 0;
     struct rung *rungs = calloc((size_t)n, sizeof *rungs);
 
     if (!rungs) {
@@ -205,6 +234,15 @@ int ladder_run(struct app *app, const char *out_path, FILE *log, char *err, size
             rc = -2;
             goto out;
         }
+        emulated += rungs[i].res.emulated;
+    }
+    if (emulated) {
+        /* Predictions are shown, never written over the measured table. */
+        write_predicted(log, rungs, n);
+        snprintf(err, errlen, "no CUDA device: the rows above are predicted, not measured; %s not written",
+                 out_path ? out_path : "the table");
+        rc = -2;
+        goto out;
     }
     if (out_path && write_markdown(out_path, rungs, n, err, errlen))
         goto out;

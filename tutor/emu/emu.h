@@ -48,6 +48,8 @@ struct emu_error {
     char file[128];     /* its source file as .file names it, "" when unknown */
 };
 
+struct emu_trace_event;
+
 struct emu_config {
     /* What a kernel can observe: %nsmid, %smid's range, %nwarpid, and the
      * cycles %clock/%clock64/%globaltimer advance by per warp instruction. */
@@ -77,6 +79,10 @@ struct emu_config {
      * sectors, atomics), which costs a few percent; instructions,
      * branches and barriers are counted always. */
     int counters;
+    /* Called before each warp instruction that is not arithmetic, with
+     * what it does (emu_trace.h: `cudatutor trace`); NULL: no trace. */
+    void (*trace)(void *ctx, const struct emu_trace_event *ev);
+    void *trace_ctx;
 };
 
 struct emu;

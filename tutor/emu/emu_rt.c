@@ -90,12 +90,14 @@ int emu_rt_emus(struct emu **judge, struct emu **student)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         struct emu_config c = {STANDIN_SMS, STANDIN_WARPS_PER_SM, DEV_CLOCK_GHZ, rt.opt.seed, 0, 0,
                                print_text, NULL,
-                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0, 0};
+                               (int)(cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores), 0, 0, NULL, NULL};
         rt.judge = emu_new(&c);
         c.hazards = 1;
         c.threads = 1;
         c.budget = rt.opt.budget ? rt.opt.budget : DEFAULT_BUDGET;
         c.counters = rt.opt.counters;
+        c.trace = rt.opt.trace;
+        c.trace_ctx = rt.opt.trace_ctx;
         rt.student = emu_new(&c);
         for (int i = 0; rt.judge && rt.student && i < rt.na; i++)
             if (emu_mem_map(rt.judge, rt.a[i].p, rt.a[i].bytes, "a judge buffer") ||

@@ -29,6 +29,9 @@ struct emu_rt_options {
     /* 1: the student's launches count their memory requests too (a
      * profile; emu_count.h) */
     int counters;
+    /* The student's launches' trace hook (emu_trace.h); NULL: none. */
+    void (*trace)(void *ctx, const struct emu_trace_event *ev);
+    void *trace_ctx;
 };
 
 /* Before the first CUDA call; later calls change nothing already made. */

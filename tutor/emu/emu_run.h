@@ -396,6 +396,10 @@ int emu_cluster_step(struct run *r, struct warp *w, const struct emu_insn *in, u
  * and the phase completes if only they held it open. */
 void emu_cluster_exit(struct run *r, struct warp *w, uint32_t lanes);
 
+/* emu_trace.c: the trace hook's event for IN, before it runs (cfg.trace set) */
+void emu_trace_step(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask,
+                    uint32_t emask, uint32_t pc);
+
 /* emu_count.c: the counters' events, each one line where it happens */
 /* A load or store (MASK: the lanes its guard lets run), before it runs. */
 void emu_count_mem(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask);

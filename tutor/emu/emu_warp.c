@@ -807,5 +807,7 @@ int emu_warp_step(struct run *r, struct warp *w)
         advance(w, mask, pc + 1);
         return 1;
     }
+    if (r->e->cfg.trace)
+        emu_trace_step(r, w, in, mask, emask, pc);
     return in->step(r, w, in, mask, emask, pc);
 }

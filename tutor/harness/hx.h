@@ -68,6 +68,9 @@ struct opts {
     /* The CPU judges: the largest trial size emulated (--emu-max-n); 0 is
      * hx_emu.cu's default. */
     unsigned long long emu_max_n;
+    /* The CPU judges, a profile: where the student's launches' trace goes
+     * (--trace, hx_emu.cu; `cudatutor trace`); NULL: none. */
+    const char *trace_path;
 };
 
 struct test {

@@ -28,7 +28,7 @@ static const char usage_text[] =
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-blocks K] [--max-local BYTES]\n"
-    "             [--progress-fd FD] [--repeat K] [--emu-max-n N]\n"
+    "             [--progress-fd FD] [--repeat K] [--emu-max-n N] [--trace PATH]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -94,6 +94,7 @@ static const struct opt_field opt_fields[] = {
     OPT_FIELD("--progress-fd", progress_fd),
     OPT_FIELD("--repeat", repeat),
     OPT_FIELD("--emu-max-n", emu_max_n),
+    OPT_FIELD("--trace", trace_path),
 };
 #undef OPT_FIELD
 

@@ -14,6 +14,7 @@
 #include "../emu/emu_count.h"
 #include "../emu/emu_rt.h"
 #include "../emu/emu_seal.h"
+#include "../emu/emu_trace.h"
 #include "hx.h"
 
 namespace hx {
@@ -47,6 +48,47 @@ static const char *find_cubin(const char *ptx_path, char *buf, size_t cap)
     return found;
 }
 
+/* `--trace PATH`: the student's launches' trace (emu_trace.h) as lines of
+ * text for `cudatutor trace` (tutor/view/trace.c reads them): "L launch
+ * kernel gx gy gz bx by bz" when a launch begins, "F id file" when a
+ * source file is first named, and per event "E launch block warp pc kind
+ * mask emask bytes file line" and each lane of emask's offset.  The first
+ * two blocks of each launch only, and at most TRACE_MAX_EVENTS: the
+ * picture is of a small n. */
+#define TRACE_MAX_EVENTS 200000
+static FILE *trace_file;
+static long trace_events;
+static uint64_t trace_launch = UINT64_MAX;
+static const char *trace_files[32];
+
+static void trace_write(void *ctx, const struct emu_trace_event *ev)
+{
+    (void)ctx;
+    int f = 0;
+    if (ev->block >= 2 || trace_events >= TRACE_MAX_EVENTS)
+        return;
+    trace_events++;
+    if (ev->launch != trace_launch) {
+        trace_launch = ev->launch;
+        fprintf(trace_file, "L %llu %s %u %u %u %u %u %u\n", (unsigned long long)ev->launch, ev->kernel,
+                ev->grid[0], ev->grid[1], ev->grid[2], ev->block_dim[0], ev->block_dim[1], ev->block_dim[2]);
+    }
+    while (f < 32 && trace_files[f] && trace_files[f] != ev->file)
+        f++;
+    if (f < 32 && !trace_files[f]) {
+        trace_files[f] = ev->file;
+        fprintf(trace_file, "F %d %s\n", f, ev->file && ev->file[0] ? ev->file : "?");
+    }
+    fprintf(trace_file, "E %llu %llu %u %u %d %08x %08x %u %d %u", (unsigned long long)ev->launch,
+            (unsigned long long)ev->block, ev->warp, ev->pc, (int)ev->kind, ev->mask, ev->emask, ev->bytes,
+            f < 32 ? f : -1, ev->line);
+    if (ev->kind != EMU_TR_BRANCH && ev->kind != EMU_TR_BARRIER && ev->kind != EMU_TR_EXIT &&
+        ev->kind != EMU_TR_OTHER)
+        for (uint32_t m = ev->emask; m; m &= m - 1)
+            fprintf(trace_file, " %u", ev->off[__builtin_ctz(m)]);
+    fputc('\n', trace_file);
+}
+
 void emu_prepare(struct opts *o, struct report *r)
 {
     unsigned long long bound = o->emu_max_n ? o->emu_max_n : EMU_DEFAULT_MAX_N;
@@ -66,7 +108,12 @@ void emu_prepare(struct opts *o, struct report *r)
     o->nperf = 0;
     static char cubin[4096];
     struct emu_rt_options eo = {o->seed, 0, on_student_error, find_cubin(o->ptx, cubin, sizeof cubin),
-                                o->mode == MODE_PROFILE};
+                                o->mode == MODE_PROFILE, NULL, NULL};
+    /* opened now: the seal (emu_seal.h) refuses opening files later */
+    if (o->trace_path && o->mode == MODE_PROFILE && (trace_file = fopen(o->trace_path, "w"))) {
+        eo.trace = trace_write;
+        eo.trace_ctx = NULL;
+    }
     emu_rt_configure(&eo);
 }
 
@@ -159,6 +206,10 @@ void emu_finish(struct ctx *c)
     r->emu_judge_instr = js.thread_instructions;
     emu_rt_student_error(&se);
     emu_rt_judge_error(&je);
+    if (trace_file) {
+        fclose(trace_file);
+        trace_file = NULL;
+    }
     /* a profile: the student's launches' counters, to the check (check_counters.c) */
     if (c->o->mode == MODE_PROFILE && se.status == EMU_OK) {
         struct emu_counters k;

@@ -185,6 +185,17 @@ struct result {
     double *counter_values;
     int ncounters;
     char *counters_note;            /* "" when none */
+    /* Without a GPU: the time model/predict.h predicts from the emulator's
+     * counters at the target's size, and the reference's by the same model
+     * (docs/predicted-time.md); never a measurement. */
+    int have_predicted;
+    struct rpredicted {
+        char gpu[48];               /* "NVIDIA H200" */
+        char case_label[24];        /* the target's case, "2^28" */
+        unsigned long long n, from_n[2];    /* the size predicted, the two sizes counted */
+        double seconds, ref_seconds, ratio; /* ratio: the reference's time over yours; 0 none */
+        char bound[24];             /* the model's largest term: "DRAM", "issue", ... */
+    } predicted;
     struct rgpu_via gpu_via;
     int have_output;
     char *output;

@@ -351,6 +351,33 @@ static void parse_counters(const cJSON *root, struct result *r)
     }
 }
 
+static void parse_predicted(const cJSON *root, struct result *r)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "predicted");
+    const cJSON *from = c ? cJSON_GetObjectItemCaseSensitive(c, "from_n") : NULL;
+    struct rpredicted *p = &r->predicted;
+    char *t;
+    if (!(r->have_predicted = cJSON_IsObject(c)))
+        return;
+    t = str(c, "gpu");
+    snprintf(p->gpu, sizeof p->gpu, "%s", t ? t : "");
+    free(t);
+    t = str(c, "case");
+    snprintf(p->case_label, sizeof p->case_label, "%s", t ? t : "");
+    free(t);
+    t = str(c, "bound");
+    snprintf(p->bound, sizeof p->bound, "%s", t ? t : "");
+    free(t);
+    p->n = (unsigned long long)num(c, "n", 0);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *v = cJSON_GetArrayItem(from, i);
+        p->from_n[i] = cJSON_IsNumber(v) ? (unsigned long long)v->valuedouble : 0;
+    }
+    p->seconds = num(c, "seconds", 0);
+    p->ref_seconds = num(c, "reference_seconds", 0);
+    p->ratio = num(c, "ratio", 0);
+}
+
 static void parse_messages(const cJSON *root, struct result *r)
 {
     const cJSON *a = arr(root, "messages", &r->nmsgs), *v;
@@ -384,6 +411,7 @@ static void parse_root(const cJSON *root, struct result *r)
     parse_gpu_via(root, r);
     parse_sanitizer(root, r);
     parse_counters(root, r);
+    parse_predicted(root, r);
     parse_messages(root, r);
     r->have_output = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "output"));
     r->output = str(root, "output");

@@ -96,6 +96,21 @@ static void put_counters(cJSON *root, const struct result *r)
     cJSON_AddNumberToObject(c, "seconds", r->counters_s);
 }
 
+static void put_predicted(cJSON *root, const struct rpredicted *p)
+{
+    cJSON *c = cJSON_AddObjectToObject(root, "predicted"), *from;
+    cJSON_AddStringToObject(c, "gpu", p->gpu);
+    cJSON_AddStringToObject(c, "case", p->case_label);
+    cJSON_AddNumberToObject(c, "n", (double)p->n);
+    from = cJSON_AddArrayToObject(c, "from_n");
+    for (int i = 0; i < 2; i++)
+        cJSON_AddItemToArray(from, cJSON_CreateNumber((double)p->from_n[i]));
+    cJSON_AddNumberToObject(c, "seconds", p->seconds);
+    cJSON_AddNumberToObject(c, "reference_seconds", p->ref_seconds);
+    cJSON_AddNumberToObject(c, "ratio", p->ratio);
+    cJSON_AddStringToObject(c, "bound", p->bound);
+}
+
 static void put_calibration(cJSON *t, const struct rcalibration *cal)
 {
     cJSON *c = cJSON_AddObjectToObject(t, "calibration");
@@ -362,6 +377,8 @@ char *result_to_json(const struct result *r, int formatted)
         put_sanitizer(root, r);
     if (r->have_counters)
         put_counters(root, r);
+    if (r->have_predicted)
+        put_predicted(root, &r->predicted);
     if (r->have_target)
         cJSON_AddItemToObject(root, "target", target_object(r));
     if (r->have_total_s)
