@@ -9,12 +9,12 @@
 # table of where a rule is stricter than the sanitizers and why.  With
 # FULL=DIR (tests/bank.sh's GPU_RESULTS), a column gives the whole check's
 # verdict too (both sides on the GPU, as a student's check runs).
-# Usage (workbook root, GPU machine, after make): OUT=dir [FULL=dir] bash tests/device/hazard-table.sh [GLOB]
+# Usage (workbook root, GPU machine, after make): OUT=dir [FULL=dir] bash tests/device/hazard-table.sh [GLOB...]
 set -u
 OUT=${OUT:-/tmp/hazard-table}
 mkdir -p "$OUT/gpu" "$OUT/cpu"
-glob=${1:-*}
-files=$(ls tests/bank/$glob.cu)
+globs=("${@:-*}")
+files=$(for g in "${globs[@]}"; do ls tests/bank/$g.cu; done | sort -u)
 
 one_cpu() {
     local f=$1 n lab
