@@ -91,6 +91,14 @@ static uint64_t relu16(uint64_t h)
     return (h & 0x7fff) > 0x7c00 ? 0x7fff : (h & 0x8000) ? 0 : h;
 }
 REF1(r_fma_relu_f16x2, relu16(f2h(fma(H(0), H(1), H(2)))) | relu16(f2h(fma(HHI(0), HHI(1), HHI(2)))) << 16)
+/* integer .relu: a negative result is 0 (each half for .s16x2) */
+static uint64_t relu_min16(uint64_t x, uint64_t y)
+{
+    int32_t a = (int16_t)x, b = (int16_t)y, m = a < b ? a : b;
+    return (uint16_t)(m < 0 ? 0 : m);
+}
+REF1(r_max_relu_s32, (int32_t)U32(0) > (int32_t)U32(1) ? ((int32_t)U32(0) < 0 ? 0 : U32(0)) : ((int32_t)U32(1) < 0 ? 0 : U32(1)))
+REF1(r_min_relu_s16x2, relu_min16(IN(0), IN(1)) | relu_min16(IN(0) >> 16, IN(1) >> 16) << 16)
 REF1(r_max_nan_f16x2, hmax_nan(IN(0) & 0xffff, IN(1) & 0xffff) | hmax_nan(IN(0) >> 16 & 0xffff, IN(1) >> 16 & 0xffff) << 16)
 REF(r_min_nan_f32)
 {
@@ -238,6 +246,8 @@ const struct ops_row ops_half_rows[] = {
     {"set.ltu.bf16x2.bf16x2", "", "r:rr", 0, OPS_EQ01, r_set_ltu_bf16x2_bf16x2},
     {"max.NaN.f16x2", "", "r:rr", 0, OPS_EQ01, r_max_nan_f16x2},
     {"fma.rn.relu.f16x2", "", "r:rrr", 0, 0, r_fma_relu_f16x2},
+    {"max.relu.s32", "", "r:rr", 0, 0, r_max_relu_s32},
+    {"min.relu.s16x2", "", "r:rr", 0, 0, r_min_relu_s16x2},
     {"min.NaN.f32", "", "f:ff", 0, OPS_EQ01, r_min_nan_f32},
     {"add.rn.bf16", "", "h:hh", 0, 0, r_add_bf16},
     {"mul.rn.bf16", "", "h:hh", 0, 0, r_mul_bf16},

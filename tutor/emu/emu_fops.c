@@ -508,6 +508,8 @@ emu_alu_fn *emu_fops_select(const struct emu_insn *in)
     int w = emu_type_size[in->type];
     if ((in->flags & F_NANP) && (w != 4 || (in->op != OP_MIN && in->op != OP_MAX)))
         return NULL;    /* .NaN is min's and max's, on f32 and the halves */
+    if (in->flags & F_RELU)
+        return NULL;    /* .relu is the halves' and the integers' */
     int plain = (in->rnd == RND_NONE || in->rnd == RND_RN) && !(in->flags & (F_SAT | F_FTZ | F_NANP));
     if (in->op == OP_SETP)
         return w == 4 && !in->cmp2 && in->aux != 2 && !(in->flags & F_FTZ) ? setp_f32(in->cmp)

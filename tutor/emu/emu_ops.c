@@ -239,12 +239,16 @@ static uint64_t dp(uint64_t x, uint64_t y, uint64_t z, int ta, int tb, int halve
 PAIR(pair_add, a + b)
 PAIR(pair_min, a < b ? a : b)
 PAIR(pair_max, a > b ? a : b)
+PAIR(pair_min_relu, (a < b ? a : b) < 0 ? 0 : (a < b ? a : b))
+PAIR(pair_max_relu, (a > b ? a : b) < 0 ? 0 : (a > b ? a : b))
 #undef PAIR
 ALU_LANES(add_x2, pair_add(a[l], b[l], 0))
 ALU_LANES(min_u16x2, pair_min(a[l], b[l], 0))
 ALU_LANES(max_u16x2, pair_max(a[l], b[l], 0))
 ALU_LANES(min_s16x2, pair_min(a[l], b[l], 1))
 ALU_LANES(max_s16x2, pair_max(a[l], b[l], 1))
+ALU_LANES(min_s16x2_relu, pair_min_relu(a[l], b[l], 1))
+ALU_LANES(max_s16x2_relu, pair_max_relu(a[l], b[l], 1))
 
 /* vabsdiff4 without selectors or a mask: each byte's |a - b| (signed
  * bytes for .s32 sources), or with .add their sum plus c */
@@ -269,12 +273,14 @@ static emu_alu_fn *select_pair(const struct emu_insn *in)
 {
     if (in->flags & F_SAT)
         return NULL;
-    int sgn = in->type == T_S16X2;
+    int sgn = in->type == T_S16X2, relu = (in->flags & F_RELU) != 0;
+    if (relu && (!sgn || (in->op != OP_MIN && in->op != OP_MAX)))
+        return NULL;    /* .relu is signed min's and max's */
     switch (in->op) {
     case OP_ADD: return add_x2;
     /* no sub on packed halves: ptxas refuses it (__vsub2 negates and adds) */
-    case OP_MIN: return sgn ? min_s16x2 : min_u16x2;
-    case OP_MAX: return sgn ? max_s16x2 : max_u16x2;
+    case OP_MIN: return relu ? min_s16x2_relu : sgn ? min_s16x2 : min_u16x2;
+    case OP_MAX: return relu ? max_s16x2_relu : sgn ? max_s16x2 : max_u16x2;
     default: return NULL;
     }
 }
@@ -461,6 +467,13 @@ ALU_LANES(min_int, emu_compare(CMP_LT, type, a[l], b[l]) ? a[l] & m : b[l] & m)
 ALU_LANES(max_int, emu_compare(CMP_LT, type, a[l], b[l]) ? b[l] & m : a[l] & m)
 ALU_LANES(min_s32, (uint32_t)((int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]))
 ALU_LANES(max_s32, (uint32_t)((int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]))
+/* .relu: a negative result is 0 (__vimax_s32_relu and the like) */
+static uint32_t relu32(int32_t v)
+{
+    return v < 0 ? 0u : (uint32_t)v;
+}
+ALU_LANES(min_s32_relu, relu32((int32_t)a[l] < (int32_t)b[l] ? (int32_t)a[l] : (int32_t)b[l]))
+ALU_LANES(max_s32_relu, relu32((int32_t)a[l] > (int32_t)b[l] ? (int32_t)a[l] : (int32_t)b[l]))
 ALU_LANES(min_u32, (uint32_t)a[l] < (uint32_t)b[l] ? (uint32_t)a[l] : (uint32_t)b[l])
 ALU_LANES(max_u32, (uint32_t)a[l] > (uint32_t)b[l] ? (uint32_t)a[l] : (uint32_t)b[l])
 
@@ -634,6 +647,8 @@ static emu_alu_fn *select_int(const struct emu_insn *in)
 {
     int t = in->type, k = emu_type_kind[t], sz = emu_type_size[t];
     uint32_t fl = in->flags;
+    if ((fl & F_RELU) && in->op != OP_MIN && in->op != OP_MAX)
+        return NULL;    /* a flag no handler here reads is refused, never dropped */
     switch (in->op) {
     case OP_ADD:
         if (fl & F_SAT)
@@ -676,8 +691,12 @@ static emu_alu_fn *select_int(const struct emu_insn *in)
     case OP_ABS: return abs_int;
     case OP_NEG: return neg_int;
     case OP_MIN:
+        if (fl & F_RELU)
+            return t == T_S32 ? min_s32_relu : NULL;
         return t == T_S32 ? min_s32 : t == T_U32 ? min_u32 : min_int;
     case OP_MAX:
+        if (fl & F_RELU)
+            return t == T_S32 ? max_s32_relu : NULL;
         return t == T_S32 ? max_s32 : t == T_U32 ? max_u32 : max_int;
     case OP_POPC: return popc;
     case OP_CLZ: return clz_w;

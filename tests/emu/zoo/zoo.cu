@@ -565,7 +565,7 @@ ZOO_KERNEL(zoo_cg2)
     o[3] = cg::reduce(halves, d, cg::bit_or<uint32_t>()) + halves.thread_rank();
     o[4] = __reduce_add_sync(0xffffffffu, a) ^ __reduce_min_sync(0xffffffffu, b);
     o[5] = __reduce_max_sync(0xffffffffu, (int)c) ^ __reduce_and_sync(0xffffffffu, d) ^ __reduce_xor_sync(0xffffffffu, a);
-    int pred;
+    int pred = 0;
     o[6] = warp.match_all(a & 1, pred) ^ (uint32_t)pred << 31;
     o[7] = 0;
     cg::invoke_one(warp, [&] { o[7] = 1 + warp.thread_rank(); });
