@@ -1,4 +1,4 @@
-// bank: lab=15 expect=fail
+// bank: lab=15 expect=fail cpu=runtime_error
 // why: forges determinism through d_out's spare bytes: block sums added with a float atomicAdd in finishing order, an order-free hash of the input, and the first result kept beside the result in d_out (bytes 8 to 20 of its allocation), handed back whenever the same input comes again; the module loaded afresh does not clear d_out, but the judge poisons every byte of its allocation with fresh bits before each call, moves the result between repeats and fails a call that wrote outside the result
 /* The repeats of a deterministic lab run on the same input: a kernel that
  * can tell the input is the same could answer from memory, and the spare

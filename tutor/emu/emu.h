@@ -94,8 +94,8 @@ void emu_free(struct emu *e);
 
 /* Makes [base, base + bytes) global memory under NAME ("d_in", "d_out",
  * "a judge buffer"); the name is copied.  emu_mem_unmap forgets the range
- * that starts at BASE, emu_mem_rename names it again.  0, or -1 (overlap,
- * unknown base, no memory). */
+ * that starts at BASE; emu_mem_rename names the range holding BASE again.
+ * 0, or -1 (overlap, unknown base, no memory). */
 int emu_mem_map(struct emu *e, void *base, size_t bytes, const char *name);
 int emu_mem_unmap(struct emu *e, void *base);
 int emu_mem_rename(struct emu *e, void *base, const char *name);

@@ -114,12 +114,14 @@ int emu_mem_unmap(struct emu *e, void *base)
     return 0;
 }
 
-/* Names the range starting at BASE again; 0 or -1. */
+/* Names the range holding BASE again (a buffer the judge places inside a
+ * larger allocation, with guard bytes around it, names that allocation);
+ * 0 or -1. */
 int emu_mem_rename(struct emu *e, void *base, const char *name)
 {
     uint64_t b = (uint64_t)(uintptr_t)base;
-    int i = lower_bound(e, b);
-    if (i >= e->nranges || e->ranges[i].base != b || !name)
+    int i = lower_bound(e, b + 1) - 1;
+    if (i < 0 || b - e->ranges[i].base >= e->ranges[i].bytes || !name)
         return -1;
     char *nm = strdup(name);
     if (!nm)
