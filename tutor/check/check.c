@@ -427,7 +427,7 @@ static void finish(struct run *r)
     if (r->o->build_only)
         save_build(r);
     summarize(r);
-    check_progress(r, "done", 0, 0, status_name(check_get_status(r)));
+    check_progress(r, STAGE_DONE, 0, 0, status_name(check_get_status(r)));
 }
 
 /* The stages from the judge on: sanitizer, counters and target as the

@@ -82,7 +82,7 @@ int stage_compile(struct run *r)
     char *key = NULL;
     int rc = -1, lock = -1;
 
-    check_progress(r, "compile", 0, 0, r->src);
+    check_progress(r, STAGE_COMPILE, 0, 0, r->src);
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
     snprintf(inc, sizeof inc, "-I%s", r->tc->include_dir);
     /* One nvcc run serves every later stage: -keep leaves the PTX (technique
@@ -176,7 +176,7 @@ int stage_rules(struct run *r)
     int rc = -1;
 
     r->res->have_symbols = 1;
-    check_progress(r, "rules", 0, 0, "host symbols, headers and PTX");
+    check_progress(r, STAGE_RULES, 0, 0, "host symbols, headers and PTX");
     if (!r->tc->nm) {
         check_message(r, "nm not found: install binutils");
         goto out;
@@ -245,7 +245,7 @@ int stage_link(struct run *r)
     struct proc_result pr = {0};
     int rc = -1;
 
-    check_progress(r, "link", 0, 0, "the runner");
+    check_progress(r, STAGE_LINK, 0, 0, "the runner");
     if (!rt || !main_o)
         goto out;
     if (!util_is_file(rt) || !util_is_file(main_o)) {

@@ -182,7 +182,7 @@ static int emu_counters(struct run *r)
         n = r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
     if (!json || !(hx = judge_argv(r, json, "profile", &n, 1, 0)) || !(nword = util_format("%llu", n)))
         goto out;
-    check_progress(r, "counters", 0, 0, "the emulator");
+    check_progress(r, STAGE_COUNTERS, 0, 0, "the emulator");
     for (int i = 0; hx[i] && a < 120; i++)
         argv[a++] = hx[i];
     argv[a++] = "--profile-n";
@@ -239,7 +239,7 @@ int stage_counters(struct run *r)
     hx = judge_argv(r, json, "profile", &n, 1, 0);
     if (!hx || !(logopt = util_format("%llu", n)))
         goto out;
-    check_progress(r, "counters", 0, 0, "ncu");
+    check_progress(r, STAGE_COUNTERS, 0, 0, "ncu");
     r->hx_waits = (struct waits){0, 0};
     for (skip = judge_wrap_words(r); a < skip; a++)
         argv[a] = hx[a];

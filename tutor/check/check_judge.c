@@ -72,12 +72,15 @@ static void on_line(void *ud, const char *line)
         return;
     if (sscanf(line + 7, "%31s %d/%d %n", name, &i, &n, &off) < 3)
         return;
-    if (!strcmp(name, "correctness") && !r->trials_t0) {
+    enum stage_id s = stage_from_name(name);
+    if (s == STAGE_COUNT)
+        return;
+    if (s == STAGE_CORRECTNESS && !r->trials_t0) {
         r->trials_t0 = util_now();
         r->trials_w0 = waits_grace(&r->hx_waits);
     }
     util_copy(r->last_stage, sizeof r->last_stage, line + 7);
-    check_progress(r, name, i, n, line + 7 + off);
+    check_progress(r, s, i, n, line + 7 + off);
 }
 
 /* A rejected plan names what it broke like the build's rules do, so that
@@ -131,7 +134,7 @@ int judge_run(struct run *r)
     argv = judge_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
     if (!argv)
         goto out;
-    check_progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
+    check_progress(r, STAGE_CORRECTNESS, 0, r->lab->family->nsizes, "starting");
     r->last_stage[0] = '\0';
     r->run_t0 = util_now();
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),

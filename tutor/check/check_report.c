@@ -10,7 +10,7 @@
 #include "model/result.h"
 #include "sys/util.h"
 
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail)
+void check_progress(struct run *r, enum stage_id stage, int i, int n, const char *detail)
 {
     if (r->o->progress)
         r->o->progress(r->o->ud, stage, i, n, detail ? detail : "");

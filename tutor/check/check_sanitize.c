@@ -317,9 +317,9 @@ int stage_sanitize(struct run *r)
     if (r->san) {
         char words[400];
         early_words(r, words, sizeof words);
-        check_progress(r, "verdict", 0, 0, words);
+        check_progress(r, STAGE_VERDICT, 0, 0, words);
     } else {
-        check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
+        check_progress(r, STAGE_SANITIZE, 0, 0, "racecheck, synccheck and memcheck");
     }
     san_end(r, 1);
     return 0;

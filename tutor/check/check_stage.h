@@ -116,7 +116,7 @@ struct run {
 };
 
 /* ---- the report (check_report.c) ---- */
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail);
+void check_progress(struct run *r, enum stage_id stage, int i, int n, const char *detail);
 void check_set_status(struct run *r, enum status s);
 enum status check_get_status(const struct run *r);
 void check_message(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

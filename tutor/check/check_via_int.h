@@ -26,7 +26,7 @@ struct via_call {
     double shown;                       /* when the queue's line was last shown */
     check_progress_fn progress;
     void *ud;
-    const char *stage;
+    enum stage_id stage;
     int i, n;
     const struct proc_spec *inner;      /* the judge's own spec; NULL for a question */
     struct run *run;                    /* the check, whose judge starts with "ready"; or NULL */

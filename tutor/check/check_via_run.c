@@ -203,7 +203,7 @@ void via_describe_failure(const struct via_call *c, const struct proc_result *ou
 
 /* ---- the judge through the command -------------------------------------- */
 
-static void run_progress(void *ud, const char *stage, int i, int n, const char *detail)
+static void run_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     check_progress(ud, stage, i, n, detail);
 }
@@ -254,7 +254,7 @@ static int write_all(int fd, const char *buf, size_t n)
 int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
 {
     struct via_call c = {.cmd = r->o->gpu_via, .wait_s = r->o->gpu_via_wait_s > 0 ? r->o->gpu_via_wait_s : VIA_WAIT_S,
-                         .progress = run_progress, .ud = r, .stage = "correctness", .n = r->lab->family->nsizes,
+                         .progress = run_progress, .ud = r, .stage = STAGE_CORRECTNESS, .n = r->lab->family->nsizes,
                          .inner = spec, .run = r, .out_cap = spec->output_cap ? spec->output_cap : (1u << 20)};
     const char *files[VIA_FILES] = {0};
     char *relay = relay_path(), *job = NULL, *head = NULL;
@@ -282,7 +282,7 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
         goto out;
     }
     char *const args[] = {relay, "gpu-relay", NULL};
-    check_progress(r, "correctness", 0, c.n, "queued on the cluster (0 s)");
+    check_progress(r, STAGE_CORRECTNESS, 0, c.n, "queued on the cluster (0 s)");
     c.in_w = in[1];
     r->via_live = &c;
     int ran = via_exec(&c, args, in[0], &outer);
