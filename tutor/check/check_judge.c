@@ -326,12 +326,31 @@ int hazard_end(struct run *r, int record)
     return rc;
 }
 
+/* Whether the GPU judge need not start: this machine certainly has no
+ * GPU (toolchain_no_gpu), so it would only check the plans and answer
+ * no_gpu, and the CPU judge, which checks the plans too, is at hand.  A
+ * --wrap program may run the judge on another machine: with one, the GPU
+ * judge answers.  Its message is the one that judge would have written. */
+static int cpu_only(struct run *r, int emulator)
+{
+    const char *why;
+    if (!emulator || r->o->wrap || !toolchain_no_gpu(&why))
+        return 0;
+    check_message(r, NO_GPU_MESSAGE "%s", why);
+    return 1;
+}
+
 int stage_judge(struct run *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
+    int emulator = !(off && *off) && judge_cpu_exists(r);
+    if (cpu_only(r, emulator)) {
+        r->emulated = 1;
+        return judge_run(r);
+    }
     /* The hazard pass may start while the judge runs (hazard_begin, when
      * its trials pass); a kernel the judge did not pass needs none. */
-    r->hazard_wanted = !(off && *off) && judge_cpu_exists(r);
+    r->hazard_wanted = emulator;
     int rc = judge_run(r);
     if (!rc && check_get_status(r) == STATUS_PASS && r->hazard_wanted) {
         hazard_begin(r);    /* not yet begun when the run had nothing to time */
