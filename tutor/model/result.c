@@ -1,6 +1,6 @@
 /* result.c — see result.h: the status table's columns, what a result
  * says read from its fields, dropping its emulator section, and freeing
- * one.  Its JSON is result_json.c's,
+ * and copying one.  Its JSON is result_json.c's,
  * its filling result_fill.c's. */
 #include "model/result.h"
 
@@ -124,6 +124,98 @@ void result_free(struct result *r)
     free(r->output);
     free_strv(r->messages, r->nmsgs);
     memset(r, 0, sizeof *r);
+}
+
+/* The copy helpers: each replaces the pointer it is given by a copy of
+ * what it points to, or by NULL (and a zero count) when memory runs out,
+ * counting that in *bad; so that a copy stopped half way frees cleanly. */
+static void copy_str(char **s, int *bad)
+{
+    if (*s && !(*s = strdup(*s)))
+        (*bad)++;
+}
+
+static void *copy_mem(const void *p, int n, size_t size, int *count, int *bad)
+{
+    void *q = p && n > 0 ? malloc((size_t)n * size) : NULL;
+    if (p && n > 0 && !q) {
+        (*bad)++;
+        *count = 0;
+    }
+    return q ? memcpy(q, p, (size_t)n * size) : NULL;
+}
+
+static void copy_strv(char ***v, int n, int *bad)
+{
+    int kept = n;
+    char **c = copy_mem(*v, n, sizeof **v, &kept, bad);
+    for (int i = 0; c && i < n; i++)
+        copy_str(&c[i], bad);
+    *v = c;
+}
+
+int result_copy(const struct result *r, struct result *out)
+{
+    int bad = 0;
+    *out = *r;
+    char **strs[] = {&out->tool, &out->lab, &out->family, &out->file, &out->summary, &out->source_hash,
+                     &out->device_name, &out->device_cc, &out->mode, &out->target_metric, &out->target_case,
+                     &out->target_note, &out->target_cal.gpu, &out->target_cal.measured, &out->target_cal.why,
+                     &out->target_cal.catalog_gpu, &out->target_cal.case_label, &out->compile_log,
+                     &out->sanitizer_note, &out->counters_tool, &out->counters_note, &out->gpu_via.command,
+                     &out->gpu_via.gpu, &out->gpu_via.arch, &out->gpu_via.cpu_status, &out->gpu_via.failed,
+                     &out->output, &out->plan_checked_against, &out->plan_violation};
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+        copy_str(strs[k], &bad);
+    copy_strv(&out->plan_seen, r->plan_nseen, &bad);
+    copy_strv(&out->viol_symbols, r->nviol, &bad);
+    copy_strv(&out->viol_rules, r->nviol, &bad);
+    copy_strv(&out->counter_names, r->ncounters, &bad);
+    copy_strv(&out->messages, r->nmsgs, &bad);
+    int keep = 0;
+    out->emu_not_run_n = copy_mem(r->emu_not_run_n, r->emu_not_run, sizeof *r->emu_not_run_n, &keep, &bad);
+    out->viol_defined = copy_mem(r->viol_defined, r->nviol, sizeof *r->viol_defined, &keep, &bad);
+    out->counter_values = copy_mem(r->counter_values, r->ncounters, sizeof *r->counter_values, &keep, &bad);
+    out->tests = copy_mem(r->tests, r->ntests, sizeof *r->tests, &out->ntests, &bad);
+    for (int i = 0; out->tests && i < out->ntests; i++) {
+        copy_str(&out->tests[i].name, &bad);
+        copy_str(&out->tests[i].expected, &bad);
+        copy_str(&out->tests[i].got, &bad);
+        copy_str(&out->tests[i].message, &bad);
+    }
+    out->perf = copy_mem(r->perf, r->nperf, sizeof *r->perf, &out->nperf, &bad);
+    for (int i = 0; out->perf && i < out->nperf; i++) {
+        copy_str(&out->perf[i].label, &bad);
+        copy_str(&out->perf[i].input, &bad);
+        copy_str(&out->perf[i].rate_unit, &bad);
+        copy_str(&out->perf[i].ref_name, &bad);
+        copy_str(&out->perf[i].implausible_why, &bad);
+    }
+    out->target_also = copy_mem(r->target_also, r->ntarget_also, sizeof *r->target_also, &out->ntarget_also,
+                                &bad);
+    for (int i = 0; out->target_also && i < out->ntarget_also; i++)
+        copy_str(&out->target_also[i].case_label, &bad);
+    out->diags = copy_mem(r->diags, r->ndiags, sizeof *r->diags, &out->ndiags, &bad);
+    for (int i = 0; out->diags && i < out->ndiags; i++) {
+        copy_str(&out->diags[i].file, &bad);
+        copy_str(&out->diags[i].severity, &bad);
+        copy_str(&out->diags[i].message, &bad);
+    }
+    out->tech = copy_mem(r->tech, r->ntech, sizeof *r->tech, &out->ntech, &bad);
+    for (int i = 0; out->tech && i < out->ntech; i++) {
+        copy_str(&out->tech[i].name, &bad);
+        copy_str(&out->tech[i].why, &bad);
+    }
+    out->san = copy_mem(r->san, r->nsan, sizeof *r->san, &out->nsan, &bad);
+    for (int i = 0; out->san && i < out->nsan; i++) {
+        copy_str(&out->san[i].tool, &bad);
+        copy_str(&out->san[i].report, &bad);
+    }
+    if (bad) {
+        result_free(out);
+        return -1;
+    }
+    return 0;
 }
 
 const struct rperf *result_perf(const struct result *r, const char *label)
