@@ -20,12 +20,12 @@
 
 static double run_grace(void *ud)
 {
-    return waits_grace(&((struct run *)ud)->hx_waits);
+    return waits_grace(&((struct check_state *)ud)->hx_waits);
 }
 
 /* The CPU judge's trials are its whole run, and share no GPU: they get
  * the run's limit. */
-static double trials_limit(const struct run *r)
+static double trials_limit(const struct check_state *r)
 {
     double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
     return (r->emulated ? r->lab->family->timeout_s : r->lab->family->trials_timeout_s) * scale;
@@ -36,7 +36,7 @@ static double trials_limit(const struct run *r)
  * after the whole run's limit — in a grader it holds the GPU meanwhile, and
  * no other run can time a kernel beside it.  0 when the trials are not
  * running. */
-static double trials_cutoff(const struct run *r)
+static double trials_cutoff(const struct check_state *r)
 {
     if (!r->trials_t0 || r->trials_done)
         return 0;
@@ -46,7 +46,7 @@ static double trials_cutoff(const struct run *r)
 /* The judge ends by the trials' cutoff or the whole check's, the sooner. */
 static double run_cutoff(void *ud)
 {
-    const struct run *r = ud;
+    const struct check_state *r = ud;
     double trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
     return trials > 0 && trials < whole ? trials : whole;
 }
@@ -58,7 +58,7 @@ static double run_cutoff(void *ud)
  * them on stdout changes nothing. */
 static void on_line(void *ud, const char *line)
 {
-    struct run *r = ud;
+    struct check_state *r = ud;
     char name[32];
     int i = 0, n = 0, off = 0;
     if (!strncmp(line, "@gpu ", 5))
@@ -86,7 +86,7 @@ static void on_line(void *ud, const char *line)
 /* A rejected plan names what it broke like the build's rules do, so that
  * every rejection's summary reads the same: the meaning, then "uses X —
  * rule". */
-static void plan_violation(struct run *r)
+static void plan_violation(struct check_state *r)
 {
     if (r->res->plan_violation && check_get_status(r) == STATUS_REJECTED && r->res->have_violations)
         result_add_violation(r->res, PLAN_SYMBOL, r->res->plan_violation, 0);
@@ -95,7 +95,7 @@ static void plan_violation(struct run *r)
 /* The student's text: what the kernels printed (the judge's stdout and
  * stderr) and then what the host code printed (the runner's file); the
  * last OUTPUT_KEEP bytes of the two together, like any output. */
-static void add_output(struct run *r, const struct proc_result *pr)
+static void add_output(struct check_state *r, const struct proc_result *pr)
 {
     char *path = judge_runner_out(r, "check");
     char *host = path ? util_read_file(path, NULL) : NULL;
@@ -116,12 +116,12 @@ static void add_output(struct run *r, const struct proc_result *pr)
 /* The CPU judge's address space: the catalog's bound for the family.  The
  * student's PTX runs in that process, and an emulated kernel's memory (a
  * large __device__ array, its shadow, its registers) is the host's. */
-static size_t cpu_judge_bytes(const struct run *r)
+static size_t cpu_judge_bytes(const struct check_state *r)
 {
     return (size_t)r->lab->family->emu_memory_mib << 20;
 }
 
-int judge_run(struct run *r)
+int judge_run(struct check_state *r)
 {
     char *json = util_format("%s/harness.json", r->dir);
     char **argv = NULL;
@@ -191,7 +191,7 @@ out:
     return rc;
 }
 
-int judge_cpu_exists(const struct run *r)
+int judge_cpu_exists(const struct check_state *r)
 {
     char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
     int have = cpu && util_is_file(cpu);
@@ -234,7 +234,7 @@ static void hazard_free(struct hazard_job *h)
     free(h);
 }
 
-void hazard_begin(struct run *r)
+void hazard_begin(struct check_state *r)
 {
     const struct family_spec *f = r->lab->family;
     unsigned long long *sizes = NULL;
@@ -271,7 +271,7 @@ fail:
 }
 
 /* The finished pass's verdict into the report (see hazard_job). */
-static int hazard_record(struct run *r, struct hazard_job *hz)
+static int hazard_record(struct check_state *r, struct hazard_job *hz)
 {
     const struct family_spec *f = r->lab->family;
     struct proc_result *pr = &hz->pr;
@@ -310,7 +310,7 @@ out:
     return 0;
 }
 
-int hazard_end(struct run *r, int record)
+int hazard_end(struct check_state *r, int record)
 {
     struct hazard_job *h = r->hz;
     int rc = 0;
@@ -331,7 +331,7 @@ int hazard_end(struct run *r, int record)
  * no_gpu, and the CPU judge, which checks the plans too, is at hand.  A
  * --wrap program may run the judge on another machine: with one, the GPU
  * judge answers.  Its message is the one that judge would have written. */
-static int cpu_only(struct run *r, int emulator)
+static int cpu_only(struct check_state *r, int emulator)
 {
     const char *why;
     if (!emulator || r->o->wrap || !toolchain_no_gpu(&why))
@@ -340,7 +340,7 @@ static int cpu_only(struct run *r, int emulator)
     return 1;
 }
 
-int stage_judge(struct run *r)
+int stage_judge(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     int emulator = !(off && *off) && judge_cpu_exists(r);

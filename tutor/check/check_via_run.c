@@ -251,7 +251,7 @@ static int write_all(int fd, const char *buf, size_t n)
     return 0;
 }
 
-int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
+int via_run(struct check_state *r, const struct proc_spec *spec, struct proc_result *pr)
 {
     struct via_call c = {.cmd = r->o->gpu_via, .wait_s = r->o->gpu_via_wait_s > 0 ? r->o->gpu_via_wait_s : VIA_WAIT_S,
                          .progress = run_progress, .ud = r, .stage = STAGE_CORRECTNESS, .n = r->lab->family->nsizes,
@@ -366,7 +366,7 @@ out:
 /* The CPU tier's result (or, without one, no_gpu) stands; cpu is taken
  * over.  Why the GPU's is not there is the result's gpu_via.failed, which
  * the verdict shows beside it. */
-static void keep_cpu(struct run *r, struct result *cpu)
+static void keep_cpu(struct check_state *r, struct result *cpu)
 {
     if (cpu && cpu->schema) {
         result_free(r->res);
@@ -381,7 +381,7 @@ static void keep_cpu(struct run *r, struct result *cpu)
 /* The result's gpu_via: the command, whether the GPU run happened, how
  * long it waited to start, the GPU asked for, the CPU tier's verdict, and
  * why the GPU side failed with when it is tried again. */
-static void via_record(struct run *r, int ran, const char *cpu_status, const char *failed, double retry_s)
+static void via_record(struct check_state *r, int ran, const char *cpu_status, const char *failed, double retry_s)
 {
     struct rgpu_via *v = &r->res->gpu_via;
     v->have = 1;
@@ -401,7 +401,7 @@ static void via_record(struct run *r, int ran, const char *cpu_status, const cha
 /* The GPU side failed just now: the CPU tier's verdict, and the failure
  * remembered so that the checks of the next VIA_RETRY_S seconds do not
  * wait on the command again.  A run the student cancelled is no failure. */
-static void gpu_failed(struct run *r, struct result *cpu, const char *cpu_status, const char *why)
+static void gpu_failed(struct check_state *r, struct result *cpu, const char *cpu_status, const char *why)
 {
     keep_cpu(r, cpu);
     if (!atomic_load(&via_cancel))
@@ -410,12 +410,12 @@ static void gpu_failed(struct run *r, struct result *cpu, const char *cpu_status
 }
 
 /* The last message of the result, for "found no CUDA device (...)". */
-static const char *last_message(const struct run *r)
+static const char *last_message(const struct check_state *r)
 {
     return r->res->nmsgs ? r->res->messages[r->res->nmsgs - 1] : "";
 }
 
-int via_stage(struct run *r)
+int via_stage(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     char cpu_status[24] = "";
