@@ -3,7 +3,7 @@
  * built as it goes, so that whatever stage stopped, the JSON says what
  * happened up to there.  This file holds the order, --build-only and
  * --run-only, the target and the summary line; the stages' common helpers
- * are leaves (check_report.c, check_argv.c). */
+ * are leaves (check_tell.c, check_argv.c). */
 #include "check/check.h"
 
 #include <errno.h>

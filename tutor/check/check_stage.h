@@ -13,7 +13,7 @@
  *                     judge_run, which runs through it by r->judge_elsewhere)
  *   check_sanitize.c  the race checkers around the judge
  *   check_counters.c  ncu's counters around the judge
- *   check_report.c    progress, verdict, messages          (leaves)
+ *   check_tell.c      progress, verdict, messages          (leaves)
  *   check_argv.c      a child's command line, limits and waits for the GPU
  *   check_cache.c     the test suite's compile cache
  * Each stage records what it did in r->res and can end the check with a
@@ -115,7 +115,7 @@ struct check_state {
     atomic_int san_cancel;
 };
 
-/* ---- the report (check_report.c) ---- */
+/* ---- what the stages tell (check_tell.c) ---- */
 void check_progress(struct check_state *r, enum stage_id stage, int i, int n, const char *detail);
 void check_set_status(struct check_state *r, enum status s);
 enum status check_get_status(const struct check_state *r);

@@ -1,7 +1,7 @@
-/* check_report.c — the stages' common ground for what they tell: progress
- * to the caller, the verdict and the messages in the report, a long text's
- * tail, all on the run's result.  A leaf of check/: the stages and the orchestrator call here, and
- * nothing here calls a stage. */
+/* check_tell.c — what the stages tell, their common ground: progress to
+ * the caller, the verdict and the messages on the check's result, a long
+ * text's tail.  A leaf of check/: the stages and the orchestrator call
+ * here, and nothing here calls a stage. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
