@@ -236,21 +236,6 @@ static char *relay_path(void)
     return realpath("/proc/self/exe", NULL);
 }
 
-/* Writes all of buf to fd; -1 on failure. */
-static int write_all(int fd, const char *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int via_run(struct check_state *r, const struct proc_spec *spec, struct proc_result *pr)
 {
     struct via_call c = {.cmd = r->o->gpu_via, .wait_s = r->o->gpu_via_wait_s > 0 ? r->o->gpu_via_wait_s : VIA_WAIT_S,
@@ -277,7 +262,7 @@ int via_run(struct check_state *r, const struct proc_spec *spec, struct proc_res
     }
     /* The nonce and the job fit in the pipe; its write end stays open until
      * the run ends, and its closing tells the relay to stop the judge. */
-    if (write_all(in[1], head, strlen(head))) {
+    if (util_write_all(in[1], head, strlen(head))) {
         snprintf(pr->error, sizeof pr->error, "cannot hand the job to the relay: %s", strerror(errno));
         goto out;
     }

@@ -59,19 +59,6 @@ static const char *const spinner[] = {"|", "/", "-", "\\"};
 
 /* ---- the child ---------------------------------------------------------- */
 
-static void child_write(int fd, const char *s, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        s += w;
-        n -= (size_t)w;
-    }
-}
-
 static void child_send(int fd, enum child_kind kind, const struct check_event *ev, const char *text)
 {
     struct child_msg m;
@@ -84,7 +71,7 @@ static void child_send(int fd, enum child_kind kind, const struct check_event *e
         m.n = ev->n;
     }
     util_copy(m.text, sizeof m.text, text ? text : "");
-    child_write(fd, (const char *)&m, sizeof m);
+    util_write_all(fd, &m, sizeof m);
 }
 
 static void child_event(void *ud, const struct check_event *ev)
@@ -125,7 +112,7 @@ static void child_run(struct ui *ui, int lab, int fd)
     char *text = ran ? result_to_json(&rep, 0) : NULL;
     if (text) {
         child_send(fd, CHILD_VERDICT, NULL, NULL);
-        child_write(fd, text, strlen(text));
+        util_write_all(fd, text, strlen(text));
     } else {
         child_send(fd, CHILD_BROKEN, NULL, ran ? "out of memory" : err);
     }
