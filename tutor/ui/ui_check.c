@@ -71,6 +71,11 @@ static void child_send(int fd, enum child_kind kind, const struct check_event *e
         m.n = ev->n;
     }
     util_copy(m.text, sizeof m.text, text ? text : "");
+    /* One line on the screen: a compiler's or a command's words may hold
+     * line breaks and tabs. */
+    for (char *p = m.text; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
     util_write_all(fd, &m, sizeof m);
 }
 
