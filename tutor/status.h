@@ -69,13 +69,6 @@ enum fail_cause {
     FAIL_CAUSE_NONE             /* not a fail, or one the report does not tell */
 };
 
-/* Why no CUDA device was found, the message "no CUDA device: " and one of
- * these: the judge's, and the check's when it knows before starting one
- * that the judge would find none (sys/toolchain.h, toolchain_no_gpu). */
-#define NO_GPU_MESSAGE "no CUDA device: "
-#define NO_GPU_NO_DRIVER "no NVIDIA driver is loaded on this machine"
-#define NO_GPU_NO_DEVICE "the NVIDIA driver sees no GPU"
-
 /* A check ends in one of the statuses before STATUS_MISSING, or in
  * STATUS_REFUSED when the grader's intake rules (model/intake_rule.h)
  * refuse its file; the grader's intake adds the rest. */

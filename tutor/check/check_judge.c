@@ -326,31 +326,12 @@ int hazard_end(struct check_state *r, int record)
     return rc;
 }
 
-/* Whether the GPU judge need not start: this machine certainly has no
- * GPU (toolchain_no_gpu), so it would only check the plans and answer
- * no_gpu, and the CPU judge, which checks the plans too, is at hand.  A
- * --wrap program may run the judge on another machine: with one, the GPU
- * judge answers.  Its message is the one that judge would have written. */
-static int cpu_only(struct check_state *r, int emulator)
-{
-    const char *why;
-    if (!emulator || r->o->wrap || !toolchain_no_gpu(&why))
-        return 0;
-    check_message(r, NO_GPU_MESSAGE "%s", why);
-    return 1;
-}
-
 int stage_judge(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
-    int emulator = !(off && *off) && judge_cpu_exists(r);
-    if (cpu_only(r, emulator)) {
-        r->emulated = 1;
-        return judge_run(r);
-    }
     /* The hazard pass may start while the judge runs (hazard_begin, when
      * its trials pass); a kernel the judge did not pass needs none. */
-    r->hazard_wanted = emulator;
+    r->hazard_wanted = !(off && *off) && judge_cpu_exists(r);
     int rc = judge_run(r);
     if (!rc && check_get_status(r) == STATUS_PASS && r->hazard_wanted) {
         hazard_begin(r);    /* not yet begun when the run had nothing to time */
@@ -364,7 +345,12 @@ int stage_judge(struct check_state *r)
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
      * on the emulator, when this build has the CPU judges and
-     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
+     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans.  The GPU
+     * judge's start is not skipped on a machine known to have no GPU:
+     * its dry run judges a plan by the stand-in device (a cooperative
+     * grid beyond what is resident, registers from the cubin), where the
+     * CPU judge alone reaches other verdicts (tests/bank's
+     * grid_sync_too_large, too_many_registers). */
     if (!judge_cpu_exists(r))
         return rc;
     r->emulated = 1;

@@ -441,9 +441,11 @@ static enum status run(struct ctx *c)
 
     if (e != cudaSuccess || count == 0) {
         if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || count == 0)
-            note(r, NO_GPU_MESSAGE "%s", e == cudaErrorInsufficientDriver ? NO_GPU_NO_DRIVER : NO_GPU_NO_DEVICE);
+            note(r, "no CUDA device: %s", e == cudaErrorInsufficientDriver
+                                              ? "no NVIDIA driver is loaded on this machine"
+                                              : "the NVIDIA driver sees no GPU");
         else
-            note(r, NO_GPU_MESSAGE "%s", cudaGetErrorString(e));
+            note(r, "no CUDA device: %s", cudaGetErrorString(e));
         return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
     }
     if (device_describe(&r->dev))

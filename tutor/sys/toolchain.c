@@ -2,7 +2,6 @@
  * expect: $NVCC, then PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
 #include "sys/toolchain.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -13,7 +12,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "status.h"
 #include "sys/util.h"
 
 #ifndef CUDATUTOR_ARCH
@@ -193,22 +191,4 @@ int toolchain_check_busy(const struct toolchain *tc, const char *lab_id)
         close(fd);
     free(lock);
     return busy;
-}
-
-/* The CUDA runtime loads the driver's library by this name: where it does
- * not load, every judge here would answer no_gpu. */
-int toolchain_no_gpu(const char **why)
-{
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-    void *drv = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!drv) {
-        *why = NO_GPU_NO_DRIVER;
-        return 1;
-    }
-    dlclose(drv);
-    if (visible && !*visible) {
-        *why = NO_GPU_NO_DEVICE;
-        return 1;
-    }
-    return 0;
 }

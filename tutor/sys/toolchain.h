@@ -35,13 +35,6 @@ void toolchain_free(struct toolchain *tc);
  * lab waits for it.  Lets a front end say what it waits for. */
 int toolchain_check_busy(const struct toolchain *tc, const char *lab_id);
 
-/* Whether this machine certainly has no CUDA device a judge here could
- * use: no NVIDIA driver library loads, or CUDA_VISIBLE_DEVICES is set and
- * empty (which hides every GPU).  1 with why (status.h's NO_GPU_NO_DRIVER
- * or NO_GPU_NO_DEVICE), else 0: there may be one, and only the judge can
- * tell. */
-int toolchain_no_gpu(const char **why);
-
 /* A path inside the workbook (heap). */
 char *toolchain_path(const struct toolchain *tc, const char *rel);
 
