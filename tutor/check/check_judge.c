@@ -348,9 +348,9 @@ int stage_judge(struct check_state *r)
      * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans.  The GPU
      * judge's start is not skipped on a machine known to have no GPU:
      * its dry run judges a plan by the stand-in device (a cooperative
-     * grid beyond what is resident, registers from the cubin), where the
-     * CPU judge alone reaches other verdicts (tests/bank's
-     * grid_sync_too_large, too_many_registers). */
+     * grid beyond what is resident: tests/bank's grid_sync_too_large),
+     * where the CPU judge alone reaches another verdict, and its report
+     * of a plan it refuses is the one graded (device null). */
     if (!judge_cpu_exists(r))
         return rc;
     r->emulated = 1;
