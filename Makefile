@@ -203,7 +203,8 @@ check-nvcc:
 	       "so it needs a CUDA Toolkit that supports it (an older one for an older GPU)." >&2; \
 	  echo "To build for another GPU anyway: make CUDA_ARCH=sm_90" >&2; exit 1; }
 
-$(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ)
+# The emulator's archive gives the rules its PTX reader (emu_ptxscan.c).
+$(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(EMU_LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -pthread -lm
 
@@ -228,7 +229,7 @@ $(BUILD)/harness/%.o: tutor/harness/%.cu $(BUILD)/config.stamp | check-nvcc
 	@echo "  NVCC    $<"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
-$(BUILD)/harness/judge_%: $(HX_CORE_OBJ) $(BUILD)/harness/hx_fam_%.o | check-seccomp
+$(BUILD)/harness/judge_%: $(HX_CORE_OBJ) $(BUILD)/harness/hx_fam_%.o $(EMU_LIB) | check-seccomp
 	@echo "  LD      $@"
 	$(Q)$(NVCC) -arch=$(CUDA_ARCH) -o $@ $^ $(SECCOMP_LIBS)
 
@@ -300,26 +301,26 @@ $(BUILD)/tests/test_argmax $(BUILD)/tests/test_select: $(BUILD)/tests/%: tests/u
 # The trapezoid family's host arithmetic (its draws, the exact integral, the
 # error bounds), tested without a GPU: the test includes the family's source.
 $(BUILD)/tests/test_trapezoid: tests/harness/test_trapezoid.cu tutor/harness/hx_fam_trapezoid.cu \
-		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) $(EMU_LIB) \
 		| check-nvcc check-seccomp
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o %.a,$^) $(SECCOMP_LIBS)
 
 # Labs 13 and 14's judges, their host arithmetic: the same way.
 $(BUILD)/tests/test_scan: tests/harness/test_scan.cu tutor/harness/hx_fam_scan.cu tutor/harness/hx_reduce.cuh \
-		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) $(EMU_LIB) \
 		| check-nvcc check-seccomp
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o %.a,$^) $(SECCOMP_LIBS)
 
 $(BUILD)/tests/test_rownorm: tests/harness/test_rownorm.cu tutor/harness/hx_fam_rownorm.cu \
-		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) \
+		tutor/harness/hx.h tutor/lab.h tests/unit/tap.h $(filter-out %/hx_core.o,$(HX_CORE_OBJ)) $(EMU_LIB) \
 		| check-nvcc check-seccomp
 	@mkdir -p $(dir $@)
 	@echo "  NVCC    $<"
-	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) $(SECCOMP_LIBS)
+	$(Q)$(NVCC) $(NVCCFLAGS) -Itests/unit -o $@ $< $(filter %.o %.a,$^) $(SECCOMP_LIBS)
 
 # The CPU judge's system-call filter (tutor/emu/emu_seal.c) is libseccomp's.
 $(BUILD)/tests/test_emu_seal: PKG_LIBS += $(SECCOMP_LIBS)

@@ -16,7 +16,8 @@
 # clean, a race, stopped when the judge fails); the settings (flag,
 # environment, cudatutor.conf, a bad line); and the attack: a "kernel"
 # that prints forged frames does not change the verdict through the relay,
-# and does through a relay that takes the judge's stdout for its stream.
+# and does through a relay that takes the judge's stdout for its stream;
+# nor does a whole run forged by the command itself, without the nonce.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 unset CUDATUTOR_NO_EMULATOR CUDATUTOR_GPU_VIA CUDATUTOR_GPU_VIA_WAIT CUDATUTOR_GPU_RELAY
@@ -257,6 +258,15 @@ if [ "$(field .status)" = fail ] && [ "$(field .gpu_via.ran)" = true ] &&
     ok "forged frames printed by the kernel and the launcher: the judge's fail stands (printed as output)"
 else
     not_ok "the attack through the relay" "$(field .status)" "$(field .summary)"
+fi
+# The command's side forges a whole run's frames (a pass report and its
+# ending) before the relay starts: without the tutor's nonce they are the
+# command's own text, and the judge's fail stands.
+FAKE_JUDGE=latefail SRUN_FORGE=1 via --gpu-via "$SRUN -p gpu"
+if [ "$(field .status)" = fail ] && [ "$(field .gpu_via.ran)" = true ]; then
+    ok "frames forged by the GPU command itself, under a nonce not the tutor's: the judge's fail stands"
+else
+    not_ok "the attack from the command's side" "$(field .status)" "$(field .summary)"
 fi
 FAKE_JUDGE=attack CUDATUTOR_GPU_RELAY="$ROOT/tests/gpuvia/naive-relay" via --gpu-via "$SRUN -p gpu"
 if [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = true ]; then

@@ -48,7 +48,7 @@ edges() {
 ranked() {
     awk '
         function rank(f) {
-            if (f == "tutor/lab.h" || f == "tutor/status.h" || f == "tutor/family.h") return 0   # the contract, shared with CUDA
+            if (f == "tutor/lab.h" || f == "tutor/status.h" || f == "tutor/family.h" || f == "tutor/stage.h") return 0   # the contract, shared with CUDA
             if (f ~ /^tutor\/sys\//) return 1
             if (f ~ /^tutor\/model\//) return 2
             if (f ~ /^tutor\/(check|harness|runner|emu)\//) return 3

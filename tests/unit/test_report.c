@@ -22,7 +22,7 @@
 #include "model/score.h"
 #include "sys/util.h"
 #include "tap.h"
-#include "view/report.h"
+#include "view/grade_reports.h"
 
 static char dir[64];
 static struct catalog cat;

@@ -264,6 +264,49 @@ static void roundtrip_dir(const char *dir, int *files)
         closedir(d);
 }
 
+/* result_copy is whole and owns what it holds: the copy of each fixture,
+ * its original freed first, writes the original's JSON. */
+static void copy_file(const char *path)
+{
+    char *text = util_read_file(path, NULL), err[256];
+    struct result r, c;
+    if (!text || result_parse(text, &r, err, sizeof err)) {
+        free(text);
+        return;
+    }
+    char *want = result_to_json(&r, 1);
+    EXPECT(result_copy(&r, &c) == 0);
+    memset(r.summary ? r.summary : err, 'x', r.summary ? strlen(r.summary) : 1);
+    result_free(&r);
+    char *got = result_to_json(&c, 1);
+    EXPECT(want && got && !strcmp(want, got));
+    if (want && got && strcmp(want, got))
+        printf("#   %s: the copy writes\n%s\n", path, got);
+    free(got);
+    free(want);
+    result_free(&c);
+    free(text);
+}
+
+static void copies_are_whole(void)
+{
+    DIR *d = opendir("tests/fixtures");
+    struct dirent *e;
+    int files = 0;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 5, ".json"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "tests/fixtures/%s", e->d_name);
+        copy_file(path);
+        files++;
+    }
+    if (d)
+        closedir(d);
+    EXPECT(files >= STATUS_CHECK_COUNT);
+}
+
 static void json_roundtrip(void)
 {
     int files = 0;
@@ -457,7 +500,7 @@ static void fail_headlines_name_the_cause(void)
     }
 }
 
-TAP_MAIN(T(json_roundtrip), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause),
+TAP_MAIN(T(json_roundtrip), T(copies_are_whole), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))

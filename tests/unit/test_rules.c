@@ -150,6 +150,28 @@ static void ptx_techniques(void)
     EXPECT(!found[0] && !found[1]);
     rules_check_ptx(l08, "\t@%p1 shfl.sync.bfly.b32 %r1|%p2, %r2, 1, 31, -1;\n{ red.global.add.f32 [%rd1], %f1; }\n", found);
     EXPECT(found[0] && found[1]);
+    /* An instruction after a line of its own without ';' (.loc), after
+     * a label, or after a negated guard counts. */
+    rules_check_ptx(l08, "\t.loc 1 12 3\n\tshfl.sync.down.b32 %r1, %r2, 16, 31, -1;\n"
+                         "$L__BB0_2:\n\t@!%p1 red.global.add.f32 [%rd1], %f1;\n", found);
+    EXPECT(found[0] && found[1]);
+}
+
+/* Only an opcode is an instruction: a function, a label or an operand a
+ * student names like one ("popc", lab 12's population count) is not. */
+static void ptx_names_are_no_opcodes(void)
+{
+    load();
+    const struct lab *l12 = catalog_find(&cat, "12");
+    int found[8];
+    EXPECT(l12 && l12->ntech == 3);
+    if (!l12)
+        return;
+    rules_check_ptx(l12, ".visible .func popc(\n\t.param .b32 popc_param_0\n)\n{\npopc:\n\tret;\n}\n"
+                         "\tcall.uni popc, (%r1);\n\tbra.uni popc;\n\tmov.u32 %r1, popc;\n", found);
+    EXPECT(!found[0] && !found[1] && !found[2]);
+    rules_check_ptx(l12, "\tpopc.b32 %r1, %r2;\n", found);
+    EXPECT(!found[0] && found[1] && !found[2]);
 }
 
 /* A technique is its instruction's words in any order: libcu++'s
@@ -194,5 +216,5 @@ static void block_barrier_forms(void)
 
 TAP_MAIN(T(clean_object_passes), T(memcpy_rejected_with_rule), T(forbidden_calls_each_named),
          T(unknown_symbol_not_on_allow_list), T(defining_runtime_symbols_rejected),
-         T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques),
+         T(contract_variable_allowed), T(missing_entry_noticed), T(cub_include_rejected), T(ptx_techniques), T(ptx_names_are_no_opcodes),
          T(technique_words_any_order), T(block_barrier_forms))

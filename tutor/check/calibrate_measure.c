@@ -93,17 +93,17 @@ struct run_ctx {
 
 /* A stage of the check inside run i of n, reported as that run's detail:
  * the front end shows one "calibrate" line, not a check's stages. */
-static void run_progress(void *ud, const char *stage, int i, int n, const char *detail)
+static void run_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     const struct run_ctx *x = ud;
     char d[256];
-    if (!x->q->progress || !strcmp(stage, "done"))
+    if (!x->q->progress || stage == STAGE_DONE)
         return;
     if (n > 0)
-        snprintf(d, sizeof d, "lab %s: %s %d/%d %s", x->id, stage, i, n, detail);
+        snprintf(d, sizeof d, "lab %s: %s %d/%d %s", x->id, stage_name(stage), i, n, detail);
     else
-        snprintf(d, sizeof d, "lab %s: %s %s", x->id, stage, detail);
-    x->q->progress(x->q->ud, "calibrate", x->i, x->n, d);
+        snprintf(d, sizeof d, "lab %s: %s %s", x->id, stage_name(stage), detail);
+    x->q->progress(x->q->ud, STAGE_CALIBRATE, x->i, x->n, d);
 }
 
 /* What one run found. */
@@ -223,7 +223,7 @@ int calibrate_measure(const struct calibrate_req *q, const char *gpu, struct cal
             struct run_out r;
             x.i++;
             if (q->progress)
-                q->progress(q->ud, "calibrate", x.i, x.n, lab->id);
+                q->progress(q->ud, STAGE_CALIBRATE, x.i, x.n, lab->id);
             if (run_one(q, lab, k, &x, &r, err, errlen))
                 goto fail;
             if (status_from_name(r.status) == STATUS_NO_GPU) {

@@ -3,7 +3,7 @@
  * built as it goes, so that whatever stage stopped, the JSON says what
  * happened up to there.  This file holds the order, --build-only and
  * --run-only, the target and the summary line; the stages' common helpers
- * are leaves (check_report.c, check_argv.c). */
+ * are leaves (check_tell.c, check_argv.c). */
 #include "check/check.h"
 
 #include <errno.h>
@@ -63,7 +63,7 @@ static int target_case(const struct result *res, enum metric m, const char *labe
 /* The target: its first case at the top level (metric, case, min, value),
  * any further case in "also", and "met" at the top only when every case
  * is met. */
-static void stage_target(struct run *r)
+static void stage_target(struct check_state *r)
 {
     const struct target *t = &r->lab->target;
     struct result *res = r->res;
@@ -135,7 +135,7 @@ static void pass_words(const struct result *res, const struct rperf *tp, const c
 /* The summary of a run on the CPU emulator: where it ran, up to which size,
  * what it could not judge.  Replaces a pass's figures (there are none),
  * and says after any other verdict where it was reached. */
-static void summarize_emulated(const struct run *r, const struct result *res, char *buf, size_t len)
+static void summarize_emulated(const struct check_state *r, const struct result *res, char *buf, size_t len)
 {
     int skipped = res->emu_not_run;
     char bound[32], more[64] = "";
@@ -165,7 +165,7 @@ static void summarize_emulated(const struct run *r, const struct result *res, ch
         snprintf(buf + used, len - used, " (on the CPU emulator, sizes up to n=%s)", bound);
 }
 
-static void summarize(struct run *r)
+static void summarize(struct check_state *r)
 {
     const struct result *res = r->res;
     char buf[512];
@@ -249,7 +249,7 @@ static char *source_hash(const char *path)
  * in a build depends on the seed (lab 09's integrand is drawn at run time),
  * so one build runs under any --seed: the build's own when none is given.
  * -1 with a message in err. */
-static int load_build(struct run *r, const char *file, struct result *b, char *err, size_t errlen)
+static int load_build(struct check_state *r, const char *file, struct result *b, char *err, size_t errlen)
 {
     char *path = util_format("%s/%s", r->dir, BUILD_JSON);
     char *text = path ? util_read_file(path, NULL) : NULL;
@@ -280,7 +280,7 @@ static int load_build(struct run *r, const char *file, struct result *b, char *e
 /* --run-only: takes the compile, rules and technique sections of the build,
  * its messages, and its verdict when the build already decided one (a
  * compile error, a rejection).  Returns 0 when the harness should run. */
-static int stage_resume(struct run *r, struct result *b)
+static int stage_resume(struct check_state *r, struct result *b)
 {
     struct result *res = r->res;
     result_take_build(res, b);
@@ -298,7 +298,7 @@ static int stage_resume(struct run *r, struct result *b)
 }
 
 /* --build-only: keeps the report for --run-only. */
-static void save_build(struct run *r)
+static void save_build(struct check_state *r)
 {
     char *path = util_format("%s/%s", r->dir, BUILD_JSON);
     char *text = result_to_json(r->res, 1);
@@ -318,7 +318,7 @@ static void save_build(struct run *r)
  * something other than a file, or a file this user cannot open leaves the
  * workbook's own lock, and a note that says so.  Anyone who can open the
  * file can hold it too; a wait for it ends after GPU_WAIT_S all the same. */
-static char *machine_lock(struct run *r)
+static char *machine_lock(struct check_state *r)
 {
     const char *env = getenv("CUDATUTOR_GPU_LOCK");
     const char *path = env && env[0] ? env : MACHINE_LOCK;
@@ -340,7 +340,7 @@ static char *machine_lock(struct run *r)
     return util_format("%s/check/gpu.lock", r->tc->build_dir);
 }
 
-static int prepare(struct run *r, char *err, size_t errlen)
+static int prepare(struct check_state *r, char *err, size_t errlen)
 {
     const char *base;
     char *stem;
@@ -412,7 +412,7 @@ oom:
 
 /* Where the stages end: the verdict's last word (a missing technique), the
  * time, the kept build, the summary. */
-static void finish(struct run *r)
+static void finish(struct check_state *r)
 {
     /* A missing technique fails a kernel that is otherwise right; each
      * one missing is told. */
@@ -427,12 +427,12 @@ static void finish(struct run *r)
     if (r->o->build_only)
         save_build(r);
     summarize(r);
-    check_progress(r, "done", 0, 0, status_name(check_get_status(r)));
+    check_progress(r, STAGE_DONE, 0, 0, status_name(check_get_status(r)));
 }
 
 /* The stages from the judge on: sanitizer, counters and target as the
  * verdict so far allows. */
-static void stage_run(struct run *r)
+static void stage_run(struct check_state *r)
 {
     /* With the GPU elsewhere, the CPU tier here and then the GPU judge
      * through the command (check_via_run.c). */
@@ -470,7 +470,7 @@ static void stage_run(struct run *r)
 
 /* When the GPU judge's trials pass: the hazard pass and the race checkers
  * start, to run while the judge times the kernel. */
-static void trials_passed(struct run *r)
+static void trials_passed(struct check_state *r)
 {
     hazard_begin(r);
     san_begin(r);
@@ -478,9 +478,9 @@ static void trials_passed(struct run *r)
 
 /* The build stages, in order, until one ends the check.  Returns 0 when
  * the build is whole. */
-static int stage_build(struct run *r)
+static int stage_build(struct check_state *r)
 {
-    int (*const stages[])(struct run *) = {stage_compile, stage_rules, stage_link};
+    int (*const stages[])(struct check_state *) = {stage_compile, stage_rules, stage_link};
     if (!util_is_file(r->src)) {
         check_set_status(r, STATUS_COMPILE_ERROR);
         check_message(r, "%s: no such file", r->src);
@@ -496,7 +496,7 @@ static int stage_build(struct run *r)
     return 0;
 }
 
-static void run_free(struct run *r)
+static void run_free(struct check_state *r)
 {
     hazard_end(r, 0);
     san_end(r, 0);
@@ -517,7 +517,7 @@ static void run_free(struct run *r)
 int check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
               const struct check_opts *opts, struct result *out, char *err, size_t errlen)
 {
-    struct run r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1,
+    struct check_state r = {.tc = tc, .cat = cat, .lab = lab, .o = opts, .t0 = util_now(), .lock_fd = -1,
                     .trials_passed = trials_passed, .res = out};
     struct toolchain there;
     struct result build = {0};

@@ -12,22 +12,22 @@
 
 #define RUNNER_OUT "runner.out"
 
-static double scale_of(const struct run *r)
+static double scale_of(const struct check_state *r)
 {
     return r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
 }
 
-double check_timeout(const struct run *r)
+double check_timeout(const struct check_state *r)
 {
     return r->lab->family->timeout_s * scale_of(r);
 }
 
-double check_bound(const struct run *r)
+double check_bound(const struct check_state *r)
 {
     return r->lab->check_timeout_s * scale_of(r);
 }
 
-double check_deadline(const struct run *r, double waited)
+double check_deadline(const struct check_state *r, double waited)
 {
     return r->run_t0 ? r->run_t0 + check_bound(r) + waited : 0;
 }
@@ -58,7 +58,7 @@ static int target_has_case(const struct target *t, const char *label)
     return hit;
 }
 
-int judge_wrap_words(const struct run *r)
+int judge_wrap_words(const struct check_state *r)
 {
     int n = 0;
     while (r->o->wrap && r->o->wrap[n])
@@ -66,7 +66,7 @@ int judge_wrap_words(const struct run *r)
     return n;
 }
 
-char *judge_runner_out(const struct run *r, const char *mode)
+char *judge_runner_out(const struct check_state *r, const char *mode)
 {
     /* The CPU judge's file apart from the GPU judge's: the hazard pass
      * runs beside the GPU judge, and each reads back only its own. */
@@ -74,7 +74,7 @@ char *judge_runner_out(const struct run *r, const char *mode)
 }
 
 /* The options every judge of the family takes, after its path. */
-static int family_words(const struct run *r, char **argv, int a, const char *json, const char *mode)
+static int family_words(const struct check_state *r, char **argv, int a, const char *json, const char *mode)
 {
     const struct family_spec *f = r->lab->family;
     argv[a++] = strdup("--json");
@@ -109,7 +109,7 @@ static int family_words(const struct run *r, char **argv, int a, const char *jso
 
 /* Where the judge runs: the CPU one's bound, or the GPU lock it takes
  * turns through. */
-static int device_words(const struct run *r, char **argv, int a)
+static int device_words(const struct check_state *r, char **argv, int a)
 {
     if (r->emulated) {
         /* No GPU to take turns with. */
@@ -128,7 +128,7 @@ static int device_words(const struct run *r, char **argv, int a)
     return a;
 }
 
-char **judge_argv(const struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
+char **judge_argv(const struct check_state *r, const char *json, const char *mode, const unsigned long long *sizes,
                   int nsizes, int with_perf)
 {
     const struct family_spec *f = r->lab->family;

@@ -73,7 +73,7 @@ struct compiled {
     char *log;
 };
 
-int stage_compile(struct run *r)
+int stage_compile(struct check_state *r)
 {
     char arch[32], inc[4096], why[160] = "";
     struct proc_result pr = {0};
@@ -82,7 +82,7 @@ int stage_compile(struct run *r)
     char *key = NULL;
     int rc = -1, lock = -1;
 
-    check_progress(r, "compile", 0, 0, r->src);
+    check_progress(r, STAGE_COMPILE, 0, 0, r->src);
     snprintf(arch, sizeof arch, "-arch=%s", r->tc->arch);
     snprintf(inc, sizeof inc, "-I%s", r->tc->include_dir);
     /* One nvcc run serves every later stage: -keep leaves the PTX (technique
@@ -142,7 +142,7 @@ static void add_violations(struct result *res, const struct rules_report *rep)
 /* The entry point is missing: nvcc compiled the file, but the build of the
  * runner cannot go on without it.  A diagnostic of the file (line 0), which
  * the summary shows without a line. */
-static void entry_missing(struct run *r)
+static void entry_missing(struct check_state *r)
 {
     char *msg = util_format("defines no extern \"C\" %s, the entry point lab %s's harness calls "
                             "(lab.h declares it; the stub defines it at its end)",
@@ -154,7 +154,7 @@ static void entry_missing(struct run *r)
 
 /* Techniques are read from the PTX the compile kept; they are judged even
  * without a GPU, because they need none. */
-static void techniques(struct run *r)
+static void techniques(struct check_state *r)
 {
     char *ptx = util_read_file(r->ptx, NULL);
     int found[32] = {0};
@@ -168,7 +168,7 @@ static void techniques(struct run *r)
     free(ptx);
 }
 
-int stage_rules(struct run *r)
+int stage_rules(struct check_state *r)
 {
     struct rules_report rep = {0};
     struct proc_result pr = {0};
@@ -176,7 +176,7 @@ int stage_rules(struct run *r)
     int rc = -1;
 
     r->res->have_symbols = 1;
-    check_progress(r, "rules", 0, 0, "host symbols, headers and PTX");
+    check_progress(r, STAGE_RULES, 0, 0, "host symbols, headers and PTX");
     if (!r->tc->nm) {
         check_message(r, "nm not found: install binutils");
         goto out;
@@ -217,7 +217,7 @@ out:
 
 /* "undefined reference to `cudaMalloc'" lines of the linker become
  * violations: the call, and the rule the catalog gives for it. */
-static int undefined_calls(struct run *r, const char *log)
+static int undefined_calls(struct check_state *r, const char *log)
 {
     int n = 0;
     for (const char *p = strstr(log, "undefined reference to `"); p;
@@ -238,14 +238,14 @@ static int undefined_calls(struct run *r, const char *log)
     return n;
 }
 
-int stage_link(struct run *r)
+int stage_link(struct check_state *r)
 {
     char *rt = util_format("%s/rt.o", r->tc->harness_dir);
     char *main_o = util_format("%s/runner.o", r->tc->harness_dir);
     struct proc_result pr = {0};
     int rc = -1;
 
-    check_progress(r, "link", 0, 0, "the runner");
+    check_progress(r, STAGE_LINK, 0, 0, "the runner");
     if (!rt || !main_o)
         goto out;
     if (!util_is_file(rt) || !util_is_file(main_o)) {

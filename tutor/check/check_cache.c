@@ -42,7 +42,7 @@
 enum { F_OBJ, F_PTX, F_FATBIN, F_DEPS, F_COUNT };
 static const char *const entry_names[F_COUNT] = {"kernel.o", "kernel.ptx", "kernel.fatbin", "kernel.d"};
 
-static const char *run_file(const struct run *r, int f)
+static const char *run_file(const struct check_state *r, int f)
 {
     switch (f) {
     case F_OBJ: return r->obj;
@@ -82,7 +82,7 @@ static int hash_file(struct sha256 *h, const char *path)
     return 0;
 }
 
-char *cache_key(const struct run *r, char *const *flags)
+char *cache_key(const struct check_state *r, char *const *flags)
 {
     struct sha256 h;
     struct stat st;
@@ -139,7 +139,7 @@ static char *replace_all(const char *text, const char *from, const char *to)
 
 /* text with this run's paths (source, object, lab.h) as placeholders, and
  * back; NULL when out of memory. */
-static char *swap_paths(const struct run *r, const char *text, int to_marks)
+static char *swap_paths(const struct check_state *r, const char *text, int to_marks)
 {
     char *lab_h = util_format("%s/lab.h", r->tc->include_dir);
     const char *paths[] = {r->src, r->obj, lab_h}, *marks[] = {SRC_MARK, OBJ_MARK, LABH_MARK};
@@ -153,12 +153,12 @@ static char *swap_paths(const struct run *r, const char *text, int to_marks)
     return out;
 }
 
-static char *mark_paths(const struct run *r, const char *text) { return swap_paths(r, text, 1); }
-static char *put_paths(const struct run *r, const char *text) { return swap_paths(r, text, 0); }
+static char *mark_paths(const struct check_state *r, const char *text) { return swap_paths(r, text, 1); }
+static char *put_paths(const struct check_state *r, const char *text) { return swap_paths(r, text, 0); }
 
 /* The dependency list names only the source, lab.h and headers of the
  * system or the toolkit: nothing that can change without changing the key. */
-static int deps_cacheable(const struct run *r, const char *deps)
+static int deps_cacheable(const struct check_state *r, const char *deps)
 {
     char *lab_h = util_format("%s/lab.h", r->tc->include_dir);
     char *copy = strdup(deps);
@@ -189,7 +189,7 @@ static int deps_cacheable(const struct run *r, const char *deps)
     return ok;
 }
 
-int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit_code, char **log)
+int cache_fetch(const struct check_state *r, const char *dir, const char *key, int *exit_code, char **log)
 {
     char *entry = util_format("%s/%s", dir, key);
     char *code = NULL, *stored_log = NULL;
@@ -230,7 +230,7 @@ out:
     return rc;
 }
 
-void cache_store(const struct run *r, const char *dir, const char *key, int exit_code, const char *log)
+void cache_store(const struct check_state *r, const char *dir, const char *key, int exit_code, const char *log)
 {
     char *entry = util_format("%s/%s", dir, key);
     char *tmp = util_format("%s/.tmp-%s-%ld", dir, key, (long)getpid());

@@ -22,12 +22,12 @@
 static void waits_of(void *ud, const char *line)
 {
     if (!strncmp(line, "@gpu ", 5))
-        waits_line(&((struct run *)ud)->hx_waits, line);
+        waits_line(&((struct check_state *)ud)->hx_waits, line);
 }
 
 static double grace_of(void *ud)
 {
-    return waits_grace(&((struct run *)ud)->hx_waits);
+    return waits_grace(&((struct check_state *)ud)->hx_waits);
 }
 
 /* Always read: the kernel time as the profiler sees it, and DRAM throughput. */
@@ -36,7 +36,7 @@ static const char *const base_counters[] = {"gpu__time_duration.sum",
 
 /* The counters to read (names, at most 64) and ncu's --metrics list of
  * them (heap; NULL when out of memory). */
-static char *metric_list(const struct run *r, const char **names, int *nnames)
+static char *metric_list(const struct check_state *r, const char **names, int *nnames)
 {
     char *metrics;
     size_t len = 1;
@@ -57,7 +57,7 @@ static char *metric_list(const struct run *r, const char **names, int *nnames)
 }
 
 /* What ncu read, into the result. */
-static void record(struct run *r, const char *log, const char **names, int nnames, unsigned long long n,
+static void record(struct check_state *r, const char *log, const char **names, int nnames, unsigned long long n,
                    double seconds)
 {
     char *csv = util_read_file(log, NULL);
@@ -118,7 +118,7 @@ static double said_value(const struct emu_said *s, const char *name, unsigned lo
 
 /* The lesson's counter as a technique: met when the figure is within the
  * catalog's bound; the reference solution's figure beside it. */
-static void lesson_technique(struct run *r, const struct emu_said *s, unsigned long long n)
+static void lesson_technique(struct check_state *r, const struct emu_said *s, unsigned long long n)
 {
     const struct lesson *ls = &r->lab->lesson;
     double a = said_value(s, ls->counter, n), b = ls->over ? said_value(s, ls->over, n) : 1;
@@ -144,7 +144,8 @@ static void lesson_technique(struct run *r, const struct emu_said *s, unsigned l
  * kernel (it failed, crashed, hung or broke a rule at the lesson's size),
  * the lesson's technique is missing; when the judge itself did not run or
  * report, the lesson is not checked and the verdict stands, said so. */
-static void profile_failed(struct run *r, const struct proc_result *pr, const char *json, unsigned long long n)
+static void profile_failed(struct check_state *r, const struct proc_result *pr, const char *json,
+                           unsigned long long n)
 {
     struct result h = {0};
     char why[200], err[128], *text = pr->timed_out ? NULL : util_read_file(json, NULL);
@@ -171,7 +172,7 @@ static void profile_failed(struct run *r, const struct proc_result *pr, const ch
 
 /* The CPU judge's profile at size N into SAID (PR: how it ended); 0 when
  * it ran and said its counters. */
-static int profile_at(struct run *r, const char *json, unsigned long long n, struct emu_said *said,
+static int profile_at(struct check_state *r, const char *json, unsigned long long n, struct emu_said *said,
                       struct proc_result *pr)
 {
     char **hx = judge_argv(r, json, "profile", &n, 1, 0), *nword = util_format("%llu", n);
@@ -226,7 +227,7 @@ static unsigned long long target_n(const struct lab *lab, const char **label, co
  * profile at a sixteenth of N draws each counter's line through the two
  * sizes; the reference is predicted by the same model from what it
  * moves.  Said as a prediction, never as a measurement. */
-static void predict_stage(struct run *r, const char *json, const struct emu_said *big, unsigned long long n)
+static void predict_stage(struct check_state *r, const char *json, const struct emu_said *big, unsigned long long n)
 {
     struct predict_model m = {0};
     struct predict_counts a, b, at;
@@ -287,7 +288,7 @@ out:
 
 /* Without a GPU: the CPU judge's profile at the lesson's size (the lab's
  * lesson n, else the family's largest emulated size up to 2^16). */
-static int emu_counters(struct run *r)
+static int emu_counters(struct check_state *r)
 {
     unsigned long long n = r->lab->lesson.n;
     struct emu_said said = {0};
@@ -297,7 +298,7 @@ static int emu_counters(struct run *r)
         n = r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
     if (!json)
         goto out;
-    check_progress(r, "counters", 0, 0, "the emulator");
+    check_progress(r, STAGE_COUNTERS, 0, 0, "the emulator");
     if (profile_at(r, json, n, &said, &pr)) {
         profile_failed(r, &pr, json, n);
         goto out;
@@ -320,7 +321,7 @@ out:
     return 0;
 }
 
-int stage_counters(struct run *r)
+int stage_counters(struct check_state *r)
 {
     if (r->emulated) {
         r->res->have_counters = r->o->counters;
@@ -347,7 +348,7 @@ int stage_counters(struct run *r)
     hx = judge_argv(r, json, "profile", &n, 1, 0);
     if (!hx || !(logopt = util_format("%llu", n)))
         goto out;
-    check_progress(r, "counters", 0, 0, "ncu");
+    check_progress(r, STAGE_COUNTERS, 0, 0, "ncu");
     r->hx_waits = (struct waits){0, 0};
     for (skip = judge_wrap_words(r); a < skip; a++)
         argv[a] = hx[a];

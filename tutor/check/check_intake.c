@@ -9,7 +9,7 @@
 #include "check/check_stage.h"
 #include "model/intake_rule.h"
 
-int check_intake(struct run *r, const char *file)
+int check_intake(struct check_state *r, const char *file)
 {
     struct stat st;
     char *why = NULL;

@@ -4,7 +4,7 @@
 #ifndef CHECK_INTAKE_H
 #define CHECK_INTAKE_H
 
-struct run;
+struct check_state;
 
 /* Judges r's source, named file in the report, by the intake rules with
  * the grader's default size limit.  0 when the grader would take it in,
@@ -12,6 +12,6 @@ struct run;
  * would refuse it: the status is then "refused" and the one message the
  * grader's sentence ("labs/01-x/kernel.cu is 6291456 bytes (the limit is
  * 256 KiB)"); -1 when out of memory. */
-int check_intake(struct run *r, const char *file);
+int check_intake(struct check_state *r, const char *file);
 
 #endif /* CHECK_INTAKE_H */

@@ -20,12 +20,12 @@
 
 static double run_grace(void *ud)
 {
-    return waits_grace(&((struct run *)ud)->hx_waits);
+    return waits_grace(&((struct check_state *)ud)->hx_waits);
 }
 
 /* The CPU judge's trials are its whole run, and share no GPU: they get
  * the run's limit. */
-static double trials_limit(const struct run *r)
+static double trials_limit(const struct check_state *r)
 {
     double scale = r->o->timeout_scale > 0 ? r->o->timeout_scale : 1;
     return (r->emulated ? r->lab->family->timeout_s : r->lab->family->trials_timeout_s) * scale;
@@ -36,7 +36,7 @@ static double trials_limit(const struct run *r)
  * after the whole run's limit — in a grader it holds the GPU meanwhile, and
  * no other run can time a kernel beside it.  0 when the trials are not
  * running. */
-static double trials_cutoff(const struct run *r)
+static double trials_cutoff(const struct check_state *r)
 {
     if (!r->trials_t0 || r->trials_done)
         return 0;
@@ -46,7 +46,7 @@ static double trials_cutoff(const struct run *r)
 /* The judge ends by the trials' cutoff or the whole check's, the sooner. */
 static double run_cutoff(void *ud)
 {
-    const struct run *r = ud;
+    const struct check_state *r = ud;
     double trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
     return trials > 0 && trials < whole ? trials : whole;
 }
@@ -58,7 +58,7 @@ static double run_cutoff(void *ud)
  * them on stdout changes nothing. */
 static void on_line(void *ud, const char *line)
 {
-    struct run *r = ud;
+    struct check_state *r = ud;
     char name[32];
     int i = 0, n = 0, off = 0;
     if (!strncmp(line, "@gpu ", 5))
@@ -72,18 +72,21 @@ static void on_line(void *ud, const char *line)
         return;
     if (sscanf(line + 7, "%31s %d/%d %n", name, &i, &n, &off) < 3)
         return;
-    if (!strcmp(name, "correctness") && !r->trials_t0) {
+    enum stage_id s = stage_from_name(name);
+    if (s == STAGE_COUNT)
+        return;
+    if (s == STAGE_CORRECTNESS && !r->trials_t0) {
         r->trials_t0 = util_now();
         r->trials_w0 = waits_grace(&r->hx_waits);
     }
     util_copy(r->last_stage, sizeof r->last_stage, line + 7);
-    check_progress(r, name, i, n, line + 7 + off);
+    check_progress(r, s, i, n, line + 7 + off);
 }
 
 /* A rejected plan names what it broke like the build's rules do, so that
  * every rejection's summary reads the same: the meaning, then "uses X —
  * rule". */
-static void plan_violation(struct run *r)
+static void plan_violation(struct check_state *r)
 {
     if (r->res->plan_violation && check_get_status(r) == STATUS_REJECTED && r->res->have_violations)
         result_add_violation(r->res, PLAN_SYMBOL, r->res->plan_violation, 0);
@@ -92,7 +95,7 @@ static void plan_violation(struct run *r)
 /* The student's text: what the kernels printed (the judge's stdout and
  * stderr) and then what the host code printed (the runner's file); the
  * last OUTPUT_KEEP bytes of the two together, like any output. */
-static void add_output(struct run *r, const struct proc_result *pr)
+static void add_output(struct check_state *r, const struct proc_result *pr)
 {
     char *path = judge_runner_out(r, "check");
     char *host = path ? util_read_file(path, NULL) : NULL;
@@ -113,12 +116,12 @@ static void add_output(struct run *r, const struct proc_result *pr)
 /* The CPU judge's address space: the catalog's bound for the family.  The
  * student's PTX runs in that process, and an emulated kernel's memory (a
  * large __device__ array, its shadow, its registers) is the host's. */
-static size_t cpu_judge_bytes(const struct run *r)
+static size_t cpu_judge_bytes(const struct check_state *r)
 {
     return (size_t)r->lab->family->emu_memory_mib << 20;
 }
 
-int judge_run(struct run *r)
+int judge_run(struct check_state *r)
 {
     char *json = util_format("%s/harness.json", r->dir);
     char **argv = NULL;
@@ -131,7 +134,7 @@ int judge_run(struct run *r)
     argv = judge_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
     if (!argv)
         goto out;
-    check_progress(r, "correctness", 0, r->lab->family->nsizes, "starting");
+    check_progress(r, STAGE_CORRECTNESS, 0, r->lab->family->nsizes, "starting");
     r->last_stage[0] = '\0';
     r->run_t0 = util_now();
     struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
@@ -188,7 +191,7 @@ out:
     return rc;
 }
 
-int judge_cpu_exists(const struct run *r)
+int judge_cpu_exists(const struct check_state *r)
 {
     char *cpu = util_format("%s/judge_cpu_%s", r->tc->harness_dir, r->lab->family->name);
     int have = cpu && util_is_file(cpu);
@@ -231,7 +234,7 @@ static void hazard_free(struct hazard_job *h)
     free(h);
 }
 
-void hazard_begin(struct run *r)
+void hazard_begin(struct check_state *r)
 {
     const struct family_spec *f = r->lab->family;
     unsigned long long *sizes = NULL;
@@ -268,7 +271,7 @@ fail:
 }
 
 /* The finished pass's verdict into the report (see hazard_job). */
-static int hazard_record(struct run *r, struct hazard_job *hz)
+static int hazard_record(struct check_state *r, struct hazard_job *hz)
 {
     const struct family_spec *f = r->lab->family;
     struct proc_result *pr = &hz->pr;
@@ -307,7 +310,7 @@ out:
     return 0;
 }
 
-int hazard_end(struct run *r, int record)
+int hazard_end(struct check_state *r, int record)
 {
     struct hazard_job *h = r->hz;
     int rc = 0;
@@ -323,7 +326,7 @@ int hazard_end(struct run *r, int record)
     return rc;
 }
 
-int stage_judge(struct run *r)
+int stage_judge(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     /* The hazard pass may start while the judge runs (hazard_begin, when
@@ -342,7 +345,12 @@ int stage_judge(struct run *r)
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
      * on the emulator, when this build has the CPU judges and
-     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans. */
+     * $CUDATUTOR_NO_EMULATOR does not ask to stop at the plans.  The GPU
+     * judge's start is not skipped on a machine known to have no GPU:
+     * its dry run judges a plan by the stand-in device (a cooperative
+     * grid beyond what is resident: tests/bank's grid_sync_too_large),
+     * where the CPU judge alone reaches another verdict, and its report
+     * of a plan it refuses is the one graded (device null). */
     if (!judge_cpu_exists(r))
         return rc;
     r->emulated = 1;

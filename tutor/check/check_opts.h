@@ -4,9 +4,11 @@
 #ifndef CHECK_OPTS_H
 #define CHECK_OPTS_H
 
-/* Progress: stage is "compile", "rules", "link", "correctness", "timing",
- * "peak", "sanitize" or "done"; i of n where that means something. */
-typedef void (*check_progress_fn)(void *ud, const char *stage, int i, int n, const char *detail);
+#include "stage.h"
+
+/* Progress: the stage (stage.h), i of n where that means something, and
+ * what it is at in words. */
+typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, const char *detail);
 
 /* The most words a wrap prefix may have: the judge's argv is built in a
  * fixed table, and a prefix is a program with a few arguments (a grader's

@@ -46,7 +46,7 @@ enum { SAN_TOOLS = sizeof san_tools / sizeof san_tools[0] };
 
 /* One compute-sanitizer tool run over the harness in sanitize mode. */
 struct san_job {
-    struct run *run;
+    struct check_state *run;
     const char *tool;
     char *json, *code;
     char **hx;
@@ -88,7 +88,7 @@ static void *san_thread(void *arg)
     return NULL;
 }
 
-static int san_prepare(struct run *r, struct san_job *j, const char *tool)
+static int san_prepare(struct check_state *r, struct san_job *j, const char *tool)
 {
     const struct family_spec *f = r->lab->family;
     int a = 0, skip = 0;
@@ -135,7 +135,7 @@ static int san_prepare(struct run *r, struct san_job *j, const char *tool)
 enum san_verdict { SAN_CLEAN, SAN_DIRTY, SAN_TIMEOUT };
 
 /* Records one tool's findings and says what they make of the kernel. */
-static enum san_verdict san_record(struct run *r, struct san_job *j)
+static enum san_verdict san_record(struct check_state *r, struct san_job *j)
 {
     int hazards;
     enum san_verdict v = SAN_CLEAN;
@@ -180,7 +180,7 @@ static enum san_verdict san_record(struct run *r, struct san_job *j)
  * sum.  Called when the harness says its trials passed, so they overlap its
  * timing (their own trials wait for the timed section to end); does nothing
  * when they run already or are not wanted. */
-void san_begin(struct run *r)
+void san_begin(struct check_state *r)
 {
     /* Through --gpu-via they run beside the judge there, through its relay,
      * and only while it runs (not beside the CPU tier here). */
@@ -207,7 +207,7 @@ void san_begin(struct run *r)
 /* Waits for the tools; with `record`, their findings go into the report
  * (and fail the kernel when there are any), otherwise they are stopped
  * first and forgotten: a kernel that failed already needs no race report. */
-void san_end(struct run *r, int record)
+void san_end(struct check_state *r, int record)
 {
     int dirty = 0, late = 0;
     if (!r->san)
@@ -267,7 +267,7 @@ void san_end(struct run *r, int record)
  * detail).  Said as a progress stage ("verdict") so that every front end
  * shows it where it shows progress; the check's result is the final word
  * and waits for the checkers. */
-static void early_words(const struct run *r, char *buf, size_t len)
+static void early_words(const struct check_state *r, char *buf, size_t len)
 {
     const struct rperf *tp = result_target_perf(r->res);
     char figures[160] = "";
@@ -283,7 +283,7 @@ static void early_words(const struct run *r, char *buf, size_t len)
 }
 
 /* The race checkers' verdict on a kernel that passed its trials. */
-int stage_sanitize(struct run *r)
+int stage_sanitize(struct check_state *r)
 {
     if (r->emulated) {
         /* The emulator tracked hazards in every trial: a race already failed. */
@@ -317,9 +317,9 @@ int stage_sanitize(struct run *r)
     if (r->san) {
         char words[400];
         early_words(r, words, sizeof words);
-        check_progress(r, "verdict", 0, 0, words);
+        check_progress(r, STAGE_VERDICT, 0, 0, words);
     } else {
-        check_progress(r, "sanitize", 0, 0, "racecheck, synccheck and memcheck");
+        check_progress(r, STAGE_SANITIZE, 0, 0, "racecheck, synccheck and memcheck");
     }
     san_end(r, 1);
     return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/check_via.h"
 #include "sys/util.h"
 
 /* Whether the make that `make run` left building the judges in the
@@ -26,7 +27,7 @@ static int builder_runs(const char *mark)
  * saying so, and goes on as before once they are there or it has ended. */
 static void wait_for_judges(const struct check_session *s, const struct lab *lab, const struct check_opts *o)
 {
-    const char *h = s->tc->harness_dir;
+    const char *h = s->app->tc.harness_dir;
     char *gpu = util_format("%s/judge_%s", h, lab->family->name);
     char *cpu = util_format("%s/judge_cpu_%s", h, lab->family->name);
     char *mark = util_format("%s/%s", h, CHECK_BUILDING_MARK);
@@ -36,7 +37,7 @@ static void wait_for_judges(const struct check_session *s, const struct lab *lab
             char line[200];
             snprintf(line, sizeof line, "waiting for lab %s's judges, which make builds in the background "
                                         "(build/background.log): %.0f s", lab->id, util_now() - t0);
-            o->progress(o->ud, "compile", 0, 0, line);
+            o->progress(o->ud, STAGE_COMPILE, 0, 0, line);
         }
         nanosleep(&(struct timespec){0, 250 * 1000 * 1000}, NULL);
     }
@@ -45,40 +46,97 @@ static void wait_for_judges(const struct check_session *s, const struct lab *lab
     free(mark);
 }
 
+/* The session's progress callback: every stage's progress, the calibration's
+ * and the GPU command's, as events. */
+static void tell_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
+{
+    const struct check_session *s = ud;
+    if (s->event)
+        s->event(s->ud, &(struct check_event){CHECK_EVENT_PROGRESS, stage, i, n, detail ? detail : ""});
+}
+
+/* calibrate_say_fn, and any other line for people: a note. */
+static void tell_note(void *ud, const char *line)
+{
+    const struct check_session *s = ud;
+    if (s->event)
+        s->event(s->ud, &(struct check_event){CHECK_EVENT_NOTE, STAGE_COUNT, 0, 0, line});
+}
+
 /* The calibration entry this check is judged by: 1 when g holds it. */
-static int calibrated(const struct check_session *s, const struct check_opts *o, struct calibrate_gpu *g)
+static int calibrated(const struct check_session *s, const char *path, const struct check_opts *o,
+                      struct calibrate_gpu *g)
 {
     char err[512] = "", line[640];
     int rc;
 
     memset(g, 0, sizeof *g);
-    if (!s->calibration || o->target_min > 0 || o->build_only || o->run_only)
+    if (!path || o->target_min > 0 || o->build_only || o->run_only)
         return 0;
-    struct calibrate_req q = {.tc = s->tc, .cat = s->cat, .path = s->calibration, .base = o,
-                              .say = s->say, .progress = s->progress, .ud = s->ud};
+    struct calibrate_req q = {.tc = &s->app->tc, .cat = &s->app->cat, .path = path, .base = o,
+                              .say = tell_note, .progress = tell_progress, .ud = (void *)s};
     rc = calibrate_prepare(&q, g, err, sizeof err);
-    if (rc < 0 && s->say) {
+    if (rc < 0) {
         snprintf(line, sizeof line, "the targets could not be calibrated (%s): the catalog's stand", err);
-        s->say(s->ud, line);
+        tell_note((void *)s, line);
     }
     if (rc == CALIBRATE_MEASURED)
-        calibrate_report(g, s->say, s->ud);
+        calibrate_report(g, tell_note, (void *)s);
     return rc == CALIBRATE_CACHED || rc == CALIBRATE_MEASURED;
+}
+
+/* The GPU elsewhere, as the settings name it, applied to o: 0, or
+ * CHECK_SESSION_SETTINGS with err. */
+static int via_setup(const struct check_session *s, struct via_setup *via, struct check_opts *o, char *err,
+                     size_t errlen)
+{
+    const struct app *app = s->app;
+    if (!s->via)
+        return 0;
+    if (via_prepare(via, app->root, app->progress_path, s->via_cmd, s->via_wait, tell_progress, (void *)s, err,
+                    errlen))
+        return CHECK_SESSION_SETTINGS;
+    if (via->cmd && o->counters) {
+        snprintf(err, errlen, "--counters cannot be used with a GPU command (%s): ncu runs beside the judge",
+                 s->via_cmd ? "--gpu-via" : "$CUDATUTOR_GPU_VIA or cudatutor.conf");
+        return CHECK_SESSION_SETTINGS;
+    }
+    via_apply(o, via);
+    if (via->error[0]) {
+        char line[700];
+        snprintf(line, sizeof line, "%s: the kernel is judged on the CPU only", via->error);
+        tell_note((void *)s, line);
+    }
+    return 0;
 }
 
 int check_session_run(const struct check_session *s, const struct lab *lab, const struct check_opts *opts,
                       struct result *out, char *err, size_t errlen)
 {
-    struct calibrate_gpu g;
+    const struct app *app = s->app;
+    struct calibrate_gpu g = {0};
+    struct via_setup via = {0};
     struct check_opts o = *opts;
-    wait_for_judges(s, lab, opts);
-    int have = calibrated(s, opts, &g), rc;
+    char *path = NULL;
+    int have = 0, rc;
 
-    if (have)
+    o.progress = tell_progress;
+    o.ud = (void *)s;
+    if ((rc = via_setup(s, &via, &o, err, errlen)))
+        goto out;
+    /* check_run would wait without a word for a check of the same lab. */
+    if (!o.work_dir && toolchain_check_busy(&app->tc, lab->id))
+        tell_progress((void *)s, STAGE_WAIT, 0, 0, lab->id);
+    wait_for_judges(s, lab, &o);
+    path = s->calibrated && !app->no_calibrate ? calibrate_path(app->root, app->progress_path) : NULL;
+    if ((have = calibrated(s, path, &o, &g)))
         calibrate_apply(&o, &g, lab);
-    rc = check_run(s->tc, s->cat, lab, &o, out, err, errlen);
+    rc = check_run(&app->tc, &app->cat, lab, &o, out, err, errlen) ? CHECK_SESSION_BROKEN : 0;
     if (rc == 0 && have)
-        calibrate_annotate(out, &g, s->cat);
+        calibrate_annotate(out, &g, &app->cat);
+out:
     calibrate_gpu_free(&g);
+    via_setup_free(&via);
+    free(path);
     return rc;
 }

@@ -13,7 +13,7 @@
  *                     judge_run, which runs through it by r->judge_elsewhere)
  *   check_sanitize.c  the race checkers around the judge
  *   check_counters.c  ncu's counters around the judge
- *   check_report.c    progress, verdict, messages          (leaves)
+ *   check_tell.c      progress, verdict, messages          (leaves)
  *   check_argv.c      a child's command line, limits and waits for the GPU
  *   check_cache.c     the test suite's compile cache
  * Each stage records what it did in r->res and can end the check with a
@@ -74,7 +74,7 @@ struct via_job {
 };
 
 /* Everything one check carries from stage to stage. */
-struct run {
+struct check_state {
     const struct toolchain *tc;
     const struct catalog *cat;
     const struct lab *lab;
@@ -102,11 +102,11 @@ struct run {
     struct hazard_job *hz;  /* the hazard pass, once started beside the timing */
     /* Called when the judge says its trials passed (the orchestrator
      * starts the race checkers then, to overlap the timing); NULL: none. */
-    void (*trials_passed)(struct run *r);
+    void (*trials_passed)(struct check_state *r);
     /* How the judge's process runs when it is not the CPU one: NULL, here
      * (proc_run); via_run, through --gpu-via (via_stage sets it).  Returns
      * as judge_run. */
-    int (*judge_elsewhere)(struct run *r, const struct proc_spec *spec, struct proc_result *pr);
+    int (*judge_elsewhere)(struct check_state *r, const struct proc_spec *spec, struct proc_result *pr);
     char via_note[700];     /* why the GPU run through --gpu-via did not happen */
     double via_queued_s;    /* how long it waited to start */
     struct via_call *via_live;  /* the run through it while the judge runs; NULL otherwise */
@@ -115,90 +115,90 @@ struct run {
     atomic_int san_cancel;
 };
 
-/* ---- the report (check_report.c) ---- */
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail);
-void check_set_status(struct run *r, enum status s);
-enum status check_get_status(const struct run *r);
-void check_message(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- what the stages tell (check_tell.c) ---- */
+void check_progress(struct check_state *r, enum stage_id stage, int i, int n, const char *detail);
+void check_set_status(struct check_state *r, enum status s);
+enum status check_get_status(const struct check_state *r);
+void check_message(struct check_state *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The last `keep` bytes of text, from a line boundary where possible. */
 const char *check_tail(const char *text, size_t keep);
 
 /* ---- a child of the check: command line, limits, waits (check_argv.c) ---- */
 /* The catalog's run limit, scaled by --timeout-scale. */
-double check_timeout(const struct run *r);
+double check_timeout(const struct check_state *r);
 /* The whole check's bound (the lab's check_timeout_s, scaled), and the
  * time (util_now's clock) by which a child of the run stage must have
  * ended: from the judge's start, plus `waited`, the seconds the child (and
  * the judge before it) spent waiting for the GPU.  0 before the judge
  * started. */
-double check_bound(const struct run *r);
-double check_deadline(const struct run *r, double waited);
+double check_bound(const struct check_state *r);
+double check_deadline(const struct check_state *r, double waited);
 /* The judge's command line for mode "check", "sanitize" or "profile", with
  * the sandbox prefix (--wrap) in front (judge_wrap_words words, before which
  * a tool, a sanitizer or ncu, is put in front of the judge); NULL when out
  * of memory. */
-char **judge_argv(const struct run *r, const char *json, const char *mode, const unsigned long long *sizes,
+char **judge_argv(const struct check_state *r, const char *json, const char *mode, const unsigned long long *sizes,
                   int nsizes, int with_perf);
 void judge_argv_free(char **argv);
 /* The number of words of the --wrap prefix in front of a judge_argv. */
-int judge_wrap_words(const struct run *r);
+int judge_wrap_words(const struct check_state *r);
 /* The file where the runner of a judge in this mode (the CPU judge's when
  * r->emulated) writes what the student's host code printed; NULL when out
  * of memory. */
-char *judge_runner_out(const struct run *r, const char *mode);
+char *judge_runner_out(const struct check_state *r, const char *mode);
 /* A child's "@gpu wait" / "@gpu go" line, and the seconds of waiting it
  * is forgiven (at most GRACE_MAX_S). */
 void waits_line(struct waits *w, const char *line);
 double waits_grace(const struct waits *w);
 
 /* ---- check_build.c ---- */
-int stage_compile(struct run *r);
-int stage_rules(struct run *r);
-int stage_link(struct run *r);
+int stage_compile(struct check_state *r);
+int stage_rules(struct check_state *r);
+int stage_link(struct check_state *r);
 
 /* ---- check_judge.c ---- */
 /* One run of the judge (the CPU one when r->emulated): 0, or 1 when the run
  * through --gpu-via did not happen (r->via_note says why), or -1 when the
  * workbook is broken. */
-int judge_run(struct run *r);
+int judge_run(struct check_state *r);
 /* Whether this build has the family's CPU judge. */
-int judge_cpu_exists(const struct run *r);
-int stage_judge(struct run *r);
+int judge_cpu_exists(const struct check_state *r);
+int stage_judge(struct check_state *r);
 /* The hazard pass (the CPU judge at the small trial sizes) in a thread of
  * its own: hazard_begin starts it when the GPU judge's trials passed, so
  * that it overlaps the timing (it needs no GPU); does nothing when it runs
  * already or r->hazard_wanted is 0.  hazard_end waits for it; with
  * `record` its verdict goes into the report (stage_judge), otherwise it is
  * stopped first and forgotten.  Returns 0, or -1 when it could not run. */
-void hazard_begin(struct run *r);
-int hazard_end(struct run *r, int record);
+void hazard_begin(struct check_state *r);
+int hazard_end(struct check_state *r, int record);
 
 /* ---- check_via_run.c, check_via_frames.c ---- */
 /* proc_run for the judge when its GPU is elsewhere: the same spec, run
  * through r->o->gpu_via and the relay; the same result.  Returns as
  * judge_run. */
-int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr);
+int via_run(struct check_state *r, const struct proc_spec *spec, struct proc_result *pr);
 /* The judge stage with --gpu-via: the CPU tier here, then the GPU judge
  * through the command; the CPU tier's verdict stands when the GPU run does
  * not happen, with a message that says why. */
-int via_stage(struct run *r);
+int via_stage(struct check_state *r);
 /* Starts job beside the judge now running through --gpu-via (the relay
  * runs it there): 0, or -1 when no such run is in flight, or the judge has
  * ended.  Its result is in job->pr once job->done, when via_run returns. */
-int via_submit(struct run *r, struct via_job *job);
+int via_submit(struct check_state *r, struct via_job *job);
 
 /* ---- check_sanitize.c ---- */
-void san_begin(struct run *r);
-void san_end(struct run *r, int record);
-int stage_sanitize(struct run *r);
+void san_begin(struct check_state *r);
+void san_end(struct check_state *r, int record);
+int stage_sanitize(struct check_state *r);
 
 /* ---- check_counters.c ---- */
-int stage_counters(struct run *r);
+int stage_counters(struct check_state *r);
 /* ---- the trace of one call (check_trace.c) ---- */
 /* The CPU judge's profile of one call at o->trace_n with o->trace set:
  * its steps in that file, how it ended in the result (a hazard's message
  * among them).  0; -1 when the judge could not run. */
-int stage_trace(struct run *r);
+int stage_trace(struct check_state *r);
 
 /* check_cache.c: nvcc's results by what went in, when the test suite
  * names a folder for them ($CUDATUTOR_COMPILE_CACHE).  cache_key hashes
@@ -209,9 +209,9 @@ int stage_trace(struct run *r);
  * it read nothing that the key does not cover.  cache_lock waits for the
  * key's lock (another check compiling the same) and returns its descriptor
  * to close when done, or -1 (then compile without it). */
-char *cache_key(const struct run *r, char *const *flags);
-int cache_fetch(const struct run *r, const char *dir, const char *key, int *exit_code, char **log);
-void cache_store(const struct run *r, const char *dir, const char *key, int exit_code, const char *log);
+char *cache_key(const struct check_state *r, char *const *flags);
+int cache_fetch(const struct check_state *r, const char *dir, const char *key, int *exit_code, char **log);
+void cache_store(const struct check_state *r, const char *dir, const char *key, int exit_code, const char *log);
 int cache_lock(const char *dir, const char *key);
 
 #endif /* CHECK_STAGE_H */

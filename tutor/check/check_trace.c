@@ -11,7 +11,7 @@
 #include "check/check_stage.h"
 #include "sys/util.h"
 
-int stage_trace(struct run *r)
+int stage_trace(struct check_state *r)
 {
     unsigned long long n = r->o->trace_n ? r->o->trace_n : 64;
     char *json = util_format("%s/trace.json", r->dir), *nword = util_format("%llu", n), *argv[128] = {0};
@@ -23,7 +23,7 @@ int stage_trace(struct run *r)
     r->emulated = 1;
     if (!json || !nword || !(hx = judge_argv(r, json, "profile", &n, 1, 0)))
         goto out;
-    check_progress(r, "trace", 0, 0, "the emulator");
+    check_progress(r, STAGE_TRACE, 0, 0, "the emulator");
     for (int i = 0; hx[i] && a < 120; i++)
         argv[a++] = hx[i];
     argv[a++] = "--profile-n";

@@ -154,7 +154,7 @@ static int parse_gpu(const char *text, struct via_setup *s)
 void via_ask(struct via_setup *s, check_progress_fn progress, void *ud)
 {
     char *const args[] = {"nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader", NULL};
-    struct via_call c = {.cmd = s->cmd, .wait_s = s->wait_s, .progress = progress, .ud = ud, .stage = "gpu"};
+    struct via_call c = {.cmd = s->cmd, .wait_s = s->wait_s, .progress = progress, .ud = ud, .stage = STAGE_GPU};
     struct proc_result outer = {0};
 
     s->error[0] = '\0';
@@ -162,7 +162,7 @@ void via_ask(struct via_setup *s, check_progress_fn progress, void *ud)
     if (!s->cmd || via_memo_load(s))
         return;
     if (progress)
-        progress(ud, "gpu", 0, 0, "asking the GPU at the other end which it is");
+        progress(ud, STAGE_GPU, 0, 0, "asking the GPU at the other end which it is");
     if (via_exec(&c, args, 0, &outer)) {
         snprintf(s->error, sizeof s->error, "the GPU command `%s` could not be run: %s", s->cmd, outer.error);
     } else if (outer.timed_out) {

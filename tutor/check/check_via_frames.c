@@ -182,7 +182,7 @@ char *via_job_line(char *const *argv, const char *cwd, double timeout_s, size_t 
     return jsonw_take(&w);
 }
 
-int via_submit(struct run *r, struct via_job *job)
+int via_submit(struct check_state *r, struct via_job *job)
 {
     struct via_call *c = r->via_live;
     if (!c || c->exit_seen || c->in_w < 0 || c->njobs >= VIA_JOBS)

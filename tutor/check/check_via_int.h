@@ -26,10 +26,10 @@ struct via_call {
     double shown;                       /* when the queue's line was last shown */
     check_progress_fn progress;
     void *ud;
-    const char *stage;
+    enum stage_id stage;
     int i, n;
     const struct proc_spec *inner;      /* the judge's own spec; NULL for a question */
-    struct run *run;                    /* the check, whose judge starts with "ready"; or NULL */
+    struct check_state *run;                    /* the check, whose judge starts with "ready"; or NULL */
     char text[VIA_TEXT];                /* the command's own words, the last of them */
     long job;                           /* the Slurm job srun named; 0: none */
     /* The relay's side (a judge run). */

@@ -203,7 +203,7 @@ void via_describe_failure(const struct via_call *c, const struct proc_result *ou
 
 /* ---- the judge through the command -------------------------------------- */
 
-static void run_progress(void *ud, const char *stage, int i, int n, const char *detail)
+static void run_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     check_progress(ud, stage, i, n, detail);
 }
@@ -236,25 +236,10 @@ static char *relay_path(void)
     return realpath("/proc/self/exe", NULL);
 }
 
-/* Writes all of buf to fd; -1 on failure. */
-static int write_all(int fd, const char *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
+int via_run(struct check_state *r, const struct proc_spec *spec, struct proc_result *pr)
 {
     struct via_call c = {.cmd = r->o->gpu_via, .wait_s = r->o->gpu_via_wait_s > 0 ? r->o->gpu_via_wait_s : VIA_WAIT_S,
-                         .progress = run_progress, .ud = r, .stage = "correctness", .n = r->lab->family->nsizes,
+                         .progress = run_progress, .ud = r, .stage = STAGE_CORRECTNESS, .n = r->lab->family->nsizes,
                          .inner = spec, .run = r, .out_cap = spec->output_cap ? spec->output_cap : (1u << 20)};
     const char *files[VIA_FILES] = {0};
     char *relay = relay_path(), *job = NULL, *head = NULL;
@@ -277,12 +262,12 @@ int via_run(struct run *r, const struct proc_spec *spec, struct proc_result *pr)
     }
     /* The nonce and the job fit in the pipe; its write end stays open until
      * the run ends, and its closing tells the relay to stop the judge. */
-    if (write_all(in[1], head, strlen(head))) {
+    if (util_write_all(in[1], head, strlen(head))) {
         snprintf(pr->error, sizeof pr->error, "cannot hand the job to the relay: %s", strerror(errno));
         goto out;
     }
     char *const args[] = {relay, "gpu-relay", NULL};
-    check_progress(r, "correctness", 0, c.n, "queued on the cluster (0 s)");
+    check_progress(r, STAGE_CORRECTNESS, 0, c.n, "queued on the cluster (0 s)");
     c.in_w = in[1];
     r->via_live = &c;
     int ran = via_exec(&c, args, in[0], &outer);
@@ -366,7 +351,7 @@ out:
 /* The CPU tier's result (or, without one, no_gpu) stands; cpu is taken
  * over.  Why the GPU's is not there is the result's gpu_via.failed, which
  * the verdict shows beside it. */
-static void keep_cpu(struct run *r, struct result *cpu)
+static void keep_cpu(struct check_state *r, struct result *cpu)
 {
     if (cpu && cpu->schema) {
         result_free(r->res);
@@ -381,7 +366,7 @@ static void keep_cpu(struct run *r, struct result *cpu)
 /* The result's gpu_via: the command, whether the GPU run happened, how
  * long it waited to start, the GPU asked for, the CPU tier's verdict, and
  * why the GPU side failed with when it is tried again. */
-static void via_record(struct run *r, int ran, const char *cpu_status, const char *failed, double retry_s)
+static void via_record(struct check_state *r, int ran, const char *cpu_status, const char *failed, double retry_s)
 {
     struct rgpu_via *v = &r->res->gpu_via;
     v->have = 1;
@@ -401,7 +386,7 @@ static void via_record(struct run *r, int ran, const char *cpu_status, const cha
 /* The GPU side failed just now: the CPU tier's verdict, and the failure
  * remembered so that the checks of the next VIA_RETRY_S seconds do not
  * wait on the command again.  A run the student cancelled is no failure. */
-static void gpu_failed(struct run *r, struct result *cpu, const char *cpu_status, const char *why)
+static void gpu_failed(struct check_state *r, struct result *cpu, const char *cpu_status, const char *why)
 {
     keep_cpu(r, cpu);
     if (!atomic_load(&via_cancel))
@@ -410,12 +395,12 @@ static void gpu_failed(struct run *r, struct result *cpu, const char *cpu_status
 }
 
 /* The last message of the result, for "found no CUDA device (...)". */
-static const char *last_message(const struct run *r)
+static const char *last_message(const struct check_state *r)
 {
     return r->res->nmsgs ? r->res->messages[r->res->nmsgs - 1] : "";
 }
 
-int via_stage(struct run *r)
+int via_stage(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
     char cpu_status[24] = "";

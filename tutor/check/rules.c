@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_ptxscan.h"
 #include "sys/util.h"
 
 static int add_v(struct rules_report *rep, const char *symbol, const char *rule, int generic)
@@ -236,44 +237,18 @@ static int words_match(const char *m, size_t len, const char *pat)
     return 1;
 }
 
+static int opcode_matches(void *ud, const char *op, int oplen)
+{
+    return words_match(op, (size_t)oplen, ud);
+}
+
 /* Does an instruction of the PTX have the words of PAT (words_match)?
- * Only opcodes count: text inside comments (// and block comments) and
- * quoted strings (a .file name that #line chose) is skipped, and a match
- * must start an instruction, so no name a student picks can fake a
- * technique. */
+ * Only opcodes count, as the emulator's tokenizer reads them
+ * (emu_ptxscan.h): nothing in a comment, a string, an operand or a label,
+ * so no name a student picks can fake a technique. */
 static int ptx_has(const char *ptx, const char *pat)
 {
-    int at_token = 1;
-
-    for (const char *p = ptx; *p; ) {
-        if (p[0] == '/' && p[1] == '/') {
-            p += strcspn(p, "\n");
-            continue;
-        }
-        if (p[0] == '/' && p[1] == '*') {
-            const char *end = strstr(p + 2, "*/");
-            p = end ? end + 2 : p + strlen(p);
-            at_token = 1;
-            continue;
-        }
-        if (*p == '"') {
-            p++;
-            while (*p && *p != '"' && *p != '\n')
-                p += (p[0] == '\\' && p[1]) ? 2 : 1;
-            if (*p == '"')
-                p++;
-            at_token = 0;
-            continue;
-        }
-        if (at_token && !isspace((unsigned char)*p)) {
-            size_t mlen = strcspn(p, " \t\r\n;,{}");
-            if (mlen && words_match(p, mlen, pat))
-                return 1;
-        }
-        at_token = isspace((unsigned char)*p) || *p == ';' || *p == '{' || *p == '}';
-        p++;
-    }
-    return 0;
+    return emu_ptx_opcodes(ptx, strlen(ptx), opcode_matches, (void *)pat) != 0;
 }
 
 void rules_check_ptx(const struct lab *lab, const char *ptx, int *found)

@@ -479,17 +479,17 @@ int cli_wants_ui(const struct cli_args *a)
     return !a->cmd || !strcmp(a->cmd, commands[CMD_VIEW_RESULT].name);
 }
 
-static void show_progress(void *ud, const char *stage, int i, int n, const char *detail)
+static void show_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     (void)ud;
-    if (!strcmp(stage, "done")) {
+    if (stage == STAGE_DONE) {
         fputs("\r\033[K", stderr);
         return;
     }
     if (n > 0)
-        fprintf(stderr, "\r\033[K[%s %d/%d] %s", stage, i, n, detail);
+        fprintf(stderr, "\r\033[K[%s %d/%d] %s", stage_name(stage), i, n, detail);
     else
-        fprintf(stderr, "\r\033[K[%s] %s", stage, detail);
+        fprintf(stderr, "\r\033[K[%s] %s", stage_name(stage), detail);
     fflush(stderr);
 }
 
@@ -515,27 +515,36 @@ static void note_line(void *ud, const char *line)
     fflush(n->f);
 }
 
-/* A check's calibration lines: the progress line cleared first (when
- * progress is drawn), then the line on stderr. */
-static void check_note(void *ud, const char *line)
+/* ---- check and watch ---------------------------------------------------- */
+
+/* A check's events on stderr: its notes as lines (the progress line
+ * cleared first, when one is drawn), the wait for another check of the lab
+ * as a line, and the rest as the progress line, on a terminal only. */
+static void check_event(void *ud, const struct check_event *ev)
 {
     const struct cli_note *n = ud;
+    if (ev->kind == CHECK_EVENT_NOTE || ev->stage == STAGE_WAIT) {
+        if (n->progress)
+            show_progress(NULL, STAGE_DONE, 0, 0, "");
+        if (ev->kind == CHECK_EVENT_NOTE)
+            note_line(ud, ev->text);
+        else
+            fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
+                            "check %s, in another terminal)\n", n->cmd, ev->text, ev->text);
+        return;
+    }
     if (n->progress)
-        show_progress(NULL, "done", 0, 0, "");
-    note_line(ud, line);
+        show_progress(NULL, ev->stage, ev->i, ev->n, ev->text);
 }
-
-/* ---- check and watch ---------------------------------------------------- */
 
 /* One check as the options say: prints the verdict (or its JSON), records
  * a check of the lab's own kernel.cu, and returns the exit code. */
 static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
 {
     struct check_opts o = {0};
-    struct via_setup via = {0};
     char **wrap = calloc((size_t)a->nwrap_args + 2, sizeof *wrap);
     char err[512] = "";
-    int code = EXIT_INTERNAL;
+    int code = EXIT_INTERNAL, rc;
 
     if (!wrap)
         return EXIT_INTERNAL;
@@ -559,48 +568,25 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     o.time_budget_ms = a->time_budget_ms;
     o.work_dir = a->work_dir;
     o.gpu_lock = a->gpu_lock;
-    if (!a->json && isatty(STDERR_FILENO))
-        o.progress = show_progress;
 
-    /* check_run would wait without a word for a check of the same lab. */
-    if (!a->work_dir && toolchain_check_busy(&app->tc, a->lab->id))
-        fprintf(stderr, "cudatutor %s: waiting for another check of lab %s to finish (a tutor, or cudatutor "
-                        "check %s, in another terminal)\n", cmd, a->lab->id, a->lab->id);
-    struct cli_note n = {cmd, stderr, o.progress != NULL};
-    char *calibration = app->no_calibrate ? NULL : calibrate_path(app->root, app->progress_path);
-    struct check_session session = {.tc = &app->tc, .cat = &app->cat, .calibration = calibration,
-                                    .say = check_note, .progress = o.progress, .ud = &n};
+    struct cli_note n = {cmd, stderr, !a->json && isatty(STDERR_FILENO)};
+    /* The GPU elsewhere: a grader's runs (--build-only, --run-only) never. */
+    struct check_session session = {.app = app, .calibrated = 1, .via = !a->build_only && !a->run_only,
+                                    .via_cmd = a->gpu_via, .via_wait = a->gpu_via_wait,
+                                    .event = check_event, .ud = &n};
     struct result res;
     char *text = NULL;
-    int ran = 0;
-    /* The GPU elsewhere: a grader's runs (--build-only, --run-only) never. */
-    if (!a->build_only && !a->run_only &&
-        via_prepare(&via, app->root, app->progress_path, a->gpu_via, a->gpu_via_wait, o.progress, NULL, err,
-                    sizeof err)) {
+    if ((rc = check_session_run(&session, a->lab, &o, &res, err, sizeof err))) {
         outcome_fail(cmd, "%s", err);
-        code = EXIT_USAGE;
-        goto out;
-    }
-    if (via.cmd && a->counters) {
-        outcome_fail(cmd, "--counters cannot be used with a GPU command (%s): ncu runs beside the judge",
-                     a->gpu_via ? "--gpu-via" : "$CUDATUTOR_GPU_VIA or cudatutor.conf");
-        code = EXIT_USAGE;
-        goto out;
-    }
-    via_apply(&o, &via);
-    if (via.error[0])
-        fprintf(stderr, "cudatutor %s: %s: the kernel is judged on the CPU only\n", cmd, via.error);
-    ran = check_session_run(&session, a->lab, &o, &res, err, sizeof err) == 0;
-    if (!ran) {
-        outcome_fail(cmd, "%s", err);
+        code = rc == CHECK_SESSION_SETTINGS ? EXIT_USAGE : EXIT_INTERNAL;
         goto out;
     }
     /* The JSON only where it leaves the process. */
     if ((a->out || a->json) && !(text = result_to_json(&res, 1)))
-        goto out;
+        goto done;
     if (a->out && util_write_file(a->out, text, strlen(text))) {
         outcome_fail(cmd, "cannot write %s: %s", a->out, strerror(errno));
-        goto out;
+        goto done;
     }
     if (a->json)
         outcome_put_text(text);
@@ -611,11 +597,9 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (!a->file && !a->build_only && !a->run_only)
         cli_record_check(app, &res);
     code = status_exit_code(res.status);
+done:
+    result_free(&res);
 out:
-    if (ran)
-        result_free(&res);
-    via_setup_free(&via);
-    free(calibration);
     free(text);
     free(wrap);
     return code;
@@ -783,7 +767,7 @@ static int cmd_calibrate(struct app *app, const struct cli_args *a)
     q.progress = progress;
     outcome = calibrate_prepare(&q, &g, err, sizeof err);
     if (q.progress)
-        show_progress(NULL, "done", 0, 0, "");
+        show_progress(NULL, STAGE_DONE, 0, 0, "");
     if (outcome < 0) {
         outcome_fail("calibrate", "%s", err);
         goto out;

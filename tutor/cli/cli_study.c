@@ -351,22 +351,6 @@ int cmd_list(struct app *app, const struct cli_args *a)
 
 /* ---- hint --------------------------------------------------------------- */
 
-struct hint_req {
-    const char *id;
-    int k;              /* 0: the next one */
-    int shown;          /* out: the hint shown */
-};
-
-static int record_hint(struct progress *p, void *ud)
-{
-    struct hint_req *h = ud;
-    const struct progress_lab *l = progress_find(p, h->id);
-    int used = l ? l->hints_used : 0;
-    h->shown = h->k ? h->k : used < CATALOG_HINTS ? used + 1 : CATALOG_HINTS;
-    progress_record_hint(p, h->id, h->shown);
-    return 0;
-}
-
 int cmd_hint(struct app *app, const struct cli_args *a)
 {
     const struct lab *lab = a->lab;
@@ -380,12 +364,12 @@ int cmd_hint(struct app *app, const struct cli_args *a)
         }
         k = (int)v;
     }
-    struct hint_req h = {lab->id, k, 0};
-    if (update(app, "hint", record_hint, &h, NULL) != 0) {
+    struct progress_hint h = {lab->id, k, 0};
+    if (update(app, "hint", progress_hint_fn, &h, NULL) != 0) {
         /* Nothing recorded: still answer, with the hint the file would have given. */
         struct progress p;
         load(app, "hint", &p, LOAD_QUIET);
-        record_hint(&p, &h);
+        progress_hint_fn(&p, &h);
         progress_free(&p);
     }
     if (!json) {

@@ -17,13 +17,13 @@
 
 #define TRACE_N 64
 
-static void show_progress(void *ud, const char *stage, int i, int n, const char *detail)
+static void show_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     (void)ud, (void)i, (void)n;
-    if (!strcmp(stage, "done"))
+    if (stage == STAGE_DONE)
         fputs("\r\033[K", stderr);
     else
-        fprintf(stderr, "\r\033[K[%s] %s", stage, detail);
+        fprintf(stderr, "\r\033[K[%s] %s", stage_name(stage), detail);
     fflush(stderr);
 }
 

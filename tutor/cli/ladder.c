@@ -219,7 +219,7 @@ int ladder_run(struct app *app, const char *out_path, FILE *log, char *err, size
         o.file = file;
         rungs[i].lab = lab;
         /* The catalog's thresholds: the ladder measures, it is not judged. */
-        struct check_session session = {.tc = &app->tc, .cat = &app->cat};
+        struct check_session session = {.app = app};
         int ran = file && check_session_run(&session, lab, &o, &rungs[i].res, err, errlen) == 0;
         free(file);
         if (!ran)

@@ -1,5 +1,5 @@
 /* grade_report.c — see grade_report.h.  Reads the files, hands the structs
- * to model/score and view/report, writes what they return. */
+ * to model/score and view/grade_reports, writes what they return. */
 #include "grade/grade_report.h"
 
 #include <dirent.h>
@@ -12,7 +12,7 @@
 #include "model/result.h"
 #include "model/score.h"
 #include "sys/util.h"
-#include "view/report.h"
+#include "view/grade_reports.h"
 
 /* Writes text (NULL: out of memory) to dir/name atomically. */
 static int write_text(const char *dir, const char *name, char *text, char *err, size_t errlen)

@@ -653,18 +653,10 @@ static int write_kernel(const char *dir, const struct found *f, char *err, size_
         return -1;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    size_t done = 0;
-    while (fd >= 0 && done < f->len) {
-        ssize_t w = write(fd, f->data + done, f->len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    if (fd < 0 || done < f->len || close(fd) != 0) {
+    int wrote = fd >= 0 && util_write_all(fd, f->data, f->len) == 0;
+    if (!wrote || close(fd) != 0) {
         util_print(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        if (fd >= 0 && done < f->len)
+        if (fd >= 0 && !wrote)
             close(fd);
         return -1;
     }

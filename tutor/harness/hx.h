@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../stage.h"
 #include "../status.h"
 #include "../runner/plan.h"
 
@@ -371,7 +372,7 @@ void note(struct report *r, const char *fmt, ...) __attribute__((format(printf, 
  * student's kernels print: nothing they print can pass for protocol. */
 void progress_open(int fd);
 void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void stage(const char *name, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void stage(enum stage_id s, int i, int count, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void test_fail(struct test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Records how much of the tolerance an accepted result used. */
 static inline void tol_note(struct report *r, double error, double tolerance)

@@ -262,12 +262,12 @@ static int peak_measure(struct ctx *c)
     a.n4 = bytes / sizeof(int4);
     HX_TRY(cudaMalloc(&a.buf, bytes));
     HX_TRY(cudaMemsetAsync(a.buf, 0x5a, bytes, c->s));
-    stage("peak", 1, 2, "streaming read of %zu MiB", bytes >> 20);
+    stage(STAGE_PEAK, 1, 2, "streaming read of %zu MiB", bytes >> 20);
     if (measure(c, &t, &tm, msg, sizeof msg))
         goto out;
     d->read_gbps = bytes / (tm.median_ms * 1e-3) / 1e9;
     a.copy = 1;
-    stage("peak", 2, 2, "streaming copy of %zu MiB", bytes >> 21);
+    stage(STAGE_PEAK, 2, 2, "streaming copy of %zu MiB", bytes >> 21);
     if (measure(c, &t, &tm, msg, sizeof msg))
         goto out;
     d->copy_gbps = bytes / (tm.median_ms * 1e-3) / 1e9;
@@ -320,7 +320,7 @@ static int run_trials(struct ctx *c)
     for (int i = 0; i < c->o->nsizes; i++) {
         struct test *t = &r->tests[r->ntests++];
         unsigned long long n = c->o->sizes[i];
-        stage("correctness", i + 1, c->o->nsizes, "n=%llu", n);
+        stage(STAGE_CORRECTNESS, i + 1, c->o->nsizes, "n=%llu", n);
         snprintf(t->name, sizeof t->name, "n=%llu", n);
         t->n = n;
         t->pass = 1;
@@ -343,7 +343,7 @@ static int run_timed(struct ctx *c)
         return -1;
     for (int i = 0; i < c->o->nperf; i++) {
         struct perf *p = &r->perf[r->nperf];
-        stage("timing", i + 1, c->o->nperf, "%s", c->o->perf[i].label);
+        stage(STAGE_TIMING, i + 1, c->o->nperf, "%s", c->o->perf[i].label);
         memset(p, 0, sizeof *p);
         p->c = c->o->perf[i];
         struct test *t = &r->tests[r->ntests];
@@ -414,7 +414,7 @@ static enum status run_dry(struct ctx *c)
         return STATUS_INTERNAL_ERROR;
     for (int i = 0; i < c->o->nsizes; i++) {
         unsigned n = (unsigned)c->o->sizes[i];
-        stage("plans", i + 1, c->o->nsizes, "n=%u", n);
+        stage(STAGE_PLANS, i + 1, c->o->nsizes, "n=%u", n);
         struct call k = call_make(c, family_impl.id, n, (void *)base, (void *)(base + gap),
                                   (void *)(base + 2 * gap), (void *)(base + 3 * gap));
         k.a = 0.0f;

@@ -493,7 +493,7 @@ static int peak_measure(struct ctx *c)
     struct tcase tc = pick(c->o->seed, 0x9eac, 0);
     if (set_params(c, &tc.p, 1))
         return -1;
-    stage("peak", 1, 1, "how fast this GPU evaluates lab_f");
+    stage(STAGE_PEAK, 1, 1, "how fast this GPU evaluates lab_f");
     c->o = &quick;
     rc = measure(c, &t, &tm, msg, sizeof msg);
     c->o = saved_opts;

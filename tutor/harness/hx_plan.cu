@@ -35,6 +35,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "hx.h"
+#include "../emu/emu_ptxscan.h"
 #include "../runner/standin.h"
 
 namespace hx {
@@ -192,104 +193,21 @@ static int runner_lost(struct ctx *c, int timed_out, const char *when)
 
 /* ---- parameters from the PTX (no GPU) ---------------------------------- */
 
-/* The PTX with every comment and string literal blanked to spaces (line
- * breaks kept): what the text scan below reads, so that inline assembly
- * such as "// .entry NAME(.param .u64 x)" or a string holding ".entry"
- * declares nothing.  The emulator's parser (emu_kernel_info, tutor/emu/
- * emu.h) gives the same facts from the declarations themselves; this scan
- * is to give way to it. */
-static void ptx_blank(char *t)
-{
-    enum { CODE, LINE, BLOCK, STRING } st = CODE;
-    for (char *p = t; *p; p++) {
-        switch (st) {
-        case CODE:
-            if (p[0] == '/' && p[1] == '/')
-                st = LINE;
-            else if (p[0] == '/' && p[1] == '*')
-                st = BLOCK, *p++ = ' ';
-            else if (p[0] == '"')
-                st = STRING;
-            else
-                continue;
-            *p = ' ';
-            continue;
-        case LINE:
-            if (*p == '\n')
-                st = CODE;
-            else
-                *p = ' ';
-            continue;
-        case BLOCK:
-            if (p[0] == '*' && p[1] == '/') {
-                *p++ = ' ';
-                st = CODE;
-            }
-            if (*p != '\n')
-                *p = ' ';
-            continue;
-        case STRING:
-            if (p[0] == '\\' && p[1] && p[1] != '\n')
-                *p++ = ' ';
-            else if (p[0] == '"')
-                st = CODE;
-            if (*p != '\n')
-                *p = ' ';
-            continue;
-        }
-    }
-}
-
-/* The width of one ".param" declaration: ".param .u64 .ptr .align 1 X",
- * ".param .align 8 .b8 X[24]", ".param .f32 X". */
-static int ptx_param_size(const char *decl, size_t len)
-{
-    const char *br = (const char *)memchr(decl, '[', len);
-    if (br)
-        return atoi(br + 1);
-    for (const char *p = decl; p + 3 < decl + len; p++)
-        if (p[0] == '.' && strchr("usbf", p[1])) {
-            int bits = atoi(p + 2);
-            if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
-                return bits / 8;
-        }
-    return -1;
-}
-
-/* Finds the .entry of k->name in the blanked PTX and sets its parameters. */
+/* Sets k's parameters and local frame from its .entry in the PTX, read by
+ * the emulator's tokenizer (emu_ptxscan.h): a comment or a string that
+ * spells ".entry NAME(.param .u64 x)" declares nothing.  0, or -1 when the
+ * PTX does not declare it so that its launch can be checked. */
 static int ptx_params(const char *ptx, struct kernel *k)
 {
-    size_t nl = strlen(k->name);
-    for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
-        const char *q = p + 7;
-        while (*q == ' ')
-            q++;
-        if (strncmp(q, k->name, nl) || (q[nl] != '(' && q[nl] != ' ' && q[nl] != '\n'))
-            continue;
-        const char *open = strchr(q, '('), *close = open ? strchr(open, ')') : NULL;
-        const char *brace = strchr(q, '{');
-        if (!open || !close || (brace && brace < open))
-            close = open = NULL;
-        k->nparams = 0;
-        for (const char *d = open; d && d < close; ) {
-            d = strstr(d, ".param");
-            if (!d || d > close)
-                break;
-            const char *e = strpbrk(d, ",)");
-            int sz = ptx_param_size(d, (size_t)(e - d));
-            if (sz <= 0 || k->nparams >= PLAN_MAX_PARAMS)
-                return -1;
-            k->size[k->nparams++] = (uint32_t)sz;
-            d = e;
-        }
-        /* The local array ptxas will put in local memory, if any, is the
-         * entry's __local_depot: its size is the frame per thread. */
-        const char *next = strstr(q, ".entry "), *depot = strstr(q, "__local_depot");
-        if (depot && (!next || depot < next) && (depot = strchr(depot, '[')))
-            k->local_bytes = atoi(depot + 1);
-        return 0;
-    }
-    return -1;
+    unsigned sizes[PLAN_MAX_PARAMS], local = 0;
+    int n = emu_ptx_entry(ptx, strlen(ptx), k->name, sizes, PLAN_MAX_PARAMS, &local);
+    if (n < 0)
+        return -1;
+    k->nparams = n;
+    for (int i = 0; i < n; i++)
+        k->size[i] = (uint32_t)sizes[i];
+    k->local_bytes = (int)local;
+    return 0;
 }
 
 static void layout_offsets(struct kernel *k)
@@ -421,7 +339,6 @@ int plan_load(struct ctx *c, int gpu)
         if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
             return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' "
                              "parameters from (--ptx)");
-        ptx_blank(ptx);
     }
     memset(&lay, 0, sizeof lay);
     lay.h.type = PLAN_LAYOUT;

@@ -88,7 +88,7 @@ void note(struct report *r, const char *fmt, ...)
     va_end(ap);
 }
 
-void stage(const char *name, int i, int count, const char *fmt, ...)
+void stage(enum stage_id s, int i, int count, const char *fmt, ...)
 {
     char detail[128];
     va_list ap;
@@ -97,7 +97,7 @@ void stage(const char *name, int i, int count, const char *fmt, ...)
     va_end(ap);
     /* The tutor reads these lines on the private channel to show progress
      * and to say where a run that timed out was. */
-    progress_line("@stage %s %d/%d %s", name, i, count, detail);
+    progress_line("@stage %s %d/%d %s", stage_name(s), i, count, detail);
 }
 
 void test_fail(struct test *t, const char *fmt, ...)

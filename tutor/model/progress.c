@@ -399,6 +399,16 @@ int progress_record_hint(struct progress *p, const char *id, int k)
     return l->hints_used;
 }
 
+int progress_hint_fn(struct progress *p, void *ud)
+{
+    struct progress_hint *h = ud;
+    const struct progress_lab *l = progress_find(p, h->id);
+    int used = l ? l->hints_used : 0;
+    h->shown = h->k ? h->k : used < CATALOG_HINTS ? used + 1 : CATALOG_HINTS;
+    progress_record_hint(p, h->id, h->shown);
+    return 0;
+}
+
 enum lab_state progress_state(const struct progress *p, const struct catalog *cat, int i, int unlock_all)
 {
     const struct progress_lab *l = progress_find(p, cat->labs[i].id), *prev;

@@ -157,6 +157,16 @@ int progress_check_fn(struct progress *p, void *ud);
 /* Records that hints 1..k of lab id were shown; returns hints used after. */
 int progress_record_hint(struct progress *p, const char *id, int k);
 
+/* progress_update's callback for a hint a front end shows: hint k of lab
+ * id when k is given, else the next one (the one after those used; the
+ * last once all are), recorded; the hint shown in `shown`. */
+struct progress_hint {
+    const char *id;
+    int k;                      /* 1..CATALOG_HINTS; 0: the next one */
+    int shown;
+};
+int progress_hint_fn(struct progress *p, void *ud);
+
 /* The state of cat->labs[i]: passed or on target from the record, else open
  * when it is the first lab, unlock_all is set or the lab that opens it
  * passed (catalog_opener: the lab before it, or its "opens_after" — lab 08

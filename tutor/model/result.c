@@ -1,9 +1,10 @@
 /* result.c — see result.h: the status table's columns, what a result
  * says read from its fields, dropping its emulator section, and freeing
- * one.  Its JSON is result_json.c's,
+ * and copying one.  Its JSON is result_json.c's,
  * its filling result_fill.c's. */
 #include "model/result.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,87 +44,99 @@ int status_from_name(const char *name)
     return -1;
 }
 
-static void free_strv(char **v, int n)
-{
-    for (int i = 0; v && i < n; i++)
-        free(v[i]);
-    free(v);
-}
+#define AT(f) offsetof(struct result, f)
+
+/* What a result owns, listed once for result_free and result_copy alike:
+ * its strings, and its arrays (COUNT elements of ELEM bytes), each with
+ * the strings its elements own (an array of strings: one at offset 0).  A
+ * field of struct result that owns memory is a row here. */
+static const size_t owned_strings[] = {
+    AT(tool), AT(lab), AT(family), AT(file), AT(summary), AT(source_hash), AT(device_name), AT(device_cc),
+    AT(mode), AT(target_metric), AT(target_case), AT(target_note), AT(target_cal.gpu), AT(target_cal.measured),
+    AT(target_cal.why), AT(target_cal.catalog_gpu), AT(target_cal.case_label), AT(compile_log),
+    AT(sanitizer_note), AT(counters_tool), AT(counters_note), AT(gpu_via.command), AT(gpu_via.gpu),
+    AT(gpu_via.arch), AT(gpu_via.cpu_status), AT(gpu_via.failed), AT(output), AT(plan_checked_against),
+    AT(plan_violation),
+};
+
+struct owned_array {
+    size_t ptr, count, elem;
+    int nstrs;
+    size_t strs[5];
+};
+
+#define STRV(p, n) {AT(p), AT(n), sizeof(char *), 1, {0}}
+#define EL(T, f) offsetof(struct T, f)
+static const struct owned_array owned_arrays[] = {
+    STRV(plan_seen, plan_nseen), STRV(viol_symbols, nviol), STRV(viol_rules, nviol),
+    STRV(counter_names, ncounters), STRV(messages, nmsgs),
+    {AT(emu_not_run_n), AT(emu_not_run), sizeof(unsigned long long), 0, {0}},
+    {AT(viol_defined), AT(nviol), sizeof(int), 0, {0}},
+    {AT(counter_values), AT(ncounters), sizeof(double), 0, {0}},
+    {AT(tests), AT(ntests), sizeof(struct rtest), 4,
+     {EL(rtest, name), EL(rtest, expected), EL(rtest, got), EL(rtest, message)}},
+    {AT(perf), AT(nperf), sizeof(struct rperf), 5,
+     {EL(rperf, label), EL(rperf, input), EL(rperf, rate_unit), EL(rperf, ref_name), EL(rperf, implausible_why)}},
+    {AT(target_also), AT(ntarget_also), sizeof(struct rtarget_case), 1, {EL(rtarget_case, case_label)}},
+    {AT(diags), AT(ndiags), sizeof(struct rdiag), 3, {EL(rdiag, file), EL(rdiag, severity), EL(rdiag, message)}},
+    {AT(tech), AT(ntech), sizeof(struct rtech), 2, {EL(rtech, name), EL(rtech, why)}},
+    {AT(san), AT(nsan), sizeof(struct rsan), 2, {EL(rsan, tool), EL(rsan, report)}},
+};
+#define NOWNED_STRINGS (sizeof owned_strings / sizeof owned_strings[0])
+#define NOWNED_ARRAYS (sizeof owned_arrays / sizeof owned_arrays[0])
+
+static char **str_at(void *base, size_t off) { return (char **)((char *)base + off); }
+static void **ptr_at(void *base, size_t off) { return (void **)((char *)base + off); }
+static int count_at(void *base, size_t off) { return *(int *)((char *)base + off); }
 
 void result_free(struct result *r)
 {
-    free(r->tool);
-    free(r->source_hash);
-    free(r->target_note);
-    free(r->target_cal.measured);
-    free(r->target_cal.why);
-    free(r->counters_tool);
-    free(r->plan_violation);
-    free(r->plan_checked_against);
-    free_strv(r->plan_seen, r->plan_nseen);
-    free(r->emu_not_run_n);
-    free(r->mode);
-    free(r->lab);
-    free(r->family);
-    free(r->file);
-    free(r->summary);
-    free(r->device_name);
-    free(r->device_cc);
-    for (int i = 0; r->tests && i < r->ntests; i++) {
-        free(r->tests[i].name);
-        free(r->tests[i].expected);
-        free(r->tests[i].got);
-        free(r->tests[i].message);
+    for (size_t k = 0; k < NOWNED_STRINGS; k++)
+        free(*str_at(r, owned_strings[k]));
+    for (size_t k = 0; k < NOWNED_ARRAYS; k++) {
+        const struct owned_array *a = &owned_arrays[k];
+        char *arr = *ptr_at(r, a->ptr);
+        for (int i = 0; arr && i < count_at(r, a->count); i++)
+            for (int s = 0; s < a->nstrs; s++)
+                free(*str_at(arr + (size_t)i * a->elem, a->strs[s]));
+        free(arr);
     }
-    free(r->tests);
-    for (int i = 0; r->perf && i < r->nperf; i++) {
-        free(r->perf[i].label);
-        free(r->perf[i].input);
-        free(r->perf[i].rate_unit);
-        free(r->perf[i].ref_name);
-        free(r->perf[i].implausible_why);
-    }
-    free(r->perf);
-    free(r->target_metric);
-    free(r->target_case);
-    free(r->target_cal.gpu);
-    free(r->target_cal.catalog_gpu);
-    free(r->target_cal.case_label);
-    for (int i = 0; r->target_also && i < r->ntarget_also; i++)
-        free(r->target_also[i].case_label);
-    free(r->target_also);
-    free(r->compile_log);
-    for (int i = 0; r->diags && i < r->ndiags; i++) {
-        free(r->diags[i].file);
-        free(r->diags[i].severity);
-        free(r->diags[i].message);
-    }
-    free(r->diags);
-    free_strv(r->viol_symbols, r->nviol);
-    free_strv(r->viol_rules, r->nviol);
-    free(r->viol_defined);
-    for (int i = 0; r->tech && i < r->ntech; i++) {
-        free(r->tech[i].name);
-        free(r->tech[i].why);
-    }
-    free(r->tech);
-    free(r->gpu_via.command);
-    free(r->gpu_via.gpu);
-    free(r->gpu_via.arch);
-    free(r->gpu_via.cpu_status);
-    free(r->gpu_via.failed);
-    free(r->sanitizer_note);
-    for (int i = 0; r->san && i < r->nsan; i++) {
-        free(r->san[i].tool);
-        free(r->san[i].report);
-    }
-    free(r->san);
-    free_strv(r->counter_names, r->ncounters);
-    free(r->counter_values);
-    free(r->counters_note);
-    free(r->output);
-    free_strv(r->messages, r->nmsgs);
     memset(r, 0, sizeof *r);
+}
+
+/* A string's copy in place of the pointer, or NULL when memory runs out
+ * (counted in *bad), so that a copy stopped half way frees cleanly. */
+static void copy_str(char **s, int *bad)
+{
+    if (*s && !(*s = strdup(*s)))
+        (*bad)++;
+}
+
+int result_copy(const struct result *r, struct result *out)
+{
+    int bad = 0;
+    *out = *r;
+    for (size_t k = 0; k < NOWNED_STRINGS; k++)
+        copy_str(str_at(out, owned_strings[k]), &bad);
+    for (size_t k = 0; k < NOWNED_ARRAYS; k++) {
+        const struct owned_array *a = &owned_arrays[k];
+        void **p = ptr_at(out, a->ptr);
+        int n = count_at(out, a->count);
+        char *c = *p && n > 0 ? malloc((size_t)n * a->elem) : NULL;
+        if (*p && n > 0 && !c)
+            bad++;
+        if (c)
+            memcpy(c, *p, (size_t)n * a->elem);
+        for (int i = 0; c && i < n; i++)
+            for (int s = 0; s < a->nstrs; s++)
+                copy_str(str_at(c + (size_t)i * a->elem, a->strs[s]), &bad);
+        *p = c;
+    }
+    if (bad) {
+        result_free(out);
+        return -1;
+    }
+    return 0;
 }
 
 const struct rperf *result_perf(const struct result *r, const char *label)

@@ -263,9 +263,9 @@ void result_take_build(struct result *r, struct result *b);
 /* Takes the emulator's section out (a GPU's report replaced the CPU
  * tier's): not emulated any more. */
 void result_drop_emulator(struct result *r);
-/* A copy of r into out, through its JSON (what result_parse reads back of
- * result_to_json is the same result).  0, or -1 when out of memory (out
- * then holds nothing to free). */
+/* A copy of r into out, field by field (result_free's twin: a field that
+ * one frees the other copies).  0, or -1 when out of memory (out then
+ * holds nothing to free). */
 int result_copy(const struct result *r, struct result *out);
 
 /* The target object as result_to_json writes it, on one line, for reports

@@ -593,10 +593,3 @@ void result_take_build(struct result *r, struct result *b)
     SWAP(r->ntech, b->ntech);
 }
 
-int result_copy(const struct result *r, struct result *out)
-{
-    char *text = result_to_json(r, 0), err[64];
-    int rc = text ? result_parse(text, out, err, sizeof err) : -1;
-    free(text);
-    return rc;
-}

@@ -94,6 +94,24 @@ fail:
     return NULL;
 }
 
+int util_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = 0;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int util_write_file(const char *path, const char *data, size_t len)
 {
     char *tmp = util_format("%s.tmp.%ld", path, (long)getpid());
@@ -104,15 +122,8 @@ int util_write_file(const char *path, const char *data, size_t len)
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         goto out;
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            goto out;
-        }
-        off += (size_t)w;
-    }
+    if (util_write_all(fd, data, len))
+        goto out;
     if (fsync(fd) != 0 || close(fd) != 0) {
         fd = -1;
         goto out;

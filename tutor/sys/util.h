@@ -16,6 +16,11 @@ int util_print(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
 /* Reads a whole file into a NUL-terminated heap buffer; NULL with errno set. */
 char *util_read_file(const char *path, size_t *len);
 
+/* Writes all LEN bytes of data to fd, again after a signal or a short
+ * write.  Returns 0, or -1 with errno set (0 when the descriptor took
+ * nothing more). */
+int util_write_all(int fd, const void *data, size_t len);
+
 /* Writes a whole file through a temporary and a rename: readers see the old
  * contents or the new ones, never a mix.  Returns 0 or -1 with errno set. */
 int util_write_file(const char *path, const char *data, size_t len);

@@ -105,21 +105,6 @@ void ui_act_edit(struct ui *ui)
 
 /* ---- hints -------------------------------------------------------------- */
 
-struct hint_req {
-    const char *id;
-    int shown;
-};
-
-static int next_hint(struct progress *p, void *ud)
-{
-    struct hint_req *h = ud;
-    const struct progress_lab *l = progress_find(p, h->id);
-    int used = l ? l->hints_used : 0;
-    h->shown = used < CATALOG_HINTS ? used + 1 : CATALOG_HINTS;
-    progress_record_hint(p, h->id, h->shown);
-    return 0;
-}
-
 struct hint_page {
     int lab, shown, fresh;
 };
@@ -154,17 +139,17 @@ static int hints_used(const struct ui *ui, int lab)
 static void hint_yes(struct ui *ui, void *ctx)
 {
     int lab = *(int *)ctx;
-    struct hint_req h = {ui->app->cat.labs[lab].id, 0};
+    struct progress_hint h = {ui->app->cat.labs[lab].id, 0, 0};
     struct progress after;
     char note[768] = "", err[768] = "";
     if (ui->prog_ok &&
-        progress_update(ui->prog_path, next_hint, &h, &after, note, sizeof note, err, sizeof err) == 0) {
+        progress_update(ui->prog_path, progress_hint_fn, &h, &after, note, sizeof note, err, sizeof err) == 0) {
         progress_free(&ui->prog);
         ui->prog = after;
         if (note[0])
             ui_message(ui, DOC_WARN, "%s", note);
     } else {
-        next_hint(&ui->prog, &h);
+        progress_hint_fn(&ui->prog, &h);
         ui_message(ui, DOC_WARN, "hint not recorded: %s", ui->prog_ok ? err : "progress.json was refused at start");
     }
     hints_show(ui, lab, h.shown, 1);

@@ -1,13 +1,14 @@
 /* ui_check.c — a check runs in a child process so that the screen stays
  * alive (resizes, the clock, cancelling with q) while nvcc and the GPU work.
- * The child reports over a pipe: lines "P\tstage\ti\tn\tdetail" as the
- * check goes, "N\ttext" for what calibrating the targets to this GPU tells
- * the user (tutor/check/calibrate.h; the first check on a new GPU model), then
- * "R" and the verdict JSON, or "E\tmessage" when the workbook itself is
- * broken.  The parent shows the stages, then the results screen, and
- * records the verdict in progress.json. */
+ * The child runs the check session (check/check_session.h) and passes its
+ * events to the parent as they are, one fixed-size record each (struct
+ * child_msg), then a record that the verdict follows, as its JSON, until
+ * the pipe ends; or a record that the workbook itself is broken.  The
+ * parent shows the stages, then the results screen, and records the
+ * verdict in progress.json. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,41 +16,42 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check/calibrate.h"
-#include "check/check.h"
 #include "check/check_session.h"
-#include "check/check_via.h"
 #include "view/sheet.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "model/workspace.h"
 
-/* The stages a check goes through, in order: as check.c names them, and as
- * the screen shows them. */
-static const struct {
-    const char *name, *label;
-} stages[] = {
-    {"compile", "compile"},       {"rules", "rules of lab.h"}, {"link", "link"},
-    {"correctness", "correctness"}, {"timing", "timing"},     {"peak", "measured peak"},
-    {"sanitize", "race check"},
+/* One record from the child: an event of the session, the workbook's
+ * failure, or the verdict's JSON next. */
+enum child_kind { CHILD_EVENT, CHILD_BROKEN, CHILD_VERDICT };
+
+struct child_msg {
+    enum child_kind kind;
+    enum check_event_kind event;
+    enum stage_id stage;
+    int i, n;
+    char text[600];             /* the detail, the note or the failure, cut to fit */
 };
-#define NSTAGES ((int)(sizeof stages / sizeof stages[0]))
+
+/* A record is written whole in one write, so that it arrives whole. */
+_Static_assert(sizeof(struct child_msg) <= PIPE_BUF, "a child_msg must fit one atomic pipe write");
 
 struct check_job {
     pid_t pid;
     int fd;
     int lab;
     char *buf;                  /* everything read so far */
-    size_t len, cap, parsed;    /* parsed: bytes of progress lines consumed */
-    long json_at;               /* where the JSON starts after "R\n"; -1 not yet */
-    int stage;                  /* index in stages[] of the latest; -1 none */
+    size_t len, cap, parsed;    /* parsed: bytes of records consumed */
+    long json_at;               /* where the verdict's JSON starts; -1 not yet */
+    int stage;                  /* the latest stage the screen lists (stage_label); -1 none */
     int i, n;
     int waiting;                /* for another check of the same lab */
     int calibrating;            /* timing the reference solutions first */
     int asking;                 /* asking the GPU command which GPU it reaches */
     char detail[160];
     char note[512];             /* calibration's latest line for the user */
-    char error[512];            /* "E" from the child: the workbook is broken */
+    char error[512];            /* CHILD_BROKEN: the workbook is broken */
     double started;
 };
 
@@ -57,50 +59,29 @@ static const char *const spinner[] = {"|", "/", "-", "\\"};
 
 /* ---- the child ---------------------------------------------------------- */
 
-static void child_write(int fd, const char *s, size_t n)
+static void child_send(int fd, enum child_kind kind, const struct check_event *ev, const char *text)
 {
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        s += w;
-        n -= (size_t)w;
+    struct child_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = kind;
+    if (ev) {
+        m.event = ev->kind;
+        m.stage = ev->stage;
+        m.i = ev->i;
+        m.n = ev->n;
     }
-}
-
-static void child_progress(void *ud, const char *stage, int i, int n, const char *detail)
-{
-    char clean[180], line[256];
-    util_copy(clean, sizeof clean, detail);
-    for (char *p = clean; *p; p++)
+    util_copy(m.text, sizeof m.text, text ? text : "");
+    /* One line on the screen: a compiler's or a command's words may hold
+     * line breaks and tabs. */
+    for (char *p = m.text; *p; p++)
         if (*p == '\t' || *p == '\n' || *p == '\r')
             *p = ' ';
-    int len = snprintf(line, sizeof line, "P\t%s\t%d\t%d\t%s\n", stage, i, n, clean);
-    if (len < 0)
-        return;
-    if (len >= (int)sizeof line) {
-        len = (int)sizeof line - 1;
-        line[len - 1] = '\n';
-    }
-    child_write(*(int *)ud, line, (size_t)len);
+    util_write_all(fd, &m, sizeof m);
 }
 
-/* A line of calibration's for the screen: "N\ttext". */
-static void child_note(void *ud, const char *text)
+static void child_event(void *ud, const struct check_event *ev)
 {
-    char line[600];
-    int len = snprintf(line, sizeof line, "N\t%s", text);
-    if (len < 0)
-        return;
-    if (len >= (int)sizeof line - 1)
-        len = (int)sizeof line - 2;
-    for (char *p = line; p < line + len; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    line[len++] = '\n';
-    child_write(*(int *)ud, line, (size_t)len);
+    child_send(*(int *)ud, CHILD_EVENT, ev, ev->text);
 }
 
 static void child_run(struct ui *ui, int lab, int fd)
@@ -127,44 +108,18 @@ static void child_run(struct ui *ui, int lab, int fd)
     }
     memset(&o, 0, sizeof o);
     o.sanitize = 1;
-    o.progress = child_progress;
-    o.ud = &fd;
-    /* The GPU elsewhere, as $CUDATUTOR_GPU_VIA or cudatutor.conf set it. */
-    struct via_setup via;
-    if (via_prepare(&via, ui->app->root, ui->app->progress_path, NULL, 0, child_progress, &fd, err, sizeof err)) {
-        char line[600];
-        int n = snprintf(line, sizeof line, "E\t%s\n", err);
-        child_write(fd, line, n > 0 ? (size_t)n : 0);
-        _exit(0);
-    }
-    via_apply(&o, &via);
-    if (via.error[0]) {
-        char line[700];
-        snprintf(line, sizeof line, "%s: the kernel is judged on the CPU only", via.error);
-        child_note(&fd, line);
-    }
-    /* check_run would wait without a word; the screen says for what. */
-    const struct lab *l = &ui->app->cat.labs[lab];
-    if (toolchain_check_busy(&ui->app->tc, l->id))
-        child_progress(&fd, "wait", 0, 0, l->id);
-    /* The targets scaled to this GPU first (unless --no-calibrate),
-     * measured when the GPU model is new. */
-    char *calibration = ui->app->no_calibrate ? NULL : calibrate_path(ui->app->root, ui->app->progress_path);
-    struct check_session session = {.tc = &ui->app->tc, .cat = &ui->app->cat, .calibration = calibration,
-                                    .say = child_note, .progress = child_progress, .ud = &fd};
+    /* The GPU elsewhere as $CUDATUTOR_GPU_VIA or cudatutor.conf set it, the
+     * targets scaled to this GPU unless --no-calibrate. */
+    struct check_session session = {.app = ui->app, .calibrated = 1, .via = 1, .event = child_event, .ud = &fd};
     struct result rep;
-    int ran = check_session_run(&session, l, &o, &rep, err, sizeof err) == 0;
-    free(calibration);
-    via_setup_free(&via);
-    /* The result crosses the pipe as its JSON. */
+    int ran = check_session_run(&session, &ui->app->cat.labs[lab], &o, &rep, err, sizeof err) == 0;
+    /* The verdict crosses the pipe as its JSON. */
     char *text = ran ? result_to_json(&rep, 0) : NULL;
     if (text) {
-        child_write(fd, "R\n", 2);
-        child_write(fd, text, strlen(text));
+        child_send(fd, CHILD_VERDICT, NULL, NULL);
+        util_write_all(fd, text, strlen(text));
     } else {
-        char line[600];
-        int n = snprintf(line, sizeof line, "E\t%s\n", ran ? "out of memory" : err);
-        child_write(fd, line, n > 0 ? (size_t)n : 0);
+        child_send(fd, CHILD_BROKEN, NULL, ran ? "out of memory" : err);
     }
     _exit(0);
 }
@@ -181,46 +136,36 @@ static void job_free(struct check_job *j)
     free(j);
 }
 
-static void progress_line(struct check_job *j, char *line)
+static void take_event(struct check_job *j, const struct child_msg *m)
 {
-    char *f[5] = {0};
-    int k = 0;
-    for (char *p = line; k < 5 && p; k++) {
-        f[k] = p;
-        p = k < 4 ? strchr(p, '\t') : NULL;
-        if (p)
-            *p++ = '\0';
-    }
-    if (k < 5 || strcmp(f[0], "P"))
+    if (m->event == CHECK_EVENT_NOTE) {
+        util_copy(j->note, sizeof j->note, m->text);
         return;
-    j->waiting = !strcmp(f[1], "wait");
-    j->calibrating = !strcmp(f[1], "calibrate");
-    j->asking = !strcmp(f[1], "gpu");
-    for (int s = 0; s < NSTAGES; s++)
-        if (!strcmp(stages[s].name, f[1]))
-            j->stage = s;
-    j->i = atoi(f[2]);
-    j->n = atoi(f[3]);
-    util_copy(j->detail, sizeof j->detail, f[4]);
+    }
+    j->waiting = m->stage == STAGE_WAIT;
+    j->calibrating = m->stage == STAGE_CALIBRATE;
+    j->asking = m->stage == STAGE_GPU;
+    if (stage_label(m->stage))
+        j->stage = (int)m->stage;
+    j->i = m->i;
+    j->n = m->n;
+    util_copy(j->detail, sizeof j->detail, m->text);
 }
 
-/* Consumes complete progress lines; notices where the JSON starts. */
+/* Consumes the whole records read so far; notices where the JSON starts. */
 static void parse(struct check_job *j)
 {
-    while (j->json_at < 0) {
-        char *start = j->buf + j->parsed, *nl = memchr(start, '\n', j->len - j->parsed);
-        if (!nl)
-            return;
-        *nl = '\0';
-        if (!strcmp(start, "R"))
-            j->json_at = (long)(nl + 1 - j->buf);
-        else if (!strncmp(start, "E\t", 2))
-            util_copy(j->error, sizeof j->error, start + 2);
-        else if (!strncmp(start, "N\t", 2))
-            util_copy(j->note, sizeof j->note, start + 2);
+    while (j->json_at < 0 && j->len - j->parsed >= sizeof(struct child_msg)) {
+        struct child_msg m;
+        memcpy(&m, j->buf + j->parsed, sizeof m);
+        m.text[sizeof m.text - 1] = '\0';
+        j->parsed += sizeof m;
+        if (m.kind == CHILD_VERDICT)
+            j->json_at = (long)j->parsed;
+        else if (m.kind == CHILD_BROKEN)
+            util_copy(j->error, sizeof j->error, m.text);
         else
-            progress_line(j, start);
-        j->parsed = (size_t)(nl + 1 - j->buf);
+            take_event(j, &m);
     }
 }
 
@@ -416,10 +361,10 @@ static void check_draw(struct view *v, struct ui *ui)
         return;
     }
     int y = 2;
-    for (int s = 0; s < NSTAGES; s++, y++) {
+    for (int s = 0; stage_label((enum stage_id)s); s++, y++) {
         const char *mark = s < j->stage ? ui_glyph(ui, "✓", "+") : s == j->stage ? ui_glyph(ui, "▸", ">") : " ";
         ui_put(ui, y, 2, 2, s < j->stage ? DOC_GOOD : DOC_STRONG, mark);
-        ui_put(ui, y, 5, 16, s <= j->stage ? DOC_STRONG : DOC_DIM, stages[s].label);
+        ui_put(ui, y, 5, 16, s <= j->stage ? DOC_STRONG : DOC_DIM, stage_label((enum stage_id)s));
         if (s == j->stage) {
             char what[200];
             if (j->n > 0)

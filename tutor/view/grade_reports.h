@@ -1,4 +1,4 @@
-/* report.h — every report the grader writes, each a function over scored
+/* grade_reports.h — every report the grader writes, each a function over scored
  * students (model/score.h): the student's report.json, Gradescope's
  * results.json, JUnit XML (one student's, or the class's), grades.csv and
  * the summary table.  A status is named and worded only through status.h's
@@ -7,8 +7,8 @@
  * same bytes for the same input (tests/grade/golden/ holds them), or NULL
  * when out of memory.  Nothing here writes a file:
  * tutor/grade/grade_report.h does. */
-#ifndef REPORT_H
-#define REPORT_H
+#ifndef GRADE_REPORTS_H
+#define GRADE_REPORTS_H
 
 #include "model/rubric.h"
 #include "model/score.h"
@@ -57,4 +57,4 @@ char *report_csv(const struct score_report *reps, int n);
  * as in grades.csv. */
 char *report_summary(const struct score_report *reps, int n);
 
-#endif /* REPORT_H */
+#endif /* GRADE_REPORTS_H */

@@ -1,8 +1,8 @@
-/* report.c — see report.h.  Each function is one report (the student's
+/* grade_reports.c — see grade_reports.h.  Each function is one report (the student's
  * report.json, Gradescope's results.json, JUnit, grades.csv, the summary
  * table) over the scored struct, in jsonw's layout; what a status is
  * called and means comes from status.h alone. */
-#include "view/report.h"
+#include "view/grade_reports.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,7 +1,7 @@
-/* check_report.c — the stages' common ground for what they tell: progress
- * to the caller, the verdict and the messages in the report, a long text's
- * tail, all on the run's result.  A leaf of check/: the stages and the orchestrator call here, and
- * nothing here calls a stage. */
+/* check_tell.c — what the stages tell, their common ground: progress to
+ * the caller, the verdict and the messages on the check's result, a long
+ * text's tail.  A leaf of check/: the stages and the orchestrator call
+ * here, and nothing here calls a stage. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,23 +10,23 @@
 #include "model/result.h"
 #include "sys/util.h"
 
-void check_progress(struct run *r, const char *stage, int i, int n, const char *detail)
+void check_progress(struct check_state *r, enum stage_id stage, int i, int n, const char *detail)
 {
     if (r->o->progress)
         r->o->progress(r->o->ud, stage, i, n, detail ? detail : "");
 }
 
-void check_set_status(struct run *r, enum status s)
+void check_set_status(struct check_state *r, enum status s)
 {
     result_set_status(r->res, s);
 }
 
-enum status check_get_status(const struct run *r)
+enum status check_get_status(const struct check_state *r)
 {
     return r->res->status;
 }
 
-void check_message(struct run *r, const char *fmt, ...)
+void check_message(struct check_state *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
