@@ -40,9 +40,15 @@ CUDA_ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,nohead
 # read: on a new machine `deps` installs the packages first (the targets
 # that build go through a second make, which reads this file afresh).
 PKGS := ncursesw libcjson libarchive zlib
-PKG_CFLAGS = $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-SECCOMP_LIBS = $(shell pkg-config --libs libseccomp 2>/dev/null)
+# Each is asked once per make, at its first use (a recipe's expansion
+# blocks make from starting the next job: asked per object, pkg-config
+# kept -j2 near one job at a time through the C files).
+PKG_CFLAGS_ONCE = $(eval PKG_CFLAGS_ONCE := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS_ONCE)
+PKG_LIBS_ONCE = $(eval PKG_LIBS_ONCE := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS_ONCE)
+SECCOMP_LIBS_ONCE = $(eval SECCOMP_LIBS_ONCE := $(shell pkg-config --libs libseccomp 2>/dev/null))$(SECCOMP_LIBS_ONCE)
+PKG_CFLAGS = $(filter-out -D_XOPEN_SOURCE% -D_DEFAULT_SOURCE,$(PKG_CFLAGS_ONCE))
+PKG_LIBS = $(PKG_LIBS_ONCE)
+SECCOMP_LIBS = $(SECCOMP_LIBS_ONCE)
 CXX_RUNNER ?= g++
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
@@ -89,8 +95,8 @@ HX_CPU_OBJ := $(filter-out %/hx_cub.o,$(HX_CORE_OBJ)) $(BUILD)/harness/hx_cub_em
 CPU_JUDGES = $(if $(EMU_SRC),$(HX_FAMILIES:%=$(BUILD)/harness/judge_cpu_%))
 # CUDA's headers where nvcc itself looks: nvcc on PATH can be a wrapper
 # script (/usr/local/bin/nvcc) far from the toolkit's include folder.
-CUDA_INC = $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
-             sed -n 's/^#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1)
+CUDA_INC = $(eval CUDA_INC := $(shell $(NVCC) --dryrun -x cu -E /dev/null 2>&1 | \
+             sed -n 's/^#\$$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1))$(CUDA_INC)
 
 # The PTX emulator (DESIGN §11): plain C against libc and libm, archived
 # for the judge's emulating runtime (tutor/emu/emu_rt*, built by its own

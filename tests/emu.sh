@@ -9,7 +9,8 @@
 #
 # nvcc -ptx takes half a second a file; the PTX is kept in build/emu/ptx
 # under a key of everything that decides it (nvcc's version, the flags,
-# lab.h, the source's bytes), so a second run compiles nothing.
+# lab.h, the source's bytes), so a second run compiles nothing; in a run of
+# the whole suite the files other scripts check come from their compiles.
 # labs/NN-slug/kernel.cu is the student's copy and may hold anything (a
 # solution, half a kernel): the stubs here are data/stubs/'s.
 . "$(dirname "$0")/lib.sh"
@@ -35,23 +36,55 @@ base=$( { "$NVCC" --version; echo "${FLAGS[*]}"; cat tutor/lab.h tutor/status.h;
 ptx_of() { echo "$CACHE/$( { echo "$base"; cat "$1"; } | sha256sum | cut -c1-24).ptx"; }
 
 files=(data/stubs/*.cu solutions/*/kernel.cu tests/bank/*.cu)
+# checked_lab FILE: the lab whose check the suite's other scripts run on
+# FILE in this run (every stub and solution; the bank's files bank.sh
+# checks here), else nothing.
+checked_lab() {
+    case $1 in
+        data/stubs/*|solutions/*) basename "${1#solutions/}" | cut -c1-2 ;;
+        tests/bank/*)
+            local meta
+            meta=$(head -n1 "$1")
+            { have_gpu || bank_cpu_checked "$meta"; } && sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<<"$meta" ;;
+    esac
+}
+# Each missing file, with the lab a check of it takes ("-" for none).
 missing=()
 for f in "${files[@]}"; do
-    [ -s "$(ptx_of "$f")" ] || missing+=("$f")
+    [ -s "$(ptx_of "$f")" ] || missing+=("$f" "$(checked_lab "$f")")
 done
-# Compiles FILE into its cache entry (a partial file never lands there).
+# compile_one FILE LAB: FILE's PTX into its cache entry (a partial file
+# never lands there).  A file the suite's checks compile anyway is built by
+# a check (--build-only), whose nvcc run writes the same PTX (-keep) and
+# is served from the run's shared compile cache ($CUDATUTOR_COMPILE_CACHE,
+# set by tests/run.sh) when another script compiled it first: a second
+# nvcc would cost as much as the check's compile.  Without the shared
+# cache, or when the check left no PTX of these flags (refused before
+# nvcc, built for another GPU), nvcc -ptx.
 compile_one() {
-    local f=$1 out
+    local f=$1 lab=$2 out w ptx
     out=$(ptx_of "$f")
+    if [ -n "$lab" ] && [ "$lab" != - ] && [ -n "${CUDATUTOR_COMPILE_CACHE:-}" ]; then
+        w=$(mktemp -d "$TMP/b.XXXXXX")
+        "$TUTOR" check "$lab" --file "$f" --build-only --work-dir "$w" --json > /dev/null 2>&1
+        ptx=$(ls "$w"/keep/*.ptx 2>/dev/null)
+        # The check builds for the tutor's GPU; these flags are sm_90's.
+        if [ "$(wc -l <<<"$ptx")" = 1 ] && [ -s "$ptx" ] && grep -qx '.target sm_90' "$ptx"; then
+            mv "$ptx" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+            rm -rf "$w"
+            return
+        fi
+        rm -rf "$w"
+    fi
     "$NVCC" "${FLAGS[@]}" -o "$out.tmp.$$" "$f" 2> "$out.log" && mv "$out.tmp.$$" "$out"
     rm -f "$out.tmp.$$"
 }
 export -f compile_one ptx_of
-export NVCC CACHE base
+export NVCC CACHE base TUTOR TMP
 export FLAGS_STR="${FLAGS[*]}"
 if [ "${#missing[@]}" -gt 0 ]; then
-    printf '%s\0' "${missing[@]}" |
-        xargs -0 -n1 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'FLAGS=($FLAGS_STR); compile_one "$1"' _
+    printf '%s\0' "${missing[@]}" | sed -z 's/^$/-/' |
+        xargs -0 -n2 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'FLAGS=($FLAGS_STR); compile_one "$1" "$2"' _
 fi
 
 for f in "${files[@]}"; do

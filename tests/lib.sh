@@ -94,3 +94,27 @@ par_wait() { wait; }
 # lab_ids: every lab of the catalog; lab_family NN: its family.
 lab_ids() { awk -F'"' '$2 == "id" { print $4 }' "$ROOT/data/labs.json"; }
 lab_family() { lab_field "$1" family; }
+
+# bank_want_cpu META: the verdict a bank file's first line META names for a
+# run without a GPU (cpu=, else the GPU's expect= when the CPU judges are
+# built or the file is rejected before it runs, else no_gpu).
+bank_want_cpu() {
+    local want cpu
+    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
+    cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
+    [ -n "$cpu" ] || { [ "$want" = rejected ] || [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ] && cpu=$want || cpu=no_gpu; }
+    echo "$cpu"
+}
+# bank_cpu_checked META: whether tests/bank.sh checks the file without a
+# GPU: those whose cpu= repeats the GPU's verdict (the emulator catches
+# what the GPU catches), the rejections, and, with the CPU judges,
+# cpu=no_gpu (a form the emulator does not run); another cpu= records a
+# known difference (a cheat only a timed sample catches passes on the
+# CPU), checked with BANK_CPU=all.
+bank_cpu_checked() {
+    local want cpu
+    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
+    cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
+    [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } ||
+        { [ "$cpu" = no_gpu ] && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; } || [ "${BANK_CPU:-}" = all ]
+}

@@ -3,8 +3,9 @@
 # "N passed, N failed, N skipped".  Each test program or script prints TAP
 # lines ("ok - name", "not ok - name", "ok - name # SKIP reason"); anything
 # else it prints is shown only when the test program fails.  Per program one
-# line: its counts, its time, and why it skipped what it skipped (each reason
-# once, with how many); every failure is listed on its own.
+# line: its counts, its wall and CPU seconds, and why it skipped what it
+# skipped (each reason once, with how many); every failure is listed on its
+# own.
 #   tests/run.sh                 every test
 #   tests/run.sh PROGRAM...      only these (tests/cli.sh, build/tests/test_proc)
 # RUN_LOG=FILE puts the full output elsewhere than build/tests/log.
@@ -29,10 +30,10 @@ skip_reasons() {
         awk '{ n = $1; $1 = ""; sub(/^ /, ""); printf "%s%d: %s", (NR > 1 ? "; " : " ("), n, $0 } END { if (NR) printf ")" }'
 }
 
-# report NAME OUTFILE RC SECONDS: one program's line and counts, from what
-# it printed.
+# report NAME OUTFILE RC SECONDS CPU: one program's line and counts, from
+# what it printed.
 report() {
-    local name=$1 out rc=$3 secs=$4
+    local name=$1 out rc=$3 secs=$4 cpu=$5
     out=$(cat "$2")
     printf '## %s\n%s\n' "$name" "$out" >> "$log"
     local p f s
@@ -52,7 +53,7 @@ report() {
         fail=$((fail + 1)); failures+=("$name")
         echo "  [$name] exited $rc after $((p + s)) tests:"; tail -20 <<<"$out" | sed 's/^/    /'
     fi
-    printf '%-28s %3d passed, %d failed, %d skipped  %3d s%s\n' "$name" "$p" "$f" "$s" "$secs" \
+    printf '%-28s %3d passed, %d failed, %d skipped  %3d s, %3d s CPU%s\n' "$name" "$p" "$f" "$s" "$secs" "$cpu" \
         "$( [ "$s" -gt 0 ] && skip_reasons "$out")"
 }
 
@@ -103,8 +104,8 @@ names=() running=0 next=0
 # flush: reports, in order, the programs that have ended and all before them.
 flush() {
     while [ "$next" -lt "${#names[@]}" ] && [ -s "$work/$next.rc" ]; do
-        read -r rc secs < "$work/$next.rc"
-        report "${names[$next]}" "$work/$next.out" "$rc" "$secs"
+        read -r rc secs cpu < "$work/$next.rc"
+        report "${names[$next]}" "$work/$next.out" "$rc" "$secs" "$cpu"
         next=$((next + 1))
     done
 }
@@ -135,8 +136,13 @@ for t in "${programs[@]}"; do
     [[ $waiters == *" $t "* ]] && waiter=1
     while [ $waiter = 0 ] && [ "$running" -ge "$jobs_max" ]; do reap; done
     # The rc file is written last, by a rename: its presence means done.
+    # Its CPU seconds are its children's in `times`: the program and
+    # everything it waited for, so that a slow line on a busy machine can
+    # be told from a costly one.
     ( t0=$SECONDS; "${cmd[@]}" > "$work/$i.out" 2>&1 < /dev/null
-      echo "$? $((SECONDS - t0))" > "$work/$i.rc.tmp" && mv "$work/$i.rc.tmp" "$work/$i.rc" ) &
+      rc=$?; times > "$work/$i.times"
+      cpu=$(awk 'END { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t + 0.5 }' "$work/$i.times")
+      echo "$rc $((SECONDS - t0)) $cpu" > "$work/$i.rc.tmp" && mv "$work/$i.rc.tmp" "$work/$i.rc" ) &
     if [ $waiter = 0 ]; then
         slot[$!]=1
         running=$((running + 1))

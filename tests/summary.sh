@@ -23,7 +23,7 @@ printf 'echo "ok - before"\nexit 1\n' > "$TMP/halfway.sh"
 
 out=$(RUN_LOG="$TMP/log" bash tests/run.sh "$TMP/skips.sh" "$TMP/fails.sh" "$TMP/crash.sh" "$TMP/halfway.sh"); rc=$?
 check "skips: one line for the program, each reason once with its count" \
-    test -n "$(grep -E '^skips +1 passed, 0 failed, 4 skipped +[0-9]+ s \(3: no CUDA device; 1: tmux is not installed\)$' <<<"$out")"
+    test -n "$(grep -E '^skips +1 passed, 0 failed, 4 skipped +[0-9]+ s, +[0-9]+ s CPU \(3: no CUDA device; 1: tmux is not installed\)$' <<<"$out")"
 check "no line per skip" test -z "$(grep -F '# SKIP' <<<"$out")"
 check "each failure on its own line, with its detail" \
     test -n "$(grep -xF '  [fails] not ok - broken' <<<"$out")" -a -n "$(grep -F 'why it broke' <<<"$out")"
@@ -31,3 +31,10 @@ check "a program that dies without TAP is a failure" test -n "$(grep -F '[crash]
 check "a program that dies halfway is a failure too" test -n "$(grep -F '[halfway] exited 1 after 1 tests' <<<"$out")"
 check "the totals, and exit 1" test "$(tail -n1 <<<"$out")-$rc" = "3 passed, 3 failed, 4 skipped-1"
 check "the full output goes to RUN_LOG" test -n "$(grep -F 'no TAP at all' "$TMP/log")"
+# A program's CPU seconds are its own and its children's, not the clock's.
+printf 'echo "ok - spins"\nend=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done\n' > "$TMP/spins.sh"
+printf 'echo "ok - sleeps"\nsleep 2\n' > "$TMP/sleeps.sh"
+out=$(RUN_LOG="$TMP/log2" TEST_JOBS=2 bash tests/run.sh "$TMP/spins.sh" "$TMP/sleeps.sh")
+check "each line has its CPU seconds: a spin's count, a sleep's do not" \
+    test -n "$(grep -E '^spins .* [1-9][0-9]* s, +[1-9][0-9]* s CPU$' <<<"$out")" -a \
+         -n "$(grep -E '^sleeps .* [1-9][0-9]* s, +0 s CPU$' <<<"$out")"
