@@ -182,6 +182,23 @@ static void h_arith(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint3
     }
 }
 
+/* IN's comparison of half I of X with half I of Y (format F; .ftz
+ * flushes them first) */
+static int half_compare(const struct emu_insn *in, struct hfmt f, uint64_t x, uint64_t y, int i)
+{
+    uint16_t hx = (uint16_t)(x >> 16 * i), hy = (uint16_t)(y >> 16 * i);
+    if (in->flags & F_FTZ) {
+        hx = ftz(hx, f);
+        hy = ftz(hy, f);
+    }
+    /* an f32 holds every half exactly: compare there */
+    float fx = (float)half_value(hx, f), fy = (float)half_value(hy, f);
+    uint32_t bx, by;
+    memcpy(&bx, &fx, 4);
+    memcpy(&by, &fy, 4);
+    return emu_compare(in->cmp, T_F32, bx, by);
+}
+
 /* setp on halves: one predicate, or a .x2's two (p for the low half, q for
  * the high one) */
 static void h_setp(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
@@ -194,17 +211,7 @@ static void h_setp(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32
     int pairs = emu_type_size[in->type] == 4;
     LANES(mask) {
         for (int i = 0; i < 1 + pairs; i++) {
-            uint16_t hx = (uint16_t)(x[l] >> 16 * i), hy = (uint16_t)(y[l] >> 16 * i);
-            if (in->flags & F_FTZ) {
-                hx = ftz(hx, f);
-                hy = ftz(hy, f);
-            }
-            /* an f32 holds every half exactly: compare there */
-            float fx = (float)half_value(hx, f), fy = (float)half_value(hy, f);
-            uint32_t bx, by;
-            memcpy(&bx, &fx, 4);
-            memcpy(&by, &fy, 4);
-            int t = emu_compare(in->cmp, T_F32, bx, by);
+            int t = half_compare(in, f, x[l], y[l], i);
             if (!pairs) {
                 d[l] = (uint64_t)t;
                 if (q)
@@ -233,19 +240,9 @@ static void h_set(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_
                  : pairs || emu_type_size[dst] == 2 ? 0xffffu : 0xffffffffu;
     LANES(mask) {
         uint64_t v = 0;
-        for (int i = 0; i < 1 + pairs; i++) {
-            uint16_t hx = (uint16_t)(x[l] >> 16 * i), hy = (uint16_t)(y[l] >> 16 * i);
-            if (in->flags & F_FTZ) {
-                hx = ftz(hx, f);
-                hy = ftz(hy, f);
-            }
-            float fx = (float)half_value(hx, f), fy = (float)half_value(hy, f);
-            uint32_t bx, by;
-            memcpy(&bx, &fx, 4);
-            memcpy(&by, &fy, 4);
-            if (emu_compare(in->cmp, T_F32, bx, by))
+        for (int i = 0; i < 1 + pairs; i++)
+            if (half_compare(in, f, x[l], y[l], i))
                 v |= one << 16 * i;
-        }
         d[l] = v;
     }
 }
