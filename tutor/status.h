@@ -58,6 +58,7 @@ enum status {
     X(FAIL_WRONG_RESULT,    "wrong result at n = ")                     \
     X(FAIL_RACE,            "race on ")                                 \
     X(FAIL_SYNC,            "synchronization error at n = ")            \
+    X(FAIL_UNDEFINED,       "undefined value at n = ")                  \
     X(FAIL_IMPLAUSIBLE,     "implausible timing at n = ")               \
     X(FAIL_SANITIZER,       "problems found by ")                       \
     X(FAIL_TECHNIQUE,       "technique missing: ")

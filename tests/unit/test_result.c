@@ -441,6 +441,14 @@ static void fail_headlines_name_the_cause(void)
          " \"message\": \"thread 3 of block 0 waits at barrier 0, which the block's other threads never reach\"}]",
          "synchronization error at n = 33",
          "thread 3 of block 0 waits at barrier 0, which the block's other threads never reach"},
+        {"\"emulator\": {\"max_n\": 1048576}, \"messages\": [\"thread 0 of block 0 stores to d_out[0] a value"
+         " that is undefined: it comes from a variable that k.cu:17 read before anything was stored in it"
+         " (k.cu:26)\"], \"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": false, \"message\": \"thread 0 of"
+         " block 0 stores to d_out[0] a value that is undefined: it comes from a variable that k.cu:17 read"
+         " before anything was stored in it (k.cu:26)\"}]",
+         "undefined value at n = 1",
+         "thread 0 of block 0 stores to d_out[0] a value that is undefined: it comes from a variable that"
+         " k.cu:17 read before anything was stored in it (k.cu:26)"},
         {"\"tests\": [{\"name\": \"timed 2^28\", \"n\": 268435456, \"pass\": false,"
          " \"message\": \"implausible: faster than the measured peak\"}]",
          "implausible timing at n = 2^28", "timed 2^28: faster than the measured peak"},
