@@ -162,6 +162,18 @@ char **judge_argv(const struct check_state *r, const char *json, const char *mod
         argv[a++] = strdup("--repeat");
         argv[a++] = util_format("%d", CATALOG_REPEAT);
     }
+    /* the target's cases are timed to the precision a verdict needs, the
+     * others only to what is worth showing */
+    char precise[128] = "";
+    for (int i = 0; with_perf && i < f->nperf; i++)
+        if (target_has_case(&r->lab->target, f->perf[i].label)) {
+            size_t used = strlen(precise);
+            snprintf(precise + used, sizeof precise - used, "%s%s", used ? "," : "", f->perf[i].label);
+        }
+    if (precise[0] && a < 92) {
+        argv[a++] = strdup("--precise");
+        argv[a++] = strdup(precise);
+    }
     for (int i = 0; with_perf && i < f->nperf && a < 92; i++) {
         if (r->o->quick && !target_has_case(&r->lab->target, f->perf[i].label))
             continue;

@@ -50,6 +50,10 @@ struct opts {
     struct perf_case perf[MAX_PERF];
     int nperf;
     double budget_ms;           /* GPU time to spend per timed kernel and case */
+    /* The cases the verdict depends on, by label, comma-separated: timed
+     * until their median is known to 0.05%; the others, shown but judged
+     * by nothing, to 0.5%.  NULL: every case to 0.05%. */
+    const char *precise;
     int min_samples, max_samples;
     unsigned long long profile_n;
     const char *gpu_lock;       /* NULL, or the GPU lock file (hx_lock.cu) */
@@ -178,6 +182,7 @@ struct ctx {
     enum status plan_status;    /* 0 (pass): no plan failed; else the verdict of the one that did */
     char plan_msg[300];
     long plans;                 /* plans asked for and accepted */
+    int rough;                  /* measure() stops at the looser precision (hx_time.cu) */
 };
 
 /* A family: how to run one correctness trial and one timed case.  Each
@@ -418,7 +423,7 @@ struct timed {
 };
 
 /* Warms up, then times samples until their median has settled (its error
- * at most 0.1% of it, hx_time.cu), at least min_samples and at most
+ * at most 0.05% of it, 0.5% with c->rough: hx_time.cu), at least min_samples and at most
  * max(min_samples, budget/estimate) and max_samples, each after an L2
  * flush and followed by a synchronisation and a verification.  Returns 0,
  * 1 when a sample's result was wrong (msg says which), -1 on a CUDA error. */
