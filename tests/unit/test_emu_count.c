@@ -276,19 +276,46 @@ static const char *atom_ptx = HEAD
     "  atom.global.add.u32 %r4, [%rd3], 1;\n"
     "  ret;\n}\n";
 
+/* The same with a float add, which no compiler combines across a warp. */
+static const char *fatom_ptx = HEAD
+    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n"
+    "  .reg .b32 %r<6>; .reg .f32 %f<2>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r1, [stride];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  rem.u32 %r3, %r2, %r1;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  red.global.add.f32 [%rd3], 0f3F800000;\n"
+    "  ret;\n}\n";
+
 static void same_address_atomics(void)
 {
     int out[32] = {0};
     struct fx f;
-    /* 32 threads on one word: 1 request, 32 threads, all 32 share it */
+    /* 32 threads on one word: 1 request, 32 threads, all 32 share it; an
+     * integer add is one update of the word for the warp */
     EXPECT(run(&f, atom_ptx, 1, 32, out, sizeof out, 1) == EMU_OK);
     EXPECT(C(&f, atom_req) == 1 && C(&f, atom_thread) == 32 && C(&f, atom_same) == 32 && out[0] == 32);
     EXPECT(C(&f, uniq_rd) == 1 && C(&f, uniq_wr) == 1);
+    EXPECT(C(&f, atom_hot) == 1);
+    done(&f);
+    /* 96 threads, three warps, two words: the busiest (tid % 2 == 0) takes
+     * one update from each warp */
+    memset(out, 0, sizeof out);
+    EXPECT(run(&f, atom_ptx, 1, 96, out, sizeof out, 2) == EMU_OK);
+    EXPECT(C(&f, atom_hot) == 3 && out[0] == 48);
     done(&f);
     /* each its own word: none share */
     memset(out, 0, sizeof out);
     EXPECT(run(&f, atom_ptx, 1, 32, out, sizeof out, 32) == EMU_OK);
     EXPECT(C(&f, atom_req) == 1 && C(&f, atom_same) == 0 && out[31] == 1);
+    EXPECT(C(&f, atom_hot) == 1);
+    done(&f);
+    /* float adds to one word: every lane's is an update of its own */
+    float fout[32] = {0};
+    EXPECT(run(&f, fatom_ptx, 1, 96, fout, sizeof fout, 2) == EMU_OK);
+    EXPECT(C(&f, atom_hot) == 48 && fout[1] == 48.0f);
     done(&f);
 }
 

@@ -31,7 +31,8 @@ static void real_file_loads(void)
 
 #define FIG(k) "\"" k "\": {\"value\": 2, \"source\": \"s\"}"
 #define GPU_FIGS FIG("dram_gbs") ", " FIG("l2_gbs") ", " FIG("sms") ", " FIG("clock_ghz") ", " \
-    FIG("issue_per_clock") ", " FIG("shared_wavefronts_per_clock") ", " FIG("wave_us") ", " FIG("launch_us")
+    FIG("issue_per_clock") ", " FIG("shared_wavefronts_per_clock") ", " FIG("wave_us") ", " FIG("launch_us") \
+    ", " FIG("atomic_ns")
 
 static void figure_needs_a_source(void)
 {
@@ -57,10 +58,12 @@ static void figure_needs_a_source(void)
 }
 
 /* A GPU of round figures: 100 SMs at 1 GHz, 4 issues and 1 wavefront a
- * clock, 1000 GB/s of DRAM, 2000 of L2, 1 us a wave, 2 us a launch, 3 a call. */
+ * clock, 1000 GB/s of DRAM, 2000 of L2, 1 us a wave, 2 us a launch, 3 a
+ * call, 2 ns an atomic update of one word. */
 static const struct predict_gpu round_gpu = {
     .key = "R", .name = "round", .dram_gbs = 1000, .l2_gbs = 2000, .sms = 100, .clock_ghz = 1,
-    .issue_per_clock = 4, .shared_wf_per_clock = 1, .wave_us = 1, .launch_us = 2, .call_us = 3};
+    .issue_per_clock = 4, .shared_wf_per_clock = 1, .wave_us = 1, .launch_us = 2, .atomic_ns = 2,
+    .call_us = 3};
 
 static void terms_by_hand(void)
 {
@@ -89,6 +92,12 @@ static void terms_by_hand(void)
     predict_kernel(&round_gpu, &c, &t);
     EXPECT_STR(t.bound, "latency");
     EXPECT(NEAR(t.seconds, 1e6 / 800 * 1e-6 + 7e-6));
+    /* every thread adding into one word, one update after another at 2 ns */
+    c.atom_hot = 1 << 20;
+    predict_kernel(&round_gpu, &c, &t);
+    EXPECT(NEAR(t.atomic_s, 1048576 * 2e-9));
+    EXPECT_STR(t.bound, "atomics");
+    EXPECT(NEAR(t.seconds, 1048576 * 2e-9 + 7e-6));
 }
 
 static void extrapolated_along_lines(void)

@@ -338,6 +338,55 @@ void emu_count_mem(struct run *r, const struct warp *w, const struct emu_insn *i
     }
 }
 
+/* ADDR took N more updates; a full table drops new words (the busiest
+ * is among the first a kernel hammers). */
+static void hot_add(struct emu_hot *h, uint64_t addr, uint64_t n)
+{
+    if (!h->addr && (!(h->addr = calloc(HOT_WORDS, sizeof *h->addr)) ||
+                     !(h->updates = calloc(HOT_WORDS, sizeof *h->updates)))) {
+        free(h->addr);
+        h->addr = NULL;
+        return;
+    }
+    uint64_t key = addr + 1;
+    for (uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 52), k = 0; k < HOT_WORDS;
+         k++, i = (i + 1) & (HOT_WORDS - 1)) {
+        if (h->addr[i] == key || !h->addr[i]) {
+            h->addr[i] = key;
+            h->updates[i] += n;
+            return;
+        }
+    }
+}
+
+static void hot_free(struct emu_hot *h)
+{
+    free(h->addr);
+    free(h->updates);
+    h->addr = NULL;
+    h->updates = NULL;
+}
+
+/* The updates of a warp's atomic to each word it names: an integer add
+ * or increment is one whatever the lanes (ptxas turns one into a warp's
+ * sum and a single atomic: on an H200 2^28 lanes' atomicAdd(&count, 1)
+ * took 7 ms, their float atomicAdd to one word 468 ms), any other one
+ * per lane. */
+static void hot_request(struct run *r, const struct emu_insn *in, const uint64_t *gl, uint32_t gm)
+{
+    int combined = emu_type_kind[in->type] != 'f' && (in->sub == SUB_ADD || in->sub == SUB_INC);
+    for (uint32_t m = gm; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t same = 0;
+        for (uint32_t o = gm; o; o &= o - 1)
+            if (gl[__builtin_ctz(o)] == gl[l])
+                same |= 1u << __builtin_ctz(o);
+        if (__builtin_ctz(same) != l)
+            continue;       /* counted with its word's lowest lane */
+        hot_add(&r->hot, gl[l] & ~3ull, combined ? 1 : popc32(same));
+    }
+}
+
 void emu_count_atom(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask)
 {
     uint32_t sh[32], sm, gm;
@@ -356,6 +405,7 @@ void emu_count_atom(struct run *r, const struct warp *w, const struct emu_insn *
             hit = gl[__builtin_ctz(o)] == gl[l];
         r->cnt.v[EMU_CNT_atom_same] += hit;
     }
+    hot_request(r, in, gl, gm);
     /* L2 reads the sectors an atomic updates and writes them back */
     uint32_t n = sectors_of(gl, gm, (uint32_t)emu_type_size[in->type], sec);
     for (uint32_t i = 0; i < n; i++) {
@@ -367,6 +417,10 @@ void emu_count_atom(struct run *r, const struct warp *w, const struct emu_insn *
 void emu_count_merge(struct run *t, struct run *worker)
 {
     emu_counters_add(&t->cnt, &worker->cnt);
+    for (uint32_t i = 0; worker->hot.addr && i < HOT_WORDS; i++)
+        if (worker->hot.addr[i])
+            hot_add(&t->hot, worker->hot.addr[i] - 1, worker->hot.updates[i]);
+    hot_free(&worker->hot);
     set_merge(&t->cnt_rd, &worker->cnt_rd);
     set_merge(&t->cnt_wr, &worker->cnt_wr);
     set_free(&worker->cnt_rd);
@@ -378,6 +432,7 @@ void emu_count_fresh(struct run *worker)
     memset(&worker->cnt, 0, sizeof worker->cnt);
     memset(&worker->cnt_rd, 0, sizeof worker->cnt_rd);
     memset(&worker->cnt_wr, 0, sizeof worker->cnt_wr);
+    memset(&worker->hot, 0, sizeof worker->hot);
 }
 
 void emu_count_end(struct run *r)
@@ -389,6 +444,11 @@ void emu_count_end(struct run *r)
     r->cnt.v[EMU_CNT_thread_inst] = r->stats.thread_instructions;
     r->cnt.v[EMU_CNT_uniq_rd] = r->cnt_rd.count;
     r->cnt.v[EMU_CNT_uniq_wr] = r->cnt_wr.count;
+    uint64_t hottest = 0;
+    for (uint32_t i = 0; r->hot.addr && i < HOT_WORDS; i++)
+        hottest = r->hot.updates[i] > hottest ? r->hot.updates[i] : hottest;
+    r->cnt.v[EMU_CNT_atom_hot] = hottest;
+    hot_free(&r->hot);
     emu_counters_add(&r->e->counters, &r->cnt);
     set_free(&r->cnt_rd);
     set_free(&r->cnt_wr);

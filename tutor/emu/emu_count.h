@@ -66,6 +66,9 @@ extern "C" {
     X(atom_thread, "atomic_threads", "", '=', SUM, "threads that ran them") \
     X(atom_same, "atomic_same_address", "", '=', SUM, \
       "of those, threads whose address another thread of the request also hit") \
+    X(atom_hot, "atomic_hottest_address", "", '=', SUM, \
+      "updates the busiest word took, a warp's integer adds to one word counted once (the GPU's " \
+      "compiler combines them): L2 serves them one after another") \
     X(sh_atom_req, "shared_atomic_requests", "", '=', SUM, "shared-memory atomics a warp issued") \
     X(regs, "registers_per_thread", "launch__registers_per_thread", '=', MAX, \
       "registers a thread holds (ptxas, from the cubin; 0 unknown)") \

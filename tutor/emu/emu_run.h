@@ -162,6 +162,14 @@ struct emu_sectors {
     uint64_t last_key, *last;
 };
 
+/* The updates each global word took from atomics in a launch (emu_count.c):
+ * an open-addressed table of HOT_WORDS entries, allocated at the first. */
+enum { HOT_WORDS = 4096 };
+struct emu_hot {
+    uint64_t *addr;         /* word address + 1; 0: empty */
+    uint64_t *updates;
+};
+
 /* One host thread's launch: the launch's constants, its window of
  * resident blocks, the global shadow, the budget and counters. */
 struct run {
@@ -201,6 +209,7 @@ struct run {
     struct emu_stats stats;
     struct emu_counters cnt;        /* emu_count.c: this launch's, on this host thread */
     struct emu_sectors cnt_rd, cnt_wr;
+    struct emu_hot hot;
     int mem_last;                   /* emu_mem_find's cache */
     uint64_t clock;                 /* %clock64 at which the next block starts */
     uint64_t gridid;                /* %gridid: the launch's number */

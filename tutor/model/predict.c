@@ -224,6 +224,7 @@ void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c,
     t->shared_s = (c->sh_ld_wf + c->sh_st_wf) / (per_s * g->shared_wf_per_clock);
     t->latency_s = c->resident > 0 && per_thread < PREDICT_HIDES_LATENCY && !c->fixed_grid
                  ? c->blocks / (g->sms * c->resident) * g->wave_us * 1e-6 : 0;
+    t->atomic_s = c->atom_hot * g->atomic_ns * 1e-9;
     t->fixed_s = (c->launches * g->launch_us + g->call_us) * 1e-6;
     core = t->issue_s + t->shared_s;
     t->seconds = t->dram_s;
@@ -234,6 +235,8 @@ void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c,
         t->seconds = core, t->bound = "instructions";
     if (t->latency_s > t->seconds)
         t->seconds = t->latency_s, t->bound = "latency";
+    if (t->atomic_s > t->seconds)
+        t->seconds = t->atomic_s, t->bound = "atomics";
     t->seconds += t->fixed_s;
 }
 

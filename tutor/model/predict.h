@@ -21,6 +21,7 @@
     X(shared_wf_per_clock, "shared_wavefronts_per_clock", "wavefronts a clock an SM") \
     X(wave_us, "wave_us", "us a wave of resident blocks")                     \
     X(launch_us, "launch_us", "us a launch")                                  \
+    X(atomic_ns, "atomic_ns", "ns an update of one word by atomics")          \
     X(call_us, "call_us", "us a call")
 
 struct predict_gpu {
@@ -68,7 +69,8 @@ const struct predict_ref *predict_ref_find(const struct predict_model *m, const 
     X(gl_ld_sec, "global_load_sectors")                                       \
     X(gl_st_sec, "global_store_sectors")                                      \
     X(uniq_rd, "unique_sectors_read")                                         \
-    X(uniq_wr, "unique_sectors_written")
+    X(uniq_wr, "unique_sectors_written")                                      \
+    X(atom_hot, "atomic_hottest_address")
 
 struct predict_counts {
     double n;
@@ -97,12 +99,13 @@ void predict_extrapolate(const struct predict_counts *a, const struct predict_co
 
 /* The model's terms, in seconds, and the time: the largest of DRAM, L2,
  * the SMs' instructions (issue and shared-memory wavefronts, one after
- * the other) and the waves' latency, plus the launches' and the call's
+ * the other), the waves' latency and the updates of the busiest word by
+ * atomics (served one after another), plus the launches' and the call's
  * fixed cost (docs/predicted-time.md). */
 struct predict_time {
-    double dram_s, l2_s, issue_s, shared_s, latency_s, fixed_s;
+    double dram_s, l2_s, issue_s, shared_s, latency_s, atomic_s, fixed_s;
     double seconds;
-    const char *bound;          /* "DRAM", "L2", "instructions", "latency": the largest term */
+    const char *bound;          /* "DRAM", "L2", "instructions", "latency", "atomics": the largest term */
 };
 void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c, struct predict_time *t);
 /* The reference's time at size N by the same model: its bytes at the DRAM
