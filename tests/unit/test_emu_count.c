@@ -263,31 +263,22 @@ static void divergent_branch(void)
     done(&f);
 }
 
-/* Every thread adds 1 to out[tid % stride] with atom.global.add. */
-static const char *atom_ptx = HEAD
-    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n"
-    "  .reg .b32 %r<6>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  ld.param.u32 %r1, [stride];\n"
-    "  mov.u32 %r2, %tid.x;\n"
-    "  rem.u32 %r3, %r2, %r1;\n"
-    "  mul.wide.u32 %rd2, %r3, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
-    "  atom.global.add.u32 %r4, [%rd3], 1;\n"
-    "  ret;\n}\n";
-
+/* Every thread adds 1 to out[tid % stride] with INSN (REGS: its float
+ * register, if it needs one). */
+#define ATOM_PTX(REGS, INSN) HEAD \
+    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n" \
+    "  .reg .b32 %r<6>; " REGS ".reg .b64 %rd<4>;\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  ld.param.u32 %r1, [stride];\n" \
+    "  mov.u32 %r2, %tid.x;\n" \
+    "  rem.u32 %r3, %r2, %r1;\n" \
+    "  mul.wide.u32 %rd2, %r3, 4;\n" \
+    "  add.s64 %rd3, %rd1, %rd2;\n" \
+    INSN \
+    "  ret;\n}\n"
+static const char *atom_ptx = ATOM_PTX("", "  atom.global.add.u32 %r4, [%rd3], 1;\n");
 /* The same with a float add, which no compiler combines across a warp. */
-static const char *fatom_ptx = HEAD
-    ".visible .entry k(.param .u64 out, .param .u32 stride)\n{\n"
-    "  .reg .b32 %r<6>; .reg .f32 %f<2>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  ld.param.u32 %r1, [stride];\n"
-    "  mov.u32 %r2, %tid.x;\n"
-    "  rem.u32 %r3, %r2, %r1;\n"
-    "  mul.wide.u32 %rd2, %r3, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
-    "  red.global.add.f32 [%rd3], 0f3F800000;\n"
-    "  ret;\n}\n";
+static const char *fatom_ptx = ATOM_PTX(".reg .f32 %f<2>; ", "  red.global.add.f32 [%rd3], 0f3F800000;\n");
 
 static void same_address_atomics(void)
 {
