@@ -92,6 +92,11 @@ static void terms_by_hand(void)
     predict_kernel(&round_gpu, &c, &t);
     EXPECT_STR(t.bound, "latency");
     EXPECT(NEAR(t.seconds, 1e6 / 800 * 1e-6 + 7e-6));
+    /* one update a block into one word is served while the blocks run */
+    c.atom_hot = c.blocks;
+    predict_kernel(&round_gpu, &c, &t);
+    EXPECT(t.atomic_s == 0);
+    EXPECT_STR(t.bound, "latency");
     /* every thread adding into one word, one update after another at 2 ns */
     c.atom_hot = 1 << 20;
     predict_kernel(&round_gpu, &c, &t);

@@ -224,7 +224,10 @@ void predict_kernel(const struct predict_gpu *g, const struct predict_counts *c,
     t->shared_s = (c->sh_ld_wf + c->sh_st_wf) / (per_s * g->shared_wf_per_clock);
     t->latency_s = c->resident > 0 && per_thread < PREDICT_HIDES_LATENCY && !c->fixed_grid
                  ? c->blocks / (g->sms * c->resident) * g->wave_us * 1e-6 : 0;
-    t->atomic_s = c->atom_hot * g->atomic_ns * 1e-9;
+    /* one update a block (a block's sum added into the result) reaches the
+     * word spread over the kernel's time and is served meanwhile; more
+     * than that (a warp's or a thread's) queue at the word's L2 slice */
+    t->atomic_s = c->atom_hot > c->blocks ? c->atom_hot * g->atomic_ns * 1e-9 : 0;
     t->fixed_s = (c->launches * g->launch_us + g->call_us) * 1e-6;
     core = t->issue_s + t->shared_s;
     t->seconds = t->dram_s;

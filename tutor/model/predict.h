@@ -100,7 +100,8 @@ void predict_extrapolate(const struct predict_counts *a, const struct predict_co
 /* The model's terms, in seconds, and the time: the largest of DRAM, L2,
  * the SMs' instructions (issue and shared-memory wavefronts, one after
  * the other), the waves' latency and the updates of the busiest word by
- * atomics (served one after another), plus the launches' and the call's
+ * atomics (served one after another, when they are more than one a
+ * block), plus the launches' and the call's
  * fixed cost (docs/predicted-time.md). */
 struct predict_time {
     double dram_s, l2_s, issue_s, shared_s, latency_s, atomic_s, fixed_s;
