@@ -29,6 +29,17 @@ struct uslot {
     uint32_t lanes;
 };
 
+/* An origin: what made a value undefined (its kind), where (the
+ * instruction), and for a shared word its offset (18 bits hold every
+ * offset an SM has) and, for a word of another block of the cluster, 1 +
+ * that block's rank. */
+enum { ORIG_NONE, ORIG_REG, ORIG_SHARED, ORIG_SHFL };
+#define ORIGIN(kind, off, pc) ((uint64_t)(kind) << 60 | (uint64_t)(off) << 32 | (uint32_t)(pc))
+static inline uint64_t emu_origin_shared(uint32_t off, uint32_t other_rank1, int pc)
+{
+    return ORIGIN(ORIG_SHARED, (off & 0x3ffffu) | (other_rank1 & 0x3ffu) << 18, pc);
+}
+
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
     uint64_t *R;
@@ -349,11 +360,6 @@ int emu_undef_step(struct run *r, struct warp *w, const struct emu_insn *in, uin
  * d_out") a value that is undefined, from ORG.  -1. */
 int emu_undef_report(struct run *r, struct warp *w, uint32_t lanes, int pc, uint64_t org,
                      const char *what);
-/* The origins of an undefined shared word at OFF read at PC (OTHER_RANK1:
- * 1 + the rank of the cluster's block that holds it, 0 the reader's own),
- * and of a shuffle's value from a lane that did not take part. */
-uint64_t emu_undef_origin_shared(uint32_t off, uint32_t other_rank1, int pc);
-uint64_t emu_undef_origin_shfl(int pc);
 /* shfl's results' definedness (FROM: each lane's source, 0xff none). */
 void emu_undef_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask, const uint8_t *from,
                     uint32_t pc);

@@ -215,7 +215,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
         if (kind != ACC_WRITE && !s->defined) {
             r->ld_undef |= 1u << ((word - first) & 31);
             if (!r->ld_origin)
-                r->ld_origin = s->uorigin ? s->uorigin : emu_undef_origin_shared(
+                r->ld_origin = s->uorigin ? s->uorigin : emu_origin_shared(
                     word * 4, target != r->cta ? target->rank + 1 : 0, pc);
         }
         if (s->written && (s->wtid != tid || s->wrank != a.rank) &&

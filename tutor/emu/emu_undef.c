@@ -14,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An origin: what made a value undefined, and where. */
-enum { ORIG_NONE, ORIG_REG, ORIG_SHARED, ORIG_SHFL };
-#define ORIGIN(kind, off, pc) ((uint64_t)(kind) << 60 | (uint64_t)(off) << 32 | (uint32_t)(pc))
-
-/* A shared origin's word offset (18 bits hold every offset an SM has) and,
- * for a word of another block of the cluster, 1 + that block's rank. */
-uint64_t emu_undef_origin_shared(uint32_t off, uint32_t other_rank1, int pc)
-{
-    return ORIGIN(ORIG_SHARED, (off & 0x3ffffu) | (other_rank1 & 0x3ffu) << 18, pc);
-}
-
-uint64_t emu_undef_origin_shfl(int pc)
-{
-    return ORIGIN(ORIG_SHFL, 0, pc);
-}
 
 /* Every register of frame U (function FN) undefined but the sink, the
  * constants and the special registers. */
