@@ -5,12 +5,14 @@
 #include "view/trace.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sys/util.h"
+#include "view/doc.h"
 
 /* The emulator's kinds (tutor/emu/emu_trace.h's enum emu_trace_kind),
  * as the trace file numbers them. */
@@ -398,62 +400,9 @@ static int rows_of(const struct trace *t, const struct tlaunch *l, int p, struct
     return n;
 }
 
-/* ---- the page ---------------------------------------------------------------------- */
+/* ---- a step: its rows folded ------------------------------------------------------ */
 
-struct page {
-    char *buf;
-    size_t len, cap;
-    int lines;
-};
-
-static void put(struct page *pg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct page *pg, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    size_t n = strlen(line);
-    if (pg->len + n + 2 > pg->cap) {
-        size_t cap = (pg->cap + n + 2) * 2;
-        char *b = realloc(pg->buf, cap);
-        if (!b)
-            return;
-        pg->buf = b;
-        pg->cap = cap;
-    }
-    memcpy(pg->buf + pg->len, line, n);
-    pg->len += n;
-    pg->buf[pg->len++] = '\n';
-    pg->buf[pg->len] = '\0';
-    pg->lines++;
-}
-
-/* LEAD and TEXT flowed into at most MAX lines of TRACE_WIDTH - 1 columns,
- * broken at spaces; what does not fit is cut. */
-static void put_wrapped(struct page *pg, const char *lead, const char *text, int max)
-{
-    char line[TRACE_WIDTH + 1];
-    const char *p = text;
-    for (int i = 0; i < max && *p; i++) {
-        size_t room = TRACE_WIDTH - 1 - (i ? 2 : strlen(lead)), n = strlen(p);
-        if (n > room) {
-            n = room;
-            while (n > room / 2 && p[n] != ' ')
-                n--;
-            if (p[n] != ' ')
-                n = room;
-        }
-        snprintf(line, sizeof line, "%s%.*s", i ? "  " : lead, (int)n, p);
-        put(pg, "%s", line);
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
-}
-
-/* The warps marked in SAME, as "w0-3" or "w0,2" (or "5 warps" when that
+/* The warps marked in SAME, as "w0-3" or "w0,2" (or "5warps" when that
  * is shorter). */
 static void warp_label(const int *same, char *buf, size_t len)
 {
@@ -479,8 +428,7 @@ static void warp_label(const int *same, char *buf, size_t len)
         snprintf(buf, len, "%dwarps", count);
 }
 
-/* The source line LINE of TEXT, tabs as spaces, leading blanks dropped. */
-static void source_line(const char *text, unsigned line, char *out, size_t len)
+void trace_source_line(const char *text, unsigned line, char *out, size_t len)
 {
     const char *p = text;
     out[0] = '\0';
@@ -519,10 +467,12 @@ static const char *op_name(int kind)
     return kind >= 0 && kind <= K_BARRIER && names[kind] ? names[kind] : "?";
 }
 
-static void draw_rows(struct page *pg, struct row *rows, int n, int room, int more, const struct trace_look *look)
+/* Raw rows R (one per instruction and occurrence) into ST's rows, the
+ * warps that did the same thing in one. */
+static void fold(const struct trace *t, const struct row *rows, int n, struct trace_step *st)
 {
-    static const char *const colour[] = {"", "\033[31m", "\033[33m"};
-    int drawn_rows = 0, left = more;
+    static const enum trace_mark marks[] = {[MARK_NONE] = TRACE_PLAIN, [MARK_BAD] = TRACE_BAD,
+                                            [MARK_WARN] = TRACE_WARN};
     for (int r = 0; r < n; r++) {
         int done[MAX_WARPS] = {0};
         for (int w = 0; w < MAX_WARPS; w++) {
@@ -535,29 +485,36 @@ static void draw_rows(struct page *pg, struct row *rows, int n, int room, int mo
                     same[v] = done[v] = 1;
                     differ |= strcmp(rows[r].note[v], rows[r].note[w]) != 0;
                 }
-            if (drawn_rows == room) {
-                left++;
+            if (st->nrows == TRACE_MAX_ROWS) {
+                st->more++;
                 continue;
             }
-            char label[16];
-            warp_label(same, label, sizeof label);
-            int mk = rows[r].mark[w];
-            char note[64];
-            /* folded warps whose words differ: the first one's, named */
-            snprintf(note, sizeof note, differ ? "%.26s (w%d)" : "%.31s", rows[r].note[w], w);
-            put(pg, "%4u %-6s %-3s %s %s%.31s%s", rows[r].line, label, op_name(rows[r].kind), rows[r].lanes[w],
-                look->color ? colour[mk] : "", note, look->color && mk ? "\033[0m" : "");
-            drawn_rows++;
+            struct trace_row *o = &st->rows[st->nrows++];
+            memset(o, 0, sizeof *o);
+            o->line = rows[r].line;
+            o->file = rows[r].file >= 0 && rows[r].file < MAX_FILES ? t->files[rows[r].file] : NULL;
+            warp_label(same, o->warps, sizeof o->warps);
+            snprintf(o->op, sizeof o->op, "%s", op_name(rows[r].kind));
+            memcpy(o->lanes, rows[r].lanes[w], sizeof o->lanes);
+            o->mark = marks[rows[r].mark[w]];
+            /* folded warps whose words differ: the first one's, named; each
+             * one's in the detail */
+            snprintf(o->note, sizeof o->note, differ ? "%.26s (w%d)" : "%.31s", rows[r].note[w], w);
+            o->note[31] = '\0';
+            for (int v = w; differ && v < MAX_WARPS; v++) {
+                size_t used = strlen(o->detail);
+                if (same[v] && used + 1 < sizeof o->detail)
+                    snprintf(o->detail + used, sizeof o->detail - used, "%sw%d %s", used ? ", " : "", v,
+                             rows[r].note[v]);
+            }
         }
     }
-    if (left)
-        put(pg, "     ... %d more row%s in this step", left, left == 1 ? "" : "s");
 }
 
 /* The launch and phase of step K. */
 static const struct tlaunch *step_at(const struct trace *t, int k, int *phase, int *li)
 {
-    for (int i = 0; i < t->nla; i++) {
+    for (int i = 0; k >= 0 && i < t->nla; i++) {
         if (k < t->la[i].nphases) {
             *phase = k;
             *li = i;
@@ -568,48 +525,173 @@ static const struct tlaunch *step_at(const struct trace *t, int k, int *phase, i
     return NULL;
 }
 
-char *trace_page(const struct trace *t, int k, const struct trace_look *look)
+int trace_step(const struct trace *t, int k, struct trace_step *st)
 {
     static struct row rows[MAX_ROWS];
-    struct page pg = {0};
-    int p, li, more, steps = trace_steps(t);
+    int p, li, more;
     const struct tlaunch *l = step_at(t, k, &p, &li);
-    unsigned open, close, lines[8];
-    int nlines = 0, last = k == steps - 1, stop_lines = last && look->stopped ? 3 : 0;
     if (!l)
-        return NULL;
-    unsigned threads = l->blk[0] * l->blk[1] * l->blk[2];
-    put(&pg, "trace %s: %.24s<<<%u,%u>>> n=%llu, launch %d of %d, block 0, step %d of %d", look->lab, l->name,
-        l->grid[0] * l->grid[1] * l->grid[2], threads, look->n, li + 1, t->nla, k + 1, steps);
-    phase_bounds(t, l, p, &open, &close);
-    char from[40], to[40];
-    snprintf(from, sizeof from, open ? "after the barrier at line %u" : "from the start", open);
-    snprintf(to, sizeof to, close ? "up to the next at line %u" : "to the end", close);
-    put(&pg, "%s, %s (%u warps)", from, to, (threads + 31) / 32);
-    put(&pg, "line warps  op  0       8       16      24      31  what");
+        return -1;
+    memset(st, 0, offsetof(struct trace_step, rows));
+    snprintf(st->kernel, sizeof st->kernel, "%s", l->name);
+    st->blocks = l->grid[0] * l->grid[1] * l->grid[2];
+    st->threads = l->blk[0] * l->blk[1] * l->blk[2];
+    st->launch = li + 1;
+    st->launches = t->nla;
+    st->step = k + 1;
+    st->steps = trace_steps(t);
+    phase_bounds(t, l, p, &st->open, &st->close);
     int n = rows_of(t, l, p, rows, &more);
-    for (int r = 0; r < n && nlines < 8; r++) {
+    fold(t, rows, n, st);
+    st->more += more;
+    return 0;
+}
+
+/* ---- the page ---------------------------------------------------------------------- */
+
+/* A line of the page: its text in one style (a new line of D). */
+static void put(struct doc *d, enum doc_style s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(struct doc *d, enum doc_style s, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    doc_newline(d);
+    doc_add(d, s, line);
+}
+
+/* LEAD and TEXT flowed into at most MAX lines of TRACE_WIDTH - 1 columns,
+ * broken at spaces; what does not fit is cut. */
+static void put_wrapped(struct doc *d, enum doc_style s, const char *lead, const char *text, int max)
+{
+    const char *p = text;
+    for (int i = 0; i < max && *p; i++) {
+        size_t room = TRACE_WIDTH - 1 - (i ? 2 : strlen(lead)), n = strlen(p);
+        if (n > room) {
+            n = room;
+            while (n > room / 2 && p[n] != ' ')
+                n--;
+            if (p[n] != ' ')
+                n = room;
+        }
+        put(d, s, "%s%.*s", i ? "  " : lead, (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+/* Whether row R's source line is in the kernel LOOK shows. */
+static int ours(const struct trace_row *r, const struct trace_look *look)
+{
+    return r->line && look->source && look->source_name && r->file && !strcmp(r->file, look->source_name);
+}
+
+int trace_page_doc(const struct trace *t, int k, const struct trace_look *look, struct doc *d)
+{
+    static const enum doc_style styles[] = {[TRACE_PLAIN] = DOC_TEXT, [TRACE_BAD] = DOC_BAD,
+                                            [TRACE_WARN] = DOC_WARN};
+    static struct trace_step st;
+    unsigned lines[8];
+    int nlines = 0, height = look->height > 0 ? look->height : TRACE_HEIGHT, start = d->nlines;
+    if (trace_step(t, k, &st))
+        return -1;
+    int stop_lines = st.step == st.steps && look->stopped ? 3 : 0;
+    int cursor = look->cursor > 0 && look->cursor <= st.nrows ? look->cursor : 0;
+    const struct trace_row *picked = cursor ? &st.rows[cursor - 1] : NULL;
+
+    put(d, DOC_STRONG, "trace %s: %.24s<<<%u,%u>>> n=%llu, launch %d of %d, block 0, step %d of %d", look->lab,
+        st.kernel, st.blocks, st.threads, look->n, st.launch, st.launches, st.step, st.steps);
+    char from[40], to[40];
+    snprintf(from, sizeof from, st.open ? "after the barrier at line %u" : "from the start", st.open);
+    snprintf(to, sizeof to, st.close ? "up to the next at line %u" : "to the end", st.close);
+    put(d, DOC_TEXT, "%s, %s (%u warps)", from, to, (st.threads + 31) / 32);
+    put(d, DOC_DIM, "line warps  op  0       8       16      24      31  what");
+    for (int r = 0; r < st.nrows && nlines < 8; r++) {
         int j = 0;
-        while (j < nlines && lines[j] != rows[r].line)
+        while (j < nlines && lines[j] != st.rows[r].line)
             j++;
-        if (j == nlines && rows[r].line && look->source && t->files[rows[r].file < 0 ? 0 : rows[r].file] &&
-            look->source_name && !strcmp(t->files[rows[r].file], look->source_name))
-            lines[nlines++] = rows[r].line;
+        if (j == nlines && ours(&st.rows[r], look))
+            lines[nlines++] = st.rows[r].line;
     }
     qsort(lines, (size_t)nlines, sizeof lines[0], cmp_u32);
     int src_room = nlines < 4 ? nlines : 4;
-    int room = TRACE_HEIGHT - 4 - stop_lines - src_room - 1;
-    if (!n)
-        put(&pg, "     (no shared or global access, divergent branch or barrier in block 0 here)");
-    draw_rows(&pg, rows, n, room, more, look);
-    int src_left = TRACE_HEIGHT - 1 - stop_lines - pg.lines;
+    int room = height - 4 - stop_lines - src_room - 1;
+    if (room < 1)
+        room = 1;
+    if (!st.nrows)
+        put(d, DOC_DIM, "     (no shared or global access, divergent branch or barrier in block 0 here)");
+    /* the rows in sight: from the top, or ending at the picked one */
+    int first = cursor > room ? cursor - room : 0, shown = 0;
+    for (int r = first; r < st.nrows && shown < room; r++, shown++) {
+        const struct trace_row *row = &st.rows[r];
+        enum doc_style s = row == picked ? DOC_MARK : DOC_TEXT;
+        char head[64];
+        snprintf(head, sizeof head, "%4u %-6s %-3s %s ", row->line, row->warps, row->op, row->lanes);
+        if (row == picked)
+            head[0] = '>';
+        doc_newline(d);
+        doc_add(d, s, head);
+        doc_add(d, row == picked ? DOC_MARK : styles[row->mark], row->note);
+    }
+    int left = st.more + st.nrows - shown;
+    if (left)
+        put(d, DOC_DIM, "     ... %d more row%s in this step", left, left == 1 ? "" : "s");
+    int src_left = height - 1 - stop_lines - (d->nlines - start);
     for (int i = 0; i < nlines && i < src_left; i++) {
         char text[80];
-        source_line(look->source, lines[i], text, sizeof text);
-        put(&pg, "%4u | %.73s", lines[i], text);
+        trace_source_line(look->source, lines[i], text, sizeof text);
+        put(d, picked && picked->line == lines[i] ? DOC_MARK : DOC_CODE, "%4u | %.73s", lines[i], text);
     }
     if (stop_lines)
-        put_wrapped(&pg, "stopped here: ", look->stopped, stop_lines);
-    put(&pg, "r w shared read/write  R W global  > jumps  | barrier  - idle at it  . elsewhere");
-    return pg.buf;
+        put_wrapped(d, DOC_BAD, "stopped here: ", look->stopped, stop_lines);
+    if (picked) {
+        int on = 0, idle = 0;
+        for (int i = 0; i < 32; i++) {
+            on += picked->lanes[i] != '.' && picked->lanes[i] != '-';
+            idle += picked->lanes[i] == '-';
+        }
+        char said[256];
+        snprintf(said, sizeof said, "> line %u %s %s: %d lanes, %d idle at it; %s", picked->line, picked->warps,
+                 picked->op, on, idle, picked->detail[0] ? picked->detail : picked->note);
+        put(d, DOC_MARK, "%.79s", said);
+    } else {
+        put(d, DOC_DIM, "r w shared read/write  R W global  > jumps  | barrier  - idle at it  . elsewhere");
+    }
+    return 0;
+}
+
+char *trace_page(const struct trace *t, int k, const struct trace_look *look)
+{
+    static const char *const ansi[DOC_STYLE_COUNT] = {[DOC_BAD] = "\033[31m", [DOC_WARN] = "\033[33m",
+                                                      [DOC_MARK] = "\033[7m"};
+    struct doc d;
+    size_t cap = 1, len = 0;
+    char *out = NULL;
+    doc_init(&d);
+    if (trace_page_doc(t, k, look, &d) || d.oom)
+        goto out;
+    for (int i = 0; i < d.nlines; i++)
+        cap += d.lines[i].len * 10 + 8;
+    if (!(out = malloc(cap)))
+        goto out;
+    for (int i = 0; i < d.nlines; i++) {
+        const struct doc_line *l = &d.lines[i];
+        const char *on = NULL;
+        for (size_t b = 0; b < l->len; b++) {
+            const char *want = look->color ? ansi[l->style[b]] : NULL;
+            if (want != on) {
+                len += (size_t)sprintf(out + len, "%s%s", on ? "\033[0m" : "", want ? want : "");
+                on = want;
+            }
+            out[len++] = l->text[b];
+        }
+        len += (size_t)sprintf(out + len, "%s\n", on ? "\033[0m" : "");
+    }
+    out[len] = '\0';
+out:
+    doc_free(&d);
+    return out;
 }
