@@ -108,7 +108,7 @@ owned_hits() {
 # in status.h alone, but where a listed file is the source of the fact the
 # headline quotes (owner<TAB>words): the emulator's sentence of a race,
 # the check's note of a missing technique and the grader's line of each.
-cause_table() { sed -n 's/^ *X(FAIL_[A-Z_]*, *"\([^"]*\)") *\\\{0,1\}$/\1/p' "$1/tutor/status.h"; }
+cause_table() { sed -n 's/^ *X(FAIL_[A-Z_]*, *"\([^"]*\)", *[01]) *\\\{0,1\}$/\1/p' "$1/tutor/status.h"; }
 CAUSE_ALSO=(
     $'tutor/emu/emu_shadow.c\trace on '
     $'tutor/check/check.c\ttechnique missing: '

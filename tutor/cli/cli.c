@@ -593,7 +593,7 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (a->json)
         outcome_put_text(text);
     else
-        verdict_print(stdout, &res, app->color && isatty(STDOUT_FILENO), outcome_width());
+        verdict_print(stdout, &res, a->lab, app->color && isatty(STDOUT_FILENO), outcome_width());
     fflush(stdout);
     /* Progress is about the student's own kernel.cu, checked in full. */
     if (!a->file && !a->build_only && !a->run_only)

@@ -217,8 +217,7 @@ struct result_page {
 static void result_build(struct doc *d, struct ui *ui, void *ctx, int width)
 {
     struct result_page *rp = ctx;
-    (void)ui;
-    sheet_result(d, &rp->r, rp->src, width);
+    sheet_result(d, &rp->r, rp->r.lab ? catalog_find(&ui->app->cat, rp->r.lab) : NULL, rp->src, width);
 }
 
 static void result_page_free(void *ctx)
