@@ -198,10 +198,10 @@ char *trace_svg(const struct trace *t, const struct trace_look *look)
     struct sbuf body = {0}, b = {0};
     int y = 40;
     /* the legend first: a cell and its meaning each */
-    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
-        int x = 10 + (int)i * 120;
-        add_cell(&body, x, 14, legend[i][0][0]);
-        add_label(&body, x + CELL + 4, 25, "dim", legend[i][1]);
+    for (size_t i = 0, x = 10; i < sizeof legend / sizeof legend[0]; i++) {
+        add_cell(&body, (int)x, 14, legend[i][0][0]);
+        add_label(&body, (int)x + CELL + 4, 25, "dim", legend[i][1]);
+        x += CELL + 4 + 8 * strlen(legend[i][1]) + 18;
     }
     add_label(&body, 10, y + 4, "dim", "red: a bank conflict or a barrier part of a warp reached; amber: a branch "
                                        "that splits a warp, scattered global sectors");
@@ -209,7 +209,7 @@ char *trace_svg(const struct trace *t, const struct trace_look *look)
     for (int k = 0; k < trace_steps(t); k++)
         y = add_step(&body, t, k, look, y);
     add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    add(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", WIDTH,
+    add(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" xml:space=\"preserve\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", WIDTH,
         y, WIDTH, y);
     add(&b, "<title>");
     add_text(&b, "cudatutor trace ");
