@@ -108,7 +108,7 @@ static void picked_row(void)
     struct trace_look look = {.lab = "01", .n = 32, .source = source, .source_name = "k.cu", .cursor = 1};
     char *p = trace_page(t, 0, &look);
     EXPECT(p && strstr(p, ">  7 w0     ld  rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr 2-way conflict, 0..62 by 2\n"));
-    EXPECT(p && strstr(p, "\n> line 7 w0 ld: 32 lanes, 0 idle at it; 2-way conflict, 0..62 by 2\n"));
+    EXPECT(p && strstr(p, "\n> 7 w0 ld, 32 lanes: 2-way conflict, 0..62 by 2\n"));
     EXPECT(p && !strstr(p, "r w shared read/write"));
     free(p);
     struct doc d;

@@ -503,9 +503,10 @@ static void fold(const struct trace *t, const struct row *rows, int n, struct tr
             o->note[31] = '\0';
             for (int v = w; differ && v < MAX_WARPS; v++) {
                 size_t used = strlen(o->detail);
+                const char *words = rows[r].note[v];
+                words += !strncmp(words, "words ", 6) ? 6 : !strncmp(words, "word ", 5) ? 5 : 0;
                 if (same[v] && used + 1 < sizeof o->detail)
-                    snprintf(o->detail + used, sizeof o->detail - used, "%sw%d %s", used ? ", " : "", v,
-                             rows[r].note[v]);
+                    snprintf(o->detail + used, sizeof o->detail - used, "%sw%d %s", used ? "; " : "", v, words);
             }
         }
     }
@@ -649,14 +650,27 @@ int trace_page_doc(const struct trace *t, int k, const struct trace_look *look, 
         put_wrapped(d, DOC_BAD, "stopped here: ", look->stopped, stop_lines);
     if (picked) {
         int on = 0, idle = 0;
+        char said[256], idled[24] = "";
         for (int i = 0; i < 32; i++) {
             on += picked->lanes[i] != '.' && picked->lanes[i] != '-';
             idle += picked->lanes[i] == '-';
         }
-        char said[256];
-        snprintf(said, sizeof said, "> line %u %s %s: %d lanes, %d idle at it; %s", picked->line, picked->warps,
-                 picked->op, on, idle, picked->detail[0] ? picked->detail : picked->note);
-        put(d, DOC_MARK, "%.79s", said);
+        if (idle)
+            snprintf(idled, sizeof idled, ", %d idle", idle);
+        /* a branch's note counts its lanes itself */
+        if (!strcmp(picked->op, op_name(K_BRANCH)))
+            snprintf(said, sizeof said, "> %u %s %s: %s", picked->line, picked->warps, picked->op, picked->note);
+        else
+            snprintf(said, sizeof said, "> %u %s %s, %d lanes%s: %s", picked->line, picked->warps, picked->op, on,
+                     idled, picked->detail[0] ? picked->detail : picked->note);
+        /* too long: the warps that fit, whole, and "..." */
+        if (strlen(said) > TRACE_WIDTH - 1) {
+            char *cut = said + TRACE_WIDTH - 6;
+            while (cut > said && strncmp(cut, "; ", 2))
+                cut--;
+            snprintf(cut > said ? cut : said + TRACE_WIDTH - 6, 6, "; ...");
+        }
+        put(d, DOC_MARK, "%s", said);
     } else {
         put(d, DOC_DIM, "r w shared read/write  R W global  > jumps  | barrier  - idle at it  . elsewhere");
     }

@@ -37,7 +37,8 @@ struct trace_row {
     char lanes[33];             /* per lane: r w a, R W A, > jumps, | at the barrier,
                                    - there but idle, . elsewhere */
     char note[64];              /* "words 0..31 (w0)", "2-way conflict, 0..62 by 2" */
-    char detail[160];           /* each folded warp's own words where they differ, else "" */
+    char detail[160];           /* each folded warp's own words where they differ
+                                   ("w0 0..30 by 2; w1 32..62 by 2"), else "" */
     enum trace_mark mark;
 };
 
