@@ -40,6 +40,7 @@ struct trace_row {
     char detail[160];           /* each folded warp's own words where they differ
                                    ("w0 0..30 by 2; w1 32..62 by 2"), else "" */
     enum trace_mark mark;
+    int branch;                 /* a branch that split the warp (its note counts the lanes) */
 };
 
 #define TRACE_MAX_ROWS 128
@@ -71,6 +72,8 @@ struct trace_look {
     int cursor;                 /* the row picked (1 first), drawn marked with its
                                    warps' words in place of the legend; 0: none */
 };
+
+/* ---- trace_page.c ---------------------------------------------------------------- */
 
 /* Step K (0 first) as at most TRACE_HEIGHT lines of at most TRACE_WIDTH
  * columns, each ending in a newline (heap; NULL out of memory). */
