@@ -49,8 +49,9 @@ both_fit() { fits "$1" && fits "$2"; }
 plain() { ! grep -q $'\033' "$@"; }
 check "every page of both fits 80x24" both_fit "$TMP/solution.txt" "$TMP/mistake.txt"
 check "without colour no escape sequences" plain "$TMP/solution.txt" "$TMP/mistake.txt"
+# in the solution's work folder, whose steps must not be drawn again
 check "a file that does not build draws nothing and says why (exit 1)" \
-    bash -c "printf 'this is not CUDA\n' > '$TMP/bad.cu'; '$TUTOR' trace 01 '$TMP/bad.cu' --work-dir '$TMP/w3' > /dev/null 2> '$TMP/bad.err'; test \$? = 1 && grep -q 'nothing to draw' '$TMP/bad.err'"
+    bash -c "printf 'this is not CUDA\n' > '$TMP/bad.cu'; '$TUTOR' trace 01 '$TMP/bad.cu' --work-dir '$TMP/w1' > '$TMP/bad.out' 2> '$TMP/bad.err'; test \$? = 1 && grep -q 'nothing to draw' '$TMP/bad.err' && test ! -s '$TMP/bad.out'"
 
 # ---- --svg: the same picture for slides ----------------------------------------
 "$TUTOR" trace 01 solutions/01-*/kernel.cu --svg "$TMP/solution.svg" --work-dir "$TMP/w1" > "$TMP/svg1.out" 2>&1 &

@@ -738,6 +738,11 @@ if [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
         grep -qF 'see it: cudatutor trace 01 (t in the tutor)' <<<"$page"
     check "t on the results screen draws it" \
         test -n "$(tdump t view-result "$TMP/stopped.json" | grep -E '^ Lab 01: your kernel running at n=64 +step 3 of 3 *$')"
+    printf 'this is not CUDA\n' > "$tk"
+    out=$(tdump t)
+    check "t on a kernel that does not build: nothing drawn (not the last picture), the status line says why" \
+        test -z "$(grep -F 'your kernel running' <<<"$out")" -a \
+             -n "$(tail -n4 <<<"$out" | tr '\n' ' ' | grep -F 'lab 01: nothing to draw: the kernel did not build')"
 else
     skip "t: your kernel running" "skipped: no CPU judge (build without the emulator)"
 fi

@@ -42,6 +42,8 @@ int cli_trace(struct app *app, const struct cli_args *a)
         goto out;
     struct check_opts o;
     check_trace_opts(&o, file ? file : own, dir, path);
+    /* a kernel that does not build must not draw the last one's steps */
+    unlink(path);
     o.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
     if (check_run(&app->tc, &app->cat, lab, &o, &res, err, sizeof err)) {
         outcome_fail("trace", "%s", err);

@@ -107,6 +107,8 @@ static int child_trace(struct ui *ui, int lab, int *fd, struct result *rep, char
     int rc = -1;
     if (steps && own) {
         check_trace_opts(&o, own, dir, steps);
+        /* a kernel that does not build must not draw the last one's steps */
+        unlink(steps);
         o.progress = child_progress;
         o.ud = fd;
         rc = check_run(&ui->app->tc, &ui->app->cat, l, &o, rep, err, errlen);
