@@ -6,7 +6,8 @@
 # compile error, hints (asked before spent), the reset question (n and y),
 # the chart, watch mode, a check that waits for another, the editor at
 # +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
-# ^C) with the terminal restored, the time to the first frame; the help's c
+# ^C) with the terminal restored, the time to the first frame; t, the
+# picture of the kernel running (issue 33); the help's c
 # on this machine, the command line's tables and the check's heading at 80
 # and 60 columns, and a pass the command line records shown in the open
 # tutor (issue 34).
@@ -699,7 +700,9 @@ stop
 # warps' own words on the last line; a call a hazard stopped opens on its
 # last step with the stop said, k back to the barrier only half a warp
 # reached; the results screen of that fail offers the picture, and t there
-# draws it.  Lab 01's solution and the bank's barrier-inside-if mistake.
+# draws it; in a terminal the conflicts are coloured, or without colour
+# said in words alone; a kernel that does not build draws nothing.  Lab
+# 01's solution, the bank's barrier-inside-if mistake, lab 02's solution.
 if [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
     TW=$TMP/tw
     make_workbook "$TW"
@@ -738,6 +741,24 @@ if [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
         grep -qF 'see it: cudatutor trace 01 (t in the tutor)' <<<"$page"
     check "t on the results screen draws it" \
         test -n "$(tdump t view-result "$TMP/stopped.json" | grep -E '^ Lab 01: your kernel running at n=64 +step 3 of 3 *$')"
+    # In a terminal: lab 02's kernel in lab 01's place draws its bank
+    # conflicts in colour, and without colour as the same words.
+    cp "solutions/$(lab_dir 02)/kernel.cu" "$tk"
+    for colour in on off; do
+        if [ $colour = on ]; then start NO_COLOR= CUDA_VISIBLE_DEVICES= -- --root "$TW"
+        else start CUDA_VISIBLE_DEVICES= -- --root "$TW"; fi
+        wait_for "CUDA reduction workbook"
+        keys t
+        wait_for "your kernel running" 60
+        keys NPage
+        if wait_for "2-way conflict, 0..62 by 2" 10; then
+            if [ $colour = on ]; then check "t in a terminal with colour: the conflicts coloured" test "$(colors)" -gt 0
+            else check "t in a terminal without colour: no colours, the conflicts said in words" test "$(colors)" -eq 0; fi
+        else
+            not_ok "t in a terminal (colour $colour): the conflicts of step 2" "$(screen)"
+        fi
+    done
+    stop
     printf 'this is not CUDA\n' > "$tk"
     out=$(tdump t)
     check "t on a kernel that does not build: nothing drawn (not the last picture), the status line says why" \
