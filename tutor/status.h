@@ -53,15 +53,17 @@ enum status {
  * report; the status's meaning above stays the one line for every fail
  * (the grader's legend), the headline says which.  DRAWN: `cudatutor
  * trace` draws where it happened (a race, a barrier or warp operation the
- * emulator stopped), and for a technique, where the lab's lesson counts
- * divergent branches, bank conflicts or barriers, the picture shows them;
- * the verdict then offers the picture in FAIL_PICTURE's words.
+ * emulator stopped, an undefined value it caught reaching the result),
+ * and for a technique, where the lab's lesson counts divergent branches,
+ * bank conflicts or barriers, the picture shows them; the verdict then
+ * offers the picture in FAIL_PICTURE's words.
  *
  *        enum                  headline, then what it is about       drawn */
 #define FAIL_CAUSE_TABLE(X)                                                     \
     X(FAIL_WRONG_RESULT,    "wrong result at n = ",                     0)      \
     X(FAIL_RACE,            "race on ",                                 1)      \
     X(FAIL_SYNC,            "synchronization error at n = ",            1)      \
+    X(FAIL_UNDEFINED,       "undefined value at n = ",                  1)      \
     X(FAIL_IMPLAUSIBLE,     "implausible timing at n = ",               0)      \
     X(FAIL_SANITIZER,       "problems found by ",                       0)      \
     X(FAIL_TECHNIQUE,       "technique missing: ",                      1)

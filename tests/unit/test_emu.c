@@ -268,30 +268,42 @@ static void shuffles(void)
 
 /* A full mask naming lanes that have exited is legal (the guide: every
  * non-exited thread the mask names): the shuffle runs with the lanes that
- * are left, and a value read from an exited lane is junk, not a hazard. */
+ * are left, and a value read from an exited lane is undefined: dropped
+ * (lane 15 selects 0 instead), it is no hazard; stored, it is. */
+#define SHFL_EXITED_PTX(KEEP) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  setp.gt.u32 %p1, %r1, 15;\n" \
+        "  @%p1 bra $END;\n" \
+        "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n" \
+        KEEP \
+        "  vote.sync.ballot.b32 %r3, %p1, -1;\n" \
+        "  mul.wide.u32 %rd2, %r1, 8;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.v2.u32 [%rd3], {%r2, %r3};\n" \
+        "$END:\n" \
+        "  ret;\n}\n"
 static void shuffle_names_exited_lane(void)
 {
-    static const char *ptx = HEAD
-        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
-        "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
-        "  ld.param.u64 %rd1, [out];\n"
-        "  mov.u32 %r1, %tid.x;\n"
-        "  setp.gt.u32 %p1, %r1, 15;\n"
-        "  @%p1 bra $END;\n"
-        "  shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"
-        "  vote.sync.ballot.b32 %r3, %p1, -1;\n"
-        "  mul.wide.u32 %rd2, %r1, 8;\n"
-        "  add.s64 %rd3, %rd1, %rd2;\n"
-        "  st.global.v2.u32 [%rd3], {%r2, %r3};\n"
-        "$END:\n"
-        "  ret;\n}\n";
+    static const char *dropped = SHFL_EXITED_PTX("  setp.lt.u32 %p2, %r1, 15;\n"
+                                                 "  selp.b32 %r2, %r2, 0, %p2;\n");
+    static const char *stored = SHFL_EXITED_PTX("");
     struct fx f;
     unsigned out[16][2];
-    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    EXPECT(load(&f, dropped, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
-    for (unsigned i = 0; i < 15; i++)
-        EXPECT(out[i][0] == i + 1 && out[i][1] == 0);
+    for (unsigned i = 0; i < 16; i++)
+        EXPECT(out[i][0] == (i < 15 ? i + 1 : 0) && out[i][1] == 0);
+    done(&f);
+    EXPECT(load(&f, stored, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "thread 15 of block 0 stores to d_out[30] a value that is "
+                  "undefined") != NULL);
+    EXPECT(strstr(f.err.message, "a lane which did not take part") != NULL);
     done(&f);
 }
 
@@ -687,30 +699,125 @@ static void warp_barrier_across_branches(void)
     done(&f);
 }
 
+/* Each thread reads the word of thread tid ^ 32: with 32 threads no one
+ * stored it.  USE is what the thread does with the value (%r1). */
+#define SHARED_READ_PTX(USE) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .b64 %rd<4>;\n" \
+        "  .shared .align 4 .b8 s[256];\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  shl.b32 %r2, %r1, 2;\n" \
+        "  mov.u32 %r3, s;\n" \
+        "  add.s32 %r3, %r3, %r2;\n" \
+        "  st.shared.u32 [%r3], %r1;\n" \
+        "  bar.sync 0;\n" \
+        "  xor.b32 %r2, %r2, 128;\n" \
+        "  mov.u32 %r3, s;\n" \
+        "  add.s32 %r3, %r3, %r2;\n" \
+        "  ld.shared.u32 %r1, [%r3];\n" \
+        USE \
+        "  ret;\n}\n"
+
+/* Reading shared memory no thread stored is no hazard by itself (its value
+ * is junk, as on a GPU); the value becomes one where it is observable: a
+ * global store, a branch, an address.  Computed on and dropped, or
+ * selected away, it is none. */
 static void uninitialised_shared_read(void)
 {
-    static const char *ptx = HEAD
-        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
-        "  .reg .b32 %r<4>;\n"
-        "  .shared .align 4 .b8 s[256];\n"
-        "  mov.u32 %r1, %tid.x;\n"
-        "  shl.b32 %r2, %r1, 2;\n"
-        "  mov.u32 %r3, s;\n"
-        "  add.s32 %r3, %r3, %r2;\n"
-        "  st.shared.u32 [%r3], %r1;\n"
-        "  bar.sync 0;\n"
-        "  xor.b32 %r2, %r2, 128;\n"
-        "  mov.u32 %r3, s;\n"
-        "  add.s32 %r3, %r3, %r2;\n"
-        "  ld.shared.u32 %r1, [%r3];\n"
-        "  ret;\n}\n";
+    static const char *dropped = SHARED_READ_PTX("  add.s32 %r4, %r1, 1;\n");
+    static const char *selected = SHARED_READ_PTX(
+        "  mov.u32 %r4, %ntid.x;\n  setp.gt.u32 %p1, %r4, 32;\n"
+        "  selp.b32 %r4, %r1, 7, %p1;\n  st.global.u32 [%rd3], %r4;\n");
+    static const char *stored = SHARED_READ_PTX("  add.s32 %r4, %r1, 1;\n"
+                                                "  st.global.u32 [%rd3], %r4;\n");
+    static const char *branched = SHARED_READ_PTX("  setp.eq.u32 %p1, %r1, 0;\n"
+                                                  "  @%p1 bra $L;\n$L:\n");
+    static const char *address = SHARED_READ_PTX("  and.b32 %r1, %r1, 15;\n"
+                                                 "  mul.wide.u32 %rd2, %r1, 4;\n"
+                                                 "  add.s64 %rd3, %rd1, %rd2;\n"
+                                                 "  st.global.u32 [%rd3], 1;\n");
+    unsigned out[64];
     struct fx f;
-    EXPECT(load(&f, ptx, 1) == EMU_OK);
-    EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
-    if (f.err.status) printf("# %s\n", f.err.message);
-    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "holds no defined value") != NULL);
+    EXPECT(load(&f, dropped, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
     done(&f);
+    EXPECT(load(&f, selected, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    EXPECT(out[3] == 7);
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    EXPECT(out[3] == 35);
+    done(&f);
+    EXPECT(load(&f, stored, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    EXPECT(out[3] == 36);
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "thread 0 of block 0 stores to d_out[0] a value that is "
+                  "undefined: it comes from s[32], which held no defined value when") != NULL);
+    done(&f);
+    EXPECT(load(&f, branched, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "branches on a value that is undefined") != NULL);
+    done(&f);
+    EXPECT(load(&f, address, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "stores to an address made of a value that is undefined") != NULL);
+    done(&f);
+}
+
+/* A register read before anything was written to it (`int sum;` never
+ * set): its value is junk, named where it is first read once it reaches
+ * a store; an `and` with a defined 0, or an `or` of a defined true
+ * predicate, is defined whatever the other operand holds. */
+static void uninitialised_register(void)
+{
+#define UNSET_PTX(BODY) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<4>; .reg .b32 %r<6>; .reg .b64 %rd<4>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n" \
+        "  add.s64 %rd3, %rd1, %rd2;\n" \
+        BODY \
+        "  ret;\n}\n"
+    static const char *sum = UNSET_PTX("  add.s32 %r3, %r2, %r1;\n"
+                                       "  st.global.u32 [%rd3], %r3;\n");
+    static const char *masked = UNSET_PTX("  and.b32 %r3, %r2, 0;\n"
+                                          "  setp.lt.u32 %p1, %r1, 64;\n"
+                                          "  setp.gt.u32 %p2, %r2, 5;\n"
+                                          "  or.pred %p3, %p1, %p2;\n"
+                                          "  @%p3 bra $L;\n$L:\n"
+                                          "  st.global.u32 [%rd3], %r3;\n");
+    static const char *either = UNSET_PTX("  setp.lt.u32 %p1, %r1, 16;\n"
+                                          "  setp.gt.u32 %p2, %r2, 5;\n"
+                                          "  and.pred %p3, %p1, %p2;\n"
+                                          "  @%p3 bra $L;\n$L:\n");
+    unsigned out[32];
+    struct fx f;
+    EXPECT(load(&f, sum, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "it comes from a variable that PTX instruction") != NULL &&
+           strstr(f.err.message, "read before anything was stored in it") != NULL);
+    done(&f);
+    EXPECT(load(&f, masked, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
+    EXPECT(out[31] == 0);
+    done(&f);
+    /* lanes 0..15 and the junk decide; lanes 16..31 have a defined false */
+    EXPECT(load(&f, either, 1) == EMU_OK);
+    EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "thread 0 of block 0 branches on") != NULL);
+    done(&f);
+#undef UNSET_PTX
 }
 
 /* One word of d_out written by thread 0 of each block (%p2: the block's
@@ -964,7 +1071,7 @@ static void shared_definedness(void)
     EXPECT(load(&f, add, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_HAZARD);
-    EXPECT(strstr(f.err.message, "holds no defined value") != NULL);
+    EXPECT(strstr(f.err.message, "held no defined value") != NULL);
     done(&f);
     EXPECT(load(&f, same, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
@@ -2202,7 +2309,7 @@ static void alu_spot_checks(void)
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(barrier_reduction_and_deadlock), T(shuffles), T(shuffle_names_exited_lane), T(shuffle_caller_outside_mask), T(votes),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
-         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(blocks_writing_one_word), T(last_block_needs_fences),
+         T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
          T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),

@@ -442,6 +442,14 @@ static void fail_headlines_name_the_cause(void)
          " \"message\": \"thread 3 of block 0 waits at barrier 0, which the block's other threads never reach\"}]",
          "synchronization error at n = 33",
          "thread 3 of block 0 waits at barrier 0, which the block's other threads never reach"},
+        {"\"emulator\": {\"max_n\": 1048576}, \"messages\": [\"thread 0 of block 0 stores to d_out[0] a value"
+         " that is undefined: it comes from a variable that k.cu:17 read before anything was stored in it"
+         " (k.cu:26)\"], \"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": false, \"message\": \"thread 0 of"
+         " block 0 stores to d_out[0] a value that is undefined: it comes from a variable that k.cu:17 read"
+         " before anything was stored in it (k.cu:26)\"}]",
+         "undefined value at n = 1",
+         "thread 0 of block 0 stores to d_out[0] a value that is undefined: it comes from a variable that"
+         " k.cu:17 read before anything was stored in it (k.cu:26)"},
         {"\"tests\": [{\"name\": \"timed 2^28\", \"n\": 268435456, \"pass\": false,"
          " \"message\": \"implausible: faster than the measured peak\"}]",
          "implausible timing at n = 2^28", "timed 2^28: faster than the measured peak"},
@@ -502,15 +510,19 @@ static void fail_headlines_name_the_cause(void)
 }
 
 /* A fail the picture shows offers the one command that draws it (status.h's
- * FAIL_PICTURE): a race, a stopped barrier, a lesson counted where the
- * picture marks it; never a wrong result, a PTX technique, or a lesson of
- * other counters; the file after the lab when it is not the lab's own. */
+ * FAIL_PICTURE): a race, a stopped barrier, an undefined value the
+ * emulator caught, a lesson counted where the picture marks it; never a
+ * wrong result, a PTX technique, or a lesson of other counters; the file
+ * after the lab when it is not the lab's own. */
 static void a_fail_offers_its_picture(void)
 {
     static const char race[] = "\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": false, \"message\": \"race on"
                                " shared memory at offset 64: thread 0 reads it\"}]";
     static const char sync[] = "\"emulator\": {\"max_n\": 64}, \"messages\": [\"thread 3 waits\"], \"tests\": [{\"name\":"
                                " \"n=33\", \"n\": 33, \"pass\": false, \"message\": \"thread 3 waits\"}]";
+    static const char undef[] = "\"emulator\": {\"max_n\": 64}, \"messages\": [\"thread 0 stores to d_out[0] a value that is"
+                                " undefined\"], \"tests\": [{\"name\": \"n=33\", \"n\": 33, \"pass\": false, \"message\":"
+                                " \"thread 0 stores to d_out[0] a value that is undefined\"}]";
     static const char wrong[] = "\"tests\": [{\"name\": \"n=5\", \"n\": 5, \"expected\": \"7\", \"got\": \"6\","
                                 " \"pass\": false, \"message\": \"\"}]";
     static const char lesson[] = "\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"techniques\": [{\"name\":"
@@ -526,6 +538,7 @@ static void a_fail_offers_its_picture(void)
         {race, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
         {race, "mine/k.cu", NULL, "see it: cudatutor trace 02 mine/k.cu", 1},
         {sync, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {undef, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
         {wrong, "labs/02-x/kernel.cu", NULL, "", 1},
         {lesson, "labs/02-x/kernel.cu", "divergent_branches", "see it: cudatutor trace 02 (t in the tutor)", 1},
         {lesson, "labs/02-x/kernel.cu", "shared_load_wavefronts+shared_store_wavefronts",

@@ -136,6 +136,180 @@ static uint64_t load_bits(const uint8_t *p, int type)
     }
 }
 
+/* ---- definedness (emu_undef.c): what a memory access reads and writes ------------- */
+
+/* The state space generic ADDR lies in. */
+static int space_of(const struct run *r, int space, uint64_t addr)
+{
+    if (space != SP_GENERIC)
+        return space;
+    if (addr - r->e->shared_win < r->e->win_bytes)
+        return SP_SHARED;
+    if (addr - r->e->local_win < r->e->win_bytes)
+        return SP_LOCAL;
+    return SP_GLOBAL;
+}
+
+/* An address computed from an undefined value, in any lane of MASK: a
+ * hazard.  0, or -1 (reported). */
+static int undef_address(struct run *r, struct warp *w, const struct emu_insn *in,
+                         const struct emu_opnd *ao, uint32_t mask, int pc)
+{
+    uint32_t u = ao->reg > 0 ? w->U[ao->reg].lanes & mask : 0;
+    if (!u)
+        return 0;
+    uint64_t org = w->U[ao->reg].origin;
+    return emu_undef_report(r, w, u, pc, org, in->op == OP_LD ? "loads from an address made of"
+                                             : in->op == OP_ST ? "stores to an address made of"
+                                                               : "updates an address made of");
+}
+
+/* Bit i set when element i of the value operand VO is undefined in lane
+ * L; *ORG the first one's origin. */
+static uint32_t value_undef(const struct warp *w, const struct emu_insn *in,
+                            const struct emu_opnd *vo, int l, uint64_t *org)
+{
+    uint32_t u = 0;
+    for (int i = 0; i < in->vec; i++) {
+        int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+        if (slot > 0 && ((w->U[slot].lanes >> l) & 1)) {
+            u |= 1u << i;
+            if (!*org)
+                *org = w->U[slot].origin;
+        }
+    }
+    return u;
+}
+
+/* Before lane L's access: a store of an undefined value to shared memory
+ * leaves the words it writes undefined (r->st_undef, for the shadow); to
+ * global memory it is a hazard (the judge reads it), said once the
+ * address is known good: 1, its origin in r->st_origin.  A load starts
+ * with nothing found undefined.  0 otherwise. */
+static int undef_before(struct run *r, struct warp *w, const struct emu_insn *in,
+                        const struct emu_opnd *vo, int l, int space, uint64_t addr)
+{
+    r->ld_undef = 0;
+    r->ld_origin = 0;
+    r->st_undef = 0;
+    if (in->op == OP_LD)
+        return 0;
+    uint64_t org = 0;
+    uint32_t u = value_undef(w, in, vo, l, &org);
+    if (!u)
+        return 0;
+    int sp = space_of(r, space, addr);
+    if (sp == SP_GLOBAL) {
+        r->st_origin = org;
+        return 1;
+    }
+    if (sp == SP_SHARED || sp == SP_DSMEM) {
+        /* element i covers the words of its bytes */
+        int esz = emu_type_size[in->type];
+        uint32_t first = (uint32_t)(addr & 0xffffffffu) / 4;
+        for (int i = 0; i < in->vec; i++)
+            if ((u >> i) & 1)
+                for (uint32_t b = (uint32_t)(addr & 0xffffffffu) + (uint32_t)(i * esz),
+                              e = b + (uint32_t)esz; b < e; b += 4 - b % 4)
+                    r->st_undef |= 1u << ((b / 4 - first) & 31);
+        r->st_origin = org;
+    }
+    return 0;
+}
+
+/* After lane L's load: each destination element is undefined where a
+ * shared word it came from was (a register or memory the emulator does
+ * not track, global, local, parameters, is defined). */
+static void undef_loaded(struct run *r, struct warp *w, const struct emu_insn *in,
+                         const struct emu_opnd *vo, int l)
+{
+    int esz = emu_type_size[in->type];
+    uint32_t bit = 1u << l;
+    for (int i = 0; i < in->vec; i++) {
+        int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+        if (slot <= 0)
+            continue;
+        uint32_t b = (uint32_t)(i * esz), words = 0;
+        for (uint32_t k = b / 4; k <= (b + (uint32_t)esz - 1) / 4; k++)
+            words |= 1u << (k & 31);
+        /* the access's words counted from its first: its start is aligned to its size */
+        if (r->ld_undef & words) {
+            /* the origin the lowest undefined lane's, which a report names */
+            if (!(w->U[slot].lanes & (bit - 1)))
+                w->U[slot].origin = r->ld_origin;
+            w->U[slot].lanes |= bit;
+        } else {
+            w->U[slot].lanes &= ~bit;
+        }
+    }
+    r->ld_undef = 0;
+    r->ld_origin = 0;
+}
+
+/* Before lane L's atomic: an undefined operand leaves a shared word
+ * undefined, and is a hazard in global memory (1, as undef_before). */
+static int undef_atom_before(struct run *r, struct warp *w, const struct emu_insn *in, int bi,
+                             int l, uint64_t addr)
+{
+    r->ld_undef = 0;
+    r->ld_origin = 0;
+    r->st_undef = 0;
+    uint64_t org = 0;
+    uint32_t u = 0;
+    for (int i = bi; i < in->nops && i <= bi + 1; i++) {
+        int32_t s = in->o[i].reg;
+        if (in->o[i].kind == OK_REG && s > 0 && ((w->U[s].lanes >> l) & 1)) {
+            u = 1;
+            if (!org)
+                org = w->U[s].origin;
+        }
+    }
+    if (!u)
+        return 0;
+    int sp = space_of(r, in->space, addr);
+    r->st_origin = org;
+    if (sp == SP_SHARED || sp == SP_DSMEM) {
+        r->st_undef = 0xffffffffu;
+        return 0;
+    }
+    return 1;
+}
+
+/* The hazard undef_before or undef_atom_before found: lane L of W at PC
+ * VERB ADDR ("stores to d_out + 8") an undefined value.  -1. */
+static int undef_global(struct run *r, struct warp *w, int l, int pc, const char *verb,
+                        uint64_t addr)
+{
+    char place[200], what[260];
+    /* the element of the buffer as the lab lends it: "d_out[3]" */
+    uint64_t esz = emu_type_size[r->code[pc].type];
+    const struct emu_range *g = emu_mem_find(r->e, &r->mem_last, addr, 1);
+    if (g && addr >= g->lo && addr < g->hi && esz && (addr - g->lo) % esz == 0)
+        snprintf(place, sizeof place, "%s[%llu]", g->name, (unsigned long long)((addr - g->lo) / esz));
+    else
+        emu_mem_describe(r->e, addr, place, sizeof place);
+    snprintf(what, sizeof what, "%s %s", verb, place);
+    return emu_undef_report(r, w, 1u << l, pc, r->st_origin, what);
+}
+
+/* After lane L's atomic: its old value is undefined where the shared
+ * word was. */
+static void undef_atom_old(struct run *r, struct warp *w, const struct emu_insn *in, int l)
+{
+    int32_t s = in->o[0].reg;
+    if (s > 0) {
+        if (r->ld_undef) {
+            if (!(w->U[s].lanes & ((1u << l) - 1)))
+                w->U[s].origin = r->ld_origin;
+            w->U[s].lanes |= 1u << l;
+        } else {
+            w->U[s].lanes &= ~(1u << l);
+        }
+    }
+    r->ld_undef = 0;
+    r->ld_origin = 0;
+}
+
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
@@ -151,6 +325,8 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
     uint64_t *R = w->R;
     const uint64_t *base = ao->reg >= 0 ? R + (size_t)ao->reg * 32 : NULL;
     int space = in->space;
+    if (r->hazards && undef_address(r, w, in, ao, mask, pc))
+        return -1;
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
@@ -163,10 +339,16 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
                 int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
                 memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);
             }
+        int gu = r->hazards && undef_before(r, w, in, vo, l, space, addr);
         uint8_t *p = emu_resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE,
                                  is_ld ? NULL : val);
+        r->st_undef = 0;
         if (!p)
             return -1;
+        if (gu)
+            return undef_global(r, w, l, pc, "stores to", addr);
+        if (r->hazards && is_ld)
+            undef_loaded(r, w, in, vo, l);
         if (in->vec == 1 && vo->kind == OK_REG) {
             if (is_ld) {
                 R[(size_t)vo->reg * 32 + l] = load_bits(p, in->type);
@@ -259,15 +441,23 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
     if (!in->sub || (sz != 2 && sz != 4 && sz != 8))
         return emu_fault(r, w, __builtin_ctz(mask), pc, "ran an atomic form that is not emulated");
     uint64_t *R = w->R;
+    if (r->hazards && undef_address(r, w, in, ao, mask, pc))
+        return -1;
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (ao->reg >= 0 ? R[(size_t)ao->reg * 32 + l] : 0) + (uint64_t)ao->off;
         if (in->space == SP_SHARED || in->space == SP_DSMEM)
             addr &= 0xffffffffull;
+        int gu = r->hazards && undef_atom_before(r, w, in, bi, l, addr);
         uint8_t *p = emu_resolve(r, w, l, pc, in->space, addr, (uint32_t)sz,
                                  in->sub == SUB_EXCH ? ACC_EXCH : ACC_ATOMIC, NULL);
+        r->st_undef = 0;
         if (!p)
             return -1;
+        if (gu)
+            return undef_global(r, w, l, pc, "atomically combines into", addr);
+        if (r->hazards && !is_red)
+            undef_atom_old(r, w, in, l);
         uint64_t b = R[(size_t)in->o[bi].reg * 32 + l];
         uint64_t c = in->sub == SUB_CAS ? R[(size_t)in->o[bi + 1].reg * 32 + l] : 0;
         uint64_t old = 0;

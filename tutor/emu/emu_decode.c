@@ -579,6 +579,7 @@ static int decode_one(struct parser *P, int guard, int guard_neg, const char *mn
             return -1;
     }
     in->nops = (uint8_t)n;
+    in->ndest = (uint8_t)(ndest < n ? ndest : n);
     if (ndest == 2)
         in->aux = 2;    /* d|p: the pair is o[0], o[1] */
     if (emu_forms_check(P, in, mn, mlen))

@@ -141,6 +141,7 @@ struct emu_insn {
     uint8_t space, cmp, rnd, sub;
     uint8_t vec;        /* 1, 2 or 4 */
     uint8_t nops;
+    uint8_t ndest;      /* the leading operands it writes */
     uint8_t guard_neg;
     uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
     uint32_t flags;

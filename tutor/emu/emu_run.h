@@ -22,9 +22,17 @@ struct lane_saves {
     uint64_t at;            /* bit d: an activation was saved when the lane entered depth d */
 };
 
+/* One register's definedness in a frame (emu_undef.c): the lanes whose
+ * value is undefined, and where that value came from. */
+struct uslot {
+    uint64_t origin;
+    uint32_t lanes;
+};
+
 /* A warp: its lanes' registers (slot-major), PCs and states. */
 struct warp {
     uint64_t *R;
+    struct uslot *U;        /* the running frame's definedness (hazards only) */
     uint32_t carry[32];
     uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
     uint32_t upc;           /* the PC of every lane, while it is (uni) */
@@ -42,6 +50,7 @@ struct warp {
     uint8_t *local;         /* local memory: local_bytes per lane */
     uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
     uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
+    struct uslot **uframes; /* their definedness, with hazards tracked */
     uint8_t depth[32];      /* calls each lane is inside */
     uint32_t ret_pc[32][CALL_DEPTH];
     /* a spin-wait: the flag it polls (host memory), what it read, how
@@ -69,7 +78,8 @@ struct shadow {
     uint32_t rtid, rpc, repoch, rwep;
     uint32_t r2tid, r2pc, r2epoch, r2wep;
     uint8_t written, watomic, read, read2;
-    uint8_t defined;        /* its value is defined: stored, or exchanged in */
+    uint8_t defined;        /* its value is defined: a defined value stored, or exchanged in */
+    uint64_t uorigin;       /* where an undefined value stored to it came from (emu_undef.c) */
     uint8_t pending;        /* a cp.async not yet waited for fills it */
     uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
@@ -175,6 +185,11 @@ struct run {
     /* hazards */
     int hazards;
     uint32_t sh_words;
+    /* one shared access's words (bit i: the access's i-th word) that a
+     * store leaves undefined, set before emu_resolve, and that a load or
+     * atomic found undefined, set by it; the origin of the first such */
+    uint32_t st_undef, ld_undef;
+    uint64_t st_origin, ld_origin;
     struct gshadow *gh;
     size_t gh_cap, gh_used;
     uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
@@ -302,6 +317,40 @@ int emu_shadow_block_end(struct run *r);
 /* Frees the launch's global shadow. */
 void emu_shadow_free(struct run *r);
 
+/* The element of the .shared variable that holds OFF, accessed ELEM
+ * bytes at a time ("sdata[2]"), or its offset. */
+void emu_shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap);
+
+/* emu_undef.c: definedness, with hazards tracked */
+/* Function FN's definedness frame for W, allocated if it has none, every
+ * register undefined but constants and special registers; 0 or -1. */
+int emu_undef_frame(const struct run *r, struct warp *w, int fn);
+/* A block starts in W's slot: every frame's registers undefined again. */
+void emu_undef_block(const struct run *r, struct warp *w);
+/* After an ALU instruction IN ran for EMASK of MASK at PC: its results'
+ * definedness from its operands'. */
+void emu_undef_alu(struct warp *w, const struct emu_insn *in, uint32_t mask, uint32_t emask,
+                   uint32_t pc);
+/* Before any other instruction runs: an undefined guard, branch index,
+ * call pointer or warp mask is a hazard; the simple classes' results'
+ * definedness.  0, or -1 (reported). */
+int emu_undef_step(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                   uint32_t emask, uint32_t pc);
+/* The hazard: lane (the lowest of LANES) of W at PC WHAT ("stores to
+ * d_out") a value that is undefined, from ORG.  -1. */
+int emu_undef_report(struct run *r, struct warp *w, uint32_t lanes, int pc, uint64_t org,
+                     const char *what);
+/* The origins of an undefined shared word at OFF read at PC (OTHER_RANK1:
+ * 1 + the rank of the cluster's block that holds it, 0 the reader's own),
+ * and of a shuffle's value from a lane that did not take part. */
+uint64_t emu_undef_origin_shared(uint32_t off, uint32_t other_rank1, int pc);
+uint64_t emu_undef_origin_shfl(int pc);
+/* shfl's results' definedness (FROM: each lane's source, 0xff none). */
+void emu_undef_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask, const uint8_t *from,
+                    uint32_t pc);
+/* vote, redux, match and elect's results' definedness. */
+void emu_undef_collective(struct warp *w, const struct emu_insn *in, uint32_t emask, uint32_t pc);
+
 /* emu_sched.c */
 /* Blocks of NWARPS warps and SMEM_BYTES of shared memory one SM of the
  * H100 holds at once (its blocks, warps and shared memory). */
@@ -359,7 +408,8 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
  * of MASK wait for the rest), -1 (a named lane exited or skips it). */
 int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask,
                     uint32_t members, int pc);
-int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask);
+/* FROM (or NULL): each lane's source lane, 0xff where it took no value. */
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask, uint8_t *from);
 int emu_vote(struct warp *w, const struct emu_insn *in, uint32_t emask);
 /* 0, or -1 for a reduction this file does not know. */
 int emu_redux(struct warp *w, const struct emu_insn *in, uint32_t emask);

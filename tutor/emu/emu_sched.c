@@ -77,6 +77,9 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
         w->R = w->frames[k->fn] = calloc((size_t)r->f->nslots * 32, sizeof *w->R);
         if (!w->R)
             return -1;
+        if (r->hazards && (!(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)) ||
+                           emu_undef_frame(r, w, k->fn)))
+            return -1;
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             return -1;
         if (r->local_bytes && !(w->local = malloc((size_t)32 * r->local_bytes)))
@@ -99,7 +102,10 @@ static void cta_free(const struct run *r, struct cta *c)
     for (uint32_t i = 0; c->warps && i < r->nwarps; i++) {
         for (int fn = 0; c->warps[i].frames && fn < r->m->nfuncs; fn++)
             free(c->warps[i].frames[fn]);
+        for (int fn = 0; c->warps[i].uframes && fn < r->m->nfuncs; fn++)
+            free(c->warps[i].uframes[fn]);
         free(c->warps[i].frames);
+        free(c->warps[i].uframes);
         free(c->warps[i].scratch);
         free(c->warps[i].local);
         free(c->warps[i].async);
@@ -192,6 +198,8 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         for (int l = 0; l < 32; l++)
             w->pc[l] = (uint32_t)r->f->first;
         emu_warp_sregs(r, w);
+        if (r->hazards)
+            emu_undef_block(r, w);
     }
     c->live_threads = r->nthreads;
     memset(c->bar_count, 0, sizeof c->bar_count);

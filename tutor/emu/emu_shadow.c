@@ -87,7 +87,7 @@ int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt,
 /* The shared word at OFF, read or written ELEM bytes at a time, as the
  * source names it: "sdata[2]" (the element of the .shared variable that
  * holds it), "sdata + 6 bytes", or its offset when no variable does. */
-static void shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap)
+void emu_shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap)
 {
     uint32_t dyn_base = r->smem_bytes - r->dyn_smem;
     for (int i = 0; i < r->m->nshvars; i++) {
@@ -122,7 +122,7 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, const struct 
                   uint32_t elem)
 {
     char who[100], other[100], l1[160], l2[160], place[120];
-    shared_place(r, off, elem, place, sizeof place);
+    emu_shared_place(r, off, elem, place, sizeof place);
     int remote = target != r->cta || orank != r->cta->rank;
     if (remote) {
         size_t n = strlen(place);
@@ -161,8 +161,9 @@ static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t 
 }
 
 /* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
- * with an unordered access of another thread of the cluster, or a read of
- * a word no thread wrote, ends the launch (-1); else it is recorded (0). */
+ * with an unordered access of another thread of the cluster ends the
+ * launch (-1); else it is recorded (0), the words it finds undefined in
+ * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
                       uint32_t off, uint32_t bytes, int kind, const void *val)
 {
@@ -177,7 +178,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
     /* A store of the value a defined word already holds changes nothing
      * another thread could see: no race (racecheck's rule too; many threads
      * setting one flag to 1 is fine). */
-    if (kind == ACC_WRITE && val && !memcmp(target->smem + off, val, bytes)) {
+    if (kind == ACC_WRITE && val && !r->st_undef && !memcmp(target->smem + off, val, bytes)) {
         int all_defined = 1;
         for (uint32_t word = first; word <= last && word < r->sh_words; word++)
             all_defined &= sh[word].gen == gen && sh[word].defined;
@@ -196,7 +197,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
         }
         if (s->pending) {
             char who[100], l1[160], l2[160], place[80];
-            shared_place(r, off, elem, place, sizeof place);
+            emu_shared_place(r, off, elem, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
             emu_src_line(r, (int)s->ppc, l2, sizeof l2);
@@ -208,24 +209,14 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
             r->st = EMU_HAZARD;
             return -1;
         }
-        /* an atomic on an undefined word is no fault by itself: its old
-         * value is junk, and the word stays undefined unless exchanged */
-        if (kind == ACC_READ && !s->defined) {
-            char who[100], l1[160], place[120];
-            shared_place(r, off, elem, place, sizeof place);
-            if (target != r->cta) {
-                size_t n = strlen(place);
-                snprintf(place + n, sizeof place - n, " of block %u", target->ctaid[0]);
-            }
-            emu_where(r, w, l, pc, who, sizeof who);
-            emu_src_line(r, pc, l1, sizeof l1);
-            const struct emu_insn *in = &r->code[pc];
-            emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
-                          "%s reads %s, which holds no defined value: no thread of %s "
-                          "has stored to it (%s)", who, place,
-                          target != r->cta ? "that block" : "the block", l1);
-            r->st = EMU_HAZARD;
-            return -1;
+        /* reading an undefined word is no fault by itself (nor is an
+         * atomic on one): the value read is undefined, a hazard only where
+         * it becomes observable (emu_undef.c) */
+        if (kind != ACC_WRITE && !s->defined) {
+            r->ld_undef |= 1u << ((word - first) & 31);
+            if (!r->ld_origin)
+                r->ld_origin = s->uorigin ? s->uorigin : emu_undef_origin_shared(
+                    word * 4, target != r->cta ? target->rank + 1 : 0, pc);
         }
         if (s->written && (s->wtid != tid || s->wrank != a.rank) &&
             !ordered(&a, s->wtid, s->wrank, s->wepoch, s->wwep, s->wclk, s->wcarr) &&
@@ -266,8 +257,13 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
             return hazard(r, w, l, pc, target, s->r2tid, s->r2rank, (int)s->r2pc, "writes it",
                           off, elem);
         s->written = 1;
-        if (defines)
-            s->defined = 1;
+        /* a store defines the word with a defined value; an atomic whose
+         * operand is undefined leaves it undefined */
+        int undef_in = (r->st_undef >> ((word - first) & 31)) & 1;
+        if (defines || undef_in) {
+            s->defined = !undef_in;
+            s->uorigin = undef_in ? r->st_origin : 0;
+        }
         s->watomic = kind == ACC_ATOMIC;
         s->wtid = tid;
         s->wpc = (uint32_t)pc;

@@ -213,7 +213,7 @@ int emu_warp_gather(struct run *r, struct warp *w, uint32_t mask, uint32_t emask
  * source lane that does not take part (exited, or not at the instruction)
  * gives an undefined value: junk that differs from shuffle to shuffle, as
  * a GPU's stale register would, never a value the kernel could count on. */
-int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
+int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask, uint8_t *from)
 {
     int two = in->aux == 2;
     int ai = two ? 2 : 1;
@@ -240,6 +240,8 @@ int emu_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask)
         }
         if (!pval)
             j = (int32_t)lane;
+        if (from)
+            from[lane] = (emask >> (j & 31)) & 1 ? (uint8_t)(j & 31) : 0xff;
         if ((emask >> (j & 31)) & 1)
             d[lane] = src[j & 31] & 0xffffffffu;
         else

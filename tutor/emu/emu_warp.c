@@ -149,6 +149,11 @@ static int frame_of(struct run *r, struct warp *w, int fn)
     }
     emu_frame_junk(r, fn, w->frames[fn], (uint64_t)w->index << 16 | (uint64_t)fn);
     emu_frame_constants(r, fn, w->frames[fn]);
+    if (r->hazards && emu_undef_frame(r, w, fn)) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
     for (int i = 0; i < f->nsregs; i++) {
         uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
         for (int l = 0; l < 32; l++)
@@ -222,6 +227,10 @@ static void activation_restore(struct run *r, struct warp *w, int l, int fn, int
     s->len -= activation_bytes(r, fn);
     activation_copy(r, w, l, fn, s->bytes + s->len, 0);
     s->at &= ~(1ull << d);
+    /* the registers come back with values the inner call's definedness
+     * does not describe: taken as defined (a miss, never a false report) */
+    for (int32_t k = 0; w->uframes && w->uframes[fn] && k < r->m->funcs[fn].nslots; k++)
+        w->uframes[fn][k].lanes &= ~(1u << l);
 }
 
 /* call: the lanes of EMASK copy their arguments into the callee's
@@ -642,14 +651,19 @@ STEP(step_warp)
     }
     w->wsync &= ~mask;
     if (emask) {
+        uint8_t from[32];
         switch (in->op) {
-        case OP_SHFL: emu_shfl(w, in, emask); break;
+        case OP_SHFL: emu_shfl(w, in, emask, r->hazards ? from : NULL); break;
         case OP_VOTE: emu_vote(w, in, emask); break;
         case OP_MATCH: emu_match(w, in, emask); break;
         case OP_REDUX: emu_redux(w, in, emask); break;
         case OP_ELECT: emu_elect(w, in, emask); break;
         default: break;
         }
+        if (r->hazards && in->op == OP_SHFL)
+            emu_undef_shfl(w, in, emask, from, pc);
+        else if (r->hazards && in->op != OP_WARPSYNC)
+            emu_undef_collective(w, in, emask, pc);
         w->wepoch++;
     }
     return next_insn(w, mask, pc);
@@ -774,6 +788,8 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     const struct emu_insn *in = &r->code[pc];
     uint64_t *R = w->R = w->frames[in->fn];
+    if (r->hazards)
+        w->U = w->uframes[in->fn];
     uint32_t emask = mask;
     if (in->guard >= 0) {
         const uint64_t *g = R + (size_t)in->guard * 32;
@@ -804,10 +820,14 @@ int emu_warp_step(struct run *r, struct warp *w)
         if (emask)
             in->alu(in, R, emask, w->carry);
         R[0] = 0;
+        if (r->hazards)
+            emu_undef_alu(w, in, mask, emask, pc);
         advance(w, mask, pc + 1);
         return 1;
     }
     if (r->e->cfg.trace)
         emu_trace_step(r, w, in, mask, emask, pc);
+    if (r->hazards && emu_undef_step(r, w, in, mask, emask, pc))
+        return -1;
     return in->step(r, w, in, mask, emask, pc);
 }

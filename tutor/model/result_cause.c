@@ -33,6 +33,9 @@ static const char *const pictured[] = {"divergent_branches", "shared_load_wavefr
 /* The emulator opens the sentence of a race with these words, then the
  * place, then ": " (tutor/emu/emu_shadow.c). */
 #define RACE_OPENS "race on "
+/* The emulator's sentence for an undefined value reaching what the
+ * kernel's result depends on holds these words (tutor/emu/emu_undef.c). */
+#define UNDEFINED_SAYS "a value that is undefined"
 /* The judge opens a timed test it refuses as too fast with these. */
 #define IMPLAUSIBLE_OPENS "implausible: "
 /* The one race checker whose findings are races (on shared memory). */
@@ -117,7 +120,7 @@ static enum fail_cause test_cause(const struct result *r, const struct rtest *t,
     if (!strncmp(m, IMPLAUSIBLE_OPENS, strlen(IMPLAUSIBLE_OPENS)))
         return FAIL_IMPLAUSIBLE;
     if (!(t->expected && t->expected[0]) && r->emulated && among_messages(r, m))
-        return FAIL_SYNC;
+        return strstr(m, UNDEFINED_SAYS) ? FAIL_UNDEFINED : FAIL_SYNC;
     return FAIL_WRONG_RESULT;
 }
 
