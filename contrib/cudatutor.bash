@@ -28,7 +28,7 @@ _cudatutor_command_options() {
         watch)
             echo "--quick --no-sanitize --timeout-scale --no-calibrate --gpu-via --gpu-via-wait" ;;
         trace)
-            echo "--work-dir" ;;
+            echo "--work-dir --svg" ;;
         reset)
             echo "--json --yes" ;;
         ladder)
@@ -48,7 +48,7 @@ _cudatutor_command_options() {
 _cudatutor_prev_case() {
     case $1 in
         --root|--work-dir|-o|--workbook|--build) echo dir ;;
-        --progress|--file|--out|--wrap|--gpu-lock|--roster|--hide|--rubric|--sandbox-exec) echo file ;;
+        --progress|--file|--out|--wrap|--gpu-lock|--svg|--roster|--hide|--rubric|--sandbox-exec) echo file ;;
         --sandbox) echo "values auto bwrap bwrap-root none" ;;
         --keys|--size|--seed|--timeout-scale|--wrap-arg|--time-budget|--target-min|--gpu-via|\
         --gpu-via-wait|--jobs|-j|--labs|--bank|--shard|--gpus|--check-runs|--max-file-kb|\

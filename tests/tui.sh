@@ -6,7 +6,8 @@
 # compile error, hints (asked before spent), the reset question (n and y),
 # the chart, watch mode, a check that waits for another, the editor at
 # +LINE, a too-small terminal, NO_COLOR, the ASCII fallback, quitting (q and
-# ^C) with the terminal restored, the time to the first frame; the help's c
+# ^C) with the terminal restored, the time to the first frame; t, the
+# picture of the kernel running (issue 33); the help's c
 # on this machine, the command line's tables and the check's heading at 80
 # and 60 columns, and a pass the command line records shown in the open
 # tutor (issue 34).
@@ -691,3 +692,78 @@ expect_line "reload: after $how, the open tutor shows lab 02 open" '^  02 . Stri
 expect_line "reload: and lab 01 passed, counted in the title" '[1] of [0-9]+ passed' 5
 stop
 (cd "$WB" && git checkout -q -- labs)
+
+# ---- t: your kernel running (issue 33) ----------------------------------------
+# t traces the selected lab's own kernel.cu on the emulator and shows its
+# steps in 80x24: PgDn (Space) to the next barrier, End the last, j/k each
+# row, the picked row marked with '>' (a mark that needs no colour) and its
+# warps' own words on the last line; a call a hazard stopped opens on its
+# last step with the stop said, k back to the barrier only half a warp
+# reached; the results screen of that fail offers the picture, and t there
+# draws it; in a terminal the conflicts are coloured, or without colour
+# said in words alone; a kernel that does not build draws nothing.  Lab
+# 01's solution, the bank's barrier-inside-if mistake, lab 02's solution.
+if [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+    TW=$TMP/tw
+    make_workbook "$TW"
+    tk="$TW/labs/$(lab_dir 01)/kernel.cu"
+    cp "solutions/$(lab_dir 01)/kernel.cu" "$tk"
+    tdump() { env -u CUDATUTOR_NO_EMULATOR CUDA_VISIBLE_DEVICES= CUDATUTOR_PROGRESS="$PROG" \
+              CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" "$TUTOR" --root "$TW" --keys "$1" --dump --size 80x24 "${@:2}" 2>/dev/null; }
+    out=$(tdump t)
+    check "t: the picture of lab 01's kernel, step 1 of 9" \
+        test -n "$(grep -E '^ Lab 01: your kernel running at n=64 +step 1 of 9 *$' <<<"$out")"
+    check "t: its first step, the load, the store and the barrier with the source beside" \
+        test -n "$(grep -E '^  20 w0-3   st  w{32} words 0\.\.31 \(w0\)$' <<<"$out")" -a \
+             -n "$(grep -E '^  21 w0-3   bar \|{32} ?$' <<<"$out")" -a -n "$(grep -F '  21 | __syncthreads();' <<<"$out")"
+    check "t: the screen fits 80x24, the keys on the status line" \
+        bash -c 'awk "length(\$0) > 80 { bad = 1 } END { exit bad || NR > 24 }" <<<"$1" && tail -n1 <<<"$1" | grep -q "^Space next step .*q back"' _ "$out"
+    out=$(tdump 't<PgDn>jj')
+    check "PgDn then j j: step 2, its second row picked and marked with '>'" \
+        test -n "$(grep -E ' step 2 of 9 *$' <<<"$out")" -a \
+             -n "$(grep -E '^> 29 w0-3   ld  (r\.){16} words 0\.\.30 by 2 \(w0\)$' <<<"$out")"
+    check "the picked row's warps' own words on its last line" \
+        test -n "$(grep -xF '> 29 w0-3 ld, 16 lanes: w0 0..30 by 2; w1 32..62 by 2; w2 64..94 by 2; ...' <<<"$out")"
+    check "k past a step's first row goes back to the step before" \
+        test -n "$(tdump 't<PgDn>jkk' | grep -E ' step 1 of 9 *$')"
+    check "End: the last step" test -n "$(tdump 't<End>' | grep -E ' step 9 of 9 *$')"
+    check "q: back to the main screen" test -n "$(tdump 'tq' | grep -F 'CUDA reduction workbook')"
+    cp tests/bank/syncthreads_in_if.cu "$tk"
+    out=$(tdump t)
+    check "a call a hazard stopped opens on its last step, the stop said" \
+        test -n "$(grep -E ' step 3 of 3 *$' <<<"$out")" -a -n "$(grep -F 'stopped here: thread 97 of block 0' <<<"$out")"
+    check "k: the barrier half a warp reached, picked" \
+        test -n "$(tdump tk | grep -E '^> 21 w3     bar (\|\.){16} only 16 of 32 lanes here$')"
+    env -u CUDATUTOR_NO_EMULATOR CUDA_VISIBLE_DEVICES= CUDATUTOR_PROGRESS="$PROG" CUDATUTOR_HARNESS_DIR="$ROOT/build/harness" \
+        "$TUTOR" --root "$TW" check 01 --no-sanitize --out "$TMP/stopped.json" > /dev/null 2>&1
+    page=$(tdump '' view-result "$TMP/stopped.json" | tr -s ' \n' '  ')
+    check "the results screen of that fail offers the picture" \
+        grep -qF 'see it: cudatutor trace 01 (t in the tutor)' <<<"$page"
+    check "t on the results screen draws it" \
+        test -n "$(tdump t view-result "$TMP/stopped.json" | grep -E '^ Lab 01: your kernel running at n=64 +step 3 of 3 *$')"
+    # In a terminal: lab 02's kernel in lab 01's place draws its bank
+    # conflicts in colour, and without colour as the same words.
+    cp "solutions/$(lab_dir 02)/kernel.cu" "$tk"
+    for colour in on off; do
+        if [ $colour = on ]; then start NO_COLOR= CUDA_VISIBLE_DEVICES= -- --root "$TW"
+        else start CUDA_VISIBLE_DEVICES= -- --root "$TW"; fi
+        wait_for "CUDA reduction workbook"
+        keys t
+        wait_for "your kernel running" 60
+        keys NPage
+        if wait_for "2-way conflict, 0..62 by 2" 10; then
+            if [ $colour = on ]; then check "t in a terminal with colour: the conflicts coloured" test "$(colors)" -gt 0
+            else check "t in a terminal without colour: no colours, the conflicts said in words" test "$(colors)" -eq 0; fi
+        else
+            not_ok "t in a terminal (colour $colour): the conflicts of step 2" "$(screen)"
+        fi
+    done
+    stop
+    printf 'this is not CUDA\n' > "$tk"
+    out=$(tdump t)
+    check "t on a kernel that does not build: nothing drawn (not the last picture), the status line says why" \
+        test -z "$(grep -F 'your kernel running' <<<"$out")" -a \
+             -n "$(tail -n4 <<<"$out" | tr '\n' ' ' | grep -F 'lab 01: nothing to draw: the kernel did not build')"
+else
+    skip "t: your kernel running" "skipped: no CPU judge (build without the emulator)"
+fi

@@ -5,7 +5,8 @@
 # meaning, its JSON name as a string literal, or one of the wordings the
 # grader and the check used to have of their own ("did not compile",
 # "passed: ..."), nor the headline of a fail's cause (FAIL_CAUSE_TABLE,
-# issue 34).  Each rule is first shown to catch a copy planted in a
+# issue 34), nor the offer of a fail's picture (FAIL_PICTURE, issue 33).
+# Each rule is first shown to catch a copy planted in a
 # scratch copy of the sources, so that it cannot rot into a no-op.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
@@ -108,7 +109,7 @@ owned_hits() {
 # in status.h alone, but where a listed file is the source of the fact the
 # headline quotes (owner<TAB>words): the emulator's sentence of a race,
 # the check's note of a missing technique and the grader's line of each.
-cause_table() { sed -n 's/^ *X(FAIL_[A-Z_]*, *"\([^"]*\)") *\\\{0,1\}$/\1/p' "$1/tutor/status.h"; }
+cause_table() { sed -n 's/^ *X(FAIL_[A-Z_]*, *"\([^"]*\)", *[01]) *\\\{0,1\}$/\1/p' "$1/tutor/status.h"; }
 CAUSE_ALSO=(
     $'tutor/emu/emu_shadow.c\trace on '
     $'tutor/check/check.c\ttechnique missing: '
@@ -183,6 +184,20 @@ check "a cause's headline copied into verdict.c is caught" \
     grep -q '^tutor/view/verdict.c:.*the headline "wrong result at n = "' <<<"$(cause_hits "$copy")"
 found=$(cause_hits "$ROOT")
 check "each cause's headline is said in status.h alone${found:+ ($found)}" test -z "$found"
+
+# The offer of a fail's picture (issue 33): worded in status.h alone
+# (FAIL_PICTURE), said through result_picture; a copy planted in sheet.c
+# is caught.
+picture_hits() {
+    local -a files
+    mapfile -t files < <(sources "$1")
+    (cd "$1" && grep -nF -- "see it: " "${files[@]}" /dev/null) | uncommented "see it: "
+}
+check "status.h words the offer of a fail's picture" grep -qF '#define FAIL_PICTURE "see it: cudatutor trace "' tutor/status.h
+echo 'static const char *w6 = "see it: cudatutor trace 03";' >> "$copy/tutor/view/sheet.c"
+check "a copy of the picture's offer in sheet.c is caught" grep -q '^tutor/view/sheet.c:' <<<"$(picture_hits "$copy")"
+found=$(picture_hits "$ROOT")
+check "the picture's offer is worded in status.h alone${found:+ ($found)}" test -z "$found"
 
 found=$(exit_defs "$ROOT")
 check "every exit code is defined in status.h alone${found:+ ($found)}" test -z "$found"

@@ -51,20 +51,31 @@ enum status {
  * these words, followed by what it is about (a size, a place in memory, a
  * race checker, a technique).  model/result.h tells the cause from a
  * report; the status's meaning above stays the one line for every fail
- * (the grader's legend), the headline says which.
+ * (the grader's legend), the headline says which.  DRAWN: `cudatutor
+ * trace` draws where it happened (a race, a barrier or warp operation the
+ * emulator stopped, an undefined value it caught reaching the result),
+ * and for a technique, where the lab's lesson counts divergent branches,
+ * bank conflicts or barriers, the picture shows them; the verdict then
+ * offers the picture in FAIL_PICTURE's words.
  *
- *        enum                  headline, then what it is about */
-#define FAIL_CAUSE_TABLE(X)                                             \
-    X(FAIL_WRONG_RESULT,    "wrong result at n = ")                     \
-    X(FAIL_RACE,            "race on ")                                 \
-    X(FAIL_SYNC,            "synchronization error at n = ")            \
-    X(FAIL_UNDEFINED,       "undefined value at n = ")                  \
-    X(FAIL_IMPLAUSIBLE,     "implausible timing at n = ")               \
-    X(FAIL_SANITIZER,       "problems found by ")                       \
-    X(FAIL_TECHNIQUE,       "technique missing: ")
+ *        enum                  headline, then what it is about       drawn */
+#define FAIL_CAUSE_TABLE(X)                                                     \
+    X(FAIL_WRONG_RESULT,    "wrong result at n = ",                     0)      \
+    X(FAIL_RACE,            "race on ",                                 1)      \
+    X(FAIL_SYNC,            "synchronization error at n = ",            1)      \
+    X(FAIL_UNDEFINED,       "undefined value at n = ",                  1)      \
+    X(FAIL_IMPLAUSIBLE,     "implausible timing at n = ",               0)      \
+    X(FAIL_SANITIZER,       "problems found by ",                       0)      \
+    X(FAIL_TECHNIQUE,       "technique missing: ",                      1)
+
+/* The offer of a fail's picture, then the lab (and the file checked, when
+ * not the lab's own kernel.cu): "see it: cudatutor trace 03". */
+#define FAIL_PICTURE "see it: cudatutor trace "
+/* After it, for the lab's own kernel.cu: the tutor's key that draws it. */
+#define FAIL_PICTURE_KEY " (t in the tutor)"
 
 enum fail_cause {
-#define FAIL_CAUSE_ENUM_(e, headline) e,
+#define FAIL_CAUSE_ENUM_(e, headline, drawn) e,
     FAIL_CAUSE_TABLE(FAIL_CAUSE_ENUM_)
 #undef FAIL_CAUSE_ENUM_
     FAIL_CAUSE_NONE             /* not a fail, or one the report does not tell */

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "model/catalog.h"
 #include "model/result.h"
 #include "tap.h"
 #include "sys/util.h"
@@ -508,7 +509,60 @@ static void fail_headlines_name_the_cause(void)
     }
 }
 
-TAP_MAIN(T(json_roundtrip), T(copies_are_whole), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause),
+/* A fail the picture shows offers the one command that draws it (status.h's
+ * FAIL_PICTURE): a race, a stopped barrier, an undefined value the
+ * emulator caught, a lesson counted where the picture marks it; never a
+ * wrong result, a PTX technique, or a lesson of other counters; the file
+ * after the lab when it is not the lab's own. */
+static void a_fail_offers_its_picture(void)
+{
+    static const char race[] = "\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": false, \"message\": \"race on"
+                               " shared memory at offset 64: thread 0 reads it\"}]";
+    static const char sync[] = "\"emulator\": {\"max_n\": 64}, \"messages\": [\"thread 3 waits\"], \"tests\": [{\"name\":"
+                               " \"n=33\", \"n\": 33, \"pass\": false, \"message\": \"thread 3 waits\"}]";
+    static const char undef[] = "\"emulator\": {\"max_n\": 64}, \"messages\": [\"thread 0 stores to d_out[0] a value that is"
+                                " undefined\"], \"tests\": [{\"name\": \"n=33\", \"n\": 33, \"pass\": false, \"message\":"
+                                " \"thread 0 stores to d_out[0] a value that is undefined\"}]";
+    static const char wrong[] = "\"tests\": [{\"name\": \"n=5\", \"n\": 5, \"expected\": \"7\", \"got\": \"6\","
+                                " \"pass\": false, \"message\": \"\"}]";
+    static const char lesson[] = "\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"techniques\": [{\"name\":"
+                                 " \"contiguous working threads\", \"found\": false, \"why\": \"w\"}]";
+    static const char ptx[] = "\"tests\": [{\"name\": \"n=1\", \"n\": 1, \"pass\": true}], \"techniques\": [{\"name\":"
+                              " \"warp shuffle\", \"found\": false, \"why\": \"w\"}]";
+    struct lab lab = {.id = "02", .dir = "labs/02-x",
+                      .lesson = {.name = "contiguous working threads", .counter = "divergent_branches"}};
+    static const struct {
+        const char *json, *file, *counter, *offer;
+        int with_lab;
+    } cases[] = {
+        {race, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {race, "mine/k.cu", NULL, "see it: cudatutor trace 02 mine/k.cu", 1},
+        {sync, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {undef, "labs/02-x/kernel.cu", NULL, "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {wrong, "labs/02-x/kernel.cu", NULL, "", 1},
+        {lesson, "labs/02-x/kernel.cu", "divergent_branches", "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {lesson, "labs/02-x/kernel.cu", "shared_load_wavefronts+shared_store_wavefronts",
+         "see it: cudatutor trace 02 (t in the tutor)", 1},
+        {lesson, "labs/02-x/kernel.cu", "warp_instructions", "", 1},
+        {lesson, "labs/02-x/kernel.cu", "shared_load_wavefronts_total", "", 1},
+        {lesson, "labs/02-x/kernel.cu", "divergent_branches", "", 0},
+        {ptx, "labs/02-x/kernel.cu", "divergent_branches", "", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *json = util_format("{\"schema\": 1, \"status\": \"fail\", \"lab\": \"02\", \"file\": \"%s\","
+                                 " \"summary\": \"\", %s}", cases[i].file, cases[i].json);
+        struct result r;
+        char offer[256];
+        parsed(json, &r);
+        free(json);
+        lab.lesson.counter = (char *)cases[i].counter;
+        result_picture(&r, cases[i].with_lab ? &lab : NULL, offer, sizeof offer);
+        EXPECT_STR(offer, cases[i].offer);
+        result_free(&r);
+    }
+}
+
+TAP_MAIN(T(json_roundtrip), T(copies_are_whole), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause), T(a_fail_offers_its_picture),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))

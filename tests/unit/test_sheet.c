@@ -72,7 +72,7 @@ static char *page(const char *status, const char *src)
     if (fixture(status, &r))
         return NULL;
     doc_init(&d);
-    sheet_result(&d, &r, src, WIDTH);
+    sheet_result(&d, &r, NULL, src, WIDTH);
     fits(&d, WIDTH);
     char *s = flat(&d);
     doc_free(&d);
@@ -156,7 +156,7 @@ static void compile_error_quotes_the_students_line(void)
         strcat(src, l);
     }
     doc_init(&d);
-    sheet_result(&d, &r, src, WIDTH);
+    sheet_result(&d, &r, NULL, src, WIDTH);
     int marked = -1;
     for (int i = 0; i < d.nlines; i++) {
         const char *p = strstr(d.lines[i].text, "bad_line_");
@@ -184,7 +184,7 @@ static char *quoted(const char *src, int line)
         return NULL;
     r.diags[0].line = line;
     doc_init(&d);
-    sheet_result(&d, &r, src, WIDTH);
+    sheet_result(&d, &r, NULL, src, WIDTH);
     char *out = calloc(1, 4096);
     for (int i = 0; out && i < d.nlines; i++) {
         const char *bar = strstr(d.lines[i].text, " │ ");
@@ -348,12 +348,12 @@ static void both_views(const struct result *r, char **page_text, char **verdict_
     size_t len = 0;
     FILE *f = open_memstream(verdict_text, &len);
     doc_init(&d);
-    sheet_result(&d, r, NULL, WIDTH);
+    sheet_result(&d, r, NULL, NULL, WIDTH);
     fits(&d, WIDTH);
     *page_text = flat(&d);
     doc_free(&d);
     if (f) {
-        verdict_print(f, r, 0, 80);
+        verdict_print(f, r, NULL, 0, 80);
         fclose(f);
     }
 }

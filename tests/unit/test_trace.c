@@ -1,12 +1,14 @@
 /* test_trace.c — the picture of view/trace.h from a trace written by
  * hand: a strided shared load marked as the bank conflict it is (in red
  * with colour), a half-warp store after the barrier, a divergent branch,
- * the stop's sentence flowed within the page, and a file that holds no
- * launch refused. */
+ * the stop's sentence flowed within the page, a file that holds no
+ * launch refused; the tutor's page with a picked row and a height, and the
+ * SVG of the same steps. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
+#include "view/doc.h"
 #include "view/trace.h"
 
 /* One warp of one block: at line 7 a load of every second word, the
@@ -81,4 +83,69 @@ static void nothing_to_draw(void)
     EXPECT_STR(err, "the trace holds no launch of the kernel");
 }
 
-TAP_MAIN(T(conflict_marked), T(after_the_barrier), T(nothing_to_draw))
+/* How many times NEEDLE is in HAY. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The tutor's page: a picked row marked with '>' and its warps' words in
+ * place of the legend, in the styles the screen paints (a fault DOC_BAD,
+ * the picked row DOC_MARK); a shorter page keeps to its height. */
+static void picked_row(void)
+{
+    char err[128] = "";
+    struct trace *t = trace_parse(hand, err, sizeof err);
+    static struct trace_step st;
+    if (!t)
+        return;
+    EXPECT(trace_step(t, 1, &st) == 0 && st.nrows == 2 && st.step == 2 && st.steps == 2 && st.open == 8);
+    EXPECT(!strcmp(st.rows[0].op, "if") && st.rows[0].mark == TRACE_WARN && st.rows[1].mark == TRACE_PLAIN);
+    EXPECT(trace_step(t, 2, &st) == -1);
+    struct trace_look look = {.lab = "01", .n = 32, .source = source, .source_name = "k.cu", .cursor = 1};
+    char *p = trace_page(t, 0, &look);
+    EXPECT(p && strstr(p, ">  7 w0     ld  rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr 2-way conflict, 0..62 by 2\n"));
+    EXPECT(p && strstr(p, "\n> 7 w0 ld, 32 lanes: 2-way conflict, 0..62 by 2\n"));
+    EXPECT(p && !strstr(p, "r w shared read/write"));
+    free(p);
+    struct doc d;
+    doc_init(&d);
+    look.cursor = 0;
+    EXPECT(trace_page_doc(t, 0, &look, &d) == 0);
+    int bad = 0;
+    for (int i = 0; i < d.nlines; i++)
+        for (size_t b = 0; b < d.lines[i].len; b++)
+            bad += d.lines[i].style[b] == DOC_BAD;
+    EXPECT(bad == (int)strlen("2-way conflict, 0..62 by 2"));
+    doc_free(&d);
+    look.height = 6;
+    look.cursor = 2;
+    p = trace_page(t, 1, &look);
+    EXPECT(count(p, "\n") <= 6 && p && strstr(p, ">  9 w0     st  "));
+    free(p);
+    trace_free(t);
+}
+
+/* The SVG: both steps, the conflict framed red, the split branch amber,
+ * the source beside with XML's specials escaped, the stop's sentence. */
+static void svg_drawn(void)
+{
+    char err[128] = "";
+    struct trace *t = trace_parse(hand, err, sizeof err);
+    if (!t)
+        return;
+    struct trace_look look = {.lab = "01", .n = 32, .source = source, .source_name = "k.cu", .stopped = "a & b"};
+    char *svg = trace_svg(t, &look);
+    EXPECT(svg && !strncmp(svg, "<?xml version=\"1.0\"", 19) && strstr(svg, "</svg>\n"));
+    EXPECT(count(svg, "<g class=\"step\"") == 2 && count(svg, "<g class=\"row\">") == 4);
+    EXPECT(count(svg, "class=\"frame-bad\"") == 1 && count(svg, "class=\"frame-warn\"") == 1);
+    EXPECT(count(svg, "   9 | if (t &lt; 16) s[t] = v;") == 1 && !strstr(svg, "t < 16"));
+    EXPECT(count(svg, "stopped here: a &amp; b") == 1);
+    free(svg);
+    trace_free(t);
+}
+
+TAP_MAIN(T(conflict_marked), T(after_the_barrier), T(nothing_to_draw), T(picked_row), T(svg_drawn))

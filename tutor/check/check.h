@@ -21,6 +21,17 @@
 int check_run(const struct toolchain *tc, const struct catalog *cat, const struct lab *lab,
               const struct check_opts *opts, struct result *out, char *err, size_t errlen);
 
+/* `cudatutor trace` and the tutor's t: O set for one call of FILE (NULL:
+ * the lab's kernel.cu, whose path the caller gives) traced at
+ * CHECK_TRACE_N in WORK_DIR, its steps written to STEPS, with one seed so
+ * that the same kernel draws the same picture.  The rest of O is zero. */
+void check_trace_opts(struct check_opts *o, const char *file, const char *work_dir, const char *steps);
+/* A trace's work folder: build/trace/NN (heap; NULL out of memory). */
+char *check_trace_dir(const struct toolchain *tc, const struct lab *lab);
+/* How a traced call ended when not cleanly (the hazard's sentence, the
+ * picture's last page says it), else NULL. */
+const char *check_trace_stopped(const struct result *res);
+
 /* A fresh seed below 2^48: JSON numbers are doubles, exact to 2^53. */
 unsigned long long check_new_seed(void);
 

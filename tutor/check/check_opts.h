@@ -15,6 +15,11 @@ typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, c
  * sandbox is five). */
 #define CHECK_WRAP_MAX 24
 
+/* The size a trace draws (one or two blocks of a lab's launch), and its
+ * steps file's name in the trace's work folder. */
+#define CHECK_TRACE_N 64
+#define CHECK_TRACE_FILE "steps.txt"
+
 struct check_opts {
     const char *file;               /* NULL: the lab's own kernel.cu */
     unsigned long long seed;
@@ -55,7 +60,7 @@ struct check_opts {
      * one call at trace_n, its launches' steps written to this file
      * (check_trace.c); NULL: a check. */
     const char *trace;
-    unsigned long long trace_n;
+    unsigned long long trace_n;     /* 0: CHECK_TRACE_N */
     check_progress_fn progress;
     void *ud;
 };

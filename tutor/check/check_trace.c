@@ -8,12 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/check.h"
 #include "check/check_stage.h"
 #include "sys/util.h"
 
 int stage_trace(struct check_state *r)
 {
-    unsigned long long n = r->o->trace_n ? r->o->trace_n : 64;
+    unsigned long long n = r->o->trace_n ? r->o->trace_n : CHECK_TRACE_N;
     char *json = util_format("%s/trace.json", r->dir), *nword = util_format("%llu", n), *argv[128] = {0};
     char **hx = NULL, *text = NULL, err[160];
     struct proc_result pr = {0};
@@ -56,4 +57,27 @@ out:
     free(nword);
     free(json);
     return rc;
+}
+
+void check_trace_opts(struct check_opts *o, const char *file, const char *work_dir, const char *steps)
+{
+    memset(o, 0, sizeof *o);
+    o->file = file;
+    o->work_dir = work_dir;
+    o->trace = steps;
+    o->trace_n = CHECK_TRACE_N;
+    o->seed = 1;
+    o->have_seed = 1;
+}
+
+char *check_trace_dir(const struct toolchain *tc, const struct lab *lab)
+{
+    return util_format("%s/trace/%s", tc->build_dir, lab->id);
+}
+
+const char *check_trace_stopped(const struct result *res)
+{
+    if (res->status == STATUS_PASS || !res->nmsgs)
+        return res->status == STATUS_PASS ? NULL : status_name(res->status);
+    return res->messages[res->nmsgs - 1];
 }

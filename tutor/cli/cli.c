@@ -107,7 +107,7 @@ enum opt_code {
     OPT_ROOT = 256, OPT_PROGRESS, OPT_NO_COLOR, OPT_UNLOCK_ALL, OPT_VERSION, OPT_KEYS, OPT_DUMP, OPT_SIZE,
     OPT_JSON, OPT_FILE, OPT_OUT, OPT_SEED, OPT_QUICK, OPT_NO_SANITIZE, OPT_COUNTERS, OPT_BUILD_ONLY,
     OPT_RUN_ONLY, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_WRAP_ARG, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
-    OPT_NO_CALIBRATE, OPT_FORCE, OPT_GPU_VIA, OPT_GPU_VIA_WAIT
+    OPT_NO_CALIBRATE, OPT_FORCE, OPT_GPU_VIA, OPT_GPU_VIA_WAIT, OPT_SVG
 };
 
 struct option_spec {
@@ -137,6 +137,7 @@ static const struct option_spec options[] = {
     {"run-only", OPT_RUN_ONLY, NULL, ON(CMD_CHECK), "run what --build-only left in --work-dir (not recorded)"},
     {"timeout-scale", OPT_TIMEOUT_SCALE, "X", ON_RUN, "multiply the catalog's time limits by X"},
     {"work-dir", OPT_WORK_DIR, "DIR", ON(CMD_CHECK) | ON(CMD_TRACE), "build and run in DIR instead of build/check/NN (trace: build/trace/NN)"},
+    {"svg", OPT_SVG, "PATH", ON(CMD_TRACE), "write every step as one SVG picture to PATH (for slides) instead"},
     {"wrap", OPT_WRAP, "PROGRAM", ON(CMD_CHECK), "run the harness through PROGRAM (a sandbox)"},
     {"wrap-arg", OPT_WRAP_ARG, "ARG", ON(CMD_CHECK), "one more argument for --wrap's PROGRAM, before the harness's (repeatable)"},
     {"time-budget", OPT_TIME_BUDGET, "MS", ON(CMD_CHECK), "GPU milliseconds per timed kernel and size"},
@@ -274,6 +275,7 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_FILE: a->file = v; break;
     case OPT_OUT: a->out = v; break;
     case OPT_WORK_DIR: a->work_dir = v; break;
+    case OPT_SVG: a->svg = v; break;
     case OPT_WRAP: a->wrap = v; break;
     case OPT_WRAP_ARG: a->wrap_args[a->nwrap_args++] = (char *)v; break;
     case OPT_GPU_LOCK: a->gpu_lock = v; break;
@@ -591,7 +593,7 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     if (a->json)
         outcome_put_text(text);
     else
-        verdict_print(stdout, &res, app->color && isatty(STDOUT_FILENO), outcome_width());
+        verdict_print(stdout, &res, a->lab, app->color && isatty(STDOUT_FILENO), outcome_width());
     fflush(stdout);
     /* Progress is about the student's own kernel.cu, checked in full. */
     if (!a->file && !a->build_only && !a->run_only)

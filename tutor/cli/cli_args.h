@@ -26,6 +26,7 @@ struct cli_args {
     /* The commands'. */
     int json, yes;
     const char *file, *out, *work_dir, *wrap, *gpu_lock;
+    const char *svg;            /* trace --svg PATH */
     char **wrap_args;           /* --wrap-arg, in order: --wrap's program's own arguments */
     int nwrap_args;
     int quick, no_sanitize, counters, build_only, run_only, no_calibrate, force;

@@ -1,8 +1,10 @@
 /* cli_trace.c — see cli_trace.h.  The build and the traced call are a
- * check's (check_run with its trace option), in build/trace/NN, so the
- * student's own folder and progress are never touched. */
+ * check's (check_run with its trace option, check_trace_opts), in
+ * build/trace/NN, so the student's own folder and progress are never
+ * touched. */
 #include "cli/cli_trace.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +17,6 @@
 #include "sys/util.h"
 #include "view/trace.h"
 
-#define TRACE_N 64
-
 static void show_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
 {
     (void)ud, (void)i, (void)n;
@@ -27,19 +27,11 @@ static void show_progress(void *ud, enum stage_id stage, int i, int n, const cha
     fflush(stderr);
 }
 
-/* The last message of a call that did not end cleanly, else NULL. */
-static const char *stop_reason(const struct result *res)
-{
-    if (res->status == STATUS_PASS || !res->nmsgs)
-        return res->status == STATUS_PASS ? NULL : status_name(res->status);
-    return res->messages[res->nmsgs - 1];
-}
-
 int cli_trace(struct app *app, const struct cli_args *a)
 {
     const struct lab *lab = a->lab;
-    char err[512] = "", *dir = a->work_dir ? strdup(a->work_dir) : util_format("%s/trace/%s", app->tc.build_dir, lab->id);
-    char *path = dir ? util_format("%s/steps.txt", dir) : NULL, *text = NULL, *source = NULL;
+    char err[512] = "", *dir = a->work_dir ? strdup(a->work_dir) : check_trace_dir(&app->tc, lab);
+    char *path = dir ? util_format("%s/%s", dir, CHECK_TRACE_FILE) : NULL, *text = NULL, *source = NULL, *svg = NULL;
     const char *file = a->npos > 1 ? a->pos[1] : NULL;
     char *own = file ? NULL : util_format("%s/%s/kernel.cu", app->root, lab->dir);
     struct result res = {0};
@@ -48,10 +40,11 @@ int cli_trace(struct app *app, const struct cli_args *a)
 
     if (!path || (!file && !own))
         goto out;
-    /* one seed: the same kernel draws the same picture */
-    struct check_opts o = {.file = file ? file : own, .work_dir = dir, .trace = path, .trace_n = TRACE_N,
-                           .seed = 1, .have_seed = 1,
-                           .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
+    struct check_opts o;
+    check_trace_opts(&o, file ? file : own, dir, path);
+    /* a kernel that does not build must not draw the last one's steps */
+    unlink(path);
+    o.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
     if (check_run(&app->tc, &app->cat, lab, &o, &res, err, sizeof err)) {
         outcome_fail("trace", "%s", err);
         goto out;
@@ -64,9 +57,21 @@ int cli_trace(struct app *app, const struct cli_args *a)
     }
     source = util_read_file(o.file, NULL);
     const char *base = strrchr(o.file, '/');
-    struct trace_look look = {.lab = lab->id, .n = TRACE_N, .source = source,
-                              .source_name = base ? base + 1 : o.file, .stopped = stop_reason(&res),
+    struct trace_look look = {.lab = lab->id, .n = o.trace_n, .source = source,
+                              .source_name = base ? base + 1 : o.file, .stopped = check_trace_stopped(&res),
                               .color = app->color && isatty(STDOUT_FILENO)};
+    if (a->svg) {
+        if (!(svg = trace_svg(t, &look)))
+            goto out;
+        if (util_write_file(a->svg, svg, strlen(svg))) {
+            outcome_fail("trace", "cannot write %s: %s", a->svg, strerror(errno));
+            goto out;
+        }
+        printf("trace %s: %d step%s drawn in %s\n", lab->id, trace_steps(t), trace_steps(t) == 1 ? "" : "s",
+               a->svg);
+        rc = EXIT_OK;
+        goto out;
+    }
     outcome_page();
     for (int k = 0; k < trace_steps(t); k++) {
         char *page = trace_page(t, k, &look);
@@ -79,6 +84,7 @@ int cli_trace(struct app *app, const struct cli_args *a)
 out:
     trace_free(t);
     result_free(&res);
+    free(svg);
     free(source);
     free(text);
     free(own);

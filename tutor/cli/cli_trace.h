@@ -9,6 +9,8 @@
 /* Builds the kernel, runs one call of it on the CPU judge with the
  * emulator's trace on (check_trace.c) and prints each step as a page of at
  * most 80x24, a blank line between pages; through the pager on a terminal.
+ * With --svg PATH it writes every step as one SVG document there instead
+ * and says so in a line.
  * Exit: 0 drawn (also when the call stopped at a hazard, which the last
  * page shows), 1 the kernel did not build or could not be traced, 4 the
  * workbook failed. */

@@ -303,6 +303,15 @@ void result_headline(const struct result *r, char *buf, size_t len);
  * asked for).  check.c writes it; the grader's text and every screen read it. */
 void result_fail_words(const struct result *r, char *buf, size_t len);
 
+/* The one command that draws a fail where it happened (status.h's
+ * FAIL_PICTURE and the cause's DRAWN): "see it: cudatutor trace 03 (t in
+ * the tutor)", with the file after the lab when the check was of another
+ * file than LAB's kernel.cu; a missing technique only when it is LAB's
+ * lesson counted where the picture marks it (NULL LAB: never).  "" when
+ * the picture does not show the verdict. */
+struct lab;
+void result_picture(const struct result *r, const struct lab *lab, char *buf, size_t len);
+
 /* What the summary says beyond its headline: every check's summary opens
  * with result_headline and ": " (check.c), and a screen that shows the
  * headline as its heading shows only the rest.  A report written before

@@ -9,13 +9,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/catalog.h"
 #include "sys/util.h"
 
 static const char *const headlines[] = {
-#define FAIL_CAUSE_HEADLINE_(e, headline) headline,
+#define FAIL_CAUSE_HEADLINE_(e, headline, drawn) headline,
     FAIL_CAUSE_TABLE(FAIL_CAUSE_HEADLINE_)
 #undef FAIL_CAUSE_HEADLINE_
 };
+
+static const int drawn[] = {
+#define FAIL_CAUSE_DRAWN_(e, headline, d) d,
+    FAIL_CAUSE_TABLE(FAIL_CAUSE_DRAWN_)
+#undef FAIL_CAUSE_DRAWN_
+};
+
+/* The emulator's counters whose events the picture of a trace marks: a
+ * branch that splits a warp, a shared request's passes (bank conflicts),
+ * a barrier (view/trace.h). */
+static const char *const pictured[] = {"divergent_branches", "shared_load_wavefronts", "shared_store_wavefronts",
+                                       "barriers"};
 
 /* The emulator opens the sentence of a race with these words, then the
  * place, then ": " (tutor/emu/emu_shadow.c). */
@@ -229,4 +242,37 @@ const char *result_detail(const struct result *r)
     if ((rest = after(s, head)) || (rest = after(s, status_meaning(r->status))))
         return rest;
     return s;
+}
+
+/* Whether COUNTER ("a+b" a sum) names a counter the picture marks. */
+static int counter_pictured(const char *counter)
+{
+    for (size_t i = 0; i < sizeof pictured / sizeof pictured[0]; i++) {
+        size_t n = strlen(pictured[i]);
+        for (const char *p = strstr(counter, pictured[i]); p; p = strstr(p + 1, pictured[i]))
+            if ((p == counter || p[-1] == '+') && (p[n] == '\0' || p[n] == '+'))
+                return 1;
+    }
+    return 0;
+}
+
+void result_picture(const struct result *r, const struct lab *lab, char *buf, size_t len)
+{
+    char what[256];
+    enum fail_cause c = result_cause(r, what, sizeof what);
+    const struct rtech *k = missing_technique(r);
+    util_copy(buf, len, "");
+    if (c == FAIL_CAUSE_NONE || !drawn[c])
+        return;
+    /* a technique: only the lesson's, counted where the picture marks it */
+    if (c == FAIL_TECHNIQUE && !(lab && lab->lesson.counter && k && !strcmp(k->name, lab->lesson.name) &&
+                                 counter_pictured(lab->lesson.counter)))
+        return;
+    const char *file = r->file ? r->file : "", *id = r->lab ? r->lab : "";
+    size_t dl = lab ? strlen(lab->dir) : 0;
+    int own = lab && !strncmp(file, lab->dir, dl) && !strcmp(file + dl, "/kernel.cu");
+    if (own || !file[0])
+        snprintf(buf, len, "%s%s%s", FAIL_PICTURE, id, FAIL_PICTURE_KEY);
+    else
+        snprintf(buf, len, "%s%s %s", FAIL_PICTURE, id, file);
 }

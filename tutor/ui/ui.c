@@ -88,6 +88,11 @@ static void act_check(struct ui *ui)
     ui_check_start(ui, ui->sel);
 }
 
+static void act_trace(struct ui *ui)
+{
+    ui_trace_start(ui, ui->sel);
+}
+
 static void act_search(struct ui *ui)
 {
     if (!ui->top->ops->search) {
@@ -105,7 +110,7 @@ static const struct {
     {UI_SEARCH, act_search},       {UI_CHECK, act_check},     {UI_EDIT, ui_act_edit},
     {UI_HINT, ui_act_hint},        {UI_RESET, ui_act_reset},  {UI_SOLUTION, ui_act_solution},
     {UI_CHART, ui_act_chart},      {UI_WATCH, ui_act_watch},  {UI_HELP, ui_act_help},
-    {UI_LESSON, ui_act_lesson},    {UI_PROGRESS, ui_act_progress},
+    {UI_LESSON, ui_act_lesson},    {UI_PROGRESS, ui_act_progress}, {UI_TRACE, act_trace},
 };
 
 static void ui_perform(struct ui *ui, int flags)

@@ -1,5 +1,8 @@
 /* ui_check.c — a check runs in a child process so that the screen stays
  * alive (resizes, the clock, cancelling with q) while nvcc and the GPU work.
+ * So does a trace (the t key): the same child, building the kernel and
+ * tracing one call of it (check_trace_opts) instead, its picture then
+ * shown by ui_trace.c and nothing recorded.
  * The child runs the check session (check/check_session.h) and passes its
  * events to the parent as they are, one fixed-size record each (struct
  * child_msg), then a record that the verdict follows, as its JSON, until
@@ -16,8 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check/check.h"
 #include "check/check_session.h"
 #include "view/sheet.h"
+#include "view/trace.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "model/workspace.h"
@@ -41,6 +46,8 @@ struct check_job {
     pid_t pid;
     int fd;
     int lab;
+    int trace;                  /* a trace, not a check */
+    int tracing;                /* the trace's call runs */
     char *buf;                  /* everything read so far */
     size_t len, cap, parsed;    /* parsed: bytes of records consumed */
     long json_at;               /* where the verdict's JSON starts; -1 not yet */
@@ -84,7 +91,37 @@ static void child_event(void *ud, const struct check_event *ev)
     child_send(*(int *)ud, CHILD_EVENT, ev, ev->text);
 }
 
-static void child_run(struct ui *ui, int lab, int fd)
+static void child_progress(void *ud, enum stage_id stage, int i, int n, const char *detail)
+{
+    struct check_event ev = {.kind = CHECK_EVENT_PROGRESS, .stage = stage, .i = i, .n = n, .text = detail};
+    child_send(*(int *)ud, CHILD_EVENT, &ev, detail);
+}
+
+/* The lab's own kernel.cu traced in build/trace/NN, as `cudatutor trace NN`. */
+static int child_trace(struct ui *ui, int lab, int *fd, struct result *rep, char *err, size_t errlen)
+{
+    const struct lab *l = &ui->app->cat.labs[lab];
+    char *dir = check_trace_dir(&ui->app->tc, l), *steps = dir ? util_format("%s/%s", dir, CHECK_TRACE_FILE) : NULL;
+    char *own = util_format("%s/%s/kernel.cu", ui->app->root, l->dir);
+    struct check_opts o;
+    int rc = -1;
+    if (steps && own) {
+        check_trace_opts(&o, own, dir, steps);
+        /* a kernel that does not build must not draw the last one's steps */
+        unlink(steps);
+        o.progress = child_progress;
+        o.ud = fd;
+        rc = check_run(&ui->app->tc, &ui->app->cat, l, &o, rep, err, errlen);
+    } else {
+        util_copy(err, errlen, "out of memory");
+    }
+    free(own);
+    free(steps);
+    free(dir);
+    return rc;
+}
+
+static void child_run(struct ui *ui, int lab, int trace, int fd)
 {
     struct check_opts o;
     char err[512] = "";
@@ -112,7 +149,8 @@ static void child_run(struct ui *ui, int lab, int fd)
      * targets scaled to this GPU unless --no-calibrate. */
     struct check_session session = {.app = ui->app, .calibrated = 1, .via = 1, .event = child_event, .ud = &fd};
     struct result rep;
-    int ran = check_session_run(&session, &ui->app->cat.labs[lab], &o, &rep, err, sizeof err) == 0;
+    int ran = (trace ? child_trace(ui, lab, &fd, &rep, err, sizeof err)
+                     : check_session_run(&session, &ui->app->cat.labs[lab], &o, &rep, err, sizeof err)) == 0;
     /* The verdict crosses the pipe as its JSON. */
     char *text = ran ? result_to_json(&rep, 0) : NULL;
     if (text) {
@@ -145,8 +183,11 @@ static void take_event(struct check_job *j, const struct child_msg *m)
     j->waiting = m->stage == STAGE_WAIT;
     j->calibrating = m->stage == STAGE_CALIBRATE;
     j->asking = m->stage == STAGE_GPU;
+    j->tracing = m->stage == STAGE_TRACE;
     if (stage_label(m->stage))
         j->stage = (int)m->stage;
+    else if (j->tracing)
+        j->stage = STAGE_LINK + 1;      /* built: the trace's own line is on */
     j->i = m->i;
     j->n = m->n;
     util_copy(j->detail, sizeof j->detail, m->text);
@@ -178,8 +219,7 @@ struct result_page {
 static void result_build(struct doc *d, struct ui *ui, void *ctx, int width)
 {
     struct result_page *rp = ctx;
-    (void)ui;
-    sheet_result(d, &rp->r, rp->src, width);
+    sheet_result(d, &rp->r, rp->r.lab ? catalog_find(&ui->app->cat, rp->r.lab) : NULL, rp->src, width);
 }
 
 static void result_page_free(void *ctx)
@@ -216,6 +256,29 @@ static struct view *result_view(struct ui *ui, struct result *r)
     return v;
 }
 
+/* A trace's picture from its steps file, or why there is none. */
+static void trace_show(struct ui *ui, int lab, const struct result *r)
+{
+    const struct lab *l = &ui->app->cat.labs[lab];
+    char err[256] = "", *dir = check_trace_dir(&ui->app->tc, l);
+    char *steps = dir ? util_format("%s/%s", dir, CHECK_TRACE_FILE) : NULL;
+    char *text = steps ? util_read_file(steps, NULL) : NULL;
+    struct trace *t = text ? trace_parse(text, err, sizeof err) : NULL;
+    if (t) {
+        char *own = util_format("%s/%s/kernel.cu", ui->app->root, l->dir);
+        char *source = own ? util_read_file(own, NULL) : NULL;
+        /* the view takes the trace and the source over */
+        ui_replace(ui, ui_trace_new(l->id, CHECK_TRACE_N, t, source, "kernel.cu", check_trace_stopped(r)));
+        free(own);
+    } else {
+        ui_message(ui, DOC_BAD, "lab %s: nothing to draw: %s", l->id,
+                   r->summary && r->summary[0] ? r->summary : text ? err : "the kernel did not run");
+    }
+    free(text);
+    free(steps);
+    free(dir);
+}
+
 static void finish(struct ui *ui)
 {
     struct check_job *j = ui->job;
@@ -228,7 +291,14 @@ static void finish(struct ui *ui)
         ;
     if (ui->top && ui->top->kind == VIEW_CHECK)
         ui_pop(ui);
-    if (j->json_at >= 0) {
+    if (j->json_at >= 0 && j->trace) {
+        if (result_parse(j->buf + j->json_at, &r, err, sizeof err) == 0) {
+            trace_show(ui, j->lab, &r);
+            result_free(&r);
+        } else {
+            ui_message(ui, DOC_BAD, "the trace's verdict did not parse: %s", err);
+        }
+    } else if (j->json_at >= 0) {
         if (result_parse(j->buf + j->json_at, &r, err, sizeof err) == 0) {
             ui_record(ui, &r);
             ui_replace(ui, result_view(ui, &r));
@@ -353,7 +423,7 @@ static void check_draw(struct view *v, struct ui *ui)
         return;
     lab = &ui->app->cat.labs[j->lab];
     double t = util_now() - j->started;
-    snprintf(title, sizeof title, " Checking lab %s: %s", lab->id, lab->title);
+    snprintf(title, sizeof title, " %s lab %s: %s", j->trace ? "Tracing" : "Checking", lab->id, lab->title);
     snprintf(right, sizeof right, " %s %.0f s ", spinner[(int)(t * 4) % 4], t);
     ui_bar(ui, 0, title, right, A_REVERSE | A_BOLD);
     if (j->calibrating) {
@@ -361,7 +431,8 @@ static void check_draw(struct view *v, struct ui *ui)
         return;
     }
     int y = 2;
-    for (int s = 0; stage_label((enum stage_id)s); s++, y++) {
+    /* a trace builds as a check does, then runs one call */
+    for (int s = 0; stage_label((enum stage_id)s) && (!j->trace || s <= STAGE_LINK); s++, y++) {
         const char *mark = s < j->stage ? ui_glyph(ui, "✓", "+") : s == j->stage ? ui_glyph(ui, "▸", ">") : " ";
         ui_put(ui, y, 2, 2, s < j->stage ? DOC_GOOD : DOC_STRONG, mark);
         ui_put(ui, y, 5, 16, s <= j->stage ? DOC_STRONG : DOC_DIM, stage_label((enum stage_id)s));
@@ -373,6 +444,16 @@ static void check_draw(struct view *v, struct ui *ui)
                 snprintf(what, sizeof what, "%s", j->detail);
             ui_put(ui, y, 22, ui->cols - 23, DOC_TEXT, what);
         }
+    }
+    if (j->trace) {
+        char what[160];
+        snprintf(what, sizeof what, "one call at n=%d on the emulator, every lane's step written down",
+                 CHECK_TRACE_N);
+        ui_put(ui, y, 2, 2, DOC_STRONG, j->tracing ? ui_glyph(ui, "▸", ">") : " ");
+        ui_put(ui, y, 5, 16, j->tracing ? DOC_STRONG : DOC_DIM, "trace");
+        ui_put(ui, y, 22, ui->cols - 23, j->tracing ? DOC_TEXT : DOC_DIM, what);
+        ui_put(ui, y + 2, 2, ui->cols - 4, DOC_DIM, "Compiling takes a few seconds.  q cancels the trace.");
+        return;
     }
     if (j->asking) {
         char what[240];
@@ -399,8 +480,9 @@ static int check_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
     (void)v;
     (void)ch;
     if (act == ACT_BACK || act == ACT_QUIT) {
+        int trace = ui->job && ui->job->trace;
         ui_check_cancel(ui);
-        ui_message(ui, DOC_WARN, "check cancelled");
+        ui_message(ui, DOC_WARN, trace ? "trace cancelled" : "check cancelled");
         return act == ACT_QUIT ? UI_QUIT : UI_REDRAW;
     }
     return 0;
@@ -413,14 +495,15 @@ static void check_free(struct view *v)
 
 static const struct view_ops check_ops = {check_draw, check_key, NULL, check_free};
 
-void ui_check_start(struct ui *ui, int lab)
+/* A check of LAB's kernel.cu, or a trace of it, in a child process. */
+static void job_start(struct ui *ui, int lab, int trace)
 {
     struct check_job *j = NULL;
     struct view *cv = NULL;
     int fds[2] = {-1, -1};
 
     if (ui->job) {
-        ui_message(ui, DOC_WARN, "a check is already running");
+        ui_message(ui, DOC_WARN, "a %s is already running", ui->job->trace ? "trace" : "check");
         return;
     }
     if (ui_state(ui, lab) == LAB_LOCKED) {
@@ -445,6 +528,7 @@ void ui_check_start(struct ui *ui, int lab)
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     j->fd = fds[0];
     j->lab = lab;
+    j->trace = trace;
     j->json_at = -1;
     j->stage = -1;
     j->started = util_now();
@@ -453,7 +537,7 @@ void ui_check_start(struct ui *ui, int lab)
         goto fail;
     if (j->pid == 0) {
         close(fds[0]);
-        child_run(ui, lab, fds[1]);
+        child_run(ui, lab, trace, fds[1]);
     }
     setpgid(j->pid, j->pid);
     close(fds[1]);
@@ -464,7 +548,7 @@ void ui_check_start(struct ui *ui, int lab)
     ui_push(ui, cv);
     return;
 fail:
-    ui_message(ui, DOC_BAD, "cannot start a check: %s", strerror(errno));
+    ui_message(ui, DOC_BAD, "cannot start a %s: %s", trace ? "trace" : "check", strerror(errno));
     if (fds[0] >= 0)
         close(fds[0]);
     if (fds[1] >= 0)
@@ -473,6 +557,16 @@ fail:
         j->fd = -1;
     job_free(j);
     free(cv);
+}
+
+void ui_check_start(struct ui *ui, int lab)
+{
+    job_start(ui, lab, 0);
+}
+
+void ui_trace_start(struct ui *ui, int lab)
+{
+    job_start(ui, lab, 1);
 }
 
 int ui_result_open(struct ui *ui, const char *path, char *err, size_t errlen)

@@ -19,6 +19,7 @@
     X(ACT_PREV,     'N',        0,          "N",       0,            "previous match")                        \
     X(ACT_CHECK,    'c',        0,          "c",       UI_CHECK,     "check your kernel")                      \
     X(ACT_EDIT,     'e',        0,          "e",       UI_EDIT,      "edit kernel.cu in $VISUAL or $EDITOR")  \
+    X(ACT_TRACE,    't',        0,          "t",       UI_TRACE,     "see your kernel run: its steps at n=64 on the emulator, Space for the next barrier, j/k each row") \
     X(ACT_HINT,     'h',        0,          "h",       UI_HINT,      "the next hint, after asking (recorded, never graded)") \
     X(ACT_RESET,    'r',        0,          "r",       UI_RESET,     "reset kernel.cu to the stub (asks first, keeps a backup)") \
     X(ACT_SOLUTION, 's',        0,          "s",       UI_SOLUTION,  "the solution, once the lab has passed") \

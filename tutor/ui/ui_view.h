@@ -34,7 +34,8 @@ enum ui_flag {
     UI_HELP = 1 << 11,
     UI_LESSON = 1 << 12,
     UI_SEARCH = 1 << 13,
-    UI_PROGRESS = 1 << 14
+    UI_PROGRESS = 1 << 14,
+    UI_TRACE = 1 << 15
 };
 
 #include "ui/ui_keys.h"
@@ -42,7 +43,7 @@ enum ui_flag {
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 
-enum view_kind { VIEW_MAIN, VIEW_LESSON, VIEW_RESULT, VIEW_HINTS, VIEW_SOLUTION, VIEW_HELP, VIEW_CHART, VIEW_PROGRESS, VIEW_CHECK, VIEW_ASK };
+enum view_kind { VIEW_MAIN, VIEW_LESSON, VIEW_RESULT, VIEW_HINTS, VIEW_SOLUTION, VIEW_HELP, VIEW_CHART, VIEW_PROGRESS, VIEW_CHECK, VIEW_ASK, VIEW_TRACE };
 
 struct ui;
 struct view;
@@ -153,6 +154,15 @@ void ui_pager_scroll_to(struct view *v, int line);
 struct view *ui_ask_new(const char *question, const char *no_does, void (*yes)(struct ui *ui, void *ctx),
                         void (*no)(struct ui *ui, void *ctx), void *ctx);
 
+/* ---- ui_trace.c: the picture of a kernel running ------------------------- */
+struct trace;
+/* The steps of T (taken over, as SOURCE, the kernel's text named
+ * SOURCE_NAME in the trace, heap or NULL) of lab LAB at size N, stepped
+ * with keys; STOPPED: the sentence of the hazard that stopped the call
+ * (copied), the picture then opens on its step.  NULL out of memory. */
+struct view *ui_trace_new(const char *lab, unsigned long long n, struct trace *t, char *source,
+                          const char *source_name, const char *stopped);
+
 /* ---- ui_check.c: running a check off the UI's back ---------------------- */
 /* Starts checking the lab in a child process and shows its progress. */
 void ui_check_start(struct ui *ui, int lab);
@@ -162,6 +172,8 @@ int ui_check_fd(const struct ui *ui);
 void ui_check_poll(struct ui *ui);
 /* Kills the running check, if any, and drops its screen. */
 void ui_check_cancel(struct ui *ui);
+/* Starts tracing the lab's kernel.cu (the t key) and then shows its picture. */
+void ui_trace_start(struct ui *ui, int lab);
 /* Shows a saved verdict (the results screen for a file). */
 int ui_result_open(struct ui *ui, const char *path, char *err, size_t errlen);
 

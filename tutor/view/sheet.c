@@ -412,7 +412,7 @@ static void notes_section(struct doc *d, const struct result *r, int width)
     }
 }
 
-void sheet_result(struct doc *d, const struct result *r, const char *src, int width)
+void sheet_result(struct doc *d, const struct result *r, const struct lab *lab, const char *src, int width)
 {
     char upper[32];
     size_t i;
@@ -430,6 +430,9 @@ void sheet_result(struct doc *d, const struct result *r, const char *src, int wi
     doc_newline(d);
     if (result_detail(r)[0])
         para(d, result_detail(r), DOC_TEXT, width, "  ");
+    result_picture(r, lab, head, sizeof head);
+    if (head[0])
+        para(d, head, DOC_STRONG, width, "  ");
     if (r->status == STATUS_NO_GPU)
         para(d, "Your kernel compiled and follows the rules of `lab.h`, but this machine has no CUDA device, "
                 "so nothing was run or timed.  Check it on a machine with an NVIDIA GPU.",

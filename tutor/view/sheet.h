@@ -12,8 +12,9 @@
 
 /* The results screen of one check.  src is the text of the checked file
  * (r->file), or NULL: compile diagnostics in that file then quote their
- * line. */
-void sheet_result(struct doc *d, const struct result *r, const char *src, int width);
+ * line.  lab: the lab checked (the offer of a fail's picture,
+ * result_picture), or NULL. */
+void sheet_result(struct doc *d, const struct result *r, const struct lab *lab, const char *src, int width);
 
 /* Whether two names of a file agree: equal, or one is the other with more
  * leading folders (nvcc names files as given; verdicts relative to the root). */

@@ -1,10 +1,11 @@
-/* trace.c — the picture of trace.h: the CPU judge's trace lines read into
+/* trace.c — the model of trace.h: the CPU judge's trace lines read into
  * events, each event given its warp's phase (the barriers that warp had
- * passed), and a phase of block 0 drawn as rows, one per instruction of
- * interest, the warps that did the same thing folded into one row. */
+ * passed), and a phase of block 0 made a step of rows, one per
+ * instruction of interest, the warps that did the same thing folded into
+ * one row.  trace_page.c draws a step as a page, trace_svg.c as SVG. */
 #include "view/trace.h"
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,62 +399,9 @@ static int rows_of(const struct trace *t, const struct tlaunch *l, int p, struct
     return n;
 }
 
-/* ---- the page ---------------------------------------------------------------------- */
+/* ---- a step: its rows folded ------------------------------------------------------ */
 
-struct page {
-    char *buf;
-    size_t len, cap;
-    int lines;
-};
-
-static void put(struct page *pg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct page *pg, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    size_t n = strlen(line);
-    if (pg->len + n + 2 > pg->cap) {
-        size_t cap = (pg->cap + n + 2) * 2;
-        char *b = realloc(pg->buf, cap);
-        if (!b)
-            return;
-        pg->buf = b;
-        pg->cap = cap;
-    }
-    memcpy(pg->buf + pg->len, line, n);
-    pg->len += n;
-    pg->buf[pg->len++] = '\n';
-    pg->buf[pg->len] = '\0';
-    pg->lines++;
-}
-
-/* LEAD and TEXT flowed into at most MAX lines of TRACE_WIDTH - 1 columns,
- * broken at spaces; what does not fit is cut. */
-static void put_wrapped(struct page *pg, const char *lead, const char *text, int max)
-{
-    char line[TRACE_WIDTH + 1];
-    const char *p = text;
-    for (int i = 0; i < max && *p; i++) {
-        size_t room = TRACE_WIDTH - 1 - (i ? 2 : strlen(lead)), n = strlen(p);
-        if (n > room) {
-            n = room;
-            while (n > room / 2 && p[n] != ' ')
-                n--;
-            if (p[n] != ' ')
-                n = room;
-        }
-        snprintf(line, sizeof line, "%s%.*s", i ? "  " : lead, (int)n, p);
-        put(pg, "%s", line);
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
-}
-
-/* The warps marked in SAME, as "w0-3" or "w0,2" (or "5 warps" when that
+/* The warps marked in SAME, as "w0-3" or "w0,2" (or "5warps" when that
  * is shorter). */
 static void warp_label(const int *same, char *buf, size_t len)
 {
@@ -479,8 +427,7 @@ static void warp_label(const int *same, char *buf, size_t len)
         snprintf(buf, len, "%dwarps", count);
 }
 
-/* The source line LINE of TEXT, tabs as spaces, leading blanks dropped. */
-static void source_line(const char *text, unsigned line, char *out, size_t len)
+void trace_source_line(const char *text, unsigned line, char *out, size_t len)
 {
     const char *p = text;
     out[0] = '\0';
@@ -519,10 +466,12 @@ static const char *op_name(int kind)
     return kind >= 0 && kind <= K_BARRIER && names[kind] ? names[kind] : "?";
 }
 
-static void draw_rows(struct page *pg, struct row *rows, int n, int room, int more, const struct trace_look *look)
+/* Raw rows R (one per instruction and occurrence) into ST's rows, the
+ * warps that did the same thing in one. */
+static void fold(const struct trace *t, const struct row *rows, int n, struct trace_step *st)
 {
-    static const char *const colour[] = {"", "\033[31m", "\033[33m"};
-    int drawn_rows = 0, left = more;
+    static const enum trace_mark marks[] = {[MARK_NONE] = TRACE_PLAIN, [MARK_BAD] = TRACE_BAD,
+                                            [MARK_WARN] = TRACE_WARN};
     for (int r = 0; r < n; r++) {
         int done[MAX_WARPS] = {0};
         for (int w = 0; w < MAX_WARPS; w++) {
@@ -535,29 +484,38 @@ static void draw_rows(struct page *pg, struct row *rows, int n, int room, int mo
                     same[v] = done[v] = 1;
                     differ |= strcmp(rows[r].note[v], rows[r].note[w]) != 0;
                 }
-            if (drawn_rows == room) {
-                left++;
+            if (st->nrows == TRACE_MAX_ROWS) {
+                st->more++;
                 continue;
             }
-            char label[16];
-            warp_label(same, label, sizeof label);
-            int mk = rows[r].mark[w];
-            char note[64];
-            /* folded warps whose words differ: the first one's, named */
-            snprintf(note, sizeof note, differ ? "%.26s (w%d)" : "%.31s", rows[r].note[w], w);
-            put(pg, "%4u %-6s %-3s %s %s%.31s%s", rows[r].line, label, op_name(rows[r].kind), rows[r].lanes[w],
-                look->color ? colour[mk] : "", note, look->color && mk ? "\033[0m" : "");
-            drawn_rows++;
+            struct trace_row *o = &st->rows[st->nrows++];
+            memset(o, 0, sizeof *o);
+            o->line = rows[r].line;
+            o->file = rows[r].file >= 0 && rows[r].file < MAX_FILES ? t->files[rows[r].file] : NULL;
+            warp_label(same, o->warps, sizeof o->warps);
+            snprintf(o->op, sizeof o->op, "%s", op_name(rows[r].kind));
+            o->branch = rows[r].kind == K_BRANCH;
+            memcpy(o->lanes, rows[r].lanes[w], sizeof o->lanes);
+            o->mark = marks[rows[r].mark[w]];
+            /* folded warps whose words differ: the first one's, named; each
+             * one's in the detail */
+            snprintf(o->note, sizeof o->note, differ ? "%.26s (w%d)" : "%.31s", rows[r].note[w], w);
+            o->note[31] = '\0';
+            for (int v = w; differ && v < MAX_WARPS; v++) {
+                size_t used = strlen(o->detail);
+                const char *words = rows[r].note[v];
+                words += !strncmp(words, "words ", 6) ? 6 : !strncmp(words, "word ", 5) ? 5 : 0;
+                if (same[v] && used + 1 < sizeof o->detail)
+                    snprintf(o->detail + used, sizeof o->detail - used, "%sw%d %s", used ? "; " : "", v, words);
+            }
         }
     }
-    if (left)
-        put(pg, "     ... %d more row%s in this step", left, left == 1 ? "" : "s");
 }
 
 /* The launch and phase of step K. */
 static const struct tlaunch *step_at(const struct trace *t, int k, int *phase, int *li)
 {
-    for (int i = 0; i < t->nla; i++) {
+    for (int i = 0; k >= 0 && i < t->nla; i++) {
         if (k < t->la[i].nphases) {
             *phase = k;
             *li = i;
@@ -568,48 +526,24 @@ static const struct tlaunch *step_at(const struct trace *t, int k, int *phase, i
     return NULL;
 }
 
-char *trace_page(const struct trace *t, int k, const struct trace_look *look)
+int trace_step(const struct trace *t, int k, struct trace_step *st)
 {
     static struct row rows[MAX_ROWS];
-    struct page pg = {0};
-    int p, li, more, steps = trace_steps(t);
+    int p, li, more;
     const struct tlaunch *l = step_at(t, k, &p, &li);
-    unsigned open, close, lines[8];
-    int nlines = 0, last = k == steps - 1, stop_lines = last && look->stopped ? 3 : 0;
     if (!l)
-        return NULL;
-    unsigned threads = l->blk[0] * l->blk[1] * l->blk[2];
-    put(&pg, "trace %s: %.24s<<<%u,%u>>> n=%llu, launch %d of %d, block 0, step %d of %d", look->lab, l->name,
-        l->grid[0] * l->grid[1] * l->grid[2], threads, look->n, li + 1, t->nla, k + 1, steps);
-    phase_bounds(t, l, p, &open, &close);
-    char from[40], to[40];
-    snprintf(from, sizeof from, open ? "after the barrier at line %u" : "from the start", open);
-    snprintf(to, sizeof to, close ? "up to the next at line %u" : "to the end", close);
-    put(&pg, "%s, %s (%u warps)", from, to, (threads + 31) / 32);
-    put(&pg, "line warps  op  0       8       16      24      31  what");
+        return -1;
+    memset(st, 0, offsetof(struct trace_step, rows));
+    snprintf(st->kernel, sizeof st->kernel, "%s", l->name);
+    st->blocks = l->grid[0] * l->grid[1] * l->grid[2];
+    st->threads = l->blk[0] * l->blk[1] * l->blk[2];
+    st->launch = li + 1;
+    st->launches = t->nla;
+    st->step = k + 1;
+    st->steps = trace_steps(t);
+    phase_bounds(t, l, p, &st->open, &st->close);
     int n = rows_of(t, l, p, rows, &more);
-    for (int r = 0; r < n && nlines < 8; r++) {
-        int j = 0;
-        while (j < nlines && lines[j] != rows[r].line)
-            j++;
-        if (j == nlines && rows[r].line && look->source && t->files[rows[r].file < 0 ? 0 : rows[r].file] &&
-            look->source_name && !strcmp(t->files[rows[r].file], look->source_name))
-            lines[nlines++] = rows[r].line;
-    }
-    qsort(lines, (size_t)nlines, sizeof lines[0], cmp_u32);
-    int src_room = nlines < 4 ? nlines : 4;
-    int room = TRACE_HEIGHT - 4 - stop_lines - src_room - 1;
-    if (!n)
-        put(&pg, "     (no shared or global access, divergent branch or barrier in block 0 here)");
-    draw_rows(&pg, rows, n, room, more, look);
-    int src_left = TRACE_HEIGHT - 1 - stop_lines - pg.lines;
-    for (int i = 0; i < nlines && i < src_left; i++) {
-        char text[80];
-        source_line(look->source, lines[i], text, sizeof text);
-        put(&pg, "%4u | %.73s", lines[i], text);
-    }
-    if (stop_lines)
-        put_wrapped(&pg, "stopped here: ", look->stopped, stop_lines);
-    put(&pg, "r w shared read/write  R W global  > jumps  | barrier  - idle at it  . elsewhere");
-    return pg.buf;
+    fold(t, rows, n, st);
+    st->more += more;
+    return 0;
 }

@@ -241,7 +241,7 @@ static void heading_field(FILE *f, const char *label, const char *text, int widt
     doc_free(&d);
 }
 
-void verdict_print(FILE *f, const struct result *r, int color, int width)
+void verdict_print(FILE *f, const struct result *r, const struct lab *lab, int color, int width)
 {
     char text[1400];
     fprintf(f, "lab %s (%s)  %s\n", r->lab, r->family, r->file);
@@ -302,4 +302,7 @@ void verdict_print(FILE *f, const struct result *r, int color, int width)
         heading_field(f, "GPU", text, width);
     const char *c = r->status == STATUS_PASS ? GREEN : r->status == STATUS_NO_GPU ? YELLOW : RED;
     fprintf(f, "%s%s%s  %s\n", paint(color, c), status_name(r->status), paint(color, OFF), r->summary);
+    result_picture(r, lab, text, sizeof text);
+    if (text[0])
+        fprintf(f, "  %s\n", text);
 }

@@ -10,8 +10,10 @@
 
 /* color: use ANSI colours (the caller decides from isatty, NO_COLOR, flags).
  * The heading's fields (seed, device, peak) are flowed into width columns
- * at spaces; the rest prints as it is. */
-void verdict_print(FILE *f, const struct result *r, int color, int width);
+ * at spaces; the rest prints as it is.  lab: the lab checked (the offer
+ * of a fail's picture, result_picture), or NULL. */
+struct lab;
+void verdict_print(FILE *f, const struct result *r, const struct lab *lab, int color, int width);
 
 /* What ran the kernel, the one wording every front end shows: "NVIDIA H100
  * 80GB HBM3 (sm 9.0)"; without a GPU, what the emulator stood in for and
