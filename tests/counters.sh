@@ -78,3 +78,13 @@ check "one block sum stored per block: 517 requests of one sector" \
     test "$(c global_store_requests) $(c global_store_sectors)" = "517 517"
 check "the counters print in the verdict, a count as an integer" \
     grep -qE '^  +thread_instructions +[0-9]+$' <<<"$("$TUTOR" check 03 --file "$(sol 03)" --counters --work-dir "$TMP/w4" 2>&1)"
+
+# The profiles run beside the trials, on the other core (check_counters.c's
+# counters_ahead): a kernel that never ends keeps its profile spinning too,
+# and a check that ends without a pass stops it — no judge of that check
+# is left running once the command has returned.
+"$TUTOR" check 03 --file tests/bank/infinite_loop.cu --timeout-scale 0.1 --work-dir "$TMP/w5" > "$TMP/loop.out" 2>&1
+left=$(pgrep -f -- "$TMP/w5" || true)
+check "a check that times out leaves no profile of it running (its status: $(tail -n1 "$TMP/loop.out" | cut -c1-7))" \
+    test -z "$left" -a "$(tail -n1 "$TMP/loop.out" | cut -d' ' -f1)" = timeout
+check "and its profile started beside the trials: its report is there" test -e "$TMP/w5/profile.json" -o -e "$TMP/w5/cpu-profile-runner.out"

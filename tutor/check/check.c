@@ -440,6 +440,9 @@ static void stage_run(struct check_state *r)
         via_stage(r);
     else
         stage_judge(r);
+    /* the profiles run ahead serve a pass only */
+    if (check_get_status(r) != STATUS_PASS)
+        counters_ahead_end(r);
     if (check_get_status(r) == STATUS_NO_GPU)
         return;
     /* a hazard pass that did not finish: the race checkers run whatever
@@ -498,6 +501,7 @@ static int stage_build(struct check_state *r)
 
 static void run_free(struct check_state *r)
 {
+    counters_ahead_end(r);
     hazard_end(r, 0);
     san_end(r, 0);
     free(r->gpu_lock);

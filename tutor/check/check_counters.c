@@ -8,6 +8,8 @@
  * each count on the channel; the lesson's counter beside the reference
  * solution's is then a technique the lab needs (docs/harness.md, "Counters
  * without a GPU"). */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,29 +172,75 @@ static void profile_failed(struct check_state *r, const struct proc_result *pr, 
     free(text);
 }
 
-/* The CPU judge's profile at size N into SAID (PR: how it ended); 0 when
- * it ran and said its counters. */
-static int profile_at(struct check_state *r, const char *json, unsigned long long n, struct emu_said *said,
-                      struct proc_result *pr)
+/* One CPU judge's profile at size N, its counters said on the channel. */
+struct profile_one {
+    unsigned long long n;
+    char **hx, *nword, *json;
+    char *argv[128];
+    struct proc_spec spec;
+    struct emu_said said;
+    struct proc_result pr;
+    int rc;                 /* 0: it ran and said its counters */
+};
+
+/* Without a GPU, the two profiles a pass needs (the lesson's counters at
+ * its size, the prediction's second size) run beside the CPU judge's
+ * trials, on the host's other core: started with the trials
+ * (counters_ahead), waited for by stage_counters, stopped when the check
+ * ends without a pass (counters_ahead_end). */
+struct profile_job {
+    struct profile_one one[2];      /* [0] the lesson's size; [1] the smaller, n 0: none */
+    atomic_int cancel;
+    pthread_t thread;
+};
+
+/* The profile at N into P, its report at JSON, not yet run; 0 or -1. */
+static int profile_prepare(struct check_state *r, struct profile_one *p, const char *json,
+                           unsigned long long n, const atomic_int *cancel)
 {
-    char **hx = judge_argv(r, json, "profile", &n, 1, 0), *nword = util_format("%llu", n);
-    char *argv[128] = {0};
-    int a = 0, rc = -1;
-    memset(said, 0, sizeof *said);
-    if (!hx || !nword)
-        goto out;
-    for (int i = 0; hx[i] && a < 120; i++)
-        argv[a++] = hx[i];
-    argv[a++] = "--profile-n";
-    argv[a++] = nword;
-    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
-                             .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = said, .channel = 1,
-                             .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
-    rc = proc_run(&spec, pr) || !pr->exited || pr->exit_code != 0 || said->n == 0 ? -1 : 0;
-out:
-    judge_argv_free(hx);
-    free(nword);
-    return rc;
+    int a = 0;
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->rc = -1;
+    p->json = strdup(json);
+    p->nword = util_format("%llu", n);
+    p->hx = p->json ? judge_argv(r, p->json, "profile", &n, 1, 0) : NULL;
+    if (!p->json || !p->nword || !p->hx)
+        return -1;
+    for (int i = 0; p->hx[i] && a < 120; i++)
+        p->argv[a++] = p->hx[i];
+    p->argv[a++] = "--profile-n";
+    p->argv[a++] = p->nword;
+    p->spec = (struct proc_spec){.argv = p->argv, .cwd = r->dir, .timeout_s = check_timeout(r),
+                                 .output_cap = OUTPUT_KEEP, .on_line = said_line, .ud = &p->said,
+                                 .channel = 1, .cancel = cancel,
+                                 .as_bytes = (size_t)r->lab->family->emu_memory_mib << 20};
+    return 0;
+}
+
+static void profile_go(struct profile_one *p)
+{
+    memset(&p->said, 0, sizeof p->said);
+    p->rc = proc_run(&p->spec, &p->pr) || !p->pr.exited || p->pr.exit_code != 0 || p->said.n == 0 ? -1 : 0;
+}
+
+static void profile_free(struct profile_one *p)
+{
+    judge_argv_free(p->hx);
+    free(p->nword);
+    free(p->json);
+    proc_result_free(&p->pr);
+    memset(p, 0, sizeof *p);
+}
+
+/* The CPU judge's profile at size N into P, run now; 0 when it ran and
+ * said its counters. */
+static int profile_at(struct check_state *r, const char *json, unsigned long long n, struct profile_one *p)
+{
+    if (profile_prepare(r, p, json, n, NULL))
+        return -1;
+    profile_go(p);
+    return p->rc;
 }
 
 /* The counters the time model reads, from what a profile said at N. */
@@ -207,6 +255,20 @@ static void said_counts(const struct emu_said *s, unsigned long long n, struct p
         else if (!strcmp(s->names[i], "resident_blocks_per_sm"))
             c->resident = s->values[i];
     }
+}
+
+/* The prediction's second size below the lesson's N. */
+static unsigned long long small_n(unsigned long long n)
+{
+    return n / 16 >= 256 ? n / 16 : n / 2;
+}
+
+/* The lesson's size: the lab's lesson n, else the family's largest
+ * emulated size up to 2^16. */
+static unsigned long long lesson_n(const struct check_state *r)
+{
+    unsigned long long n = r->lab->lesson.n;
+    return n ? n : r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
 }
 
 /* The target's case (its first): its size, label and input ("" the
@@ -227,17 +289,16 @@ static unsigned long long target_n(const struct lab *lab, const char **label, co
  * profile at a sixteenth of N draws each counter's line through the two
  * sizes; the reference is predicted by the same model from what it
  * moves.  Said as a prediction, never as a measurement. */
-static void predict_stage(struct check_state *r, const char *json, const struct emu_said *big, unsigned long long n)
+static void predict_stage(struct check_state *r, const char *json, const struct emu_said *big, unsigned long long n,
+                          struct profile_one *small)
 {
     struct predict_model m = {0};
     struct predict_counts a, b, at;
     struct predict_time t, rt;
-    struct emu_said small;
-    struct proc_result pr = {0};
     char err[200], words[32], ref_words[64] = "";
     char *path = toolchain_path(r->tc, "data/predict.json");
     const char *label, *input, *want = getenv("CUDATUTOR_PREDICT_GPU");
-    unsigned long long n1 = n / 16 >= 256 ? n / 16 : n / 2, big_n = target_n(r->lab, &label, &input);
+    unsigned long long n1 = small_n(n), big_n = target_n(r->lab, &label, &input);
     if (input[0]) {
         /* the profile's input is the family's own, not the case's shape */
         check_message(r, "no predicted time: the target's case (%s) has an input of its own (%s), which the "
@@ -253,9 +314,10 @@ static void predict_stage(struct check_state *r, const char *json, const struct 
         check_message(r, "no predicted time: data/predict.json has no GPU %s", want);
         goto out;
     }
-    if (n1 < 1 || n1 >= n || profile_at(r, json, n1, &small, &pr))
+    /* run ahead (counters_ahead), or now */
+    if (n1 < 1 || n1 >= n || (small->n != n1 && profile_at(r, json, n1, small)) || small->rc)
         goto out;   /* the verdict stands; a prediction is not owed */
-    said_counts(&small, n1, &a);
+    said_counts(&small->said, n1, &a);
     said_counts(big, n, &b);
     predict_extrapolate(&a, &b, (double)big_n, &at);
     predict_kernel(g, &at, &t);
@@ -281,42 +343,100 @@ static void predict_stage(struct check_state *r, const char *json, const struct 
     check_message(r, "predicted on an %s: %s at %s%s, %s-bound (a model fed the emulator's counters at "
                   "n=%llu and %llu, not a measurement)", g->key, words, label, ref_words, t.bound, n1, n);
 out:
-    proc_result_free(&pr);
     predict_free(&m);
     free(path);
 }
 
-/* Without a GPU: the CPU judge's profile at the lesson's size (the lab's
- * lesson n, else the family's largest emulated size up to 2^16). */
+static void *profile_thread(void *arg)
+{
+    struct profile_job *j = arg;
+    for (int i = 0; i < 2 && !atomic_load(&j->cancel); i++)
+        if (j->one[i].n)
+            profile_go(&j->one[i]);
+    return NULL;
+}
+
+static void profile_job_free(struct profile_job *j)
+{
+    profile_free(&j->one[0]);
+    profile_free(&j->one[1]);
+    free(j);
+}
+
+void counters_ahead(struct check_state *r)
+{
+    const char *label, *input;
+    unsigned long long n = lesson_n(r);
+    struct profile_job *j = r->pj ? NULL : calloc(1, sizeof *j);
+    char *big = util_format("%s/profile.json", r->dir), *small = util_format("%s/profile-small.json", r->dir);
+    if (!j || !big || !small || profile_prepare(r, &j->one[0], big, n, &j->cancel))
+        goto fail;
+    target_n(r->lab, &label, &input);
+    if (!input[0] && small_n(n) >= 1 && profile_prepare(r, &j->one[1], small, small_n(n), &j->cancel))
+        goto fail;
+    if (pthread_create(&j->thread, NULL, profile_thread, j))
+        goto fail;
+    r->pj = j;
+    j = NULL;
+fail:
+    if (j)
+        profile_job_free(j);
+    free(big);
+    free(small);
+}
+
+void counters_ahead_end(struct check_state *r)
+{
+    if (!r->pj)
+        return;
+    atomic_store(&r->pj->cancel, 1);
+    pthread_join(r->pj->thread, NULL);
+    profile_job_free(r->pj);
+    r->pj = NULL;
+}
+
+/* Without a GPU: the CPU judge's profile at the lesson's size, and from
+ * it the lesson's counter and, on a pass, the predicted time; the
+ * profiles run ahead when counters_ahead started them. */
 static int emu_counters(struct check_state *r)
 {
-    unsigned long long n = r->lab->lesson.n;
-    struct emu_said said = {0};
-    struct proc_result pr = {0};
+    unsigned long long n = lesson_n(r);
+    struct profile_job *j = r->pj;
+    struct profile_one own[2] = {{0}}, *one = own;
     char *json = util_format("%s/profile.json", r->dir);
-    if (!n)
-        n = r->lab->family->emu_max_n < 65536 ? r->lab->family->emu_max_n : 65536;
     if (!json)
         goto out;
     check_progress(r, STAGE_COUNTERS, 0, 0, "the emulator");
-    if (profile_at(r, json, n, &said, &pr)) {
-        profile_failed(r, &pr, json, n);
+    if (j) {
+        pthread_join(j->thread, NULL);
+        one = j->one;
+    } else {
+        profile_at(r, json, n, &one[0]);
+    }
+    if (one[0].rc) {
+        profile_failed(r, &one[0].pr, one[0].json ? one[0].json : json, n);
         goto out;
     }
+    const struct emu_said *said = &one[0].said;
     if (r->o->counters) {
         result_set_text(&r->res->counters_tool, "emulator");
         r->res->counters_n = n;
-        r->res->counters_kernels = (int)said_value(&said, "launches", n);
-        r->res->counters_s = pr.seconds;
-        for (int i = 0; i < said.n; i++)
-            result_add_counter(r->res, said.names[i], said.values[i]);
+        r->res->counters_kernels = (int)said_value(said, "launches", n);
+        r->res->counters_s = one[0].pr.seconds;
+        for (int i = 0; i < said->n; i++)
+            result_add_counter(r->res, said->names[i], said->values[i]);
     }
     if (r->lab->lesson.counter)
-        lesson_technique(r, &said, n);
+        lesson_technique(r, said, n);
     if (check_get_status(r) == STATUS_PASS)
-        predict_stage(r, json, &said, n);
+        predict_stage(r, json, said, n, &one[1]);
 out:
-    proc_result_free(&pr);
+    if (j) {
+        profile_job_free(j);
+        r->pj = NULL;
+    }
+    profile_free(&own[0]);
+    profile_free(&own[1]);
     free(json);
     return 0;
 }

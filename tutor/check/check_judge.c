@@ -356,5 +356,6 @@ int stage_judge(struct check_state *r)
     r->emulated = 1;
     r->trials_t0 = r->trials_w0 = 0;
     r->trials_done = 0;
+    counters_ahead(r);
     return judge_run(r);
 }

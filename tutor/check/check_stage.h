@@ -53,6 +53,7 @@ struct waits {
 
 struct san_job;
 struct hazard_job;
+struct profile_job;
 struct via_call;
 
 /* A run beside the judge at the far end of --gpu-via (a race checker): its
@@ -100,6 +101,7 @@ struct check_state {
     int force_sanitize;
     int hazard_wanted;      /* the judge now running is a GPU one the hazard pass follows */
     struct hazard_job *hz;  /* the hazard pass, once started beside the timing */
+    struct profile_job *pj; /* without a GPU, the profiles run beside the trials (check_counters.c) */
     /* Called when the judge says its trials passed (the orchestrator
      * starts the race checkers then, to overlap the timing); NULL: none. */
     void (*trials_passed)(struct check_state *r);
@@ -194,6 +196,12 @@ int stage_sanitize(struct check_state *r);
 
 /* ---- check_counters.c ---- */
 int stage_counters(struct check_state *r);
+/* Without a GPU: the profiles stage_counters needs start now, beside the
+ * CPU judge's trials, on the host's other core (nothing when they run
+ * already or cannot start: stage_counters then runs them itself). */
+void counters_ahead(struct check_state *r);
+/* Stops and forgets them, if stage_counters did not take them. */
+void counters_ahead_end(struct check_state *r);
 /* ---- the trace of one call (check_trace.c) ---- */
 /* The CPU judge's profile of one call at o->trace_n with o->trace set:
  * its steps in that file, how it ended in the result (a hazard's message
