@@ -41,19 +41,6 @@ static const char *const pictured[] = {"divergent_branches", "shared_load_wavefr
 /* The one race checker whose findings are races (on shared memory). */
 #define RACE_TOOL "racecheck"
 
-/* Appends to buf, whatever is there already. */
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    va_list ap;
-    if (used + 1 >= len)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
 
 /* n as a student reads it: "2^20" for a power of two from 1024 up, else
  * the number. */
@@ -170,22 +157,22 @@ static void test_words(const struct result *r, const struct rtest *t, enum fail_
     if (c == FAIL_RACE) {
         /* The place is in the headline; the threads and lines follow it. */
         const char *rest = strchr(m, ':');
-        append(buf, len, ": at n = %llu, %s", t->n, rest && rest[1] ? rest + 2 : m);
+        util_append(buf, len, ": at n = %llu, %s", t->n, rest && rest[1] ? rest + 2 : m);
         return;
     }
-    append(buf, len, ": ");
+    util_append(buf, len, ": ");
     if (t->name && t->name[0] && strcmp(t->name, plain))
-        append(buf, len, "%s: ", t->name);
+        util_append(buf, len, "%s: ", t->name);
     if (c == FAIL_IMPLAUSIBLE) {
-        append(buf, len, "%s", m + strlen(IMPLAUSIBLE_OPENS));
+        util_append(buf, len, "%s", m + strlen(IMPLAUSIBLE_OPENS));
         return;
     }
     if (t->n == r->first_failing_n && t->expected && t->expected[0])
-        append(buf, len, "the smallest failing size; ");
+        util_append(buf, len, "the smallest failing size; ");
     if (t->expected && t->expected[0])
-        append(buf, len, "expected %s, got %s%s%s", t->expected, t->got ? t->got : "", m[0] ? " — " : "", m);
+        util_append(buf, len, "expected %s, got %s%s%s", t->expected, t->got ? t->got : "", m[0] ? " — " : "", m);
     else
-        append(buf, len, "%s", m);
+        util_append(buf, len, "%s", m);
 }
 
 void result_fail_words(const struct result *r, char *buf, size_t len)
@@ -199,7 +186,7 @@ void result_fail_words(const struct result *r, char *buf, size_t len)
     result_headline(r, buf, len);
     if (c == FAIL_CAUSE_NONE) {
         if (r->nmsgs)
-            append(buf, len, ": %s", r->messages[r->nmsgs - 1]);
+            util_append(buf, len, ": %s", r->messages[r->nmsgs - 1]);
         return;
     }
     if (t) {
@@ -210,16 +197,16 @@ void result_fail_words(const struct result *r, char *buf, size_t len)
         /* The check's own sentence about the tool, else where to look. */
         for (int i = r->nmsgs - 1; i >= 0; i--)
             if (!strncmp(r->messages[i], s->tool, strlen(s->tool))) {
-                append(buf, len, ": %s", r->messages[i]);
+                util_append(buf, len, ": %s", r->messages[i]);
                 return;
             }
-        append(buf, len, ": see the race checkers' report");
+        util_append(buf, len, ": see the race checkers' report");
         return;
     }
-    append(buf, len, ": %s", k->why && k->why[0] ? k->why : "the lab asks for it");
+    util_append(buf, len, ": %s", k->why && k->why[0] ? k->why : "the lab asks for it");
     for (int i = (int)(k - r->tech) + 1, more = 0; i < r->ntech; i++)
         if (!r->tech[i].found)
-            append(buf, len, "%s%s", more++ ? ", " : "; also missing: ", r->tech[i].name);
+            util_append(buf, len, "%s%s", more++ ? ", " : "; also missing: ", r->tech[i].name);
 }
 
 /* The rest of s after its opening head and ": "; NULL when s does not

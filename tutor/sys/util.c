@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,17 @@ int util_print(char *buf, size_t len, const char *fmt, ...)
     int n = vsnprintf(buf, len, fmt, ap);
     va_end(ap);
     return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+void util_append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    va_list ap;
+    if (used + 1 >= len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
 }
 
 void util_copy(char *dst, size_t len, const char *src)

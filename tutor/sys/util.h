@@ -59,5 +59,8 @@ double util_now(void);
 
 /* Copies at most len-1 bytes and always terminates. */
 void util_copy(char *dst, size_t len, const char *src);
+/* Appends the formatted text to the string in BUF (LEN bytes in all),
+ * cut where it does not fit. */
+void util_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif /* UTIL_H */

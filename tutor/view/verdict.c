@@ -53,19 +53,6 @@ static void figure(char *buf, size_t len, const struct result *r, double v)
         snprintf(buf, len, "%.4g %s", v, tp && tp->rate_unit[0] ? tp->rate_unit : "G items/s");
 }
 
-/* Appends to buf, whatever is there already. */
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    va_list ap;
-    if (used + 1 >= len)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
 
 /* " and " before the last of a target's further cases, ", " before the others. */
 static const char *joint(const struct result *r, int i) { return i + 1 == r->ntarget_also ? " and " : ", "; }
@@ -85,7 +72,7 @@ void verdict_target(char *buf, size_t len, const struct result *r)
         snprintf(buf, len, "%s at %s", min, r->target_case);
     for (int i = 0; i < r->ntarget_also; i++) {
         figure(min, sizeof min, r, r->target_also[i].min);
-        append(buf, len, "%s%s at %s", joint(r, i), min, r->target_also[i].case_label);
+        util_append(buf, len, "%s%s at %s", joint(r, i), min, r->target_also[i].case_label);
     }
 }
 
@@ -96,11 +83,11 @@ void verdict_target_measured(char *buf, size_t len, const struct result *r)
     snprintf(buf, len, "%s", result_target_perf(r) ? v : "not timed");
     if (!r->ntarget_also)
         return;
-    append(buf, len, " at %s", r->target_case);
+    util_append(buf, len, " at %s", r->target_case);
     for (int i = 0; i < r->ntarget_also; i++) {
         const struct rtarget_case *c = &r->target_also[i];
         figure(v, sizeof v, r, c->value);
-        append(buf, len, "%s%s at %s", joint(r, i), c->value >= 0 ? v : "not timed", c->case_label);
+        util_append(buf, len, "%s%s at %s", joint(r, i), c->value >= 0 ? v : "not timed", c->case_label);
     }
 }
 
