@@ -105,6 +105,14 @@ int grade_sandbox_build_view(struct grade_sandbox *sb, const char *const *places
  * Heap; NULL when out of memory. */
 char *grade_sandbox_hide_of_submission(const char *path);
 
+/* The first folder on the way to path (absolute) that user uid may not
+ * pass through (no search right for it as owner, group or other): a
+ * private parent (mktemp -d's 0700, root's home) keeps bubblewrap, which
+ * binds each place as that user, from reaching what lies below.  NULL when
+ * none does (or out of memory); else the folder (heap) and, when mode is
+ * not NULL, its mode bits. */
+char *grade_sandbox_blocked(const char *path, int uid, unsigned *mode);
+
 /* Whether path is, or lies in, one of sb's hidden paths. */
 int grade_sandbox_under_hidden(const struct grade_sandbox *sb, const char *path);
 
