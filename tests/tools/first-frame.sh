@@ -5,18 +5,31 @@
 # built by make run's background make), then to the background make's end.
 # Prints one line per mark with the load average beside it; the machine is
 # shared, so read the wall seconds with the load.
-#   bash tests/tools/first-frame.sh [WORKBOOK-REPO]     (default: this one)
+#   bash tests/tools/first-frame.sh [WORKBOOK-REPO [COMMIT]]   (default: this one, HEAD)
+# FIRST_ONLY=1 stops at the first frame and ends the background make.
 # Not part of make test: it builds everything once, minutes of CPU.
 set -u
 src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/first-frame.XXXXXX")
 sock=first-frame-$$
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { tm kill-server 2>/dev/null; rm -rf "$dir"; }
+# tree PID: the pid and its descendants' (from /proc), children first.
+tree() {
+    local c
+    for c in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3); do tree "$c"; done
+    echo "$1"
+}
+cleanup() {
+    local mark=$dir/wb/build/harness/.building
+    [ ! -s "$mark" ] || kill $(tree "$(cat "$mark")") 2>/dev/null
+    tm kill-server 2>/dev/null
+    rm -rf "$dir"
+}
 trap cleanup EXIT
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 git clone -q "$src" "$dir/wb" || exit 1
+[ -z "${2:-}" ] || git -C "$dir/wb" checkout -q "$2" || exit 1
 echo "load before: $(load) ($(nproc) cores)"
 t0=$(date +%s.%N)
 since() { echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f'; }
@@ -28,6 +41,7 @@ while :; do
     if [ -z "$first" ] && tm capture-pane -p 2>/dev/null | grep -q 'CUDA reduction workbook'; then
         first=$(since)
         echo "first frame:        $first s  (load $(load))"
+        [ -z "${FIRST_ONLY:-}" ] || break
     fi
     if [ -n "$first" ] && [ -z "$lab01" ] && [ -x "$H/judge_reduce_int" ] && [ -x "$H/judge_cpu_reduce_int" ] &&
        [ -f "$H/rt.o" ] && [ -f "$H/runner.o" ]; then
@@ -43,4 +57,4 @@ while :; do
     fi
     sleep 0.2
 done
-tail -n 3 "$dir/wb/build/background.log" | sed 's/^/  background.log: /'
+[ -n "${FIRST_ONLY:-}" ] || tail -n 3 "$dir/wb/build/background.log" | sed 's/^/  background.log: /'
