@@ -3,6 +3,8 @@
 # fresh clone, in tmux (80x24), timed to the tutor's first frame, then to
 # the moment lab 01 can be checked (its judges and the runner's objects
 # built by make run's background make), then to the background make's end.
+# At the first frame it presses c: that check of lab 01's stub waits for
+# what it needs and must end in the stub's verdict (fail), not an error.
 # Prints one line per mark with the load average beside it; the machine is
 # shared, so read the wall seconds with the load.
 #   bash tests/tools/first-frame.sh [WORKBOOK-REPO [COMMIT]]   (default: this one, HEAD)
@@ -36,19 +38,24 @@ since() { echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f'; }
 tm new-session -d -x 80 -y 24 \
     "cd $dir/wb && TERM=screen-256color CUDATUTOR_PROGRESS=$dir/progress.json make run; sleep 3600" || exit 1
 H=$dir/wb/build/harness
-first="" lab01=""
+first="" lab01="" verdict=""
 while :; do
     if [ -z "$first" ] && tm capture-pane -p 2>/dev/null | grep -q 'CUDA reduction workbook'; then
         first=$(since)
         echo "first frame:        $first s  (load $(load))"
         [ -z "${FIRST_ONLY:-}" ] || break
+        tm send-keys c
+    fi
+    if [ -n "$first" ] && [ -z "$verdict" ] && [ -s "$dir/progress.json" ]; then
+        verdict=$(jq -r '.labs["01"].last.status // empty' "$dir/progress.json" 2>/dev/null)
+        [ -z "$verdict" ] || echo "the check pressed at the first frame: $verdict after $(since) s  (load $(load))"
     fi
     if [ -n "$first" ] && [ -z "$lab01" ] && [ -x "$H/judge_reduce_int" ] && [ -x "$H/judge_cpu_reduce_int" ] &&
        [ -f "$H/rt.o" ] && [ -f "$H/runner.o" ]; then
         lab01=$(since)
         echo "lab 01 checkable:   $lab01 s  (load $(load))"
     fi
-    if [ -n "$first" ] && [ -n "$lab01" ] && [ ! -e "$H/.building" ]; then
+    if [ -n "$first" ] && [ -n "$lab01" ] && [ -n "$verdict" ] && [ ! -e "$H/.building" ]; then
         echo "background done:    $(since) s  (load $(load))"
         break
     fi
