@@ -13,9 +13,9 @@
  * only the GPU's nodes added, its own /proc, PID, IPC, UTS and network
  * namespaces (no network), a private /tmp and /dev/shm, the hidden paths
  * (the grader's home, the pristine workbook, the output folder, the
- * submissions, /run, /var/tmp, --hide) replaced by empty read-only places
- * (the tools it needs from them bound back read-only), the current folder
- * as its only writable place (a run's GPU lock files too), and a clean
+ * sandbox's own folder, the submissions, /run, /var/tmp, --hide) replaced
+ * by empty read-only places (the tools it needs from them bound back
+ * read-only), the current folder as its only writable place (a run's GPU lock files too), and a clean
  * environment.  docs/instructor-guide.md section 8 is the manual. */
 #ifndef GRADE_SANDBOX_H
 #define GRADE_SANDBOX_H
