@@ -142,6 +142,10 @@ O1="$TMP/o1"
 "$GRADE" "${OPTS[@]}" --keep-work -o "$O1" "$S"/* "$M"/* > "$TMP/o1.log" 2>&1; rc=$?
 KEPT=$(jget "$O1/run.json" .work 2>/dev/null)
 case $KEPT in */cudatutor-grade.*/work) ;; *) KEPT=$TMP/no-work-kept ;; esac
+# Its spec, before the gradings below (resume, --force) write theirs, whose
+# folders (and, from a private folder, copies of cudatutor) are gone.
+SPEC="$TMP/o1-sandbox.json"
+cp "$O1/.grader/sandbox.json" "$SPEC" 2>/dev/null
 check "--keep-work keeps the work folders in the sandbox's own folder, named in run.json" \
     test -d "$KEPT/alice/wb" -a "${KEPT#"$O1"}" = "$KEPT"
 if [ $gpu = 1 ]; then
@@ -427,7 +431,7 @@ else
     touch /tmp/grade-test-marker.$$
     # shellcheck disable=SC2016
     # The very line every build and run of the grading went through.
-    SANDBOX=("$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --)
+    SANDBOX=("$TUTOR" grade --sandbox-exec "$SPEC" --)
     got=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c '
         echo x > here && echo work-ok
         (echo x > "$1/escaped") 2>/dev/null || echo out-ro
@@ -449,13 +453,13 @@ else
     # The shared compiles ($CUDATUTOR_COMPILE_CACHE, as tests/run.sh sets
     # it): a build adds to them; a run, where the student's host code
     # executes, could otherwise plant an object for a classmate's source.
-    cache=$(jq -r '.compile_cache // empty' "$O1/.grader/sandbox.json")
+    cache=$(jq -r '.compile_cache // empty' "$SPEC")
     if [ -n "$cache" ]; then
         # shellcheck disable=SC2016
         probe_cache='ls -A "$1" | grep -q . && echo sees; touch "$1/planted" 2>/dev/null && echo writes
                      [ "$CUDATUTOR_COMPILE_CACHE" = "$1" ] && echo told'
         run_saw=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
-        build_saw=$(cd "$W" && "$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --build "$KEPT/alice/wb" -- \
+        build_saw=$(cd "$W" && "$TUTOR" grade --sandbox-exec "$SPEC" --build "$KEPT/alice/wb" -- \
                     /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
         check "a build adds to the shared compiles (${build_saw:-nothing})" test "$build_saw" = "sees writes told "
         check "a run neither sees nor changes them (${run_saw:-nothing})" test -z "$run_saw"
