@@ -56,7 +56,8 @@ static void builder_step(const char *log, char *buf, size_t len)
 static void wait_for_judges(const struct check_session *s, const struct lab *lab, const struct check_opts *o)
 {
     const char *h = s->app->tc.harness_dir;
-    char *need[] = {util_format("%s/judge_%s", h, lab->family->name), util_format("%s/judge_cpu_%s", h, lab->family->name),
+    const char *fam = lab->family->name;
+    char *need[] = {util_format("%s/judge_%s", h, fam), util_format("%s/judge_cpu_%s", h, fam),
                     util_format("%s/rt.o", h), util_format("%s/runner.o", h)};
     char *mark = util_format("%s/%s", h, CHECK_BUILDING_MARK), *log = util_format("%s/../background.log", h);
     double t0 = util_now();

@@ -159,10 +159,11 @@ static int copy_in(const char *src, const char *dst)
 static char *nobody_blocked(const struct grade *g, const struct grade_sandbox *sb)
 {
     const char *fixed[] = {g->work, g->self, g->harness_dir, sb->locks, sb->cache};
-    int n = 5 + sb->nrebind + sb->nview;
+    int nfixed = 5, n = nfixed + sb->nrebind + sb->nview;
     for (int i = 0; i < n; i++) {
-        const char *need = i < 5 ? fixed[i] : i < 5 + sb->nrebind ? sb->rebind[i - 5] : sb->view[i - 5 - sb->nrebind].path;
-        if (!need || (i >= 5 + sb->nrebind && sb->view[i - 5 - sb->nrebind].link))
+        int r = i - nfixed, v = r - sb->nrebind;
+        const char *need = r < 0 ? fixed[i] : v < 0 ? sb->rebind[r] : sb->view[v].link ? NULL : sb->view[v].path;
+        if (!need)
             continue;
         unsigned mode = 0;
         char *dir = grade_sandbox_blocked(need, GRADE_SANDBOX_NOBODY, &mode);
