@@ -209,8 +209,12 @@ check-nvcc:
 	       "so it needs a CUDA Toolkit that supports it (an older one for an older GPU)." >&2; \
 	  echo "To build for another GPU anyway: make CUDA_ARCH=sm_90" >&2; exit 1; }
 
-# The emulator's archive gives the rules its PTX reader (emu_ptxscan.c).
-$(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(EMU_LIB)
+# The tutor links the emulator's PTX reader (emu_ptxscan.c, on emu_lex.c),
+# which the rules use, and no other part of it: `make run` opens the tutor
+# without compiling the rest, which only the judges and the tests link.  A
+# link that misses an emu_ symbol names the file to add here.
+EMU_TUTOR_OBJ := $(BUILD)/tutor/emu/emu_ptxscan.o $(BUILD)/tutor/emu/emu_lex.o
+$(BIN): $(CORE_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(EMU_TUTOR_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ $(LDFLAGS) $(PKG_LIBS) -pthread -lm
 

@@ -495,22 +495,31 @@ check "a pager quit after one line: exit 0, nothing said" test "$(tr -d '\r' < "
 
 # ---- judges still being built by make run's background make (issue 34) -------
 # make run opens the tutor before the judges are built; a check whose lab's
-# judges are missing waits while the make named in .building runs, and is
-# judged once they are there.  Here a stand-in "make" puts them in place
-# after 2 s.
+# judges, or the runner's objects every check links, are missing waits
+# while the make named in .building runs, and is judged once they are
+# there.  Here a stand-in "make" puts the judges in place after 1 s and
+# rt.o after 6 s (a check that went on at the judges stopped at the link:
+# internal_error, rt.o is missing).  The tutor opened meanwhile says that
+# the judges are being built.
 HX="$TMP/hx-building"
 mkdir -p "$HX"
 for f in "$ROOT"/build/harness/*; do [ -e "$f" ] && ln -s "$f" "$HX/"; done
-rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
-( sleep 2; ln -s "$ROOT/build/harness/judge_reduce_int" "$ROOT/build/harness/judge_cpu_reduce_int" "$HX/";
-  rm -f "$HX/.building" ) &
+rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int" "$HX/rt.o"
+( sleep 1; ln -s "$ROOT/build/harness/judge_reduce_int" "$ROOT/build/harness/judge_cpu_reduce_int" "$HX/";
+  sleep 5; ln -s "$ROOT/build/harness/rt.o" "$HX/"; rm -f "$HX/.building" ) &
 echo $! > "$HX/.building"
+frame=$(CUDATUTOR_HARNESS_DIR="$HX" "$TUTOR" --dump --size 80x24 2>/dev/null | tail -n 1)
 t0=$(date +%s.%N)
 out=$(CUDATUTOR_HARNESS_DIR="$HX" "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null)
 t1=$(date +%s.%N)
 wait
-check "a check waits for its judges while make run's background make builds them, then is judged" \
-    test "$(jq -r .status <<<"$out")" = no_gpu -a "$(echo "$t1 - $t0 >= 2" | bc)" = 1
+check "the tutor opened while make builds the judges says so on its status line" \
+    test -n "$(grep -F 'make builds the judges in the background' <<<"$frame")"
+check "a check waits for its judges and the runner's objects while make run's background make builds them, then is judged" \
+    test "$(jq -r .status <<<"$out")" = no_gpu -a "$(echo "$t1 - $t0 >= 5" | bc)" = 1
+frame=$(CUDATUTOR_HARNESS_DIR="$HX" "$TUTOR" --dump --size 80x24 2>/dev/null | tail -n 1)
+check "once that make has ended the status line says nothing of it" \
+    test -z "$(grep -F 'make builds the judges' <<<"$frame")"
 rm -f "$HX/judge_reduce_int" "$HX/judge_cpu_reduce_int"
 echo 999999999 > "$HX/.building"
 out=$(CUDATUTOR_HARNESS_DIR="$HX" timeout 60 "$TUTOR" check 01 --file "$ROOT/solutions/$(lab_dir 01)/kernel.cu" --no-sanitize --json 2>/dev/null); rc=$?

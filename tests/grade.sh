@@ -13,9 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT" || exit 1
 set -o pipefail
-# The grader's sandbox runs as nobody when the suite runs as root: nobody
-# must be able to pass through the scratch folder to its work folders.
-chmod 711 "$TMP"
+# $TMP stays mktemp -d's 0700: the grader makes the sandbox's folder itself.
 
 GRADE="$ROOT/grade.sh"
 XSD="$ROOT/tests/grade/junit.xsd"
@@ -140,7 +138,16 @@ check "the real rubric has points for every lab of the catalog" \
 # ---- one class ---------------------------------------------------------------
 
 O1="$TMP/o1"
-"$GRADE" "${OPTS[@]}" -o "$O1" "$S"/* "$M"/* > "$TMP/o1.log" 2>&1; rc=$?
+# Its work folders are kept for the sandbox's checks below (run.json's work).
+"$GRADE" "${OPTS[@]}" --keep-work -o "$O1" "$S"/* "$M"/* > "$TMP/o1.log" 2>&1; rc=$?
+KEPT=$(jget "$O1/run.json" .work 2>/dev/null)
+case $KEPT in */cudatutor-grade.*/work) ;; *) KEPT=$TMP/no-work-kept ;; esac
+# Its spec, before the gradings below (resume, --force) write theirs, whose
+# folders (and, from a private folder, copies of cudatutor) are gone.
+SPEC="$TMP/o1-sandbox.json"
+cp "$O1/.grader/sandbox.json" "$SPEC" 2>/dev/null
+check "--keep-work keeps the work folders in the sandbox's own folder, named in run.json" \
+    test -d "$KEPT/alice/wb" -a "${KEPT#"$O1"}" = "$KEPT"
 if [ $gpu = 1 ]; then
     check "a class with every lab graded exits 0" test $rc = 0
     check "a right kernel passes" test "$(status "$O1" alice 01)" = pass
@@ -201,7 +208,8 @@ check "not a gzip is refused" test -n "$(refused fake | grep 'not a gzip')"
 check "an oversize kernel.cu is refused" test -n "$(refused huge | grep 'the limit is 256 KiB')"
 check "refused submissions are graded zero, never built" \
     test "$(jq -s '[.[] | select(.refused != null) | .score] | add' "$O1"/students/{traversal,zipslip,bomb,notarchive,fake}/report.json)" = 0
-check "the evil member was never written" test ! -e "$O1/evil.cu" -a ! -e "$O1/work/evil.cu" -a ! -e "$TMP/evil.cu"
+check "the evil member was never written" \
+    test ! -e "$O1/evil.cu" -a ! -e "$KEPT/evil.cu" -a ! -e "$(dirname "$KEPT")/evil.cu" -a ! -e "$TMP/evil.cu"
 "$GRADE" "${OPTS[@]}" --max-members 20 -o "$TMP/o-many" "$M/many.tar.gz" > /dev/null 2>&1
 check "an archive with too many members is refused" \
     test -n "$(jget "$TMP/o-many/students/many/report.json" .refused | grep 'members (the limit is 20)')"
@@ -417,13 +425,13 @@ if [ "$sandbox" = none ]; then
         skip "the sandbox $t" "bubblewrap does not work here: $(jget "$O1/run.json" .sandbox_notes)"
     done
 else
-    W="$O1/.grader/probe-work"
+    W="$KEPT/probe-work"
     mkdir -p "$W"
     [ "$sandbox" != bwrap-nobody ] || chown 65534:65534 "$W"
     touch /tmp/grade-test-marker.$$
     # shellcheck disable=SC2016
     # The very line every build and run of the grading went through.
-    SANDBOX=("$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --)
+    SANDBOX=("$TUTOR" grade --sandbox-exec "$SPEC" --)
     got=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c '
         echo x > here && echo work-ok
         (echo x > "$1/escaped") 2>/dev/null || echo out-ro
@@ -445,13 +453,13 @@ else
     # The shared compiles ($CUDATUTOR_COMPILE_CACHE, as tests/run.sh sets
     # it): a build adds to them; a run, where the student's host code
     # executes, could otherwise plant an object for a classmate's source.
-    cache=$(jq -r '.compile_cache // empty' "$O1/.grader/sandbox.json")
+    cache=$(jq -r '.compile_cache // empty' "$SPEC")
     if [ -n "$cache" ]; then
         # shellcheck disable=SC2016
         probe_cache='ls -A "$1" | grep -q . && echo sees; touch "$1/planted" 2>/dev/null && echo writes
                      [ "$CUDATUTOR_COMPILE_CACHE" = "$1" ] && echo told'
         run_saw=$(cd "$W" && "${SANDBOX[@]}" /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
-        build_saw=$(cd "$W" && "$TUTOR" grade --sandbox-exec "$O1/.grader/sandbox.json" --build "$ROOT" -- \
+        build_saw=$(cd "$W" && "$TUTOR" grade --sandbox-exec "$SPEC" --build "$KEPT/alice/wb" -- \
                     /bin/bash -c "$probe_cache" probe "$cache" 2>&1 | tr '\n' ' ')
         check "a build adds to the shared compiles (${build_saw:-nothing})" test "$build_saw" = "sees writes told "
         check "a run neither sees nor changes them (${run_saw:-nothing})" test -z "$run_saw"
@@ -465,6 +473,7 @@ else
     left=$(grep -l 'sleep.424[23]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l)
     check "the sandbox dies with its parent (nothing left running)" test "$left" = 0
 fi
+case $KEPT in */cudatutor-grade.*/work) rm -rf "${KEPT%/work}" ;; esac
 PATH_NO_BWRAP="$TMP/fakebin:$PATH"
 mkdir -p "$TMP/fakebin"
 printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' > "$TMP/fakebin/bwrap"
@@ -531,27 +540,32 @@ else
         test "$(jq '.sandbox_checks | index("build-view-closed") != null' "$TMP/o-host/run.json")" = true
     hostfile_checks "$(jget "$TMP/o-host/run.json" .sandbox)" "$TMP/o-host"
 fi
-# As root with the nobody mode failing (an output folder that nobody
-# cannot reach): refused, unless --sandbox bwrap-root asks for bubblewrap
-# as root, whose build sees no more of the host than nobody's.
+# As root with the nobody mode failing: what the grader cannot move for
+# nobody is the toolchain (here an nvcc wrapper in a folder only root may
+# pass, the grader's $TMP): refused, unless --sandbox bwrap-root asks for
+# bubblewrap as root, whose build sees no more of the host than nobody's.
 if [ "$(id -u)" = 0 ] && [ "$sandbox" = bwrap-nobody ]; then
-    mkdir -m 700 "$TMP/rootonly"
-    out=$("$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o" "$H"/* 2>&1); rc=$?
+    mkdir -p "$TMP/tc/bin"
+    printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" > "$TMP/tc/bin/nvcc"
+    chmod 755 "$TMP/tc" "$TMP/tc/bin" "$TMP/tc/bin/nvcc"
+    mode=$(stat -c %a "$TMP")
+    out=$(NVCC="$TMP/tc/bin/nvcc" "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-tc" "$H"/* 2>&1); rc=$?
     check "as root, the nobody sandbox failing: refused (5), never a fallback to root" \
-        test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/rootonly/o/students" -name report.json)"
-    check "the refusal names the private folder nobody cannot pass and the one command that fixes it" \
-        test -n "$(grep -F "cannot pass through $TMP/rootonly (mode 0700)" <<<"$out")" \
-             -a -n "$(grep -F "\`chmod o+x $TMP/rootonly\`" <<<"$out")"
-    GRADER_SECRET_TOKEN=hunter2-$$ "$GRADE" --labs 01 --no-sanitize --no-calibrate -q --sandbox bwrap-root \
-        -o "$TMP/rootonly/o" "$H"/* > "$TMP/o-root.log" 2>&1
+        test $rc = 5 -a -n "$(grep REFUSED <<<"$out")" -a -z "$(find "$TMP/o-tc/students" -name report.json)"
+    check "the refusal names the private folder around the toolchain and the one command that fixes it" \
+        test -n "$(grep -F "cannot pass through $TMP (mode 0$mode) to reach $TMP/tc" <<<"$out")" \
+             -a -n "$(grep -F "\`chmod o+x $TMP\`" <<<"$out")"
+    GRADER_SECRET_TOKEN=hunter2-$$ NVCC="$TMP/tc/bin/nvcc" "$GRADE" --labs 01 --no-sanitize --no-calibrate -q \
+        --sandbox bwrap-root -o "$TMP/o-tc" "$H"/* > "$TMP/o-root.log" 2>&1
     check "--sandbox bwrap-root: bubblewrap as root, chosen on the command line" \
-        test "$(jget "$TMP/rootonly/o/run.json" .sandbox)" = bwrap
-    hostfile_checks "bwrap as root" "$TMP/rootonly/o"
+        test "$(jget "$TMP/o-tc/run.json" .sandbox)" = bwrap
+    hostfile_checks "bwrap as root" "$TMP/o-tc"
     # The command the refusal named, then the same grading as nobody.
-    chmod o+x "$TMP/rootonly"
-    "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/rootonly/o2" "$S/alice" > /dev/null 2>&1
+    chmod o+x "$TMP"
+    NVCC="$TMP/tc/bin/nvcc" "$GRADE" --labs 01 --no-sanitize --no-calibrate -q -o "$TMP/o-tc2" "$S/alice" > /dev/null 2>&1
     check "after chmod o+x, the same grading runs as nobody" \
-        test "$(jget "$TMP/rootonly/o2/run.json" .sandbox)" = bwrap-nobody -a -e "$TMP/rootonly/o2/students/alice/report.json"
+        test "$(jget "$TMP/o-tc2/run.json" .sandbox)" = bwrap-nobody -a -e "$TMP/o-tc2/students/alice/report.json"
+    chmod "$mode" "$TMP"
 else
     skip "as root, the nobody sandbox failing: refused unless --sandbox bwrap-root" "not root, or no nobody sandbox here"
 fi

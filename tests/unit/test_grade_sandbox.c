@@ -8,9 +8,11 @@
  * attacked: a secret in the grader's environment, core dumps, big files
  * and process counts without limits, and (where bubblewrap works here) a
  * file in a hidden folder read, a file outside the work folder written,
- * and the host's users' files read by a build. */
+ * and the host's users' files read by a build; the first folder on a
+ * path that a user cannot pass. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -480,6 +482,31 @@ static void exec_build_sees_the_view(void)
     free(spec);
 }
 
+/* The first folder a user cannot pass on the way to a path: a private
+ * folder (0700, not the user's) stops it; o+x, or owning it, lets it by. */
+static void blocked_folder(void)
+{
+    char tmp[] = "/tmp/cudatutor-blocked-XXXXXX";
+    EXPECT(mkdtemp(tmp) != NULL);
+    char *deep = util_format("%s/a/b/c", tmp), *a = util_format("%s/a", tmp);
+    unsigned mode = 0;
+    int other = getuid() == 54321 ? 54322 : 54321;
+    util_mkdirs(deep);
+    chmod(tmp, 0711);
+    chmod(a, 0750);
+    char *got = grade_sandbox_blocked(deep, other, &mode);
+    EXPECT_STR(got, a);
+    EXPECT(mode == 0750);
+    free(got);
+    EXPECT(grade_sandbox_blocked(deep, (int)getuid(), NULL) == NULL);     /* its owner passes */
+    chmod(a, 0751);
+    EXPECT(grade_sandbox_blocked(deep, other, NULL) == NULL);
+    EXPECT(grade_sandbox_blocked("/usr/bin", other, NULL) == NULL);
+    util_remove_tree(tmp);
+    free(deep);
+    free(a);
+}
+
 static void counts_processes(void)
 {
     EXPECT(grade_sandbox_count_procs((int)getuid()) >= 1);
@@ -488,4 +515,4 @@ static void counts_processes(void)
 
 TAP_MAIN(T(spec_round_trip), T(hidden_paths), T(run_argv), T(build_argv), T(build_view), T(cache_argv),
          T(none_is_the_command), T(exec_limits_and_environment), T(exec_isolates), T(exec_build_sees_the_view),
-         T(counts_processes))
+         T(blocked_folder), T(counts_processes))

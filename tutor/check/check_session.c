@@ -21,29 +21,67 @@ static int builder_runs(const char *mark)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+int check_session_building(const struct app *app)
+{
+    char *mark = util_format("%s/%s", app->tc.harness_dir, CHECK_BUILDING_MARK);
+    int runs = mark && builder_runs(mark);
+    free(mark);
+    return runs;
+}
+
+/* What make is doing now: the last line of its log, its spaces squeezed
+ * ("NVCC tutor/harness/hx_core.cu"), into buf; "" when there is none. */
+static void builder_step(const char *log, char *buf, size_t len)
+{
+    char *text = util_read_file(log, NULL);
+    size_t n = text ? strlen(text) : 0, o = 0;
+    while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+        n--;
+    size_t start = n;
+    while (start && text[start - 1] != '\n')
+        start--;
+    for (size_t i = start; i < n && o + 1 < len; i++)
+        if (text[i] != ' ' || (o && buf[o - 1] != ' '))
+            buf[o++] = text[i];
+    if (len)
+        buf[o] = '\0';
+    free(text);
+}
+
 /* `make run` opens the tutor once the program is built and leaves the
  * judges to a make in the background (the Makefile's run target): a check
- * whose judges are not built yet waits for them while that make runs,
- * saying so, and goes on as before once they are there or it has ended. */
+ * whose lab's judges, or the runner's objects every check links, are not
+ * built yet waits for them while that make runs, saying what it builds
+ * now, and goes on as before once they are there or it has ended. */
 static void wait_for_judges(const struct check_session *s, const struct lab *lab, const struct check_opts *o)
 {
     const char *h = s->app->tc.harness_dir;
-    char *gpu = util_format("%s/judge_%s", h, lab->family->name);
-    char *cpu = util_format("%s/judge_cpu_%s", h, lab->family->name);
-    char *mark = util_format("%s/%s", h, CHECK_BUILDING_MARK);
+    const char *fam = lab->family->name;
+    char *need[] = {util_format("%s/judge_%s", h, fam), util_format("%s/judge_cpu_%s", h, fam),
+                    util_format("%s/rt.o", h), util_format("%s/runner.o", h)};
+    char *mark = util_format("%s/%s", h, CHECK_BUILDING_MARK), *log = util_format("%s/../background.log", h);
     double t0 = util_now();
-    while (gpu && cpu && mark && (!util_is_file(gpu) || !util_is_file(cpu)) && builder_runs(mark)) {
+    for (;;) {
+        int missing = 0;
+        for (int i = 0; i < 4; i++)
+            missing |= !need[i] || !util_is_file(need[i]);
+        if (!missing || !mark || !builder_runs(mark))
+            break;
         if (o->progress) {
-            char line[200];
+            char line[300], step[120] = "";
+            if (log)
+                builder_step(log, step, sizeof step);
             snprintf(line, sizeof line, "waiting for lab %s's judges, which make builds in the background "
-                                        "(build/background.log): %.0f s", lab->id, util_now() - t0);
+                                        "(build/background.log): %.0f s%s%s", lab->id, util_now() - t0,
+                     step[0] ? "; now " : "", step);
             o->progress(o->ud, STAGE_COMPILE, 0, 0, line);
         }
         nanosleep(&(struct timespec){0, 250 * 1000 * 1000}, NULL);
     }
-    free(gpu);
-    free(cpu);
+    for (int i = 0; i < 4; i++)
+        free(need[i]);
     free(mark);
+    free(log);
 }
 
 /* The session's progress callback: every stage's progress, the calibration's

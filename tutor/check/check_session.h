@@ -58,6 +58,10 @@ struct check_session {
  * with --counters). */
 enum { CHECK_SESSION_BROKEN = -1, CHECK_SESSION_SETTINGS = -2 };
 
+/* Whether `make run`'s make still builds the harness in the background
+ * (its pid in CHECK_BUILDING_MARK, alive). */
+int check_session_building(const struct app *app);
+
 /* Runs the check of lab as opts ask (their progress callback is the
  * session's: s->event is told), set up and annotated as above, into out
  * (free it with result_free).  Returns 0, or CHECK_SESSION_BROKEN or

@@ -27,7 +27,8 @@ static int do_grade(struct grade *g)
     int rc;
     if ((rc = grade_setup_workbook(g)) || (rc = grade_load_catalog(g, 0)) || (rc = grade_load_rubric(g)) ||
         (rc = grade_collect(g, g->o->args, g->o->nargs)) ||
-        (rc = grade_setup_out(g, g->o->out ? g->o->out : "grade-out")) || (rc = grade_detect_gpus(g)))
+        (rc = grade_setup_out(g, g->o->out ? g->o->out : "grade-out")) || (rc = grade_setup_scratch(g)) ||
+        (rc = grade_detect_gpus(g)))
         return rc;
     grade_gpus_others(g, "start");
     if ((rc = grade_choose_sandbox(g)) || (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))

@@ -35,7 +35,7 @@
 
 char *grade_gpu_lock(const struct grade *g, int i)
 {
-    return util_format("%s/gpu-locks/gpu-%s.lock", g->state, g->gpus[i][0] ? g->gpus[i] : "any");
+    return util_format("%s/gpu-locks/gpu-%s.lock", g->scratch, g->gpus[i][0] ? g->gpus[i] : "any");
 }
 
 /* Splits a comma list into g->gpus as bash's `IFS=, read -a` does: a
@@ -145,9 +145,9 @@ int grade_detect_gpus(struct grade *g)
     g->check_runs = g->o->check_runs ? g->o->check_runs
                   : grade_runs_per_gpu(cpus > 0 ? cpus : 2, g->ngpus, g->o->sanitize, smi_memory_gib(g->gpus[0]));
     /* A lock file per GPU that the sandbox's user can take too. */
-    char *dir = util_format("%s/gpu-locks", g->state);
+    char *dir = util_format("%s/gpu-locks", g->scratch);
     if (!dir || util_mkdirs(dir))
-        return free(dir), grade_internal("cannot create %s/gpu-locks", g->state);
+        return free(dir), grade_internal("cannot create %s/gpu-locks", g->scratch);
     free(dir);
     for (int i = 0; i < g->ngpus; i++) {
         char *lock = grade_gpu_lock(g, i);

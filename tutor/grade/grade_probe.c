@@ -150,46 +150,27 @@ static int copy_in(const char *src, const char *dst)
     return rc;
 }
 
-/* The first folder on the way to path that the sandbox's user (nobody)
- * may not pass through: a private parent (mktemp -d's 0700, root's home)
- * stops bubblewrap, which binds each path as that user.  NULL when none
- * does; else the folder (the caller frees) and its mode bits. */
-static char *blocked_for_nobody(const char *path, mode_t *mode)
+/* Why nobody cannot reach what the sandbox binds (the work folders, the
+ * GPU locks, this program and the harness, the toolkit, the folders of the
+ * sandbox's PATH and of LD_LIBRARY_PATH, the compile cache): the first
+ * folder it cannot pass through, and the command that lets it through;
+ * NULL when it can.  The grader's own folders are in places it makes for
+ * nobody (grade_setup_scratch), so what is left is the toolchain's. */
+static char *nobody_blocked(const struct grade *g, const struct grade_sandbox *sb)
 {
-    char *p = strdup(path);
-    for (char *slash = p ? p + 1 : NULL; slash;) {
-        char *next = strchr(slash, '/');
-        if (next)
-            *next = '\0';
-        struct stat st;
-        int ok = stat(p, &st) != 0 || !S_ISDIR(st.st_mode) ||
-                 (st.st_uid == (uid_t)GRADE_SANDBOX_NOBODY ? st.st_mode & S_IXUSR : st.st_mode & S_IXOTH);
-        if (!ok) {
-            *mode = st.st_mode & 07777;
-            return p;
-        }
-        if (!next)
-            break;
-        *next = '/';
-        slash = next + 1;
-    }
-    free(p);
-    return NULL;
-}
-
-/* Why nobody cannot reach what every check needs (the output folder,
- * where the checks' work lies, the harness and this program), naming the
- * folder and the command that lets nobody through it; NULL when it can. */
-static char *nobody_blocked(const struct grade *g)
-{
-    const char *need[] = {g->work, g->state, g->harness_dir, g->self, NULL};
-    for (int i = 0; need[i]; i++) {
-        mode_t mode = 0;
-        char *dir = blocked_for_nobody(need[i], &mode);
+    const char *fixed[] = {g->work, g->self, g->harness_dir, sb->locks, sb->cache};
+    int nfixed = 5, n = nfixed + sb->nrebind + sb->nview;
+    for (int i = 0; i < n; i++) {
+        int r = i - nfixed, v = r - sb->nrebind;
+        const char *need = r < 0 ? fixed[i] : v < 0 ? sb->rebind[r] : sb->view[v].link ? NULL : sb->view[v].path;
+        if (!need)
+            continue;
+        unsigned mode = 0;
+        char *dir = grade_sandbox_blocked(need, GRADE_SANDBOX_NOBODY, &mode);
         if (dir) {
             char *why = util_format("nobody, the user student code runs as, cannot pass through %s (mode %04o) "
                                     "to reach %s; `chmod o+x %s` lets it through (without listing the folder)",
-                                    dir, (unsigned)mode, need[i], dir);
+                                    dir, mode, need, dir);
             free(dir);
             return why;
         }
@@ -203,7 +184,7 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
 {
     struct grade_sandbox sb = *base;
     const struct lab *lab0 = &g->cat.labs[0];
-    char *pd = util_format("%s/probe-%s", g->state, mode), *spec = NULL, *marker = NULL, *got = NULL;
+    char *pd = util_format("%s/probe-%s", g->scratch, mode), *spec = NULL, *marker = NULL, *got = NULL;
     char *p_run = NULL, *p_build = NULL, *p_wb = NULL, *log = NULL, *esc = NULL, *tmp = NULL;
     char status[32] = "none";
     int rc = -1, nobody = !strcmp(mode, "bwrap-nobody");
@@ -246,6 +227,7 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
     }
     if (nobody)
         grade_work_chown(pd, GRADE_SANDBOX_NOBODY);
+    chmod(pd, 0700);
 
     /* The isolation, from inside. */
     const char *tmpdir = getenv("TMPDIR");
@@ -431,7 +413,7 @@ int grade_choose_sandbox(struct grade *g)
     }
     util_copy(g->mode, sizeof g->mode, "none");
     for (int i = 0; i < nmodes && !atomic_load(&g->interrupted); i++) {
-        if (!strcmp(modes[i], "bwrap-nobody") && (why = nobody_blocked(g))) {
+        if (!strcmp(modes[i], "bwrap-nobody") && (why = nobody_blocked(g, &base))) {
             note(g, modes[i], why);
             free(why);
             why = NULL;

@@ -4,8 +4,9 @@
  * files call each other through any chain, tests/layers.sh): grade.c
  * orders the stages and nothing calls it; every file may call
  * grade_log.c, which calls none of them.  The order:
- * workbook, output folder, catalog, rubric, submissions (grade_setup.c), GPUs (grade_gpus.c), sandbox
- * (grade_probe.c), calibration (grade_calibrate.c), intake and the pools
+ * workbook, catalog, rubric, submissions, output folder, the sandbox's
+ * folder (grade_setup.c), GPUs (grade_gpus.c), sandbox (grade_probe.c),
+ * calibration (grade_calibrate.c), intake and the pools
  * (grade_work.c, grade_pool.c), run.json, the class reports.  --merge and
  * --rescore are grade_merge.c, --selftest grade_selftest.c. */
 #ifndef GRADE_RUN_H
@@ -50,7 +51,11 @@ struct grade {
     const struct lab **labs;    /* the labs graded, in catalog order or --labs's */
     int nlabs;
 
-    char *out, *state, *work, *students;
+    char *out, *state, *students;
+    char *scratch;              /* the sandbox's folder (grade_setup_scratch): WORK, the GPU
+                                   locks, the probes, and copies of this program and the
+                                   harness where nobody cannot reach them; removed at the end */
+    char *work;                 /* SCRATCH/work: a folder per student while it is graded */
     int lock_fd, events_fd;
 
     struct grade_sub *subs;     /* this shard's, sorted by id */
@@ -101,6 +106,12 @@ void grade_utc(char *buf, size_t len, time_t t);
 /* The set-up stages, each returning 0 or an exit code after saying why. */
 int grade_setup_workbook(struct grade *g);
 int grade_setup_out(struct grade *g, const char *out);
+/* The sandbox's folder, wherever the output goes: a new folder under
+ * $TMPDIR (or /tmp, where the sandbox's user cannot pass through $TMPDIR),
+ * mode 0711, holding WORK and the GPU locks; as root, where nobody cannot
+ * reach this program or the harness, copies of them too (g->self and
+ * g->harness_dir then name the copies). */
+int grade_setup_scratch(struct grade *g);
 int grade_load_catalog(struct grade *g, int all_labs);
 int grade_load_rubric(struct grade *g);
 int grade_collect(struct grade *g, char *const *paths, int npaths);

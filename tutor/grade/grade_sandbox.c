@@ -286,6 +286,31 @@ char *grade_sandbox_hide_of_submission(const char *path)
     return parent;
 }
 
+char *grade_sandbox_blocked(const char *path, int uid, unsigned *mode)
+{
+    char *p = strdup(path);
+    for (char *slash = p && p[0] == '/' ? p + 1 : NULL; slash;) {
+        char *next = strchr(slash, '/');
+        if (next)
+            *next = '\0';
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) == 0 && S_ISDIR(st.st_mode)) {
+            mode_t x = st.st_uid == (uid_t)uid ? S_IXUSR : st.st_gid == (gid_t)uid ? S_IXGRP : S_IXOTH;
+            if (!(st.st_mode & x)) {
+                if (mode)
+                    *mode = (unsigned)(st.st_mode & 07777);
+                return p;
+            }
+        }
+        if (!next)
+            break;
+        *next = '/';
+        slash = next + 1;
+    }
+    free(p);
+    return NULL;
+}
+
 /* Whether path is dir or lies in it. */
 static int is_under(const char *path, const char *dir)
 {

@@ -13,9 +13,9 @@
  * only the GPU's nodes added, its own /proc, PID, IPC, UTS and network
  * namespaces (no network), a private /tmp and /dev/shm, the hidden paths
  * (the grader's home, the pristine workbook, the output folder, the
- * submissions, /run, /var/tmp, --hide) replaced by empty read-only places
- * (the tools it needs from them bound back read-only), the current folder
- * as its only writable place (a run's GPU lock files too), and a clean
+ * sandbox's own folder, the submissions, /run, /var/tmp, --hide) replaced
+ * by empty read-only places (the tools it needs from them bound back
+ * read-only), the current folder as its only writable place (a run's GPU lock files too), and a clean
  * environment.  docs/instructor-guide.md section 8 is the manual. */
 #ifndef GRADE_SANDBOX_H
 #define GRADE_SANDBOX_H
@@ -104,6 +104,14 @@ int grade_sandbox_build_view(struct grade_sandbox *sb, const char *const *places
  * /lib, /lib64, /etc, /proc, /sys, /dev and below), the submission itself.
  * Heap; NULL when out of memory. */
 char *grade_sandbox_hide_of_submission(const char *path);
+
+/* The first folder on the way to path (absolute) that user uid may not
+ * pass through (no search right for it as owner, group or other): a
+ * private parent (mktemp -d's 0700, root's home) keeps bubblewrap, which
+ * binds each place as that user, from reaching what lies below.  NULL when
+ * none does (or out of memory); else the folder (heap) and, when mode is
+ * not NULL, its mode bits. */
+char *grade_sandbox_blocked(const char *path, int uid, unsigned *mode);
 
 /* Whether path is, or lies in, one of sb's hidden paths. */
 int grade_sandbox_under_hidden(const struct grade_sandbox *sb, const char *path);

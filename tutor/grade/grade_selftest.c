@@ -269,8 +269,8 @@ int grade_selftest(struct grade *g)
         if (!dup && !(paths[npaths++] = util_format("%s/%s", subs, e[i].id)))
             goto out;
     }
-    if ((rc = grade_collect(g, paths, npaths)) || (rc = grade_detect_gpus(g)) || (rc = grade_choose_sandbox(g)) ||
-        (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))
+    if ((rc = grade_collect(g, paths, npaths)) || (rc = grade_setup_scratch(g)) || (rc = grade_detect_gpus(g)) ||
+        (rc = grade_choose_sandbox(g)) || (rc = grade_calibrate(g)) || (rc = grade_submissions(g)))
         goto out;
     grade_write_run_json(g);
     int n, code;

@@ -3,6 +3,7 @@
  * the submissions of this shard; run.json, the class reports and freeing
  * the run.  grade.c, --merge and --selftest each put them in their order;
  * they call no stage back. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -133,10 +134,8 @@ int grade_setup_out(struct grade *g, const char *out)
     if (!strncmp(g->pristine, g->out, n) && (g->pristine[n] == '/' || !g->pristine[n]))
         return grade_usage("--out %s contains the workbook: pick a folder of its own", g->out);
     g->state = util_format("%s/.grader", g->out);
-    g->work = util_format("%s/work", g->out);
     g->students = util_format("%s/students", g->out);
-    if (!g->state || !g->work || !g->students || util_mkdirs(g->state) || util_mkdirs(g->work) ||
-        util_mkdirs(g->students))
+    if (!g->state || !g->students || util_mkdirs(g->state) || util_mkdirs(g->students))
         return grade_usage("cannot create %s", g->out);
     /* One grading per output folder: the lock lives as long as this
      * process, and no child inherits it (a surviving child must not keep
@@ -150,6 +149,99 @@ int grade_setup_out(struct grade *g, const char *out)
     g->events_fd = events ? open(events, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644) : -1;
     free(events);
     return 0;
+}
+
+/* ---- the sandbox's folder ------------------------------------------------ */
+
+/* Copies file src to dst with the given mode. */
+static int copy_one(const char *src, const char *dst, mode_t mode)
+{
+    size_t len;
+    char *text = util_read_file(src, &len);
+    int rc = text && util_write_file(dst, text, len) == 0 && chmod(dst, mode) == 0 ? 0 : -1;
+    free(text);
+    return rc;
+}
+
+/* Copies the regular files of folder src (not its dot files) into the new
+ * folder dst, readable and, where they were, runnable by everyone. */
+static int copy_files(const char *src, const char *dst)
+{
+    DIR *d = opendir(src);
+    struct dirent *e;
+    int rc = d && mkdir(dst, 0755) == 0 ? 0 : -1;
+    while (!rc && (e = readdir(d))) {
+        struct stat st;
+        char *a = util_format("%s/%s", src, e->d_name), *b = util_format("%s/%s", dst, e->d_name);
+        if (!a || !b)
+            rc = -1;
+        else if (e->d_name[0] != '.' && stat(a, &st) == 0 && S_ISREG(st.st_mode))
+            rc = copy_one(a, b, st.st_mode & S_IXUSR ? 0755 : 0644);
+        free(a);
+        free(b);
+    }
+    if (d)
+        closedir(d);
+    return rc;
+}
+
+/* Where the sandbox's folder is made: $TMPDIR when the sandbox's user can
+ * pass through it, else /tmp. */
+static const char *scratch_parent(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/' || !util_is_dir(tmp))
+        return "/tmp";
+    char *blocked = geteuid() == 0 ? grade_sandbox_blocked(tmp, GRADE_SANDBOX_NOBODY, NULL) : NULL;
+    free(blocked);
+    return blocked ? "/tmp" : tmp;
+}
+
+int grade_setup_scratch(struct grade *g)
+{
+    const char *parent = scratch_parent();
+    char *tmpl = util_format("%s/cudatutor-grade.XXXXXX", parent);
+    if (!tmpl || !mkdtemp(tmpl)) {
+        free(tmpl);
+        return grade_internal("cannot create a folder in %s: %s", parent, strerror(errno));
+    }
+    g->scratch = tmpl;
+    /* Passable, not readable: nobody reaches the folders it is handed
+     * (each student's is its own, 0700) and lists none. */
+    if (chmod(g->scratch, 0711) || !(g->work = util_format("%s/work", g->scratch)) || mkdir(g->work, 0711))
+        return grade_internal("cannot prepare %s: %s", g->scratch, strerror(errno));
+    if (geteuid() != 0)
+        return 0;
+    /* As root the sandbox runs as nobody, who binds every program it runs:
+     * a workbook in a private folder (root's home) is run from copies. */
+    char *self_blocked = grade_sandbox_blocked(g->self, GRADE_SANDBOX_NOBODY, NULL);
+    char *hx_blocked = grade_sandbox_blocked(g->harness_dir, GRADE_SANDBOX_NOBODY, NULL);
+    int copy = self_blocked || hx_blocked;
+    char *tools = copy ? util_format("%s/tools", g->scratch) : NULL;
+    char *self = tools ? util_format("%s/cudatutor", tools) : NULL;
+    char *hx = tools ? util_format("%s/harness", tools) : NULL;
+    int rc = 0;
+    if (copy) {
+        if (!self || !hx || mkdir(tools, 0755) || copy_one(g->self, self, 0755) || copy_files(g->harness_dir, hx)) {
+            rc = grade_internal("cannot copy this program and the harness into %s: %s", tools, strerror(errno));
+        } else {
+            grade_say(g, "nobody, the user student code runs as, cannot pass through %s: the sandbox runs "
+                         "copies of this program and the judges from %s", self_blocked ? self_blocked : hx_blocked,
+                      tools);
+            free(g->self);
+            free(g->harness_dir);
+            g->self = self;
+            g->harness_dir = hx;
+            self = hx = NULL;
+            setenv("CUDATUTOR_HARNESS_DIR", g->harness_dir, 1);
+        }
+    }
+    free(self_blocked);
+    free(hx_blocked);
+    free(tools);
+    free(self);
+    free(hx);
+    return rc;
 }
 
 /* ---- the catalog and the rubric -------------------------------------------- */
@@ -347,6 +439,11 @@ int grade_write_run_json(struct grade *g)
     cJSON_AddStringToObject(o, "rubric", g->rubric_path);
     cJSON_AddStringToObject(o, "rubric_sha256", g->rubric.sha256);
     cJSON_AddStringToObject(o, "workbook", g->pristine);
+    /* The work folders, where --keep-work keeps them; null: removed. */
+    if (g->o->keep_work && g->work)
+        cJSON_AddStringToObject(o, "work", g->work);
+    else
+        cJSON_AddNullToObject(o, "work");
     cJSON_AddStringToObject(o, "started", when);
     cJSON_AddNumberToObject(o, "seconds", (double)(time(NULL) - g->t0));
     cJSON_AddStringToObject(o, "shard", shard);
@@ -413,6 +510,11 @@ void grade_free(struct grade *g)
     if (g->have_rubric)
         rubric_free(&g->rubric);
     free(g->labs);
+    if (g->scratch && g->o->keep_work)
+        grade_say(g, "the work folders are kept in %s", g->work);
+    else if (g->scratch)
+        util_remove_tree(g->scratch);
+    free(g->scratch);
     free(g->out);
     free(g->state);
     free(g->work);

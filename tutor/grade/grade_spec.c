@@ -248,14 +248,16 @@ static int bwrap_sized(struct grade *g, const char *bwrap)
 int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
 {
     int ncand = 0, rc = -1, have_tc = 0;
-    const char **cand = calloc((size_t)(g->o->nhide + g->nsubs + 8), sizeof *cand);
+    int most = g->o->nhide + g->nsubs + 8;
+    const char **cand = calloc((size_t)most, sizeof *cand);
+    char **blocked = calloc((size_t)most, sizeof *blocked);
     struct toolchain tc;
     char *path = NULL, why[256];
     char *rubric_default = util_format("%s/data/rubric.json", g->pristine);
     char **subs = calloc((size_t)g->nsubs + 1, sizeof *subs);
 
     memset(sb, 0, sizeof *sb);
-    if (!cand || !rubric_default || !subs)
+    if (!cand || !blocked || !rubric_default || !subs)
         goto out;
     /* The grader's home, the pristine workbook (solutions, history), the
      * output folder (other students), /run (sockets), /var/tmp, --hide,
@@ -263,6 +265,7 @@ int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
     cand[ncand++] = getenv("HOME");
     cand[ncand++] = g->pristine;
     cand[ncand++] = g->out;
+    cand[ncand++] = g->scratch;
     cand[ncand++] = "/run";
     cand[ncand++] = "/var/tmp";
     for (int i = 0; i < g->o->nhide; i++)
@@ -274,6 +277,12 @@ int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
     for (int i = 0; i < g->nsubs; i++)
         if (!(cand[ncand++] = subs[i] = grade_sandbox_hide_of_submission(g->subs[i].path)))
             goto out;
+    /* As root the sandbox runs as nobody, and bubblewrap cannot make an
+     * empty place below a folder nobody cannot pass (a workbook in
+     * mktemp -d's 0700): that folder is hidden instead, whole. */
+    for (int i = 0; geteuid() == 0 && i < ncand; i++)
+        if (cand[i] && (blocked[i] = grade_sandbox_blocked(cand[i], GRADE_SANDBOX_NOBODY, NULL)))
+            cand[i] = blocked[i];
     if ((sb->nhide = grade_sandbox_hidden(cand, ncand, &sb->hide)) < 0) {
         sb->nhide = 0;
         goto out;
@@ -291,7 +300,7 @@ int grade_spec(struct grade *g, struct grade_sandbox *sb, const char *bwrap)
     if (toolchain_init(&tc, g->pristine, why, sizeof why))
         goto out;
     have_tc = 1;
-    if (!(path = sandbox_path(&tc)) || !(sb->locks = util_format("%s/gpu-locks", g->state)) ||
+    if (!(path = sandbox_path(&tc)) || !(sb->locks = util_format("%s/gpu-locks", g->scratch)) ||
         sandbox_env(g, sb, path) || sandbox_rebinds(g, sb, path) || sandbox_devices(g, sb) ||
         (bwrap && sandbox_view(g, sb, &tc, path)))
         goto out;
@@ -303,6 +312,9 @@ out:
     for (int i = 0; subs && i < g->nsubs; i++)
         free(subs[i]);
     free(subs);
+    for (int i = 0; blocked && i < most; i++)
+        free(blocked[i]);
+    free(blocked);
     free(cand);
     free(rubric_default);
     return rc;

@@ -63,8 +63,9 @@ int grade_work_intake(struct grade *g, int s, const struct lab **labs)
             if (!strcmp(g->labs[j]->id, in.labs[i].id))
                 labs[n++] = g->labs[j];
     }
-    /* The sandbox's user builds and runs in there. */
-    if (!strcmp(g->mode, "bwrap-nobody") && grade_work_chown(dir, GRADE_SANDBOX_NOBODY)) {
+    /* The sandbox's user builds and runs in there, and no other user of
+     * the machine reads it. */
+    if ((!strcmp(g->mode, "bwrap-nobody") && grade_work_chown(dir, GRADE_SANDBOX_NOBODY)) || chmod(dir, 0700)) {
         grade_error(g, "cannot hand %s to the sandbox's user: %s", dir, strerror(errno));
         n = -1;
     }

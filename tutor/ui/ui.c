@@ -15,6 +15,7 @@
 #include <sys/select.h>
 #include <unistd.h>
 
+#include "check/check_session.h"
 #include "ui/ui_view.h"
 #include "sys/util.h"
 #include "sys/watch.h"
@@ -412,6 +413,8 @@ int ui_run(struct app *app, const struct ui_opts *opts)
     setlocale(LC_ALL, "");
     ui.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     progress_open(&ui);
+    if (!ui.msg[0] && check_session_building(app))
+        ui_message(&ui, DOC_DIM, "make builds the judges in the background: a check waits for them");
     got_signal = 0;
     signals_install(old, &old_mask);
     if (!(scr = screen_open(&ui, devnull))) {
