@@ -88,3 +88,27 @@ left=$(pgrep -f -- "$TMP/w5" || true)
 check "a check that times out leaves no profile of it running (its status: $(tail -n1 "$TMP/loop.out" | cut -c1-7))" \
     test -z "$left" -a "$(tail -n1 "$TMP/loop.out" | cut -d' ' -f1)" = timeout
 check "and its profile started beside the trials: its report is there" test -e "$TMP/w5/profile.json" -o -e "$TMP/w5/cpu-profile-runner.out"
+
+# Every solution's counts against the H200's, read by ncu and kept in the
+# tree (tests/emu/h200-counters.txt): equal wherever the two count the
+# same events, except the rows that file says differ, and why.
+fixture=tests/emu/h200-counters.txt
+for lab in $(awk '$1 == "lab" { print $2 }' "$fixture"); do
+    par_check "$TMP/h200-$lab.json" "$lab" --file "$(sol "$lab")" --counters --no-sanitize --work-dir "$TMP/wh$lab"
+done
+par_wait
+for lab in $(awk '$1 == "lab" { print $2 }' "$fixture"); do
+    want_n=$(awk -v l="$lab" '$1 == "lab" && $2 == l { print $4 }' "$fixture")
+    bad="" same=0
+    while read -r _ name value rest; do
+        case $rest in differs:*) continue ;; esac
+        got=$(jq -r --arg k "$name" '.counters.metrics[$k] // "-"' "$TMP/h200-$lab.json")
+        if awk -v a="$got" -v b="$value" 'BEGIN { exit !(a == "-" || a + 0 != b + 0) }'; then
+            bad="$bad $name=$got (H200 $value)"
+        else
+            same=$((same + 1))
+        fi
+    done < <(awk -v l="$lab" '$1 == l' "$fixture")
+    check "lab $lab's solution counts as the H200 did at n=$want_n ($same counters${bad:+; differ:$bad})" \
+        test -z "$bad" -a "$(jq -r .counters.n "$TMP/h200-$lab.json")" = "$want_n"
+done
