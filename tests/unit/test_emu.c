@@ -799,8 +799,15 @@ static void uninitialised_register(void)
                                           "  setp.gt.u32 %p2, %r2, 5;\n"
                                           "  and.pred %p3, %p1, %p2;\n"
                                           "  @%p3 bra $L;\n$L:\n");
+    static const char *guarded = UNSET_PTX("  setp.gt.u32 %p1, %r2, 5;\n"
+                                           "  @%p1 st.global.u32 [%rd3], %r1;\n");
     unsigned out[32];
     struct fx f;
+    EXPECT(load(&f, guarded, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
+    EXPECT(strstr(f.err.message, "guards an instruction with a value that is undefined") != NULL);
+    done(&f);
     EXPECT(load(&f, sum, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);

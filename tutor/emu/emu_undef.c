@@ -259,7 +259,7 @@ int emu_undef_step(struct run *r, struct warp *w, const struct emu_insn *in, uin
     uint32_t u = in->guard >= 0 ? slot_lanes(U, in->guard, mask, pc, &org) : 0;
     if (u)
         return emu_undef_report(r, w, u, (int)pc, org,
-                                cls == C_BRA ? "branches on" : "decides whether to run on");
+                                cls == C_BRA ? "branches on" : "guards an instruction with");
     switch (cls) {
     case C_BRX:
         if ((u = slot_lanes(U, in->o[0].reg, emask, pc, &org)))
