@@ -35,6 +35,10 @@ unmeasured='{status, tests: [.tests[]? | {name, pass}], first_failing_n, seen: .
 same=$(diff <(jq -S "$unmeasured" "$TMP/first.json") <(jq -S "$unmeasured" "$TMP/second.json"))
 check "the served check is the same verdict, tests and plans${same:+ ($same)}" test -z "$same"
 check "its dependency list names the copy's path" grep -q "$TMP/b/copy.cu" "$TMP/w-second/kernel.d"
+# the CPU judge reads a kernel's registers from the cubin beside its PTX:
+# a served compile without it counted 0 and let a kernel past its block limit
+check "the served compile has its cubin beside its PTX, as nvcc wrote it" \
+    cmp -s "$(ls "$TMP"/w-first/keep/kernel.sm_*.cubin)" "$(ls "$TMP"/w-second/keep/copy.sm_*.cubin 2>/dev/null || echo /none)"
 
 printf '#include "lab.h"\nthis is not CUDA;\n' > "$TMP/a/bad.cu"
 cp "$TMP/a/bad.cu" "$TMP/b/bad2.cu"

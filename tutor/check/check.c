@@ -375,8 +375,9 @@ static int prepare(struct check_state *r, char *err, size_t errlen)
         *dot = '\0';
     r->ptx = util_format("%s/%s.ptx", r->keep, stem);
     r->fatbin = util_format("%s/%s.fatbin", r->keep, stem);
+    r->cubin = util_format("%s/%s.%s.cubin", r->keep, stem, r->tc->arch);
     free(stem);
-    if (!r->ptx || !r->fatbin)
+    if (!r->ptx || !r->fatbin || !r->cubin)
         goto oom;
     if (util_mkdirs(r->keep)) {
         snprintf(err, errlen, "cannot create %s: %s", r->keep, strerror(errno));
@@ -402,6 +403,7 @@ static int prepare(struct check_state *r, char *err, size_t errlen)
         unlink(r->bin);
         unlink(r->ptx);
         unlink(r->fatbin);
+        unlink(r->cubin);
         unlink(r->deps);
     }
     return 0;
@@ -515,6 +517,7 @@ static void run_free(struct check_state *r)
     free(r->keep);
     free(r->ptx);
     free(r->fatbin);
+    free(r->cubin);
     free(r->deps);
 }
 

@@ -32,15 +32,18 @@
 #include "sys/sha256.h"
 #include "sys/util.h"
 
-#define CACHE_VERSION "cudatutor-nvcc-cache 1"
+#define CACHE_VERSION "cudatutor-nvcc-cache 2"
 /* Stands for the source's path (and the object's) in what is stored. */
 #define SRC_MARK "\001SRC\001"
 #define OBJ_MARK "\001OBJ\001"
 #define LABH_MARK "\001LABH\001"
 
-/* The files an entry holds, beside "exit" and "log". */
-enum { F_OBJ, F_PTX, F_FATBIN, F_DEPS, F_COUNT };
-static const char *const entry_names[F_COUNT] = {"kernel.o", "kernel.ptx", "kernel.fatbin", "kernel.d"};
+/* The files an entry holds, beside "exit" and "log": the cubin too, whose
+ * register count the CPU judge reads beside the PTX (a hit without it
+ * would count 0 registers and let a kernel past its block limit). */
+enum { F_OBJ, F_PTX, F_FATBIN, F_CUBIN, F_DEPS, F_COUNT };
+static const char *const entry_names[F_COUNT] = {"kernel.o", "kernel.ptx", "kernel.fatbin", "kernel.cubin",
+                                                 "kernel.d"};
 
 static const char *run_file(const struct check_state *r, int f)
 {
@@ -48,6 +51,7 @@ static const char *run_file(const struct check_state *r, int f)
     case F_OBJ: return r->obj;
     case F_PTX: return r->ptx;
     case F_FATBIN: return r->fatbin;
+    case F_CUBIN: return r->cubin;
     default: return r->deps;
     }
 }

@@ -81,7 +81,7 @@ struct check_state {
     const struct lab *lab;
     const struct check_opts *o;
     struct result *res;     /* what the check found so far: the stages fill it */
-    char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *deps;
+    char *dir, *src, *obj, *bin, *keep, *ptx, *fatbin, *cubin, *deps;
     unsigned long long seed;
     char last_stage[160];
     double t0;

@@ -181,6 +181,20 @@ static uint32_t value_undef(const struct warp *w, const struct emu_insn *in,
     return u;
 }
 
+/* The lanes of MASK in which some element of the value operand VO is
+ * undefined. */
+static uint32_t value_undef_lanes(const struct warp *w, const struct emu_insn *in,
+                                  const struct emu_opnd *vo, uint32_t mask)
+{
+    uint32_t u = 0;
+    for (int i = 0; i < in->vec; i++) {
+        int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+        if (slot > 0)
+            u |= w->U[slot].lanes;
+    }
+    return u & mask;
+}
+
 /* Before lane L's access: a store of an undefined value to shared memory
  * leaves the words it writes undefined (r->st_undef, for the shadow); to
  * global memory it is a hazard (the judge reads it), said once the
@@ -327,6 +341,10 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
     int space = in->space;
     if (r->hazards && undef_address(r, w, in, ao, mask, pc))
         return -1;
+    /* definedness lane by lane only where it can differ between lanes: a
+     * load that may read shared memory, a store of an undefined value */
+    int lanewise = r->hazards && (is_ld ? space == SP_SHARED || space == SP_DSMEM || space == SP_GENERIC
+                                        : value_undef_lanes(w, in, vo, mask) != 0);
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
@@ -339,7 +357,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
                 int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
                 memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);
             }
-        int gu = r->hazards && undef_before(r, w, in, vo, l, space, addr);
+        int gu = lanewise && undef_before(r, w, in, vo, l, space, addr);
         uint8_t *p = emu_resolve(r, w, l, pc, space, addr, bytes, is_ld ? ACC_READ : ACC_WRITE,
                                  is_ld ? NULL : val);
         r->st_undef = 0;
@@ -347,7 +365,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
             return -1;
         if (gu)
             return undef_global(r, w, l, pc, "stores to", addr);
-        if (r->hazards && is_ld)
+        if (lanewise && is_ld)
             undef_loaded(r, w, in, vo, l);
         if (in->vec == 1 && vo->kind == OK_REG) {
             if (is_ld) {
@@ -372,6 +390,12 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         if (is_ld)
             R[l] = 0;
     }
+    if (r->hazards && is_ld && !lanewise)
+        for (int i = 0; i < in->vec; i++) {
+            int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+            if (slot > 0)
+                w->U[slot].lanes &= ~mask;
+        }
     if (is_ld && (in->flags & F_STRONG))
         r->cta->sig_seen = 1;
     if ((in->flags & (F_ACQ | F_CTA)) == F_ACQ)

@@ -351,6 +351,25 @@ void emu_undef_block(const struct run *r, struct warp *w);
  * definedness from its operands'. */
 void emu_undef_alu(struct warp *w, const struct emu_insn *in, uint32_t mask, uint32_t emask,
                    uint32_t pc);
+/* emu_undef_alu's common case inline: every operand defined in every lane
+ * (a vector operand, or any undefined lane, takes the full path). */
+static inline void emu_undef_after_alu(struct warp *w, const struct emu_insn *in, uint32_t mask,
+                                       uint32_t emask, uint32_t pc)
+{
+    struct uslot *U = w->U;
+    uint32_t any = in->guard >= 0 ? U[in->guard].lanes & mask : 0;
+    for (int i = in->ndest; i < in->nops && !any; i++)
+        any = in->o[i].kind == OK_REG ? U[in->o[i].reg].lanes : in->o[i].kind == OK_VEC;
+    for (int i = 0; i < in->ndest && !any; i++)
+        any = in->o[i].kind != OK_REG;
+    if (any) {
+        emu_undef_alu(w, in, mask, emask, pc);
+        return;
+    }
+    for (int i = 0; i < in->ndest; i++)
+        U[in->o[i].reg].lanes &= ~emask;
+    U[0].lanes = 0;
+}
 /* Before any other instruction runs: an undefined guard, branch index,
  * call pointer or warp mask is a hazard; the simple classes' results'
  * definedness.  0, or -1 (reported). */

@@ -821,7 +821,7 @@ int emu_warp_step(struct run *r, struct warp *w)
             in->alu(in, R, emask, w->carry);
         R[0] = 0;
         if (r->hazards)
-            emu_undef_alu(w, in, mask, emask, pc);
+            emu_undef_after_alu(w, in, mask, emask, pc);
         advance(w, mask, pc + 1);
         return 1;
     }
