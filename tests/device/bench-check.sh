@@ -45,7 +45,23 @@ import json, os, pty, shutil, statistics, subprocess, sys, tempfile, time
 out, n, roots, kinds = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4].split(",")
 stop = time.monotonic() + float(sys.argv[5]) if float(sys.argv[5]) > 0 else None
 want = sys.argv[6:]
-catalog = json.loads(subprocess.run(["./cudatutor", "list", "--json"], cwd=roots[0],
+def root_env(spec):
+    """DIR or DIR:NAME=VALUE: the folder, and the environment its checks get."""
+    d, _, var = spec.partition(":")
+    env = dict(os.environ)
+    if var:
+        k, _, v = var.partition("=")
+        env[k] = v
+    return d, env
+
+
+def label(spec):
+    """A root's name in the table: its folder's, and the variable set."""
+    d, _, var = spec.partition(":")
+    return os.path.basename(d)[:6] + (":" + var.rsplit("_", 1)[-1] if var else "")
+
+
+catalog = json.loads(subprocess.run(["./cudatutor", "list", "--json"], cwd=root_env(roots[0])[0],
                                     capture_output=True, text=True, check=True).stdout)
 labs = [l for l in catalog if not want or l["id"] in want]
 tmp = tempfile.mkdtemp(prefix="bench-check-")
@@ -59,6 +75,7 @@ def source(root, lab, kind):
 
 def once(root, lab, kind, i):
     """One check of a fresh edit under a terminal: its figures, or None."""
+    root, env = root_env(root)
     src = source(root, lab, kind)
     if not os.path.isfile(src):
         return None
@@ -73,7 +90,7 @@ def once(root, lab, kind, i):
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(root)
-        os.execv("./cudatutor", ["./cudatutor", "check", lab["id"], "--file", k, "--out", rep])
+        os.execve("./cudatutor", ["./cudatutor", "check", lab["id"], "--file", k, "--out", rep], env)
     seen, verdict = b"", None
     while True:
         try:
@@ -113,7 +130,7 @@ with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
                     if x is None:
                         continue
                     runs.setdefault((root, lab["id"], kind), []).append(x)
-                    tsv.write("\t".join(str(v) for v in [os.path.basename(root), lab["id"], kind, i, x["status"],
+                    tsv.write("\t".join(str(v) for v in [label(root), lab["id"], kind, i, x["status"],
                               x["verdict"], x["wall"], x.get("compile"), x.get("judge"), x.get("hazard"),
                               x.get("san"), x.get("samples"), x.get("ratio")]) + "\n")
                     tsv.flush()
@@ -130,15 +147,15 @@ def cell(v, fmt="%.2f"):
 
 
 print("\nmedians of n run(s), seconds; verdict: from the command to the verdict shown; cmd: to its exit")
-print("%-10s %-3s %-8s %2s %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
+print("%-14s %-3s %-8s %2s %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
     "root", "lab", "kind", "n", "status", "verdict", "cmd", "compile", "judge", "hazard", "sanitiz", "samples",
     "ratio±%"))
 for (root, lab, kind), xs in runs.items():
     status = ",".join(sorted(set(str(x["status"]) for x in xs)))
     ratios = [x["ratio"] for x in xs if x.get("ratio")]
     spread = 100 * (max(ratios) - min(ratios)) / statistics.median(ratios) if len(ratios) > 1 else None
-    print("%-10s %-3s %-8s %2d %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
-        os.path.basename(root)[:10], lab, kind, len(xs), status[:14], cell(med(xs, "verdict")), cell(med(xs, "wall")),
+    print("%-14s %-3s %-8s %2d %-14s %7s %7s %7s %7s %7s %7s %7s %8s" % (
+        label(root)[:14], lab, kind, len(xs), status[:14], cell(med(xs, "verdict")), cell(med(xs, "wall")),
         cell(med(xs, "compile")), cell(med(xs, "judge")), cell(med(xs, "hazard")), cell(med(xs, "san")),
         cell(med(xs, "samples"), "%.0f"), cell(spread, "%.2f")))
 for root in roots:
@@ -146,5 +163,5 @@ for root in roots:
         v = [med(xs, "verdict") for (r, _, k), xs in runs.items() if r == root and k == kind]
         if v:
             print("%s %s: verdict median over labs %.2f s, slowest lab %.2f s" % (
-                os.path.basename(root), kind, statistics.median(v), max(v)))
+                label(root), kind, statistics.median(v), max(v)))
 EOF

@@ -503,6 +503,7 @@ static int stage_build(struct check_state *r)
 
 static void run_free(struct check_state *r)
 {
+    judge_early_end(r);
     counters_ahead_end(r);
     hazard_end(r, 0);
     san_end(r, 0);
@@ -576,6 +577,7 @@ int check_run(const struct toolchain *tc, const struct catalog *cat, const struc
             stage_run(&r);
         goto done;
     }
+    judge_early_begin(&r);
     if (stage_build(&r))
         goto done;
     if (opts->trace) {

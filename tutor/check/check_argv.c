@@ -129,8 +129,9 @@ static int device_words(const struct check_state *r, char **argv, int a)
 }
 
 char **judge_argv(const struct check_state *r, const char *json, const char *mode, const unsigned long long *sizes,
-                  int nsizes, int with_perf)
+                  int nsizes, unsigned flags)
 {
+    const int with_perf = (flags & JUDGE_PERF) != 0;
     const struct family_spec *f = r->lab->family;
     char **argv = calloc(96, sizeof *argv);
     int a = 0;
@@ -153,6 +154,10 @@ char **judge_argv(const struct check_state *r, const char *json, const char *mod
     argv[a++] = strdup("--sizes");
     argv[a++] = list;
     a = device_words(r, argv, a);
+    if (flags & JUDGE_GATE) {
+        argv[a++] = strdup("--gate");
+        argv[a++] = strdup("1");
+    }
     if (r->o->time_budget_ms > 0) {
         argv[a++] = strdup("--budget-ms");
         argv[a++] = util_format("%d", r->o->time_budget_ms);

@@ -8,6 +8,9 @@
  * What the student's code prints reaches the check in two places, both
  * plain text and never protocol: the judge's stdout and stderr (a kernel's
  * printf lands there) and the runner's output file (its host code's). */
+#define _GNU_SOURCE     /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,73 +124,200 @@ static size_t cpu_judge_bytes(const struct check_state *r)
     return (size_t)r->lab->family->emu_memory_mib << 20;
 }
 
-int judge_run(struct check_state *r)
+/* The judge's process: its command line, where its report goes, and how
+ * it is run (proc_spec); started at once, or ahead of the build by
+ * judge_early_begin. */
+struct judge_job {
+    char *json;
+    char **argv;
+    struct proc_spec spec;
+    struct proc_result pr;
+    struct proc *p;         /* an early judge, started and waiting at its gate */
+    int gate;               /* the gate's write end; -1 once opened or shut */
+    double t0;              /* when the process started */
+    atomic_int cancel;
+};
+
+static void job_free(struct judge_job *j)
 {
-    char *json = util_format("%s/harness.json", r->dir);
-    char **argv = NULL;
-    struct proc_result pr = {0};
-    int rc = -1;
+    if (!j)
+        return;
+    if (j->gate >= 0)
+        close(j->gate);
+    judge_argv_free(j->argv);
+    free(j->json);
+    proc_result_free(&j->pr);
+    free(j);
+}
 
-    if (!json)
-        goto out;
-    unlink(json);
-    argv = judge_argv(r, json, "check", r->lab->family->sizes, r->lab->family->nsizes, 1);
-    if (!argv)
-        goto out;
-    check_progress(r, STAGE_CORRECTNESS, 0, r->lab->family->nsizes, "starting");
-    r->last_stage[0] = '\0';
-    r->run_t0 = util_now();
-    struct proc_spec spec = {.argv = argv, .cwd = r->dir, .timeout_s = check_timeout(r),
-                             .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
-                             .grace = run_grace, .cutoff = run_cutoff, .channel = 1,
-                             .as_bytes = r->emulated ? cpu_judge_bytes(r) : 0};
-    int ran = r->judge_elsewhere && !r->emulated ? r->judge_elsewhere(r, &spec, &pr) : proc_run(&spec, &pr);
-    if (ran) {
-        if (ran > 0)
-            rc = ran;
-        else
-            check_message(r, "%s", pr.error);
-        goto out;
-    }
-    r->res->run_s = pr.seconds;
+/* The judge's time before the gate opened is the build's, not its own. */
+static double early_grace(void *ud)
+{
+    const struct check_state *r = ud;
+    return run_grace(ud) + r->gate_wait_s;
+}
+
+static struct judge_job *job_new(struct check_state *r, int early)
+{
+    struct judge_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->gate = -1;
+    if (!(j->json = util_format("%s/harness.json", r->dir)))
+        goto fail;
+    unlink(j->json);
+    j->argv = judge_argv(r, j->json, "check", r->lab->family->sizes, r->lab->family->nsizes,
+                         JUDGE_PERF | (early ? JUDGE_GATE : 0));
+    if (!j->argv)
+        goto fail;
+    j->spec = (struct proc_spec){.argv = j->argv, .cwd = r->dir, .timeout_s = check_timeout(r),
+                                 .output_cap = OUTPUT_KEEP * 8, .on_line = on_line, .ud = r,
+                                 .grace = early ? early_grace : run_grace, .cutoff = run_cutoff, .channel = 1,
+                                 .as_bytes = r->emulated ? cpu_judge_bytes(r) : 0, .cancel = &j->cancel};
+    return j;
+fail:
+    job_free(j);
+    return NULL;
+}
+
+/* The judge's report into the check's, once its process ended. */
+static void job_collect(struct check_state *r, struct judge_job *j)
+{
+    struct proc_result *pr = &j->pr;
+    r->res->run_s = pr->seconds - r->gate_wait_s;
     r->res->have_run_s = 1;
-    add_output(r, &pr);
+    add_output(r, pr);
 
-    char *text = pr.timed_out ? NULL : util_read_file(json, NULL), merr[128];
+    char *text = pr->timed_out ? NULL : util_read_file(j->json, NULL), merr[128];
     int merged = text && result_merge_judge(r->res, text, merr, sizeof merr) == 0;
     free(text);
-    rc = 0;
     /* Which bound ended it: the trials', the whole check's, or the
      * judge's own run limit. */
     double now = util_now(), trials = trials_cutoff(r), whole = check_deadline(r, waits_grace(&r->hx_waits));
-    if (pr.timed_out && trials > 0 && now >= trials) {
+    if (pr->timed_out && trials > 0 && now >= trials) {
         check_set_status(r, STATUS_TIMEOUT);
         check_message(r, "timed out after %.0f s: the correctness trials ran past their %g s limit "
                          "during %s: the whole process group was killed",
-                      pr.seconds, trials_limit(r), r->last_stage);
-    } else if (pr.timed_out && now >= whole) {
+                      pr->seconds, trials_limit(r), r->last_stage);
+    } else if (pr->timed_out && now >= whole) {
         check_set_status(r, STATUS_TIMEOUT);
         check_message(r, "timed out after %.0f s: the check ran past its %g s bound (time waiting for "
                          "the GPU not counted)%s%s: the whole process group was killed",
-                      pr.seconds, check_bound(r), r->last_stage[0] ? " during " : "", r->last_stage);
-    } else if (pr.timed_out) {
+                      pr->seconds, check_bound(r), r->last_stage[0] ? " during " : "", r->last_stage);
+    } else if (pr->timed_out) {
         check_set_status(r, STATUS_TIMEOUT);
         check_message(r, "timed out after %.0f s: the judge ran past its %g s limit%s%s: the whole "
                          "process group was killed",
-                      pr.seconds, check_timeout(r), r->last_stage[0] ? " during " : "", r->last_stage);
+                      pr->seconds, check_timeout(r), r->last_stage[0] ? " during " : "", r->last_stage);
     } else if (!merged) {
         char why[200];
-        proc_describe(&pr, why, sizeof why);
-        check_set_status(r, pr.started ? STATUS_RUNTIME_ERROR : STATUS_INTERNAL_ERROR);
+        proc_describe(pr, why, sizeof why);
+        check_set_status(r, pr->started ? STATUS_RUNTIME_ERROR : STATUS_INTERNAL_ERROR);
         check_message(r, "the judge ended without a report (%s)%s%s", why,
                       r->last_stage[0] ? " during " : "", r->last_stage);
     } else {
         plan_violation(r);
     }
+}
+
+/* A judge may start while nvcc still compiles: its process, the CUDA
+ * context and the device's figures cost a GPU check a few tenths of a
+ * second that the compile hides.  It waits at its gate (--gate) for the
+ * build, reading none of the student's files until then.  Only for a
+ * check of its own: a grader's runs (a GPU lock given, a sandbox prefix)
+ * would hold a share of the GPU through a compile, and --gpu-via,
+ * --build-only, --run-only and a trace run no judge here after a build.
+ * CUDATUTOR_JUDGE_EARLY=0 turns it off (to measure what it saves). */
+void judge_early_begin(struct check_state *r)
+{
+    const char *env = getenv("CUDATUTOR_JUDGE_EARLY");
+    const struct check_opts *o = r->o;
+    int gate[2] = {-1, -1};
+    struct judge_job *j = NULL;
+
+    if ((env && !strcmp(env, "0")) || o->gpu_via || o->run_only || o->build_only || o->trace || o->wrap ||
+        o->gpu_lock || r->early || r->emulated)
+        return;
+    if (pipe2(gate, O_CLOEXEC) || !(j = job_new(r, 1)))
+        goto fail;
+    j->spec.in_fd = gate[0];
+    j->p = proc_start(&j->spec, &j->pr);
+    close(gate[0]);
+    gate[0] = -1;
+    if (!j->p)
+        goto fail;
+    j->gate = gate[1];
+    j->t0 = util_now();
+    r->early = j;
+    return;
+fail:
+    if (gate[0] >= 0)
+        close(gate[0]);
+    if (gate[1] >= 0)
+        close(gate[1]);
+    job_free(j);
+}
+
+void judge_early_end(struct check_state *r)
+{
+    struct judge_job *j = r->early;
+    if (!j)
+        return;
+    r->early = NULL;
+    close(j->gate);
+    j->gate = -1;
+    atomic_store(&j->cancel, 1);
+    proc_wait(j->p);
+    job_free(j);
+}
+
+int judge_run(struct check_state *r)
+{
+    struct judge_job *j = NULL;
+    int rc = -1;
+
+    /* the early judge is the GPU one: the CPU judge starts afresh */
+    if (r->early && !r->emulated) {
+        j = r->early;
+        r->early = NULL;
+    } else {
+        judge_early_end(r);
+        if (!(j = job_new(r, 0)))
+            goto out;
+    }
+    check_progress(r, STAGE_CORRECTNESS, 0, r->lab->family->nsizes, "starting");
+    r->last_stage[0] = '\0';
+    r->run_t0 = util_now();
+    if (j->p) {
+        char go = 'g';
+        r->gate_wait_s = r->run_t0 - j->t0;
+        int told = write(j->gate, &go, 1) == 1;
+        close(j->gate);
+        j->gate = -1;
+        if (!told)
+            atomic_store(&j->cancel, 1);
+        proc_wait(j->p);
+        j->p = NULL;
+        if (!told) {
+            check_message(r, "could not start the judge: its gate would not open (%s)", strerror(errno));
+            goto out;
+        }
+    } else {
+        r->gate_wait_s = 0;
+        int ran = r->judge_elsewhere && !r->emulated ? r->judge_elsewhere(r, &j->spec, &j->pr)
+                                                     : proc_run(&j->spec, &j->pr);
+        if (ran) {
+            if (ran > 0)
+                rc = ran;
+            else
+                check_message(r, "%s", j->pr.error);
+            goto out;
+        }
+    }
+    job_collect(r, j);
+    rc = 0;
 out:
-    judge_argv_free(argv);
-    free(json);
-    proc_result_free(&pr);
+    job_free(j);
     return rc;
 }
 

@@ -53,6 +53,7 @@ struct waits {
 
 struct san_job;
 struct hazard_job;
+struct judge_job;
 struct profile_job;
 struct via_call;
 
@@ -93,6 +94,8 @@ struct check_state {
     double trials_w0;       /* its waits for the GPU by then */
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
+    struct judge_job *early;    /* the GPU judge started beside the build, at its gate */
+    double gate_wait_s;     /* how long the judge that runs waited there */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
     /* why a GPU check's hazard pass (the emulator at small sizes) did not
      * finish clean, "" when it did: the pass then needs the race
@@ -135,12 +138,17 @@ double check_timeout(const struct check_state *r);
  * started. */
 double check_bound(const struct check_state *r);
 double check_deadline(const struct check_state *r, double waited);
+/* What a judge's command line asks beyond its mode and sizes. */
+enum judge_flags {
+    JUDGE_PERF = 1,         /* the family's timed cases */
+    JUDGE_GATE = 2,         /* started before the build is whole (--gate) */
+};
 /* The judge's command line for mode "check", "sanitize" or "profile", with
  * the sandbox prefix (--wrap) in front (judge_wrap_words words, before which
  * a tool, a sanitizer or ncu, is put in front of the judge); NULL when out
  * of memory. */
 char **judge_argv(const struct check_state *r, const char *json, const char *mode, const unsigned long long *sizes,
-                  int nsizes, int with_perf);
+                  int nsizes, unsigned flags);
 void judge_argv_free(char **argv);
 /* The number of words of the --wrap prefix in front of a judge_argv. */
 int judge_wrap_words(const struct check_state *r);
@@ -163,6 +171,12 @@ int stage_link(struct check_state *r);
  * through --gpu-via did not happen (r->via_note says why), or -1 when the
  * workbook is broken. */
 int judge_run(struct check_state *r);
+/* Starts the GPU judge before the build, waiting at its gate, where the
+ * check allows it (see check_judge.c); judge_run then opens the gate.
+ * judge_early_end stops one the check will not use (the build failed);
+ * nothing when none was started. */
+void judge_early_begin(struct check_state *r);
+void judge_early_end(struct check_state *r);
 /* Whether this build has the family's CPU judge. */
 int judge_cpu_exists(const struct check_state *r);
 int stage_judge(struct check_state *r);

@@ -67,6 +67,10 @@ struct opts {
     unsigned long long max_blocks;  /* blocks in one launch (0: BLOCKS_PER_ITEM times the largest size) */
     int max_local_bytes;        /* local memory per thread of a launched kernel */
     int progress_fd;            /* where @ lines go: never stdout or stderr */
+    /* 1: started before the student's files exist (the check compiles
+     * meanwhile): the runner and device code are read only after a 'g' on
+     * stdin; end of input before it withdraws the run (--gate). */
+    int gate;
     /* Calls of the entry point on each input that must give the same bits
      * (reduce families, check mode): 1 judges one call, as most labs do. */
     int repeat;
@@ -136,6 +140,7 @@ struct report {
     /* Where the seconds went: set-up (process, context, allocations), the
      * correctness trials, the wait for the GPU lock, the timed cases. */
     double init_s, correctness_s, wait_s, timing_s;
+    double gate_s;              /* --gate: the wait for the check's build, not in init_s */
     /* Families with a tolerance: the largest |got - expected| / tolerance of
      * any result they accepted, trials and timed samples alike (how close the
      * kernel came to failing; 0 for exact families, which leave has_tol 0). */
@@ -220,6 +225,9 @@ enum { RUNNER_OUTPUT_CAP = 1 << 20, BLOCKS_PER_ITEM = 4, BLOCKS_FLOOR = 1 << 20 
 struct runner {
     int pid;
     int fd;                     /* the judge's end of the socketpair */
+    int go;                     /* deferred: the pipe the child waits on before it
+                                   opens anything; -1 once told (or not deferred) */
+    int report;                 /* deferred: the set-up report's read end, -1 after */
 };
 
 /* Starts the runner in its sandbox with one socket; its stdout and stderr go
@@ -229,6 +237,14 @@ struct runner {
  * failure, never the student's. */
 int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap,
                  char *why, size_t len);
+/* The same fork, before any CUDA call, for a runner whose file does not
+ * exist yet (a judge started while the check still compiles, --gate): the
+ * child waits, opening nothing, until runner_go. */
+int runner_start_deferred(struct runner *r, const char *path, const char *out_path, size_t out_cap,
+                          char *why, size_t len);
+/* Lets a deferred runner go on: 0 once it is executing, -1 with why set as
+ * runner_start's.  0 at once for a runner that was not deferred. */
+int runner_go(struct runner *r, char *why, size_t len);
 /* Closes the socket and reaps the runner; why says how it ended. */
 void runner_stop(struct runner *r, char *why, size_t len);
 /* How a runner that was executing ended (a wait status), in words that

@@ -28,7 +28,7 @@ static const char usage_text[] =
     "             [--gpu-lock PATH [--gpu-lock-wait S] [--gpu-lock-init 0|1]]\n"
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-blocks K] [--max-local BYTES]\n"
-    "             [--progress-fd FD] [--repeat K] [--emu-max-n N] [--trace PATH]\n"
+    "             [--progress-fd FD] [--repeat K] [--emu-max-n N] [--trace PATH] [--gate 0|1]\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -96,6 +96,7 @@ static const struct opt_field opt_fields[] = {
     OPT_FIELD("--repeat", repeat),
     OPT_FIELD("--emu-max-n", emu_max_n),
     OPT_FIELD("--trace", trace_path),
+    OPT_FIELD("--gate", gate),
 };
 #undef OPT_FIELD
 
@@ -480,7 +481,7 @@ static enum status run(struct ctx *c)
         family_impl.setup(c, largest(c->o)))
         return STATUS_INTERNAL_ERROR;
 
-    r->init_s = seconds_since(c->t0) - r->wait_s;
+    r->init_s = seconds_since(c->t0) - r->wait_s - r->gate_s;
     /* Back to shared after a timed section when the run holds the lock to
      * its end: tearing down touches the GPU too. */
     const int keep = c->o->gpu_lock_init;

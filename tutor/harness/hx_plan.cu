@@ -17,6 +17,7 @@
  * they never print a number or a name the runner sent: a refused step's
  * fields are the runner's to choose, and could carry the bytes of any file
  * the compiler read (.incbin). */
+#include <chrono>
 #include <cuda.h>
 #include <errno.h>
 #include <poll.h>
@@ -289,7 +290,32 @@ int plan_start(struct ctx *c)
      * nothing where it was started */
     snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "/dev/null");
     char why[240];
-    if (runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why))
+    int failed = c->o->gate ? runner_start_deferred(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why)
+                            : runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why);
+    if (failed)
+        return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
+    return 0;
+}
+
+/* A judge started beside the compile (--gate) waits here, its device
+ * ready, for the check's word that the runner and device code are built:
+ * 0 on 'g', -1 when the check withdrew the run (its build failed). */
+static int gate_pass(struct ctx *c)
+{
+    char b = 0;
+    ssize_t n;
+    if (!c->o->gate)
+        return 0;
+    auto t = std::chrono::steady_clock::now();
+    while ((n = read(0, &b, 1)) < 0 && errno == EINTR)
+        ;
+    c->r->gate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    if (n != 1 || b != 'g') {
+        plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the check withdrew this run before its build was whole");
+        return -1;
+    }
+    char why[240];
+    if (runner_go(&pl.run, why, sizeof why))
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
     return 0;
 }
@@ -304,6 +330,8 @@ int plan_load(struct ctx *c, int gpu)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no --runner given");
     if (c->plan_status || pl.run.fd < 0)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner did not start");
+    if (gate_pass(c))
+        return -1;
     int rc = recv_msg(&hello, sizeof hello, now_s() + c->o->plan_timeout_s, &got);
     if (rc <= 0)
         return runner_lost(c, rc < 0, "as it started (before the first call)");

@@ -122,8 +122,9 @@ static void setup_failed(int report, int step)
 }
 
 /* In the child: never returns.  `report` is the pipe's write end,
- * close-on-exec. */
-static void child(const char *runner, int sock, int report, const char *out_path, size_t out_cap)
+ * close-on-exec; `go`, when not -1, a pipe's read end to wait on first (a
+ * deferred start): a byte lets it go on, its end withdraws the run. */
+static void child(const char *runner, int sock, int report, int go, const char *out_path, size_t out_cap)
 {
     char *const argv[] = {(char *)"runner", NULL};
     char *const envp[] = {NULL};
@@ -133,6 +134,15 @@ static void child(const char *runner, int sock, int report, const char *out_path
 
     /* If the judge dies, so does the runner. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (go >= 0) {
+        char b;
+        ssize_t n;
+        while ((n = read(go, &b, 1)) < 0 && errno == EINTR)
+            ;
+        if (n != 1)
+            _exit(0);
+        close(go);
+    }
     int devnull = open("/dev/null", O_RDONLY);
     int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int exe = open(runner, O_RDONLY | O_CLOEXEC);
@@ -192,18 +202,16 @@ static int setup_wait(int fd, struct setup_report *m)
     return -1;
 }
 
-int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap,
-                 char *why, size_t len)
+/* Forks the runner's child; with `deferred`, it waits for runner_go. */
+static int fork_runner(struct runner *r, const char *path, const char *out_path, size_t out_cap, int deferred,
+                       char *why, size_t len)
 {
-#define SETUP_TEXT_(id, text) text,
-    static const char *const step_text[] = {SETUP_STEPS(SETUP_TEXT_)};
-#undef SETUP_TEXT_
-    int sv[2] = {-1, -1}, rp[2] = {-1, -1}, status;
-    struct setup_report m;
+    int sv[2] = {-1, -1}, rp[2] = {-1, -1}, gp[2] = {-1, -1};
     r->pid = -1;
-    r->fd = -1;
+    r->fd = r->go = r->report = -1;
     snprintf(why, len, "%s", "");
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) || pipe2(rp, O_CLOEXEC)) {
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) || pipe2(rp, O_CLOEXEC) ||
+        (deferred && pipe2(gp, O_CLOEXEC))) {
         snprintf(why, len, "no socket or pipe for it: %s", strerror(errno));
         goto fail;
     }
@@ -216,20 +224,17 @@ int runner_start(struct runner *r, const char *path, const char *out_path, size_
     if (r->pid == 0) {
         close(sv[0]);
         close(rp[0]);
-        child(path, sv[1], rp[1], out_path, out_cap);
+        if (gp[1] >= 0)
+            close(gp[1]);
+        child(path, sv[1], rp[1], gp[0], out_path, out_cap);
     }
     close(sv[1]);
     close(rp[1]);
-    sv[1] = rp[1] = -1;
-    if (setup_wait(rp[0], &m)) {
-        snprintf(why, len, "its sandbox could not be set up (%s: %s)", step_text[m.step],
-                 m.err ? strerror(m.err) : "no reason given");
-        waitpid(r->pid, &status, 0);
-        r->pid = -1;
-        goto fail;
-    }
-    close(rp[0]);
+    if (gp[0] >= 0)
+        close(gp[0]);
     r->fd = sv[0];
+    r->report = rp[0];
+    r->go = gp[1];
     return 0;
 fail:
     for (int i = 0; i < 2; i++) {
@@ -237,8 +242,53 @@ fail:
             close(sv[i]);
         if (rp[i] >= 0)
             close(rp[i]);
+        if (gp[i] >= 0)
+            close(gp[i]);
     }
     return -1;
+}
+
+int runner_go(struct runner *r, char *why, size_t len)
+{
+#define SETUP_TEXT_(id, text) text,
+    static const char *const step_text[] = {SETUP_STEPS(SETUP_TEXT_)};
+#undef SETUP_TEXT_
+    struct setup_report m;
+    int status, rc = 0;
+    if (r->go >= 0) {
+        char b = 'g';
+        (void)!write(r->go, &b, 1);
+        close(r->go);
+        r->go = -1;
+    }
+    if (r->report < 0)
+        return 0;
+    if (setup_wait(r->report, &m)) {
+        snprintf(why, len, "its sandbox could not be set up (%s: %s)", step_text[m.step],
+                 m.err ? strerror(m.err) : "no reason given");
+        waitpid(r->pid, &status, 0);
+        r->pid = -1;
+        close(r->fd);
+        r->fd = -1;
+        rc = -1;
+    }
+    close(r->report);
+    r->report = -1;
+    return rc;
+}
+
+int runner_start(struct runner *r, const char *path, const char *out_path, size_t out_cap,
+                 char *why, size_t len)
+{
+    if (fork_runner(r, path, out_path, out_cap, 0, why, len))
+        return -1;
+    return runner_go(r, why, len);
+}
+
+int runner_start_deferred(struct runner *r, const char *path, const char *out_path, size_t out_cap,
+                          char *why, size_t len)
+{
+    return fork_runner(r, path, out_path, out_cap, 1, why, len);
 }
 
 void runner_stop(struct runner *r, char *why, size_t len)
@@ -249,6 +299,12 @@ void runner_stop(struct runner *r, char *why, size_t len)
     if (r->fd >= 0)
         close(r->fd);
     r->fd = -1;
+    /* a deferred runner never told to go ends at its pipe's end */
+    if (r->go >= 0)
+        close(r->go);
+    if (r->report >= 0)
+        close(r->report);
+    r->go = r->report = -1;
     if (r->pid <= 0)
         return;
     /* Closing the socket ends a runner waiting for a call; one that does

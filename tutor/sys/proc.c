@@ -222,20 +222,41 @@ static int pump(struct collector *c, int fd, int chan, double t0, double until)
     }
 }
 
-int proc_run(const struct proc_spec *spec, struct proc_result *res)
+/* A started child: its pipes, its collector and its start time. */
+struct proc {
+    struct collector c;
+    pid_t pid;
+    int out, err, chan;
+    double t0;
+};
+
+static void proc_close(struct proc *p)
 {
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, chan[2] = {-1, -1}, rc = -1, status = 0;
-    struct collector c = {spec, res, spec->output_cap ? spec->output_cap : (1u << 20), {0}, 0, {0}, 0};
-    double t0 = util_now();
+    if (p->out >= 0)
+        close(p->out);
+    if (p->err >= 0)
+        close(p->err);
+    if (p->chan >= 0)
+        close(p->chan);
+    free(p);
+}
+
+struct proc *proc_start(const struct proc_spec *spec, struct proc_result *res)
+{
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, chan[2] = {-1, -1};
+    struct proc *p = NULL;
     char **envp = NULL, *found = NULL;
     const char *path = spec->argv[0];
     pid_t pid;
 
     memset(res, 0, sizeof *res);
-    if (!(res->output = malloc(c.cap + 1))) {
+    if (!(res->output = malloc((spec->output_cap ? spec->output_cap : (1u << 20)) + 1)) ||
+        !(p = calloc(1, sizeof *p))) {
         util_copy(res->error, sizeof res->error, "out of memory");
-        return -1;
+        goto fail;
     }
+    p->c = (struct collector){spec, res, spec->output_cap ? spec->output_cap : (1u << 20), {0}, 0, {0}, 0};
+    p->t0 = util_now();
     res->output[0] = '\0';
     if (spec->env) {
         /* execve does not search PATH: the program is found here. */
@@ -243,7 +264,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
             path = found;
         if (!(envp = child_env(spec->env))) {
             util_copy(res->error, sizeof res->error, "out of memory");
-            goto out;
+            goto fail;
         }
     }
     /* Close-on-exec from birth, so that a child another thread starts at
@@ -252,12 +273,12 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
         (spec->channel && pipe2(chan, O_CLOEXEC) != 0)) {
         snprintf(res->error, sizeof res->error, "pipe: %s", strerror(errno));
-        goto out;
+        goto fail;
     }
     fflush(NULL);
     if ((pid = fork()) < 0) {
         snprintf(res->error, sizeof res->error, "fork: %s", strerror(errno));
-        goto out;
+        goto fail;
     }
     if (pid == 0)
         child_exec(spec, path, envp, out[1], err[1], chan[1]);
@@ -268,45 +289,21 @@ int proc_run(const struct proc_spec *spec, struct proc_result *res)
     close(err[1]);
     if (chan[1] >= 0)
         close(chan[1]);
-    out[1] = err[1] = chan[1] = -1;
+    p->pid = pid;
+    p->out = out[0];
+    p->err = err[0];
+    p->chan = chan[0];
 
     int exec_errno = 0;
-    ssize_t got = read(err[0], &exec_errno, sizeof exec_errno);
+    ssize_t got = read(p->err, &exec_errno, sizeof exec_errno);
     res->started = got != (ssize_t)sizeof exec_errno;
     if (!res->started)
         snprintf(res->error, sizeof res->error, "cannot run %s: %s", spec->argv[0],
                  strerror(exec_errno));
-
-    int how = pump(&c, out[0], chan[0], t0, 0);
-    if (how != PUMP_EOF) {
-        res->timed_out = how == PUMP_TIMEOUT;
-        res->cancelled = how == PUMP_CANCEL;
-        kill(-pid, SIGKILL);
-        /* A grandchild that left the group could keep the pipe open: read
-         * what is left for a moment, then stop listening. */
-        pump(&c, out[0], chan[0], t0, util_now() + 1.0);
-    }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    kill(-pid, SIGKILL);        /* nothing of the group outlives the call */
-    if (c.line_len && spec->on_line && !spec->channel) {
-        c.line[c.line_len] = '\0';
-        spec->on_line(spec->ud, c.line);
-    }
-    if (c.chan_len && spec->on_line) {
-        c.chan_line[c.chan_len] = '\0';
-        spec->on_line(spec->ud, c.chan_line);
-    }
-    if (WIFEXITED(status)) {
-        res->exited = 1;
-        res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = 1;
-        res->signal = WTERMSIG(status);
-    }
-    res->seconds = util_now() - t0;
-    rc = 0;
-out:
+    free(envp);
+    free(found);
+    return p;
+fail:
     for (int i = 0; i < 2; i++) {
         if (out[i] >= 0)
             close(out[i]);
@@ -315,9 +312,57 @@ out:
         if (chan[i] >= 0)
             close(chan[i]);
     }
+    free(p);
     free(envp);
     free(found);
-    return rc;
+    return NULL;
+}
+
+void proc_wait(struct proc *p)
+{
+    struct collector *c = &p->c;
+    const struct proc_spec *spec = c->spec;
+    struct proc_result *res = c->res;
+    int status = 0;
+
+    int how = pump(c, p->out, p->chan, p->t0, 0);
+    if (how != PUMP_EOF) {
+        res->timed_out = how == PUMP_TIMEOUT;
+        res->cancelled = how == PUMP_CANCEL;
+        kill(-p->pid, SIGKILL);
+        /* A grandchild that left the group could keep the pipe open: read
+         * what is left for a moment, then stop listening. */
+        pump(c, p->out, p->chan, p->t0, util_now() + 1.0);
+    }
+    while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    kill(-p->pid, SIGKILL);     /* nothing of the group outlives the call */
+    if (c->line_len && spec->on_line && !spec->channel) {
+        c->line[c->line_len] = '\0';
+        spec->on_line(spec->ud, c->line);
+    }
+    if (c->chan_len && spec->on_line) {
+        c->chan_line[c->chan_len] = '\0';
+        spec->on_line(spec->ud, c->chan_line);
+    }
+    if (WIFEXITED(status)) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = 1;
+        res->signal = WTERMSIG(status);
+    }
+    res->seconds = util_now() - p->t0;
+    proc_close(p);
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *res)
+{
+    struct proc *p = proc_start(spec, res);
+    if (!p)
+        return -1;
+    proc_wait(p);
+    return 0;
 }
 
 void proc_result_free(struct proc_result *res)

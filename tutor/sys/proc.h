@@ -63,6 +63,19 @@ struct proc_result {
     char error[160];                    /* why it did not start */
 };
 
+/* A child started and not yet waited for. */
+struct proc;
+
+/* Starts the child, filling res->started (and res->error when it could not
+ * be executed); the caller must proc_wait it, which reads its output and
+ * enforces the spec's limits (counted from now: time the caller spends
+ * before proc_wait counts, unless its grace gives it back).  NULL when no
+ * process could be created (why in res->error).  A child that writes more
+ * than a pipe holds before proc_wait blocks until then. */
+struct proc *proc_start(const struct proc_spec *spec, struct proc_result *res);
+/* Runs a started child to completion, as proc_run does, and frees p. */
+void proc_wait(struct proc *p);
+
 /* Runs the child to completion.  Returns 0 when it ran (whatever its exit),
  * -1 when no process could be created (error in res->error).  Safe to call
  * from several threads at once: every descriptor it opens is close-on-exec,
