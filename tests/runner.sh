@@ -137,36 +137,3 @@ expect 10 33 "$kern<<<5,256,0>>>"
 expect 10 65537 "$kern<<<1056,256,0>>>"
 
 
-# A check starts its GPU judge while nvcc compiles (check_judge.c,
-# judge_early_begin): the judge waits at its gate (--gate 1) and goes on
-# once the build is whole; a build that fails leaves no judge behind.  The
-# stand-in nvcc says when it starts and takes its time, so the judge can be
-# seen waiting; the compile cache is off, so nvcc is asked.
-mkdir -p "$TMP/slow"
-real_nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-printf '#!/bin/sh\n: > "%s/slow/compiling"\nsleep 3\ncase "$*" in *broken*) exit 1 ;; esac\nexec %s "$@"\n' \
-    "$TMP" "$real_nvcc" > "$TMP/slow/nvcc"
-chmod +x "$TMP/slow/nvcc"
-early_check() {     # early_check NAME FILE: starts a check; waits for nvcc's start
-    rm -f "$TMP/slow/compiling"
-    env -u CUDATUTOR_COMPILE_CACHE NVCC="$TMP/slow/nvcc" "$TUTOR" check 01 --file "$2" --no-sanitize --quick \
-        --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> "$TMP/$1.err" &
-    early_pid=$!
-    for _ in $(seq 600); do [ -e "$TMP/slow/compiling" ] && break; sleep 0.1; done
-}
-judges_of() { pgrep -f -- "--json $TMP/$1/harness.json" | wc -l; }
-early_check early solutions/01-interleaved-addressing/kernel.cu
-check "early judge: the GPU judge runs while nvcc compiles, waiting at its gate" \
-    pgrep -f -- "--json $TMP/early/harness.json .*--gate 1"
-wait "$early_pid"
-# (here the plans only, as above: pass with a GPU, no_gpu without)
-check "early judge: it judges once the build is whole (lab 01's solution's plans checked)" \
-    test "$(jget "$TMP/early.json" .status)" = "$(have_gpu && echo pass || echo no_gpu)" -a \
-    "$(jq '.plan.seen | length' "$TMP/early.json")" -gt 0
-cp solutions/01-interleaved-addressing/kernel.cu "$TMP/broken.cu"
-early_check early-broken "$TMP/broken.cu"
-check "early judge: waiting while a build that fails compiles" test "$(judges_of early-broken)" -ge 1
-wait "$early_pid"
-check "early judge: a build that fails ends in compile_error" \
-    test "$(jget "$TMP/early-broken.json" .status)" = compile_error
-check "early judge: and leaves no judge behind" test "$(judges_of early-broken)" = 0

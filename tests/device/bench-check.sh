@@ -114,12 +114,13 @@ def once(root, lab, kind, i):
     return {"status": r.get("status"), "verdict": verdict if verdict is not None else wall, "wall": wall,
             "compile": (r.get("compile") or {}).get("seconds"), "judge": r.get("run_s"),
             "hazard": r.get("hazard_pass_s"), "san": (r.get("sanitizer") or {}).get("seconds"),
-            "samples": perf["time"]["samples"] if perf else None, "ratio": perf.get("ratio") if perf else None}
+            "samples": perf["time"]["samples"] if perf else None, "ratio": perf.get("ratio") if perf else None,
+            "phases": " ".join("%s=%s" % kv for kv in (r.get("phases") or {}).items())}
 
 
 runs = {}
 with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
-    tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\n")
+    tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\tphases\n")
     for lab in labs:
         for kind in kinds:
             for i in range(n):
@@ -132,7 +133,7 @@ with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
                     runs.setdefault((root, lab["id"], kind), []).append(x)
                     tsv.write("\t".join(str(v) for v in [label(root), lab["id"], kind, i, x["status"],
                               x["verdict"], x["wall"], x.get("compile"), x.get("judge"), x.get("hazard"),
-                              x.get("san"), x.get("samples"), x.get("ratio")]) + "\n")
+                              x.get("san"), x.get("samples"), x.get("ratio"), x.get("phases")]) + "\n")
                     tsv.flush()
 shutil.rmtree(tmp, ignore_errors=True)
 
