@@ -43,18 +43,20 @@ grade() {   # grade NAME GPU-OPTIONS...
                       "$OUT/$name"/students/*/report.json);" \
          "run again alone: $(grep -c '^R ' "$OUT/$name/.grader/events")"
 }
+# Verdicts and scores, lab by lab; times and measured figures left out.
+verdicts() {
+    jq -r '.student as $s | .labs[] | [$s, .lab, .status, .score] | @tsv' "$OUT/$1"/students/*/report.json \
+        | sort > "$OUT/$1.tsv"
+}
 grade one --gpus 0 "$@"
+verdicts one
 # one GPU in all: "all" would grade the same way again
 if [ "$(nvidia-smi -L | wc -l)" -lt 2 ]; then
     echo "one GPU here: the class is graded once"
     exit 0
 fi
 grade all "$@"
-# Verdicts and scores, lab by lab; times and measured figures left out.
-for name in one all; do
-    jq -r '.student as $s | .labs[] | [$s, .lab, .status, .score] | @tsv' "$OUT/$name"/students/*/report.json \
-        | sort > "$OUT/$name.tsv"
-done
+verdicts all
 if diff "$OUT/one.tsv" "$OUT/all.tsv" > "$OUT/diff.txt"; then
     echo "one GPU vs all: the same verdicts and scores for all $(wc -l < "$OUT/one.tsv") labs"
 else
