@@ -532,7 +532,8 @@ template <typename T> struct reduce_family {
 
     /* ---- timing ---- */
 
-    struct run {
+    /* One timed case's samples: what prepare, call and verify share. */
+    struct timed_case {
         reduce_family *f;
         struct ctx *c;
         gen g;
@@ -549,7 +550,7 @@ template <typename T> struct reduce_family {
      * remembered from an earlier call is wrong. */
     static int prepare(void *arg, int k)
     {
-        run *r = (run *)arg;
+        timed_case *r = (timed_case *)arg;
         uint64_t bits = draw(r->g.seed, r->g.salt ^ 0xabcdef, (uint64_t)k);
         r->idx = below(bits, (uint32_t)r->g.n);
         r->old_v = elem<T>::value(r->g, r->idx);
@@ -565,13 +566,13 @@ template <typename T> struct reduce_family {
     /* Each verify put its element back: the input as generated (input_afresh). */
     static int between(void *arg, char *msg, size_t len)
     {
-        run *r = (run *)arg;
+        timed_case *r = (timed_case *)arg;
         return input_afresh(r->f->changed(r->c, r->g), [r] { return r->f->generate(r->c, r->g); }, msg, len);
     }
 
     static int call(void *arg)
     {
-        run *r = (run *)arg;
+        timed_case *r = (timed_case *)arg;
         if (r->reference)
             HX_CHECK(hx_cub_sum(r->f->d_cub, r->f->cub_bytes, r->f->d_in, r->f->d_out,
                                             (int)r->g.n, r->c->s));
@@ -582,7 +583,7 @@ template <typename T> struct reduce_family {
 
     static int verify(void *arg, int k, char *msg, size_t len)
     {
-        run *r = (run *)arg;
+        timed_case *r = (timed_case *)arg;
         double want = r->want.sum - (double)r->old_v + (double)r->new_v;
         double abs_sum = r->want.abs_sum - fabs((double)r->old_v) + fabs((double)r->new_v);
         T got, old_v = r->old_v;
@@ -613,7 +614,7 @@ template <typename T> struct reduce_family {
     {
         struct test *t = &c->r->tests[c->r->ntests];
         static struct plan plan, first_plan;
-        run r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0,
+        timed_case r = {this, c, elem<T>::make(c->o->seed, case_salt(pc), pc->n), {0, 0}, 0, 0, 0, 0,
                  call_of(c, pc->n), &plan, &first_plan, 0};
         struct timed tm = {prepare, call, verify, &r, &r.reference, NULL, between};
         int rc;
