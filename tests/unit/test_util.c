@@ -1,8 +1,11 @@
 /* test_util.c — sys/util's list growth (util_grow): room made at least
  * doubling, the list kept, nothing moved when the room is there, and a size
- * past what memory can address refused with the list as it was. */
+ * past what memory can address refused with the list as it was; and its
+ * file copy (util_copy_file). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "sys/util.h"
 #include "tap.h"
@@ -58,12 +61,39 @@ static void test_grow_too_large(void)
     free(v);
 }
 
+static void test_copy_file(void)
+{
+    char dir[] = "/tmp/cudatutor-util.XXXXXX";
+    EXPECT(mkdtemp(dir) != NULL);
+    char *src = util_format("%s/a", dir), *dst = util_format("%s/b", dir), *none = util_format("%s/none", dir);
+    static const char bytes[] = "one\0two\n";
+    EXPECT(util_write_file(src, bytes, sizeof bytes) == 0);
+    EXPECT(util_copy_file(src, dst) == 0);
+    size_t len = 0;
+    char *got = util_read_file(dst, &len);
+    EXPECT(got && len == sizeof bytes && !memcmp(got, bytes, len));
+    free(got);
+    /* No source: ENOENT, and what was at dst stays. */
+    errno = 0;
+    EXPECT(util_copy_file(none, dst) == -1 && errno == ENOENT);
+    got = util_read_file(dst, &len);
+    EXPECT(got && len == sizeof bytes);
+    free(got);
+    unlink(src);
+    unlink(dst);
+    rmdir(dir);
+    free(src);
+    free(dst);
+    free(none);
+}
+
 int main(void)
 {
     static const struct tap_test tests[] = {
         {"util_grow: one at a time, at least doubling, the items kept", test_grow_keeps_and_doubles},
         {"util_grow: the same list when the room is there", test_grow_room_already},
         {"util_grow: a size past addressable memory refused, the list as it was", test_grow_too_large},
+        {"util_copy_file: the bytes copied; no source is ENOENT, the destination kept", test_copy_file},
     };
     return tap_run(tests, (int)(sizeof tests / sizeof tests[0]));
 }

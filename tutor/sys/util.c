@@ -170,6 +170,19 @@ out:
     return rc;
 }
 
+int util_copy_file(const char *src, const char *dst)
+{
+    size_t len;
+    char *text = util_read_file(src, &len);
+    if (!text)
+        return -1;
+    int rc = util_write_file(dst, text, len);
+    int saved = errno;
+    free(text);
+    errno = saved;
+    return rc;
+}
+
 int util_is_file(const char *path)
 {
     struct stat st;

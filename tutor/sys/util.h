@@ -31,6 +31,10 @@ int util_write_all(int fd, const void *data, size_t len);
  * contents or the new ones, never a mix.  Returns 0 or -1 with errno set. */
 int util_write_file(const char *path, const char *data, size_t len);
 
+/* Copies file src to dst as util_write_file writes.  Returns 0, or -1 with
+ * errno set (ENOENT, dst untouched, when there is no src). */
+int util_copy_file(const char *src, const char *dst);
+
 int util_is_file(const char *path);
 int util_is_dir(const char *path);
 int util_is_executable(const char *path);
