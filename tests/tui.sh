@@ -138,8 +138,12 @@ expect_line "headings lose their #" "^ The contract$"
 expect_line "lists get bullets" "^ • Put all GPU work on the stream s"
 keys / r a c e c h e c k Enter
 expect_line "/ searches the lesson" "^ .*racecheck"
+keys / z q x j Enter
+expect "a search that finds nothing says so" "not found: zqxj"
 keys q
 expect "q goes back to the main screen" "CUDA reduction workbook"
+keys / z q x j Enter
+expect "a search of the main screen's lesson that finds nothing says so" "not in this lesson: zqxj"
 
 # ---- help, chart, locked labs, solution --------------------------------
 keys '?'

@@ -190,6 +190,43 @@ static void hints_must_be_three(void)
     EXPECT(strstr(err, "labs[0].hints[1]") != NULL);
 }
 
+/* Parses MINI with its first `from` replaced by `to`; returns
+ * catalog_parse's result, the message in err (1: no `from` in MINI). */
+static int parse_edited(const char *from, const char *to, char *err, size_t len)
+{
+    struct catalog cat;
+    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
+    char *at = text ? strstr(text, from) : NULL;
+    char *edited = at ? util_format("%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) : NULL;
+    int rc = edited ? catalog_parse(&cat, edited, "t.json", err, len) : 1;
+    if (edited && rc == 0)
+        catalog_free(&cat);
+    free(edited);
+    free(text);
+    return rc;
+}
+
+/* A list of strings names the item that is wrong; an optional member of
+ * the wrong kind names what it must be. */
+static void string_lists_and_optional_members(void)
+{
+    char err[256];
+    EXPECT(parse_edited("\"hints\"", "\"counters\": [\"dram__bytes.sum\", \"a, b\"], \"hints\"", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].counters[1]: must be one metric name");
+    EXPECT(parse_edited("\"hints\"", "\"counters\": \"dram__bytes.sum\", \"hints\"", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].counters: must be an array of ncu metric names");
+    EXPECT(parse_edited("\"techniques\": []", "\"techniques\": [{\"name\": \"n\", \"why\": \"w\", \"ptx_any\": [\"ld\", 7]}]",
+                        err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].techniques[0].ptx_any[1]: must be a non-empty string");
+    EXPECT(parse_edited("[\"cudaLaunchKernel\"]", "[\"cudaLaunchKernel\", \"\"]", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: host_symbols.allow[1]: must be a non-empty string");
+    EXPECT(parse_edited("\"hints\"", "\"deterministic\": 1, \"hints\"", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].deterministic: must be true or false");
+    EXPECT(parse_edited("\"hints\"", "\"lesson\": [], \"hints\"", err, sizeof err) == -1);
+    EXPECT_STR(err, "t.json: labs[0].lesson: must be an object");
+    EXPECT(parse_edited("\"hints\"", "\"counters\": [\"dram__bytes.sum\"], \"hints\"", err, sizeof err) == 0);
+}
+
 static void bad_id(void)
 {
     char err[256];
@@ -228,21 +265,6 @@ static void missing_file(void)
     char err[256];
     EXPECT(catalog_load(&cat, "/nonexistent/labs.json", "nowhere.json", err, sizeof err) == -1);
     EXPECT_STR(err, "nowhere.json: No such file or directory");
-}
-
-/* Parses MINI with its first `from` overwritten by `to` (the same length);
- * returns catalog_parse's result, the message in err. */
-static int parse_edited(const char *from, const char *to, char *err, size_t len)
-{
-    struct catalog cat;
-    char *text = util_format(MINI, "01", "reduce_int", "ratio", "2^20", "\"a\", \"b\", \"c\"");
-    char *p = strstr(text, from);
-    memcpy(p, to, strlen(to));
-    int rc = catalog_parse(&cat, text, "t.json", err, len);
-    if (rc == 0)
-        catalog_free(&cat);
-    free(text);
-    return rc;
 }
 
 static void size_out_of_range(void)
@@ -490,7 +512,7 @@ static void lesson_counter(void)
 }
 
 TAP_MAIN(T(real_catalog_loads), T(lesson_counter), T(every_family_has_its_pieces), T(check_timeout_defaults_and_bounds), T(minimal_catalog_parses), T(unknown_family_named_with_path),
-         T(bad_metric_and_case), T(hints_must_be_three), T(bad_id), T(invalid_json_names_line),
+         T(bad_metric_and_case), T(hints_must_be_three), T(string_lists_and_optional_members), T(bad_id), T(invalid_json_names_line),
          T(newer_schema_refused), T(other_contract_refused), T(missing_file), T(size_out_of_range),
          T(trials_limit_within_run_limit), T(opens_after_and_bonus), T(targets_of_several_cases),
          T(determinism_only_where_the_judge_can), T(pct_peak_is_a_fraction), T(emulation_bound_optional),

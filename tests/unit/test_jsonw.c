@@ -1,6 +1,7 @@
 /* test_jsonw.c — JSON written as jq 1.6 prints it: each expected text
  * below is what `jq -n` printed for the same value (numbers, escapes, a
- * byte that is not UTF-8, the layout of nested and empty containers). */
+ * byte that is not UTF-8, the layout of nested and empty containers); and
+ * text for XML by the same walk. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,4 +66,21 @@ static void strings_and_layout(void)
     cJSON_Delete(v);
 }
 
-TAP_MAIN(T(numbers_as_jq_prints_them), T(strings_and_layout))
+/* XML's text as the JUnit report and the trace's SVG write it: the five
+ * specials as entities, tab, LF and CR kept, the other control characters
+ * dropped, DEL kept, a byte that is not UTF-8 replaced as in JSON; and raw
+ * text formatted. */
+static void xml_text_and_raw(void)
+{
+    struct jsonw w;
+    jsonw_init(&w, 0);
+    jsonw_rawf(&w, "<t n=\"%d\">", 42);
+    jsonw_xml(&w, "a&b<c>d'e\"f\tg\nh\ri\x01j\x1fk\x7fl\xc3\xa9m\xffn\xc3");
+    jsonw_rawf(&w, "</t>%s", "");
+    jsonw_xml(&w, NULL);
+    char *got = jsonw_take(&w);
+    EXPECT_STR(got, "<t n=\"42\">a&amp;b&lt;c&gt;d&apos;e&quot;f\tg\nh\rijk\x7fl\xc3\xa9m\xef\xbf\xbdn\xef\xbf\xbd</t>null\n");
+    free(got);
+}
+
+TAP_MAIN(T(numbers_as_jq_prints_them), T(strings_and_layout), T(xml_text_and_raw))

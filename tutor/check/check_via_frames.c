@@ -62,14 +62,10 @@ static int append_hex(char **buf, size_t *len, size_t *cap, size_t cap_max, size
                 (*dropped)++;
             continue;
         }
-        if (*len + 2 > *cap) {
-            size_t ncap = *cap ? *cap * 2 : 4096;
-            char *b = realloc(*buf, ncap);
-            if (!b)
-                return -1;
-            *buf = b;
-            *cap = ncap;
-        }
+        char *b = util_grow(*buf, cap, *len + 2, 1);
+        if (!b)
+            return -1;
+        *buf = b;
         (*buf)[(*len)++] = (char)(hi << 4 | lo);
         (*buf)[*len] = '\0';
     }

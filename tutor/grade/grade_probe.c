@@ -140,16 +140,6 @@ static char *probe_messages(const char *pd)
     return out;
 }
 
-/* Copies a file from the pristine workbook into the probe's copy. */
-static int copy_in(const char *src, const char *dst)
-{
-    size_t len;
-    char *text = util_read_file(src, &len);
-    int rc = text ? util_write_file(dst, text, len) : -1;
-    free(text);
-    return rc;
-}
-
 /* Why nobody cannot reach what the sandbox binds (the work folders, the
  * GPU locks, this program and the harness, the toolkit, the folders of the
  * sandbox's PATH and of LD_LIBRARY_PATH, the compile cache): the first
@@ -213,12 +203,12 @@ static int probe(struct grade *g, const struct grade_sandbox *base, const char *
     const char *copies[][2] = {{"data/labs.json", "data/labs.json"}, {"tutor/lab.h", "tutor/lab.h"}};
     for (int i = 0; i < 2; i++) {
         char *a = util_format("%s/%s", g->pristine, copies[i][0]), *b = util_format("%s/%s", p_wb, copies[i][1]);
-        bad |= !a || !b || copy_in(a, b);
+        bad |= !a || !b || util_copy_file(a, b);
         free(a);
         free(b);
     }
     char *stub = util_format("%s/%s", g->pristine, lab0->stub), *kernel = util_format("%s/%s/kernel.cu", p_wb, lab0->dir);
-    bad |= !stub || !kernel || copy_in(stub, kernel);
+    bad |= !stub || !kernel || util_copy_file(stub, kernel);
     free(stub);
     free(kernel);
     if (bad) {

@@ -165,7 +165,7 @@ static int student_dirs(const char *students, char ***names, int *n)
 {
     DIR *d = opendir(students);
     struct dirent *e;
-    int cap = 0;
+    size_t cap = 0;
     *names = NULL;
     *n = 0;
     if (!d)
@@ -178,13 +178,10 @@ static int student_dirs(const char *students, char ***names, int *n)
         free(report);
         if (!have)
             continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **v = realloc(*names, (size_t)cap * sizeof *v);
-            if (!v)
-                goto oom;
-            *names = v;
-        }
+        char **v = util_grow(*names, &cap, (size_t)*n + 1, sizeof *v);
+        if (!v)
+            goto oom;
+        *names = v;
         if (!((*names)[*n] = strdup(e->d_name)))
             goto oom;
         (*n)++;

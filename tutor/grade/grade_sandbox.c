@@ -399,7 +399,8 @@ int grade_sandbox_build_view(struct grade_sandbox *sb, const char *const *places
 
 struct words {
     char **v;
-    int n, cap;
+    int n;
+    size_t cap;
     int failed;
 };
 
@@ -407,16 +408,12 @@ static void add(struct words *w, const char *s)
 {
     if (w->failed)
         return;
-    if (w->n + 2 > w->cap) {
-        int cap = w->cap ? 2 * w->cap : 64;
-        char **v = realloc(w->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            w->failed = 1;
-            return;
-        }
-        w->v = v;
-        w->cap = cap;
+    char **v = util_grow(w->v, &w->cap, (size_t)w->n + 2, sizeof *v);
+    if (!v) {
+        w->failed = 1;
+        return;
     }
+    w->v = v;
     if (!(w->v[w->n] = strdup(s))) {
         w->failed = 1;
         return;

@@ -156,11 +156,7 @@ int grade_setup_out(struct grade *g, const char *out)
 /* Copies file src to dst with the given mode. */
 static int copy_one(const char *src, const char *dst, mode_t mode)
 {
-    size_t len;
-    char *text = util_read_file(src, &len);
-    int rc = text && util_write_file(dst, text, len) == 0 && chmod(dst, mode) == 0 ? 0 : -1;
-    free(text);
-    return rc;
+    return util_copy_file(src, dst) || chmod(dst, mode) ? -1 : 0;
 }
 
 /* Copies the regular files of folder src (not its dot files) into the new

@@ -142,13 +142,9 @@ static int taken_labs(const struct grade *g, int s, struct intake *in)
 /* Copies one file (missing is fine); -1 on a failed copy. */
 static int copy_file(const char *src, const char *dst)
 {
-    size_t len;
-    char *text = util_read_file(src, &len);
-    if (!text)
-        return errno == ENOENT ? 0 : -1;
-    int rc = util_write_file(dst, text, len);
-    free(text);
-    return rc;
+    if (access(src, F_OK) && errno == ENOENT)
+        return 0;
+    return util_copy_file(src, dst);
 }
 
 int grade_work_finish(struct grade *g, int s)

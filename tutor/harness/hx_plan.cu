@@ -126,21 +126,26 @@ static struct {
     char out_path[512];
 } pl;
 
-/* A plan failed: the verdict and the message for the report. */
+/* A plan failed: the verdict and the message for the report; the first
+ * failure stands.  Returns -1. */
+static int plan_vfail(struct ctx *c, enum status s, const char *fmt, va_list ap)
+{
+    if (!c->plan_status) {
+        c->plan_status = s;
+        vsnprintf(c->plan_msg, sizeof c->plan_msg, fmt, ap);
+    }
+    return -1;
+}
+
 static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
 {
-    char msg[300];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    plan_vfail(c, s, fmt, ap);
     va_end(ap);
-    if (!c->plan_status) {
-        c->plan_status = s;
-        snprintf(c->plan_msg, sizeof c->plan_msg, "%s", msg);
-    }
     return -1;
 }
 
@@ -909,12 +914,11 @@ int student_reload(struct ctx *c)
 
 int student_reject(struct ctx *c, const char *fmt, ...)
 {
-    char msg[300];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    plan_vfail(c, STATUS_REJECTED, fmt, ap);
     va_end(ap);
-    return plan_fail(c, STATUS_REJECTED, "%s", msg);
+    return -1;
 }
 
 int student_replay(struct ctx *c, const struct plan *p)

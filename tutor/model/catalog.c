@@ -77,6 +77,17 @@ static const cJSON *member(struct parser *p, const cJSON *obj, const char *base,
     return v;
 }
 
+/* As member, for one that may be missing: 1 with *out the member, 0 when
+ * it is missing, -1 after fail when it is of another kind. */
+static int optional(struct parser *p, const cJSON *obj, const char *base, const char *key,
+                    cJSON_bool (*is)(const cJSON *const), const char *kind, char path[static 128], const cJSON **out)
+{
+    *out = NULL;
+    if (!cJSON_GetObjectItemCaseSensitive(obj, key))
+        return 0;
+    return (*out = member(p, obj, base, key, is, kind, path)) ? 1 : -1;
+}
+
 /* A member of obj that must exist and be a string; returns a heap copy. */
 static int get_string(struct parser *p, const cJSON *obj, const char *base, const char *key,
                       int allow_empty, char **out)
@@ -115,6 +126,25 @@ static int get_array(struct parser *p, const cJSON *obj, const char *base, const
     if (cJSON_GetArraySize(v) < min_items)
         return fail(p, path, "needs at least %d item(s)", min_items);
     *out = v;
+    return 0;
+}
+
+/* The items of arr, the array BASE.KEY, into out (room for them all): each
+ * a non-empty string with none of the characters of `not` (NULL: any);
+ * what says what an item must be. */
+static int get_strings(struct parser *p, const cJSON *arr, const char *base, const char *key, const char *not,
+                       const char *what, char **out)
+{
+    const cJSON *v;
+    int i = 0;
+    cJSON_ArrayForEach(v, arr) {
+        char path[160];
+        snprintf(path, sizeof path, "%s.%s[%d]", base, key, i);
+        if (!cJSON_IsString(v) || !v->valuestring[0] || (not && strpbrk(v->valuestring, not)))
+            return fail(p, path, "must be %s", what);
+        if (!(out[i++] = strdup(v->valuestring)))
+            return fail(p, path, "out of memory");
+    }
     return 0;
 }
 
@@ -246,9 +276,8 @@ static int parse_techniques(struct parser *p, const cJSON *lab, const char *base
         return fail(p, base, "out of memory");
     cJSON_ArrayForEach(v, arr) {
         char path[128];
-        const cJSON *pats, *pat;
+        const cJSON *pats;
         struct technique *t = &l->tech[i];
-        int j = 0;
         snprintf(path, sizeof path, "%s.techniques[%d]", base, i++);
         if (get_string(p, v, path, "name", 0, &t->name) ||
             get_string(p, v, path, "why", 0, &t->why) ||
@@ -257,12 +286,8 @@ static int parse_techniques(struct parser *p, const cJSON *lab, const char *base
         t->nptx = cJSON_GetArraySize(pats);
         if (!(t->ptx_any = calloc((size_t)t->nptx, sizeof *t->ptx_any)))
             return fail(p, path, "out of memory");
-        cJSON_ArrayForEach(pat, pats) {
-            if (!cJSON_IsString(pat) || !pat->valuestring[0])
-                return fail(p, path, "ptx_any[%d] must be a non-empty string", j);
-            if (!(t->ptx_any[j++] = strdup(pat->valuestring)))
-                return fail(p, path, "out of memory");
-        }
+        if (get_strings(p, pats, path, "ptx_any", NULL, "a non-empty string", t->ptx_any))
+            return -1;
     }
     return 0;
 }
@@ -270,38 +295,27 @@ static int parse_techniques(struct parser *p, const cJSON *lab, const char *base
 /* Optional: the profiler counters a lesson's claim rests on. */
 static int parse_counters(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
 {
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(lab, "counters"), *v;
-    char path[64];
-    int i = 0;
-    snprintf(path, sizeof path, "%s.counters", base);
-    if (!arr)
-        return 0;
-    if (!cJSON_IsArray(arr))
-        return fail(p, path, "must be an array of ncu metric names");
+    const cJSON *arr;
+    char path[128];
+    int has = optional(p, lab, base, "counters", cJSON_IsArray, "an array of ncu metric names", path, &arr);
+    if (has <= 0)
+        return has;
     l->ncounters = cJSON_GetArraySize(arr);
     if (!(l->counters = calloc((size_t)l->ncounters + 1, sizeof *l->counters)))
         return fail(p, path, "out of memory");
-    cJSON_ArrayForEach(v, arr) {
-        if (!cJSON_IsString(v) || !v->valuestring[0] || strpbrk(v->valuestring, ", "))
-            return fail(p, path, "item %d must be one metric name", i);
-        if (!(l->counters[i++] = strdup(v->valuestring)))
-            return fail(p, path, "out of memory");
-    }
-    return 0;
+    return get_strings(p, arr, base, "counters", ", ", "one metric name", l->counters);
 }
 
 /* Optional: the lesson's counter, which the CPU tier holds the kernel to. */
 static int parse_lesson(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(lab, "lesson"), *bound;
+    const cJSON *v, *bound;
     struct lesson *ls = &l->lesson;
-    char path[64];
+    char path[128];
     double n;
-    snprintf(path, sizeof path, "%s.lesson", base);
-    if (!v)
-        return 0;
-    if (!cJSON_IsObject(v))
-        return fail(p, path, "must be an object");
+    int has = optional(p, lab, base, "lesson", cJSON_IsObject, "an object", path, &v);
+    if (has <= 0)
+        return has;
     if (get_string(p, v, path, "name", 0, &ls->name) || get_string(p, v, path, "what", 0, &ls->what) ||
         get_string(p, v, path, "why", 0, &ls->why) || get_string(p, v, path, "counter", 0, &ls->counter) ||
         get_number(p, v, path, "n", 1, (double)l->family->emu_max_n, &n) ||
@@ -423,13 +437,11 @@ out:
  * on the same input, which the reduce families' judges do (--repeat). */
 static int parse_deterministic(struct parser *p, const cJSON *lab, const char *base, struct lab *l)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(lab, "deterministic");
-    char path[64];
-    snprintf(path, sizeof path, "%s.deterministic", base);
-    if (!v)
-        return 0;
-    if (!cJSON_IsBool(v))
-        return fail(p, path, "must be true or false");
+    const cJSON *v;
+    char path[128];
+    int has = optional(p, lab, base, "deterministic", cJSON_IsBool, "true or false", path, &v);
+    if (has <= 0)
+        return has;
     l->deterministic = cJSON_IsTrue(v);
     if (l->deterministic && l->family->id != FAMILY_REDUCE_INT && l->family->id != FAMILY_REDUCE_FLOAT)
         return fail(p, path, "family %s cannot judge it (only the reduce families call again on one input)",
@@ -494,9 +506,9 @@ static int parse_opening(struct parser *p, const cJSON *v, const char *base, int
 static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *cat)
 {
     char base[32], *family = NULL;
-    const cJSON *hints, *h;
+    const cJSON *hints;
     struct lab *l = &cat->labs[i];
-    int j = 0, rc = -1;
+    int rc = -1;
 
     snprintf(base, sizeof base, "labs[%d]", i);
     if (!cJSON_IsObject(v))
@@ -544,18 +556,8 @@ static int parse_lab(struct parser *p, const cJSON *v, int i, struct catalog *ca
         fail(p, path, "needs exactly %d hints, from a nudge to nearly the code", CATALOG_HINTS);
         goto out;
     }
-    cJSON_ArrayForEach(h, hints) {
-        if (!cJSON_IsString(h) || !h->valuestring[0]) {
-            char path[64];
-            snprintf(path, sizeof path, "%s.hints[%d]", base, j);
-            fail(p, path, "must be a non-empty string");
-            goto out;
-        }
-        if (!(l->hints[j++] = strdup(h->valuestring))) {
-            fail(p, base, "out of memory");
-            goto out;
-        }
-    }
+    if (get_strings(p, hints, base, "hints", NULL, "a non-empty string", l->hints))
+        goto out;
     rc = 0;
 out:
     free(family);
@@ -585,8 +587,7 @@ static int parse_rules(struct parser *p, const cJSON *hs, const char *key,
 
 static int parse_symbols(struct parser *p, const cJSON *root, struct catalog *cat)
 {
-    const cJSON *hs = cJSON_GetObjectItemCaseSensitive(root, "host_symbols"), *allow, *v;
-    int i = 0;
+    const cJSON *hs = cJSON_GetObjectItemCaseSensitive(root, "host_symbols"), *allow;
     if (!cJSON_IsObject(hs))
         return fail(p, "host_symbols", "missing or not an object");
     if (get_array(p, hs, "host_symbols", "allow", 1, &allow))
@@ -594,14 +595,8 @@ static int parse_symbols(struct parser *p, const cJSON *root, struct catalog *ca
     cat->nallow = cJSON_GetArraySize(allow);
     if (!(cat->allow = calloc((size_t)cat->nallow, sizeof *cat->allow)))
         return fail(p, "host_symbols", "out of memory");
-    cJSON_ArrayForEach(v, allow) {
-        char path[64];
-        snprintf(path, sizeof path, "host_symbols.allow[%d]", i);
-        if (!cJSON_IsString(v) || !v->valuestring[0])
-            return fail(p, path, "must be a non-empty string");
-        if (!(cat->allow[i++] = strdup(v->valuestring)))
-            return fail(p, path, "out of memory");
-    }
+    if (get_strings(p, allow, "host_symbols", "allow", NULL, "a non-empty string", cat->allow))
+        return -1;
     return parse_rules(p, hs, "deny", &cat->deny, &cat->ndeny) ||
            parse_rules(p, hs, "deny_defined", &cat->deny_defined, &cat->ndeny_defined) ? -1 : 0;
 }

@@ -67,14 +67,10 @@ struct progress_lab *progress_lab(struct progress *p, const char *id, int create
             return &p->labs[i];
     if (!create || !*id || strlen(id) >= sizeof p->labs[0].id)
         return NULL;
-    if (p->nlabs == p->cap) {
-        int ncap = p->cap ? 2 * p->cap : 16;
-        struct progress_lab *n = realloc(p->labs, (size_t)ncap * sizeof *n);
-        if (!n)
-            return NULL;
-        p->labs = n;
-        p->cap = ncap;
-    }
+    struct progress_lab *n = util_grow(p->labs, &p->cap, (size_t)p->nlabs + 1, sizeof *n);
+    if (!n)
+        return NULL;
+    p->labs = n;
     struct progress_lab *l = &p->labs[p->nlabs++];
     memset(l, 0, sizeof *l);
     util_copy(l->id, sizeof l->id, id);

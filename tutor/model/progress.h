@@ -75,7 +75,8 @@ struct progress_lab {
 
 struct progress {
     struct progress_lab *labs;
-    int nlabs, cap;
+    int nlabs;
+    size_t cap;
 };
 
 /* The file to use: flag if given, else $CUDATUTOR_PROGRESS, else

@@ -118,6 +118,17 @@ enum result_stage {
     RESULT_BUILT,                   /* --build-only: compiled, checked and linked; not run */
 };
 
+/* The device's figures in the judge's "device" section, one row each: the
+ * field's type and name, its key, and whether 0 means not measured (null
+ * in the JSON, read back as 0). */
+#define RESULT_DEVICE_FIGURES(X)                            \
+    X(int, device_sms, "sms", 0)                            \
+    X(double, device_l2_bytes, "l2_bytes", 0)               \
+    X(double, device_mem_bytes, "mem_bytes", 0)             \
+    X(double, theoretical_gbps, "theoretical_gbps", 0)      \
+    X(double, read_gbps, "read_gbps", 1)                    \
+    X(double, copy_gbps, "copy_gbps", 1)
+
 struct result {
     int schema;
     char *tool;                     /* who wrote it: "cudatutor", "cudatutor-harness" */
@@ -131,9 +142,9 @@ struct result {
     int have_device;
     int device_null;                /* "device": null (the judge never had one) */
     char *device_name, *device_cc;
-    int device_sms;
-    double device_l2_bytes, device_mem_bytes;
-    double theoretical_gbps, read_gbps, copy_gbps;  /* read, copy: 0 when not measured (null) */
+#define RESULT_DEVICE_FIELD_(type, field, key, unmeasured) type field;
+    RESULT_DEVICE_FIGURES(RESULT_DEVICE_FIELD_)
+#undef RESULT_DEVICE_FIELD_
     char *mode;                     /* "check", "sanitize", "profile"; NULL: absent */
     int emulated;                   /* judged on the CPU emulator, no GPU ("emulator") */
     unsigned long long emu_max_n;   /* the largest size it ran */

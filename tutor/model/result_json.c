@@ -152,12 +152,9 @@ static void parse_device(const cJSON *root, struct result *r)
     r->have_device = 1;
     r->device_name = str(v, "name");
     r->device_cc = str(v, "cc");
-    r->device_sms = (int)num(v, "sms", 0);
-    r->device_l2_bytes = num(v, "l2_bytes", 0);
-    r->device_mem_bytes = num(v, "mem_bytes", 0);
-    r->theoretical_gbps = num(v, "theoretical_gbps", 0);
-    r->read_gbps = num(v, "read_gbps", 0);
-    r->copy_gbps = num(v, "copy_gbps", 0);
+#define PARSE_FIGURE_(type, field, key, unmeasured) r->field = (type)num(v, key, 0);
+    RESULT_DEVICE_FIGURES(PARSE_FIGURE_)
+#undef PARSE_FIGURE_
 }
 
 static void parse_plan(const cJSON *root, struct result *r)
@@ -496,12 +493,9 @@ static void take_fields(struct result *r, struct result *h, const char *key)
         SWAP(r->device_null, h->device_null);
         SWAP(r->device_name, h->device_name);
         SWAP(r->device_cc, h->device_cc);
-        r->device_sms = h->device_sms;
-        r->device_l2_bytes = h->device_l2_bytes;
-        r->device_mem_bytes = h->device_mem_bytes;
-        r->theoretical_gbps = h->theoretical_gbps;
-        r->read_gbps = h->read_gbps;
-        r->copy_gbps = h->copy_gbps;
+#define TAKE_FIGURE_(type, field, key, unmeasured) r->field = h->field;
+        RESULT_DEVICE_FIGURES(TAKE_FIGURE_)
+#undef TAKE_FIGURE_
     } else if (!strcmp(key, "mode")) {
         SWAP(r->mode, h->mode);
     } else if (!strcmp(key, "tests")) {

@@ -201,13 +201,9 @@ static void put_device(cJSON *root, const struct result *r)
     cJSON *d = cJSON_AddObjectToObject(root, "device");
     cJSON_AddStringToObject(d, "name", r->device_name ? r->device_name : "");
     cJSON_AddStringToObject(d, "cc", r->device_cc ? r->device_cc : "");
-    cJSON_AddNumberToObject(d, "sms", r->device_sms);
-    cJSON_AddNumberToObject(d, "l2_bytes", r->device_l2_bytes);
-    cJSON_AddNumberToObject(d, "mem_bytes", r->device_mem_bytes);
-    cJSON_AddNumberToObject(d, "theoretical_gbps", r->theoretical_gbps);
-    /* not measured: null, read back as 0 */
-    put_or_null(d, "read_gbps", r->read_gbps, r->read_gbps <= 0);
-    put_or_null(d, "copy_gbps", r->copy_gbps, r->copy_gbps <= 0);
+#define PUT_FIGURE_(type, field, key, unmeasured) put_or_null(d, key, r->field, unmeasured && r->field <= 0);
+    RESULT_DEVICE_FIGURES(PUT_FIGURE_)
+#undef PUT_FIGURE_
 }
 
 static void put_tests(cJSON *root, const struct result *r)

@@ -16,14 +16,10 @@ struct buf {
 
 static int buf_add(struct buf *b, char c)
 {
-    if (b->len + 1 >= b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        char *p = realloc(b->data, cap);
-        if (!p)
-            return -1;
-        b->data = p;
-        b->cap = cap;
-    }
+    char *p = util_grow(b->data, &b->cap, b->len + 2, 1);
+    if (!p)
+        return -1;
+    b->data = p;
     b->data[b->len++] = c;
     return 0;
 }

@@ -4,11 +4,13 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sys/csv.h"
+#include "sys/util.h"
 
 void jsonw_init(struct jsonw *w, int pretty)
 {
@@ -21,18 +23,12 @@ void jsonw_raw(struct jsonw *w, const char *s, size_t len)
 {
     if (w->oom)
         return;
-    if (w->len + len + 2 > w->cap) {
-        size_t cap = w->cap ? w->cap : 1024;
-        while (cap < w->len + len + 2)
-            cap *= 2;
-        char *p = realloc(w->buf, cap);
-        if (!p) {
-            w->oom = 1;
-            return;
-        }
-        w->buf = p;
-        w->cap = cap;
+    char *p = util_grow(w->buf, &w->cap, w->len + len + 2, 1);
+    if (!p) {
+        w->oom = 1;
+        return;
     }
+    w->buf = p;
     memcpy(w->buf + w->len, s, len);
     w->len += len;
     w->buf[w->len] = '\0';
@@ -126,43 +122,46 @@ size_t jsonw_utf8_next(const char *str, size_t n, int *valid)
     return len;
 }
 
-/* A JSON string's contents, escaped by jsonw.h's rule. */
-static void escaped(struct jsonw *w, const char *s)
+/* A text format's escapes: what stands for each ASCII byte that is not
+ * written as itself, and whether the other control characters are dropped
+ * (XML 1.0 has no way to write them) or written as \u00XX (JSON). */
+struct text_form {
+    const char *esc[128];
+    int drop_controls;
+};
+
+static const struct text_form json_form = {
+    {['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n", ['\r'] = "\\r",
+     ['\t'] = "\\t", [0x7f] = "\\u007f"},
+    0,
+};
+
+static const struct text_form xml_form = {
+    {['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['\''] = "&apos;", ['"'] = "&quot;", ['\t'] = "\t",
+     ['\n'] = "\n", ['\r'] = "\r"},
+    1,
+};
+
+/* s in format f, each sequence that is not UTF-8 as one U+FFFD. */
+static void escaped(struct jsonw *w, const char *s, const struct text_form *f)
 {
-    const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s), i = 0, run = 0;
-    char esc[8];
+    char room[8];
     while (i < n) {
-        unsigned c = p[i];
-        const char *e = NULL;
+        unsigned c = (unsigned char)s[i];
+        const char *e = c < 0x80 ? f->esc[c] : NULL;
         int valid = 1;
-        size_t step = 1;
-        switch (c) {
-        case '"': e = "\\\""; break;
-        case '\\': e = "\\\\"; break;
-        case '\b': e = "\\b"; break;
-        case '\f': e = "\\f"; break;
-        case '\n': e = "\\n"; break;
-        case '\r': e = "\\r"; break;
-        case '\t': e = "\\t"; break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                snprintf(esc, sizeof esc, "\\u%04x", c);
-                e = esc;
-            } else if (c >= 0x80) {
-                step = jsonw_utf8_next(s + i, n - i, &valid);
-                if (!valid)
-                    e = "\xef\xbf\xbd";
-            }
+        size_t step = c < 0x80 ? 1 : jsonw_utf8_next(s + i, n - i, &valid);
+        if (!valid)
+            e = "\xef\xbf\xbd";
+        else if (!e && c < 0x20)
+            e = f->drop_controls ? "" : (snprintf(room, sizeof room, "\\u%04x", c), room);
+        if (e) {
+            jsonw_raw(w, s + run, i - run);
+            put(w, e);
+            run = i + step;
         }
-        if (!e) {
-            i += step;
-            continue;
-        }
-        jsonw_raw(w, s + run, i - run);
-        put(w, e);
         i += step;
-        run = i;
     }
     jsonw_raw(w, s + run, n - run);
 }
@@ -171,7 +170,7 @@ void jsonw_key(struct jsonw *w, const char *key)
 {
     begin(w);
     put(w, "\"");
-    escaped(w, key);
+    escaped(w, key, &json_form);
     put(w, w->pretty ? "\": " : "\":");
     w->after_key = 1;
 }
@@ -184,8 +183,29 @@ void jsonw_string(struct jsonw *w, const char *s)
     }
     begin(w);
     put(w, "\"");
-    escaped(w, s);
+    escaped(w, s, &json_form);
     put(w, "\"");
+}
+
+void jsonw_xml(struct jsonw *w, const char *s)
+{
+    if (!s)
+        put(w, "null");
+    else
+        escaped(w, s, &xml_form);
+}
+
+void jsonw_rawf(struct jsonw *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = util_vformat(fmt, ap);
+    va_end(ap);
+    if (!s)
+        w->oom = 1;
+    else
+        put(w, s);
+    free(s);
 }
 
 void jsonw_number(char *buf, size_t len, double x)

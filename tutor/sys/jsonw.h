@@ -3,7 +3,8 @@
  * same (1e+17, 1e-05, 0.30000000000000004), strings with only '"', '\\',
  * control characters and DEL escaped.  One layout for every report, so
  * that a report diffs meaningfully against any other and readers can rely
- * on it.  Also a number as text in that form (jsonw_number). */
+ * on it.  Also a number as text in that form (jsonw_number), and text for
+ * XML (jsonw_xml) with the same rule for bytes that are not UTF-8. */
 #ifndef JSONW_H
 #define JSONW_H
 
@@ -39,8 +40,15 @@ void jsonw_null(struct jsonw *w);
  * taken as void so that users of this header need not include cJSON. */
 void jsonw_cjson(struct jsonw *w, const void *v);
 
-/* Raw text appended as it is (plain text, XML, CSV). */
+/* Raw text appended as it is (plain text, XML, CSV); jsonw_rawf formats
+ * it as printf does. */
 void jsonw_raw(struct jsonw *w, const char *s, size_t len);
+void jsonw_rawf(struct jsonw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Text for XML, between tags or inside an attribute's quotes: &<>'" as
+ * entities, the control characters XML 1.0 forbids dropped, each sequence
+ * that is not UTF-8 one U+FFFD as in a JSON string; NULL writes null. */
+void jsonw_xml(struct jsonw *w, const char *s);
 
 /* The text so far with a final newline (every report ends in one), handed
  * to the caller to free; the writer is empty again.  NULL when out of
@@ -56,8 +64,7 @@ void jsonw_number(char *buf, size_t len, double x);
 
 /* The length of the UTF-8 sequence at s (at most n bytes, n > 0); *valid
  * 0 when it is not one, and then the number of bytes that become one
- * U+FFFD: up to the first byte that does not continue it.
- * For writers of other formats (XML) that must replace what JSON does. */
+ * U+FFFD: up to the first byte that does not continue it. */
 size_t jsonw_utf8_next(const char *s, size_t n, int *valid);
 
 #endif /* JSONW_H */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/util.h"
+
 /* Each kernel's duration: percentages and ratios are weighted by it. */
 #define TIME_COLUMN "gpu__time_duration.sum"
 
@@ -15,7 +17,8 @@ struct row {
     char *buf;
     size_t buf_cap;
     char **f;
-    int n, f_cap;
+    int n;
+    size_t f_cap;
 };
 
 /* What one metric adds up to over the kernels that hold a number for it. */
@@ -29,14 +32,10 @@ struct tally {
 /* Appends a field starting at text.  Returns 0, or -1 when out of memory. */
 static int row_add(struct row *r, char *text)
 {
-    if (r->n == r->f_cap) {
-        int cap = r->f_cap ? r->f_cap * 2 : 512;
-        char **f = realloc(r->f, (size_t)cap * sizeof *f);
-        if (!f)
-            return -1;
-        r->f = f;
-        r->f_cap = cap;
-    }
+    char **f = util_grow(r->f, &r->f_cap, (size_t)r->n + 1, sizeof *f);
+    if (!f)
+        return -1;
+    r->f = f;
     r->f[r->n++] = text;
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,23 @@ void util_copy(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
+void *util_grow(void *items, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return items;
+    size_t ncap = *cap > 8 ? *cap * 2 : 16;
+    if (ncap < need)
+        ncap = need;
+    if (ncap > SIZE_MAX / size) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    void *p = realloc(items, ncap * size);
+    if (p)
+        *cap = ncap;
+    return p;
+}
+
 char *util_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rbe");     /* close-on-exec: a grader forks from many threads */
@@ -76,14 +94,10 @@ char *util_read_file(const char *path, size_t *len)
     if (!f)
         return NULL;
     for (;;) {
-        if (cap - used < 4096) {
-            size_t ncap = cap ? cap * 2 : 8192;
-            char *nbuf = realloc(buf, ncap);
-            if (!nbuf)
-                goto fail;
-            buf = nbuf;
-            cap = ncap;
-        }
+        char *more = util_grow(buf, &cap, used + 4096, 1);
+        if (!more)
+            goto fail;
+        buf = more;
         size_t got = fread(buf + used, 1, cap - used - 1, f);
         used += got;
         if (got == 0)
@@ -153,6 +167,19 @@ out:
         errno = saved;
     }
     free(tmp);
+    return rc;
+}
+
+int util_copy_file(const char *src, const char *dst)
+{
+    size_t len;
+    char *text = util_read_file(src, &len);
+    if (!text)
+        return -1;
+    int rc = util_write_file(dst, text, len);
+    int saved = errno;
+    free(text);
+    errno = saved;
     return rc;
 }
 

@@ -13,6 +13,12 @@ char *util_vformat(const char *fmt, va_list ap);
 /* snprintf into buf; returns 0, or -1 when the text did not fit. */
 int util_print(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Room for NEED items of SIZE bytes in ITEMS, which has room for *CAP:
+ * ITEMS itself when it has the room, else ITEMS reallocated to at least
+ * twice *CAP (so that adding one at a time stays linear), *CAP updated.
+ * NULL when out of memory, ITEMS and *CAP as they were. */
+void *util_grow(void *items, size_t *cap, size_t need, size_t size);
+
 /* Reads a whole file into a NUL-terminated heap buffer; NULL with errno set. */
 char *util_read_file(const char *path, size_t *len);
 
@@ -24,6 +30,10 @@ int util_write_all(int fd, const void *data, size_t len);
 /* Writes a whole file through a temporary and a rename: readers see the old
  * contents or the new ones, never a mix.  Returns 0 or -1 with errno set. */
 int util_write_file(const char *path, const char *data, size_t len);
+
+/* Copies file src to dst as util_write_file writes.  Returns 0, or -1 with
+ * errno set (ENOENT, dst untouched, when there is no src). */
+int util_copy_file(const char *src, const char *dst);
 
 int util_is_file(const char *path);
 int util_is_dir(const char *path);

@@ -321,18 +321,14 @@ void ui_check_poll(struct ui *ui)
     if (!j)
         return;
     for (;;) {
-        if (j->cap - j->len < 4096) {
-            size_t ncap = j->cap ? j->cap * 2 : 65536;
-            char *n = realloc(j->buf, ncap + 1);
-            if (!n) {
-                ui_check_cancel(ui);
-                ui_message(ui, DOC_BAD, "out of memory reading the check");
-                return;
-            }
-            j->buf = n;
-            j->cap = ncap;
+        char *n = util_grow(j->buf, &j->cap, j->len + 4096 + 1, 1);
+        if (!n) {
+            ui_check_cancel(ui);
+            ui_message(ui, DOC_BAD, "out of memory reading the check");
+            return;
         }
-        ssize_t got = read(j->fd, j->buf + j->len, j->cap - j->len);
+        j->buf = n;
+        ssize_t got = read(j->fd, j->buf + j->len, j->cap - j->len - 1);    /* one for the NUL */
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)

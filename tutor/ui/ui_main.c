@@ -182,11 +182,7 @@ static void main_draw(struct view *v, struct ui *ui)
 static void main_search(struct view *v, struct ui *ui, const char *needle, int dir)
 {
     struct main_view *m = (struct main_view *)v;
-    int at = doc_find(lesson(m, ui, ui->cols - 2), needle, m->scroll, dir);
-    if (at < 0)
-        ui_message(ui, DOC_WARN, "not in this lesson: %s", needle);
-    else
-        m->scroll = at;
+    ui_find(ui, lesson(m, ui, ui->cols - 2), needle, dir, &m->scroll, "not in this lesson");
 }
 
 static int main_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
@@ -215,8 +211,6 @@ static int main_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
         return UI_REDRAW;
     case ACT_BACK:
         return ch == 27 ? 0 : UI_QUIT;      /* Esc has nowhere to go back to */
-    case ACT_NONE:
-        return 0;
     default:
         return UI_PASS;
     }

@@ -62,11 +62,7 @@ static void pager_search(struct view *v, struct ui *ui, const char *needle, int 
 {
     struct pager *p = (struct pager *)v;
     build(p, ui, ui->cols - 2);
-    int at = doc_find(&p->doc, needle, p->top, dir);
-    if (at < 0)
-        ui_message(ui, DOC_WARN, "not found: %s", needle);
-    else
-        p->top = at;
+    ui_find(ui, &p->doc, needle, dir, &p->top, "not found");
 }
 
 static int pager_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
@@ -87,12 +83,9 @@ static int pager_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
             pager_search(v, ui, ui->needle, act == ACT_NEXT ? 1 : -1);
         break;
     case ACT_OPEN:
-    case ACT_NONE:
-        return 0;
-    case ACT_BACK:
-        return UI_CLOSE;
+        return 0;               /* Enter opens nothing here */
     default:
-        return UI_PASS;
+        return UI_PASS;         /* back, quit and the rest: the keymap's */
     }
     clamp(p);
     return UI_REDRAW;

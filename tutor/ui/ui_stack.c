@@ -1,6 +1,6 @@
 /* ui_stack.c — the tutor's state that every screen reads and changes: the
- * view stack, the status line's message, the selected lab and each lab's
- * state.  A leaf of tutor/ui/: the screens and the loop call it, it calls
+ * view stack, the status line's message (a search's step that finds
+ * nothing says so there), the selected lab and each lab's state.  A leaf of tutor/ui/: the screens and the loop call it, it calls
  * none of them. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +41,15 @@ void ui_message(struct ui *ui, enum doc_style st, const char *fmt, ...)
     va_end(ap);
     ui->msg_style = st;
     ui->dirty = 1;
+}
+
+void ui_find(struct ui *ui, const struct doc *d, const char *needle, int dir, int *line, const char *none)
+{
+    int at = doc_find(d, needle, *line, dir);
+    if (at < 0)
+        ui_message(ui, DOC_WARN, "%s: %s", none, needle);
+    else
+        *line = at;
 }
 
 const struct lab *ui_lab(const struct ui *ui)

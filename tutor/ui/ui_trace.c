@@ -78,12 +78,9 @@ static int trace_key(struct view *v, struct ui *ui, enum ui_action act, int ch)
             go(tv, 0, 0);
         break;
     case ACT_OPEN:
-    case ACT_NONE:
-        return 0;
-    case ACT_BACK:
-        return UI_CLOSE;
+        return 0;               /* Enter opens nothing here */
     default:
-        return UI_PASS;
+        return UI_PASS;         /* back, quit and the rest: the keymap's */
     }
     return UI_REDRAW;
 }

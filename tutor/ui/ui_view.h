@@ -101,6 +101,9 @@ void ui_replace(struct ui *ui, struct view *v);
 void ui_pop(struct ui *ui);
 /* Sets the status line's message until the next key. */
 void ui_message(struct ui *ui, enum doc_style st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A search's step: *line moves to the next (dir > 0) or previous line of d
+ * that holds needle; where none does, the status line says "NONE: needle". */
+void ui_find(struct ui *ui, const struct doc *d, const char *needle, int dir, int *line, const char *none);
 /* The selected lab, and the state of lab i as the menu shows it. */
 const struct lab *ui_lab(const struct ui *ui);
 enum lab_state ui_state(const struct ui *ui, int i);

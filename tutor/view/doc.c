@@ -26,16 +26,12 @@ void doc_free(struct doc *d)
 
 void doc_newline(struct doc *d)
 {
-    if (d->nlines == d->cap) {
-        int ncap = d->cap ? 2 * d->cap : 64;
-        struct doc_line *n = realloc(d->lines, (size_t)ncap * sizeof *n);
-        if (!n) {
-            d->oom = 1;
-            return;
-        }
-        d->lines = n;
-        d->cap = ncap;
+    struct doc_line *n = util_grow(d->lines, &d->cap, (size_t)d->nlines + 1, sizeof *n);
+    if (!n) {
+        d->oom = 1;
+        return;
     }
+    d->lines = n;
     struct doc_line *l = &d->lines[d->nlines];
     memset(l, 0, sizeof *l);
     l->text = calloc(1, 1);

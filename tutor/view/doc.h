@@ -48,7 +48,8 @@ struct doc_line {
 
 struct doc {
     struct doc_line *lines;
-    int nlines, cap;
+    int nlines;
+    size_t cap;
     int oom;                    /* an allocation failed; the document is cut short */
 };
 

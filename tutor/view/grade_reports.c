@@ -275,42 +275,6 @@ enum report_junit_kind report_junit_kind(const struct score_lab *l)
     return REPORT_JUNIT_FAILURE;
 }
 
-/* Text for XML: the control characters XML 1.0 forbids dropped, &<>'"
- * escaped (' as &apos;), and a byte that is not UTF-8 replaced with U+FFFD
- * as the JSON reports replace it. */
-static void xml(struct jsonw *w, const char *s)
-{
-    size_t n = s ? strlen(s) : 0, i = 0;
-    if (!s) {
-        jsonw_raw(w, "null", 4);
-        return;
-    }
-    while (i < n) {
-        unsigned char c = (unsigned char)s[i];
-        const char *e = NULL;
-        size_t step = 1;
-        int valid = 1;
-        switch (c) {
-        case '&': e = "&amp;"; break;
-        case '<': e = "&lt;"; break;
-        case '>': e = "&gt;"; break;
-        case '\'': e = "&apos;"; break;
-        case '"': e = "&quot;"; break;
-        case '\t': case '\n': case '\r': break;
-        default:
-            if (c < 0x20)
-                e = "";
-            else if (c >= 0x80 && !(step = jsonw_utf8_next(s + i, n - i, &valid), valid))
-                e = "\xef\xbf\xbd";
-        }
-        if (e)
-            jsonw_raw(w, e, strlen(e));
-        else
-            jsonw_raw(w, s + i, step);
-        i += step;
-    }
-}
-
 /* A time in seconds, to the millisecond. */
 static void secs(struct jsonw *w, double s)
 {
@@ -359,11 +323,11 @@ static void testcase(struct jsonw *w, const struct score_report *s, const struct
 {
     enum report_junit_kind k = report_junit_kind(l);
     put(w, "    <testcase classname=\"");
-    xml(w, s->student);
+    jsonw_xml(w, s->student);
     put(w, "\" name=\"");
-    xml(w, l->lab);
+    jsonw_xml(w, l->lab);
     put(w, " ");
-    xml(w, l->title);
+    jsonw_xml(w, l->title);
     put(w, "\" time=\"");
     secs(w, l->have_seconds ? l->seconds : 0);
     put(w, "\">\n");
@@ -372,21 +336,21 @@ static void testcase(struct jsonw *w, const struct score_report *s, const struct
         put(w, "      <");
         put(w, tag);
         put(w, " type=\"");
-        xml(w, status_name(l->status));
+        jsonw_xml(w, status_name(l->status));
         put(w, "\" message=\"");
-        xml(w, l->summary);
+        jsonw_xml(w, l->summary);
         put(w, "\">");
-        xml(w, l->text);
+        jsonw_xml(w, l->text);
         put(w, "</");
         put(w, tag);
         put(w, ">\n");
     } else if (k == REPORT_JUNIT_SKIPPED) {
         put(w, "      <skipped message=\"");
-        xml(w, l->summary);
+        jsonw_xml(w, l->summary);
         put(w, "\"/>\n");
     }
     put(w, "      <system-out>");
-    xml(w, l->text);
+    jsonw_xml(w, l->text);
     put(w, "</system-out>\n");
     put(w, "    </testcase>\n");
 }
@@ -397,7 +361,7 @@ static void property(struct jsonw *w, const char *name, const char *value, int e
     put(w, name);
     put(w, "\" value=\"");
     if (escape)
-        xml(w, value);
+        jsonw_xml(w, value);
     else
         put(w, value);
     put(w, "\"/>\n");
@@ -410,7 +374,7 @@ static void testsuite(struct jsonw *w, const struct score_report *s)
     for (int i = 0; i < s->nlabs; i++)
         t += s->labs[i].have_seconds ? s->labs[i].seconds : 0;
     put(w, "  <testsuite name=\"");
-    xml(w, s->student);
+    jsonw_xml(w, s->student);
     put(w, "\"");
     counts(w, s, 1);
     put(w, " time=\"");

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/util.h"
+
 void table_init(struct table *t, const struct table_col *cols, int ncols)
 {
     memset(t, 0, sizeof *t);
@@ -27,16 +29,12 @@ void table_free(struct table *t)
 /* A fresh row at the end, or NULL (t->oom set) when out of memory. */
 static struct table_row *grow(struct table *t)
 {
-    if (t->nrows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 16;
-        struct table_row *rows = realloc(t->rows, (size_t)cap * sizeof *rows);
-        if (!rows) {
-            t->oom = 1;
-            return NULL;
-        }
-        t->rows = rows;
-        t->cap = cap;
+    struct table_row *rows = util_grow(t->rows, &t->cap, (size_t)t->nrows + 1, sizeof *rows);
+    if (!rows) {
+        t->oom = 1;
+        return NULL;
     }
+    t->rows = rows;
     struct table_row *row = &t->rows[t->nrows];
     memset(row, 0, sizeof *row);
     return row;

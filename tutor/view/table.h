@@ -30,7 +30,8 @@ struct table {
     const struct table_col *cols;
     int ncols;
     struct table_row *rows;
-    int nrows, cap;
+    int nrows;
+    size_t cap;
     int oom;                    /* an allocation failed: the table is cut short */
 };
 

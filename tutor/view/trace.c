@@ -39,9 +39,11 @@ struct tlaunch {
 
 struct trace {
     struct tev *ev;
-    int nev, cap;
+    int nev;
+    size_t cap;
     struct tlaunch *la;
-    int nla, lacap;
+    int nla;
+    size_t lacap;
     char *files[MAX_FILES];
 };
 
@@ -76,14 +78,10 @@ static int add_event(struct trace *t, const char *line)
             break;
         p = end;
     }
-    if (t->nev == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 256;
-        struct tev *ev = realloc(t->ev, (size_t)cap * sizeof *ev);
-        if (!ev)
-            return -1;
-        t->ev = ev;
-        t->cap = cap;
-    }
+    struct tev *ev = util_grow(t->ev, &t->cap, (size_t)t->nev + 1, sizeof *ev);
+    if (!ev)
+        return -1;
+    t->ev = ev;
     t->ev[t->nev++] = e;
     t->la[t->nla - 1].count++;
     return 0;
@@ -99,14 +97,10 @@ static int add_launch(struct trace *t, const char *line)
         return 0;
     demangle(name, l.name, sizeof l.name);
     l.first = t->nev;
-    if (t->nla == t->lacap) {
-        int cap = t->lacap ? t->lacap * 2 : 8;
-        struct tlaunch *la = realloc(t->la, (size_t)cap * sizeof *la);
-        if (!la)
-            return -1;
-        t->la = la;
-        t->lacap = cap;
-    }
+    struct tlaunch *la = util_grow(t->la, &t->lacap, (size_t)t->nla + 1, sizeof *la);
+    if (!la)
+        return -1;
+    t->la = la;
     t->la[t->nla++] = l;
     return 0;
 }

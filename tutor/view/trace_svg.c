@@ -8,10 +8,11 @@
  * step's source lines to the right. */
 #include "view/trace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sys/jsonw.h"
 
 #define CELL 14             /* a lane's cell, px */
 #define ROW 18              /* a row's height, px */
@@ -21,59 +22,11 @@
 #define WIDTH (SOURCE_X + 560)
 #define MAX_SOURCE 16       /* source lines beside a step */
 
-struct sbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-};
-
-static void add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct sbuf *b, const char *fmt, ...)
+static void add_label(struct jsonw *b, int x, int y, const char *cls, const char *text)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || b->oom)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = (b->cap + (size_t)n + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* TEXT with XML's five specials escaped. */
-static void add_text(struct sbuf *b, const char *text)
-{
-    for (const char *p = text; *p; p++)
-        switch (*p) {
-        case '&': add(b, "&amp;"); break;
-        case '<': add(b, "&lt;"); break;
-        case '>': add(b, "&gt;"); break;
-        case '"': add(b, "&quot;"); break;
-        case '\'': add(b, "&apos;"); break;
-        default:
-            /* XML 1.0 allows no other control characters */
-            add(b, "%c", (unsigned char)*p < 0x20 ? '?' : *p);
-        }
-}
-
-/* A text element at (X, Y) of class CLS. */
-static void add_label(struct sbuf *b, int x, int y, const char *cls, const char *text)
-{
-    add(b, "<text x=\"%d\" y=\"%d\" class=\"%s\">", x, y, cls);
-    add_text(b, text);
-    add(b, "</text>\n");
+    jsonw_rawf(b, "<text x=\"%d\" y=\"%d\" class=\"%s\">", x, y, cls);
+    jsonw_xml(b, text);
+    jsonw_rawf(b, "</text>\n");
 }
 
 /* A lane's fill, by the letter the terminal draws it with. */
@@ -99,22 +52,22 @@ static const char *const legend[][2] = {
     {"-", "idle at it"}, {".", "elsewhere"},
 };
 
-static void add_cell(struct sbuf *b, int x, int y, char c)
+static void add_cell(struct jsonw *b, int x, int y, char c)
 {
-    add(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" class=\"lane\"/>", x, y, CELL - 1,
+    jsonw_rawf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" class=\"lane\"/>", x, y, CELL - 1,
         CELL - 1, fill(c));
     if (c != '.' && c != '-') {
         char s[2] = {c, '\0'};
-        add(b, "<text x=\"%d\" y=\"%d\" class=\"%s\">", x + CELL / 2 - 1, y + CELL - 4,
+        jsonw_rawf(b, "<text x=\"%d\" y=\"%d\" class=\"%s\">", x + CELL / 2 - 1, y + CELL - 4,
             c == '|' ? "cellw" : "cell");
-        add_text(b, s);
-        add(b, "</text>");
+        jsonw_xml(b, s);
+        jsonw_rawf(b, "</text>");
     }
-    add(b, "\n");
+    jsonw_rawf(b, "\n");
 }
 
 /* Step K at height Y; returns the height after it. */
-static int add_step(struct sbuf *b, const struct trace *t, int k, const struct trace_look *look, int y)
+static int add_step(struct jsonw *b, const struct trace *t, int k, const struct trace_look *look, int y)
 {
     static struct trace_step st;
     unsigned lines[MAX_SOURCE];
@@ -122,7 +75,7 @@ static int add_step(struct sbuf *b, const struct trace *t, int k, const struct t
     char text[256];
     if (trace_step(t, k, &st))
         return y;
-    add(b, "<g class=\"step\" id=\"step%d\">\n", st.step);
+    jsonw_rawf(b, "<g class=\"step\" id=\"step%d\">\n", st.step);
     snprintf(text, sizeof text, "trace %s: %s<<<%u,%u>>> n=%llu, launch %d of %d, block 0, step %d of %d",
              look->lab, st.kernel, st.blocks, st.threads, look->n, st.launch, st.launches, st.step, st.steps);
     add_label(b, 10, y + 16, "head", text);
@@ -132,8 +85,8 @@ static int add_step(struct sbuf *b, const struct trace *t, int k, const struct t
     y += 44;
     add_label(b, 10, y + 12, "dim", "line warps  op");
     for (int l = 0; l < 32; l += 8)
-        add(b, "<text x=\"%d\" y=\"%d\" class=\"dim\">%d</text>\n", LANES_X + l * CELL, y + 12, l);
-    add(b, "<text x=\"%d\" y=\"%d\" class=\"dim\">31</text>\n", LANES_X + 31 * CELL, y + 12);
+        jsonw_rawf(b, "<text x=\"%d\" y=\"%d\" class=\"dim\">%d</text>\n", LANES_X + l * CELL, y + 12, l);
+    jsonw_rawf(b, "<text x=\"%d\" y=\"%d\" class=\"dim\">31</text>\n", LANES_X + 31 * CELL, y + 12);
     add_label(b, NOTE_X, y + 12, "dim", "what");
     add_label(b, SOURCE_X, y + 12, "dim", "source");
     y += ROW;
@@ -143,20 +96,20 @@ static int add_step(struct sbuf *b, const struct trace *t, int k, const struct t
     for (int r = 0; r < st.nrows; r++, y += ROW) {
         const struct trace_row *row = &st.rows[r];
         const char *cls = row->mark == TRACE_BAD ? "bad" : row->mark == TRACE_WARN ? "warn" : "note";
-        add(b, "<g class=\"row\"><title>line %u, ", row->line);
-        add_text(b, row->warps);
-        add(b, ": ");
-        add_text(b, row->detail[0] ? row->detail : row->note);
-        add(b, "</title>\n");
+        jsonw_rawf(b, "<g class=\"row\"><title>line %u, ", row->line);
+        jsonw_xml(b, row->warps);
+        jsonw_rawf(b, ": ");
+        jsonw_xml(b, row->detail[0] ? row->detail : row->note);
+        jsonw_rawf(b, "</title>\n");
         snprintf(text, sizeof text, "%4u %-6s %s", row->line, row->warps, row->op);
         add_label(b, 10, y + 12, "mono", text);
         for (int l = 0; l < 32; l++)
             add_cell(b, LANES_X + l * CELL, y, row->lanes[l]);
         if (row->mark != TRACE_PLAIN)
-            add(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame-%s\"/>\n", LANES_X - 2,
+            jsonw_rawf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame-%s\"/>\n", LANES_X - 2,
                 y - 2, 32 * CELL + 3, CELL + 3, cls);
         add_label(b, NOTE_X, y + 12, cls, row->note);
-        add(b, "</g>\n");
+        jsonw_rawf(b, "</g>\n");
         int j = 0;
         while (j < nlines && lines[j] != row->line)
             j++;
@@ -189,13 +142,13 @@ static int add_step(struct sbuf *b, const struct trace *t, int k, const struct t
         add_label(b, 10, y + 14, "bad", text);
         y += ROW + 4;
     }
-    add(b, "</g>\n");
+    jsonw_rawf(b, "</g>\n");
     return y + 22;
 }
 
 char *trace_svg(const struct trace *t, const struct trace_look *look)
 {
-    struct sbuf body = {0}, b = {0};
+    struct jsonw body = {0}, b = {0};
     int y = 40;
     /* the legend first: a cell and its meaning each */
     for (size_t i = 0, x = 10; i < sizeof legend / sizeof legend[0]; i++) {
@@ -208,35 +161,33 @@ char *trace_svg(const struct trace *t, const struct trace_look *look)
     y += 16;
     for (int k = 0; k < trace_steps(t); k++)
         y = add_step(&body, t, k, look, y);
-    add(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    add(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" xml:space=\"preserve\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", WIDTH,
+    jsonw_rawf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    jsonw_rawf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" xml:space=\"preserve\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", WIDTH,
         y, WIDTH, y);
-    add(&b, "<title>");
-    add_text(&b, "cudatutor trace ");
-    add_text(&b, look->lab);
-    add(&b, " at n=%llu</title>\n", look->n);
-    add(&b, "<style>\n"
-            "text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px; fill: #222; "
-            "white-space: pre; }\n"
-            ".head { font-weight: bold; font-size: 13px; }\n"
-            ".dim { fill: #777; }\n"
-            ".bad { fill: #c62828; font-weight: bold; }\n"
-            ".warn { fill: #a86400; }\n"
-            ".code { fill: #1a4a7a; }\n"
-            ".cell { font-size: 9px; text-anchor: middle; fill: #111; }\n"
-            ".cellw { font-size: 9px; text-anchor: middle; fill: #fff; }\n"
-            ".lane { stroke: #bbb; stroke-width: 0.5; }\n"
-            ".frame-bad { fill: none; stroke: #c62828; stroke-width: 2; }\n"
-            ".frame-warn { fill: none; stroke: #e8a33d; stroke-width: 1.5; stroke-dasharray: 4 2; }\n"
-            "</style>\n");
-    add(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
-    if (body.s)
-        add(&b, "%s", body.s);
-    add(&b, "</svg>\n");
-    free(body.s);
-    if (body.oom || b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    jsonw_rawf(&b, "<title>");
+    jsonw_xml(&b, "cudatutor trace ");
+    jsonw_xml(&b, look->lab);
+    jsonw_rawf(&b, " at n=%llu</title>\n", look->n);
+    jsonw_rawf(&b, "<style>\n"
+                   "text { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px; fill: #222; "
+                   "white-space: pre; }\n"
+                   ".head { font-weight: bold; font-size: 13px; }\n"
+                   ".dim { fill: #777; }\n"
+                   ".bad { fill: #c62828; font-weight: bold; }\n"
+                   ".warn { fill: #a86400; }\n"
+                   ".code { fill: #1a4a7a; }\n"
+                   ".cell { font-size: 9px; text-anchor: middle; fill: #111; }\n"
+                   ".cellw { font-size: 9px; text-anchor: middle; fill: #fff; }\n"
+                   ".lane { stroke: #bbb; stroke-width: 0.5; }\n"
+                   ".frame-bad { fill: none; stroke: #c62828; stroke-width: 2; }\n"
+                   ".frame-warn { fill: none; stroke: #e8a33d; stroke-width: 1.5; stroke-dasharray: 4 2; }\n"
+                   "</style>\n");
+    jsonw_rawf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+    if (body.buf)
+        jsonw_raw(&b, body.buf, body.len);
+    jsonw_rawf(&b, "</svg>");   /* and the newline jsonw_take ends with */
+    if (body.oom)
+        b.oom = 1;
+    jsonw_free(&body);
+    return jsonw_take(&b);
 }
