@@ -202,6 +202,14 @@ static int setup_wait(int fd, struct setup_report *m)
     return -1;
 }
 
+/* Closes both ends of a pipe or socket pair that were opened (-1: not). */
+static void close_pair(const int p[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (p[i] >= 0)
+            close(p[i]);
+}
+
 /* Forks the runner's child; with `deferred`, it waits for runner_go. */
 static int fork_runner(struct runner *r, const char *path, const char *out_path, size_t out_cap, int deferred,
                        char *why, size_t len)
@@ -237,14 +245,9 @@ static int fork_runner(struct runner *r, const char *path, const char *out_path,
     r->go = gp[1];
     return 0;
 fail:
-    for (int i = 0; i < 2; i++) {
-        if (sv[i] >= 0)
-            close(sv[i]);
-        if (rp[i] >= 0)
-            close(rp[i]);
-        if (gp[i] >= 0)
-            close(gp[i]);
-    }
+    close_pair(sv);
+    close_pair(rp);
+    close_pair(gp);
     return -1;
 }
 

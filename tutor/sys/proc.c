@@ -222,6 +222,14 @@ static int pump(struct collector *c, int fd, int chan, double t0, double until)
     }
 }
 
+/* Closes both ends of a pipe that were opened (-1: not). */
+static void close_pair(const int p[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (p[i] >= 0)
+            close(p[i]);
+}
+
 /* A started child: its pipes, its collector and its start time. */
 struct proc {
     struct collector c;
@@ -304,14 +312,9 @@ struct proc *proc_start(const struct proc_spec *spec, struct proc_result *res)
     free(found);
     return p;
 fail:
-    for (int i = 0; i < 2; i++) {
-        if (out[i] >= 0)
-            close(out[i]);
-        if (err[i] >= 0)
-            close(err[i]);
-        if (chan[i] >= 0)
-            close(chan[i]);
-    }
+    close_pair(out);
+    close_pair(err);
+    close_pair(chan);
     free(p);
     free(envp);
     free(found);
