@@ -279,6 +279,11 @@ struct emu {
     struct emu_stats stats;
     struct emu_counters counters;   /* emu_count.c: its launches' since the last reset */
     uint64_t launches;              /* so far: mixed into each launch's interleaving */
+    /* the register frames of the caller's host thread's last window, kept
+     * for the next launch: memory already touched fills faster than fresh
+     * pages (emu_sched.c) */
+    uint64_t *frame_buf;
+    size_t frame_cap;               /* in registers' lanes (uint64_t) */
 };
 
 /* emu_mem.c */

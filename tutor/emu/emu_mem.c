@@ -54,6 +54,7 @@ void emu_free(struct emu *e)
     for (int i = 0; i < e->nranges; i++)
         free(e->ranges[i].name);
     free(e->ranges);
+    free(e->frame_buf);
     munmap((void *)(uintptr_t)e->shared_win, 2 * WINDOW);
     free(e);
 }

@@ -96,7 +96,7 @@ struct shadow {
 };
 
 struct gshadow {
-    uint64_t addr;          /* word address + 1; 0: empty */
+    uint64_t addr;          /* word address + 1; 0: not yet accessed */
     uint32_t rblock, rpc;   /* the last plain read's block + 1 (0: none) and instruction */
     uint32_t rrel;          /* that block's releases before the read */
     uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
@@ -104,6 +104,14 @@ struct gshadow {
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
     uint8_t published;      /* its block has released since (it stays so) */
+};
+
+/* A page of the global shadow: GH_PAGE consecutive words' shadows, its
+ * key the page's number + 1 (0: an empty slot of the table). */
+enum { GH_PAGE = 1024 };
+struct gh_page {
+    uint64_t key;
+    struct gshadow *words;
 };
 
 /* What the host threads of one launch share (emu_sched.c): the next block
@@ -200,6 +208,7 @@ struct run {
     uint32_t local_bytes;
     struct cta *cta;        /* the block whose warp runs now */
     struct cta *ctas;       /* the window: blocks resident at once */
+    uint64_t *frame_buf;    /* their kernel's register frames, unless the emulator's kept ones */
     uint32_t nctas;
     /* hazards */
     int hazards;
@@ -209,8 +218,12 @@ struct run {
      * atomic found undefined, set by it; the origin of the first such */
     uint32_t st_undef, ld_undef;
     uint64_t st_origin, ld_origin;
-    struct gshadow *gh;
+    /* the global shadow (emu_shadow.c): pages of words by page number,
+     * open-addressed, the last page used at hand */
+    struct gh_page *gh;
     size_t gh_cap, gh_used;
+    uint64_t gh_last_key;
+    struct gshadow *gh_last;
     uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
     uint64_t nended_rel;
     uint64_t rng;

@@ -62,7 +62,8 @@ static uint64_t rng_next(uint64_t *s)
 
 /* One resident block's memory: shared memory and its shadow, warps with
  * their register frames, call scratch and local memory.  0 or -1. */
-static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used)
+static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used,
+                     uint64_t *frames)
 {
     c->smem = malloc(r->smem_bytes + 16);
     c->warps = calloc(r->nwarps, sizeof *c->warps);
@@ -74,9 +75,8 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
         w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
         if (!w->frames)
             return -1;
-        w->R = w->frames[k->fn] = calloc((size_t)r->f->nslots * 32, sizeof *w->R);
-        if (!w->R)
-            return -1;
+        w->R = w->frames[k->fn] = frames + (size_t)i * r->f->nslots * 32;
+        memset(w->R, 0, 32 * sizeof *w->R);     /* the sink '_' */
         if (r->hazards && (!(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)) ||
                            emu_undef_frame(r, w, k->fn)))
             return -1;
@@ -101,7 +101,8 @@ static void cta_free(const struct run *r, struct cta *c)
 {
     for (uint32_t i = 0; c->warps && i < r->nwarps; i++) {
         for (int fn = 0; c->warps[i].frames && fn < r->m->nfuncs; fn++)
-            free(c->warps[i].frames[fn]);
+            if (fn != r->fn)    /* the kernel's are the window's (worker_alloc) */
+                free(c->warps[i].frames[fn]);
         for (int fn = 0; c->warps[i].uframes && fn < r->m->nfuncs; fn++)
             free(c->warps[i].uframes[fn]);
         free(c->warps[i].frames);
@@ -122,20 +123,34 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->cwait);
 }
 
-/* A host thread's window of R->nctas blocks.  0 or -1. */
-static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used)
+/* A host thread's window of R->nctas blocks, the kernel's register
+ * frames in one buffer: the emulator's kept one when KEEP (the caller's
+ * thread), grown if too small.  0 or -1. */
+static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used, int keep)
 {
+    size_t need = (size_t)r->nctas * r->nwarps * (size_t)r->f->nslots * 32;
     r->sh_words = (r->smem_bytes + 3) / 4;
     r->ctas = calloc(r->nctas, sizeof *r->ctas);
     r->cbars = calloc(r->nctas / r->clsize, sizeof *r->cbars);
     if (!r->ctas || !r->cbars)
+        return -1;
+    if (keep && r->e->frame_cap < need) {
+        free(r->e->frame_buf);
+        r->e->frame_cap = 0;
+        if (!(r->e->frame_buf = malloc(need * sizeof *r->e->frame_buf)))
+            return -1;
+        r->e->frame_cap = need;
+    }
+    r->frame_buf = keep ? NULL : malloc(need * sizeof *r->frame_buf);
+    uint64_t *frames = keep ? r->e->frame_buf : r->frame_buf;
+    if (!frames)
         return -1;
     for (uint32_t i = 0; i < r->nctas; i++) {
         struct cta *c = &r->ctas[i];
         c->rank = i % r->clsize;
         c->first = c - c->rank;
         c->cbar = &r->cbars[i / r->clsize];
-        if (cta_alloc(r, c, k, scratch_used))
+        if (cta_alloc(r, c, k, scratch_used, frames + (size_t)i * r->nwarps * r->f->nslots * 32))
             return -1;
     }
     return 0;
@@ -143,6 +158,8 @@ static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_u
 
 static void worker_free(struct run *r)
 {
+    free(r->frame_buf);
+    r->frame_buf = NULL;
     for (uint32_t i = 0; r->ctas && i < r->nctas; i++)
         cta_free(r, &r->ctas[i]);
     free(r->ctas);
@@ -413,7 +430,7 @@ static enum emu_status sched_one(struct run *t, const struct emu_kernel *k, int 
                                  struct pool *p)
 {
     enum emu_status st = EMU_NOMEM;
-    if (!worker_alloc(t, k, scratch_used)) {
+    if (!worker_alloc(t, k, scratch_used, 1)) {
         t->rng |= 1;
         worker_loop(t, p);
         st = p->st;
@@ -440,7 +457,7 @@ static enum emu_status sched_threads(struct run *t, const struct emu_kernel *k, 
         wk[i].r.rng = (t->rng ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1))) | 1;
         memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
         emu_count_fresh(&wk[i].r);
-        if (worker_alloc(&wk[i].r, k, scratch_used))
+        if (worker_alloc(&wk[i].r, k, scratch_used, 0))
             goto out;
     }
     for (int i = 0; i < threads; i++)
