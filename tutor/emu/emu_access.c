@@ -4,6 +4,7 @@
  * tracked, handed to the shadows (emu_shadow.c) that find unordered
  * conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 #include "emu/emu_lanes.h"
 
 #include <math.h>

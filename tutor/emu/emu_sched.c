@@ -8,6 +8,7 @@
  * running one has started.  A block stays whole: its own shared memory,
  * barriers and shared-memory shadow. */
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * atomic, a branch's or a guard's predicate, an address, a warp
  * operation's mask.  Reading junk and dropping it is legal CUDA and
  * passes (docs/harness.md §10, "Undefined values"). */
-#include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 #include "emu/emu_lanes.h"
 
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * and each instruction goes to the ALU, the memory unit or the sync unit. */
 #include "emu/emu_ops.h"
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 
 #include <stdio.h>
 #include <stdlib.h>
