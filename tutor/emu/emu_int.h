@@ -144,6 +144,7 @@ struct emu_insn {
     uint8_t ndest;      /* the leading operands it writes */
     uint8_t guard_neg;
     uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
+    uint8_t straight;   /* its step only moves its lanes on to the next instruction */
     uint32_t flags;
     int32_t guard;      /* predicate slot, -1 when unguarded */
     int32_t target;     /* bra: instruction index; call: function index */

@@ -48,6 +48,13 @@ struct warp {
     uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
     uint32_t upc;           /* the PC of every lane, while it is (uni) */
     int uni;
+    /* while it is not: where its next step runs, known without a look at
+     * every lane's PC when its last step moved the lanes at the lowest PC
+     * one on and nothing else changed (emu_warp_step); REST is the lowest
+     * PC above theirs that a lane able to run, or waiting at a .sync
+     * operation, is at */
+    int hint;
+    uint32_t hint_pc, hint_mask, hint_run, hint_wsync, hint_rest;
     uint32_t live;          /* lanes that are threads of the block */
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */

@@ -202,6 +202,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
         w->uni = 1;
+        w->hint = 0;
         w->upc = (uint32_t)r->f->first;
         memset(w->depth, 0, sizeof w->depth);
         emu_async_reset(w);

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The cycles one warp instruction advances %clock by. */
 #define CPI 4
@@ -749,7 +752,89 @@ void emu_warp_bind(struct emu_module *m)
         struct emu_insn *in = &m->insn[i];
         int cls = emu_ops[in->op].cls;
         in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
+        in->straight = in->step == step_alu || in->step == step_mem || in->step == step_cvta ||
+                       in->step == step_spacep || in->step == step_fence || in->step == step_nop ||
+                       in->step == step_activemask || in->step == step_clock ||
+                       in->step == step_sleep || in->step == step_printf;
     }
+}
+
+#ifdef __SSE2__
+/* Lanes 4J..4J+3 of BITS as four lanes of all ones or zeros. */
+static inline __m128i lanes4(__m128i bits, int j)
+{
+    const __m128i sel = _mm_slli_epi32(_mm_set_epi32(8, 4, 2, 1), 4 * j);
+    return _mm_cmpeq_epi32(_mm_and_si128(bits, sel), sel);
+}
+
+/* The least of four unsigned words, each biased by 2^31 (a signed compare
+ * orders them as unsigned). */
+static inline uint32_t least4(__m128i biased)
+{
+    uint32_t v[4];
+    _mm_storeu_si128((__m128i *)v, biased);
+    uint32_t a = (int32_t)v[0] < (int32_t)v[1] ? v[0] : v[1];
+    uint32_t b = (int32_t)v[2] < (int32_t)v[3] ? v[2] : v[3];
+    return ((int32_t)a < (int32_t)b ? a : b) ^ 0x80000000u;
+}
+
+static inline __m128i min_biased(__m128i a, __m128i b)
+{
+    __m128i lt = _mm_cmplt_epi32(a, b);
+    return _mm_or_si128(_mm_and_si128(lt, a), _mm_andnot_si128(lt, b));
+}
+#endif
+
+/* The lowest PC of PCS's lanes of RUN; the lanes of SEEN at it in *MASK,
+ * and the lowest PC above it of a lane of SEEN in *REST (UINT32_MAX:
+ * none).  Over all 32 lanes without branches (four at a time where the
+ * machine can): cheaper than walking the masks' bits in the divergent
+ * code of a tree's levels.  A lane outside a mask counts as UINT32_MAX. */
+static uint32_t lowest_pc(const uint32_t *pcs, uint32_t run, uint32_t seen, uint32_t *mask,
+                          uint32_t *rest)
+{
+#ifdef __SSE2__
+    const __m128i bias = _mm_set1_epi32((int)0x80000000u), ones = _mm_set1_epi32(-1);
+    const __m128i vrun = _mm_set1_epi32((int)run), vseen = _mm_set1_epi32((int)seen);
+    __m128i lo = _mm_set1_epi32(INT32_MAX);
+    for (int j = 0; j < 8; j++) {
+        __m128i p = _mm_or_si128(_mm_loadu_si128((const __m128i *)(pcs + 4 * j)),
+                                 _mm_andnot_si128(lanes4(vrun, j), ones));
+        lo = min_biased(lo, _mm_xor_si128(p, bias));
+    }
+    uint32_t pc = least4(lo);
+    const __m128i vpc = _mm_xor_si128(_mm_set1_epi32((int)pc), bias);
+    __m128i above = _mm_set1_epi32(INT32_MAX);
+    uint32_t m = 0;
+    for (int j = 0; j < 8; j++) {
+        __m128i p = _mm_or_si128(_mm_loadu_si128((const __m128i *)(pcs + 4 * j)),
+                                 _mm_andnot_si128(lanes4(vseen, j), ones));
+        p = _mm_xor_si128(p, bias);
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(p, vpc))) << (4 * j);
+        __m128i gt = _mm_cmpgt_epi32(p, vpc);
+        above = min_biased(above, _mm_or_si128(_mm_and_si128(gt, p),
+                                               _mm_andnot_si128(gt, _mm_set1_epi32(INT32_MAX))));
+    }
+    *mask = m;
+    *rest = least4(above);
+    return pc;
+#else
+    /* (bit - 1) is all ones for a lane outside the mask, zero for one in it */
+    uint32_t pc = UINT32_MAX, m = 0, above = UINT32_MAX;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t p = pcs[l] | (((run >> l) & 1) - 1);
+        pc = p < pc ? p : pc;
+    }
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t p = pcs[l] | (((seen >> l) & 1) - 1);
+        m |= (uint32_t)(p == pc) << l;
+        p = p > pc ? p : UINT32_MAX;
+        above = p < above ? p : above;
+    }
+    *mask = m;
+    *rest = above;
+    return pc;
+#endif
 }
 
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
@@ -758,10 +843,11 @@ void emu_warp_bind(struct emu_module *m)
  * w->upc and the lanes' own PCs are not kept. */
 int emu_warp_step(struct run *r, struct warp *w)
 {
-    uint32_t pc, mask;
+    uint32_t pc, mask, rest = 0;
     uint32_t alive = w->live & ~w->exited;
     if (!alive)
         return 0;
+    int was_uni = w->uni;
     if (w->uni) {
         pc = w->upc;
         mask = alive;
@@ -769,23 +855,20 @@ int emu_warp_step(struct run *r, struct warp *w)
         uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
         if (!runnable)
             return stalled(r, w);
-        /* over all 32 lanes without branches: cheaper than walking the
-         * mask's bits in the divergent code of a tree's levels */
-        /* a lane that cannot run counts as UINT32_MAX: (bit - 1) is all
-         * ones for it, zero for one that can */
-        pc = UINT32_MAX;
-        for (uint32_t l = 0; l < 32; l++) {
-            uint32_t p = w->pc[l] | (((runnable >> l) & 1) - 1);
-            pc = p < pc ? p : pc;
+        if (w->hint && w->hint_run == runnable && w->hint_wsync == w->wsync) {
+            pc = w->hint_pc;
+            mask = w->hint_mask;
+            rest = w->hint_rest;
+        } else {
+            pc = lowest_pc(w->pc, runnable, runnable | w->wsync, &mask, &rest);
+            if (mask == alive && !w->at_bar && !w->wsync) {
+                w->uni = 1;
+                w->upc = pc;
+            }
         }
-        mask = 0;
-        for (uint32_t l = 0; l < 32; l++)
-            mask |= (uint32_t)(w->pc[l] == pc) << l;
-        mask &= runnable | w->wsync;
-        if (mask == alive && !w->at_bar && !w->wsync) {
-            w->uni = 1;
-            w->upc = pc;
-        }
+        w->hint = 0;
+        w->hint_run = runnable;
+        w->hint_wsync = w->wsync;
     }
     const struct emu_insn *in = &r->code[pc];
     uint64_t *R = w->R = w->frames[in->fn];
@@ -817,6 +900,7 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     w->cycles += CPI;
     w->steps++;
+    int ok = 1;
     if (in->alu) {     /* the common case, without the class step's call */
         if (emask)
             in->alu(in, R, emask, w->carry);
@@ -824,11 +908,20 @@ int emu_warp_step(struct run *r, struct warp *w)
         if (r->hazards)
             emu_undef_after_alu(w, in, mask, emask, pc);
         advance(w, mask, pc + 1);
-        return 1;
+    } else {
+        if (r->e->cfg.trace)
+            emu_trace_step(r, w, in, mask, emask, pc);
+        if (r->hazards && emu_undef_step(r, w, in, mask, emask, pc))
+            return -1;
+        ok = in->step(r, w, in, mask, emask, pc);
     }
-    if (r->e->cfg.trace)
-        emu_trace_step(r, w, in, mask, emask, pc);
-    if (r->hazards && emu_undef_step(r, w, in, mask, emask, pc))
-        return -1;
-    return in->step(r, w, in, mask, emask, pc);
+    /* the lanes at the lowest PC moved one on, the others stayed: theirs
+     * is the lowest PC still, and they run alone unless others wait there */
+    if (!was_uni && !w->uni && in->straight && ok == 1 && pc + 1 < rest && !(mask & ~w->hint_run)) {
+        w->hint = 1;
+        w->hint_pc = pc + 1;
+        w->hint_mask = mask;
+        w->hint_rest = rest;
+    }
+    return ok;
 }
