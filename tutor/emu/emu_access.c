@@ -111,7 +111,7 @@ int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t a
     return rc;
 }
 
-static uint64_t load_bits(const uint8_t *p, int type)
+static inline uint64_t load_bits(const uint8_t *p, int type)
 {
     int sz = emu_type_size[type];
     switch (sz) {
@@ -351,9 +351,9 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
         if (space == SP_SHARED || space == SP_DSMEM || (space == SP_PARAM && addr >= PARAM_SCRATCH))
             addr &= 0xffffffffull;
-        /* a store's bytes, for the shadow's same-value rule */
+        /* a store's bytes, for the shared shadow's same-value rule */
         uint8_t val[32];
-        if (!is_ld)
+        if (!is_ld && r->hazards && space != SP_GLOBAL)
             for (int i = 0; i < in->vec; i++) {
                 int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
                 memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);

@@ -205,6 +205,9 @@ struct emu_func {
     struct emu_sreg_use *sregs;
     int nsregs;
     int uses_dyn_smem;
+    int32_t *open;                  /* the registers it may read before it writes them
+                                       (emu_open.c); NULL: any */
+    int nopen;
 };
 
 struct emu_var {
@@ -292,6 +295,11 @@ struct emu {
  * index of the last hit (one per host thread). */
 const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);
 void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
+
+/* emu_open.c */
+/* Each function of M: the registers it may read before it writes them,
+ * the only ones a frame's junk is needed in; 0 or -1 out of memory. */
+int emu_open_regs(struct emu_module *m);
 
 /* emu_parse.c */
 const char *emu_file_name(const struct emu_module *m, int id);

@@ -50,7 +50,7 @@ struct warp {
     int uni;
     /* while it is not: where its next step runs, known without a look at
      * every lane's PC when its last step moved the lanes at the lowest PC
-     * one on and nothing else changed (emu_warp_step); REST is the lowest
+     * one on and nothing else changed (emu_warp.c); REST is the lowest
      * PC above theirs that a lane able to run, or waiting at a .sync
      * operation, is at */
     int hint;
@@ -389,9 +389,10 @@ void emu_coop_end(struct run *r);
 int emu_coop_reads_workspace(const struct run *r);
 
 /* emu_warp.c */
-/* Runs one instruction of W: 1 when something happened, 0 when no lane can
- * run, -1 on an error (in r->err). */
-int emu_warp_step(struct run *r, struct warp *w);
+/* Runs up to QUANTUM instructions of W, one at a time, until it waits on
+ * a flag (w->yield): 1, 0 when no lane can run, -1 on an error (in
+ * r->err); *RAN set when one ran. */
+int emu_warp_run(struct run *r, struct warp *w, int quantum, int *ran);
 /* Gives every instruction of M its class's step (once, at load). */
 void emu_warp_bind(struct emu_module *m);
 /* Junk in function FN's frame R, drawn from SALT and the launch's seed. */

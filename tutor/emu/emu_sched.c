@@ -393,9 +393,7 @@ static void worker_loop(struct run *r, struct pool *p)
                 w->spin_count = 0;
             }
             ran_any = 1;
-            int s = 1;
-            for (int q = 0; q < quantum && !w->yield && (s = emu_warp_step(r, w)) > 0; q++)
-                c->progressed = 1;
+            int s = emu_warp_run(r, w, quantum, &c->progressed);
             if (s < 0)
                 block_failed(r, p, c);
             else if (!c->live_threads)

@@ -164,6 +164,18 @@ static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t 
  * with an unordered access of another thread of the cluster ends the
  * launch (-1); else it is recorded (0), the words it finds undefined in
  * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
+/* Whether BYTES at A and B are equal: a word's compare inline for an
+ * access of one element (a call to memcmp cost as much as the rest). */
+static inline int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t bytes)
+{
+    uint32_t x, y;
+    if (bytes != 4)
+        return !memcmp(a, b, bytes);
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    return x == y;
+}
+
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
                       uint32_t off, uint32_t bytes, int kind, const void *val)
 {
@@ -178,7 +190,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
     /* A store of the value a defined word already holds changes nothing
      * another thread could see: no race (racecheck's rule too; many threads
      * setting one flag to 1 is fine). */
-    if (kind == ACC_WRITE && val && !r->st_undef && !memcmp(target->smem + off, val, bytes)) {
+    if (kind == ACC_WRITE && val && !r->st_undef && same_bytes(target->smem + off, val, bytes)) {
         int all_defined = 1;
         for (uint32_t word = first; word <= last && word < r->sh_words; word++)
             all_defined &= sh[word].gen == gen && sh[word].defined;

@@ -74,17 +74,24 @@ static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, 
 /* Fills function FN's frame R with junk, as a GPU's registers hold
  * whatever they held: a value read before it is written (an `int sum;`
  * never set) differs from launch to launch and from warp to warp, and a
- * sum built on it is wrong, where zeros would make it right.  Slot 0, the
- * sink '_', stays zero; the constants are set after. */
+ * sum built on it is wrong, where zeros would make it right.  Only the
+ * registers the function may read before writing them get it (emu_open.c:
+ * the others' values are never seen).  Slot 0, the sink '_', is left as
+ * it is; the constants are set after. */
 void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
 {
-    int n = r->m->funcs[fn].nslots;
-    uint64_t x = salt * 0x9E3779B97F4A7C15ull + r->rng;
-    for (size_t i = 32; i < (size_t)n * 32; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        R[i] = x;
+    const struct emu_func *f = &r->m->funcs[fn];
+    int n = f->open ? f->nopen : f->nslots - 1;
+    uint64_t seed = salt * 0x9E3779B97F4A7C15ull + r->rng;
+    for (int i = 0; i < n; i++) {
+        int32_t s = f->open ? f->open[i] : i + 1;
+        uint64_t x = seed ^ ((uint64_t)s * 0xD1B54A32D192ED03ull), *v = R + (size_t)s * 32;
+        for (int l = 0; l < 32; l++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v[l] = x;
+        }
     }
 }
 
@@ -840,8 +847,9 @@ static uint32_t lowest_pc(const uint32_t *pcs, uint32_t run, uint32_t seen, uint
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
  * happened, 0 when no lane can run, -1 on an error (in r->err).  While
  * every lane of the warp is at one PC and none waits (w->uni), that PC is
- * w->upc and the lanes' own PCs are not kept. */
-int emu_warp_step(struct run *r, struct warp *w)
+ * w->upc and the lanes' own PCs are not kept.  Inline in emu_warp_run's
+ * loop: what a step reads of the launch stays in registers between steps. */
+static inline __attribute__((always_inline)) int warp_step(struct run *r, struct warp *w)
 {
     uint32_t pc, mask, rest = 0;
     uint32_t alive = w->live & ~w->exited;
@@ -924,4 +932,12 @@ int emu_warp_step(struct run *r, struct warp *w)
         w->hint_rest = rest;
     }
     return ok;
+}
+
+int emu_warp_run(struct run *r, struct warp *w, int quantum, int *ran)
+{
+    int s = 1;
+    for (int q = 0; q < quantum && !w->yield && (s = warp_step(r, w)) > 0; q++)
+        *ran = 1;
+    return s;
 }
