@@ -145,6 +145,12 @@ struct emu_insn {
     uint8_t guard_neg;
     uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
     uint8_t straight;   /* its step only moves its lanes on to the next instruction */
+    /* definedness's plan for an ALU instruction with one destination
+     * register and registers for sources (emu_undef.h), made at load: the
+     * guard's slot and up to three sources' (0, the sink, where it has
+     * fewer: always defined), the destination's; uplan 0: none */
+    uint8_t uplan;
+    int32_t usrc[4], udst;
     uint32_t flags;
     int32_t guard;      /* predicate slot, -1 when unguarded */
     int32_t target;     /* bra: instruction index; call: function index */

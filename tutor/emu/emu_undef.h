@@ -22,6 +22,11 @@ static inline void emu_undef_after_alu(struct warp *w, const struct emu_insn *in
                                        uint32_t emask, uint32_t pc)
 {
     struct uslot *U = w->U;
+    if (in->uplan && !((U[in->usrc[0]].lanes & mask) | U[in->usrc[1]].lanes | U[in->usrc[2]].lanes |
+                       U[in->usrc[3]].lanes)) {
+        U[in->udst].lanes &= ~emask;
+        return;
+    }
     uint32_t any = in->guard >= 0 ? U[in->guard].lanes & mask : 0;
     for (int i = in->ndest; i < in->nops && !any; i++)
         any = in->o[i].kind == OK_REG ? U[in->o[i].reg].lanes : in->o[i].kind == OK_VEC;
@@ -35,6 +40,8 @@ static inline void emu_undef_after_alu(struct warp *w, const struct emu_insn *in
         U[in->o[i].reg].lanes &= ~emask;
     U[0].lanes = 0;
 }
+/* IN's plan for emu_undef_after_alu (uplan, usrc, udst), once at load. */
+void emu_undef_plan(struct emu_insn *in);
 /* Before any other instruction runs: an undefined guard, branch index,
  * call pointer or warp mask is a hazard; the simple classes' results'
  * definedness.  0, or -1 (reported). */

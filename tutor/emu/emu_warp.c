@@ -759,6 +759,7 @@ void emu_warp_bind(struct emu_module *m)
         struct emu_insn *in = &m->insn[i];
         int cls = emu_ops[in->op].cls;
         in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
+        emu_undef_plan(in);
         in->straight = in->step == step_alu || in->step == step_mem || in->step == step_cvta ||
                        in->step == step_spacep || in->step == step_fence || in->step == step_nop ||
                        in->step == step_activemask || in->step == step_clock ||
