@@ -395,12 +395,23 @@ int emu_coop_reads_workspace(const struct run *r);
 int emu_warp_run(struct run *r, struct warp *w, int quantum, int *ran);
 /* Gives every instruction of M its class's step (once, at load). */
 void emu_warp_bind(struct emu_module *m);
+
+/* emu_frame.c */
 /* Junk in function FN's frame R, drawn from SALT and the launch's seed. */
 void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt);
 /* The registers of function FN's frame R that hold constants (once a launch). */
 void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
 /* The special registers of every frame W has (once a block). */
 void emu_warp_sregs(const struct run *r, struct warp *w);
+/* W's frame of function FN, made the first time the warp calls it; 0, or
+ * -1 out of memory (reported). */
+int emu_frame_of(struct run *r, struct warp *w, int fn);
+/* Lane L of W enters FN again (recursion): its activation of FN saved
+ * first; 0 or -1 out of memory. */
+int emu_frame_save(struct run *r, struct warp *w, int l, int fn);
+/* Lane L returns from depth D of FN: the activation saved on entering it
+ * comes back. */
+void emu_frame_restore(struct run *r, struct warp *w, int l, int fn, int d);
 
 /* emu_sync.c */
 void emu_barriers_check(struct run *r);

@@ -5,123 +5,17 @@
 #include "emu/emu_ops.h"
 #include "emu/emu_run.h"
 #include "emu/emu_undef.h"
+#include "emu/emu_lowest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* The cycles one warp instruction advances %clock by. */
 #define CPI 4
 /* The budget is handed to host threads in slices this big. */
 #define BUDGET_SLICE (1ull << 22)
-
-static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, int id)
-{
-    uint32_t tid = (uint32_t)(w->index * 32 + lane);
-    unsigned bx = r->block[0], by = r->block[1];
-    switch (id) {
-    case SR_TID_X: return tid % bx;
-    case SR_TID_Y: return tid / bx % by;
-    case SR_TID_Z: return tid / (bx * by);
-    case SR_NTID_X: return r->block[0];
-    case SR_NTID_Y: return r->block[1];
-    case SR_NTID_Z: return r->block[2];
-    case SR_CTAID_X: return r->cta->ctaid[0];
-    case SR_CTAID_Y: return r->cta->ctaid[1];
-    case SR_CTAID_Z: return r->cta->ctaid[2];
-    case SR_NCTAID_X: return r->grid[0];
-    case SR_NCTAID_Y: return r->grid[1];
-    case SR_NCTAID_Z: return r->grid[2];
-    case SR_LANEID: return (uint64_t)lane;
-    case SR_WARPID: return (uint64_t)(w->index % r->e->cfg.warps_per_sm);
-    case SR_NWARPID: return (uint64_t)r->e->cfg.warps_per_sm;
-    case SR_SMID: return r->cta->index % (uint64_t)r->e->cfg.sm_count;
-    case SR_NSMID: return (uint64_t)r->e->cfg.sm_count;
-    case SR_LANEMASK_EQ: return 1u << lane;
-    case SR_LANEMASK_LT: return (1u << lane) - 1;
-    case SR_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
-    case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
-    case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
-    case SR_DYN_SMEM: return r->dyn_smem;
-    case SR_TOTAL_SMEM: return r->smem_bytes;
-    /* a launch's own number, as a GPU's grids have: never the constant 1 */
-    case SR_GRIDID: return r->gridid;
-    case SR_CL_RANK: return (uint64_t)r->cta->rank;
-    case SR_CL_NRANK: return r->clsize;
-    case SR_CL_CTAID_X: return r->cta->ctaid[0] % r->cl[0];
-    case SR_CL_CTAID_Y: return r->cta->ctaid[1] % r->cl[1];
-    case SR_CL_CTAID_Z: return r->cta->ctaid[2] % r->cl[2];
-    case SR_CL_NCTAID_X: return r->cl[0];
-    case SR_CL_NCTAID_Y: return r->cl[1];
-    case SR_CL_NCTAID_Z: return r->cl[2];
-    case SR_CLID_X: return r->cta->ctaid[0] / r->cl[0];
-    case SR_CLID_Y: return r->cta->ctaid[1] / r->cl[1];
-    case SR_CLID_Z: return r->cta->ctaid[2] / r->cl[2];
-    case SR_NCLID_X: return r->grid[0] / r->cl[0];
-    case SR_NCLID_Y: return r->grid[1] / r->cl[1];
-    case SR_NCLID_Z: return r->grid[2] / r->cl[2];
-    case SR_IS_EXPLICIT_CLUSTER: return (uint64_t)r->f->explicit_cluster;
-    case SR_ENVREG1: return r->grid_ws >> 32;
-    case SR_ENVREG2: return r->grid_ws & 0xffffffffu;
-    default: return 1;
-    }
-}
-
-/* Fills function FN's frame R with junk, as a GPU's registers hold
- * whatever they held: a value read before it is written (an `int sum;`
- * never set) differs from launch to launch and from warp to warp, and a
- * sum built on it is wrong, where zeros would make it right.  Only the
- * registers the function may read before writing them get it (emu_open.c:
- * the others' values are never seen).  Slot 0, the sink '_', is left as
- * it is; the constants are set after. */
-void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    int n = f->open ? f->nopen : f->nslots - 1;
-    uint64_t seed = salt * 0x9E3779B97F4A7C15ull + r->rng;
-    for (int i = 0; i < n; i++) {
-        int32_t s = f->open ? f->open[i] : i + 1;
-        uint64_t x = seed ^ ((uint64_t)s * 0xD1B54A32D192ED03ull), *v = R + (size_t)s * 32;
-        for (int l = 0; l < 32; l++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            v[l] = x;
-        }
-    }
-}
-
-/* Sets the registers of function FN's frame R that hold constants, once
- * per launch. */
-void emu_frame_constants(const struct run *r, int fn, uint64_t *R)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    for (int i = 0; i < f->nconsts; i++) {
-        uint64_t *s = R + (size_t)f->consts[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = f->consts[i].bits;
-    }
-}
-
-/* Sets the special registers of every frame W has, once per block. */
-void emu_warp_sregs(const struct run *r, struct warp *w)
-{
-    for (int fn = 0; fn < r->m->nfuncs; fn++) {
-        const struct emu_func *f = &r->m->funcs[fn];
-        uint64_t *R = w->frames[fn];
-        if (!R)
-            continue;
-        for (int i = 0; i < f->nsregs; i++) {
-            uint64_t *s = R + (size_t)f->sregs[i].slot * 32;
-            for (int l = 0; l < 32; l++)
-                s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
-        }
-    }
-}
 
 /* Takes more of the launch's budget so that N more thread-instructions
  * fit: 0, or -1 when it is spent (one host thread holds it all). */
@@ -147,103 +41,6 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc);
 
 /* ---- calls ------------------------------------------------------------------------ */
 
-static int frame_of(struct run *r, struct warp *w, int fn)
-{
-    if (w->frames[fn])
-        return 0;
-    const struct emu_func *f = &r->m->funcs[fn];
-    w->frames[fn] = calloc((size_t)f->nslots * 32, sizeof **w->frames);
-    if (!w->frames[fn]) {
-        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
-        r->st = EMU_NOMEM;
-        return -1;
-    }
-    emu_frame_junk(r, fn, w->frames[fn], (uint64_t)w->index << 16 | (uint64_t)fn);
-    emu_frame_constants(r, fn, w->frames[fn]);
-    if (r->hazards && emu_undef_frame(r, w, fn)) {
-        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
-        r->st = EMU_NOMEM;
-        return -1;
-    }
-    for (int i = 0; i < f->nsregs; i++) {
-        uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
-    }
-    return 0;
-}
-
-/* What one activation of function FN keeps in lane L, beside the call
- * stack: its registers (the lane's column of the function's frame), its
- * local memory and its incoming parameters.  A lane that enters FN again
- * (recursion) saves them first and gets them back when the inner call
- * returns, so one frame per function serves every depth. */
-static size_t activation_bytes(const struct run *r, int fn)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    return (size_t)f->nslots * 8 + f->local_bytes + f->param_bytes;
-}
-
-static void activation_copy(struct run *r, struct warp *w, int l, int fn, uint8_t *buf, int save)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    uint64_t *R = w->frames[fn];
-    for (int32_t s = 0; s < f->nslots; s++, buf += 8) {
-        if (save)
-            memcpy(buf, &R[(size_t)s * 32 + l], 8);
-        else
-            memcpy(&R[(size_t)s * 32 + l], buf, 8);
-    }
-    if (f->local_bytes) {
-        uint8_t *loc = w->local + (size_t)l * r->local_bytes + f->local_base;
-        memcpy(save ? buf : loc, save ? loc : buf, f->local_bytes);
-        buf += f->local_bytes;
-    }
-    if (f->param_bytes && f->nparams) {
-        uint8_t *par = w->scratch + (size_t)l * SCRATCH_BYTES + (f->param_offset[0] - PARAM_SCRATCH);
-        memcpy(save ? buf : par, save ? par : buf, f->param_bytes);
-    }
-}
-
-/* Saves lane L's activation of FN before it enters FN again; 0 or -1. */
-static int activation_save(struct run *r, struct warp *w, int l, int fn)
-{
-    if (!w->saves && !(w->saves = calloc(32, sizeof *w->saves)))
-        return -1;
-    struct lane_saves *s = &w->saves[l];
-    size_t n = activation_bytes(r, fn);
-    if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4096;
-        while (cap < s->len + n)
-            cap *= 2;
-        uint8_t *b = realloc(s->bytes, cap);
-        if (!b)
-            return -1;
-        s->bytes = b;
-        s->cap = cap;
-    }
-    activation_copy(r, w, l, fn, s->bytes + s->len, 1);
-    s->len += n;
-    s->at |= 1ull << w->depth[l];
-    return 0;
-}
-
-/* Lane L returns from depth D of FN: the activation saved on entering it
- * comes back. */
-static void activation_restore(struct run *r, struct warp *w, int l, int fn, int d)
-{
-    struct lane_saves *s = w->saves ? &w->saves[l] : NULL;
-    if (!s || !((s->at >> d) & 1))
-        return;
-    s->len -= activation_bytes(r, fn);
-    activation_copy(r, w, l, fn, s->bytes + s->len, 0);
-    s->at &= ~(1ull << d);
-    /* the registers come back with values the inner call's definedness
-     * does not describe: taken as defined (a miss, never a false report) */
-    for (int32_t k = 0; w->uframes && w->uframes[fn] && k < r->m->funcs[fn].nslots; k++)
-        w->uframes[fn][k].lanes &= ~(1u << l);
-}
-
 /* call: the lanes of EMASK copy their arguments into the callee's
  * parameters and go to its first instruction; the rest of MASK go on.  A
  * lane already inside the callee (recursion) saves that activation. */
@@ -251,7 +48,7 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
                 uint32_t emask, uint32_t pc)
 {
     const struct emu_func *f = &r->m->funcs[in->target];
-    if (frame_of(r, w, in->target))
+    if (emu_frame_of(r, w, in->target))
         return -1;
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
@@ -262,7 +59,7 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
         int again = in->fn == in->target;
         for (int k = 0; k < w->depth[l] && !again; k++)
             again = r->code[w->ret_pc[l][k] - 1].fn == in->target;
-        if (again && activation_save(r, w, l, in->target)) {
+        if (again && emu_frame_save(r, w, l, in->target)) {
             emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
             r->st = EMU_NOMEM;
             return -1;
@@ -306,7 +103,7 @@ static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32
             memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
                     sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
         }
-        activation_restore(r, w, l, in->fn, w->depth[l]);
+        emu_frame_restore(r, w, l, in->fn, w->depth[l]);
         if (back && to != npc)
             same = 0;
         npc = to;
@@ -767,84 +564,6 @@ void emu_warp_bind(struct emu_module *m)
     }
 }
 
-#ifdef __SSE2__
-/* Lanes 4J..4J+3 of BITS as four lanes of all ones or zeros. */
-static inline __m128i lanes4(__m128i bits, int j)
-{
-    const __m128i sel = _mm_slli_epi32(_mm_set_epi32(8, 4, 2, 1), 4 * j);
-    return _mm_cmpeq_epi32(_mm_and_si128(bits, sel), sel);
-}
-
-/* The least of four unsigned words, each biased by 2^31 (a signed compare
- * orders them as unsigned). */
-static inline uint32_t least4(__m128i biased)
-{
-    uint32_t v[4];
-    _mm_storeu_si128((__m128i *)v, biased);
-    uint32_t a = (int32_t)v[0] < (int32_t)v[1] ? v[0] : v[1];
-    uint32_t b = (int32_t)v[2] < (int32_t)v[3] ? v[2] : v[3];
-    return ((int32_t)a < (int32_t)b ? a : b) ^ 0x80000000u;
-}
-
-static inline __m128i min_biased(__m128i a, __m128i b)
-{
-    __m128i lt = _mm_cmplt_epi32(a, b);
-    return _mm_or_si128(_mm_and_si128(lt, a), _mm_andnot_si128(lt, b));
-}
-#endif
-
-/* The lowest PC of PCS's lanes of RUN; the lanes of SEEN at it in *MASK,
- * and the lowest PC above it of a lane of SEEN in *REST (UINT32_MAX:
- * none).  Over all 32 lanes without branches (four at a time where the
- * machine can): cheaper than walking the masks' bits in the divergent
- * code of a tree's levels.  A lane outside a mask counts as UINT32_MAX. */
-static uint32_t lowest_pc(const uint32_t *pcs, uint32_t run, uint32_t seen, uint32_t *mask,
-                          uint32_t *rest)
-{
-#ifdef __SSE2__
-    const __m128i bias = _mm_set1_epi32((int)0x80000000u), ones = _mm_set1_epi32(-1);
-    const __m128i vrun = _mm_set1_epi32((int)run), vseen = _mm_set1_epi32((int)seen);
-    __m128i lo = _mm_set1_epi32(INT32_MAX);
-    for (int j = 0; j < 8; j++) {
-        __m128i p = _mm_or_si128(_mm_loadu_si128((const __m128i *)(pcs + 4 * j)),
-                                 _mm_andnot_si128(lanes4(vrun, j), ones));
-        lo = min_biased(lo, _mm_xor_si128(p, bias));
-    }
-    uint32_t pc = least4(lo);
-    const __m128i vpc = _mm_xor_si128(_mm_set1_epi32((int)pc), bias);
-    __m128i above = _mm_set1_epi32(INT32_MAX);
-    uint32_t m = 0;
-    for (int j = 0; j < 8; j++) {
-        __m128i p = _mm_or_si128(_mm_loadu_si128((const __m128i *)(pcs + 4 * j)),
-                                 _mm_andnot_si128(lanes4(vseen, j), ones));
-        p = _mm_xor_si128(p, bias);
-        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(p, vpc))) << (4 * j);
-        __m128i gt = _mm_cmpgt_epi32(p, vpc);
-        above = min_biased(above, _mm_or_si128(_mm_and_si128(gt, p),
-                                               _mm_andnot_si128(gt, _mm_set1_epi32(INT32_MAX))));
-    }
-    *mask = m;
-    *rest = least4(above);
-    return pc;
-#else
-    /* (bit - 1) is all ones for a lane outside the mask, zero for one in it */
-    uint32_t pc = UINT32_MAX, m = 0, above = UINT32_MAX;
-    for (uint32_t l = 0; l < 32; l++) {
-        uint32_t p = pcs[l] | (((run >> l) & 1) - 1);
-        pc = p < pc ? p : pc;
-    }
-    for (uint32_t l = 0; l < 32; l++) {
-        uint32_t p = pcs[l] | (((seen >> l) & 1) - 1);
-        m |= (uint32_t)(p == pc) << l;
-        p = p > pc ? p : UINT32_MAX;
-        above = p < above ? p : above;
-    }
-    *mask = m;
-    *rest = above;
-    return pc;
-#endif
-}
-
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
  * happened, 0 when no lane can run, -1 on an error (in r->err).  While
  * every lane of the warp is at one PC and none waits (w->uni), that PC is
@@ -869,7 +588,7 @@ static inline __attribute__((always_inline)) int warp_step(struct run *r, struct
             mask = w->hint_mask;
             rest = w->hint_rest;
         } else {
-            pc = lowest_pc(w->pc, runnable, runnable | w->wsync, &mask, &rest);
+            pc = emu_lowest_pc(w->pc, runnable, runnable | w->wsync, &mask, &rest);
             if (mask == alive && !w->at_bar && !w->wsync) {
                 w->uni = 1;
                 w->upc = pc;
