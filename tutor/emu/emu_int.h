@@ -294,6 +294,9 @@ struct emu {
      * pages (emu_sched.c) */
     uint64_t *frame_buf;
     size_t frame_cap;               /* in registers' lanes (uint64_t) */
+    /* the global hazard shadow's pages a launch has freed, for the next
+     * (emu_shadow.c): each block's first bytes point to the next */
+    void *spare_pages;
 };
 
 /* emu_mem.c */

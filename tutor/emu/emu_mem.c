@@ -55,6 +55,10 @@ void emu_free(struct emu *e)
         free(e->ranges[i].name);
     free(e->ranges);
     free(e->frame_buf);
+    for (void *p = e->spare_pages, *next; p; p = next) {
+        memcpy(&next, p, sizeof next);
+        free(p);
+    }
     munmap((void *)(uintptr_t)e->shared_win, 2 * WINDOW);
     free(e);
 }

@@ -70,7 +70,7 @@ struct warp {
     uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
     struct uslot **uframes; /* their definedness, with hazards tracked */
     uint8_t depth[32];      /* calls each lane is inside */
-    uint32_t ret_pc[32][CALL_DEPTH];
+    uint32_t (*ret_pc)[CALL_DEPTH]; /* each lane's return PCs, NULL until a lane calls */
     /* a spin-wait: the flag it polls (host memory), what it read, how
      * often in a row */
     const uint8_t *spin_at;

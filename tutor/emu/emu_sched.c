@@ -64,7 +64,7 @@ static uint64_t rng_next(uint64_t *s)
 /* One resident block's memory: shared memory and its shadow, warps with
  * their register frames, call scratch and local memory.  0 or -1. */
 static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used,
-                     uint64_t *frames)
+                     uint64_t *frames, struct uslot *uframes)
 {
     c->smem = malloc(r->smem_bytes + 16);
     c->warps = calloc(r->nwarps, sizeof *c->warps);
@@ -78,9 +78,12 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
             return -1;
         w->R = w->frames[k->fn] = frames + (size_t)i * r->f->nslots * 32;
         memset(w->R, 0, 32 * sizeof *w->R);     /* the sink '_' */
-        if (r->hazards && (!(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)) ||
-                           emu_undef_frame(r, w, k->fn)))
+        if (r->hazards && !(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)))
             return -1;
+        if (r->hazards) {
+            w->uframes[k->fn] = uframes + (size_t)i * r->f->nslots;
+            emu_undef_frame(r, w, k->fn);   /* a frame it has: only reset */
+        }
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             return -1;
         if (r->local_bytes && !(w->local = malloc((size_t)32 * r->local_bytes)))
@@ -105,12 +108,14 @@ static void cta_free(const struct run *r, struct cta *c)
             if (fn != r->fn)    /* the kernel's are the window's (worker_alloc) */
                 free(c->warps[i].frames[fn]);
         for (int fn = 0; c->warps[i].uframes && fn < r->m->nfuncs; fn++)
-            free(c->warps[i].uframes[fn]);
+            if (fn != r->fn)
+                free(c->warps[i].uframes[fn]);
         free(c->warps[i].frames);
         free(c->warps[i].uframes);
         free(c->warps[i].scratch);
         free(c->warps[i].local);
         free(c->warps[i].async);
+        free(c->warps[i].ret_pc);
         for (int l = 0; c->warps[i].saves && l < 32; l++)
             free(c->warps[i].saves[l].bytes);
         free(c->warps[i].saves);
@@ -125,11 +130,14 @@ static void cta_free(const struct run *r, struct cta *c)
 }
 
 /* A host thread's window of R->nctas blocks, the kernel's register
- * frames in one buffer: the emulator's kept one when KEEP (the caller's
- * thread), grown if too small.  0 or -1. */
+ * frames (and their definedness, with hazards) in one buffer: the
+ * emulator's kept one when KEEP (the caller's thread), grown if too
+ * small.  0 or -1. */
 static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used, int keep)
 {
-    size_t need = (size_t)r->nctas * r->nwarps * (size_t)r->f->nslots * 32;
+    size_t nframes = (size_t)r->nctas * r->nwarps, per = (size_t)r->f->nslots * 32;
+    size_t need = nframes * per + (r->hazards ? nframes * (size_t)r->f->nslots *
+                                                    (sizeof(struct uslot) / sizeof(uint64_t)) : 0);
     r->sh_words = (r->smem_bytes + 3) / 4;
     r->ctas = calloc(r->nctas, sizeof *r->ctas);
     r->cbars = calloc(r->nctas / r->clsize, sizeof *r->cbars);
@@ -151,7 +159,9 @@ static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_u
         c->rank = i % r->clsize;
         c->first = c - c->rank;
         c->cbar = &r->cbars[i / r->clsize];
-        if (cta_alloc(r, c, k, scratch_used, frames + (size_t)i * r->nwarps * r->f->nslots * 32))
+        struct uslot *uframes = (struct uslot *)(void *)(frames + nframes * per);
+        if (cta_alloc(r, c, k, scratch_used, frames + (size_t)i * r->nwarps * per,
+                      uframes + (size_t)i * r->nwarps * r->f->nslots))
             return -1;
     }
     return 0;

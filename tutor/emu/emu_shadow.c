@@ -160,10 +160,6 @@ static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t 
                                 ((int)(ptid / 32) == a->w->index && pwep != a->wep));
 }
 
-/* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
- * with an unordered access of another thread of the cluster ends the
- * launch (-1); else it is recorded (0), the words it finds undefined in
- * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
 /* Whether BYTES at A and B are equal: a word's compare inline for an
  * access of one element (a call to memcmp cost as much as the rest). */
 static inline int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t bytes)
@@ -176,6 +172,10 @@ static inline int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t bytes)
     return x == y;
 }
 
+/* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
+ * with an unordered access of another thread of the cluster ends the
+ * launch (-1); else it is recorded (0), the words it finds undefined in
+ * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
                       uint32_t off, uint32_t bytes, int kind, const void *val)
 {
@@ -372,8 +372,17 @@ static struct gshadow *gh_find(struct run *r, uint64_t word, int create)
     while (r->gh[h].key && r->gh[h].key != key)
         h = (h + 1) & (r->gh_cap - 1);
     if (!r->gh[h].key) {
-        if (!create || !(r->gh[h].words = calloc(GH_PAGE, sizeof *r->gh[h].words)))
+        if (!create)
             return NULL;
+        /* a page an earlier launch used, else a new one */
+        void *p = r->e->spare_pages;
+        if (p) {
+            memcpy(&r->e->spare_pages, p, sizeof p);
+            memset(p, 0, GH_PAGE * sizeof *r->gh[h].words);
+        } else if (!(p = calloc(GH_PAGE, sizeof *r->gh[h].words))) {
+            return NULL;
+        }
+        r->gh[h].words = p;
         r->gh[h].key = key;
         r->gh_used++;
     }
@@ -392,8 +401,13 @@ static int gh_nomem(struct run *r)
 /* Frees the launch's global shadow. */
 void emu_shadow_free(struct run *r)
 {
-    for (size_t i = 0; i < r->gh_cap; i++)
-        free(r->gh[i].words);
+    /* its pages kept for the next launch: fresh memory costs its page faults again */
+    for (size_t i = 0; i < r->gh_cap; i++) {
+        if (!r->gh[i].key)
+            continue;
+        memcpy(r->gh[i].words, &r->e->spare_pages, sizeof r->e->spare_pages);
+        r->e->spare_pages = r->gh[i].words;
+    }
     free(r->gh);
     free(r->ended_rel);
     r->gh = NULL;

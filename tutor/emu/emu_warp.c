@@ -38,6 +38,7 @@ static int budget_refill(struct run *r, uint64_t n)
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
 static void diverge(struct warp *w);
 static void advance(struct warp *w, uint32_t mask, uint32_t npc);
+static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target, uint32_t pc);
 
 /* ---- calls ------------------------------------------------------------------------ */
 
@@ -50,6 +51,11 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
     const struct emu_func *f = &r->m->funcs[in->target];
     if (emu_frame_of(r, w, in->target))
         return -1;
+    if (!w->ret_pc && !(w->ret_pc = calloc(32, sizeof *w->ret_pc))) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if (w->depth[l] >= CALL_DEPTH)
@@ -73,15 +79,7 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
                     sc + ((uint64_t)in->o[1 + i].off - PARAM_SCRATCH), f->param_size[i]);
         w->ret_pc[l][w->depth[l]++] = pc + 1;
     }
-    if (emask == mask) {
-        advance(w, mask, (uint32_t)f->first);
-    } else {
-        diverge(w);
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)f->first : pc + 1;
-        }
-    }
+    split(w, mask, emask, (uint32_t)f->first, pc);
     return 0;
 }
 
@@ -157,6 +155,20 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc)
         w->pc[__builtin_ctz(m)] = npc;
 }
 
+/* The lanes of EMASK go to TARGET, the rest of MASK on past PC. */
+static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target, uint32_t pc)
+{
+    if (emask == mask || !emask) {
+        advance(w, mask, emask ? target : pc + 1);
+        return;
+    }
+    diverge(w);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        w->pc[l] = (emask >> l) & 1 ? target : pc + 1;
+    }
+}
+
 static int stalled(struct run *r, struct warp *w)
 {
     /* the lanes a .sync operation waits for have exited meanwhile: it runs
@@ -203,17 +215,7 @@ STEP(step_alu)
 STEP(step_bra)
 {
     emu_count_branch(r, mask, emask);
-    if (emask == mask) {
-        advance(w, mask, (uint32_t)in->target);
-    } else if (!emask) {
-        advance(w, mask, pc + 1);
-    } else {
-        diverge(w);
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
-        }
-    }
+    split(w, mask, emask, (uint32_t)in->target, pc);
     return 1;
 }
 
@@ -326,37 +328,27 @@ STEP(step_trap)
     return next_insn(w, mask, pc);
 }
 
-STEP(step_mem)
+/* A unit's step: the lanes of EMASK handed to UNIT (emu_access.c,
+ * emu_async.c, emu_mbar.c), counted by COUNT first when a profile wants
+ * the memory figures, then moved on. */
+static void count_none(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask)
 {
-    if (emask && r->e->cfg.counters)
-        emu_count_mem(r, w, in, emask);
-    if (emask && emu_ld_st(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
+    (void)r, (void)w, (void)in, (void)mask;
 }
 
-STEP(step_atom)
-{
-    if (emask && r->e->cfg.counters)
-        emu_count_atom(r, w, in, emask);
-    if (emask && emu_atom(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
-
-STEP(step_async)
-{
-    if (emask && emu_async(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
-
-STEP(step_mbar)
-{
-    if (emask && emu_mbar(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
+#define UNIT_STEP(name, count, unit)                                                                \
+    STEP(name)                                                                                      \
+    {                                                                                               \
+        if (emask && r->e->cfg.counters)                                                            \
+            count(r, w, in, emask);                                                                 \
+        if (emask && unit(r, w, in, emask, (int)pc))                                                \
+            return -1;                                                                              \
+        return next_insn(w, mask, pc);                                                              \
+    }
+UNIT_STEP(step_mem, emu_count_mem, emu_ld_st)
+UNIT_STEP(step_atom, emu_count_atom, emu_atom)
+UNIT_STEP(step_async, count_none, emu_async)
+UNIT_STEP(step_mbar, count_none, emu_mbar)
 
 STEP(step_cluster)
 {
