@@ -229,7 +229,7 @@ struct run {
      * open-addressed, the last page used at hand */
     struct gh_page *gh;
     size_t gh_cap, gh_used;
-    uint64_t gh_last_key;
+    uint64_t gh_last_key, gh_miss_key;  /* the last page found, the last one not there */
     struct gshadow *gh_last;
     uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
     uint64_t nended_rel;

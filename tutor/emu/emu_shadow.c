@@ -364,6 +364,8 @@ static struct gshadow *gh_find(struct run *r, uint64_t word, int create)
     uint64_t key = word / GH_PAGE + 1;
     if (r->gh_last && r->gh_last_key == key)
         return &r->gh_last[word % GH_PAGE];
+    if (!create && r->gh_miss_key == key)
+        return NULL;    /* an input's page, read again and again */
     if (create && (r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
         return NULL;
     if (!r->gh_cap)
@@ -372,8 +374,11 @@ static struct gshadow *gh_find(struct run *r, uint64_t word, int create)
     while (r->gh[h].key && r->gh[h].key != key)
         h = (h + 1) & (r->gh_cap - 1);
     if (!r->gh[h].key) {
-        if (!create)
+        if (!create) {
+            r->gh_miss_key = key;
             return NULL;
+        }
+        r->gh_miss_key = 0;
         /* a page an earlier launch used, else a new one */
         void *p = r->e->spare_pages;
         if (p) {
@@ -413,6 +418,7 @@ void emu_shadow_free(struct run *r)
     r->gh = NULL;
     r->gh_cap = r->gh_used = 0;
     r->gh_last = NULL;
+    r->gh_miss_key = 0;
     r->ended_rel = NULL;
     r->nended_rel = 0;
 }
