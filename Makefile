@@ -381,8 +381,10 @@ $(BUILD)/tests/test_emu_ops: $(EMU_OPS_SRC) tests/unit/test_emu_ops.h tests/unit
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(EMU_OPS_SRC) $(EMU_LIB) $(LDFLAGS) -pthread -lm
 
-# The emulator's speed on lab 01's and lab 07's solutions (tests/emu/bench.c):
-# bash tests/emu/forms.sh && make build/emu/bench && build/emu/bench
+# The emulator's speed on the solutions of labs 01, 07, 13 and 15, hazards off
+# and on, each result checked (tests/emu/bench.c; the figures: docs/harness.md
+# section 10, "Speed"): bash tests/emu/forms.sh && make build/emu/bench &&
+# build/emu/bench [PTXDIR] [N] [LAB[:on|:off]...]
 $(BUILD)/emu/bench: tests/emu/bench.c $(EMU_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -1585,6 +1585,36 @@ static void registers_start_as_junk(void)
     EXPECT(launch2(&f, 1, 1, &out[1], NULL) == EMU_OK);
     EXPECT(out[0] != 5 && out[1] != 5 && out[0] != out[1]);
     done(&f);
+    /* junk too where only some paths write the register first: one side
+     * of a branch, a write under a false guard, a loop whose first pass
+     * reads it before its end writes it (the second pass reads the 0) */
+#define JUNK_HEAD HEAD ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n" \
+        "  ld.param.u64 %rd1, [out];\n"
+#define JUNK_USE "  add.s32 %r2, %r1, 5;\n  st.global.u32 [%rd1], %r2;\n" \
+        "  st.global.u32 [%rd1+4], %r2;\n  ret;\n}\n"
+    static const char *const paths[] = {
+        JUNK_HEAD "  mov.u32 %r3, %tid.x;\n  setp.eq.u32 %p1, %r3, 0;\n  @%p1 bra $J;\n"
+                  "  mov.u32 %r1, 0;\n$J:\n" JUNK_USE,
+        JUNK_HEAD "  mov.u32 %r3, %tid.x;\n  setp.ne.u32 %p1, %r3, 0;\n  @%p1 mov.u32 %r1, 0;\n"
+                  JUNK_USE,
+        JUNK_HEAD "  mov.u32 %r3, 0;\n$L:\n  add.s32 %r2, %r1, 5;\n  st.global.u32 [%rd1], %r2;\n"
+                  "  add.s64 %rd1, %rd1, 4;\n  mov.u32 %r1, 0;\n  add.s32 %r3, %r3, 1;\n"
+                  "  setp.lt.u32 %p1, %r3, 2;\n  @%p1 bra $L;\n  ret;\n}\n",
+    };
+#undef JUNK_HEAD
+#undef JUNK_USE
+    for (int i = 0; i < 3; i++) {
+        unsigned first;
+        EXPECT(load(&f, paths[i], 0) == EMU_OK);
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 1, 1, &out[0], NULL) == EMU_OK);
+        first = out[0];
+        EXPECT(out[0] != 5 && out[1] == (i == 2 ? 5u : out[0]));
+        EXPECT(launch2(&f, 1, 1, &out[0], NULL) == EMU_OK);
+        EXPECT(out[0] != 5 && out[0] != first);
+        done(&f);
+    }
 }
 
 /* ---- resident blocks --------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * tracked, handed to the shadows (emu_shadow.c) that find unordered
  * conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 #include "emu/emu_lanes.h"
 
 #include <math.h>
@@ -110,7 +111,7 @@ int emu_read_generic(struct run *r, struct warp *w, int lane, int pc, uint64_t a
     return rc;
 }
 
-static uint64_t load_bits(const uint8_t *p, int type)
+static inline uint64_t load_bits(const uint8_t *p, int type)
 {
     int sz = emu_type_size[type];
     switch (sz) {
@@ -324,6 +325,46 @@ static void undef_atom_old(struct run *r, struct warp *w, const struct emu_insn 
     r->ld_origin = 0;
 }
 
+/* ld or st of one register in the running block's shared memory (the
+ * common access of a block's tree), lane by lane as emu_ld_st's loop does
+ * it, without the generic resolution; the checks emu_resolve makes stay,
+ * and it says what a lane that fails them did.  0 or -1 (reported). */
+static int shared_scalar(struct run *r, struct warp *w, const struct emu_insn *in, const uint64_t *base,
+                         uint32_t mask, int pc)
+{
+    int is_ld = in->op == OP_LD;
+    const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0], *vo = &in->o[is_ld ? 0 : 1];
+    uint32_t bytes = emu_type_size[in->type];
+    uint64_t *v = w->R + (size_t)vo->reg * 32;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t addr = (base[l] + (uint64_t)ao->off) & 0xffffffffull;
+        uint8_t *p = r->cta->smem + addr;
+        if (r->hazards) {
+            r->ld_undef = r->st_undef = 0;
+            r->ld_origin = 0;
+        }
+        int kind = is_ld ? ACC_READ : ACC_WRITE;
+        if ((addr & (bytes - 1)) || addr + bytes > r->smem_bytes) {
+            p = emu_resolve(r, w, l, pc, SP_SHARED, addr, bytes, kind, is_ld ? NULL : &v[l]);
+            if (!p)
+                return -1;
+        } else if (r->hazards && emu_shadow_shared(r, w, l, pc, r->cta, (uint32_t)addr, bytes, kind,
+                                                   is_ld ? NULL : &v[l])) {
+            return -1;
+        }
+        r->st_undef = 0;
+        if (!is_ld) {
+            memcpy(p, &v[l], bytes);
+            continue;
+        }
+        if (r->hazards)
+            undef_loaded(r, w, in, vo, l);
+        v[l] = load_bits(p, in->type);
+    }
+    return 0;
+}
+
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
@@ -345,14 +386,20 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
      * load that may read shared memory, a store of an undefined value */
     int lanewise = r->hazards && (is_ld ? space == SP_SHARED || space == SP_DSMEM || space == SP_GENERIC
                                         : value_undef_lanes(w, in, vo, mask) != 0);
+    if (space == SP_SHARED && in->vec == 1 && vo->kind == OK_REG && base && !(in->flags & F_STRONG) &&
+        (is_ld || !lanewise)) {
+        if (shared_scalar(r, w, in, base, mask, pc))
+            return -1;
+        mask = 0;   /* done: on to what follows every access */
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (base ? base[l] : 0) + (uint64_t)ao->off;
         if (space == SP_SHARED || space == SP_DSMEM || (space == SP_PARAM && addr >= PARAM_SCRATCH))
             addr &= 0xffffffffull;
-        /* a store's bytes, for the shadow's same-value rule */
+        /* a store's bytes, for the shared shadow's same-value rule */
         uint8_t val[32];
-        if (!is_ld)
+        if (!is_ld && r->hazards && space != SP_GLOBAL)
             for (int i = 0; i < in->vec; i++) {
                 int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
                 memcpy(val + i * esz, &R[(size_t)slot * 32 + l], (size_t)esz);

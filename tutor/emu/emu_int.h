@@ -144,6 +144,13 @@ struct emu_insn {
     uint8_t ndest;      /* the leading operands it writes */
     uint8_t guard_neg;
     uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
+    uint8_t straight;   /* its step only moves its lanes on to the next instruction */
+    /* definedness's plan for an ALU instruction with one destination
+     * register and registers for sources (emu_undef.h), made at load: the
+     * guard's slot and up to three sources' (0, the sink, where it has
+     * fewer: always defined), the destination's; uplan 0: none */
+    uint8_t uplan;
+    int32_t usrc[4], udst;
     uint32_t flags;
     int32_t guard;      /* predicate slot, -1 when unguarded */
     int32_t target;     /* bra: instruction index; call: function index */
@@ -204,6 +211,9 @@ struct emu_func {
     struct emu_sreg_use *sregs;
     int nsregs;
     int uses_dyn_smem;
+    int32_t *open;                  /* the registers it may read before it writes them
+                                       (emu_open.c); NULL: any */
+    int nopen;
 };
 
 struct emu_var {
@@ -279,6 +289,14 @@ struct emu {
     struct emu_stats stats;
     struct emu_counters counters;   /* emu_count.c: its launches' since the last reset */
     uint64_t launches;              /* so far: mixed into each launch's interleaving */
+    /* the register frames of the caller's host thread's last window, kept
+     * for the next launch: memory already touched fills faster than fresh
+     * pages (emu_sched.c) */
+    uint64_t *frame_buf;
+    size_t frame_cap;               /* in registers' lanes (uint64_t) */
+    /* the global hazard shadow's pages a launch has freed, for the next
+     * (emu_shadow.c): each block's first bytes point to the next */
+    void *spare_pages;
 };
 
 /* emu_mem.c */
@@ -286,6 +304,11 @@ struct emu {
  * index of the last hit (one per host thread). */
 const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);
 void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
+
+/* emu_open.c */
+/* Each function of M: the registers it may read before it writes them,
+ * the only ones a frame's junk is needed in; 0 or -1 out of memory. */
+int emu_open_regs(struct emu_module *m);
 
 /* emu_parse.c */
 const char *emu_file_name(const struct emu_module *m, int id);

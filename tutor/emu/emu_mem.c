@@ -54,6 +54,11 @@ void emu_free(struct emu *e)
     for (int i = 0; i < e->nranges; i++)
         free(e->ranges[i].name);
     free(e->ranges);
+    free(e->frame_buf);
+    for (void *p = e->spare_pages, *next; p; p = next) {
+        memcpy(&next, p, sizeof next);
+        free(p);
+    }
     munmap((void *)(uintptr_t)e->shared_win, 2 * WINDOW);
     free(e);
 }

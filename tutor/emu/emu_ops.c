@@ -456,6 +456,15 @@ ALU_LANES(dp2a_hi, dp(a[l], b[l], c[l], in->type, in->type2, 1, 1))
 ALU_LANES(sad, ((emu_compare(CMP_LT, type, a[l], b[l]) ? b[l] - a[l] : a[l] - b[l]) + c[l]) & m)
 ALU_LANES(div_int, idiv(a[l], b[l], type, 0))
 ALU_LANES(rem_int, idiv(a[l], b[l], type, 1))
+/* idiv's 32-bit forms, the type's tests made at decode */
+ALU_LANES(div_u32, (uint32_t)b[l] ? (uint32_t)a[l] / (uint32_t)b[l] : 0xffffffffu)
+ALU_LANES(rem_u32, (uint32_t)b[l] ? (uint32_t)a[l] % (uint32_t)b[l] : 0xffffffffu)
+ALU_LANES(div_s32, !(uint32_t)b[l] ? 0xffffffffu
+                   : (int32_t)b[l] == -1 ? 0u - (uint32_t)a[l]
+                   : (uint32_t)((int32_t)a[l] / (int32_t)b[l]))
+ALU_LANES(rem_s32, !(uint32_t)b[l] ? 0xffffffffu
+                   : (int32_t)b[l] == -1 ? 0u
+                   : (uint32_t)((int32_t)a[l] % (int32_t)b[l]))
 static uint64_t iabs(uint64_t x, int type)
 {
     int64_t v = sx(x, type);
@@ -686,8 +695,8 @@ static emu_alu_fn *select_int(const struct emu_insn *in)
     case OP_DP4A: return dp4a;
     case OP_DP2A: return fl & F_HI ? dp2a_hi : dp2a_lo;
     case OP_SAD: return sad;
-    case OP_DIV: return div_int;
-    case OP_REM: return rem_int;
+    case OP_DIV: return t == T_U32 ? div_u32 : t == T_S32 ? div_s32 : div_int;
+    case OP_REM: return t == T_U32 ? rem_u32 : t == T_S32 ? rem_s32 : rem_int;
     case OP_ABS: return abs_int;
     case OP_NEG: return neg_int;
     case OP_MIN:

@@ -48,6 +48,13 @@ struct warp {
     uint32_t pc[32];        /* each lane's PC, while the warp is not converged */
     uint32_t upc;           /* the PC of every lane, while it is (uni) */
     int uni;
+    /* while it is not: where its next step runs, known without a look at
+     * every lane's PC when its last step moved the lanes at the lowest PC
+     * one on and nothing else changed (emu_warp.c); REST is the lowest
+     * PC above theirs that a lane able to run, or waiting at a .sync
+     * operation, is at */
+    int hint;
+    uint32_t hint_pc, hint_mask, hint_run, hint_wsync, hint_rest;
     uint32_t live;          /* lanes that are threads of the block */
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */
@@ -63,7 +70,7 @@ struct warp {
     uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
     struct uslot **uframes; /* their definedness, with hazards tracked */
     uint8_t depth[32];      /* calls each lane is inside */
-    uint32_t ret_pc[32][CALL_DEPTH];
+    uint32_t (*ret_pc)[CALL_DEPTH]; /* each lane's return PCs, NULL until a lane calls */
     /* a spin-wait: the flag it polls (host memory), what it read, how
      * often in a row */
     const uint8_t *spin_at;
@@ -96,7 +103,7 @@ struct shadow {
 };
 
 struct gshadow {
-    uint64_t addr;          /* word address + 1; 0: empty */
+    uint64_t addr;          /* word address + 1; 0: not yet accessed */
     uint32_t rblock, rpc;   /* the last plain read's block + 1 (0: none) and instruction */
     uint32_t rrel;          /* that block's releases before the read */
     uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
@@ -104,6 +111,14 @@ struct gshadow {
     uint32_t rel;           /* its block's releases before the store */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
     uint8_t published;      /* its block has released since (it stays so) */
+};
+
+/* A page of the global shadow: GH_PAGE consecutive words' shadows, its
+ * key the page's number + 1 (0: an empty slot of the table). */
+enum { GH_PAGE = 1024 };
+struct gh_page {
+    uint64_t key;
+    struct gshadow *words;
 };
 
 /* What the host threads of one launch share (emu_sched.c): the next block
@@ -200,6 +215,7 @@ struct run {
     uint32_t local_bytes;
     struct cta *cta;        /* the block whose warp runs now */
     struct cta *ctas;       /* the window: blocks resident at once */
+    uint64_t *frame_buf;    /* their kernel's register frames, unless the emulator's kept ones */
     uint32_t nctas;
     /* hazards */
     int hazards;
@@ -209,8 +225,12 @@ struct run {
      * atomic found undefined, set by it; the origin of the first such */
     uint32_t st_undef, ld_undef;
     uint64_t st_origin, ld_origin;
-    struct gshadow *gh;
+    /* the global shadow (emu_shadow.c): pages of words by page number,
+     * open-addressed, the last page used at hand */
+    struct gh_page *gh;
     size_t gh_cap, gh_used;
+    uint64_t gh_last_key, gh_miss_key;  /* the last page found, the last one not there */
+    struct gshadow *gh_last;
     uint32_t *ended_rel;            /* per block of the grid: 1 + its releases, once ended */
     uint64_t nended_rel;
     uint64_t rng;
@@ -341,50 +361,6 @@ void emu_shadow_free(struct run *r);
  * bytes at a time ("sdata[2]"), or its offset. */
 void emu_shared_place(const struct run *r, uint32_t off, uint32_t elem, char *out, size_t cap);
 
-/* emu_undef.c: definedness, with hazards tracked */
-/* Function FN's definedness frame for W, allocated if it has none, every
- * register undefined but constants and special registers; 0 or -1. */
-int emu_undef_frame(const struct run *r, struct warp *w, int fn);
-/* A block starts in W's slot: every frame's registers undefined again. */
-void emu_undef_block(const struct run *r, struct warp *w);
-/* After an ALU instruction IN ran for EMASK of MASK at PC: its results'
- * definedness from its operands'. */
-void emu_undef_alu(struct warp *w, const struct emu_insn *in, uint32_t mask, uint32_t emask,
-                   uint32_t pc);
-/* emu_undef_alu's common case inline: every operand defined in every lane
- * (a vector operand, or any undefined lane, takes the full path). */
-static inline void emu_undef_after_alu(struct warp *w, const struct emu_insn *in, uint32_t mask,
-                                       uint32_t emask, uint32_t pc)
-{
-    struct uslot *U = w->U;
-    uint32_t any = in->guard >= 0 ? U[in->guard].lanes & mask : 0;
-    for (int i = in->ndest; i < in->nops && !any; i++)
-        any = in->o[i].kind == OK_REG ? U[in->o[i].reg].lanes : in->o[i].kind == OK_VEC;
-    for (int i = 0; i < in->ndest && !any; i++)
-        any = in->o[i].kind != OK_REG;
-    if (any) {
-        emu_undef_alu(w, in, mask, emask, pc);
-        return;
-    }
-    for (int i = 0; i < in->ndest; i++)
-        U[in->o[i].reg].lanes &= ~emask;
-    U[0].lanes = 0;
-}
-/* Before any other instruction runs: an undefined guard, branch index,
- * call pointer or warp mask is a hazard; the simple classes' results'
- * definedness.  0, or -1 (reported). */
-int emu_undef_step(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
-                   uint32_t emask, uint32_t pc);
-/* The hazard: lane (the lowest of LANES) of W at PC WHAT ("stores to
- * d_out") a value that is undefined, from ORG.  -1. */
-int emu_undef_report(struct run *r, struct warp *w, uint32_t lanes, int pc, uint64_t org,
-                     const char *what);
-/* shfl's results' definedness (FROM: each lane's source, 0xff none). */
-void emu_undef_shfl(struct warp *w, const struct emu_insn *in, uint32_t emask, const uint8_t *from,
-                    uint32_t pc);
-/* vote, redux, match and elect's results' definedness. */
-void emu_undef_collective(struct warp *w, const struct emu_insn *in, uint32_t emask, uint32_t pc);
-
 /* emu_sched.c */
 /* Blocks of NWARPS warps and SMEM_BYTES of shared memory one SM of the
  * H100 holds at once (its blocks, warps and shared memory). */
@@ -413,17 +389,29 @@ void emu_coop_end(struct run *r);
 int emu_coop_reads_workspace(const struct run *r);
 
 /* emu_warp.c */
-/* Runs one instruction of W: 1 when something happened, 0 when no lane can
- * run, -1 on an error (in r->err). */
-int emu_warp_step(struct run *r, struct warp *w);
+/* Runs up to QUANTUM instructions of W, one at a time, until it waits on
+ * a flag (w->yield): 1, 0 when no lane can run, -1 on an error (in
+ * r->err); *RAN set when one ran. */
+int emu_warp_run(struct run *r, struct warp *w, int quantum, int *ran);
 /* Gives every instruction of M its class's step (once, at load). */
 void emu_warp_bind(struct emu_module *m);
+
+/* emu_frame.c */
 /* Junk in function FN's frame R, drawn from SALT and the launch's seed. */
 void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt);
 /* The registers of function FN's frame R that hold constants (once a launch). */
 void emu_frame_constants(const struct run *r, int fn, uint64_t *R);
 /* The special registers of every frame W has (once a block). */
 void emu_warp_sregs(const struct run *r, struct warp *w);
+/* W's frame of function FN, made the first time the warp calls it; 0, or
+ * -1 out of memory (reported). */
+int emu_frame_of(struct run *r, struct warp *w, int fn);
+/* Lane L of W enters FN again (recursion): its activation of FN saved
+ * first; 0 or -1 out of memory. */
+int emu_frame_save(struct run *r, struct warp *w, int l, int fn);
+/* Lane L returns from depth D of FN: the activation saved on entering it
+ * comes back. */
+void emu_frame_restore(struct run *r, struct warp *w, int l, int fn, int d);
 
 /* emu_sync.c */
 void emu_barriers_check(struct run *r);

@@ -8,6 +8,7 @@
  * running one has started.  A block stays whole: its own shared memory,
  * barriers and shared-memory shadow. */
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,8 @@ static uint64_t rng_next(uint64_t *s)
 
 /* One resident block's memory: shared memory and its shadow, warps with
  * their register frames, call scratch and local memory.  0 or -1. */
-static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used)
+static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, int scratch_used,
+                     uint64_t *frames, struct uslot *uframes)
 {
     c->smem = malloc(r->smem_bytes + 16);
     c->warps = calloc(r->nwarps, sizeof *c->warps);
@@ -74,12 +76,14 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
         w->frames = calloc((size_t)k->m->nfuncs, sizeof *w->frames);
         if (!w->frames)
             return -1;
-        w->R = w->frames[k->fn] = calloc((size_t)r->f->nslots * 32, sizeof *w->R);
-        if (!w->R)
+        w->R = w->frames[k->fn] = frames + (size_t)i * r->f->nslots * 32;
+        memset(w->R, 0, 32 * sizeof *w->R);     /* the sink '_' */
+        if (r->hazards && !(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)))
             return -1;
-        if (r->hazards && (!(w->uframes = calloc((size_t)k->m->nfuncs, sizeof *w->uframes)) ||
-                           emu_undef_frame(r, w, k->fn)))
-            return -1;
+        if (r->hazards) {
+            w->uframes[k->fn] = uframes + (size_t)i * r->f->nslots;
+            emu_undef_frame(r, w, k->fn);   /* a frame it has: only reset */
+        }
         if (scratch_used && !(w->scratch = calloc(32, SCRATCH_BYTES)))
             return -1;
         if (r->local_bytes && !(w->local = malloc((size_t)32 * r->local_bytes)))
@@ -101,14 +105,17 @@ static void cta_free(const struct run *r, struct cta *c)
 {
     for (uint32_t i = 0; c->warps && i < r->nwarps; i++) {
         for (int fn = 0; c->warps[i].frames && fn < r->m->nfuncs; fn++)
-            free(c->warps[i].frames[fn]);
+            if (fn != r->fn)    /* the kernel's are the window's (worker_alloc) */
+                free(c->warps[i].frames[fn]);
         for (int fn = 0; c->warps[i].uframes && fn < r->m->nfuncs; fn++)
-            free(c->warps[i].uframes[fn]);
+            if (fn != r->fn)
+                free(c->warps[i].uframes[fn]);
         free(c->warps[i].frames);
         free(c->warps[i].uframes);
         free(c->warps[i].scratch);
         free(c->warps[i].local);
         free(c->warps[i].async);
+        free(c->warps[i].ret_pc);
         for (int l = 0; c->warps[i].saves && l < 32; l++)
             free(c->warps[i].saves[l].bytes);
         free(c->warps[i].saves);
@@ -122,20 +129,39 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->cwait);
 }
 
-/* A host thread's window of R->nctas blocks.  0 or -1. */
-static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used)
+/* A host thread's window of R->nctas blocks, the kernel's register
+ * frames (and their definedness, with hazards) in one buffer: the
+ * emulator's kept one when KEEP (the caller's thread), grown if too
+ * small.  0 or -1. */
+static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_used, int keep)
 {
+    size_t nframes = (size_t)r->nctas * r->nwarps, per = (size_t)r->f->nslots * 32;
+    size_t need = nframes * per + (r->hazards ? nframes * (size_t)r->f->nslots *
+                                                    (sizeof(struct uslot) / sizeof(uint64_t)) : 0);
     r->sh_words = (r->smem_bytes + 3) / 4;
     r->ctas = calloc(r->nctas, sizeof *r->ctas);
     r->cbars = calloc(r->nctas / r->clsize, sizeof *r->cbars);
     if (!r->ctas || !r->cbars)
+        return -1;
+    if (keep && r->e->frame_cap < need) {
+        free(r->e->frame_buf);
+        r->e->frame_cap = 0;
+        if (!(r->e->frame_buf = malloc(need * sizeof *r->e->frame_buf)))
+            return -1;
+        r->e->frame_cap = need;
+    }
+    r->frame_buf = keep ? NULL : malloc(need * sizeof *r->frame_buf);
+    uint64_t *frames = keep ? r->e->frame_buf : r->frame_buf;
+    if (!frames)
         return -1;
     for (uint32_t i = 0; i < r->nctas; i++) {
         struct cta *c = &r->ctas[i];
         c->rank = i % r->clsize;
         c->first = c - c->rank;
         c->cbar = &r->cbars[i / r->clsize];
-        if (cta_alloc(r, c, k, scratch_used))
+        struct uslot *uframes = (struct uslot *)(void *)(frames + nframes * per);
+        if (cta_alloc(r, c, k, scratch_used, frames + (size_t)i * r->nwarps * per,
+                      uframes + (size_t)i * r->nwarps * r->f->nslots))
             return -1;
     }
     return 0;
@@ -143,6 +169,8 @@ static int worker_alloc(struct run *r, const struct emu_kernel *k, int scratch_u
 
 static void worker_free(struct run *r)
 {
+    free(r->frame_buf);
+    r->frame_buf = NULL;
     for (uint32_t i = 0; r->ctas && i < r->nctas; i++)
         cta_free(r, &r->ctas[i]);
     free(r->ctas);
@@ -184,6 +212,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
         w->uni = 1;
+        w->hint = 0;
         w->upc = (uint32_t)r->f->first;
         memset(w->depth, 0, sizeof w->depth);
         emu_async_reset(w);
@@ -374,9 +403,7 @@ static void worker_loop(struct run *r, struct pool *p)
                 w->spin_count = 0;
             }
             ran_any = 1;
-            int s = 1;
-            for (int q = 0; q < quantum && !w->yield && (s = emu_warp_step(r, w)) > 0; q++)
-                c->progressed = 1;
+            int s = emu_warp_run(r, w, quantum, &c->progressed);
             if (s < 0)
                 block_failed(r, p, c);
             else if (!c->live_threads)
@@ -413,7 +440,7 @@ static enum emu_status sched_one(struct run *t, const struct emu_kernel *k, int 
                                  struct pool *p)
 {
     enum emu_status st = EMU_NOMEM;
-    if (!worker_alloc(t, k, scratch_used)) {
+    if (!worker_alloc(t, k, scratch_used, 1)) {
         t->rng |= 1;
         worker_loop(t, p);
         st = p->st;
@@ -440,7 +467,7 @@ static enum emu_status sched_threads(struct run *t, const struct emu_kernel *k, 
         wk[i].r.rng = (t->rng ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1))) | 1;
         memset(&wk[i].r.stats, 0, sizeof wk[i].r.stats);
         emu_count_fresh(&wk[i].r);
-        if (worker_alloc(&wk[i].r, k, scratch_used))
+        if (worker_alloc(&wk[i].r, k, scratch_used, 0))
             goto out;
     }
     for (int i = 0; i < threads; i++)

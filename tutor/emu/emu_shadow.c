@@ -160,6 +160,18 @@ static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t 
                                 ((int)(ptid / 32) == a->w->index && pwep != a->wep));
 }
 
+/* Whether BYTES at A and B are equal: a word's compare inline for an
+ * access of one element (a call to memcmp cost as much as the rest). */
+static inline int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t bytes)
+{
+    uint32_t x, y;
+    if (bytes != 4)
+        return !memcmp(a, b, bytes);
+    memcpy(&x, a, 4);
+    memcpy(&y, b, 4);
+    return x == y;
+}
+
 /* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
  * with an unordered access of another thread of the cluster ends the
  * launch (-1); else it is recorded (0), the words it finds undefined in
@@ -178,7 +190,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
     /* A store of the value a defined word already holds changes nothing
      * another thread could see: no race (racecheck's rule too; many threads
      * setting one flag to 1 is fine). */
-    if (kind == ACC_WRITE && val && !r->st_undef && !memcmp(target->smem + off, val, bytes)) {
+    if (kind == ACC_WRITE && val && !r->st_undef && same_bytes(target->smem + off, val, bytes)) {
         int all_defined = 1;
         for (uint32_t word = first; word <= last && word < r->sh_words; word++)
             all_defined &= sh[word].gen == gen && sh[word].defined;
@@ -316,28 +328,24 @@ void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes)
         r->cta->sh[word].pending = 0;
 }
 
-/* A word's first slot in the global shadow: runs of 16 consecutive words
- * keep consecutive slots, so a kernel walking an array finds each next
- * word's shadow in the cache lines the last lookups loaded (spread word by
- * word, every lookup was a cache miss: a third of lab 13's and lab 14's
- * CPU judge); the runs themselves are spread by a multiplicative hash. */
+/* A page's slot in the table of pages (pages apart spread by a
+ * multiplicative hash). */
 static size_t gh_slot(uint64_t key, size_t cap)
 {
-    uint64_t run = (key >> 4) * 0x9E3779B97F4A7C15ull;
-    return (size_t)(((run >> 20) << 4) | (key & 15)) & (cap - 1);
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
 }
 
 static int gh_grow(struct run *r)
 {
-    size_t cap = r->gh_cap ? r->gh_cap * 2 : 4096;
-    struct gshadow *n = calloc(cap, sizeof *n);
+    size_t cap = r->gh_cap ? r->gh_cap * 2 : 256;
+    struct gh_page *n = calloc(cap, sizeof *n);
     if (!n)
         return -1;
     for (size_t i = 0; i < r->gh_cap; i++) {
-        if (!r->gh[i].addr)
+        if (!r->gh[i].key)
             continue;
-        size_t h = gh_slot(r->gh[i].addr, cap);
-        while (n[h].addr)
+        size_t h = gh_slot(r->gh[i].key, cap);
+        while (n[h].key)
             h = (h + 1) & (cap - 1);
         n[h] = r->gh[i];
     }
@@ -347,14 +355,45 @@ static int gh_grow(struct run *r)
     return 0;
 }
 
-static struct gshadow *gh_find(struct run *r, uint64_t key)
+/* WORD's shadow (its addr 0 while no access is recorded), its page made
+ * when CREATE; NULL when it has none (or, with CREATE, out of memory).
+ * Words of a page lie side by side: a kernel walking an array finds each
+ * next word's shadow in the cache line the last one loaded. */
+static struct gshadow *gh_find(struct run *r, uint64_t word, int create)
 {
+    uint64_t key = word / GH_PAGE + 1;
+    if (r->gh_last && r->gh_last_key == key)
+        return &r->gh_last[word % GH_PAGE];
+    if (!create && r->gh_miss_key == key)
+        return NULL;    /* an input's page, read again and again */
+    if (create && (r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+        return NULL;
     if (!r->gh_cap)
         return NULL;
     size_t h = gh_slot(key, r->gh_cap);
-    while (r->gh[h].addr && r->gh[h].addr != key)
+    while (r->gh[h].key && r->gh[h].key != key)
         h = (h + 1) & (r->gh_cap - 1);
-    return &r->gh[h];
+    if (!r->gh[h].key) {
+        if (!create) {
+            r->gh_miss_key = key;
+            return NULL;
+        }
+        r->gh_miss_key = 0;
+        /* a page an earlier launch used, else a new one */
+        void *p = r->e->spare_pages;
+        if (p) {
+            memcpy(&r->e->spare_pages, p, sizeof p);
+            memset(p, 0, GH_PAGE * sizeof *r->gh[h].words);
+        } else if (!(p = calloc(GH_PAGE, sizeof *r->gh[h].words))) {
+            return NULL;
+        }
+        r->gh[h].words = p;
+        r->gh[h].key = key;
+        r->gh_used++;
+    }
+    r->gh_last_key = key;
+    r->gh_last = r->gh[h].words;
+    return &r->gh_last[word % GH_PAGE];
 }
 
 static int gh_nomem(struct run *r)
@@ -367,9 +406,19 @@ static int gh_nomem(struct run *r)
 /* Frees the launch's global shadow. */
 void emu_shadow_free(struct run *r)
 {
+    /* its pages kept for the next launch: fresh memory costs its page faults again */
+    for (size_t i = 0; i < r->gh_cap; i++) {
+        if (!r->gh[i].key)
+            continue;
+        memcpy(r->gh[i].words, &r->e->spare_pages, sizeof r->e->spare_pages);
+        r->e->spare_pages = r->gh[i].words;
+    }
     free(r->gh);
     free(r->ended_rel);
     r->gh = NULL;
+    r->gh_cap = r->gh_used = 0;
+    r->gh_last = NULL;
+    r->gh_miss_key = 0;
     r->ended_rel = NULL;
     r->nended_rel = 0;
 }
@@ -425,10 +474,10 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
     struct cta *c = r->cta;
     uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
-        if ((r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
-            return gh_nomem(r);
         uint64_t key = word + 1;
-        struct gshadow *g = gh_find(r, key);
+        struct gshadow *g = gh_find(r, word, 1);
+        if (!g)
+            return gh_nomem(r);
         /* a plain read by another block, not ordered before this store:
          * that block released nothing since, or this one acquired nothing
          * after reading a signal */
@@ -448,10 +497,7 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
                                "(%s): blocks that share a word need atomics",
                                gw.place, gw.who, gw.l1, g->block, gw.l2);
         }
-        if (!g->addr) {
-            g->addr = key;
-            r->gh_used++;
-        }
+        g->addr = key;
         g->stored = 1;
         g->rblock = 0;
         g->block = blk;
@@ -495,14 +541,11 @@ int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr,
     struct cta *c = r->cta;
     uint32_t blk = (uint32_t)c->index;
     for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
-        if (record && (r->gh_used + 1) * 2 > r->gh_cap && gh_grow(r))
+        struct gshadow *g = gh_find(r, word, record);
+        if (record && !g)
             return gh_nomem(r);
-        struct gshadow *g = gh_find(r, word + 1);
-        if (record && g) {
-            if (!g->addr) {
-                g->addr = word + 1;
-                r->gh_used++;
-            }
+        if (record) {
+            g->addr = word + 1;
             g->rblock = blk + 1;
             g->rpc = (uint32_t)pc;
             g->rrel = c->blk_release;

@@ -7,7 +7,7 @@
  * atomic, a branch's or a guard's predicate, an address, a warp
  * operation's mask.  Reading junk and dropping it is legal CUDA and
  * passes (docs/harness.md §10, "Undefined values"). */
-#include "emu/emu_run.h"
+#include "emu/emu_undef.h"
 #include "emu/emu_lanes.h"
 
 #include <stdio.h>
@@ -47,6 +47,23 @@ void emu_undef_block(const struct run *r, struct warp *w)
     for (int fn = 0; fn < r->m->nfuncs; fn++)
         if (w->uframes[fn])
             frame_reset(r, fn, w->uframes[fn]);
+}
+
+void emu_undef_plan(struct emu_insn *in)
+{
+    int n = 1;
+    in->uplan = 0;
+    memset(in->usrc, 0, sizeof in->usrc);
+    in->usrc[0] = in->guard >= 0 ? in->guard : 0;
+    if (!in->alu || in->ndest != 1 || in->o[0].kind != OK_REG || in->nops - 1 > 3)
+        return;
+    for (int i = 1; i < in->nops; i++) {
+        if (in->o[i].kind != OK_REG)
+            return;
+        in->usrc[n++] = in->o[i].reg;
+    }
+    in->udst = in->o[0].reg;
+    in->uplan = 1;
 }
 
 /* Slot S's origin, read by the instruction at PC: a register never

@@ -4,6 +4,8 @@
  * and each instruction goes to the ALU, the memory unit or the sync unit. */
 #include "emu/emu_ops.h"
 #include "emu/emu_run.h"
+#include "emu/emu_undef.h"
+#include "emu/emu_lowest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,103 +16,6 @@
 #define CPI 4
 /* The budget is handed to host threads in slices this big. */
 #define BUDGET_SLICE (1ull << 22)
-
-static uint64_t sreg_value(const struct run *r, const struct warp *w, int lane, int id)
-{
-    uint32_t tid = (uint32_t)(w->index * 32 + lane);
-    unsigned bx = r->block[0], by = r->block[1];
-    switch (id) {
-    case SR_TID_X: return tid % bx;
-    case SR_TID_Y: return tid / bx % by;
-    case SR_TID_Z: return tid / (bx * by);
-    case SR_NTID_X: return r->block[0];
-    case SR_NTID_Y: return r->block[1];
-    case SR_NTID_Z: return r->block[2];
-    case SR_CTAID_X: return r->cta->ctaid[0];
-    case SR_CTAID_Y: return r->cta->ctaid[1];
-    case SR_CTAID_Z: return r->cta->ctaid[2];
-    case SR_NCTAID_X: return r->grid[0];
-    case SR_NCTAID_Y: return r->grid[1];
-    case SR_NCTAID_Z: return r->grid[2];
-    case SR_LANEID: return (uint64_t)lane;
-    case SR_WARPID: return (uint64_t)(w->index % r->e->cfg.warps_per_sm);
-    case SR_NWARPID: return (uint64_t)r->e->cfg.warps_per_sm;
-    case SR_SMID: return r->cta->index % (uint64_t)r->e->cfg.sm_count;
-    case SR_NSMID: return (uint64_t)r->e->cfg.sm_count;
-    case SR_LANEMASK_EQ: return 1u << lane;
-    case SR_LANEMASK_LT: return (1u << lane) - 1;
-    case SR_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
-    case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
-    case SR_LANEMASK_GE: return (uint32_t)~((1u << lane) - 1);
-    case SR_DYN_SMEM: return r->dyn_smem;
-    case SR_TOTAL_SMEM: return r->smem_bytes;
-    /* a launch's own number, as a GPU's grids have: never the constant 1 */
-    case SR_GRIDID: return r->gridid;
-    case SR_CL_RANK: return (uint64_t)r->cta->rank;
-    case SR_CL_NRANK: return r->clsize;
-    case SR_CL_CTAID_X: return r->cta->ctaid[0] % r->cl[0];
-    case SR_CL_CTAID_Y: return r->cta->ctaid[1] % r->cl[1];
-    case SR_CL_CTAID_Z: return r->cta->ctaid[2] % r->cl[2];
-    case SR_CL_NCTAID_X: return r->cl[0];
-    case SR_CL_NCTAID_Y: return r->cl[1];
-    case SR_CL_NCTAID_Z: return r->cl[2];
-    case SR_CLID_X: return r->cta->ctaid[0] / r->cl[0];
-    case SR_CLID_Y: return r->cta->ctaid[1] / r->cl[1];
-    case SR_CLID_Z: return r->cta->ctaid[2] / r->cl[2];
-    case SR_NCLID_X: return r->grid[0] / r->cl[0];
-    case SR_NCLID_Y: return r->grid[1] / r->cl[1];
-    case SR_NCLID_Z: return r->grid[2] / r->cl[2];
-    case SR_IS_EXPLICIT_CLUSTER: return (uint64_t)r->f->explicit_cluster;
-    case SR_ENVREG1: return r->grid_ws >> 32;
-    case SR_ENVREG2: return r->grid_ws & 0xffffffffu;
-    default: return 1;
-    }
-}
-
-/* Fills function FN's frame R with junk, as a GPU's registers hold
- * whatever they held: a value read before it is written (an `int sum;`
- * never set) differs from launch to launch and from warp to warp, and a
- * sum built on it is wrong, where zeros would make it right.  Slot 0, the
- * sink '_', stays zero; the constants are set after. */
-void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
-{
-    int n = r->m->funcs[fn].nslots;
-    uint64_t x = salt * 0x9E3779B97F4A7C15ull + r->rng;
-    for (size_t i = 32; i < (size_t)n * 32; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        R[i] = x;
-    }
-}
-
-/* Sets the registers of function FN's frame R that hold constants, once
- * per launch. */
-void emu_frame_constants(const struct run *r, int fn, uint64_t *R)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    for (int i = 0; i < f->nconsts; i++) {
-        uint64_t *s = R + (size_t)f->consts[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = f->consts[i].bits;
-    }
-}
-
-/* Sets the special registers of every frame W has, once per block. */
-void emu_warp_sregs(const struct run *r, struct warp *w)
-{
-    for (int fn = 0; fn < r->m->nfuncs; fn++) {
-        const struct emu_func *f = &r->m->funcs[fn];
-        uint64_t *R = w->frames[fn];
-        if (!R)
-            continue;
-        for (int i = 0; i < f->nsregs; i++) {
-            uint64_t *s = R + (size_t)f->sregs[i].slot * 32;
-            for (int l = 0; l < 32; l++)
-                s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
-        }
-    }
-}
 
 /* Takes more of the launch's budget so that N more thread-instructions
  * fit: 0, or -1 when it is spent (one host thread holds it all). */
@@ -133,105 +38,9 @@ static int budget_refill(struct run *r, uint64_t n)
 static void lanes_exit(struct run *r, struct warp *w, uint32_t lanes);
 static void diverge(struct warp *w);
 static void advance(struct warp *w, uint32_t mask, uint32_t npc);
+static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target, uint32_t pc);
 
 /* ---- calls ------------------------------------------------------------------------ */
-
-static int frame_of(struct run *r, struct warp *w, int fn)
-{
-    if (w->frames[fn])
-        return 0;
-    const struct emu_func *f = &r->m->funcs[fn];
-    w->frames[fn] = calloc((size_t)f->nslots * 32, sizeof **w->frames);
-    if (!w->frames[fn]) {
-        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
-        r->st = EMU_NOMEM;
-        return -1;
-    }
-    emu_frame_junk(r, fn, w->frames[fn], (uint64_t)w->index << 16 | (uint64_t)fn);
-    emu_frame_constants(r, fn, w->frames[fn]);
-    if (r->hazards && emu_undef_frame(r, w, fn)) {
-        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
-        r->st = EMU_NOMEM;
-        return -1;
-    }
-    for (int i = 0; i < f->nsregs; i++) {
-        uint64_t *s = w->frames[fn] + (size_t)f->sregs[i].slot * 32;
-        for (int l = 0; l < 32; l++)
-            s[l] = sreg_value(r, w, l, f->sregs[i].sreg);
-    }
-    return 0;
-}
-
-/* What one activation of function FN keeps in lane L, beside the call
- * stack: its registers (the lane's column of the function's frame), its
- * local memory and its incoming parameters.  A lane that enters FN again
- * (recursion) saves them first and gets them back when the inner call
- * returns, so one frame per function serves every depth. */
-static size_t activation_bytes(const struct run *r, int fn)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    return (size_t)f->nslots * 8 + f->local_bytes + f->param_bytes;
-}
-
-static void activation_copy(struct run *r, struct warp *w, int l, int fn, uint8_t *buf, int save)
-{
-    const struct emu_func *f = &r->m->funcs[fn];
-    uint64_t *R = w->frames[fn];
-    for (int32_t s = 0; s < f->nslots; s++, buf += 8) {
-        if (save)
-            memcpy(buf, &R[(size_t)s * 32 + l], 8);
-        else
-            memcpy(&R[(size_t)s * 32 + l], buf, 8);
-    }
-    if (f->local_bytes) {
-        uint8_t *loc = w->local + (size_t)l * r->local_bytes + f->local_base;
-        memcpy(save ? buf : loc, save ? loc : buf, f->local_bytes);
-        buf += f->local_bytes;
-    }
-    if (f->param_bytes && f->nparams) {
-        uint8_t *par = w->scratch + (size_t)l * SCRATCH_BYTES + (f->param_offset[0] - PARAM_SCRATCH);
-        memcpy(save ? buf : par, save ? par : buf, f->param_bytes);
-    }
-}
-
-/* Saves lane L's activation of FN before it enters FN again; 0 or -1. */
-static int activation_save(struct run *r, struct warp *w, int l, int fn)
-{
-    if (!w->saves && !(w->saves = calloc(32, sizeof *w->saves)))
-        return -1;
-    struct lane_saves *s = &w->saves[l];
-    size_t n = activation_bytes(r, fn);
-    if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4096;
-        while (cap < s->len + n)
-            cap *= 2;
-        uint8_t *b = realloc(s->bytes, cap);
-        if (!b)
-            return -1;
-        s->bytes = b;
-        s->cap = cap;
-    }
-    activation_copy(r, w, l, fn, s->bytes + s->len, 1);
-    s->len += n;
-    s->at |= 1ull << w->depth[l];
-    return 0;
-}
-
-/* Lane L returns from depth D of FN: the activation saved on entering it
- * comes back. */
-static void activation_restore(struct run *r, struct warp *w, int l, int fn, int d)
-{
-    struct lane_saves *s = w->saves ? &w->saves[l] : NULL;
-    if (!s || !((s->at >> d) & 1))
-        return;
-    s->len -= activation_bytes(r, fn);
-    activation_copy(r, w, l, fn, s->bytes + s->len, 0);
-    s->at &= ~(1ull << d);
-    /* the registers come back with values the inner call's definedness
-     * does not describe: taken as defined (a miss, never a false report) */
-    for (int32_t k = 0; w->uframes && w->uframes[fn] && k < r->m->funcs[fn].nslots; k++)
-        w->uframes[fn][k].lanes &= ~(1u << l);
-}
 
 /* call: the lanes of EMASK copy their arguments into the callee's
  * parameters and go to its first instruction; the rest of MASK go on.  A
@@ -240,8 +49,13 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
                 uint32_t emask, uint32_t pc)
 {
     const struct emu_func *f = &r->m->funcs[in->target];
-    if (frame_of(r, w, in->target))
+    if (emu_frame_of(r, w, in->target))
         return -1;
+    if (!w->ret_pc && !(w->ret_pc = calloc(32, sizeof *w->ret_pc))) {
+        emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
+        r->st = EMU_NOMEM;
+        return -1;
+    }
     for (uint32_t m = emask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if (w->depth[l] >= CALL_DEPTH)
@@ -251,7 +65,7 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
         int again = in->fn == in->target;
         for (int k = 0; k < w->depth[l] && !again; k++)
             again = r->code[w->ret_pc[l][k] - 1].fn == in->target;
-        if (again && activation_save(r, w, l, in->target)) {
+        if (again && emu_frame_save(r, w, l, in->target)) {
             emu_error_set(r->err, EMU_NOMEM, NULL, 0, NULL, "out of memory calling %s", f->name);
             r->st = EMU_NOMEM;
             return -1;
@@ -265,15 +79,7 @@ static int call(struct run *r, struct warp *w, const struct emu_insn *in, uint32
                     sc + ((uint64_t)in->o[1 + i].off - PARAM_SCRATCH), f->param_size[i]);
         w->ret_pc[l][w->depth[l]++] = pc + 1;
     }
-    if (emask == mask) {
-        advance(w, mask, (uint32_t)f->first);
-    } else {
-        diverge(w);
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)f->first : pc + 1;
-        }
-    }
+    split(w, mask, emask, (uint32_t)f->first, pc);
     return 0;
 }
 
@@ -295,7 +101,7 @@ static void ret(struct run *r, struct warp *w, const struct emu_insn *in, uint32
             memmove(sc + ((uint64_t)site->o[0].off - PARAM_SCRATCH),
                     sc + (f->ret_offset[0] - PARAM_SCRATCH), f->ret_size[0]);
         }
-        activation_restore(r, w, l, in->fn, w->depth[l]);
+        emu_frame_restore(r, w, l, in->fn, w->depth[l]);
         if (back && to != npc)
             same = 0;
         npc = to;
@@ -349,6 +155,20 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc)
         w->pc[__builtin_ctz(m)] = npc;
 }
 
+/* The lanes of EMASK go to TARGET, the rest of MASK on past PC. */
+static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target, uint32_t pc)
+{
+    if (emask == mask || !emask) {
+        advance(w, mask, emask ? target : pc + 1);
+        return;
+    }
+    diverge(w);
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        w->pc[l] = (emask >> l) & 1 ? target : pc + 1;
+    }
+}
+
 static int stalled(struct run *r, struct warp *w)
 {
     /* the lanes a .sync operation waits for have exited meanwhile: it runs
@@ -395,17 +215,7 @@ STEP(step_alu)
 STEP(step_bra)
 {
     emu_count_branch(r, mask, emask);
-    if (emask == mask) {
-        advance(w, mask, (uint32_t)in->target);
-    } else if (!emask) {
-        advance(w, mask, pc + 1);
-    } else {
-        diverge(w);
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (emask >> l) & 1 ? (uint32_t)in->target : pc + 1;
-        }
-    }
+    split(w, mask, emask, (uint32_t)in->target, pc);
     return 1;
 }
 
@@ -518,37 +328,27 @@ STEP(step_trap)
     return next_insn(w, mask, pc);
 }
 
-STEP(step_mem)
+/* A unit's step: the lanes of EMASK handed to UNIT (emu_access.c,
+ * emu_async.c, emu_mbar.c), counted by COUNT first when a profile wants
+ * the memory figures, then moved on. */
+static void count_none(struct run *r, const struct warp *w, const struct emu_insn *in, uint32_t mask)
 {
-    if (emask && r->e->cfg.counters)
-        emu_count_mem(r, w, in, emask);
-    if (emask && emu_ld_st(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
+    (void)r, (void)w, (void)in, (void)mask;
 }
 
-STEP(step_atom)
-{
-    if (emask && r->e->cfg.counters)
-        emu_count_atom(r, w, in, emask);
-    if (emask && emu_atom(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
-
-STEP(step_async)
-{
-    if (emask && emu_async(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
-
-STEP(step_mbar)
-{
-    if (emask && emu_mbar(r, w, in, emask, (int)pc))
-        return -1;
-    return next_insn(w, mask, pc);
-}
+#define UNIT_STEP(name, count, unit)                                                                \
+    STEP(name)                                                                                      \
+    {                                                                                               \
+        if (emask && r->e->cfg.counters)                                                            \
+            count(r, w, in, emask);                                                                 \
+        if (emask && unit(r, w, in, emask, (int)pc))                                                \
+            return -1;                                                                              \
+        return next_insn(w, mask, pc);                                                              \
+    }
+UNIT_STEP(step_mem, emu_count_mem, emu_ld_st)
+UNIT_STEP(step_atom, emu_count_atom, emu_atom)
+UNIT_STEP(step_async, count_none, emu_async)
+UNIT_STEP(step_mbar, count_none, emu_mbar)
 
 STEP(step_cluster)
 {
@@ -748,19 +548,26 @@ void emu_warp_bind(struct emu_module *m)
         struct emu_insn *in = &m->insn[i];
         int cls = emu_ops[in->op].cls;
         in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
+        emu_undef_plan(in);
+        in->straight = in->step == step_alu || in->step == step_mem || in->step == step_cvta ||
+                       in->step == step_spacep || in->step == step_fence || in->step == step_nop ||
+                       in->step == step_activemask || in->step == step_clock ||
+                       in->step == step_sleep || in->step == step_printf;
     }
 }
 
 /* Runs the instruction at the warp's lowest pending PC: 1 when something
  * happened, 0 when no lane can run, -1 on an error (in r->err).  While
  * every lane of the warp is at one PC and none waits (w->uni), that PC is
- * w->upc and the lanes' own PCs are not kept. */
-int emu_warp_step(struct run *r, struct warp *w)
+ * w->upc and the lanes' own PCs are not kept.  Inline in emu_warp_run's
+ * loop: what a step reads of the launch stays in registers between steps. */
+static inline __attribute__((always_inline)) int warp_step(struct run *r, struct warp *w)
 {
-    uint32_t pc, mask;
+    uint32_t pc, mask, rest = 0;
     uint32_t alive = w->live & ~w->exited;
     if (!alive)
         return 0;
+    int was_uni = w->uni;
     if (w->uni) {
         pc = w->upc;
         mask = alive;
@@ -768,23 +575,20 @@ int emu_warp_step(struct run *r, struct warp *w)
         uint32_t runnable = alive & ~w->at_bar & ~w->wsync;
         if (!runnable)
             return stalled(r, w);
-        /* over all 32 lanes without branches: cheaper than walking the
-         * mask's bits in the divergent code of a tree's levels */
-        /* a lane that cannot run counts as UINT32_MAX: (bit - 1) is all
-         * ones for it, zero for one that can */
-        pc = UINT32_MAX;
-        for (uint32_t l = 0; l < 32; l++) {
-            uint32_t p = w->pc[l] | (((runnable >> l) & 1) - 1);
-            pc = p < pc ? p : pc;
+        if (w->hint && w->hint_run == runnable && w->hint_wsync == w->wsync) {
+            pc = w->hint_pc;
+            mask = w->hint_mask;
+            rest = w->hint_rest;
+        } else {
+            pc = emu_lowest_pc(w->pc, runnable, runnable | w->wsync, &mask, &rest);
+            if (mask == alive && !w->at_bar && !w->wsync) {
+                w->uni = 1;
+                w->upc = pc;
+            }
         }
-        mask = 0;
-        for (uint32_t l = 0; l < 32; l++)
-            mask |= (uint32_t)(w->pc[l] == pc) << l;
-        mask &= runnable | w->wsync;
-        if (mask == alive && !w->at_bar && !w->wsync) {
-            w->uni = 1;
-            w->upc = pc;
-        }
+        w->hint = 0;
+        w->hint_run = runnable;
+        w->hint_wsync = w->wsync;
     }
     const struct emu_insn *in = &r->code[pc];
     uint64_t *R = w->R = w->frames[in->fn];
@@ -816,6 +620,7 @@ int emu_warp_step(struct run *r, struct warp *w)
     }
     w->cycles += CPI;
     w->steps++;
+    int ok = 1;
     if (in->alu) {     /* the common case, without the class step's call */
         if (emask)
             in->alu(in, R, emask, w->carry);
@@ -823,11 +628,28 @@ int emu_warp_step(struct run *r, struct warp *w)
         if (r->hazards)
             emu_undef_after_alu(w, in, mask, emask, pc);
         advance(w, mask, pc + 1);
-        return 1;
+    } else {
+        if (r->e->cfg.trace)
+            emu_trace_step(r, w, in, mask, emask, pc);
+        if (r->hazards && emu_undef_step(r, w, in, mask, emask, pc))
+            return -1;
+        ok = in->step(r, w, in, mask, emask, pc);
     }
-    if (r->e->cfg.trace)
-        emu_trace_step(r, w, in, mask, emask, pc);
-    if (r->hazards && emu_undef_step(r, w, in, mask, emask, pc))
-        return -1;
-    return in->step(r, w, in, mask, emask, pc);
+    /* the lanes at the lowest PC moved one on, the others stayed: theirs
+     * is the lowest PC still, and they run alone unless others wait there */
+    if (!was_uni && !w->uni && in->straight && ok == 1 && pc + 1 < rest && !(mask & ~w->hint_run)) {
+        w->hint = 1;
+        w->hint_pc = pc + 1;
+        w->hint_mask = mask;
+        w->hint_rest = rest;
+    }
+    return ok;
+}
+
+int emu_warp_run(struct run *r, struct warp *w, int quantum, int *ran)
+{
+    int s = 1;
+    for (int q = 0; q < quantum && !w->yield && (s = warp_step(r, w)) > 0; q++)
+        *ran = 1;
+    return s;
 }
