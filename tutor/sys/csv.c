@@ -43,7 +43,7 @@ static int row_add(struct csv_row *row, struct buf *b)
 }
 
 /* Appends row (its fields then owned by the table, row emptied). */
-static int table_add(struct csv_table *t, struct csv_row *row)
+static int rows_push(struct csv_table *t, struct csv_row *row)
 {
     struct csv_row *r = realloc(t->rows, sizeof *r * (size_t)(t->nrows + 1));
     if (!r)
@@ -62,12 +62,12 @@ static void row_free(struct csv_row *row)
     memset(row, 0, sizeof *row);
 }
 
-void csv_free(struct csv_table *table)
+void csv_free(struct csv_table *t)
 {
-    for (int i = 0; i < table->nrows; i++)
-        row_free(&table->rows[i]);
-    free(table->rows);
-    memset(table, 0, sizeof *table);
+    for (int i = 0; i < t->nrows; i++)
+        row_free(&t->rows[i]);
+    free(t->rows);
+    memset(t, 0, sizeof *t);
 }
 
 /* A line break at p (CRLF or LF; a lone CR is data): its length, or 0. */
@@ -80,14 +80,14 @@ static size_t line_break(const char *p, const char *end)
     return 0;
 }
 
-int csv_parse(const char *text, size_t len, struct csv_table *table, char *err, size_t errlen)
+int csv_parse(const char *text, size_t len, struct csv_table *t, char *err, size_t errlen)
 {
     struct buf b = {0};
     struct csv_row row = {0};
     const char *p = text, *end = text + len;
     int line = 1, rc = -1;
 
-    memset(table, 0, sizeof *table);
+    memset(t, 0, sizeof *t);
     if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
         p += 3;
     while (p < end) {
@@ -138,10 +138,10 @@ int csv_parse(const char *text, size_t len, struct csv_table *table, char *err, 
             p += line_break(p, end);
             line++;
         }
-        if (table_add(table, &row))
+        if (rows_push(t, &row))
             goto oom;
     }
-    if (row.nfields && table_add(table, &row))
+    if (row.nfields && rows_push(t, &row))
         goto oom;
     rc = 0;
     goto out;
@@ -151,7 +151,7 @@ out:
     free(b.data);
     row_free(&row);
     if (rc)
-        csv_free(table);
+        csv_free(t);
     return rc;
 }
 

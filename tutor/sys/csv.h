@@ -26,11 +26,11 @@ struct csv_table {
  * no row); a UTF-8 BOM at the very start dropped; an empty line is a row of
  * one empty field.  Returns 0, or -1 with one line in err: "line 3: a quoted
  * field is not closed" (the line its quote opened on), or "line 2: text
- * after a quoted field" for 'a,"b"c', or out of memory.  On error table
+ * after a quoted field" for 'a,"b"c', or out of memory.  On error t
  * holds nothing that needs freeing. */
-int csv_parse(const char *text, size_t len, struct csv_table *table, char *err, size_t errlen);
+int csv_parse(const char *text, size_t len, struct csv_table *t, char *err, size_t errlen);
 
-void csv_free(struct csv_table *table);
+void csv_free(struct csv_table *t);
 
 /* Whether a spreadsheet that opens the file would take text cell s for a
  * formula, or shift it (OWASP's CSV injection): s starts with '=', '+',
