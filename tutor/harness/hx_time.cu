@@ -146,12 +146,6 @@ static int sample(struct ctx *c, const struct timed *t, int k, float *ms, char *
  * stop at this: on an H200 it took lab 13's judge from 3.8 s to 2.3 s, most
  * of it the small cases' 1000 samples each, the target's ratio as steady. */
 #define ROUGH_PRECISION 0.005
-/* ...and at this many samples, settled or not: a short kernel's budget
- * counts its time alone, while each sample also pays for its preparation
- * and checking (lab 13's scan re-makes and compares the whole output), so
- * a noisy small case shown beside the target could take 1000 samples and
- * most of a second of both kernels'.  A hundred give a median to show. */
-#define ROUGH_MAX_SAMPLES 100
 /* For a normal spread: sigma = 1.4826 MAD, the median's error 1.2533 sigma / sqrt(n). */
 #define MAD_TO_MEDIAN_SE (1.4826 * 1.2533)
 
@@ -191,8 +185,6 @@ int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg,
     if (est > 0 && o->budget_ms / est > most)
         most = (int)(o->budget_ms / est);
     most = std::min(most, o->max_samples);
-    if (c->rough)
-        most = std::max(o->min_samples, std::min(most, ROUGH_MAX_SAMPLES));
 
     ms.resize(most);
     int count = 0;
