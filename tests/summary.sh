@@ -32,7 +32,18 @@ check "a program that dies halfway is a failure too" test -n "$(grep -F '[halfwa
 check "the totals, and exit 1" test "$(tail -n1 <<<"$out")-$rc" = "3 passed, 3 failed, 4 skipped-1"
 check "the full output goes to RUN_LOG" test -n "$(grep -F 'no TAP at all' "$TMP/log")"
 # A program's CPU seconds are its own and its children's, not the clock's.
-printf 'echo "ok - spins"\nend=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done\n' > "$TMP/spins.sh"
+# The spin runs until it has used 1.5 s of CPU (its own clock ticks in
+# /proc), not for 2 s of the wall clock: on a loaded machine a spin of 2 s
+# of wall time got a fraction of a core and was counted 0 s of CPU.
+cat > "$TMP/spins.sh" <<EOF
+echo "ok - spins"
+hz=\$(getconf CLK_TCK)
+while :; do
+    read -r -a st < /proc/\$\$/stat
+    [ \$(( st[13] + st[14] )) -ge \$(( hz * 3 / 2 )) ] && break
+    for i in {1..2000}; do :; done
+done
+EOF
 printf 'echo "ok - sleeps"\nsleep 2\n' > "$TMP/sleeps.sh"
 out=$(RUN_LOG="$TMP/log2" TEST_JOBS=2 bash tests/run.sh "$TMP/spins.sh" "$TMP/sleeps.sh")
 check "each line has its CPU seconds: a spin's count, a sleep's do not" \
