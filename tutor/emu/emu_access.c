@@ -336,6 +336,39 @@ static int shared_scalar(struct run *r, struct warp *w, const struct emu_insn *i
     const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0], *vo = &in->o[is_ld ? 0 : 1];
     uint32_t bytes = emu_type_size[in->type];
     uint64_t *v = w->R + (size_t)vo->reg * 32;
+    /* every lane in bounds and aligned: the warp at once */
+    uint32_t off[32], bad = 0;
+    LANES(mask) {
+        uint64_t addr = (base[l] + (uint64_t)ao->off) & 0xffffffffull;
+        bad |= (addr & (bytes - 1)) || addr + bytes > r->smem_bytes;
+        off[l] = (uint32_t)addr;
+    }
+    uint8_t *smem = r->cta->smem;
+    if (!bad && r->hazards) {
+        uint32_t undef;
+        uint64_t origin;
+        if (emu_shadow_shared_warp(r, w, pc, mask, off, bytes, is_ld ? ACC_READ : ACC_WRITE,
+                                   is_ld ? NULL : v, &undef, &origin))
+            return -1;
+        if (!is_ld)
+            return 0;
+        /* as undef_loaded lane by lane: the origin is the lowest
+         * undefined lane's where no lower lane was undefined before */
+        struct uslot *u = &w->U[vo->reg];
+        if (vo->reg > 0) {
+            uint32_t kept = u->lanes & ~mask;
+            if (undef && !(kept & ((1u << __builtin_ctz(undef)) - 1)))
+                u->origin = origin;
+            u->lanes = kept | undef;
+        }
+    }
+    if (!bad) {
+        if (is_ld)
+            LANES(mask) v[l] = load_bits(smem + off[l], in->type);
+        else if (!r->hazards)
+            LANES(mask) memcpy(smem + off[l], &v[l], bytes);
+        return 0;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t addr = (base[l] + (uint64_t)ao->off) & 0xffffffffull;
@@ -365,6 +398,76 @@ static int shared_scalar(struct run *r, struct warp *w, const struct emu_insn *i
     return 0;
 }
 
+/* ld.param of a kernel parameter at a fixed offset: one value for every
+ * lane, read once.  1 done; 0 when it is another form, or one the lane
+ * path reports (a misaligned or out-of-range offset). */
+static int param_broadcast(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask,
+                           uint32_t bytes)
+{
+    const struct emu_opnd *ao = &in->o[1], *vo = &in->o[0];
+    uint64_t addr = (uint64_t)ao->off;
+    if (ao->reg >= 0 || addr >= PARAM_SCRATCH || (addr & (bytes - 1)) || addr + bytes > r->param_bytes)
+        return 0;
+    uint64_t v = load_bits(r->params + addr, in->type), *d = w->R + (size_t)vo->reg * 32;
+    EACH_LANE(mask, d[l] = v);
+    return 1;
+}
+
+/* ld/st.global of a register or a vector whose lanes all fall in one
+ * buffer the lab lends, aligned: the buffer found once, the shadows held lane by lane,
+ * the data moved.  1 done; 0 when a lane is out of it or misaligned (the
+ * lane path says which); -1 a hazard reported. */
+static int global_wide(struct run *r, struct warp *w, const struct emu_insn *in, const uint64_t *base,
+                       uint32_t mask, int pc, uint32_t bytes)
+{
+    int is_ld = in->op == OP_LD;
+    const struct emu_opnd *ao = &in->o[is_ld ? 1 : 0], *vo = &in->o[is_ld ? 0 : 1];
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0, off = (uint64_t)ao->off;
+    LANES(mask) {
+        uint64_t a = base[l] + off;
+        bits |= a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    if (bits & (bytes - 1))
+        return 0;
+    const struct emu_range *g = emu_mem_find(r->e, &r->mem_last, lo, bytes);
+    if (!g || lo < g->lo || hi + bytes > g->hi || hi + bytes < hi)
+        return 0;
+    if (r->hazards) {
+        if (is_ld && emu_shadow_load_lanes(r, w, pc, mask, base, off, bytes, lo, hi, g->track_reads))
+            return -1;
+        if (!is_ld)
+            LANES(mask) {
+                if (emu_shadow_store(r, w, (int)l, pc, base[l] + off, bytes))
+                    return -1;
+            }
+    }
+    uint64_t *R = w->R;
+    if (vo->kind == OK_REG) {
+        uint64_t *v = R + (size_t)vo->reg * 32;
+        if (is_ld)
+            LANES(mask) v[l] = load_bits((const uint8_t *)(uintptr_t)(base[l] + off), in->type);
+        else
+            LANES(mask) memcpy((uint8_t *)(uintptr_t)(base[l] + off), &v[l], bytes);
+        return 1;
+    }
+    uint32_t esz = emu_type_size[in->type];
+    LANES(mask) {
+        uint8_t *p = (uint8_t *)(uintptr_t)(base[l] + off);
+        for (int i = 0; i < in->vec; i++) {
+            uint64_t *v = R + (size_t)vo->vec[i] * 32 + l;
+            if (is_ld)
+                *v = load_bits(p + i * esz, in->type);
+            else
+                memcpy(p + i * esz, v, esz);
+        }
+        if (is_ld)
+            R[l] = 0;   /* an element of '_' lands in the sink */
+    }
+    return 1;
+}
+
 /* ld / st over the lanes of MASK; 0 or -1 (reported). */
 int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
@@ -386,11 +489,21 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
      * load that may read shared memory, a store of an undefined value */
     int lanewise = r->hazards && (is_ld ? space == SP_SHARED || space == SP_DSMEM || space == SP_GENERIC
                                         : value_undef_lanes(w, in, vo, mask) != 0);
-    if (space == SP_SHARED && in->vec == 1 && vo->kind == OK_REG && base && !(in->flags & F_STRONG) &&
-        (is_ld || !lanewise)) {
+    const uint32_t lanes = mask;
+    int scalar = in->vec == 1 && vo->kind == OK_REG && !(in->flags & F_STRONG);
+    if (scalar && space == SP_SHARED && base && (is_ld || !lanewise)) {
         if (shared_scalar(r, w, in, base, mask, pc))
             return -1;
         mask = 0;   /* done: on to what follows every access */
+    } else if (scalar && space == SP_PARAM && is_ld) {
+        if (param_broadcast(r, w, in, mask, bytes))
+            mask = 0;
+    } else if (!(in->flags & F_STRONG) && space == SP_GLOBAL && base && !lanewise) {
+        int done = global_wide(r, w, in, base, mask, pc, bytes);
+        if (done < 0)
+            return -1;
+        if (done)
+            mask = 0;
     }
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
@@ -441,7 +554,7 @@ int emu_ld_st(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t
         for (int i = 0; i < in->vec; i++) {
             int slot = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
             if (slot > 0)
-                w->U[slot].lanes &= ~mask;
+                w->U[slot].lanes &= ~lanes;
         }
     if (is_ld && (in->flags & F_STRONG))
         r->cta->sig_seen = 1;

@@ -126,6 +126,7 @@ int emu_cluster_step(struct run *r, struct warp *w, const struct emu_insn *in, u
                                  "barrier twice without waiting between: each arrive needs its "
                                  "wait (barrier.cluster.wait, cluster.sync())");
             c->carr[t]++;
+            c->carr_any = 1;
             c->cbar->arrived++;
         }
         if (emask) {

@@ -345,7 +345,7 @@ static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *
     }
     o->kind = OK_REG;
     if (is_dest) {
-        int s;
+        int s = 0;
         if (dest_slot(P, r, &s))
             return -1;
         o->reg = s;

@@ -117,7 +117,7 @@ struct emu_opnd {
     uint8_t neg;        /* a predicate read as !%p */
     int32_t reg;        /* OK_REG: the slot; OK_ADDR: the base slot or -1 */
     int64_t off;        /* OK_ADDR: the constant part of the address */
-    int32_t vec[4];     /* OK_VEC: the slots, -1 for a sink '_' */
+    int32_t vec[4];     /* OK_VEC: the slots, 0 for a sink '_' */
 };
 
 enum { EMU_MAX_OPNDS = 6 };

@@ -1,6 +1,6 @@
 /* emu_lowest.h — where a divergent warp runs next: the lowest PC of its
- * lanes able to run, the lanes there, and the next PC above (emu_warp.c).
- * Header only, a leaf.  Private to tutor/emu/. */
+ * lanes able to run, the lanes there, and the next PC above (emu_warp.c);
+ * the lanes a guard lets run, and setting lanes' PCs.  Header only, a leaf.  Private to tutor/emu/. */
 #ifndef EMU_LOWEST_H
 #define EMU_LOWEST_H
 
@@ -34,6 +34,46 @@ static inline __m128i min_biased(__m128i a, __m128i b)
     return _mm_or_si128(_mm_and_si128(lt, a), _mm_andnot_si128(lt, b));
 }
 #endif
+
+/* The lanes whose predicate (bit 0 of each of the 32 lanes of G) is set:
+ * a guard's mask, four lanes at a time where the machine can. */
+static inline uint32_t emu_pred_bits(const uint64_t *g)
+{
+    uint32_t bits = 0;
+#ifdef __SSE2__
+    for (int j = 0; j < 8; j++) {
+        /* bit 0 of each lane to the sign of its low word, the four low words side by side */
+        __m128i a = _mm_slli_epi32(_mm_loadu_si128((const __m128i *)(g + 4 * j)), 31);
+        __m128i b = _mm_slli_epi32(_mm_loadu_si128((const __m128i *)(g + 4 * j + 2)), 31);
+        __m128 ab = _mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+        bits |= (uint32_t)_mm_movemask_ps(ab) << (4 * j);
+    }
+#else
+    for (uint32_t l = 0; l < 32; l++)
+        bits |= (uint32_t)(g[l] & 1) << l;
+#endif
+    return bits;
+}
+
+/* PCS's lanes of MASK set to PC: a blend of all 32, four at a time,
+ * where the mask has many lanes, else lane by lane. */
+static inline void emu_set_pcs(uint32_t *pcs, uint32_t mask, uint32_t pc)
+{
+#ifdef __SSE2__
+    uint32_t n = mask - ((mask >> 1) & 0x55555555u);    /* its lanes counted without a call */
+    n = (n & 0x33333333u) + ((n >> 2) & 0x33333333u);
+    if (((((n + (n >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24) >= 12) {
+        const __m128i v = _mm_set1_epi32((int)pc), bits = _mm_set1_epi32((int)mask);
+        for (int j = 0; j < 8; j++) {
+            __m128i m = lanes4(bits, j), *p = (__m128i *)(pcs + 4 * j);
+            _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(m, v), _mm_andnot_si128(m, _mm_loadu_si128(p))));
+        }
+        return;
+    }
+#endif
+    for (uint32_t m = mask; m; m &= m - 1)
+        pcs[__builtin_ctz(m)] = pc;
+}
 
 /* The lowest PC of PCS's lanes of RUN; the lanes of SEEN at it in *MASK,
  * and the lowest PC above it of a lane of SEEN in *REST (UINT32_MAX:

@@ -563,6 +563,20 @@ ALU_LANES(lop3_w, lop3((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], (uint32_t
         const uint64_t *x = REG(1), *y = REG(2);                                                    \
         const uint64_t m = wmask(in->type);                                                         \
         EACH_LANE(mask, d[l] = (x[l] & m) op(y[l] & m));                                            \
+    }                                                                                               \
+    ALU_FN(setp_s32_##name)                                                                         \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *x = REG(1), *y = REG(2);                                                    \
+        EACH_LANE(mask, d[l] = (int32_t)x[l] op(int32_t) y[l]);                                     \
+    }                                                                                               \
+    ALU_FN(setp_u32_##name)                                                                         \
+    {                                                                                               \
+        (void)carry;                                                                                \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *x = REG(1), *y = REG(2);                                                    \
+        EACH_LANE(mask, d[l] = (uint32_t)x[l] op(uint32_t) y[l]);                                   \
     }
 SETP_INT(eq, ==)
 SETP_INT(ne, !=)
@@ -636,6 +650,20 @@ static emu_alu_fn *setp_int(const struct emu_insn *in)
     if (in->cmp2 || in->aux == 2)
         return setp_any;
     int sgn = emu_type_kind[in->type] == 's';
+    if (emu_type_size[in->type] == 4)
+        switch (in->cmp) {
+        case CMP_EQ: return sgn ? setp_s32_eq : setp_u32_eq;
+        case CMP_NE: return sgn ? setp_s32_ne : setp_u32_ne;
+        case CMP_LT: return sgn ? setp_s32_lt : setp_u32_lt;
+        case CMP_LE: return sgn ? setp_s32_le : setp_u32_le;
+        case CMP_GT: return sgn ? setp_s32_gt : setp_u32_gt;
+        case CMP_GE: return sgn ? setp_s32_ge : setp_u32_ge;
+        case CMP_LO: return setp_u32_lt;
+        case CMP_LS: return setp_u32_le;
+        case CMP_HI: return setp_u32_gt;
+        case CMP_HS: return setp_u32_ge;
+        default: return NULL;
+        }
     switch (in->cmp) {
     case CMP_EQ: return sgn ? setp_s_eq : setp_u_eq;
     case CMP_NE: return sgn ? setp_s_ne : setp_u_ne;

@@ -66,7 +66,7 @@ struct warp {
     uint32_t steps;
     uint8_t *scratch;       /* call parameters: SCRATCH_BYTES per lane */
     uint8_t *local;         /* local memory: local_bytes per lane */
-    uint8_t bar_id[32];     /* the barrier each waiting lane waits at */
+    uint32_t bar_wait[NBAR];    /* the lanes waiting at each barrier */
     uint64_t **frames;      /* each function's registers (slot-major), NULL until called */
     struct uslot **uframes; /* their definedness, with hazards tracked */
     uint8_t depth[32];      /* calls each lane is inside */
@@ -168,6 +168,7 @@ struct cta {
     struct cta *first;
     struct cluster_bar *cbar;
     uint32_t *carr, *cwait;
+    uint8_t carr_any;       /* a thread arrived: carr and cwait are not all 0 */
 };
 
 /* A cluster's barrier: arrivals in the open phase, phases completed. */
@@ -335,6 +336,14 @@ enum { ACC_READ, ACC_WRITE, ACC_ATOMIC, ACC_EXCH };
  * the hazard reported. */
 int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
                       uint32_t off, uint32_t bytes, int kind, const void *val);
+/* The accesses of the lanes of MASK, each of BYTES at OFF[lane] of the
+ * running block, in lane order, all in its bounds and aligned: held to the
+ * shadow as emu_shadow_shared holds one, and a store's value VAL[lane]
+ * written as its lane is recorded (a later lane's same-value rule sees
+ * it); a load's (VAL NULL) lanes that found a word undefined in *UNDEF,
+ * the lowest one's origin in *ORIGIN.  0, or -1 with the hazard reported. */
+int emu_shadow_shared_warp(struct run *r, struct warp *w, int pc, uint32_t mask, const uint32_t *off,
+                           uint32_t bytes, int kind, uint64_t *val, uint32_t *undef, uint64_t *origin);
 /* Whether any word of BYTES at shared OFF of the running block holds no
  * defined value (never stored, nor exchanged in). */
 int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes);
@@ -351,6 +360,10 @@ void emu_shadow_filled(struct run *r, uint32_t off, uint32_t bytes);
 int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes);
 int emu_shadow_load(struct run *r, struct warp *w, int l, int pc, uint64_t addr, uint32_t bytes,
                     int record);
+/* emu_shadow_load for the lanes of MASK, each at its BASE + OFF, all
+ * within [LO, HI + BYTES). */
+int emu_shadow_load_lanes(struct run *r, struct warp *w, int pc, uint32_t mask, const uint64_t *base,
+                          uint64_t off, uint32_t bytes, uint64_t lo, uint64_t hi, int record);
 /* At the running block's end: its releases are kept, against which its
  * plain stores are held from now on.  0, or -1 out of memory. */
 int emu_shadow_block_end(struct run *r);

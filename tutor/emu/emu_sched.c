@@ -202,6 +202,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
     c->ctaid[2] = (unsigned)(q / ((uint64_t)ncl0 * ncl1) * r->cl[2] + k / ((uint64_t)r->cl[0] * r->cl[1]));
     memset(c->carr, 0, r->nthreads * sizeof *c->carr);
     memset(c->cwait, 0, r->nthreads * sizeof *c->cwait);
+    c->carr_any = 0;
     if (!c->rank)
         memset(c->cbar, 0, sizeof *c->cbar);
     memset(c->smem, 0xa5, r->smem_bytes);
@@ -211,6 +212,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         uint32_t first = i * 32, left = r->nthreads - first;
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
+        memset(w->bar_wait, 0, sizeof w->bar_wait);
         w->uni = 1;
         w->hint = 0;
         w->upc = (uint32_t)r->f->first;
@@ -341,10 +343,11 @@ static void block_deadlocked(struct run *r, struct cta *c)
     for (uint32_t i = 0; i < r->nwarps; i++) {
         struct warp *w = &c->warps[i];
         if (w->at_bar) {
-            int l = __builtin_ctz(w->at_bar);
+            int l = __builtin_ctz(w->at_bar), id = 0;
+            while (id < NBAR - 1 && !((w->bar_wait[id] >> l) & 1))
+                id++;
             emu_hazard(r, w, l, (int)w->pc[l] - 1,
-                       "waits at barrier %u, which the block's other threads never reach",
-                       w->bar_id[l]);
+                       "waits at barrier %d, which the block's other threads never reach", id);
             return;
         }
     }

@@ -172,18 +172,26 @@ static inline int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t bytes)
     return x == y;
 }
 
-/* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
- * with an unordered access of another thread of the cluster ends the
- * launch (-1); else it is recorded (0), the words it finds undefined in
- * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
-int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
-                      uint32_t off, uint32_t bytes, int kind, const void *val)
+/* The access of lane L of W as the shadow orders it (struct acc). */
+static inline struct acc acc_of(const struct run *r, const struct warp *w, int l)
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     const struct cta *c = r->cta;
-    struct acc a = {.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
-                    .clk = c->mbclk ? c->mbclk[tid] : 0, .carr = c->carr ? c->carr[tid] : 0,
-                    .cwait = c->cwait ? c->cwait[tid] : 0, .w = w};
+    return (struct acc){.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
+                        .clk = c->mbclk ? c->mbclk[tid] : 0, .carr = c->carr ? c->carr[tid] : 0,
+                        .cwait = c->cwait ? c->cwait[tid] : 0, .w = w};
+}
+
+/* emu_shadow_shared's work for the access A: inline in both its callers,
+ * so that a warp's accesses run as one loop. */
+static inline __attribute__((always_inline)) int shadow_access(struct run *r, struct warp *w, int l,
+                                                               int pc, struct cta *target,
+                                                               uint32_t off, uint32_t bytes,
+                                                               int kind, const void *val,
+                                                               const struct acc *pa)
+{
+    const struct acc a = *pa;
+    const uint32_t tid = a.tid;
     struct shadow *sh = target->sh;
     const uint32_t gen = target->gen;
     uint32_t first = off / 4, last = (off + bytes - 1) / 4;
@@ -287,6 +295,67 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
         s->wstep = w->steps;
     }
     return 0;
+}
+
+/* A shared access of BYTES at OFF of block TARGET by lane L of W: a race
+ * with an unordered access of another thread of the cluster ends the
+ * launch (-1); else it is recorded (0), the words it finds undefined in
+ * r->ld_undef and those a store leaves undefined taken from r->st_undef. */
+int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *target,
+                      uint32_t off, uint32_t bytes, int kind, const void *val)
+{
+    struct acc a = acc_of(r, w, l);
+    return shadow_access(r, w, l, pc, target, off, bytes, kind, val, &a);
+}
+
+/* emu_shadow_shared_warp's loop; inlined twice, once with BYTES a
+ * constant 4 and PLAIN set (a block without mbarriers or a cluster: its
+ * accesses' clocks and arrivals are 0), which the compiler folds away. */
+static inline __attribute__((always_inline)) int shadow_warp(struct run *r, struct warp *w, int pc,
+                                                             uint32_t mask, const uint32_t *off,
+                                                             uint32_t bytes, int kind, uint64_t *val,
+                                                             uint32_t *undef, uint64_t *origin,
+                                                             int plain)
+{
+    struct cta *c = r->cta;
+    uint8_t *smem = c->smem;
+    struct acc a = {.rank = c->rank, .epoch = c->epoch, .wep = w->wepoch, .w = w};
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (plain)
+            a.tid = (uint32_t)(w->index * 32 + l);
+        else
+            a = acc_of(r, w, l);
+        r->ld_undef = r->st_undef = 0;
+        r->ld_origin = 0;
+        if (shadow_access(r, w, l, pc, c, off[l], bytes, kind, val ? &val[l] : NULL, &a))
+            return -1;
+        if (val) {
+            memcpy(smem + off[l], &val[l], bytes);
+        } else if (r->ld_undef) {
+            if (!*undef)
+                *origin = r->ld_origin;
+            *undef |= 1u << l;
+        }
+    }
+    return 0;
+}
+
+int emu_shadow_shared_warp(struct run *r, struct warp *w, int pc, uint32_t mask, const uint32_t *off,
+                           uint32_t bytes, int kind, uint64_t *val, uint32_t *undef, uint64_t *origin)
+{
+    const struct cta *c = r->cta;
+    *undef = 0;
+    *origin = 0;
+    int rc;
+    if (bytes == 4 && !c->mbclk && !c->carr_any)
+        rc = kind == ACC_READ ? shadow_warp(r, w, pc, mask, off, 4, ACC_READ, NULL, undef, origin, 1)
+                              : shadow_warp(r, w, pc, mask, off, 4, kind, val, undef, origin, 1);
+    else
+        rc = shadow_warp(r, w, pc, mask, off, bytes, kind, val, undef, origin, 0);
+    r->ld_undef = r->st_undef = 0;
+    r->ld_origin = 0;
+    return rc;
 }
 
 int emu_shadow_undefined(const struct run *r, uint32_t off, uint32_t bytes)
@@ -506,6 +575,26 @@ int emu_shadow_store(struct run *r, struct warp *w, int l, int pc, uint64_t addr
         g->rel = c->blk_release;
         g->weak = !(in->flags & F_STRONG);
         g->published = 0;
+    }
+    return 0;
+}
+
+int emu_shadow_load_lanes(struct run *r, struct warp *w, int pc, uint32_t mask, const uint64_t *base,
+                          uint64_t off, uint32_t bytes, uint64_t lo, uint64_t hi, int record)
+{
+    /* an input's pages have no shadow: one look per page, not per lane */
+    uint64_t first = lo / 4 / GH_PAGE, last = (hi + bytes - 1) / 4 / GH_PAGE;
+    if (!record && last - first < 4) {
+        int any = 0;
+        for (uint64_t page = first; page <= last && !any; page++)
+            any = gh_find(r, page * GH_PAGE, 0) != NULL;
+        if (!any)
+            return 0;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (emu_shadow_load(r, w, l, pc, base[l] + off, bytes, record))
+            return -1;
     }
     return 0;
 }

@@ -14,14 +14,10 @@ static void barrier_release(struct run *r, int id)
     const struct emu_insn *in = c->bar_insn[id];
     for (uint32_t i = 0; i < r->nwarps; i++) {
         struct warp *w = &c->warps[i];
-        uint32_t rel = 0;
-        for (uint32_t m = w->at_bar; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (w->bar_id[l] == id)
-                rel |= 1u << l;
-        }
+        uint32_t rel = w->bar_wait[id];
         if (!rel)
             continue;
+        w->bar_wait[id] = 0;
         w->at_bar &= ~rel;
         w->bar_away = 0;
         if (in && in->op == OP_BAR_RED) {
@@ -39,17 +35,20 @@ static void barrier_release(struct run *r, int id)
     c->epoch++;
 }
 
+/* Releases barrier ID if all its threads have reached it. */
+static void barrier_check(struct run *r, int id)
+{
+    const struct cta *c = r->cta;
+    uint32_t want = c->bar_expect[id] ? c->bar_expect[id] : c->live_threads;
+    if (c->bar_count[id] && c->bar_count[id] >= want)
+        barrier_release(r, id);
+}
+
 /* Releases every barrier all its threads have reached. */
 void emu_barriers_check(struct run *r)
 {
-    const struct cta *c = r->cta;
-    for (int id = 0; id < NBAR; id++) {
-        if (!c->bar_count[id])
-            continue;
-        uint32_t want = c->bar_expect[id] ? c->bar_expect[id] : c->live_threads;
-        if (c->bar_count[id] >= want)
-            barrier_release(r, id);
-    }
+    for (int id = 0; id < NBAR; id++)
+        barrier_check(r, id);
 }
 
 /* bar.sync/bar.red/bar.arrive by the lanes of EMASK (MASK: those at the
@@ -92,10 +91,9 @@ int emu_bar_arrive(struct run *r, struct warp *w, const struct emu_insn *in, uin
     }
     if (wait) {
         w->at_bar |= emask;
-        for (uint32_t m = emask; m; m &= m - 1)
-            w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
+        w->bar_wait[id] |= emask;
     }
-    emu_barriers_check(r);
+    barrier_check(r, (int)id);     /* the only count that moved */
     return 0;
 }
 

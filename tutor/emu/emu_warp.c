@@ -151,8 +151,7 @@ static void advance(struct warp *w, uint32_t mask, uint32_t npc)
         w->upc = npc;
         return;
     }
-    for (uint32_t m = mask; m; m &= m - 1)
-        w->pc[__builtin_ctz(m)] = npc;
+    emu_set_pcs(w->pc, mask, npc);
 }
 
 /* The lanes of EMASK go to TARGET, the rest of MASK on past PC. */
@@ -163,10 +162,8 @@ static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target
         return;
     }
     diverge(w);
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        w->pc[l] = (emask >> l) & 1 ? target : pc + 1;
-    }
+    emu_set_pcs(w->pc, mask & ~emask, pc + 1);
+    emu_set_pcs(w->pc, mask & emask, target);
 }
 
 static int stalled(struct run *r, struct warp *w)
@@ -596,10 +593,7 @@ static inline __attribute__((always_inline)) int warp_step(struct run *r, struct
         w->U = w->uframes[in->fn];
     uint32_t emask = mask;
     if (in->guard >= 0) {
-        const uint64_t *g = R + (size_t)in->guard * 32;
-        uint32_t bits = 0;
-        for (uint32_t l = 0; l < 32; l++)
-            bits |= (uint32_t)(g[l] & 1) << l;
+        uint32_t bits = emu_pred_bits(R + (size_t)in->guard * 32);
         emask = mask & (in->guard_neg ? ~bits : bits);
     }
     uint32_t n = popc32(mask);
