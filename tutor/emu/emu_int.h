@@ -136,6 +136,8 @@ typedef int emu_step_fn(struct run *r, struct warp *w, const struct emu_insn *in
 struct emu_insn {
     emu_alu_fn *alu;    /* C_ALU: the form's handler, chosen at decode */
     emu_step_fn *step;  /* its class's step, set at load */
+    int32_t guard;      /* predicate slot, -1 when unguarded */
+    uint16_t fn;        /* the function it belongs to */
     uint16_t op;
     uint8_t type, type2;
     uint8_t space, cmp, rnd, sub;
@@ -152,12 +154,10 @@ struct emu_insn {
     uint8_t uplan;
     int32_t usrc[4], udst;
     uint32_t flags;
-    int32_t guard;      /* predicate slot, -1 when unguarded */
     int32_t target;     /* bra: instruction index; call: function index */
     int32_t aux;        /* prmt mode, call's first argument index, ... */
     uint32_t line;
     uint16_t file;
-    uint16_t fn;        /* the function it belongs to */
     uint16_t cfile;     /* inlined: where it was called from (.loc inlined_at) */
     uint32_t cline;
     struct emu_opnd o[EMU_MAX_OPNDS];
