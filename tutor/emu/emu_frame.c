@@ -100,11 +100,30 @@ void emu_frame_constants(const struct run *r, int fn, uint64_t *R)
  * differ from thread to thread. */
 static void sreg_lanes(const struct run *r, const struct warp *w, int id, uint64_t *s)
 {
-    int per_lane = id == SR_TID_X || id == SR_TID_Y || id == SR_TID_Z || id == SR_LANEID ||
-                   (id >= SR_LANEMASK_EQ && id <= SR_LANEMASK_GE);
-    uint64_t v = per_lane ? 0 : sreg_value(r, w, 0, id);
+    if (id == SR_TID_X || id == SR_TID_Y || id == SR_TID_Z) {
+        /* lane 0's coordinates divided out once, the others counted on */
+        uint32_t bx = r->block[0], by = r->block[1], t = (uint32_t)w->index * 32;
+        uint32_t c[3] = {t % bx, t / bx % by, t / (bx * by)}, k = (uint32_t)(id - SR_TID_X);
+        for (int l = 0; l < 32; l++) {
+            s[l] = c[k];
+            if (++c[0] == bx) {
+                c[0] = 0;
+                if (++c[1] == by) {
+                    c[1] = 0;
+                    c[2]++;
+                }
+            }
+        }
+        return;
+    }
+    if (id == SR_LANEID || (id >= SR_LANEMASK_EQ && id <= SR_LANEMASK_GE)) {
+        for (int l = 0; l < 32; l++)
+            s[l] = sreg_value(r, w, l, id);
+        return;
+    }
+    uint64_t v = sreg_value(r, w, 0, id);   /* the same in every lane */
     for (int l = 0; l < 32; l++)
-        s[l] = per_lane ? sreg_value(r, w, l, id) : v;
+        s[l] = v;
 }
 
 /* Sets the special registers of every frame W has, once per block. */
