@@ -7,7 +7,10 @@
 # the check says one before compute-sanitizer ends, else its exit) and to
 # its exit; the report's compile, judge, hazard pass and sanitizer seconds;
 # the timed samples of the target's case and the spread of its ratio
-# (max - min over the median) across the runs.  Medians of N runs (5
+# (max - min over the median) across the runs; from the judge's own report
+# (harness.json, left in the work folder), its timed section's parts: the
+# peak, the wait for its CPU references and each case's two loops, the
+# student's and the reference's, in seconds and samples.  Medians of N runs (5
 # unless -n says fewer or more).  Workbooks given with --roots (built
 # trees: main's and a branch's, say) are run in turn, lab by lab and run by
 # run, so that their figures are measured alike.  A table is printed last;
@@ -111,16 +114,40 @@ def once(root, lab, kind, i):
         return {"status": "no-report", "verdict": wall, "wall": wall}
     tcase = (r.get("target") or {}).get("case")
     perf = next((p for p in r.get("perf") or [] if p.get("label") == tcase), None)
-    return {"status": r.get("status"), "verdict": verdict if verdict is not None else wall, "wall": wall,
-            "compile": (r.get("compile") or {}).get("seconds"), "judge": r.get("run_s"),
-            "hazard": r.get("hazard_pass_s"), "san": (r.get("sanitizer") or {}).get("seconds"),
-            "samples": perf["time"]["samples"] if perf else None, "ratio": perf.get("ratio") if perf else None,
-            "phases": " ".join("%s=%s" % kv for kv in (r.get("phases") or {}).items())}
+    x = {"status": r.get("status"), "verdict": verdict if verdict is not None else wall, "wall": wall,
+         "compile": (r.get("compile") or {}).get("seconds"), "judge": r.get("run_s"),
+         "hazard": r.get("hazard_pass_s"), "san": (r.get("sanitizer") or {}).get("seconds"),
+         "samples": perf["time"]["samples"] if perf else None, "ratio": perf.get("ratio") if perf else None,
+         "phases": " ".join("%s=%s" % kv for kv in (r.get("phases") or {}).items())}
+    x.update(judge_detail(os.path.join(root, "build", "check", lab["id"], "harness.json")))
+    return x
+
+
+def judge_detail(path):
+    """From the judge's own report (the check keeps it in its work folder):
+    its timed section's parts, the peak and the wait for the CPU references,
+    and per case each kernel's samples and the seconds its loop took."""
+    try:
+        h = json.load(open(path))
+    except (OSError, ValueError):
+        return {}
+    ph = h.get("phases") or {}
+    d = {"timing": ph.get("timing_s"), "peak": ph.get("peak_s"), "expect": ph.get("expect_s")}
+    cases = []
+    for p in h.get("perf") or []:
+        st, rt = p.get("time") or {}, (p.get("reference") or {}).get("time") or {}
+        d["s:" + p["label"]], d["r:" + p["label"]] = st.get("seconds"), rt.get("seconds")
+        d["sn:" + p["label"]], d["rn:" + p["label"]] = st.get("samples"), rt.get("samples")
+        cases.append("%s=%s/%s,%s/%s" % (p["label"], st.get("seconds"), st.get("samples"), rt.get("seconds"),
+                                          rt.get("samples")))
+    d["cases"] = " ".join(cases)
+    return d
 
 
 runs = {}
 with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
-    tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\tphases\n")
+    tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\tphases"
+              "\tcases (label=student s/samples,reference s/samples)\n")
     for lab in labs:
         for kind in kinds:
             for i in range(n):
@@ -133,7 +160,8 @@ with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
                     runs.setdefault((root, lab["id"], kind), []).append(x)
                     tsv.write("\t".join(str(v) for v in [label(root), lab["id"], kind, i, x["status"],
                               x["verdict"], x["wall"], x.get("compile"), x.get("judge"), x.get("hazard"),
-                              x.get("san"), x.get("samples"), x.get("ratio"), x.get("phases")]) + "\n")
+                              x.get("san"), x.get("samples"), x.get("ratio"), x.get("phases"),
+                              x.get("cases")]) + "\n")
                     tsv.flush()
 shutil.rmtree(tmp, ignore_errors=True)
 
@@ -159,6 +187,14 @@ for (root, lab, kind), xs in runs.items():
         label(root)[:14], lab, kind, len(xs), status[:14], cell(med(xs, "verdict")), cell(med(xs, "wall")),
         cell(med(xs, "compile")), cell(med(xs, "judge")), cell(med(xs, "hazard")), cell(med(xs, "san")),
         cell(med(xs, "samples"), "%.0f"), cell(spread, "%.2f")))
+print("\nthe judge's timed section (its own report), medians: timing, of it the peak; the wait for the CPU")
+print("references; per case, seconds and samples of the student's loop / the reference's")
+for (root, lab, kind), xs in runs.items():
+    labels = [k[2:] for k in xs[0] if k.startswith("s:")] if xs else []
+    per = "  ".join("%s %s/%s %s/%s" % (c, cell(med(xs, "s:" + c)), cell(med(xs, "sn:" + c), "%.0f"),
+                                       cell(med(xs, "r:" + c)), cell(med(xs, "rn:" + c), "%.0f")) for c in labels)
+    print("%-14s %-3s %-8s timing %s peak %s expect %s  %s" % (
+        label(root)[:14], lab, kind, cell(med(xs, "timing")), cell(med(xs, "peak")), cell(med(xs, "expect")), per))
 for root in roots:
     for kind in kinds:
         v = [med(xs, "verdict") for (r, _, k), xs in runs.items() if r == root and k == kind]

@@ -253,6 +253,54 @@ static void tile_local_scan_fails_past_one_tile(void)
     }
 }
 
+/* The trial's CPU check shared out over threads (from 2^20 elements on) and
+ * in one pass (below) counts and names what a running sum does: a right
+ * result, wrong elements at the ends of the threads' stretches, at the
+ * first and the last element, a run of them, and a result wrong from one
+ * place on (a lost carry).  Run on whatever threads this machine has. */
+static void cpu_check_counts_as_a_running_sum(void)
+{
+    printf("#   the check's threads at 2^20 + 3: %u\n", sc_workers((1ull << 20) + 3));
+    for (unsigned long long n : {65537ull, (1ull << 20) + 3, 3000017ull}) {
+        gen g = elem<int>::make(17, 5 + n % 7, n);
+        std::vector<long long> p = brute(g, NULL);
+        std::vector<int> right(n);
+        for (unsigned long long i = 0; i < n; i++)
+            right[i] = (int)p[i];
+        unsigned long long w = sc_workers(n), step = (n + w - 1) / w;
+        for (int kind = 0; kind < 6; kind++) {
+            std::vector<int> out = right;
+            if (kind == 1)          /* the first and last element of every stretch */
+                for (unsigned long long s = 0; s < n; s += step) {
+                    out[s] ^= 1;
+                    out[std::min(n, s + step) - 1] += 3;
+                }
+            else if (kind == 2)     /* the first and the last element */
+                out[0]--, out[n - 1]++;
+            else if (kind == 3)     /* a run across the middle */
+                for (unsigned long long i = n / 2 - 100; i < n / 2 + 100; i++)
+                    out[i] = 0;
+            else if (kind == 4)     /* off by one from a place on */
+                for (unsigned long long i = n / 3 + 7; i < n; i++)
+                    out[i] += 1;
+            else if (kind == 5)     /* one element, at a random place */
+                out[below(mix(n), (uint32_t)n)] = INT_MIN;
+            unsigned long long bad = 0, first = ~0ull, got_first = ~0ull;
+            long long want = 0, got_want = 0, last = 0;
+            for (unsigned long long i = 0; i < n; i++)
+                if ((long long)out[i] != p[i] && bad++ == 0) {
+                    first = i;
+                    want = p[i];
+                }
+            EXPECT(sc_cpu_check(g, out.data(), &got_first, &got_want, &last) == bad);
+            EXPECT(last == p.back());
+            if (bad)
+                EXPECT(got_first == first && got_want == want);
+            EXPECT((bad == 0) == (kind == 0));
+        }
+    }
+}
+
 /* The reference's hash: any one element changed (to any value) or two
  * swapped changes it; adding in another order does not. */
 static void reference_hash_sees_any_change(void)
@@ -325,5 +373,5 @@ static void changed_input_is_worded_once(void)
 
 TAP_MAIN(T(marks_match_running_sum), T(no_prefix_overflows), T(prefixes_reach_near_the_int_range),
          T(offsets_in_30_bits_fail), T(changes_are_what_the_judge_says),
-         T(kept_results_are_wrong), T(tile_local_scan_fails_past_one_tile),
+         T(kept_results_are_wrong), T(tile_local_scan_fails_past_one_tile), T(cpu_check_counts_as_a_running_sum),
          T(reference_hash_sees_any_change), T(poison_is_never_right), T(changed_input_is_worded_once))

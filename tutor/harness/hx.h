@@ -94,6 +94,9 @@ struct test {
 struct timing {
     int samples;
     double median_ms, min_ms, max_ms;
+    /* Wall time of the whole loop: warm-ups, samples and every sample's
+     * preparation and verification, of which the events see only the calls. */
+    double seconds;
 };
 
 struct perf {
@@ -141,6 +144,8 @@ struct report {
      * correctness trials, the wait for the GPU lock, the timed cases. */
     double init_s, correctness_s, wait_s, timing_s;
     double gate_s;              /* --gate: the wait for the check's build, not in init_s */
+    double peak_s;              /* of timing_s: the streaming peak's measurement */
+    double expect_s;            /* the timed section's wait for its CPU references (family.expect) */
     /* Families with a tolerance: the largest |got - expected| / tolerance of
      * any result they accepted, trials and timed samples alike (how close the
      * kernel came to failing; 0 for exact families, which leave has_tol 0). */
@@ -204,8 +209,10 @@ struct family {
     int (*profile)(struct ctx *c, unsigned long long n);
     void (*teardown)(struct ctx *c);
     /* Optional: the host-side work of the timed cases (their CPU references),
-     * done ahead on a second thread while the run waits to have the GPU
-     * alone, so that the GPU is not held idle for it.  Host memory only. */
+     * done on a thread of its own from the judge's start (hx_core.cu), while
+     * the compile, the set-up and the trials go on, and joined before the
+     * first timed case.  Host memory and c->o only: it gets a copy of the
+     * context, and nothing else may touch what it writes until the join. */
     void (*expect)(struct ctx *c);
     /* Whether trial and timed honour o->repeat (the same bits on every call
      * with one input); a family that cannot refuses --repeat above 1. */

@@ -51,7 +51,7 @@ static void put_timing(FILE *f, const char *key, const struct timing *t)
     put_num(f, t->min_ms);
     fputs(", \"max_ms\": ", f);
     put_num(f, t->max_ms);
-    fputc('}', f);
+    fprintf(f, ", \"seconds\": %.3f}", t->seconds);
 }
 
 static void put_device(FILE *f, const struct device *d)
@@ -200,8 +200,8 @@ int report_write(const struct opts *o, const struct report *r)
     }
     fputs("]", f);
     fprintf(f, "},\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
-               "\"timing_s\": %.3f, \"gate_s\": %.3f},\n", r->init_s, r->correctness_s, r->wait_s, r->timing_s,
-               r->gate_s);
+               "\"timing_s\": %.3f, \"gate_s\": %.3f, \"peak_s\": %.3f, \"expect_s\": %.3f},\n", r->init_s,
+               r->correctness_s, r->wait_s, r->timing_s, r->gate_s, r->peak_s, r->expect_s);
     if (r->emulated)
         put_emulator(f, r);
     fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);

@@ -206,14 +206,17 @@ int measure(struct ctx *c, const struct timed *t, struct timing *out, char *msg,
     return 0;
 }
 
-/* measure() and then the whole-output check, if the kernel has one. */
+/* measure() and then the whole-output check, if the kernel has one; the
+ * wall time of both in out->seconds. */
 static int measure_one(struct ctx *c, const struct timed *t, struct timing *out, char *msg, size_t len)
 {
+    double t0 = now_s();
     int rc = measure(c, t, out, msg, len);
     if (rc == 0 && t->after) {
         int ok = t->after(t->arg, msg, len);
         rc = ok < 0 ? -1 : ok ? 0 : 1;
     }
+    out->seconds = now_s() - t0;
     return rc;
 }
 
