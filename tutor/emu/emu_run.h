@@ -86,19 +86,24 @@ struct warp {
     struct lane_saves *saves;   /* per lane, for recursion; NULL until a lane recurses */
 };
 
-/* What a shared word last saw (hazard tracking). */
+/* One access of a shared word as its shadow keeps it: the thread and its
+ * block's rank in the cluster, the instruction, and what orders it (its
+ * block's barrier epoch, its warp's .sync epoch, its mbarrier clock, its
+ * cluster arrivals: struct cta's mbclk and carr). */
+struct shadow_rec {
+    uint32_t tid, rank, pc, epoch, wep, clk, carr;
+};
+
+/* What a shared word last saw (hazard tracking): its last write, its last
+ * read, and the read before that by another thread. */
 struct shadow {
     uint32_t gen;           /* the block it belongs to; another block's is empty */
-    uint32_t wclk, rclk, r2clk;     /* the accessors' mbarrier clocks (struct cta's mbclk) */
-    uint32_t wcarr, rcarr, r2carr;  /* their cluster arrivals so far (struct cta's carr) */
-    uint8_t wrank, rrank, r2rank;   /* their blocks' ranks in the cluster */
-    uint32_t wtid, wpc, wepoch, wwep, wstep;
-    uint32_t rtid, rpc, repoch, rwep;
-    uint32_t r2tid, r2pc, r2epoch, r2wep;
     uint8_t written, watomic, read, read2;
     uint8_t defined;        /* its value is defined: a defined value stored, or exchanged in */
-    uint64_t uorigin;       /* where an undefined value stored to it came from (emu_undef.c) */
     uint8_t pending;        /* a cp.async not yet waited for fills it */
+    uint32_t wstep;         /* the write's warp step (the lanes of one store) */
+    struct shadow_rec w, r, r2;
+    uint64_t uorigin;       /* where an undefined value stored to it came from (emu_undef.c) */
     uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
 

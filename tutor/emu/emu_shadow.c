@@ -110,7 +110,8 @@ void emu_shared_place(const struct run *r, uint32_t off, uint32_t elem, char *ou
  * what orders it (the block's barriers, its warp's, its mbarrier clock, its
  * cluster arrivals and waits). */
 struct acc {
-    uint32_t tid, rank, epoch, wep, clk, carr, cwait;
+    struct shadow_rec rec;  /* as a record keeps it; its pc set per access */
+    uint32_t cwait;
     const struct warp *w;
 };
 
@@ -145,19 +146,22 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, const struct 
     return -1;
 }
 
-/* Whether an earlier access by thread PTID of the cluster's block PRANK
- * (its block's epoch PEPOCH, its warp's PWEP, its mbarrier clock PCLK, its
- * cluster arrivals PCARR) is ordered before A: by a cluster barrier it
- * arrived at after it and A's thread waited on; within one block also by
- * a block barrier, a .sync warp operation of one warp, or an mbarrier
+/* Whether the earlier access P is ordered before A: by a cluster barrier
+ * it arrived at after it and A's thread waited on; within one block also
+ * by a block barrier, a .sync warp operation of one warp, or an mbarrier
  * phase (emu_mbar.c). */
-static int ordered(const struct acc *a, uint32_t ptid, uint32_t prank, uint32_t pepoch,
-                   uint32_t pwep, uint32_t pclk, uint32_t pcarr)
+static inline int ordered(const struct acc *a, const struct shadow_rec *p)
 {
-    if (pcarr < a->cwait)
+    if (p->carr < a->cwait)
         return 1;
-    return prank == a->rank && (pepoch != a->epoch || pclk < a->clk ||
-                                ((int)(ptid / 32) == a->w->index && pwep != a->wep));
+    return p->rank == a->rec.rank && (p->epoch != a->rec.epoch || p->clk < a->rec.clk ||
+                                      ((int)(p->tid / 32) == a->w->index && p->wep != a->rec.wep));
+}
+
+/* Whether P was made by another thread than A's. */
+static inline int other(const struct acc *a, const struct shadow_rec *p)
+{
+    return p->tid != a->rec.tid || p->rank != a->rec.rank;
 }
 
 /* Whether BYTES at A and B are equal: a word's compare inline for an
@@ -177,8 +181,9 @@ static inline struct acc acc_of(const struct run *r, const struct warp *w, int l
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     const struct cta *c = r->cta;
-    return (struct acc){.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
-                        .clk = c->mbclk ? c->mbclk[tid] : 0, .carr = c->carr ? c->carr[tid] : 0,
+    return (struct acc){.rec = {.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
+                                .clk = c->mbclk ? c->mbclk[tid] : 0,
+                                .carr = c->carr ? c->carr[tid] : 0},
                         .cwait = c->cwait ? c->cwait[tid] : 0, .w = w};
 }
 
@@ -190,8 +195,8 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
                                                                int kind, const void *val,
                                                                const struct acc *pa)
 {
-    const struct acc a = *pa;
-    const uint32_t tid = a.tid;
+    struct acc a = *pa;
+    a.rec.pc = (uint32_t)pc;
     struct shadow *sh = target->sh;
     const uint32_t gen = target->gen;
     uint32_t first = off / 4, last = (off + bytes - 1) / 4;
@@ -238,43 +243,28 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
                 r->ld_origin = s->uorigin ? s->uorigin : emu_origin_shared(
                     word * 4, target != r->cta ? target->rank + 1 : 0, pc);
         }
-        if (s->written && (s->wtid != tid || s->wrank != a.rank) &&
-            !ordered(&a, s->wtid, s->wrank, s->wepoch, s->wwep, s->wclk, s->wcarr) &&
+        if (s->written && other(&a, &s->w) && !ordered(&a, &s->w) &&
             !(kind == ACC_ATOMIC && s->watomic)) {
-            int same_step = s->wrank == a.rank && (int)(s->wtid / 32) == w->index &&
+            int same_step = s->w.rank == a.rec.rank && (int)(s->w.tid / 32) == w->index &&
                             s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
-                return hazard(r, w, l, pc, target, s->wtid, s->wrank, (int)s->wpc,
+                return hazard(r, w, l, pc, target, s->w.tid, s->w.rank, (int)s->w.pc,
                               kind == ACC_READ ? "reads it" : "writes it", off, elem);
         }
         if (kind == ACC_READ) {
-            if (s->read && (s->rtid != tid || s->rrank != a.rank)) {
-                s->r2tid = s->rtid;
-                s->r2pc = s->rpc;
-                s->r2epoch = s->repoch;
-                s->r2wep = s->rwep;
-                s->r2clk = s->rclk;
-                s->r2carr = s->rcarr;
-                s->r2rank = s->rrank;
+            if (s->read && other(&a, &s->r)) {
+                s->r2 = s->r;
                 s->read2 = 1;
             }
             s->read = 1;
-            s->rtid = tid;
-            s->rpc = (uint32_t)pc;
-            s->repoch = a.epoch;
-            s->rwep = a.wep;
-            s->rclk = a.clk;
-            s->rcarr = a.carr;
-            s->rrank = (uint8_t)a.rank;
+            s->r = a.rec;
             continue;
         }
-        if (s->read && (s->rtid != tid || s->rrank != a.rank) &&
-            !ordered(&a, s->rtid, s->rrank, s->repoch, s->rwep, s->rclk, s->rcarr))
-            return hazard(r, w, l, pc, target, s->rtid, s->rrank, (int)s->rpc, "writes it", off,
+        if (s->read && other(&a, &s->r) && !ordered(&a, &s->r))
+            return hazard(r, w, l, pc, target, s->r.tid, s->r.rank, (int)s->r.pc, "writes it", off,
                           elem);
-        if (s->read2 && (s->r2tid != tid || s->r2rank != a.rank) &&
-            !ordered(&a, s->r2tid, s->r2rank, s->r2epoch, s->r2wep, s->r2clk, s->r2carr))
-            return hazard(r, w, l, pc, target, s->r2tid, s->r2rank, (int)s->r2pc, "writes it",
+        if (s->read2 && other(&a, &s->r2) && !ordered(&a, &s->r2))
+            return hazard(r, w, l, pc, target, s->r2.tid, s->r2.rank, (int)s->r2.pc, "writes it",
                           off, elem);
         s->written = 1;
         /* a store defines the word with a defined value; an atomic whose
@@ -285,13 +275,7 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
             s->uorigin = undef_in ? r->st_origin : 0;
         }
         s->watomic = kind == ACC_ATOMIC;
-        s->wtid = tid;
-        s->wpc = (uint32_t)pc;
-        s->wepoch = a.epoch;
-        s->wwep = a.wep;
-        s->wclk = a.clk;
-        s->wcarr = a.carr;
-        s->wrank = (uint8_t)a.rank;
+        s->w = a.rec;
         s->wstep = w->steps;
     }
     return 0;
@@ -319,11 +303,11 @@ static inline __attribute__((always_inline)) int shadow_warp(struct run *r, stru
 {
     struct cta *c = r->cta;
     uint8_t *smem = c->smem;
-    struct acc a = {.rank = c->rank, .epoch = c->epoch, .wep = w->wepoch, .w = w};
+    struct acc a = {.rec = {.rank = c->rank, .epoch = c->epoch, .wep = w->wepoch}, .w = w};
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if (plain)
-            a.tid = (uint32_t)(w->index * 32 + l);
+            a.rec.tid = (uint32_t)(w->index * 32 + l);
         else
             a = acc_of(r, w, l);
         r->ld_undef = r->st_undef = 0;
