@@ -58,6 +58,7 @@ struct warp {
     uint32_t live;          /* lanes that are threads of the block */
     uint32_t exited;
     uint32_t at_bar;        /* waiting at a block barrier */
+    int bar_whole;          /* every lane arrived at it in one step: released, they run converged */
     uint32_t wsync;         /* waiting for the lanes a .sync warp op names */
     uint32_t wsync_need;    /* the lanes those wait for */
     int index;              /* in the block */

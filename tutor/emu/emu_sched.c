@@ -212,6 +212,7 @@ static void cta_start(struct run *r, struct cta *c, uint64_t b)
         uint32_t first = i * 32, left = r->nthreads - first;
         w->live = left >= 32 ? 0xffffffffu : (1u << left) - 1;
         w->exited = w->at_bar = w->wsync = 0;
+        w->bar_whole = 0;
         memset(w->bar_wait, 0, sizeof w->bar_wait);
         w->uni = 1;
         w->hint = 0;

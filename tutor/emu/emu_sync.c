@@ -19,6 +19,13 @@ static void barrier_release(struct run *r, int id)
             continue;
         w->bar_wait[id] = 0;
         w->at_bar &= ~rel;
+        /* the whole warp, at one PC: converged again without a look at each lane */
+        if (w->bar_whole && !w->at_bar && !w->wsync && rel == (w->live & ~w->exited)) {
+            w->upc = w->pc[__builtin_ctz(rel)];
+            w->uni = 1;
+            w->hint = 0;
+        }
+        w->bar_whole = 0;
         w->bar_away = 0;
         if (in && in->op == OP_BAR_RED) {
             uint64_t v = in->sub == SUB_POPC ? c->bar_red[id]

@@ -161,9 +161,21 @@ static void split(struct warp *w, uint32_t mask, uint32_t emask, uint32_t target
         advance(w, mask, emask ? target : pc + 1);
         return;
     }
+    int was_uni = w->uni;
     diverge(w);
     emu_set_pcs(w->pc, mask & ~emask, pc + 1);
     emu_set_pcs(w->pc, mask & emask, target);
+    /* a converged warp split in two (MASK is every lane, none waits): where
+     * it runs next is known without a look at each lane */
+    if (was_uni && target != pc + 1) {
+        int taken_first = target < pc + 1;
+        w->hint = 1;
+        w->hint_pc = taken_first ? target : pc + 1;
+        w->hint_mask = taken_first ? emask : mask & ~emask;
+        w->hint_rest = taken_first ? pc + 1 : target;
+        w->hint_run = mask;
+        w->hint_wsync = 0;
+    }
 }
 
 static int stalled(struct run *r, struct warp *w)
@@ -395,8 +407,10 @@ STEP(step_bar)
     if (emask && r->hazards && (in->flags & F_ALIGNED) &&
         emu_bar_divergence(r, w, mask, emask, (int)pc))
         return -1;
-    if (wait && emask)
+    if (wait && emask) {
+        w->bar_whole = w->uni && emask == mask;
         diverge(w);
+    }
     advance(w, mask, pc + 1);
     if (emask && emu_bar_arrive(r, w, in, mask, emask, (int)pc, wait))
         return -1;
