@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/edit_verdict.sh — what keeps edit -> verdict short, without a GPU:
 # the GPU judge started beside the compile (check_judge.c,
-# judge_early_begin), and without a GPU the CPU judge beside it;
+# judge_early_begin), and without a GPU the CPU judge beside its dry run;
 # cooperative_groups.h compiled without libcu++ (check_build.c, CG_LIGHT)
 # unless the file needs it; nvcc's steps two at a time (check_nvcc.c); the
 # runner's link beside the rules.
@@ -64,37 +64,39 @@ check "cooperative groups: a file using cuda::atomic_ref through the header buil
 check "cooperative groups: that one with libcu++'s headers" test "$(grep -c 'cuda/atomic' "$TMP/cg-atomic/kernel.d")" -ge 1
 
 # Without a GPU (no device node a CUDA program could open) and with the
-# emulator on, the CPU judge starts beside the GPU judge, at its gate too;
-# both go when the build is whole, the GPU judge's dry run still decides
-# first, and the CPU judge's verdict follows: lab 01's solution passes on
-# the CPU, its stub fails there.
+# emulator on, the CPU judge starts beside the GPU judge's dry run once the
+# build is whole; the dry run still decides first, and the CPU judge's
+# verdict follows: lab 01's solution passes on the CPU, its stub fails
+# there.  Seen with a launcher whose process starts slowly (a constructor
+# that counts for a while): both judges at once.
 if [ ! -e /dev/nvidiactl ] && [ ! -e /dev/dxg ] && ! have_gpu; then
-    cpu_early() {   # cpu_early NAME FILE
-        rm -f "$TMP/slow/compiling"
-        env -u CUDATUTOR_COMPILE_CACHE -u CUDATUTOR_NO_EMULATOR NVCC="$TMP/slow/nvcc" "$TUTOR" check 01 \
-            --file "$2" --no-sanitize --quick --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> "$TMP/$1.err" &
-        early_pid=$!
-        for _ in $(seq 600); do [ -e "$TMP/slow/compiling" ] && break; sleep 0.1; done
+    cpu_beside() {   # cpu_beside NAME FILE: checks FILE, noting whether both judges ran at once
+        rm -f "$TMP/$1.both"
+        env -u CUDATUTOR_NO_EMULATOR "$TUTOR" check 01 --file "$2" --no-sanitize --quick \
+            --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> "$TMP/$1.err" &
+        local pid=$!
+        while kill -0 "$pid" 2> /dev/null; do
+            pgrep -f -- "--json $TMP/$1/harness.json" > /dev/null &&
+                pgrep -f -- "--json $TMP/$1/cpu-harness.json" > /dev/null && : > "$TMP/$1.both"
+            sleep 0.02
+        done
+        wait "$pid"
     }
-    cpu_early cpu-early solutions/01-interleaved-addressing/kernel.cu
-    check "early CPU judge: without a GPU it waits at its gate beside the GPU judge while nvcc compiles" \
-        pgrep -f -- "--json $TMP/cpu-early/cpu-harness.json .*--gate 1"
-    wait "$early_pid"
-    check "early CPU judge: lab 01's solution passes on the CPU" \
-        test "$(jget "$TMP/cpu-early.json" .status)" = pass -a "$(jget "$TMP/cpu-early.json" .emulator.max_n)" -gt 0
-    check "early CPU judge: its report is its own, the GPU judge's dry run beside it" \
-        test "$(jget "$TMP/cpu-early/harness.json" .status)" = no_gpu -a \
-             "$(jget "$TMP/cpu-early/cpu-harness.json" .status)" = pass
-    cpu_early cpu-early-stub "$(stub_file 01)"
-    wait "$early_pid"
-    check "early CPU judge: lab 01's stub fails on the CPU" test "$(jget "$TMP/cpu-early-stub.json" .status)" = fail
-    cp solutions/01-interleaved-addressing/kernel.cu "$TMP/broken2.cu"
-    cpu_early early-broken2 "$TMP/broken2.cu"
-    wait "$early_pid"
-    check "early CPU judge: a build that fails leaves neither judge behind" \
-        test "$(jget "$TMP/early-broken2.json" .status)" = compile_error -a "$(judges_of early-broken2)" = 0
+    { printf 'static void slow_start(void) __attribute__((constructor));\n'
+      printf 'static void slow_start(void)\n{\n    volatile unsigned long x = 0;\n'
+      printf '    for (unsigned long i = 0; i < 200000000ul; i++)\n        x += i;\n}\n'
+      cat solutions/01-interleaved-addressing/kernel.cu; } > "$TMP/slow-start.cu"
+    cpu_beside beside "$TMP/slow-start.cu"
+    check "CPU judge beside: without a GPU it runs beside the GPU judge's dry run" test -e "$TMP/beside.both"
+    check "CPU judge beside: lab 01's solution passes on the CPU" \
+        test "$(jget "$TMP/beside.json" .status)" = pass -a "$(jget "$TMP/beside.json" .emulator.max_n)" -gt 0
+    check "CPU judge beside: its report is its own, the GPU judge's dry run's beside it" \
+        test "$(jget "$TMP/beside/harness.json" .status)" = no_gpu -a \
+             "$(jget "$TMP/beside/cpu-harness.json" .status)" = pass
+    cpu_beside beside-stub "$(stub_file 01)"
+    check "CPU judge beside: lab 01's stub fails on the CPU" test "$(jget "$TMP/beside-stub.json" .status)" = fail
 else
-    skip "early CPU judge: beside the GPU judge" "this machine shows a GPU device"
+    skip "CPU judge beside: the GPU judge's dry run" "this machine shows a GPU device"
 fi
 
 # nvcc's steps two at a time: nvcc is asked for its plan alone (--dryrun),
@@ -140,3 +142,17 @@ check "nvcc in steps: which is ptxas's" grep -q 'ptxas' "$TMP/split-ptxas-steps.
 check "nvcc in steps: a header the host's side alone includes is among the files read" \
     same_build split-host
 check "nvcc in steps: (that header is there)" grep -q 'utsname' "$TMP/split-host-steps.read"
+# The plan is kept beside the build: the next compile of the same file
+# (an edit) asks nvcc nothing; one whose plan could differ (nvcc's own
+# variables changed) asks again.
+rebuild() {     # rebuild [VAR=VALUE]: split-ok again, in its work folder; nvcc's calls
+    rm -f "$TMP/nvcc.log"
+    echo "// edit $(date +%s%N)" >> "$TMP/split-ok.cu"
+    env -u CUDATUTOR_COMPILE_CACHE NVCC="$TMP/nvcc-log" "$@" "$TUTOR" check 01 --file "$TMP/split-ok.cu" \
+        --build-only --work-dir "$TMP/split-ok-steps" --json > "$TMP/split-again.json" 2> /dev/null
+    cat "$TMP/nvcc.log" 2> /dev/null | wc -l
+}
+check "nvcc in steps: an edit's compile asks nvcc nothing, its plan kept" \
+    test "$(rebuild)" = 0 -a "$(jget "$TMP/split-again.json" .compile.ok)" = true
+check "nvcc in steps: with nvcc's variables changed it asks for the plan again" \
+    test "$(rebuild NVCC_APPEND_FLAGS=-DSPLIT_AGAIN=1)" = 1

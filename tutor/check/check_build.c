@@ -126,7 +126,9 @@ static int compile_once(struct check_state *r, int light, struct compiled *out)
         rc = 0;
         goto done;
     }
-    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, COMPILE_TIMEOUT_S, &pr) : 1;
+    char *plan = util_format("%s/nvcc-plan", r->dir);
+    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, COMPILE_TIMEOUT_S, &pr) : 1;
+    free(plan);
     if (how < 0 || (how > 0 && run_tool(argv, COMPILE_TIMEOUT_S, &pr))) {
         check_message(r, "%s", pr.error);
         goto done;

@@ -19,7 +19,7 @@
 #include "model/result.h"
 #include "sys/util.h"
 
-static void cpu_early_end(struct check_state *r);
+static void cpu_beside_end(struct check_state *r);
 
 static double run_grace(void *ud)
 {
@@ -79,8 +79,8 @@ static void on_line(void *ud, const char *line)
     if (s == STAGE_COUNT)
         return;
     /* the GPU judge found a GPU after all: the CPU judge beside it goes */
-    if (s == STAGE_CORRECTNESS && !r->emulated && r->early_cpu) {
-        cpu_early_end(r);
+    if (s == STAGE_CORRECTNESS && !r->emulated && r->cpu_beside) {
+        cpu_beside_end(r);
         counters_ahead_end(r);
     }
     if (s == STAGE_CORRECTNESS && !r->trials_t0) {
@@ -293,32 +293,40 @@ static void job_withdraw(struct judge_job *j)
 
 /* Whether this machine shows no GPU a CUDA program could open: neither
  * the NVIDIA driver's control device nor WSL's GPU.  Then the GPU judge
- * will find none, and the CPU judge can start beside it. */
+ * will find none, and the CPU judge can run beside it. */
 static int no_gpu_here(void)
 {
     return access("/dev/nvidiactl", F_OK) != 0 && access("/dev/dxg", F_OK) != 0;
 }
 
-/* The CPU judge, started early beside the GPU one on a machine without a
- * GPU: it waits at its gate too, both gates open at once, and its run
- * goes on while the GPU judge checks the launcher's plans by the stand-in
- * device.  The GPU judge's verdict still comes first (stage_judge): the
- * CPU judge's counts only when that one is no_gpu, and is withdrawn
- * otherwise.  CUDATUTOR_NO_EMULATOR asks for the plans alone. */
-static void cpu_early_begin(struct check_state *r)
+/* Without a GPU, the CPU judge starts beside the GPU judge once the build
+ * is whole (its gate opens), with its profiles: its run goes on while
+ * the GPU judge checks the launcher's plans by the stand-in device.  Not
+ * before: it reads the cubin's register counts as it starts.  The GPU
+ * judge's verdict still comes first (stage_judge): the CPU judge's counts
+ * only when that one is no_gpu, and is withdrawn otherwise.
+ * CUDATUTOR_NO_EMULATOR asks for the plans alone. */
+static void cpu_beside_begin(struct check_state *r)
 {
     const char *off = getenv("CUDATUTOR_NO_EMULATOR");
-    if (r->early_cpu || !r->early || (off && *off) || !no_gpu_here() || !judge_cpu_exists(r))
+    struct judge_job *j;
+    if (r->cpu_beside || r->emulated || (off && *off) || !no_gpu_here() || !judge_cpu_exists(r))
         return;
     r->emulated = 1;
-    r->early_cpu = job_early(r);
+    if ((j = job_new(r, 0)) && (j->p = proc_start(&j->spec, &j->pr))) {
+        j->t0 = j->opened = util_now();
+        r->cpu_beside = j;
+        counters_ahead(r);
+    } else {
+        job_free(j);
+    }
     r->emulated = 0;
 }
 
-static void cpu_early_end(struct check_state *r)
+static void cpu_beside_end(struct check_state *r)
 {
-    struct judge_job *j = r->early_cpu;
-    r->early_cpu = NULL;
+    struct judge_job *j = r->cpu_beside;
+    r->cpu_beside = NULL;
     job_withdraw(j);
 }
 
@@ -331,7 +339,6 @@ void judge_early_begin(struct check_state *r)
         o->gpu_lock || r->early || r->emulated)
         return;
     r->early = job_early(r);
-    cpu_early_begin(r);
 }
 
 void judge_early_end(struct check_state *r)
@@ -339,7 +346,7 @@ void judge_early_end(struct check_state *r)
     struct judge_job *j = r->early;
     r->early = NULL;
     job_withdraw(j);
-    cpu_early_end(r);
+    cpu_beside_end(r);
 }
 
 int judge_run(struct check_state *r)
@@ -351,9 +358,9 @@ int judge_run(struct check_state *r)
     if (r->early && !r->emulated) {
         j = r->early;
         r->early = NULL;
-    } else if (r->early_cpu && r->emulated) {
-        j = r->early_cpu;
-        r->early_cpu = NULL;
+    } else if (r->cpu_beside && r->emulated) {
+        j = r->cpu_beside;
+        r->cpu_beside = NULL;
     } else {
         judge_early_end(r);
         if (!(j = job_new(r, 0)))
@@ -364,13 +371,7 @@ int judge_run(struct check_state *r)
     r->run_t0 = util_now();
     if (j->p) {
         job_open(j);
-        /* the CPU judge started beside it goes too, with its profiles */
-        if (r->early_cpu && !r->emulated) {
-            job_open(r->early_cpu);
-            r->emulated = 1;
-            counters_ahead(r);
-            r->emulated = 0;
-        }
+        cpu_beside_begin(r);
         r->run_t0 = j->opened;
         r->gate_wait_s = j->opened - j->t0;
         proc_wait(j->p);
@@ -540,7 +541,7 @@ int stage_judge(struct check_state *r)
     /* a CPU judge started beside this one, and its profiles, serve the
      * CPU judge's run alone */
     if (!cpu_next) {
-        cpu_early_end(r);
+        cpu_beside_end(r);
         counters_ahead_end(r);
     }
     if (!rc && check_get_status(r) == STATUS_PASS && r->hazard_wanted) {
@@ -561,7 +562,7 @@ int stage_judge(struct check_state *r)
      * grid beyond what is resident: tests/bank's grid_sync_too_large),
      * where the CPU judge alone reaches another verdict, and its report
      * of a plan it refuses is the one graded (device null).  The CPU
-     * judge may have run beside it (cpu_early_begin). */
+     * judge may have run beside it (cpu_beside_begin). */
     r->emulated = 1;
     r->trials_t0 = r->trials_w0 = 0;
     r->trials_done = 0;

@@ -8,7 +8,9 @@
  * two cores the compile takes the longer chain and the host compiler
  * instead of the sum.  The commands are nvcc's own (--dryrun), run as
  * nvcc runs them (sh -c, under its variables); a plan of another shape is
- * left to nvcc. */
+ * left to nvcc.  The plan is kept beside the build with the key of what
+ * it follows from, so the next check of the same file (a student's edit
+ * loop) does not ask nvcc again. */
 #include "check/check_nvcc.h"
 
 #include <pthread.h>
@@ -16,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/sha256.h"
 #include "sys/util.h"
 
 /* nvcc's steps for one file, in its order; the dependency list nvcc
@@ -32,6 +36,8 @@ static const enum step_id chains[2][5] = {
 };
 
 #define OUTPUT_CAP (64 * 1024)
+/* Names the form of a kept plan (plan_get). */
+#define PLAN_VERSION "cudatutor-nvcc-plan 1"
 
 struct step {
     char *cmd;                  /* for sh -c */
@@ -425,8 +431,72 @@ static char *dryrun(char *const *argv, double timeout_s)
     return text;
 }
 
-int nvcc_split_run(char *const *argv, const char *deps, const char *obj, double timeout_s,
-                   struct proc_result *pr)
+/* A file's identity (path, size, age; "none" when absent) into the hash. */
+static void hash_stat(struct sha256 *h, const char *path)
+{
+    struct stat st;
+    sha256_update(h, path ? path : "", path ? strlen(path) + 1 : 1);
+    if (path && stat(path, &st) == 0) {
+        sha256_update(h, &st.st_size, sizeof st.st_size);
+        sha256_update(h, &st.st_mtim, sizeof st.st_mtim);
+    } else {
+        sha256_update(h, "none", 5);
+    }
+}
+
+/* What nvcc's plan follows from: its binary and profile, the command
+ * line, the host compiler it finds, and the environment it reads (its
+ * own NVCC* and CUDA_* variables, PATH, LD_LIBRARY_PATH); as 64 hex
+ * digits into key. */
+static void plan_key(char *const *argv, char key[2 * SHA256_BYTES + 1])
+{
+    extern char **environ;
+    struct sha256 h;
+    unsigned char d[SHA256_BYTES];
+    char *nvcc = strchr(argv[0], '/') ? strdup(argv[0]) : util_which(argv[0]);
+    char *profile = nvcc ? util_format("%.*s/nvcc.profile", (int)(strrchr(nvcc, '/') - nvcc), nvcc) : NULL;
+    char *gcc = util_which("gcc");
+
+    sha256_init(&h);
+    sha256_update(&h, PLAN_VERSION, sizeof PLAN_VERSION);
+    for (char *const *a = argv; *a; a++)
+        sha256_update(&h, *a, strlen(*a) + 1);
+    hash_stat(&h, nvcc);
+    hash_stat(&h, profile);
+    hash_stat(&h, gcc);
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "NVCC", 4) || !strncmp(*e, "CUDA_", 5) || !strncmp(*e, "PATH=", 5) ||
+            !strncmp(*e, "LD_LIBRARY_PATH=", 16))
+            sha256_update(&h, *e, strlen(*e) + 1);
+    sha256_final(&h, d);
+    for (int i = 0; i < SHA256_BYTES; i++)
+        snprintf(key + 2 * i, 3, "%02x", d[i]);
+    free(nvcc);
+    free(profile);
+    free(gcc);
+}
+
+/* nvcc's plan for argv, from `cache` (a file: its key line, then the
+ * plan) when it holds this key's, else from nvcc, and kept there. */
+static char *plan_get(char *const *argv, const char *cache, double timeout_s)
+{
+    char key[2 * SHA256_BYTES + 1];
+    char *kept = cache ? util_read_file(cache, NULL) : NULL, *plan = NULL;
+    plan_key(argv, key);
+    if (kept && !strncmp(kept, key, 2 * SHA256_BYTES) && kept[2 * SHA256_BYTES] == '\n')
+        plan = strdup(kept + 2 * SHA256_BYTES + 1);
+    free(kept);
+    if (plan || !(plan = dryrun(argv, timeout_s)) || !cache)
+        return plan;
+    char *text = util_format("%s\n%s", key, plan);
+    if (text)
+        (void)util_write_file(cache, text, strlen(text));
+    free(text);
+    return plan;
+}
+
+int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
+                   double timeout_s, struct proc_result *pr)
 {
     struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER};
     struct chain_arg args[2] = {{&sp, 0}, {&sp, 1}};
@@ -439,7 +509,7 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, double 
     for (char *const *a = argv; *a; a++)
         src = *a;               /* the file: nvcc's last argument */
     sp.deadline = t0 + timeout_s;
-    char *plan = src ? dryrun(argv, timeout_s) : NULL;
+    char *plan = src ? plan_get(argv, plan_cache, timeout_s) : NULL;
     if (!plan || plan_read(&sp, plan, deps, obj) || module_id_write(&sp, src))
         goto out;
     atomic_store(&sp.running[0], ST_EDEV);

@@ -14,10 +14,14 @@
  * preprocessing and cudafe++ run on the other, then the host compiler;
  * the two front ends share a module id written beforehand, which nvcc
  * would have cudafe++ make first.  `deps` and `obj` are the -MF file and
- * the object.  Returns 0 when it ran; 1 when nvcc's plan is not of the
- * shape it knows (the caller runs nvcc itself, nothing was run); -1 when
- * a process could not be created (pr->error says why). */
-int nvcc_split_run(char *const *argv, const char *deps, const char *obj, double timeout_s,
-                   struct proc_result *pr);
+ * the object.  `plan_cache` (NULL: none) is a file where nvcc's plan is
+ * kept for the next compile of the same command line, under the key of
+ * everything it follows from (nvcc, its profile, the host compiler, the
+ * command line and nvcc's variables).  Returns 0 when it ran; 1 when
+ * nvcc's plan is not of the shape it knows (the caller runs nvcc itself,
+ * nothing was run); -1 when a process could not be created (pr->error
+ * says why). */
+int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
+                   double timeout_s, struct proc_result *pr);
 
 #endif /* CHECK_NVCC_H */

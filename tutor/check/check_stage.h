@@ -97,7 +97,7 @@ struct check_state {
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     struct judge_job *early;    /* the GPU judge started beside the build, at its gate */
-    struct judge_job *early_cpu;    /* without a GPU, the CPU judge started beside it */
+    struct judge_job *cpu_beside;   /* without a GPU, the CPU judge beside the GPU judge's dry run */
     struct link_job *link;  /* the runner's link, started beside the rules */
     double gate_wait_s;     /* how long the judge that runs waited there */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
@@ -182,8 +182,8 @@ int stage_link(struct check_state *r);
  * workbook is broken. */
 int judge_run(struct check_state *r);
 /* Starts the GPU judge before the build, waiting at its gate, where the
- * check allows it (see check_judge.c), and on a machine that shows no GPU
- * the CPU judge beside it; judge_run then opens the gates.
+ * check allows it (see check_judge.c); judge_run then opens the gate, and
+ * on a machine that shows no GPU starts the CPU judge beside it.
  * judge_early_end stops those the check will not use (the build failed);
  * nothing when none was started. */
 void judge_early_begin(struct check_state *r);
