@@ -278,15 +278,19 @@ out:
 
 /* ---- link --------------------------------------------------------------- */
 
-/* "undefined reference to `cudaMalloc'" lines of the linker become
- * violations: the call, and the rule the catalog gives for it. */
+/* "undefined reference to `cudaMalloc'" lines of the linker (gold quotes
+ * the name 'so') become violations: the call, and the rule the catalog
+ * gives for it. */
 static int undefined_calls(struct check_state *r, const char *log)
 {
+    static const char said[] = "undefined reference to ";
     int n = 0;
-    for (const char *p = strstr(log, "undefined reference to `"); p;
-         p = strstr(p + 1, "undefined reference to `")) {
+    for (const char *p = strstr(log, said); p; p = strstr(p + 1, said)) {
         char name[256];
-        const char *s = p + strlen("undefined reference to `"), *e = strchr(s, '\'');
+        const char *s = p + strlen(said), *e;
+        if (*s != '`' && *s != '\'')
+            continue;
+        e = strchr(++s, '\'');
         if (!e || e - s >= (long)sizeof name)
             continue;
         memcpy(name, s, (size_t)(e - s));
