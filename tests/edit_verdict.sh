@@ -156,3 +156,17 @@ check "nvcc in steps: an edit's compile asks nvcc nothing, its plan kept" \
     test "$(rebuild)" = 0 -a "$(jget "$TMP/split-again.json" .compile.ok)" = true
 check "nvcc in steps: with nvcc's variables changed it asks for the plan again" \
     test "$(rebuild NVCC_APPEND_FLAGS=-DSPLIT_AGAIN=1)" = 1
+
+# The runner's link (gold where binutils has it, beside the rules): a call
+# the rules allow but the recording runtime lacks is rejected, named, as
+# the linker reports it in either linker's quoting.
+{ printf 'extern "C" void __cudaRegisterLinkedBinary(void);\n'
+  printf 'static void linked(void) __attribute__((constructor));\n'
+  printf 'static void linked(void)\n{\n    __cudaRegisterLinkedBinary();\n}\n'
+  cat solutions/01-interleaved-addressing/kernel.cu; } > "$TMP/link-missing.cu"
+"$TUTOR" check 01 --file "$TMP/link-missing.cu" --build-only --work-dir "$TMP/link-missing" --json \
+    > "$TMP/link-missing.json" 2> /dev/null
+check "link: a call the recording runtime lacks is rejected, naming it" \
+    test "$(jget "$TMP/link-missing.json" .status)" = rejected -a \
+         "$(jq -r '.symbols.violations[0].symbol' "$TMP/link-missing.json")" = __cudaRegisterLinkedBinary
+check "link: a file that links leaves its runner" test -x "$TMP/split-ok-steps/runner"
