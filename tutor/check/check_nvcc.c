@@ -24,9 +24,9 @@
 #include "sys/sha256.h"
 #include "sys/util.h"
 
-/* nvcc's steps for one file, in its order; the dependency list nvcc
- * writes after the host's preprocessing, the files the device's read,
- * comes from that step (-MD). */
+/* nvcc's steps for one file, in its order.  The dependency list nvcc
+ * writes after the host's preprocessing (the files either preprocessing
+ * read) comes from those two steps (-MD) and deps_merge. */
 enum step_id { ST_EDEV, ST_EHOST, ST_CUDAFE, ST_CICC, ST_PTXAS, ST_FATBIN, ST_HOST, ST_COUNT };
 
 /* The chains that run side by side; the host compiler runs after both. */
