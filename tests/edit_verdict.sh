@@ -170,3 +170,9 @@ check "link: a call the recording runtime lacks is rejected, naming it" \
     test "$(jget "$TMP/link-missing.json" .status)" = rejected -a \
          "$(jq -r '.symbols.violations[0].symbol' "$TMP/link-missing.json")" = __cudaRegisterLinkedBinary
 check "link: a file that links leaves its runner" test -x "$TMP/split-ok-steps/runner"
+# ...and one kept for another toolkit (the real nvcc behind the plan's
+# folder not the one it was made with) is asked again.
+rebuild > /dev/null      # kept for the variables as they are
+sed -i '1s/ [0-9.]* [0-9.]*$/ 1 1.000000000/' "$TMP/split-ok-steps/nvcc-plan"
+check "nvcc in steps: a plan kept for another toolkit is asked again" test "$(rebuild)" = 1
+check "nvcc in steps: and kept anew for this one" test "$(rebuild)" = 0

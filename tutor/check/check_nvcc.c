@@ -37,7 +37,7 @@ static const enum step_id chains[2][5] = {
 
 #define OUTPUT_CAP (64 * 1024)
 /* Names the form of a kept plan (plan_get). */
-#define PLAN_VERSION "cudatutor-nvcc-plan 1"
+#define PLAN_VERSION "cudatutor-nvcc-plan 2"
 
 struct step {
     char *cmd;                  /* for sh -c */
@@ -476,19 +476,47 @@ static void plan_key(char *const *argv, char key[2 * SHA256_BYTES + 1])
     free(gcc);
 }
 
-/* nvcc's plan for argv, from `cache` (a file: its key line, then the
- * plan) when it holds this key's, else from nvcc, and kept there. */
+/* The identity of the toolkit a plan runs (its nvcc in the folder the
+ * plan's _HERE_ names: the real one, behind any wrapper argv[0] is), as
+ * "size mtime" into buf; "" when the plan names none. */
+static void toolkit_sig(const char *plan, char *buf, size_t len)
+{
+    const char *here = strstr(plan, "#$ _HERE_=");
+    struct stat st;
+    buf[0] = '\0';
+    if (!here)
+        return;
+    here += strlen("#$ _HERE_=");
+    size_t n = strcspn(here, "\n");
+    while (n && here[n - 1] == ' ')
+        n--;
+    char *nvcc = util_format("%.*s/nvcc", (int)n, here);
+    if (nvcc && stat(nvcc, &st) == 0)
+        snprintf(buf, len, "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                 st.st_mtim.tv_nsec);
+    free(nvcc);
+}
+
+/* nvcc's plan for argv, from `cache` (a file: its key and the toolkit's
+ * identity on one line, then the plan) when it holds this key's and the
+ * toolkit is the one it was made with, else from nvcc, and kept there. */
 static char *plan_get(char *const *argv, const char *cache, double timeout_s)
 {
-    char key[2 * SHA256_BYTES + 1];
+    char key[2 * SHA256_BYTES + 1], sig[80], now[80];
     char *kept = cache ? util_read_file(cache, NULL) : NULL, *plan = NULL;
     plan_key(argv, key);
-    if (kept && !strncmp(kept, key, 2 * SHA256_BYTES) && kept[2 * SHA256_BYTES] == '\n')
-        plan = strdup(kept + 2 * SHA256_BYTES + 1);
+    char *eol = kept ? strchr(kept, '\n') : NULL;
+    if (eol && !strncmp(kept, key, 2 * SHA256_BYTES) && kept[2 * SHA256_BYTES] == ' ') {
+        *eol = '\0';
+        toolkit_sig(eol + 1, now, sizeof now);
+        if (now[0] && !strcmp(kept + 2 * SHA256_BYTES + 1, now))
+            plan = strdup(eol + 1);
+    }
     free(kept);
     if (plan || !(plan = dryrun(argv, timeout_s)) || !cache)
         return plan;
-    char *text = util_format("%s\n%s", key, plan);
+    toolkit_sig(plan, sig, sizeof sig);
+    char *text = sig[0] ? util_format("%s %s\n%s", key, sig, plan) : NULL;
     if (text)
         (void)util_write_file(cache, text, strlen(text));
     free(text);
