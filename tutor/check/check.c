@@ -497,12 +497,16 @@ static int stage_build(struct check_state *r)
             check_set_status(r, STATUS_INTERNAL_ERROR);
         if (stop)
             return 1;
+        /* the link needs the object alone: it runs beside the rules */
+        if (stages[i] == stage_compile)
+            link_begin(r);
     }
     return 0;
 }
 
 static void run_free(struct check_state *r)
 {
+    link_end(r);
     judge_early_end(r);
     counters_ahead_end(r);
     hazard_end(r, 0);

@@ -5,11 +5,13 @@
  * statically and against the recording runtime only (tutor/runner/rt.c), so
  * a CUDA call the runtime lacks does not link: the check is rejected, naming
  * the call and the rule. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "check/check_nvcc.h"
 #include "check/check_stage.h"
 #include "check/check_warn.h"
 #include "check/rules.h"
@@ -75,6 +77,15 @@ static int run_tool(char *const *argv, double timeout, struct proc_result *pr)
  * compiled again without (compile_light). */
 #define CG_LIGHT "-D_CG_LIMIT_INCLUDED_DEPENDENCIES"
 
+/* Whether nvcc's steps run two at a time (check_nvcc.c): with a second
+ * core to run them on, unless CUDATUTOR_NVCC_SPLIT=0 (to measure what it
+ * saves). */
+static int split_wanted(void)
+{
+    const char *env = getenv("CUDATUTOR_NVCC_SPLIT");
+    return !(env && !strcmp(env, "0")) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
 /* The compile's outcome, from nvcc or from the test suite's cache. */
 struct compiled {
     int exited, exit_code, timed_out;
@@ -115,7 +126,10 @@ static int compile_once(struct check_state *r, int light, struct compiled *out)
         rc = 0;
         goto done;
     }
-    if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
+    char *plan = util_format("%s/nvcc-plan", r->dir);
+    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, COMPILE_TIMEOUT_S, &pr) : 1;
+    free(plan);
+    if (how < 0 || (how > 0 && run_tool(argv, COMPILE_TIMEOUT_S, &pr))) {
         check_message(r, "%s", pr.error);
         goto done;
     }
@@ -264,15 +278,19 @@ out:
 
 /* ---- link --------------------------------------------------------------- */
 
-/* "undefined reference to `cudaMalloc'" lines of the linker become
- * violations: the call, and the rule the catalog gives for it. */
+/* "undefined reference to `cudaMalloc'" lines of the linker (gold quotes
+ * the name 'so') become violations: the call, and the rule the catalog
+ * gives for it. */
 static int undefined_calls(struct check_state *r, const char *log)
 {
+    static const char said[] = "undefined reference to ";
     int n = 0;
-    for (const char *p = strstr(log, "undefined reference to `"); p;
-         p = strstr(p + 1, "undefined reference to `")) {
+    for (const char *p = strstr(log, said); p; p = strstr(p + 1, said)) {
         char name[256];
-        const char *s = p + strlen("undefined reference to `"), *e = strchr(s, '\'');
+        const char *s = p + strlen(said), *e;
+        if (*s != '`' && *s != '\'')
+            continue;
+        e = strchr(++s, '\'');
         if (!e || e - s >= (long)sizeof name)
             continue;
         memcpy(name, s, (size_t)(e - s));
@@ -287,51 +305,127 @@ static int undefined_calls(struct check_state *r, const char *log)
     return n;
 }
 
-int stage_link(struct check_state *r)
-{
-    char *rt = util_format("%s/rt.o", r->tc->harness_dir);
-    char *main_o = util_format("%s/runner.o", r->tc->harness_dir);
-    struct proc_result pr = {0};
-    int rc = -1;
+/* The runner's link: its command line, and its process while it runs
+ * beside the rules. */
+struct link_job {
+    char *rt, *main_o;
+    char *argv[10];
+    struct proc_spec spec;
+    struct proc *p;
+    struct proc_result pr;
+    atomic_int cancel;
+};
 
-    check_progress(r, STAGE_LINK, 0, 0, "the runner");
-    if (!rt || !main_o)
-        goto out;
-    if (!util_is_file(rt) || !util_is_file(main_o)) {
+static void link_free(struct link_job *j)
+{
+    if (!j)
+        return;
+    free(j->rt);
+    free(j->main_o);
+    proc_result_free(&j->pr);
+    free(j);
+}
+
+/* The link's job, not started; NULL with a message (its verdict:
+ * internal_error) when the workbook lacks what it needs. */
+static struct link_job *link_new(struct check_state *r)
+{
+    struct link_job *j = calloc(1, sizeof *j);
+    int a = 0;
+    if (!j || !(j->rt = util_format("%s/rt.o", r->tc->harness_dir)) ||
+        !(j->main_o = util_format("%s/runner.o", r->tc->harness_dir)))
+        goto fail;
+    if (!util_is_file(j->rt) || !util_is_file(j->main_o)) {
         check_message(r, "the recording runtime is not built (%s is missing): run make",
-                      util_is_file(rt) ? main_o : rt);
-        goto out;
+                      util_is_file(j->rt) ? j->main_o : j->rt);
+        goto fail;
     }
     if (!r->tc->cxx) {
         check_message(r, "no C++ compiler (g++) to link the runner with: install g++");
-        goto out;
+        goto fail;
     }
     /* Static: the sandbox lets the runner open no file, so no loader could
-     * find a shared library, and maps no executable memory. */
-    char *argv[] = {r->tc->cxx, "-static", "-o", r->bin, r->obj, main_o, rt, NULL};
-    if (run_tool(argv, COMPILE_TIMEOUT_S, &pr)) {
-        check_message(r, "%s", pr.error);
+     * find a shared library, and maps no executable memory.  gold links
+     * it in half the time of the default linker, where binutils has it. */
+    char *gold = util_which("ld.gold");
+    j->argv[a++] = r->tc->cxx;
+    j->argv[a++] = "-static";
+    if (gold)
+        j->argv[a++] = "-fuse-ld=gold";
+    free(gold);
+    j->argv[a++] = "-o";
+    j->argv[a++] = r->bin;
+    j->argv[a++] = r->obj;
+    j->argv[a++] = j->main_o;
+    j->argv[a++] = j->rt;
+    j->argv[a] = NULL;
+    j->spec = (struct proc_spec){.argv = j->argv, .timeout_s = COMPILE_TIMEOUT_S, .output_cap = 64 * 1024,
+                                 .cancel = &j->cancel};
+    return j;
+fail:
+    link_free(j);
+    return NULL;
+}
+
+void link_begin(struct check_state *r)
+{
+    /* a workbook without the runtime is told by stage_link */
+    char *rt = util_format("%s/rt.o", r->tc->harness_dir);
+    int ready = rt && util_is_file(rt) && r->tc->cxx;
+    free(rt);
+    if (r->link || !ready || !(r->link = link_new(r)))
+        return;
+    if (!(r->link->p = proc_start(&r->link->spec, &r->link->pr))) {
+        link_free(r->link);
+        r->link = NULL;
+    }
+}
+
+void link_end(struct check_state *r)
+{
+    struct link_job *j = r->link;
+    if (!j)
+        return;
+    r->link = NULL;
+    atomic_store(&j->cancel, 1);
+    proc_wait(j->p);
+    link_free(j);
+}
+
+int stage_link(struct check_state *r)
+{
+    struct link_job *j = r->link;
+    struct proc_result *pr;
+    int rc = -1;
+
+    check_progress(r, STAGE_LINK, 0, 0, "the runner");
+    r->link = NULL;
+    if (j) {
+        proc_wait(j->p);
+    } else if (!(j = link_new(r))) {
+        return -1;
+    } else if (proc_run(&j->spec, &j->pr)) {
+        check_message(r, "%s", j->pr.error);
         goto out;
     }
+    pr = &j->pr;
     rc = 0;
-    if (!pr.exited || pr.exit_code != 0) {
+    if (!pr->exited || pr->exit_code != 0) {
         rc = 1;
-        if (r->res->have_violations && undefined_calls(r, pr.output)) {
+        if (r->res->have_violations && undefined_calls(r, pr->output)) {
             check_set_status(r, STATUS_REJECTED);
             goto out;
         }
         /* Anything else (a symbol defined twice, say) is the student's
          * problem too, shown like a compile error. */
         r->res->compile_ok = 0;
-        result_set_text(&r->res->compile_log, check_tail(pr.output, 16384));
+        result_set_text(&r->res->compile_log, check_tail(pr->output, 16384));
         int have_error = 0;
-        parse_diagnostics(r->res, pr.output, &have_error);
+        parse_diagnostics(r->res, pr->output, &have_error);
         check_set_status(r, STATUS_COMPILE_ERROR);
         check_message(r, "linking the runner failed");
     }
 out:
-    free(rt);
-    free(main_o);
-    proc_result_free(&pr);
+    link_free(j);
     return rc;
 }

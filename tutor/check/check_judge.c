@@ -19,6 +19,8 @@
 #include "model/result.h"
 #include "sys/util.h"
 
+static void cpu_beside_end(struct check_state *r);
+
 static double run_grace(void *ud)
 {
     return waits_grace(&((struct check_state *)ud)->hx_waits);
@@ -76,6 +78,11 @@ static void on_line(void *ud, const char *line)
     enum stage_id s = stage_from_name(name);
     if (s == STAGE_COUNT)
         return;
+    /* the GPU judge found a GPU after all: the CPU judge beside it goes */
+    if (s == STAGE_CORRECTNESS && !r->emulated && r->cpu_beside) {
+        cpu_beside_end(r);
+        counters_ahead_end(r);
+    }
     if (s == STAGE_CORRECTNESS && !r->trials_t0) {
         r->trials_t0 = util_now();
         r->trials_w0 = waits_grace(&r->hx_waits);
@@ -133,6 +140,7 @@ struct judge_job {
     struct proc *p;         /* an early judge, started and waiting at its gate */
     int gate;               /* the gate's write end; -1 once opened or shut */
     double t0;              /* when the process started */
+    double opened;          /* when its gate opened */
     atomic_int cancel;
 };
 
@@ -161,7 +169,9 @@ static struct judge_job *job_new(struct check_state *r, int early)
     if (!j)
         return NULL;
     j->gate = -1;
-    if (!(j->json = util_format("%s/harness.json", r->dir)))
+    /* the CPU judge's report apart: it may run beside the GPU judge's dry
+     * run (judge_early_begin) */
+    if (!(j->json = util_format("%s/%sharness.json", r->dir, r->emulated ? "cpu-" : "")))
         goto fail;
     unlink(j->json);
     j->argv = judge_argv(r, j->json, "check", r->lab->family->sizes, r->lab->family->nsizes,
@@ -226,16 +236,11 @@ static void job_collect(struct check_state *r, struct judge_job *j)
  * would hold a share of the GPU through a compile, and --gpu-via,
  * --build-only, --run-only and a trace run no judge here after a build.
  * CUDATUTOR_JUDGE_EARLY=0 turns it off (to measure what it saves). */
-void judge_early_begin(struct check_state *r)
+static struct judge_job *job_early(struct check_state *r)
 {
-    const char *env = getenv("CUDATUTOR_JUDGE_EARLY");
-    const struct check_opts *o = r->o;
     int gate[2] = {-1, -1};
     struct judge_job *j = NULL;
 
-    if ((env && !strcmp(env, "0")) || o->gpu_via || o->run_only || o->build_only || o->trace || o->wrap ||
-        o->gpu_lock || r->early || r->emulated)
-        return;
     /* a socket, not a pipe: the word goes with MSG_NOSIGNAL, so a judge
      * gone before it costs the check no SIGPIPE */
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) || !(j = job_new(r, 1)))
@@ -248,27 +253,100 @@ void judge_early_begin(struct check_state *r)
         goto fail;
     j->gate = gate[1];
     j->t0 = util_now();
-    r->early = j;
-    return;
+    return j;
 fail:
     if (gate[0] >= 0)
         close(gate[0]);
     if (gate[1] >= 0)
         close(gate[1]);
     job_free(j);
+    return NULL;
+}
+
+/* Lets an early judge past its gate: the build is whole.  A judge that
+ * could not start, or died at its gate, reads no word: its end is told as
+ * any judge's that left no report. */
+static void job_open(struct judge_job *j)
+{
+    char go = 'g';
+    if (j->gate < 0)
+        return;
+    if (j->pr.started)
+        (void)!send(j->gate, &go, 1, MSG_NOSIGNAL);
+    close(j->gate);
+    j->gate = -1;
+    j->opened = util_now();
+}
+
+/* Stops an early judge the check will not use, wherever it is. */
+static void job_withdraw(struct judge_job *j)
+{
+    if (!j)
+        return;
+    if (j->gate >= 0)
+        close(j->gate);
+    j->gate = -1;
+    atomic_store(&j->cancel, 1);
+    proc_wait(j->p);
+    job_free(j);
+}
+
+/* Whether this machine shows no GPU a CUDA program could open: neither
+ * the NVIDIA driver's control device nor WSL's GPU.  Then the GPU judge
+ * will find none, and the CPU judge can run beside it. */
+static int no_gpu_here(void)
+{
+    return access("/dev/nvidiactl", F_OK) != 0 && access("/dev/dxg", F_OK) != 0;
+}
+
+/* Without a GPU, the CPU judge starts beside the GPU judge once the build
+ * is whole (its gate opens), with its profiles: its run goes on while
+ * the GPU judge checks the launcher's plans by the stand-in device.  Not
+ * before: it reads the cubin's register counts as it starts.  The GPU
+ * judge's verdict still comes first (stage_judge): the CPU judge's counts
+ * only when that one is no_gpu, and is withdrawn otherwise.
+ * CUDATUTOR_NO_EMULATOR asks for the plans alone. */
+static void cpu_beside_begin(struct check_state *r)
+{
+    const char *off = getenv("CUDATUTOR_NO_EMULATOR");
+    struct judge_job *j;
+    if (r->cpu_beside || r->emulated || (off && *off) || !no_gpu_here() || !judge_cpu_exists(r))
+        return;
+    r->emulated = 1;
+    if ((j = job_new(r, 0)) && (j->p = proc_start(&j->spec, &j->pr))) {
+        j->t0 = j->opened = util_now();
+        r->cpu_beside = j;
+        counters_ahead(r);
+    } else {
+        job_free(j);
+    }
+    r->emulated = 0;
+}
+
+static void cpu_beside_end(struct check_state *r)
+{
+    struct judge_job *j = r->cpu_beside;
+    r->cpu_beside = NULL;
+    job_withdraw(j);
+}
+
+void judge_early_begin(struct check_state *r)
+{
+    const char *env = getenv("CUDATUTOR_JUDGE_EARLY");
+    const struct check_opts *o = r->o;
+
+    if ((env && !strcmp(env, "0")) || o->gpu_via || o->run_only || o->build_only || o->trace || o->wrap ||
+        o->gpu_lock || r->early || r->emulated)
+        return;
+    r->early = job_early(r);
 }
 
 void judge_early_end(struct check_state *r)
 {
     struct judge_job *j = r->early;
-    if (!j)
-        return;
     r->early = NULL;
-    close(j->gate);
-    j->gate = -1;
-    atomic_store(&j->cancel, 1);
-    proc_wait(j->p);
-    job_free(j);
+    job_withdraw(j);
+    cpu_beside_end(r);
 }
 
 int judge_run(struct check_state *r)
@@ -276,10 +354,13 @@ int judge_run(struct check_state *r)
     struct judge_job *j = NULL;
     int rc = -1;
 
-    /* the early judge is the GPU one: the CPU judge starts afresh */
+    /* the early judge of this kind, else one started now */
     if (r->early && !r->emulated) {
         j = r->early;
         r->early = NULL;
+    } else if (r->cpu_beside && r->emulated) {
+        j = r->cpu_beside;
+        r->cpu_beside = NULL;
     } else {
         judge_early_end(r);
         if (!(j = job_new(r, 0)))
@@ -289,14 +370,10 @@ int judge_run(struct check_state *r)
     r->last_stage[0] = '\0';
     r->run_t0 = util_now();
     if (j->p) {
-        /* A judge that could not start, or died at its gate, reads no
-         * word: its end is told as any judge's that left no report. */
-        char go = 'g';
-        r->gate_wait_s = r->run_t0 - j->t0;
-        if (j->pr.started)
-            (void)!send(j->gate, &go, 1, MSG_NOSIGNAL);
-        close(j->gate);
-        j->gate = -1;
+        job_open(j);
+        cpu_beside_begin(r);
+        r->run_t0 = j->opened;
+        r->gate_wait_s = j->opened - j->t0;
         proc_wait(j->p);
         j->p = NULL;
     } else {
@@ -460,6 +537,13 @@ int stage_judge(struct check_state *r)
      * its trials pass); a kernel the judge did not pass needs none. */
     r->hazard_wanted = !(off && *off) && judge_cpu_exists(r);
     int rc = judge_run(r);
+    int cpu_next = !rc && check_get_status(r) == STATUS_NO_GPU && !(off && *off) && judge_cpu_exists(r);
+    /* a CPU judge started beside this one, and its profiles, serve the
+     * CPU judge's run alone */
+    if (!cpu_next) {
+        cpu_beside_end(r);
+        counters_ahead_end(r);
+    }
     if (!rc && check_get_status(r) == STATUS_PASS && r->hazard_wanted) {
         hazard_begin(r);    /* not yet begun when the run had nothing to time */
         rc = hazard_end(r, 1);
@@ -468,7 +552,7 @@ int stage_judge(struct check_state *r)
     }
     r->hazard_wanted = 0;
     hazard_end(r, 0);
-    if (rc || check_get_status(r) != STATUS_NO_GPU || (off && *off))
+    if (!cpu_next)
         return rc;
     /* No GPU: the plans were checked against the PTX; now the trials run
      * on the emulator, when this build has the CPU judges and
@@ -477,9 +561,8 @@ int stage_judge(struct check_state *r)
      * its dry run judges a plan by the stand-in device (a cooperative
      * grid beyond what is resident: tests/bank's grid_sync_too_large),
      * where the CPU judge alone reaches another verdict, and its report
-     * of a plan it refuses is the one graded (device null). */
-    if (!judge_cpu_exists(r))
-        return rc;
+     * of a plan it refuses is the one graded (device null).  The CPU
+     * judge may have run beside it (cpu_beside_begin). */
     r->emulated = 1;
     r->trials_t0 = r->trials_w0 = 0;
     r->trials_done = 0;

@@ -16,6 +16,7 @@
  *   check_tell.c      progress, verdict, messages          (leaves)
  *   check_argv.c      a child's command line, limits and waits for the GPU
  *   check_cache.c     the test suite's compile cache
+ *   check_nvcc.c      nvcc's steps, two at a time
  * Each stage records what it did in r->res and can end the check with a
  * verdict; only a broken workbook makes it return -1. */
 #ifndef CHECK_STAGE_H
@@ -54,6 +55,7 @@ struct waits {
 struct san_job;
 struct hazard_job;
 struct judge_job;
+struct link_job;
 struct profile_job;
 struct via_call;
 
@@ -95,6 +97,8 @@ struct check_state {
     int trials_done;        /* it said "@passed correctness" */
     double run_t0;          /* when the judge started: the whole-check bound runs from here; 0: not yet */
     struct judge_job *early;    /* the GPU judge started beside the build, at its gate */
+    struct judge_job *cpu_beside;   /* without a GPU, the CPU judge beside the GPU judge's dry run */
+    struct link_job *link;  /* the runner's link, started beside the rules */
     double gate_wait_s;     /* how long the judge that runs waited there */
     int emulated;           /* the judge is the CPU one: no GPU, the PTX emulator */
     /* why a GPU check's hazard pass (the emulator at small sizes) did not
@@ -164,6 +168,12 @@ double waits_grace(const struct waits *w);
 /* ---- check_build.c ---- */
 int stage_compile(struct check_state *r);
 int stage_rules(struct check_state *r);
+/* The runner's link needs only the object: link_begin starts it once the
+ * compile is whole, to run beside the rules, and stage_link takes its end
+ * (or links then, when none was started).  link_end stops and forgets one
+ * no stage took (the rules ended the check); nothing when none runs. */
+void link_begin(struct check_state *r);
+void link_end(struct check_state *r);
 int stage_link(struct check_state *r);
 
 /* ---- check_judge.c ---- */
@@ -172,8 +182,9 @@ int stage_link(struct check_state *r);
  * workbook is broken. */
 int judge_run(struct check_state *r);
 /* Starts the GPU judge before the build, waiting at its gate, where the
- * check allows it (see check_judge.c); judge_run then opens the gate.
- * judge_early_end stops one the check will not use (the build failed);
+ * check allows it (see check_judge.c); judge_run then opens the gate, and
+ * on a machine that shows no GPU starts the CPU judge beside it.
+ * judge_early_end stops those the check will not use (the build failed);
  * nothing when none was started. */
 void judge_early_begin(struct check_state *r);
 void judge_early_end(struct check_state *r);
