@@ -1,5 +1,5 @@
-// bank: lab=14 expect=fail
-// why: writes the whole last 32-column step of a row, past its end, when cols is not a multiple of 32
+// bank: lab=14 expect=fail cpu=runtime_error
+// why: writes the whole last 32-column step of a row, past its end, when cols is not a multiple of 32; without a GPU the emulator stops at the first write past the buffer the lab lends (runtime_error), where a GPU writes into its allocation's slack and the answer is wrong (fail)
 /* The lab's solution without the guard on the store: the lanes past the
  * row's end write 0 into the first columns of the next row (which that
  * row's warp may or may not overwrite, depending on which warp runs last)

@@ -1,5 +1,5 @@
-// bank: lab=13 expect=fail
-// why: stores whole int4s in the last tile, writing up to 3 ints past the end of d_out
+// bank: lab=13 expect=fail cpu=runtime_error
+// why: stores whole int4s in the last tile, writing up to 3 ints past the end of d_out; without a GPU the emulator stops at the first write past the buffer the lab lends (runtime_error), where a GPU writes into its allocation's slack and the answer is wrong (fail)
 /* The lab's solution with a shortcut in the last tile: an int4 store
  * whenever its first element is below n.  Every prefix is right, but when n
  * is not a multiple of 4 the store runs past the end of d_out; the judge

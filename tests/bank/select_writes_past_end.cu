@@ -1,5 +1,5 @@
-// bank: lab=12 expect=fail
-// why: writes an end marker at d_out[n], one past the buffer
+// bank: lab=12 expect=fail cpu=runtime_error
+// why: writes an end marker at d_out[n], one past the buffer; without a GPU the emulator stops at the first write past the buffer the lab lends (runtime_error), where a GPU writes into its allocation's slack and the answer is wrong (fail)
 /* Right survivors, right count, and then a sentinel "after the last
  * element" at d_out[n], which is past the room lab.h gives (d_out has n
  * ints).  The judge keeps a guard after d_out and checks it. */

@@ -1,5 +1,5 @@
-// bank: lab=12 expect=fail
-// why: a lane's rank counts only its own bit of the ballot: survivors overwrite each other, the count is still right
+// bank: lab=12 expect=fail cpu=runtime_error
+// why: a lane's rank counts only its own bit of the ballot: survivors overwrite each other, the count is still right; without a GPU the emulator stops at the first write past the buffer the lab lends (runtime_error), where a GPU writes into its allocation's slack and the answer is wrong (fail)
 /* The rank should count the lanes below this one that keep their element,
  * __popc(ballot & ((1u << lane) - 1)); this one masks with 1u << lane, the
  * lane's own bit, so every survivor of a ballot lands on one or two places.
