@@ -227,7 +227,7 @@ $(BUILD)/%.o: %.c | check-pkgs
 # vectorised lane loops run its kernels in a fifth fewer host instructions
 # (docs/harness.md section 10, "Speed"); an -O in the user's CFLAGS, after
 # ours, still wins.
-$(EMU_OBJ) $(EMU_TUTOR_OBJ): $(BUILD)/%.o: %.c | check-pkgs
+$(sort $(EMU_OBJ) $(EMU_TUTOR_OBJ)): $(BUILD)/%.o: %.c | check-pkgs
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(PKG_CFLAGS) $(subst -O2 -g,-O3 -g,$(CFLAGS)) -c -o $@ $<

@@ -620,6 +620,55 @@ check "--run-only of a build.json that is no build gives its verdict and runs no
 "$TUTOR" check 01 --build-only --run-only > /dev/null 2>&1; rc=$?
 check "check --build-only --run-only is a usage error" test $rc = 2
 
+# ---- a grader's two runs of one build: --sanitize-later, --sanitize-from --------
+
+out=$("$TUTOR" check 01 --file "$SOL1" --sanitize-later 2>&1); rc=$?
+check "--sanitize-later outside --run-only is a usage error: a student's verdict is whole" \
+    test $rc = 2 -a -n "$(grep -F 'go with --run-only' <<<"$out")"
+out=$("$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$TMP/split4" --sanitize-later --no-sanitize 2>&1); rc=$?
+check "--sanitize-later with --no-sanitize is a usage error" test $rc = 2
+WD5="$TMP/split5"
+"$TUTOR" check 03 --file tests/bank/missing_syncthreads.cu --build-only --work-dir "$WD5" --json > /dev/null
+"$TUTOR" check 03 --file tests/bank/missing_syncthreads.cu --run-only --work-dir "$WD5" --sanitize-later \
+    --json > "$TMP/first.json"
+jq '.seed += 1' "$TMP/first.json" > "$TMP/first-seed.json"
+out=$("$TUTOR" check 03 --file tests/bank/missing_syncthreads.cu --run-only --work-dir "$WD5" \
+      --sanitize-from "$TMP/first-seed.json" 2>&1); rc=$?
+check "--sanitize-from a result of another seed is refused (4): its pass is not this build's" \
+    test $rc = 4 -a -n "$(grep -F 'not a result of this build' <<<"$out")"
+# A race the judge's trials may miss: the second run's race checkers turn a
+# pass that the first run left pending (here made so by hand, on a GPU).
+jq '.status = "pass" | .sanitizer = {ran: false, pending: true}' "$TMP/first.json" > "$TMP/first-pass.json"
+if [ $gpu = 1 ]; then
+    "$TUTOR" check 03 --file tests/bank/missing_syncthreads.cu --run-only --work-dir "$WD5" \
+        --sanitize-from "$TMP/first-pass.json" --json > "$TMP/second.json"
+    check "--sanitize-from runs the race checkers a pending pass awaits, and they turn it" \
+        test "$(jget "$TMP/second.json" .status)" = fail -a "$(jget "$TMP/second.json" .sanitizer.ran)" = true \
+             -a "$(jget "$TMP/second.json" .sanitizer.pending)" = null
+    "$TUTOR" check 01 --file "$SOL1" --run-only --work-dir "$WD" --sanitize-later --json > "$TMP/later.json"
+    check "--sanitize-later: a GPU pass leaves its race checkers pending, and runs none" \
+        test "$(jget "$TMP/later.json" .status)" = pass -a "$(jget "$TMP/later.json" .sanitizer.pending)" = true \
+             -a "$(jget "$TMP/later.json" .sanitizer.ran)" = false
+    WD6="$TMP/split6"
+    "$TUTOR" check 03 --file tests/bank/hazard_pass_budget_dodge.cu --build-only --work-dir "$WD6" --json > /dev/null
+    "$TUTOR" check 03 --file tests/bank/hazard_pass_budget_dodge.cu --run-only --work-dir "$WD6" --sanitize-later \
+        --json > "$TMP/open.json"
+    check "--sanitize-later: a pass whose hazard pass did not finish runs its race checkers at once, and fails" \
+        test "$(jget "$TMP/open.json" .status)" = fail -a "$(jget "$TMP/open.json" .sanitizer.ran)" = true
+    "$GRADE" --labs 01 --seed 4242 --no-calibrate -j 2 -q -o "$TMP/o-san" "$S/alice" > "$TMP/o-san.log" 2>&1
+    check "graded with the race checkers: the pass's second run ran all three, nothing left pending" \
+        test "$(jget "$TMP/o-san/students/alice/report.json" '.labs[0].status')" = pass \
+             -a "$(jq '[.sanitizer.tools[] | select(.clean)] | length' \
+                   "$TMP/o-san/students/alice/labs/01.json" 2>/dev/null)" = 3 \
+             -a "$(jq '.sanitizer.pending' "$TMP/o-san/students/alice/labs/01.json")" = null
+else
+    "$TUTOR" check 03 --file tests/bank/missing_syncthreads.cu --run-only --work-dir "$WD5" \
+        --sanitize-from "$TMP/first.json" --json > "$TMP/second.json"
+    check "without a GPU nothing is left pending, and --sanitize-from keeps the first run's verdict" \
+        test "$(jget "$TMP/first.json" .sanitizer.pending)" = null \
+             -a "$(jget "$TMP/second.json" .status)" = "$(jget "$TMP/first.json" .status)" -a "$(jq .seed "$TMP/second.json")" = "$(jq .seed "$TMP/first.json")"
+fi
+
 # ---- calibration of the targets ------------------------------------------------
 
 C1="$TMP/cal1"

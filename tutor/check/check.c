@@ -432,6 +432,47 @@ static void finish(struct check_state *r)
     check_progress(r, STAGE_DONE, 0, 0, status_name(check_get_status(r)));
 }
 
+/* --sanitize-later: whether this pass's race checkers are left to the
+ * second run.  Not when the hazard pass did not finish (the pass rests on
+ * them, and says so now), nor where none would run on a GPU here. */
+static int sanitize_deferred(const struct check_state *r)
+{
+    return r->o->sanitize_later && r->o->sanitize && !r->force_sanitize && !r->emulated && r->tc->sanitizer &&
+           !r->o->gpu_via;
+}
+
+/* --sanitize-from: the first run's result in place of this one's, then the
+ * race checkers it awaits, which can turn its pass as they would have
+ * beside its judge (the same bound: the judge's seconds count).  The result
+ * must be of this build (lab, file, contents, seed).  -1 with err. */
+static int stage_sanitize_from(struct check_state *r, char *err, size_t errlen)
+{
+    struct result first = {0};
+    char why[160];
+    if (result_read_file(r->o->sanitize_from, &first, why, sizeof why)) {
+        snprintf(err, errlen, "--sanitize-from %s: %s", r->o->sanitize_from, why);
+        return -1;
+    }
+    if (strcmp(first.lab, r->res->lab) || strcmp(first.file, r->res->file) || !first.source_hash ||
+        !r->res->source_hash || strcmp(first.source_hash, r->res->source_hash) || first.seed != r->seed) {
+        snprintf(err, errlen, "--sanitize-from %s: not a result of this build (lab %s, %s, seed %llu)",
+                 r->o->sanitize_from, r->res->lab, r->res->file, r->seed);
+        result_free(&first);
+        return -1;
+    }
+    result_free(r->res);
+    *r->res = first;
+    if (!r->res->sanitize_pending)
+        return 0;
+    r->res->sanitize_pending = 0;
+    /* One check's time, and one bound, over both runs. */
+    r->t0 = util_now() - r->res->total_s;
+    r->run_t0 = util_now() - r->res->run_s;
+    if (check_get_status(r) == STATUS_PASS)
+        stage_sanitize(r);
+    return 0;
+}
+
 /* The stages from the judge on: sanitizer, counters and target as the
  * verdict so far allows. */
 static void stage_run(struct check_state *r)
@@ -451,7 +492,9 @@ static void stage_run(struct check_state *r)
      * the options say, and without their clean run there is no pass */
     if (check_get_status(r) == STATUS_PASS && r->hazard_open[0])
         r->force_sanitize = 1;
-    if (check_get_status(r) == STATUS_PASS)
+    if (check_get_status(r) == STATUS_PASS && sanitize_deferred(r))
+        r->res->sanitize_pending = 1;
+    else if (check_get_status(r) == STATUS_PASS)
         stage_sanitize(r);
     san_end(r, 0);
     if (check_get_status(r) == STATUS_PASS && r->hazard_open[0]) {
@@ -478,7 +521,8 @@ static void stage_run(struct check_state *r)
 static void trials_passed(struct check_state *r)
 {
     hazard_begin(r);
-    san_begin(r);
+    if (!r->o->sanitize_later)
+        san_begin(r);
 }
 
 /* The build stages, in order, until one ends the check.  Returns 0 when
@@ -575,6 +619,13 @@ int check_run(const struct toolchain *tc, const struct catalog *cat, const struc
         if (hash)
             result_set_text(&out->source_hash, hash);
         free(hash);
+    }
+    if (have_build && opts->sanitize_from) {
+        if (stage_sanitize_from(&r, err, errlen))
+            rc = -1;
+        else
+            finish(&r);
+        goto out;
     }
     if (have_build) {
         if (stage_resume(&r, &build) == 0)

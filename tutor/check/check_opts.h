@@ -32,6 +32,13 @@ struct check_opts {
                                        build in work_dir/build.json */
     int run_only;                   /* start from the build --build-only left in
                                        work_dir: no compile, same seed */
+    /* A grader's split of one --run-only check in two, so that its race
+     * checkers, seconds long, run apart from the GPU's timed sections
+     * instead of holding them up (docs/harness.md 4.1): */
+    int sanitize_later;             /* judge and time only; a pass's result says the
+                                       race checkers are pending */
+    const char *sanitize_from;      /* that result: run only its race checkers, and
+                                       end with the whole verdict */
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL;
                                        at most CHECK_WRAP_MAX words */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */

@@ -26,10 +26,11 @@ struct cli_args {
     /* The commands'. */
     int json, yes;
     const char *file, *out, *work_dir, *wrap, *gpu_lock;
+    const char *sanitize_from;  /* --sanitize-from FILE: the race checkers a first run left */
     const char *svg;            /* trace --svg PATH */
     char **wrap_args;           /* --wrap-arg, in order: --wrap's program's own arguments */
     int nwrap_args;
-    int quick, no_sanitize, counters, build_only, run_only, no_calibrate, force;
+    int quick, no_sanitize, sanitize_later, counters, build_only, run_only, no_calibrate, force;
     unsigned long long seed;
     int have_seed;
     double timeout_scale, target_min;

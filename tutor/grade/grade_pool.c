@@ -4,8 +4,12 @@
  * that the runs never wait for a CPU; --check-runs threads per GPU take
  * the jobs in the same order, each waiting (on a condition, not a timer)
  * until its build has ended, then run it in the sandbox with that GPU
- * visible.  The runs of one GPU share it through its lock file: trials and
- * race checks side by side, a timed section alone (docs/harness.md 4.1).
+ * visible.  A job runs twice: its judge (trials and timed sections), then,
+ * for a pass, its race checkers, which wait in a queue while judges are
+ * ready.  The runs of one GPU share it through its lock file: trials and
+ * race checks side by side, a timed section alone (docs/harness.md 4.1);
+ * a timed section waits until every run sharing the GPU has ended, and a
+ * race checker's run lasts seconds, so the two kinds are kept apart.
  * The thread that gives a student its last verdict writes its reports. */
 #include "grade/grade_run.h"
 
@@ -91,6 +95,12 @@ struct pool {
     pthread_mutex_t mu;
     pthread_cond_t built;
     int next_build, next_run;
+    /* The race checkers of judged passes, queued (--sanitize-later): they
+     * run once no judge is ready, so that the GPU's timed sections do not
+     * wait for them to drain; and the judges in flight, whose passes may
+     * still queue more. */
+    int *san_queue, san_head, san_tail;
+    int judging;
     int nbuilt, nchecked, nfinished, nstudents;
     int running;                /* threads not yet done */
     /* Whether a run shared the machine: the runs in flight, and how many
@@ -271,27 +281,47 @@ static int run_spawn(struct pool *p, int gi, int alone, char *const *argv, const
     return code;
 }
 
-/* A built kernel's run, the harness in the sandbox on GPU gi; leaves
- * final.json, the lab's verdict.  A run whose verdict the grader's own
- * load could have made (grade_run_doubtful) while other runs shared the
- * machine is run again with its GPU to itself, and that run's verdict
- * stands: a kernel is never graded by how busy the grader was.  -1 when
- * the verdict cannot be written. */
-static int run_one(struct pool *p, const struct grade_job *j, int gi)
+/* The two runs of a built kernel (check --sanitize-later, --sanitize-from):
+ * the judge with its timed sections, then, for a pass, the race checkers
+ * apart from them. */
+enum run_phase { RUN_JUDGE, RUN_SANITIZE };
+
+/* Whether the report at path is a pass awaiting its race checkers. */
+static int report_pending(const char *path)
+{
+    struct result r;
+    char err[160];
+    if (result_read_file(path, &r, err, sizeof err))
+        return 0;
+    int pending = r.sanitize_pending;
+    result_free(&r);
+    return pending;
+}
+
+/* One run of a built kernel, the harness in the sandbox on GPU gi.  The
+ * judge's run of a pass whose race checkers are still owed leaves
+ * judge.json and returns 1: the job then waits for its RUN_SANITIZE.
+ * Otherwise it leaves final.json, the lab's verdict, and returns 0.  A run
+ * whose verdict the grader's own load could have made (grade_run_doubtful)
+ * while other runs shared the machine is run again with its GPU to itself,
+ * and that run's verdict stands: a kernel is never graded by how busy the
+ * grader was.  -1 when the verdict cannot be written. */
+static int run_one(struct pool *p, const struct grade_job *j, int gi, enum run_phase phase)
 {
     struct grade *g = p->g;
     struct job_files f;
     int have = job_files(g, j, &f) == 0;
     char *out = have ? util_format("%s/report.json", f.wd) : NULL;
+    char *first = have ? util_format("%s/judge.json", f.wd) : NULL;
     char *log = have ? util_format("%s/run.log", f.wd) : NULL;
     char *visible = g->gpus[gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[gi]) : NULL;
     char *lock = grade_gpu_lock(g, gi);
     char why[160], seed[32], budget[16], target[32];
     int rc = -1;
 
-    if (!have || !out || !log || !lock || (g->gpus[gi][0] && !visible))
+    if (!have || !out || !first || !log || !lock || (g->gpus[gi][0] && !visible))
         goto out;
-    if (!report_built(f.build_report)) {
+    if (phase == RUN_JUDGE && !report_built(f.build_report)) {
         /* The build gave the verdict already (compile_error, rejected). */
         snprintf(why, sizeof why, "the build ended without a verdict (exit %d)", j->build_code);
         rc = grade_work_final(f.wd, j->lab->id, f.build_report, why, f.build_log);
@@ -318,6 +348,12 @@ static int run_one(struct pool *p, const struct grade_job *j, int gi)
         argv[a++] = "--quick";
     if (!g->o->sanitize)
         argv[a++] = "--no-sanitize";
+    else if (phase == RUN_JUDGE)
+        argv[a++] = "--sanitize-later";
+    else {
+        argv[a++] = "--sanitize-from";
+        argv[a++] = first;
+    }
     int li = 0;
     while (li < g->nlabs && g->labs[li] != j->lab)
         li++;
@@ -355,11 +391,16 @@ static int run_one(struct pool *p, const struct grade_job *j, int gi)
         }
         unlink(out);
     }
+    if (phase == RUN_JUDGE && code == 0 && report_pending(out) && rename(out, first) == 0) {
+        rc = 1;
+        goto out;
+    }
     snprintf(why, sizeof why, "the check ended without a verdict (exit %d)", code);
     rc = grade_work_final(f.wd, j->lab->id, out, why, log);
 out:
     job_files_free(&f);
     free(out);
+    free(first);
     free(log);
     free(visible);
     free(lock);
@@ -415,24 +456,62 @@ struct run_arg {
     pthread_t t;
 };
 
+/* Under p's lock: the next run for a GPU thread, its job into *k and its
+ * phase into *phase; 0 when there is none left.  A judge whose build has
+ * ended goes first, then queued race checkers; with neither, the thread
+ * waits for a build, a queued pass, or the last judge's end. */
+static int next_run(struct pool *p, int *k, enum run_phase *phase)
+{
+    struct grade *g = p->g;
+    for (;;) {
+        if (atomic_load(&g->interrupted))
+            return 0;
+        if (p->next_run < p->njobs && p->jobs[p->next_run].built) {
+            *k = p->next_run++;
+            *phase = RUN_JUDGE;
+            p->judging++;
+            return 1;
+        }
+        if (p->san_head < p->san_tail) {
+            *k = p->san_queue[p->san_head++];
+            *phase = RUN_SANITIZE;
+            return 1;
+        }
+        if (p->next_run >= p->njobs && !p->judging)
+            return 0;
+        pthread_cond_wait(&p->built, &p->mu);
+    }
+}
+
 static void *run_thread(void *arg)
 {
     struct run_arg *ra = arg;
     struct pool *p = ra->p;
     struct grade *g = p->g;
     for (;;) {
+        int k = -1;
+        enum run_phase phase = RUN_JUDGE;
         pthread_mutex_lock(&p->mu);
-        int k = next_item(g, &p->next_run, p->njobs);
-        while (k >= 0 && !p->jobs[k].built && !atomic_load(&g->interrupted))
-            pthread_cond_wait(&p->built, &p->mu);
+        int got = next_run(p, &k, &phase);
         pthread_mutex_unlock(&p->mu);
-        if (k < 0 || atomic_load(&g->interrupted))
+        if (!got || atomic_load(&g->interrupted))
             break;
         const struct grade_job *j = &p->jobs[k];
-        if (run_one(p, j, ra->gpu))
+        int rc = run_one(p, j, ra->gpu, phase);
+        if (rc < 0)
             grade_error(g, "run %s %s failed", g->subs[j->sub].id, j->lab->id);
+        pthread_mutex_lock(&p->mu);
+        if (phase == RUN_JUDGE) {
+            p->judging--;
+            if (rc == 1)
+                p->san_queue[p->san_tail++] = k;
+            pthread_cond_broadcast(&p->built);
+        }
+        pthread_mutex_unlock(&p->mu);
         if (atomic_load(&g->interrupted))
             break;
+        if (rc == 1)
+            continue;
         grade_event(g, "C %s %s", g->subs[j->sub].id, j->lab->id);
         pthread_mutex_lock(&p->mu);
         p->nchecked++;
@@ -474,7 +553,9 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     int tty = !g->o->quiet && isatty(STDOUT_FILENO);
 
     if (!(p.left = calloc((size_t)g->nsubs + 1, sizeof *p.left)) || !builders || !runners ||
-        !(p.gate = calloc((size_t)g->ngpus, sizeof *p.gate))) {
+        !(p.gate = calloc((size_t)g->ngpus, sizeof *p.gate)) ||
+        !(p.san_queue = calloc((size_t)njobs + 1, sizeof *p.san_queue))) {
+        free(p.san_queue);
         free(p.left);
         free(p.gate);
         free(builders);
@@ -543,6 +624,7 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
     pthread_cond_destroy(&p.gate_cv);
     free(p.gate);
     free(p.left);
+    free(p.san_queue);
     free(builders);
     free(runners);
     return atomic_load(&g->interrupted) ? EXIT_INTERRUPTED : 0;

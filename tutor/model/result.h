@@ -184,6 +184,8 @@ struct result {
     int ntech;
     int have_sanitizer, have_sanitize_s;
     int sanitizer_ran;
+    int sanitize_pending;           /* a pass whose race checkers a second run owes
+                                       (check --sanitize-later, a grader's): not a verdict yet */
     char *sanitizer_note;           /* "" when none */
     struct rsan *san;
     int nsan;

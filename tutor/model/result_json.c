@@ -299,6 +299,7 @@ static void parse_sanitizer(const cJSON *root, struct result *r)
     int i = 0;
     r->have_sanitizer = cJSON_IsObject(s);
     r->sanitizer_ran = s ? flag(s, "ran") : 0;
+    r->sanitize_pending = s ? flag(s, "pending") : 0;
     r->sanitizer_note = s ? str(s, "note") : strdup("");
     r->sanitize_s = s ? num(s, "seconds", 0) : 0;
     r->have_sanitize_s = has_num(s, "seconds");

@@ -64,6 +64,8 @@ static void put_sanitizer(cJSON *root, const struct result *r)
 {
     cJSON *s = cJSON_AddObjectToObject(root, "sanitizer");
     cJSON_AddBoolToObject(s, "ran", r->sanitizer_ran);
+    if (r->sanitize_pending)
+        cJSON_AddBoolToObject(s, "pending", 1);
     if (r->sanitizer_note && r->sanitizer_note[0])
         cJSON_AddStringToObject(s, "note", r->sanitizer_note);
     cJSON *tools = r->sanitizer_ran ? cJSON_AddArrayToObject(s, "tools") : NULL;
