@@ -493,7 +493,7 @@ static void stage_run(struct check_state *r)
     if (check_get_status(r) == STATUS_PASS && r->hazard_open[0])
         r->force_sanitize = 1;
     if (check_get_status(r) == STATUS_PASS && sanitize_deferred(r))
-        r->res->sanitize_pending = 1;
+        r->res->have_sanitizer = r->res->sanitize_pending = 1;
     else if (check_get_status(r) == STATUS_PASS)
         stage_sanitize(r);
     san_end(r, 0);
