@@ -23,8 +23,8 @@ _cudatutor_command_options() {
             echo "--json" ;;
         check)
             echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                 "--timeout-scale --work-dir --wrap --wrap-arg --time-budget --gpu-lock --target-min" \
-                 "--no-calibrate --gpu-via --gpu-via-wait" ;;
+                 "--sanitize-later --sanitize-from --timeout-scale --work-dir --wrap --wrap-arg" \
+                 "--time-budget --gpu-lock --target-min --no-calibrate --gpu-via --gpu-via-wait" ;;
         watch)
             echo "--quick --no-sanitize --timeout-scale --no-calibrate --gpu-via --gpu-via-wait" ;;
         trace)
@@ -48,7 +48,8 @@ _cudatutor_command_options() {
 _cudatutor_prev_case() {
     case $1 in
         --root|--work-dir|-o|--workbook|--build) echo dir ;;
-        --progress|--file|--out|--wrap|--gpu-lock|--svg|--roster|--hide|--rubric|--sandbox-exec) echo file ;;
+        --progress|--file|--out|--sanitize-from|--wrap|--gpu-lock|--svg|--roster|--hide|--rubric|\
+        --sandbox-exec) echo file ;;
         --sandbox) echo "values auto bwrap bwrap-root none" ;;
         --keys|--size|--seed|--timeout-scale|--wrap-arg|--time-budget|--target-min|--gpu-via|\
         --gpu-via-wait|--jobs|-j|--labs|--bank|--shard|--gpus|--check-runs|--max-file-kb|\

@@ -316,6 +316,33 @@ static void json_roundtrip(void)
     EXPECT(files >= STATUS_CHECK_COUNT);
 }
 
+/* A pass whose race checkers a second run owes (check --sanitize-later)
+ * says so in its sanitizer section, and reads back so; a whole verdict
+ * has no such key. */
+static void pending_sanitizer_roundtrips(void)
+{
+    struct result r, back = {0};
+    char err[128];
+    EXPECT(result_init(&r, "01", "reduce_int", "k.cu", 3) == 0);
+    result_set_status(&r, STATUS_PASS);
+    r.have_sanitizer = r.sanitize_pending = 1;
+    char *text = result_to_json(&r, 0);
+    EXPECT(text && strstr(text, "\"sanitizer\":{\"ran\":false,\"pending\":true"));
+    EXPECT(text && result_parse(text, &back, err, sizeof err) == 0 && back.sanitize_pending && !back.sanitizer_ran);
+    if (text)
+        result_free(&back);
+    free(text);
+    r.sanitize_pending = 0;
+    r.sanitizer_ran = 1;
+    text = result_to_json(&r, 0);
+    EXPECT(text && !strstr(text, "pending"));
+    EXPECT(text && result_parse(text, &back, err, sizeof err) == 0 && !back.sanitize_pending);
+    if (text)
+        result_free(&back);
+    free(text);
+    result_free(&r);
+}
+
 /* A result filled as a check's stages fill it says in JSON what it holds,
  * and reads back the same: a build that stopped before its run, a
  * violation the file defines, a target case not timed (null), the judge's
@@ -562,7 +589,7 @@ static void a_fail_offers_its_picture(void)
     }
 }
 
-TAP_MAIN(T(json_roundtrip), T(copies_are_whole), T(filled_result_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause), T(a_fail_offers_its_picture),
+TAP_MAIN(T(json_roundtrip), T(copies_are_whole), T(filled_result_roundtrips), T(pending_sanitizer_roundtrips), T(every_status_has_a_fixture), T(pass_has_timing_and_target), T(summaries_open_with_the_meaning), T(fail_headlines_name_the_cause), T(a_fail_offers_its_picture),
          T(fail_names_the_smallest_failing_size), T(compile_error_points_at_a_line),
          T(rejected_names_symbol_and_rule), T(no_gpu_ran_nothing), T(timeout_and_runtime_error_explain),
          T(malformed_input_refused), T(target_cases_read_in_order), T(status_table_consistent))
