@@ -88,23 +88,41 @@ struct warp {
 };
 
 /* One access of a shared word as its shadow keeps it: the thread and its
- * block's rank in the cluster, the instruction, and what orders it (its
- * block's barrier epoch, its warp's .sync epoch, its mbarrier clock, its
- * cluster arrivals: struct cta's mbclk and carr). */
+ * block's rank in the cluster (who: tid | rank << 16; a block has at most
+ * 1024 threads, a cluster 16 blocks), the instruction, and what orders it
+ * within the block (its barrier epoch, its warp's .sync epoch).  Its
+ * mbarrier clock and cluster arrivals, which only blocks with mbarriers or
+ * cluster barriers have, live in the side table (struct shadow_cold). */
 struct shadow_rec {
-    uint32_t tid, rank, pc, epoch, wep, clk, carr;
+    uint32_t who, pc, epoch, wep;
 };
+#define SHADOW_WHO(tid, rank) ((uint32_t)(tid) | (uint32_t)(rank) << 16)
+#define SHADOW_TID(who) ((who) & 0xffffu)
+#define SHADOW_RANK(who) ((who) >> 16)
 
 /* What a shared word last saw (hazard tracking): its last write, its last
- * read, and the read before that by another thread. */
+ * read, and the read before that by another thread.  64 bytes, one cache
+ * line: a resident block's shadows are walked on every shared access, and
+ * a window of blocks' worth stays in the core's caches only this small. */
 struct shadow {
     uint32_t gen;           /* the block it belongs to; another block's is empty */
     uint8_t written, watomic, read, read2;
     uint8_t defined;        /* its value is defined: a defined value stored, or exchanged in */
     uint8_t pending;        /* a cp.async not yet waited for fills it */
+    uint8_t cold;           /* which of w, r, r2 (bits 0-2) have a clock or arrivals in the
+                               side table, and (bit 3) an undefined value's origin; 0: none */
+    uint8_t unused;
     uint32_t wstep;         /* the write's warp step (the lanes of one store) */
     struct shadow_rec w, r, r2;
-    uint64_t uorigin;       /* where an undefined value stored to it came from (emu_undef.c) */
+};
+enum { SHADOW_COLD_ORIGIN = 8 };
+
+/* A shared word's rarely needed facts, beside struct shadow: each record's
+ * mbarrier clock and cluster arrivals (0 where its bit is clear), where an
+ * undefined value stored to it came from, and the cp.async filling it. */
+struct shadow_cold {
+    uint32_t clk[3], carr[3];
+    uint64_t uorigin;       /* emu_undef.c */
     uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
 
@@ -157,6 +175,7 @@ struct cta {
     uint64_t base_cycles;                   /* %clock64 when it started */
     /* hazards */
     struct shadow *sh;
+    struct shadow_cold *shc;    /* beside sh, word for word */
     uint32_t gen;
     uint32_t blk_release, blk_acquire;      /* its fences and release/acquire ops */
     int sig_seen;                           /* it has read a flag: a strong load or an atomic */

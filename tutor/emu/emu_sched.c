@@ -93,7 +93,8 @@ static int cta_alloc(struct run *r, struct cta *c, const struct emu_kernel *k, i
         emu_frame_junk(r, k->fn, w->R, (uint64_t)(c - r->ctas) << 32 | i);
         emu_frame_constants(r, k->fn, w->R);
     }
-    if (r->hazards && !(c->sh = calloc(r->sh_words + 1, sizeof *c->sh)))
+    if (r->hazards && (!(c->sh = calloc(r->sh_words + 1, sizeof *c->sh)) ||
+                       !(c->shc = calloc(r->sh_words + 1, sizeof *c->shc))))
         return -1;
     if (!(c->carr = calloc(r->nthreads, sizeof *c->carr)) ||
         !(c->cwait = calloc(r->nthreads, sizeof *c->cwait)))
@@ -123,6 +124,7 @@ static void cta_free(const struct run *r, struct cta *c)
     free(c->warps);
     free(c->smem);
     free(c->sh);
+    free(c->shc);
     free(c->mbclk);
     free(c->mb);
     free(c->carr);

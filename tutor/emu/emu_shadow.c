@@ -111,9 +111,11 @@ void emu_shared_place(const struct run *r, uint32_t off, uint32_t elem, char *ou
  * cluster arrivals and waits). */
 struct acc {
     struct shadow_rec rec;  /* as a record keeps it; its pc set per access */
-    uint32_t cwait;
+    uint32_t clk, carr, cwait;
     const struct warp *w;
 };
+
+_Static_assert(sizeof(struct shadow) == 64, "a shared word's shadow is one cache line");
 
 /* A race on the shared word at OFF of block TARGET (accessed ELEM bytes at
  * a time): W's lane LANE at PC WHAT, thread OTID of the cluster's block
@@ -146,22 +148,46 @@ static int hazard(struct run *r, struct warp *w, int lane, int pc, const struct 
     return -1;
 }
 
-/* Whether the earlier access P is ordered before A: by a cluster barrier
- * it arrived at after it and A's thread waited on; within one block also
- * by a block barrier, a .sync warp operation of one warp, or an mbarrier
- * phase (emu_mbar.c). */
-static inline int ordered(const struct acc *a, const struct shadow_rec *p)
+/* Whether the earlier access P, record I of S (0 its write, 1 its read, 2
+ * the read before), is ordered before A: by a cluster barrier it arrived at
+ * after it and A's thread waited on; within one block also by a block
+ * barrier, a .sync warp operation of one warp, or an mbarrier phase
+ * (emu_mbar.c).  PLAIN: A's block has no mbarriers and no cluster arrival,
+ * so A's clock, arrivals and waits are 0 and P's side facts cannot order
+ * it. */
+static inline int ordered(const struct acc *a, const struct shadow *s, const struct shadow_cold *sc, int i,
+                          const struct shadow_rec *p, int plain)
 {
-    if (p->carr < a->cwait)
+    uint32_t clk = 0, carr = 0;
+    if (!plain && (s->cold >> i & 1)) {
+        clk = sc->clk[i];
+        carr = sc->carr[i];
+    }
+    if (!plain && carr < a->cwait)
         return 1;
-    return p->rank == a->rec.rank && (p->epoch != a->rec.epoch || p->clk < a->rec.clk ||
-                                      ((int)(p->tid / 32) == a->w->index && p->wep != a->rec.wep));
+    return SHADOW_RANK(p->who) == SHADOW_RANK(a->rec.who) &&
+           (p->epoch != a->rec.epoch || clk < a->clk ||
+            ((int)(SHADOW_TID(p->who) / 32) == a->w->index && p->wep != a->rec.wep));
 }
 
 /* Whether P was made by another thread than A's. */
 static inline int other(const struct acc *a, const struct shadow_rec *p)
 {
-    return p->tid != a->rec.tid || p->rank != a->rec.rank;
+    return p->who != a->rec.who;
+}
+
+/* A's access into record I of S (and its side facts into SC). */
+static inline void put_rec(struct shadow *s, struct shadow_cold *sc, int i, struct shadow_rec *p,
+                           const struct acc *a, int plain)
+{
+    *p = a->rec;
+    if (plain || (!a->clk && !a->carr)) {
+        s->cold &= (uint8_t)~(1u << i);
+    } else {
+        sc->clk[i] = a->clk;
+        sc->carr[i] = a->carr;
+        s->cold |= (uint8_t)(1u << i);
+    }
 }
 
 /* Whether BYTES at A and B are equal: a word's compare inline for an
@@ -181,23 +207,24 @@ static inline struct acc acc_of(const struct run *r, const struct warp *w, int l
 {
     uint32_t tid = (uint32_t)(w->index * 32 + l);
     const struct cta *c = r->cta;
-    return (struct acc){.rec = {.tid = tid, .rank = c->rank, .epoch = c->epoch, .wep = w->wepoch,
-                                .clk = c->mbclk ? c->mbclk[tid] : 0,
-                                .carr = c->carr ? c->carr[tid] : 0},
+    return (struct acc){.rec = {.who = SHADOW_WHO(tid, c->rank), .epoch = c->epoch, .wep = w->wepoch},
+                        .clk = c->mbclk ? c->mbclk[tid] : 0,
+                        .carr = c->carr ? c->carr[tid] : 0,
                         .cwait = c->cwait ? c->cwait[tid] : 0, .w = w};
 }
 
 /* emu_shadow_shared's work for the access A: inline in both its callers,
- * so that a warp's accesses run as one loop. */
+ * so that a warp's accesses run as one loop.  PLAIN as ordered() has it. */
 static inline __attribute__((always_inline)) int shadow_access(struct run *r, struct warp *w, int l,
                                                                int pc, struct cta *target,
                                                                uint32_t off, uint32_t bytes,
                                                                int kind, const void *val,
-                                                               const struct acc *pa)
+                                                               const struct acc *pa, int plain)
 {
     struct acc a = *pa;
     a.rec.pc = (uint32_t)pc;
     struct shadow *sh = target->sh;
+    struct shadow_cold *shc = target->shc;
     const uint32_t gen = target->gen;
     uint32_t first = off / 4, last = (off + bytes - 1) / 4;
     /* A store of the value a defined word already holds changes nothing
@@ -216,6 +243,7 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
         kind = ACC_ATOMIC;
     for (uint32_t word = first; word <= last && word < r->sh_words; word++) {
         struct shadow *s = &sh[word];
+        struct shadow_cold *sc = &shc[word];
         if (s->gen != gen) {
             memset(s, 0, sizeof *s);
             s->gen = gen;
@@ -225,7 +253,7 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
             emu_shared_place(r, off, elem, place, sizeof place);
             emu_where(r, w, l, pc, who, sizeof who);
             emu_src_line(r, pc, l1, sizeof l1);
-            emu_src_line(r, (int)s->ppc, l2, sizeof l2);
+            emu_src_line(r, (int)sc->ppc, l2, sizeof l2);
             const struct emu_insn *in = &r->code[pc];
             emu_error_set(r->err, EMU_HAZARD, NULL, (int)in->line, emu_file_name(r->m, in->file),
                           "%s %s %s (%s) while a cp.async (%s) is still filling it: wait for the "
@@ -239,43 +267,57 @@ static inline __attribute__((always_inline)) int shadow_access(struct run *r, st
          * it becomes observable (emu_undef.c) */
         if (kind != ACC_WRITE && !s->defined) {
             r->ld_undef |= 1u << ((word - first) & 31);
-            if (!r->ld_origin)
-                r->ld_origin = s->uorigin ? s->uorigin : emu_origin_shared(
+            if (!r->ld_origin) {
+                uint64_t from = s->cold & SHADOW_COLD_ORIGIN ? sc->uorigin : 0;
+                r->ld_origin = from ? from : emu_origin_shared(
                     word * 4, target != r->cta ? target->rank + 1 : 0, pc);
+            }
         }
-        if (s->written && other(&a, &s->w) && !ordered(&a, &s->w) &&
+        if (s->written && other(&a, &s->w) && !ordered(&a, s, sc, 0, &s->w, plain) &&
             !(kind == ACC_ATOMIC && s->watomic)) {
-            int same_step = s->w.rank == a.rec.rank && (int)(s->w.tid / 32) == w->index &&
-                            s->wstep == w->steps;
+            int same_step = SHADOW_RANK(s->w.who) == SHADOW_RANK(a.rec.who) &&
+                            (int)(SHADOW_TID(s->w.who) / 32) == w->index && s->wstep == w->steps;
             if (!(kind == ACC_WRITE && same_step))
-                return hazard(r, w, l, pc, target, s->w.tid, s->w.rank, (int)s->w.pc,
-                              kind == ACC_READ ? "reads it" : "writes it", off, elem);
+                return hazard(r, w, l, pc, target, SHADOW_TID(s->w.who), SHADOW_RANK(s->w.who),
+                              (int)s->w.pc, kind == ACC_READ ? "reads it" : "writes it", off, elem);
         }
         if (kind == ACC_READ) {
             if (s->read && other(&a, &s->r)) {
                 s->r2 = s->r;
+                if (s->cold & 2) {
+                    sc->clk[2] = sc->clk[1];
+                    sc->carr[2] = sc->carr[1];
+                    s->cold |= 4;
+                } else {
+                    s->cold &= (uint8_t)~4u;
+                }
                 s->read2 = 1;
             }
             s->read = 1;
-            s->r = a.rec;
+            put_rec(s, sc, 1, &s->r, &a, plain);
             continue;
         }
-        if (s->read && other(&a, &s->r) && !ordered(&a, &s->r))
-            return hazard(r, w, l, pc, target, s->r.tid, s->r.rank, (int)s->r.pc, "writes it", off,
-                          elem);
-        if (s->read2 && other(&a, &s->r2) && !ordered(&a, &s->r2))
-            return hazard(r, w, l, pc, target, s->r2.tid, s->r2.rank, (int)s->r2.pc, "writes it",
-                          off, elem);
+        if (s->read && other(&a, &s->r) && !ordered(&a, s, sc, 1, &s->r, plain))
+            return hazard(r, w, l, pc, target, SHADOW_TID(s->r.who), SHADOW_RANK(s->r.who), (int)s->r.pc,
+                          "writes it", off, elem);
+        if (s->read2 && other(&a, &s->r2) && !ordered(&a, s, sc, 2, &s->r2, plain))
+            return hazard(r, w, l, pc, target, SHADOW_TID(s->r2.who), SHADOW_RANK(s->r2.who),
+                          (int)s->r2.pc, "writes it", off, elem);
         s->written = 1;
         /* a store defines the word with a defined value; an atomic whose
          * operand is undefined leaves it undefined */
         int undef_in = (r->st_undef >> ((word - first) & 31)) & 1;
         if (defines || undef_in) {
             s->defined = !undef_in;
-            s->uorigin = undef_in ? r->st_origin : 0;
+            if (undef_in) {
+                sc->uorigin = r->st_origin;
+                s->cold |= SHADOW_COLD_ORIGIN;
+            } else {
+                s->cold &= (uint8_t)~SHADOW_COLD_ORIGIN;
+            }
         }
         s->watomic = kind == ACC_ATOMIC;
-        s->w = a.rec;
+        put_rec(s, sc, 0, &s->w, &a, plain);
         s->wstep = w->steps;
     }
     return 0;
@@ -289,7 +331,7 @@ int emu_shadow_shared(struct run *r, struct warp *w, int l, int pc, struct cta *
                       uint32_t off, uint32_t bytes, int kind, const void *val)
 {
     struct acc a = acc_of(r, w, l);
-    return shadow_access(r, w, l, pc, target, off, bytes, kind, val, &a);
+    return shadow_access(r, w, l, pc, target, off, bytes, kind, val, &a, 0);
 }
 
 /* emu_shadow_shared_warp's loop; inlined twice, once with BYTES a
@@ -303,16 +345,16 @@ static inline __attribute__((always_inline)) int shadow_warp(struct run *r, stru
 {
     struct cta *c = r->cta;
     uint8_t *smem = c->smem;
-    struct acc a = {.rec = {.rank = c->rank, .epoch = c->epoch, .wep = w->wepoch}, .w = w};
+    struct acc a = {.rec = {.epoch = c->epoch, .wep = w->wepoch}, .w = w};
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if (plain)
-            a.rec.tid = (uint32_t)(w->index * 32 + l);
+            a.rec.who = SHADOW_WHO(w->index * 32 + l, c->rank);
         else
             a = acc_of(r, w, l);
         r->ld_undef = r->st_undef = 0;
         r->ld_origin = 0;
-        if (shadow_access(r, w, l, pc, c, off[l], bytes, kind, val ? &val[l] : NULL, &a))
+        if (shadow_access(r, w, l, pc, c, off[l], bytes, kind, val ? &val[l] : NULL, &a, plain))
             return -1;
         if (val) {
             memcpy(smem + off[l], &val[l], bytes);
@@ -361,16 +403,17 @@ int emu_shadow_pending(struct run *r, struct warp *w, int l, int pc, uint32_t of
             memset(s, 0, sizeof *s);
             s->gen = gen;
         }
+        struct shadow_cold *sc = &r->cta->shc[word];
         if (s->pending) {
             char l1[160];
-            emu_src_line(r, (int)s->ppc, l1, sizeof l1);
+            emu_src_line(r, (int)sc->ppc, l1, sizeof l1);
             return emu_hazard(r, w, l, pc,
                               "starts a cp.async into shared memory another copy (%s) is still "
                               "filling", l1);
         }
         s->pending = 1;
-        s->ptid = (uint32_t)(w->index * 32 + l);
-        s->ppc = (uint32_t)pc;
+        sc->ptid = (uint32_t)(w->index * 32 + l);
+        sc->ppc = (uint32_t)pc;
     }
     return 0;
 }
