@@ -445,6 +445,9 @@ const struct ops_row ops_corpus_rows[] = {
     {"max.s32", "", "r:rr", 0, 0, r_maxs32},
     {"div.u32", "", "r:rr", 0, 0, r_divu32},
     {"rem.u32", "", "r:rr", 0, 0, r_remu32},
+    /* a warp's one divisor (a power of two among the edges: a shift, a mask) */
+    {"div.u32", "uniform divisor", "r:rr", 0, UNI(1), r_divu32},
+    {"rem.u32", "uniform divisor", "r:rr", 0, UNI(1), r_remu32},
     {"shl.b32", "", "r:rr", 0, SMALL(1), r_shl32},
     {"shl.b32", "immediate", "r:r", "$F $d0, $a0, 3;", 0, r_shl32_imm},
     {"shr.u32", "", "r:rr", 0, SMALL(1), r_shru32},

@@ -457,8 +457,47 @@ ALU_LANES(sad, ((emu_compare(CMP_LT, type, a[l], b[l]) ? b[l] - a[l] : a[l] - b[
 ALU_LANES(div_int, idiv(a[l], b[l], type, 0))
 ALU_LANES(rem_int, idiv(a[l], b[l], type, 1))
 /* idiv's 32-bit forms, the type's tests made at decode */
-ALU_LANES(div_u32, (uint32_t)b[l] ? (uint32_t)a[l] / (uint32_t)b[l] : 0xffffffffu)
-ALU_LANES(rem_u32, (uint32_t)b[l] ? (uint32_t)a[l] % (uint32_t)b[l] : 0xffffffffu)
+ALU_LANES(div_u32_lanes, (uint32_t)b[l] ? (uint32_t)a[l] / (uint32_t)b[l] : 0xffffffffu)
+ALU_LANES(rem_u32_lanes, (uint32_t)b[l] ? (uint32_t)a[l] % (uint32_t)b[l] : 0xffffffffu)
+
+/* The power of two every lane of MASK divides by (b), or 0 when they
+ * differ or it is none: a tree's `tid % (2 * s)` and `i / 32` divide a
+ * warp by one such number, and a shift or a mask is a tenth of a divide. */
+static inline uint32_t uniform_pow2(const uint64_t *b, uint32_t mask)
+{
+    if (!mask)
+        return 0;
+    uint32_t b0 = (uint32_t)b[__builtin_ctz(mask)], differ = 0;
+    if (!b0 || (b0 & (b0 - 1)))
+        return 0;
+    EACH_LANE(mask, differ |= (uint32_t)b[l] ^ b0);
+    return differ ? 0 : b0;
+}
+
+ALU_FN(div_u32)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2);
+    uint32_t p = uniform_pow2(b, mask);
+    if (!p) {
+        div_u32_lanes(in, R, mask, carry);
+        return;
+    }
+    int k = __builtin_ctz(p);
+    EACH_LANE(mask, d[l] = (uint32_t)a[l] >> k);
+}
+
+ALU_FN(rem_u32)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1), *b = REG(2);
+    uint32_t p = uniform_pow2(b, mask);
+    if (!p) {
+        rem_u32_lanes(in, R, mask, carry);
+        return;
+    }
+    EACH_LANE(mask, d[l] = (uint32_t)a[l] & (p - 1));
+}
 ALU_LANES(div_s32, !(uint32_t)b[l] ? 0xffffffffu
                    : (int32_t)b[l] == -1 ? 0u - (uint32_t)a[l]
                    : (uint32_t)((int32_t)a[l] / (int32_t)b[l]))
