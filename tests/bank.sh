@@ -12,7 +12,8 @@
 # cpu= repeats their expect=, and those expected rejected, are checked
 # there: the rest would each spend nvcc's 2 to 3 CPU seconds and the
 # emulator's, which the GPU's own run of this file shows anyway.
-# BANK_CPU=all checks them too.
+# BANK_CPU=all checks them too.  The PTX of each check goes to
+# tests/emu.sh (emu_ptx_keep), which need not compile it again.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 unset CUDATUTOR_NO_EMULATOR
@@ -58,6 +59,7 @@ for f in tests/bank/*.cu; do
         continue
     fi
     if [ $gpu = 0 ]; then
+        emu_ptx_keep "$f" "$TMP/w/$name"
         got=$(jget "$TMP/b-$name.json" .status)
         check "bank $name is judged $want_cpu without a GPU" test "$got" = "$want_cpu"
         [ "$got" = "$want_cpu" ] || echo "#   $name: $(jget "$TMP/b-$name.json" .summary)"

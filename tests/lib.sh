@@ -118,3 +118,39 @@ bank_cpu_checked() {
     [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } ||
         { [ "$cpu" = no_gpu ] && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; } || [ "${BANK_CPU:-}" = all ]
 }
+
+# The PTX of the corpus (stubs, solutions, the bank) for tests/emu.sh, kept
+# in build/emu/ptx under a key of everything that decides it: nvcc's
+# version, the flags, lab.h and status.h, the source's bytes.  A check's
+# build writes the same PTX (nvcc -c -keep, these flags): the scripts that
+# check corpus files anyway hand theirs over (emu_ptx_keep), and emu.sh
+# runs nvcc only for the rest; nvcc -ptx is half a second a file.
+EMU_PTX_DIR=$ROOT/build/emu/ptx
+EMU_PTX_FLAGS="-ptx -arch=sm_90 -lineinfo -std=c++17 -D_GLIBCXX_BITS_SPECFUN_H -O3 -Itutor"
+EMU_NVCC=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
+# emu_ptx_init: the key's common part, once per script (exported, for
+# emu.sh's parallel compiles).
+emu_ptx_init() {
+    [ -n "${EMU_PTX_BASE:-}" ] && return
+    EMU_PTX_BASE=$( { "$EMU_NVCC" --version; echo "$EMU_PTX_FLAGS"; cat "$ROOT/tutor/lab.h" "$ROOT/tutor/status.h"; } |
+        sha256sum | cut -c1-64)
+    export EMU_PTX_BASE EMU_PTX_DIR EMU_PTX_FLAGS EMU_NVCC
+}
+# emu_ptx_path FILE: where FILE's PTX is kept.
+emu_ptx_path() {
+    local h
+    h=$( { echo "$EMU_PTX_BASE"; cat "$1"; } | sha256sum)
+    echo "$EMU_PTX_DIR/${h:0:24}.ptx"
+}
+# emu_ptx_keep FILE WORKDIR: the PTX a check of FILE left in WORKDIR/keep,
+# kept as FILE's when it is the one file there and for sm_90 (a check
+# builds for the machine's GPU); a partial file never lands there.
+emu_ptx_keep() {
+    local out ptx
+    emu_ptx_init
+    out=$(emu_ptx_path "$1")
+    [ -s "$out" ] && return 0
+    ptx=("$2"/keep/*.ptx)
+    [ "${#ptx[@]}" = 1 ] && [ -s "${ptx[0]}" ] && grep -qx '.target sm_90' "${ptx[0]}" || return 0
+    mkdir -p "$EMU_PTX_DIR" && cp "${ptx[0]}" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+}
