@@ -12,7 +12,8 @@
 # cpu= repeats their expect=, and those expected rejected, are checked
 # there: the rest would each spend nvcc's 2 to 3 CPU seconds and the
 # emulator's, which the GPU's own run of this file shows anyway.
-# BANK_CPU=all checks them too.
+# BANK_CPU=all checks them too.  The PTX of each check goes to
+# tests/emu.sh (emu_ptx_keep), which need not compile it again.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 unset CUDATUTOR_NO_EMULATOR
@@ -26,38 +27,37 @@ right=0 total=0
 # their verdicts are read in order below.
 if [ $gpu = 0 ]; then
     for f in tests/bank/*.cu; do
-        name=$(basename "$f" .cu)
-        meta=$(head -n1 "$f")
-        lab=$(sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<<"$meta")
-        want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$meta")
-        [ -n "$lab" ] && [ -n "$want" ] && bank_cpu_checked "$meta" || continue
+        name=${f##*/} name=${name%.cu}
+        read -r meta < "$f"
+        bank_meta "$meta"
+        [ -n "$bank_lab" ] && [ -n "$bank_want" ] && bank_cpu_checked || continue
         # A quarter of the catalog's bounds where the bound is what is
         # tested (a kernel or launcher that never ends); elsewhere the bound
         # only stops a hang, and must leave room for a pass that the
         # emulator runs up to n=2^20 in seconds of CPU, which a busy
         # machine stretches past a quarter of the bound.
         scale=1
-        [ "$(bank_want_cpu "$meta")" = timeout ] && scale=0.25
-        par_check "$TMP/b-$name.json" "$lab" --file "$f" --no-sanitize --quick --timeout-scale $scale \
+        [ "$bank_cpu_want" = timeout ] && scale=0.25
+        par_check "$TMP/b-$name.json" "$bank_lab" --file "$f" --no-sanitize --quick --timeout-scale $scale \
             --work-dir "$TMP/w/$name"
     done
     par_wait
 fi
 for f in tests/bank/*.cu; do
-    name=$(basename "$f" .cu)
-    meta=$(head -n1 "$f")
-    lab=$(sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<<"$meta")
-    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$meta")
-    want_cpu=$(bank_want_cpu "$meta")
+    name=${f##*/} name=${name%.cu}
+    read -r meta < "$f"
+    bank_meta "$meta"
+    lab=$bank_lab want=$bank_want want_cpu=$bank_cpu_want
     if [ -z "$lab" ] || [ -z "$want" ]; then
         not_ok "bank $name declares lab and expected verdict" "first line: $meta"
         continue
     fi
-    if [ $gpu = 0 ] && ! bank_cpu_checked "$meta"; then
+    if [ $gpu = 0 ] && ! bank_cpu_checked; then
         skip "bank $name is judged $want" "$NO_GPU_REASON"
         continue
     fi
     if [ $gpu = 0 ]; then
+        emu_ptx_keep "$f" "$TMP/w/$name"
         got=$(jget "$TMP/b-$name.json" .status)
         check "bank $name is judged $want_cpu without a GPU" test "$got" = "$want_cpu"
         [ "$got" = "$want_cpu" ] || echo "#   $name: $(jget "$TMP/b-$name.json" .summary)"
@@ -73,7 +73,7 @@ for f in tests/bank/*.cu; do
     fi
     got=$(jget "$results/bank-$name.json" .status)
     total=$((total + 1))
-    want_target=$(sed -n 's/.*target=\(met\|missed\).*/\1/p' <<<"$meta")
+    want_target=$bank_target
     if [ -n "$want_target" ]; then
         # A pass on the right side of the target reads "pass+met" or "pass+missed".
         want="$want+$want_target"

@@ -8,16 +8,17 @@
 # out-of-bounds kernels get their hazard and fault.
 #
 # nvcc -ptx takes half a second a file; the PTX is kept in build/emu/ptx
-# under a key of everything that decides it (nvcc's version, the flags,
-# lab.h, the source's bytes), so a second run compiles nothing; in a run of
-# the whole suite the files other scripts check come from their compiles.
+# (emu_ptx_path in tests/lib.sh), so a second run compiles nothing; in a
+# run of the whole suite the files bank.sh and runner.sh check were handed
+# over by them (emu_ptx_keep), and the rest come from other checks'
+# compiles or nvcc.
 # labs/NN-slug/kernel.cu is the student's copy and may hold anything (a
 # solution, half a kernel): the stubs here are data/stubs/'s.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 TOOL=$ROOT/build/tests/emu_tool
-NVCC=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
+NVCC=$EMU_NVCC
 if [ ! -x "$TOOL" ]; then
     not_ok "build/tests/emu_tool is built" "run: make test-build"
     exit 0
@@ -27,15 +28,15 @@ if [ ! -x "$NVCC" ]; then
     exit 0
 fi
 
-CACHE=$ROOT/build/emu/ptx
-mkdir -p "$CACHE"
-FLAGS=(-ptx -arch=sm_90 -lineinfo -std=c++17 -D_GLIBCXX_BITS_SPECFUN_H -O3 -Itutor)
-base=$( { "$NVCC" --version; echo "${FLAGS[*]}"; cat tutor/lab.h tutor/status.h; } | sha256sum | cut -c1-64)
-
-# ptx_of FILE: the cached PTX's path for FILE.
-ptx_of() { echo "$CACHE/$( { echo "$base"; cat "$1"; } | sha256sum | cut -c1-24).ptx"; }
+read -ra FLAGS <<<"$EMU_PTX_FLAGS"
+emu_ptx_init
+mkdir -p "$EMU_PTX_HOME"
 
 files=(data/stubs/*.cu solutions/*/kernel.cu tests/bank/*.cu)
+# ptx[FILE]: where FILE's PTX is kept.
+declare -A ptx
+mapfile -t paths < <(emu_ptx_paths "${files[@]}")
+for i in "${!files[@]}"; do ptx[${files[$i]}]=${paths[$i]}; done
 # checked_lab FILE: the lab whose check the suite's other scripts run on
 # FILE in this run (every stub and solution; the bank's files bank.sh
 # checks here), else nothing.
@@ -44,51 +45,47 @@ checked_lab() {
         data/stubs/*|solutions/*) basename "${1#solutions/}" | cut -c1-2 ;;
         tests/bank/*)
             local meta
-            meta=$(head -n1 "$1")
-            { have_gpu || bank_cpu_checked "$meta"; } && sed -n 's/.*lab=\([0-9][0-9]\).*/\1/p' <<<"$meta" ;;
+            read -r meta < "$1"
+            bank_meta "$meta"
+            { have_gpu || bank_cpu_checked; } && echo "$bank_lab" ;;
     esac
 }
-# Each missing file, with the lab a check of it takes ("-" for none).
+# Each missing file, with the lab a check of it takes ("-" for none) and
+# where its PTX goes.
 missing=()
 for f in "${files[@]}"; do
-    [ -s "$(ptx_of "$f")" ] || missing+=("$f" "$(checked_lab "$f")")
+    [ -s "${ptx[$f]}" ] || missing+=("$f" "$(checked_lab "$f")" "${ptx[$f]}")
 done
-# compile_one FILE LAB: FILE's PTX into its cache entry (a partial file
-# never lands there).  A file the suite's checks compile anyway is built by
-# a check (--build-only), whose nvcc run writes the same PTX (-keep) and
-# is served from the run's shared compile cache ($CUDATUTOR_COMPILE_CACHE,
-# set by tests/run.sh) when another script compiled it first: a second
-# nvcc would cost as much as the check's compile.  Without the shared
-# cache, or when the check left no PTX of these flags (refused before
-# nvcc, built for another GPU), nvcc -ptx.
+# compile_one FILE LAB OUT: FILE's PTX into OUT, its cache entry (a partial file
+# never lands there).  A file the suite's checks compile anyway, and whose
+# PTX no script handed over (emu.sh run alone), is built by a check
+# (--build-only), whose nvcc run writes the same PTX (-keep) and is served
+# from the run's shared compile cache ($CUDATUTOR_COMPILE_CACHE, set by
+# tests/run.sh) when another script compiled it first: a second nvcc would
+# cost as much as the check's compile.  Without the shared cache, or when
+# the check left no PTX of these flags (refused before nvcc, built for
+# another GPU), nvcc -ptx.
 compile_one() {
-    local f=$1 lab=$2 out w ptx
-    out=$(ptx_of "$f")
+    local f=$1 lab=$2 out=$3 w
     if [ -n "$lab" ] && [ "$lab" != - ] && [ -n "${CUDATUTOR_COMPILE_CACHE:-}" ]; then
         w=$(mktemp -d "$TMP/b.XXXXXX")
         "$TUTOR" check "$lab" --file "$f" --build-only --work-dir "$w" --json > /dev/null 2>&1
-        ptx=$(ls "$w"/keep/*.ptx 2>/dev/null)
-        # The check builds for the tutor's GPU; these flags are sm_90's.
-        if [ "$(wc -l <<<"$ptx")" = 1 ] && [ -s "$ptx" ] && grep -qx '.target sm_90' "$ptx"; then
-            mv "$ptx" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
-            rm -rf "$w"
-            return
-        fi
+        emu_ptx_keep "$f" "$w"
         rm -rf "$w"
+        [ -s "$out" ] && return
     fi
     "$NVCC" "${FLAGS[@]}" -o "$out.tmp.$$" "$f" 2> "$out.log" && mv "$out.tmp.$$" "$out"
     rm -f "$out.tmp.$$"
 }
-export -f compile_one ptx_of
-export NVCC CACHE base TUTOR TMP
-export FLAGS_STR="${FLAGS[*]}"
+export -f compile_one emu_ptx_paths emu_ptx_keep emu_ptx_init
+export NVCC TUTOR TMP
 if [ "${#missing[@]}" -gt 0 ]; then
     printf '%s\0' "${missing[@]}" | sed -z 's/^$/-/' |
-        xargs -0 -n2 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'FLAGS=($FLAGS_STR); compile_one "$1" "$2"' _
+        xargs -0 -n3 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'read -ra FLAGS <<<"$EMU_PTX_FLAGS"; compile_one "$1" "$2" "$3"' _
 fi
 
 for f in "${files[@]}"; do
-    p=$(ptx_of "$f")
+    p=${ptx[$f]}
     if [ ! -s "$p" ]; then
         not_ok "$f compiles to PTX" "$(head -5 "$p.log" 2>/dev/null)"
         continue
@@ -108,7 +105,7 @@ for f in "${files[@]}"; do
 done
 
 # run NAME FILE N [hazards]: emu_tool's lab 01 launcher on FILE's PTX.
-run() { "$TOOL" reduce "$(ptx_of "$2")" "$3" ${4:-} > "$TMP/$1.out" 2>&1; }
+run() { "$TOOL" reduce "$(emu_ptx_paths "$2")" "$3" ${4:-} > "$TMP/$1.out" 2>&1; }
 sum_right() { awk '/^sum / { exit !($2 == $4) }' "$TMP/$1.out"; }
 has() { grep -q "$2" "$TMP/$1.out"; }
 

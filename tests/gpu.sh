@@ -14,28 +14,27 @@ unset CUDATUTOR_NO_EMULATOR
 
 n=$(jq '.labs | length' data/labs.json)
 if ! have_gpu; then
-    for i in $(seq 0 $((n - 1))); do
-        id=$(jq -r ".labs[$i].id" data/labs.json)
-        slug=$(jq -r ".labs[$i].slug" data/labs.json)
-        [ -x "build/harness/judge_cpu_$(jq -r ".labs[$i].family" data/labs.json)" ] || continue
+    # Every lab's id, slug, family and lesson name, one lab a line, read once.
+    mapfile -t labs < <(jq -r '.labs[] | "\(.id) \(.slug) \(.family) \(.lesson.name // "")"' data/labs.json)
+    for lab in "${labs[@]}"; do
+        read -r id slug family _ <<<"$lab"
+        [ -x "build/harness/judge_cpu_$family" ] || continue
         par_check "$TMP/stub-$id.json" "$id" --file "data/stubs/$id-$slug.cu" --work-dir "$TMP/w/stub-$id"
         par_check "$TMP/sol-$id.json" "$id" --file "solutions/$id-$slug/kernel.cu" --work-dir "$TMP/w/sol-$id"
     done
     par_wait
-    for i in $(seq 0 $((n - 1))); do
-        id=$(jq -r ".labs[$i].id" data/labs.json)
+    for lab in "${labs[@]}"; do
+        read -r id slug family lesson <<<"$lab"
         if [ -f "$TMP/sol-$id.json" ]; then
-            st=$(jget "$TMP/stub-$id.json" .status)
-            emu=$(jq -r 'has("emulator")' "$TMP/stub-$id.json")
+            read -r st emu < <(jq -r '"\(.status) \(has("emulator"))"' "$TMP/stub-$id.json")
             if [ "$st" = fail ] && [ "$emu" = true ]; then ok "$id stub fails on the CPU emulator"
             else not_ok "$id stub fails on the CPU emulator" "status $st: $(jget "$TMP/stub-$id.json" .summary)"; fi
-            st=$(jget "$TMP/sol-$id.json" .status)
-            emu=$(jq -r 'has("emulator")' "$TMP/sol-$id.json")
+            read -r st emu < <(jq -r '"\(.status) \(has("emulator"))"' "$TMP/sol-$id.json")
             if [ "$st" = pass ] && [ "$emu" = true ]; then ok "$id solution passes on the CPU emulator"
             else not_ok "$id solution passes on the CPU emulator" "status $st: $(jget "$TMP/sol-$id.json" .summary)" \
                      "$(jq -r '.messages[]' "$TMP/sol-$id.json")"; fi
             # The lesson's figure, counted by the emulator, is the catalog's.
-            if [ "$(jq -r ".labs[$i].lesson.name // empty" data/labs.json)" ]; then
+            if [ -n "$lesson" ]; then
                 said=$(jq -r '.messages[]' "$TMP/sol-$id.json" | sed -n 's/.*: yours \([^,]*\), the reference solution.s \([^,]*\),.*/\1 \2/p')
                 check "$id solution's lesson figure on the emulator is the catalog's ($said)" \
                     test -n "$said" -a "${said% *}" = "${said#* }"
@@ -43,8 +42,8 @@ if ! have_gpu; then
             # The judge's wall time on the emulator, compile and link left out.
             echo "# $id solution: the CPU judge ran $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/sol-$id.json") s," \
                  "stub $(jq -r '.run_s // 0 | . * 100 | round / 100' "$TMP/stub-$id.json") s;" \
-                 "$(jq -r '.emulator.student_instructions // 0' "$TMP/sol-$id.json") student and" \
-                 "$(jq -r '.emulator.judge_instructions // 0' "$TMP/sol-$id.json") judge thread-instructions"
+                 "$(jq -r '"\(.emulator.student_instructions // 0) student and \(.emulator.judge_instructions // 0)"' \
+                    "$TMP/sol-$id.json") judge thread-instructions"
         else
             skip "$id stub fails on the CPU emulator" "skipped: no CPU judge (build without the emulator)"
             skip "$id solution passes on the CPU emulator" "skipped: no CPU judge (build without the emulator)"

@@ -85,9 +85,13 @@ make_workbook() {
 # Not for timed runs on a GPU, which must not share the machine.
 PAR_JOBS=$(nproc 2>/dev/null || echo 2)
 par_check() {
-    local out=$1
+    local out=$1 running
     shift
-    while [ "$(jobs -rp | wc -l)" -ge "$PAR_JOBS" ]; do wait -n; done
+    # (jobs into a file and back: no subshell per call)
+    while jobs -rp > "$TMP/.par-jobs" && mapfile -t running < "$TMP/.par-jobs" &&
+          [ "${#running[@]}" -ge "$PAR_JOBS" ]; do
+        wait -n
+    done
     "$TUTOR" check "$@" --json > "$out" 2> /dev/null &
 }
 par_wait() { wait; }
@@ -95,26 +99,74 @@ par_wait() { wait; }
 lab_ids() { awk -F'"' '$2 == "id" { print $4 }' "$ROOT/data/labs.json"; }
 lab_family() { lab_field "$1" family; }
 
-# bank_want_cpu META: the verdict a bank file's first line META names for a
-# run without a GPU (cpu=, else the GPU's expect= when the CPU judges are
-# built or the file is rejected before it runs, else no_gpu).
-bank_want_cpu() {
-    local want cpu
-    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
-    cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
-    [ -n "$cpu" ] || { [ "$want" = rejected ] || [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ] && cpu=$want || cpu=no_gpu; }
-    echo "$cpu"
+# bank_meta META: a bank file's first line ("// bank: lab=NN expect=STATUS
+# [cpu=STATUS] [target=met|missed]") read into bank_lab, bank_want,
+# bank_cpu (as written, empty when absent) and bank_target, and the verdict
+# expected without a GPU into bank_cpu_want: cpu=, else the GPU's expect=
+# when the CPU judges are built or the file is rejected before it runs,
+# else no_gpu.  No process is started: the bank's loops run it for every
+# file.
+bank_meta() {
+    bank_lab= bank_want= bank_cpu= bank_target=
+    [[ $1 =~ lab=([0-9][0-9]) ]] && bank_lab=${BASH_REMATCH[1]}
+    [[ $1 =~ expect=([a-z_]*) ]] && bank_want=${BASH_REMATCH[1]}
+    [[ $1 =~ cpu=([a-z_]*) ]] && bank_cpu=${BASH_REMATCH[1]}
+    [[ $1 =~ target=(met|missed) ]] && bank_target=${BASH_REMATCH[1]}
+    bank_cpu_want=$bank_cpu
+    if [ -z "$bank_cpu_want" ]; then
+        if [ "$bank_want" = rejected ] || [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; then
+            bank_cpu_want=$bank_want
+        else
+            bank_cpu_want=no_gpu
+        fi
+    fi
 }
-# bank_cpu_checked META: whether tests/bank.sh checks the file without a
-# GPU: those whose cpu= repeats the GPU's verdict (the emulator catches
-# what the GPU catches), the rejections, and, with the CPU judges,
+# bank_cpu_checked: whether tests/bank.sh checks the file bank_meta read
+# without a GPU: those whose cpu= repeats the GPU's verdict (the emulator
+# catches what the GPU catches), the rejections, and, with the CPU judges,
 # cpu=no_gpu (a form the emulator does not run); another cpu= records a
 # known difference (a cheat only a timed sample catches passes on the
 # CPU), checked with BANK_CPU=all.
 bank_cpu_checked() {
-    local want cpu
-    want=$(sed -n 's/.*expect=\([a-z_]*\).*/\1/p' <<<"$1")
-    cpu=$(sed -n 's/.*cpu=\([a-z_]*\).*/\1/p' <<<"$1")
-    [ "${cpu:-$want}" = "$want" ] && { [ -n "$cpu" ] || [ "$want" = rejected ]; } ||
-        { [ "$cpu" = no_gpu ] && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; } || [ "${BANK_CPU:-}" = all ]
+    [ "${bank_cpu:-$bank_want}" = "$bank_want" ] && { [ -n "$bank_cpu" ] || [ "$bank_want" = rejected ]; } ||
+        { [ "$bank_cpu" = no_gpu ] && [ -x "$ROOT/build/harness/judge_cpu_reduce_int" ]; } || [ "${BANK_CPU:-}" = all ]
+}
+
+# The PTX of the corpus (stubs, solutions, the bank) for tests/emu.sh, kept
+# in build/emu/ptx/BASE/HASH.ptx: BASE a key of what every file's PTX
+# depends on (nvcc's version, the flags, lab.h and status.h), HASH the
+# source's bytes.  A check's build writes the same PTX (nvcc -c -keep,
+# these flags): the scripts that check corpus files anyway hand theirs over
+# (emu_ptx_keep), and emu.sh runs nvcc only for the rest; nvcc -ptx is half
+# a second a file.
+EMU_PTX_FLAGS="-ptx -arch=sm_90 -lineinfo -std=c++17 -D_GLIBCXX_BITS_SPECFUN_H -O3 -Itutor"
+EMU_NVCC=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
+# emu_ptx_init: EMU_PTX_HOME, the folder of this toolkit's and these
+# headers' PTX, once per script (exported, for emu.sh's parallel compiles).
+emu_ptx_init() {
+    [ -n "${EMU_PTX_HOME:-}" ] && return
+    local base
+    base=$( { "$EMU_NVCC" --version; echo "$EMU_PTX_FLAGS"; cat "$ROOT/tutor/lab.h" "$ROOT/tutor/status.h"; } |
+        sha256sum)
+    EMU_PTX_HOME=$ROOT/build/emu/ptx/${base:0:24}
+    export EMU_PTX_HOME EMU_PTX_FLAGS EMU_NVCC
+}
+# emu_ptx_paths FILE...: where each FILE's PTX is kept, one a line, in
+# order (one sha256sum for them all).
+emu_ptx_paths() {
+    local h _
+    emu_ptx_init
+    sha256sum -- "$@" | while read -r h _; do echo "$EMU_PTX_HOME/${h: -64:24}.ptx"; done
+}
+# emu_ptx_keep FILE WORKDIR: the PTX a check of FILE left in WORKDIR/keep,
+# kept as FILE's when it is the one file there and for sm_90 (a check
+# builds for the machine's GPU); a partial file never lands there.
+emu_ptx_keep() {
+    local out ptx
+    emu_ptx_init
+    out=$(emu_ptx_paths "$1")
+    [ -s "$out" ] && return 0
+    ptx=("$2"/keep/*.ptx)
+    [ "${#ptx[@]}" = 1 ] && [ -s "${ptx[0]}" ] && grep -qx '.target sm_90' "${ptx[0]}" || return 0
+    mkdir -p "$EMU_PTX_HOME" && cp "${ptx[0]}" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
 }

@@ -18,11 +18,11 @@ if have_gpu; then
     exit 0
 fi
 export HX_JUDGE_CROSSCHECK=1
-n=$(jq '.labs | length' data/labs.json)
-for i in $(seq 0 $((n - 1))); do
-    id=$(jq -r ".labs[$i].id" data/labs.json)
-    slug=$(jq -r ".labs[$i].slug" data/labs.json)
-    [ -x "build/harness/judge_cpu_$(jq -r ".labs[$i].family" data/labs.json)" ] || continue
+# Every lab's id, slug and family, one lab a line, read once.
+mapfile -t labs < <(jq -r '.labs[] | "\(.id) \(.slug) \(.family)"' data/labs.json)
+for lab in "${labs[@]}"; do
+    read -r id slug family <<<"$lab"
+    [ -x "build/harness/judge_cpu_$family" ] || continue
     for kind in stub sol; do
         file="data/stubs/$id-$slug.cu"
         [ $kind = sol ] && file="solutions/$id-$slug/kernel.cu"
@@ -30,8 +30,8 @@ for i in $(seq 0 $((n - 1))); do
     done
 done
 par_wait
-for i in $(seq 0 $((n - 1))); do
-    id=$(jq -r ".labs[$i].id" data/labs.json)
+for lab in "${labs[@]}"; do
+    read -r id slug family <<<"$lab"
     if [ ! -f "$TMP/sol-$id.json" ]; then
         skip "$id: the judge's bodies agree with their kernels" "skipped: no CPU judge (build without the emulator)"
         continue
@@ -40,13 +40,13 @@ for i in $(seq 0 $((n - 1))); do
         want=fail
         [ $kind = sol ] && want=pass
         r="$TMP/$kind-$id.json"
-        st=$(jq -r .status "$r")
-        ji=$(jq -r '.emulator.judge_instructions // 0' "$r")
-        ran=$ji
-        [ "$(lab_family "$id")" = trapezoid ] && ran=1
         # A disagreement stops the trial as the judge's own failure, which
-        # a stub's verdict (fail) could hide: its message is looked for too.
-        differ=$(jq -r '[.messages[] | select(test("natively and on the emulator differ"))] | length' "$r")
+        # a stub's verdict (fail) could hide: its message is looked for too
+        # (the status, the judge's instructions and those messages in one jq).
+        read -r st ji differ < <(jq -r '[.status, (.emulator.judge_instructions // 0),
+            ([.messages[] | select(test("natively and on the emulator differ"))] | length)] | map(tostring) | join(" ")' "$r")
+        ran=$ji
+        [ "$family" = trapezoid ] && ran=1
         if [ "$st" = $want ] && [ "$ran" -gt 0 ] && [ "$differ" = 0 ]; then
             ok "$id $kind: every judge body agrees with its kernel on the emulator ($ji judge thread-instructions)"
         else

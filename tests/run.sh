@@ -62,7 +62,10 @@ if [ $# -gt 0 ]; then
 else
     # Without a GPU the programs that compile the most go first (bank,
     # runner: the rest are then served their compiles), then the slow
-    # ones, then the unit tests, the GPU's verdicts and everything else.  On a GPU machine the
+    # ones, longest first (a long one started last would end the run on
+    # one core), then the unit tests, the GPU's verdicts and everything
+    # else; emu.sh comes after bank.sh and runner.sh have handed it their
+    # PTX (tests/lib.sh, emu_ptx_keep).  On a GPU machine the
     # grader's own GPU locks do not keep its runs from tests/gpu.sh's
     # timed sections (every tutor check shares the machine's lock; a
     # grader does not take it), so there the grader goes first and gpu.sh
@@ -74,7 +77,8 @@ else
         before=""
         after="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh --barrier tests/gpu.sh"
     else
-        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
+        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/native.sh tests/tui.sh tests/edit_verdict.sh
+                tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
         after="tests/gpu.sh"
     fi
     programs=($before build/tests/test_* $after

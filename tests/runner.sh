@@ -3,6 +3,7 @@
 # stub and solution links against the recording runtime (which pins nvcc's
 # undocumented launch-stub interface for this CUDA release), and the plan
 # the judge records for each trial size is what the launcher must do.
+# The PTX of each check goes to tests/emu.sh (emu_ptx_keep).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -29,16 +30,23 @@ for kind in labs solutions; do
         jq -r '.plan.seen[]?' "$TMP/$kind-$lab.json" > "$TMP/$kind-$lab.plans"
     done
 done
+gpu=0
+have_gpu && gpu=1
+# What the recording runtime defines, listed once.
+nm -P "$rt" | awk '$2 == "T" {print $1}' | sort -u > "$TMP/rt.defined"
 for kind in labs solutions; do
     for lab in $(lab_ids); do
         dir="$TMP/$kind-$lab"
+        file="solutions/$(lab_dir "$lab")/kernel.cu"
+        [ $kind = labs ] && file=$(stub_file "$lab")
+        emu_ptx_keep "$file" "$dir"
         missing=$(comm -23 <(nm -P "$dir/kernel.o" | awk '$2 == "U" && $1 ~ /^_?_?cuda/ {print $1}' | sort -u) \
-                           <(nm -P "$rt" | awk '$2 == "T" {print $1}' | sort -u) | tr '\n' ' ')
+                           "$TMP/rt.defined" | tr '\n' ' ')
         check "$kind $lab: every CUDA call of its object is in the recording runtime" test -z "$missing"
         [ -z "$missing" ] || echo "#   missing: $missing"
         status=$(jget "$dir.json" .status)
         sizes=$(wc -l < "$dir.plans")
-        if have_gpu; then
+        if [ $gpu = 1 ]; then
             skip "$kind $lab: plans recorded for every trial size without a GPU" "a CUDA device is present"
         else
             check "$kind $lab: plans recorded for every trial size without a GPU" \

@@ -396,9 +396,11 @@ static int any_failed(const struct report *r)
 
 /* The timed cases' CPU references (family.expect, a float64 sum or the
  * scan's marks of up to 2^28 generated values: 0.05-0.1 s on 16 cores) are
- * worked out on a thread of their own from the judge's start, beside the
- * compile that an early judge waits for at its gate, its set-up and its
- * trials, none of which reads them.  The thread gets a copy of the context:
+ * worked out on a thread of their own once the runtime has found a GPU,
+ * beside the compile that an early judge waits for at its gate, its set-up
+ * and its trials, none of which reads them.  Not before: without a GPU
+ * nothing is timed, and the sums would cost a 2-core machine 1.4 CPU
+ * seconds a check for nothing.  The thread gets a copy of the context:
  * the run changes c->o while it measures the peak. */
 static std::thread expect_thread;
 static struct ctx expect_ctx;
@@ -476,6 +478,9 @@ static enum status run(struct ctx *c)
             note(r, "no CUDA device: %s", cudaGetErrorString(e));
         return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
     }
+    /* The runner was forked at the start (no thread may run across a
+     * fork), and the timed cases are final. */
+    expect_begin(c);
     if (device_describe(&r->dev))
         return STATUS_INTERNAL_ERROR;
     r->have_dev = 1;
@@ -592,9 +597,6 @@ int main(int argc, char **argv)
     if (hx::emu_prepare)
         hx::emu_prepare(&o, &r);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
-    /* After the runner's fork (a thread must not be running across it) and
-     * once the timed cases are final (a CPU judge has none). */
-    hx::expect_begin(&c);
 
     if (o.family && strcmp(o.family, family_json_name(hx::family_impl.id))) {
         hx::note(&r, "this harness runs family %s, not %s", family_json_name(hx::family_impl.id), o.family);
