@@ -10,6 +10,8 @@
 /* ---- integers ------------------------------------------------------------ */
 REF1(r_add32, (uint32_t)(U32(0) + U32(1)))
 REF1(r_add32_imm, (uint32_t)(U32(0) - 7u))
+REF1(r_shl32_imm5, (uint32_t)(U32(0) << 5))
+REF1(r_shl32_imm40, 0u)
 REF1(r_sub32, (uint32_t)(U32(0) - U32(1)))
 REF1(r_mullo32, (uint32_t)(U32(0) * U32(1)))
 REF1(r_mad32, (uint32_t)(U32(0) * U32(1) + U32(2)))
@@ -431,6 +433,8 @@ const struct ops_row ops_corpus_rows[] = {
     /* integers, 32 bits */
     {"add.s32", "", "r:rr", 0, 0, r_add32},
     {"add.s32", "immediate", "r:r", "$F $d0, $a0, -7;", 0, r_add32_imm},
+    {"shl.b32", "immediate", "r:r", "$F $d0, $a0, 5;", 0, r_shl32_imm5},
+    {"shl.b32", "immediate past 31", "r:r", "$F $d0, $a0, 40;", 0, r_shl32_imm40},
     {"add.s32", "guarded", "r:prr", "@$a0 $F $d0, $a1, $a2;", 0, r_guarded_add},
     {"sub.s32", "", "r:rr", 0, 0, r_sub32},
     {"mul.lo.s32", "", "r:rr", 0, 0, r_mullo32},

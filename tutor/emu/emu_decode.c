@@ -360,6 +360,9 @@ static int decode_opnd(struct parser *P, struct emu_insn *in, const struct raw *
         in->sub = (uint8_t)clock;
     }
     o->reg = s;
+    /* an immediate: a handler may read its one value instead of 32 lanes */
+    for (int i = 0; i < P->fn->nconsts && s > 0; i++)
+        o->konst |= P->fn->consts[i].slot == s;
     return 0;
 }
 

@@ -115,6 +115,7 @@ struct emu_opnd {
     uint8_t kind;
     uint8_t n;          /* OK_VEC: its element count */
     uint8_t neg;        /* a predicate read as !%p */
+    uint8_t konst;      /* OK_REG: an immediate's slot, one value in every lane */
     int32_t reg;        /* OK_REG: the slot; OK_ADDR: the base slot or -1 */
     int64_t off;        /* OK_ADDR: the constant part of the address */
     int32_t vec[4];     /* OK_VEC: the slots, 0 for a sink '_' */

@@ -564,6 +564,20 @@ ALU_LANES(shf_rc, shf(a[l], b[l], (uint32_t)c[l], 0, 0))
 
 /* Shifts: an amount past the width counts as the width. */
 ALU_LANES(shl_32, (uint32_t)b[l] > 31 ? 0 : (uint32_t)(a[l] << (uint32_t)b[l]))
+
+/* shl.b32 by an immediate (a tree's `s << 1`, an index's `i << 2`): one
+ * count for the warp, read once, and the lanes' loop a vector shift. */
+ALU_FN(shl_32_k)
+{
+    uint64_t *d = REG(0);
+    const uint64_t *a = REG(1);
+    uint32_t k = (uint32_t)REG(2)[0];
+    (void)carry;
+    if (k > 31)
+        EACH_LANE(mask, d[l] = 0);
+    else
+        EACH_LANE(mask, d[l] = (uint32_t)(a[l] << k));
+}
 ALU_LANES(shl_64, (uint32_t)b[l] > 63 ? 0 : a[l] << (uint32_t)b[l])
 ALU_LANES(shl_w, (uint32_t)b[l] >= (uint32_t)emu_type_size[type] * 8 ? 0 : (a[l] << (uint32_t)b[l]) & m)
 ALU_LANES(shr_u32, (uint32_t)b[l] > 31 ? 0 : (uint32_t)a[l] >> (uint32_t)b[l])
@@ -784,7 +798,10 @@ static emu_alu_fn *select_int(const struct emu_insn *in)
     case OP_PRMT: return fl & F_PRMT_MODE ? prmt_w : prmt_0;
     case OP_SHF:
         return fl & F_LEFT ? (fl & F_WRAP ? shf_lw : shf_lc) : (fl & F_WRAP ? shf_rw : shf_rc);
-    case OP_SHL: return by_width(t, shl_32, shl_64, shl_w);
+    case OP_SHL:
+        if (sz == 4 && in->o[2].kind == OK_REG && in->o[2].konst)
+            return shl_32_k;
+        return by_width(t, shl_32, shl_64, shl_w);
     case OP_SHR:
         if (k == 's')
             return by_width(t, shr_s32, shr_s64, shr_sw);
