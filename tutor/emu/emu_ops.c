@@ -474,30 +474,23 @@ static inline uint32_t uniform_pow2(const uint64_t *b, uint32_t mask)
     return differ ? 0 : b0;
 }
 
-ALU_FN(div_u32)
-{
-    uint64_t *d = REG(0);
-    const uint64_t *a = REG(1), *b = REG(2);
-    uint32_t p = uniform_pow2(b, mask);
-    if (!p) {
-        div_u32_lanes(in, R, mask, carry);
-        return;
+/* NAME: LANES's division, or, by a power of two P that the warp shares,
+ * EXPR (which reads a[l] and P) in its place. */
+#define DIV_POW2(name, lanes, expr)                                                                 \
+    ALU_FN(name)                                                                                    \
+    {                                                                                               \
+        uint64_t *d = REG(0);                                                                       \
+        const uint64_t *a = REG(1), *b = REG(2);                                                    \
+        uint32_t p = uniform_pow2(b, mask);                                                         \
+        if (!p) {                                                                                   \
+            lanes(in, R, mask, carry);                                                              \
+            return;                                                                                 \
+        }                                                                                           \
+        EACH_LANE(mask, d[l] = (expr));                                                             \
     }
-    int k = __builtin_ctz(p);
-    EACH_LANE(mask, d[l] = (uint32_t)a[l] >> k);
-}
-
-ALU_FN(rem_u32)
-{
-    uint64_t *d = REG(0);
-    const uint64_t *a = REG(1), *b = REG(2);
-    uint32_t p = uniform_pow2(b, mask);
-    if (!p) {
-        rem_u32_lanes(in, R, mask, carry);
-        return;
-    }
-    EACH_LANE(mask, d[l] = (uint32_t)a[l] & (p - 1));
-}
+DIV_POW2(div_u32, div_u32_lanes, (uint32_t)a[l] >> __builtin_ctz(p))
+DIV_POW2(rem_u32, rem_u32_lanes, (uint32_t)a[l] & (p - 1))
+#undef DIV_POW2
 ALU_LANES(div_s32, !(uint32_t)b[l] ? 0xffffffffu
                    : (int32_t)b[l] == -1 ? 0u - (uint32_t)a[l]
                    : (uint32_t)((int32_t)a[l] / (int32_t)b[l]))
