@@ -15,18 +15,8 @@
 # With no GPU it says so and exits 0 (tests/device scripts run only there).
 set -u
 OUT=${OUT:-/tmp/cudatutor-judge-phases}
-n=3 labs=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        -n) n=$2; shift 2 ;;
-        *) labs+=("$1"); shift ;;
-    esac
-done
-if ! nvidia-smi -L >/dev/null 2>&1; then
-    echo "judge-phases: no GPU here (nvidia-smi lists none): nothing measured"
-    exit 0
-fi
-[ ${#labs[@]} -gt 0 ] || labs=(13)
+. "$(dirname "$0")/args.sh"
+device_args judge-phases "13" -- "$@"
 mkdir -p "$OUT"
 # Judged by the catalog's targets: no calibration run first.
 export CUDATUTOR_NO_CALIBRATE=1

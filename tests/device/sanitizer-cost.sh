@@ -15,18 +15,8 @@
 # With no GPU it says so and exits 0 (tests/device scripts run only there).
 set -u
 OUT=${OUT:-/tmp/cudatutor-sanitizer-cost}
-n=3 labs=()
-while [ $# -gt 0 ]; do
-    case $1 in
-        -n) n=$2; shift 2 ;;
-        *) labs+=("$1"); shift ;;
-    esac
-done
-if ! nvidia-smi -L >/dev/null 2>&1; then
-    echo "sanitizer-cost: no GPU here (nvidia-smi lists none): nothing measured"
-    exit 0
-fi
-[ ${#labs[@]} -gt 0 ] || labs=(07 13)
+. "$(dirname "$0")/args.sh"
+device_args sanitizer-cost "07 13" -- "$@"
 mkdir -p "$OUT"
 compute-sanitizer --help > "$OUT/help.txt" 2>&1
 export CUDATUTOR_NO_CALIBRATE=1
