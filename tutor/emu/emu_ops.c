@@ -591,39 +591,26 @@ ALU_LANES(lop3_w, lop3((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], (uint32_t
 
 /* ---- comparison and selection -------------------------------------------------- */
 
-/* setp.CMP for one integer comparison, read at the type's width: signed
- * forms shift the sign up and back, unsigned ones mask */
-#define SETP_INT(name, op)                                                                          \
-    ALU_FN(setp_s_##name)                                                                           \
+/* One setp handler: SETUP (a declaration, or nothing) once, then EXPR
+ * (which reads x[l] and y[l]) for every lane. */
+#define SETP_FN(fname, setup, expr)                                                                 \
+    ALU_FN(fname)                                                                                   \
     {                                                                                               \
         (void)carry;                                                                                \
         uint64_t *d = REG(0);                                                                       \
         const uint64_t *x = REG(1), *y = REG(2);                                                    \
-        const int sh = 64 - emu_type_size[in->type] * 8;                                            \
-        EACH_LANE(mask, d[l] = ((int64_t)(x[l] << sh) >> sh) op((int64_t)(y[l] << sh) >> sh));      \
-    }                                                                                               \
-    ALU_FN(setp_u_##name)                                                                           \
-    {                                                                                               \
-        (void)carry;                                                                                \
-        uint64_t *d = REG(0);                                                                       \
-        const uint64_t *x = REG(1), *y = REG(2);                                                    \
-        const uint64_t m = wmask(in->type);                                                         \
-        EACH_LANE(mask, d[l] = (x[l] & m) op(y[l] & m));                                            \
-    }                                                                                               \
-    ALU_FN(setp_s32_##name)                                                                         \
-    {                                                                                               \
-        (void)carry;                                                                                \
-        uint64_t *d = REG(0);                                                                       \
-        const uint64_t *x = REG(1), *y = REG(2);                                                    \
-        EACH_LANE(mask, d[l] = (int32_t)x[l] op(int32_t) y[l]);                                     \
-    }                                                                                               \
-    ALU_FN(setp_u32_##name)                                                                         \
-    {                                                                                               \
-        (void)carry;                                                                                \
-        uint64_t *d = REG(0);                                                                       \
-        const uint64_t *x = REG(1), *y = REG(2);                                                    \
-        EACH_LANE(mask, d[l] = (uint32_t)x[l] op(uint32_t) y[l]);                                   \
+        setup;                                                                                      \
+        EACH_LANE(mask, d[l] = (expr));                                                             \
     }
+/* setp.CMP for one integer comparison, read at the type's width: signed
+ * forms shift the sign up and back, unsigned ones mask; the 32-bit forms
+ * compare the low words as they are */
+#define SETP_INT(name, op)                                                                          \
+    SETP_FN(setp_s_##name, const int sh = 64 - emu_type_size[in->type] * 8,                         \
+            ((int64_t)(x[l] << sh) >> sh) op((int64_t)(y[l] << sh) >> sh))                          \
+    SETP_FN(setp_u_##name, const uint64_t m = wmask(in->type), (x[l] & m) op(y[l] & m))             \
+    SETP_FN(setp_s32_##name, (void)0, (int32_t)x[l] op(int32_t) y[l])                               \
+    SETP_FN(setp_u32_##name, (void)0, (uint32_t)x[l] op(uint32_t) y[l])
 SETP_INT(eq, ==)
 SETP_INT(ne, !=)
 SETP_INT(lt, <)
@@ -631,6 +618,7 @@ SETP_INT(le, <=)
 SETP_INT(gt, >)
 SETP_INT(ge, >=)
 #undef SETP_INT
+#undef SETP_FN
 
 /* setp in full: setp.cmp[.bop].type p[|q], a, b[, c] */
 ALU_FN(setp_any)
@@ -691,38 +679,30 @@ static emu_alu_fn *by_width(int type, emu_alu_fn *w32, emu_alu_fn *w64, emu_alu_
     return sz == 4 && w32 ? w32 : sz == 8 && w64 ? w64 : w;
 }
 
+/* setp's integer handlers by comparison: unsigned and signed, 32-bit and
+ * any width; lo/ls/hi/hs are the unsigned lt/le/gt/ge whatever the type.
+ * An unordered comparison has no row: no such form on integers. */
+static emu_alu_fn *const setp_rows[CMP_HS + 1][2][2] = {
+    /*           {{u32, s32}, {u any, s any}} */
+    [CMP_EQ] = {{setp_u32_eq, setp_s32_eq}, {setp_u_eq, setp_s_eq}},
+    [CMP_NE] = {{setp_u32_ne, setp_s32_ne}, {setp_u_ne, setp_s_ne}},
+    [CMP_LT] = {{setp_u32_lt, setp_s32_lt}, {setp_u_lt, setp_s_lt}},
+    [CMP_LE] = {{setp_u32_le, setp_s32_le}, {setp_u_le, setp_s_le}},
+    [CMP_GT] = {{setp_u32_gt, setp_s32_gt}, {setp_u_gt, setp_s_gt}},
+    [CMP_GE] = {{setp_u32_ge, setp_s32_ge}, {setp_u_ge, setp_s_ge}},
+    [CMP_LO] = {{setp_u32_lt, setp_u32_lt}, {setp_u_lt, setp_u_lt}},
+    [CMP_LS] = {{setp_u32_le, setp_u32_le}, {setp_u_le, setp_u_le}},
+    [CMP_HI] = {{setp_u32_gt, setp_u32_gt}, {setp_u_gt, setp_u_gt}},
+    [CMP_HS] = {{setp_u32_ge, setp_u32_ge}, {setp_u_ge, setp_u_ge}},
+};
+
 static emu_alu_fn *setp_int(const struct emu_insn *in)
 {
     if (in->cmp2 || in->aux == 2)
         return setp_any;
-    int sgn = emu_type_kind[in->type] == 's';
-    if (emu_type_size[in->type] == 4)
-        switch (in->cmp) {
-        case CMP_EQ: return sgn ? setp_s32_eq : setp_u32_eq;
-        case CMP_NE: return sgn ? setp_s32_ne : setp_u32_ne;
-        case CMP_LT: return sgn ? setp_s32_lt : setp_u32_lt;
-        case CMP_LE: return sgn ? setp_s32_le : setp_u32_le;
-        case CMP_GT: return sgn ? setp_s32_gt : setp_u32_gt;
-        case CMP_GE: return sgn ? setp_s32_ge : setp_u32_ge;
-        case CMP_LO: return setp_u32_lt;
-        case CMP_LS: return setp_u32_le;
-        case CMP_HI: return setp_u32_gt;
-        case CMP_HS: return setp_u32_ge;
-        default: return NULL;
-        }
-    switch (in->cmp) {
-    case CMP_EQ: return sgn ? setp_s_eq : setp_u_eq;
-    case CMP_NE: return sgn ? setp_s_ne : setp_u_ne;
-    case CMP_LT: return sgn ? setp_s_lt : setp_u_lt;
-    case CMP_LE: return sgn ? setp_s_le : setp_u_le;
-    case CMP_GT: return sgn ? setp_s_gt : setp_u_gt;
-    case CMP_GE: return sgn ? setp_s_ge : setp_u_ge;
-    case CMP_LO: return setp_u_lt;
-    case CMP_LS: return setp_u_le;
-    case CMP_HI: return setp_u_gt;
-    case CMP_HS: return setp_u_ge;
-    default: return NULL;   /* an unordered comparison on integers: no such form */
-    }
+    if (in->cmp > CMP_HS)
+        return NULL;
+    return setp_rows[in->cmp][emu_type_size[in->type] != 4][emu_type_kind[in->type] == 's'];
 }
 
 /* The handler of the integer and bit forms; NULL for a form with none. */
