@@ -19,8 +19,6 @@ set -u
 OUT=${OUT:-/tmp/cudatutor-check-cpu}
 . "$(dirname "$0")/args.sh"
 device_args check-cpu "01 07 13 15" -- "$@"
-mkdir -p "$OUT"
-export CUDATUTOR_NO_CALIBRATE=1
 exec python3 - "$OUT" "$n" "${labs[@]}" <<'PY'
 import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 

@@ -28,9 +28,7 @@ set -u
 OUT=${OUT:-/tmp/cudatutor-sanitizer-cost}
 . "$(dirname "$0")/args.sh"
 device_args sanitizer-cost "07 13" -- "$@"
-mkdir -p "$OUT"
 compute-sanitizer --help > "$OUT/help.txt" 2>&1
-export CUDATUTOR_NO_CALIBRATE=1
 log=$(mktemp -d)
 cat > "$log/wrap.sh" <<'EOF'
 #!/bin/sh
