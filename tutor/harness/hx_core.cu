@@ -484,8 +484,8 @@ static enum status run(struct ctx *c)
      * spinning took the cores their compiles and tools needed.  Timing
      * reads the GPU's events, so a wake-up's latency is not measured. */
     const char *sync = getenv("HX_SYNC");
-    if (!(sync && !strcmp(sync, "spin")))
-        cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+    if (!(sync && !strcmp(sync, "spin")) && cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess)
+        cudaGetLastError();     /* a refusal leaves the default: spinning, not an error a launch reports */
     /* The runner was forked at the start (no thread may run across a
      * fork), and the timed cases are final. */
     expect_begin(c);
