@@ -142,6 +142,33 @@ check "nvcc in steps: which is ptxas's" grep -q 'ptxas' "$TMP/split-ptxas-steps.
 check "nvcc in steps: a header the host's side alone includes is among the files read" \
     same_build split-host
 check "nvcc in steps: (that header is there)" grep -q 'utsname' "$TMP/split-host-steps.read"
+
+# The host compiler's headers precompiled (check_pch.c): cudafe++'s file
+# compiled as #include of its headers' .gch and the student's part, kept
+# in the build for every lab's next compile.  The same object as without
+# it (CUDATUTOR_HOST_PCH=0), and cudafe++'s file put back; a host compile
+# that says anything (a warning, an assembler's error) is nvcc's word for
+# word, run again without the .gch; a .gch that is not one is no harm.
+{ cat "$sol01"; printf '\nstatic int split_warn(int x)\n{\n    if (x)\n        return 1;\n}\n'
+  printf 'int split_warn_use(int x)\n{\n    return split_warn(x);\n}\n'; } > "$TMP/split-warn.cu"
+{ cat "$sol01"; printf '\nvoid split_asm(void)\n{\n    asm("not_an_instruction %%eax");\n}\n'; } > "$TMP/split-asm.cu"
+pch_dir=build/check/host-pch
+code_of() { objdump -d "$1" | tail -n +3; }    # the object's code, its file's name left out
+env -u CUDATUTOR_COMPILE_CACHE CUDATUTOR_HOST_PCH=0 "$TUTOR" check 01 --file "$TMP/split-ok.cu" --build-only \
+    --work-dir "$TMP/split-nopch" --json > "$TMP/split-nopch.json" 2> /dev/null
+check "host headers precompiled: a .gch kept in the build" ls "$pch_dir"/*.h.gch
+check "host headers precompiled: the same code as the host compiler's without it" \
+    cmp -s <(code_of "$TMP/split-ok-steps/kernel.o") <(code_of "$TMP/split-nopch/kernel.o")
+check "host headers precompiled: cudafe++'s file put back" \
+    cmp -s "$TMP/split-ok-steps/keep/split-ok.cudafe1.cpp" "$TMP/split-nopch/keep/split-ok.cudafe1.cpp"
+check "host headers precompiled: a host compiler's warning, nvcc's log" same_build split-warn
+check "host headers precompiled: (the host compiler's warning is there)" \
+    grep -q 'control reaches end of non-void function' "$TMP/split-warn-steps.verdict"
+check "host headers precompiled: the assembler's error, nvcc's log" same_build split-asm
+check "host headers precompiled: (a compile error)" \
+    test "$(jget "$TMP/split-asm-steps.json" .status)" = compile_error
+for g in "$pch_dir"/*.h.gch; do printf 'gpch junk' > "$g"; done
+check "host headers precompiled: a .gch that is not one, the same build" same_build split-ok
 # The plan is kept beside the build: the next compile of the same file
 # (an edit) asks nvcc nothing; one whose plan could differ (nvcc's own
 # variables changed) asks again.

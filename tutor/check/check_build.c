@@ -86,6 +86,17 @@ static int split_wanted(void)
     return !(env && !strcmp(env, "0")) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
+/* Where the host compiler's headers are kept precompiled for every lab's
+ * compile (check_pch.c): the build's, beside the labs' work folders.  NULL
+ * (none) when CUDATUTOR_HOST_PCH=0 (to measure what they save). */
+static char *pch_dir(const struct check_state *r)
+{
+    const char *env = getenv("CUDATUTOR_HOST_PCH");
+    if (env && !strcmp(env, "0"))
+        return NULL;
+    return util_format("%s/check/host-pch", r->tc->build_dir);
+}
+
 /* The compile's outcome, from nvcc or from the test suite's cache. */
 struct compiled {
     int exited, exit_code, timed_out;
@@ -126,9 +137,10 @@ static int compile_once(struct check_state *r, int light, struct compiled *out)
         rc = 0;
         goto done;
     }
-    char *plan = util_format("%s/nvcc-plan", r->dir);
-    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, COMPILE_TIMEOUT_S, &pr) : 1;
+    char *plan = util_format("%s/nvcc-plan", r->dir), *pch = pch_dir(r);
+    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, pch, COMPILE_TIMEOUT_S, &pr) : 1;
     free(plan);
+    free(pch);
     if (how < 0 || (how > 0 && run_tool(argv, COMPILE_TIMEOUT_S, &pr))) {
         check_message(r, "%s", pr.error);
         goto done;

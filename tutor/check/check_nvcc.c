@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/check_pch.h"
 #include "sys/sha256.h"
 #include "sys/util.h"
 
@@ -342,6 +343,38 @@ static int step_run(struct split *sp, int chain, enum step_id k)
     return 0;
 }
 
+/* The host compiler's step: with the headers of cudafe++'s file
+ * precompiled in pch_dir (check_pch.c) when that compile ends cleanly and
+ * says nothing, else again as nvcc's plan has it, so that whatever the
+ * host compiler says of a file, and how it fails, is nvcc's own. */
+static void host_run(struct split *sp, const char *obj, const char *pch_dir)
+{
+    char cfile[4096];
+    struct step *st = &sp->s[ST_HOST];
+    double left = sp->deadline - util_now();
+    struct pch_job job = {.host_cmd = st->cmd, .cfile = cfile, .obj = obj, .dir = pch_dir, .env = sp->env,
+                          .timeout_s = left > 1 ? left : 1};
+    struct pch_use use;
+
+    if (pch_dir && !quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile) &&
+        pch_rewrite(&job, &use) == 0) {
+        char *plain = st->cmd;
+        st->cmd = use.cmd;
+        int ran = step_run(sp, -1, ST_HOST) == 0;
+        st->cmd = plain;
+        int clean = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
+        int restored = pch_restore(&job, &use, ran ? st->pr.output : NULL) == 0;
+        if ((clean && restored) || sp->spawn_failed)
+            return;
+        if (ran) {
+            proc_result_free(&st->pr);
+            memset(&st->pr, 0, sizeof st->pr);
+            st->ran = 0;
+        }
+    }
+    step_run(sp, -1, ST_HOST);
+}
+
 struct chain_arg {
     struct split *sp;
     int chain;
@@ -524,7 +557,7 @@ static char *plan_get(char *const *argv, const char *cache, double timeout_s)
 }
 
 int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
-                   double timeout_s, struct proc_result *pr)
+                   const char *pch_dir, double timeout_s, struct proc_result *pr)
 {
     struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER};
     struct chain_arg args[2] = {{&sp, 0}, {&sp, 1}};
@@ -550,7 +583,7 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     chain_run(&args[0]);
     pthread_join(host, NULL);
     if (!sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT)
-        step_run(&sp, -1, ST_HOST);
+        host_run(&sp, obj, pch_dir);
     if (sp.spawn_failed) {
         util_copy(pr->error, sizeof pr->error, sp.spawn_error);
         goto out;
