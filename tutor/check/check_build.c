@@ -15,6 +15,7 @@
 #include "check/check_stage.h"
 #include "check/check_warn.h"
 #include "check/rules.h"
+#include "sys/elfsym.h"
 #include "sys/util.h"
 
 /* nvcc's front end says "file(12): error: ..."; the host compiler and the
@@ -252,22 +253,27 @@ int stage_rules(struct check_state *r)
 
     r->res->have_symbols = 1;
     check_progress(r, STAGE_RULES, 0, 0, "host symbols, headers and PTX");
-    if (!r->tc->nm) {
-        check_message(r, "nm not found: install binutils");
-        goto out;
-    }
     if (!deps) {
         check_message(r, "nvcc left no list of the files it read (%s)", r->deps);
         goto out;
     }
+    /* The object's symbols as nm -P lists them: read here, or from nm for
+     * an object elfsym does not read. */
+    char *syms = elfsym_list(r->obj);
+    if (!syms && !r->tc->nm) {
+        check_message(r, "nm not found: install binutils");
+        goto out;
+    }
     char *argv[] = {r->tc->nm, "-P", r->obj, NULL};
-    if (run_tool(argv, 30, &pr) || !pr.exited || pr.exit_code != 0) {
+    if (!syms && (run_tool(argv, 30, &pr) || !pr.exited || pr.exit_code != 0)) {
         check_message(r, "nm %s failed: %s", r->obj, pr.output ? pr.output : pr.error);
         goto out;
     }
     /* The headers first: "includes .../cub/..." explains the symbols they bring. */
-    if (rules_check_includes(deps, &rep) ||
-        rules_check_symbols(r->cat, r->lab->family->entry, pr.output, &rep))
+    int failed = rules_check_includes(deps, &rep) ||
+                 rules_check_symbols(r->cat, r->lab->family->entry, syms ? syms : pr.output, &rep);
+    free(syms);
+    if (failed)
         goto out;
     rules_sort(&rep);
     r->res->symbols_checked = 1;
