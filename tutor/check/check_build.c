@@ -139,7 +139,9 @@ static int compile_once(struct check_state *r, int light, struct compiled *out)
         goto done;
     }
     char *plan = util_format("%s/nvcc-plan", r->dir), *pch = pch_dir(r);
-    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, pch, COMPILE_TIMEOUT_S, &pr) : 1;
+    const char *early = getenv("CUDATUTOR_HOST_EARLY");
+    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, pch, !(early && !strcmp(early, "0")),
+                                              COMPILE_TIMEOUT_S, &pr) : 1;
     free(plan);
     free(pch);
     if (how < 0 || (how > 0 && run_tool(argv, COMPILE_TIMEOUT_S, &pr))) {

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/check_early.h"
 #include "check/check_pch.h"
 #include "sys/sha256.h"
 #include "sys/util.h"
@@ -58,7 +59,15 @@ struct split {
     char *deps_host;            /* the host preprocessing's, merged into it */
     int spawn_failed;           /* a process could not be created */
     char spawn_error[160];
-    pthread_mutex_t mu;         /* spawn_error */
+    pthread_mutex_t mu;         /* spawn_error, cicc */
+    /* The host compiler's step begun before the fatbinary (check_early.c):
+     * the host's chain waits for cicc's stub, then compiles to assembly. */
+    int early_on;
+    struct early_host early;
+    const char *obj, *pch_dir;
+    pthread_cond_t cicc_done;
+    int cicc;                   /* 0: not yet; 1: it wrote the stub; -1: it will not */
+    int early_ok;               /* the assembly is made, and the compile said nothing */
 };
 
 /* ---- nvcc's plan -------------------------------------------------------- */
@@ -347,7 +356,13 @@ static int step_run(struct split *sp, int chain, enum step_id k)
  * precompiled in pch_dir (check_pch.c) when that compile ends cleanly and
  * says nothing, else again as nvcc's plan has it, so that whatever the
  * host compiler says of a file, and how it fails, is nvcc's own. */
-static void host_run(struct split *sp, const char *obj, const char *pch_dir)
+/* The host compiler's step as `cmd_of(plain)` makes it of the plan's
+ * command (NULL: as it is) into the step's result, with the headers of
+ * cudafe++'s file precompiled in pch_dir (check_pch.c) when it can: 1 when
+ * that compile ran, ended cleanly and said nothing; 0 with the step's
+ * result freed otherwise.  The file is put back either way. */
+static int host_pch_run(struct split *sp, int chain, const char *obj, const char *pch_dir,
+                        char *(*cmd_of)(const struct split *, const char *))
 {
     char cfile[4096];
     struct step *st = &sp->s[ST_HOST];
@@ -355,24 +370,114 @@ static void host_run(struct split *sp, const char *obj, const char *pch_dir)
     struct pch_job job = {.host_cmd = st->cmd, .cfile = cfile, .obj = obj, .dir = pch_dir, .env = sp->env,
                           .timeout_s = left > 1 ? left : 1};
     struct pch_use use;
+    int ran = 0, clean = 0;
 
-    if (pch_dir && !quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile) &&
-        pch_rewrite(&job, &use) == 0) {
-        char *plain = st->cmd;
-        st->cmd = use.cmd;
-        int ran = step_run(sp, -1, ST_HOST) == 0;
+    if (!pch_dir || quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile) ||
+        pch_rewrite(&job, &use))
+        return 0;
+    char *plain = st->cmd, *cmd = cmd_of ? cmd_of(sp, use.cmd) : NULL;
+    if (!cmd_of || cmd) {
+        st->cmd = cmd ? cmd : use.cmd;
+        ran = step_run(sp, chain, ST_HOST) == 0;
         st->cmd = plain;
-        int clean = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
-        int restored = pch_restore(&job, &use, ran ? st->pr.output : NULL) == 0;
-        if ((clean && restored) || sp->spawn_failed)
-            return;
-        if (ran) {
-            proc_result_free(&st->pr);
-            memset(&st->pr, 0, sizeof st->pr);
-            st->ran = 0;
-        }
+        clean = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
     }
+    free(cmd);
+    if (pch_restore(&job, &use, ran ? st->pr.output : NULL))
+        clean = 0;
+    if (!clean && ran) {
+        proc_result_free(&st->pr);
+        memset(&st->pr, 0, sizeof st->pr);
+        st->ran = 0;
+    }
+    return clean;
+}
+
+/* The host compiler's step: with the headers precompiled when that compile
+ * is clean and silent, else again as nvcc's plan has it, so that whatever
+ * the host compiler says of a file, and how it fails, is nvcc's own. */
+static void host_run(struct split *sp, const char *obj, const char *pch_dir)
+{
+    if (host_pch_run(sp, -1, obj, pch_dir, NULL) || sp->spawn_failed)
+        return;
     step_run(sp, -1, ST_HOST);
+}
+
+/* The plan's host compile as a compile to the early assembly. */
+static char *early_cmd_of(const struct split *sp, const char *cmd)
+{
+    return early_compile_cmd(&sp->early, cmd, sp->obj);
+}
+
+/* The host's chain, once cudafe++ is done: when cicc has written the stub,
+ * the host's file compiled to assembly against the stand-in fatbinary C
+ * file, beside ptxas and fatbinary.  Its result is kept apart from the
+ * step's (early_ok): the step itself ends in early_end. */
+static void early_begin(struct split *sp, int chain)
+{
+    pthread_mutex_lock(&sp->mu);
+    while (!sp->cicc)
+        pthread_cond_wait(&sp->cicc_done, &sp->mu);
+    int go = sp->cicc > 0 && !atomic_load(&sp->cancel[chain]);
+    pthread_mutex_unlock(&sp->mu);
+    if (!go || early_standin(&sp->early))
+        return;
+    /* a failure of ptxas or fatbinary stops it (note_failure) */
+    atomic_store(&sp->running[chain], ST_HOST);
+    struct step *st = &sp->s[ST_HOST];
+    if (host_pch_run(sp, chain, sp->obj, sp->pch_dir, early_cmd_of)) {
+        sp->early_ok = 1;
+    } else if (!sp->spawn_failed) {
+        char *plain = st->cmd, *cmd = early_compile_cmd(&sp->early, plain, sp->obj);
+        if (cmd) {
+            st->cmd = cmd;
+            int ran = step_run(sp, chain, ST_HOST) == 0;
+            st->cmd = plain;
+            sp->early_ok = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
+        }
+        free(cmd);
+    }
+    /* the step's result is made in early_end, or by the step itself */
+    proc_result_free(&st->pr);
+    memset(&st->pr, 0, sizeof st->pr);
+    st->ran = 0;
+}
+
+/* After both chains: the early assembly given the real fatbinary's data
+ * and assembled into the object, as the host compiler's step; 1 when that
+ * ended cleanly, 0 (the step's result freed) when the step must run. */
+static int early_end(struct split *sp)
+{
+    char cfile[4096];
+    struct step *st = &sp->s[ST_HOST];
+    if (!sp->early_ok || quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile))
+        return 0;
+    char *plain = st->cmd, *cmd = early_assemble_cmd(&sp->early, plain, cfile);
+    if (!cmd)
+        return 0;
+    st->cmd = cmd;
+    int ran = step_run(sp, -1, ST_HOST) == 0;
+    st->cmd = plain;
+    free(cmd);
+    if (ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped)
+        return 1;
+    if (ran) {
+        proc_result_free(&st->pr);
+        memset(&st->pr, 0, sizeof st->pr);
+        st->ran = 0;
+    }
+    return 0;
+}
+
+/* cicc has ended (ok: it wrote the stub), or will not run: the host's
+ * chain may go on. */
+static void cicc_says(struct split *sp, int ok)
+{
+    pthread_mutex_lock(&sp->mu);
+    if (!sp->cicc)
+        sp->cicc = ok ? 1 : -1;
+    pthread_cond_broadcast(&sp->cicc_done);
+    pthread_mutex_unlock(&sp->mu);
 }
 
 struct chain_arg {
@@ -384,15 +489,25 @@ static void *chain_run(void *arg)
 {
     struct chain_arg *a = arg;
     struct split *sp = a->sp;
+    int whole = 1;
     for (const enum step_id *k = chains[a->chain]; *k != ST_COUNT; k++) {
         atomic_store(&sp->running[a->chain], *k);
-        if (atomic_load(&sp->failed_at) < (int)*k || step_run(sp, a->chain, *k))
-            break;
-        if (step_failed(&sp->s[*k])) {
-            note_failure(sp, a->chain, *k);
+        if (atomic_load(&sp->failed_at) < (int)*k || step_run(sp, a->chain, *k)) {
+            whole = 0;
             break;
         }
+        if (step_failed(&sp->s[*k])) {
+            note_failure(sp, a->chain, *k);
+            whole = 0;
+            break;
+        }
+        if (*k == ST_CICC)
+            cicc_says(sp, 1);
     }
+    if (a->chain == 0)
+        cicc_says(sp, 0);       /* when it did not run or failed */
+    else if (whole && sp->early_on)
+        early_begin(sp, a->chain);
     atomic_store(&sp->running[a->chain], ST_COUNT);
     return NULL;
 }
@@ -556,10 +671,24 @@ static char *plan_get(char *const *argv, const char *cache, double timeout_s)
     return plan;
 }
 
-int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
-                   const char *pch_dir, double timeout_s, struct proc_result *pr)
+/* The early host step readied from the plan's fatbinary command
+ * (check_early.c); 1 when it is on. */
+static int early_on(struct split *sp, const char *obj)
 {
-    struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER};
+    const char *opt = "--embedded-fatbin=\"", *p = strstr(sp->s[ST_FATBIN].cmd, opt), *q;
+    if (!p || !(q = strchr(p += strlen(opt), '"')))
+        return 0;
+    char *path = strndup(p, (size_t)(q - p));
+    int on = path && early_plan(&sp->early, &sp->s[ST_FATBIN].cmd, path, obj) == 0;
+    free(path);
+    return on;
+}
+
+int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
+                   const char *pch_dir, int early, double timeout_s, struct proc_result *pr)
+{
+    struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER,
+                       .cicc_done = PTHREAD_COND_INITIALIZER, .obj = obj, .pch_dir = pch_dir};
     struct chain_arg args[2] = {{&sp, 0}, {&sp, 1}};
     pthread_t host;
     double t0 = util_now();
@@ -573,6 +702,7 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     char *plan = src ? plan_get(argv, plan_cache, timeout_s) : NULL;
     if (!plan || plan_read(&sp, plan, deps, obj) || module_id_write(&sp, src))
         goto out;
+    sp.early_on = early && early_on(&sp, obj);
     atomic_store(&sp.running[0], ST_EDEV);
     atomic_store(&sp.running[1], ST_EHOST);
     rc = -1;
@@ -582,7 +712,10 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     }
     chain_run(&args[0]);
     pthread_join(host, NULL);
-    if (!sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT)
+    int early_done = !sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT && early_end(&sp);
+    if (sp.early_on)
+        early_settle(&sp.early);
+    if (!early_done && !sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT)
         host_run(&sp, obj, pch_dir);
     if (sp.spawn_failed) {
         util_copy(pr->error, sizeof pr->error, sp.spawn_error);
@@ -598,6 +731,8 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     if (rc)
         util_copy(pr->error, sizeof pr->error, "out of memory");
 out:
+    if (sp.early_on)
+        early_free(&sp.early);
     if (sp.deps_host)
         unlink(sp.deps_host);
     free(sp.deps_host);
