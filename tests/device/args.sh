@@ -2,6 +2,9 @@
 # [-n N] [LAB...]: device_args NAME DEFAULT-LABS -- "$@" sets n (3 unless
 # -n says otherwise) and labs (DEFAULT-LABS, a space-separated list, when
 # none is given), and ends the script with status 0 where no GPU is.
+# Where one is, it makes $OUT and has the checks judged by the catalog's
+# targets (a first check on a new GPU model would time every reference
+# solution first).
 device_args() {
     local name=$1 defaults=$2
     shift 3
@@ -18,4 +21,6 @@ device_args() {
     fi
     # shellcheck disable=SC2206
     [ ${#labs[@]} -gt 0 ] || labs=($defaults)
+    mkdir -p "$OUT"
+    export CUDATUTOR_NO_CALIBRATE=1
 }

@@ -17,9 +17,6 @@ set -u
 OUT=${OUT:-/tmp/cudatutor-judge-phases}
 . "$(dirname "$0")/args.sh"
 device_args judge-phases "13" -- "$@"
-mkdir -p "$OUT"
-# Judged by the catalog's targets: no calibration run first.
-export CUDATUTOR_NO_CALIBRATE=1
 exec python3 - "$OUT" "$n" "${labs[@]}" <<'EOF'
 import json, os, random, statistics, subprocess, sys
 

@@ -70,4 +70,28 @@ static void entry_parameters(void)
     EXPECT(emu_ptx_entry(odd, strlen(odd), "q", sizes, 8, &local) == -1);
 }
 
-TAP_MAIN(T(opcodes_in_order), T(entry_parameters))
+static int collect_name(void *ud, const char *name, int len)
+{
+    (void)ud;
+    size_t at = strlen(seen);
+    snprintf(seen + at, sizeof seen - at, "%.*s ", len, name);
+    return 0;
+}
+
+/* Every kernel the module defines, and nothing a comment or a call
+ * names: the names racecheck is told to watch. */
+static void entry_names(void)
+{
+    const char *ptx = "// .entry fake_in_comment(.param .u32 x)\n"
+                      ".func helper(.param .u32 h)\n{\n\tret;\n}\n"
+                      ".visible .entry _Z6reducePKiPij(\n\t.param .u64 p\n)\n{\n\tcall helper, (p);\n\tret;\n}\n"
+                      ".weak .entry $tpl_k$1()\n{\n\tret;\n}\n"
+                      "/* .entry fake_in_block() */\n.entry last()\n{\n\tret;\n}\n";
+    seen[0] = '\0';
+    EXPECT(emu_ptx_entries(ptx, strlen(ptx), collect_name, NULL) == 0);
+    EXPECT_STR(seen, "_Z6reducePKiPij $tpl_k$1 last ");
+    int calls = 0;
+    EXPECT(emu_ptx_entries(ptx, strlen(ptx), stop_at_second, &calls) == 7);
+}
+
+TAP_MAIN(T(opcodes_in_order), T(entry_parameters), T(entry_names))

@@ -153,3 +153,19 @@ int emu_ptx_entry(const char *text, size_t len, const char *name, unsigned *size
     }
     return -1;
 }
+
+int emu_ptx_entries(const char *text, size_t len, int (*fn)(void *ud, const char *name, int namelen), void *ud)
+{
+    struct emu_lex lx;
+    for (emu_lex_init(&lx, text, len); lx.tok.kind != TK_EOF; emu_lex_next(&lx)) {
+        if (!tok_is(&lx.tok, ".entry"))
+            continue;
+        emu_lex_next(&lx);
+        if (lx.tok.kind != TK_ID)
+            continue;
+        int rc = fn(ud, lx.tok.s, (int)lx.tok.len);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

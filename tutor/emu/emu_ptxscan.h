@@ -28,6 +28,11 @@ int emu_ptx_opcodes(const char *text, size_t len, int (*fn)(void *ud, const char
 int emu_ptx_entry(const char *text, size_t len, const char *name, unsigned *sizes, int max,
                   unsigned *local_bytes);
 
+/* Calls fn with each .entry's (mangled) name, NAME bytes LEN, in the
+ * text's order; stops at the first nonzero fn returns, and returns it; 0 at
+ * the end.  A kernel the module defines is one of them. */
+int emu_ptx_entries(const char *text, size_t len, int (*fn)(void *ud, const char *name, int namelen), void *ud);
+
 #ifdef __cplusplus
 }
 #endif

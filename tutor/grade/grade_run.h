@@ -7,7 +7,7 @@
  * workbook, catalog, rubric, submissions, output folder, the sandbox's
  * folder (grade_setup.c), GPUs (grade_gpus.c), sandbox (grade_probe.c),
  * calibration (grade_calibrate.c), intake and the pools
- * (grade_work.c, grade_pool.c), run.json, the class reports.  --merge and
+ * (grade_work.c, grade_pool.c, grade_job.c), run.json, the class reports.  --merge and
  * --rescore are grade_merge.c, --selftest grade_selftest.c. */
 #ifndef GRADE_RUN_H
 #define GRADE_RUN_H
@@ -188,6 +188,64 @@ int grade_work_chown(const char *path, int uid);
 /* cp -R src dst (files and folders; a link is copied as a link). */
 int grade_work_copy_tree(const char *src, const char *dst);
 
+/* ---- grade_job.c --------------------------------------------------------- */
+
+/* Runs one child to its end: argv in cwd with env ("NAME=VALUE", NULL-
+ * terminated, or NULL), stopped by an interrupt; appends its output to log
+ * (if not NULL).  Returns the exit code, 124 when it ran out of time, 128+N
+ * for a signal, 130 when interrupted, 127 when it could not start. */
+int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
+                int nice, const char *log);
+
+/* The wrap words of a sandboxed run: --wrap SELF --wrap-arg=grade ... --wrap-arg=--
+ * into argv at *a (12 words at most). */
+void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a);
+
+/* Whether a check's verdict r (NULL: none came) is one that the grader's
+ * own load could have made: a timeout, a runtime or internal error, or a
+ * race checker that could not start or judge.  Such a verdict reached
+ * while other runs shared the machine is run again alone. */
+struct result;
+int grade_run_doubtful(const struct result *r);
+
+/* The runs of each GPU: any number shared, or one alone, which goes first
+ * (no shared run starts while it waits); and, machine-wide, the runs in
+ * flight and how many have started, which say whether a run had company. */
+struct grade_gate {
+    int shared, waiting, alone;
+};
+struct grade_gates {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct grade_gate *gpu;
+    int active;
+    long starts;
+};
+/* 0, or -1 when out of memory; grade_gates_free either way. */
+int grade_gates_init(struct grade_gates *gs, int ngpus);
+void grade_gates_free(struct grade_gates *gs);
+
+/* The two runs of a built kernel (check --sanitize-later, --sanitize-from):
+ * the judge with its timed sections, then, for a pass, the race checkers
+ * apart from them. */
+enum grade_phase { GRADE_JUDGE, GRADE_SANITIZE };
+
+/* Compiles job j in the build sandbox (its work folder gets
+ * build-report.json and build.log); returns as grade_spawn. */
+int grade_job_build(struct grade *g, const struct grade_job *j);
+
+/* One run of built job j, the harness in the sandbox on GPU gi, through
+ * its gate.  The judge's run of a pass whose race checkers are still owed
+ * leaves judge.json and returns 1: the job then waits for its
+ * GRADE_SANITIZE.  Otherwise it leaves final.json, the lab's verdict, and
+ * returns 0.  A run whose verdict the grader's own load could have made
+ * (grade_run_doubtful) while other runs shared the machine is run again
+ * with its GPU to itself, and that run's verdict stands: a kernel is never
+ * graded by how busy the grader was.  -1 when the verdict cannot be
+ * written. */
+int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_job *j, int gi,
+                  enum grade_phase phase);
+
 /* ---- grade_pool.c -------------------------------------------------------- */
 
 /* Grades subs (intake, pools, students' reports); 0, or 130 when interrupted. */
@@ -198,28 +256,10 @@ int grade_submissions(struct grade *g);
  * every lab of it has a verdict.  0, or 130 when interrupted. */
 int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs);
 
-/* Whether a check's verdict r (NULL: none came) is one that the grader's
- * own load could have made: a timeout, a runtime or internal error, or a
- * race checker that could not start or judge.  Such a verdict reached
- * while other runs shared the machine is run again alone. */
-struct result;
-int grade_run_doubtful(const struct result *r);
-
-/* Runs one child to its end: argv in cwd with env ("NAME=VALUE", NULL-
- * terminated, or NULL), stopped by an interrupt; appends its output to log
- * (if not NULL).  Returns the exit code, 124 when it ran out of time, 128+N
- * for a signal, 130 when interrupted, 127 when it could not start. */
-int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
-                int nice, const char *log);
-
 /* A worker's next item of a queue that threads share: under mu, the next
  * of n that *next walks; -1 when none is left or the grading was
  * interrupted. */
 int grade_pool_take(struct grade *g, pthread_mutex_t *mu, int *next, int n);
-
-/* The wrap words of a sandboxed run: --wrap SELF --wrap-arg=grade ... --wrap-arg=--
- * into argv at *a (12 words at most). */
-void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a);
 
 /* ---- grade_merge.c, grade_selftest.c --------------------------------------- */
 

@@ -478,6 +478,14 @@ static enum status run(struct ctx *c)
             note(r, "no CUDA device: %s", cudaGetErrorString(e));
         return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
     }
+    /* Waits for the GPU sleep instead of spinning (HX_SYNC=spin: the
+     * runtime's default, which spins while fewer contexts than cores are
+     * active): a grader runs many judges, each sanitized three times, whose
+     * spinning took the cores their compiles and tools needed.  Timing
+     * reads the GPU's events, so a wake-up's latency is not measured. */
+    const char *sync = getenv("HX_SYNC");
+    if (!(sync && !strcmp(sync, "spin")) && cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess)
+        cudaGetLastError();     /* a refusal leaves the default: spinning, not an error a launch reports */
     /* The runner was forked at the start (no thread may run across a
      * fork), and the timed cases are final. */
     expect_begin(c);
