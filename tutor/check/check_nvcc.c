@@ -356,34 +356,37 @@ static int step_run(struct split *sp, int chain, enum step_id k)
  * precompiled in pch_dir (check_pch.c) when that compile ends cleanly and
  * says nothing, else again as nvcc's plan has it, so that whatever the
  * host compiler says of a file, and how it fails, is nvcc's own. */
-/* The host compiler's step as `cmd_of(plain)` makes it of the plan's
- * command (NULL: as it is) into the step's result, with the headers of
- * cudafe++'s file precompiled in pch_dir (check_pch.c) when it can: 1 when
- * that compile ran, ended cleanly and said nothing; 0 with the step's
- * result freed otherwise.  The file is put back either way. */
-static int host_pch_run(struct split *sp, int chain, const char *obj, const char *pch_dir,
-                        char *(*cmd_of)(const struct split *, const char *))
+/* The host's file rewritten to read its headers precompiled in pch_dir
+ * (check_pch.c), into *job and *use (cfile: room for its path): 1 when it
+ * was, 0 when it stays as it is. */
+static int pch_ready(struct split *sp, const char *obj, const char *pch_dir, char *cfile, struct pch_job *job,
+                     struct pch_use *use)
 {
-    char cfile[4096];
-    struct step *st = &sp->s[ST_HOST];
     double left = sp->deadline - util_now();
-    struct pch_job job = {.host_cmd = st->cmd, .cfile = cfile, .obj = obj, .dir = pch_dir, .env = sp->env,
-                          .timeout_s = left > 1 ? left : 1};
-    struct pch_use use;
-    int ran = 0, clean = 0;
+    *job = (struct pch_job){.host_cmd = sp->s[ST_HOST].cmd, .cfile = cfile, .obj = obj, .dir = pch_dir,
+                            .env = sp->env, .timeout_s = left > 1 ? left : 1};
+    return pch_dir && !quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, 4096) &&
+           pch_rewrite(job, use) == 0;
+}
 
-    if (!pch_dir || quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile) ||
-        pch_rewrite(&job, &use))
-        return 0;
-    char *plain = st->cmd, *cmd = cmd_of ? cmd_of(sp, use.cmd) : NULL;
+/* The host compiler's step on the file pch_ready rewrote, as `cmd_of`
+ * makes its command (NULL: as it is), into the step's result: 1 when it
+ * ran, ended cleanly and said nothing; 0 with the step's result freed
+ * otherwise.  The file is put back either way. */
+static int pch_step(struct split *sp, int chain, struct pch_job *job, struct pch_use *use,
+                    char *(*cmd_of)(const struct split *, const char *))
+{
+    struct step *st = &sp->s[ST_HOST];
+    int ran = 0, clean = 0;
+    char *plain = st->cmd, *cmd = cmd_of ? cmd_of(sp, use->cmd) : NULL;
     if (!cmd_of || cmd) {
-        st->cmd = cmd ? cmd : use.cmd;
+        st->cmd = cmd ? cmd : use->cmd;
         ran = step_run(sp, chain, ST_HOST) == 0;
         st->cmd = plain;
         clean = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
     }
     free(cmd);
-    if (pch_restore(&job, &use, ran ? st->pr.output : NULL))
+    if (pch_restore(job, use, ran ? st->pr.output : NULL))
         clean = 0;
     if (!clean && ran) {
         proc_result_free(&st->pr);
@@ -398,7 +401,10 @@ static int host_pch_run(struct split *sp, int chain, const char *obj, const char
  * the host compiler says of a file, and how it fails, is nvcc's own. */
 static void host_run(struct split *sp, const char *obj, const char *pch_dir)
 {
-    if (host_pch_run(sp, -1, obj, pch_dir, NULL) || sp->spawn_failed)
+    char cfile[4096];
+    struct pch_job job;
+    struct pch_use use;
+    if ((pch_ready(sp, obj, pch_dir, cfile, &job, &use) && pch_step(sp, -1, &job, &use, NULL)) || sp->spawn_failed)
         return;
     step_run(sp, -1, ST_HOST);
 }
@@ -415,17 +421,25 @@ static char *early_cmd_of(const struct split *sp, const char *cmd)
  * step's (early_ok): the step itself ends in early_end. */
 static void early_begin(struct split *sp, int chain)
 {
+    char cfile[4096];
+    struct pch_job job;
+    struct pch_use use;
+    /* the file rewritten while cicc still runs: it is cudafe++'s */
+    int pch = pch_ready(sp, sp->obj, sp->pch_dir, cfile, &job, &use);
     pthread_mutex_lock(&sp->mu);
     while (!sp->cicc)
         pthread_cond_wait(&sp->cicc_done, &sp->mu);
     int go = sp->cicc > 0 && !atomic_load(&sp->cancel[chain]);
     pthread_mutex_unlock(&sp->mu);
-    if (!go || early_standin(&sp->early))
+    if (!go || early_standin(&sp->early)) {
+        if (pch)
+            pch_restore(&job, &use, NULL);
         return;
+    }
     /* a failure of ptxas or fatbinary stops it (note_failure) */
     atomic_store(&sp->running[chain], ST_HOST);
     struct step *st = &sp->s[ST_HOST];
-    if (host_pch_run(sp, chain, sp->obj, sp->pch_dir, early_cmd_of)) {
+    if (pch && pch_step(sp, chain, &job, &use, early_cmd_of)) {
         sp->early_ok = 1;
     } else if (!sp->spawn_failed) {
         char *plain = st->cmd, *cmd = early_compile_cmd(&sp->early, plain, sp->obj);
