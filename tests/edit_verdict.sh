@@ -142,6 +142,75 @@ check "nvcc in steps: which is ptxas's" grep -q 'ptxas' "$TMP/split-ptxas-steps.
 check "nvcc in steps: a header the host's side alone includes is among the files read" \
     same_build split-host
 check "nvcc in steps: (that header is there)" grep -q 'utsname' "$TMP/split-host-steps.read"
+
+# The host compiler's headers precompiled (check_pch.c): cudafe++'s file
+# compiled as #include of its headers' .gch and the student's part, kept
+# in the build for every lab's next compile.  The same object as without
+# it (CUDATUTOR_HOST_PCH=0), and cudafe++'s file put back; a host compile
+# that says anything (a warning, an assembler's error) is nvcc's word for
+# word, run again without the .gch; a .gch that is not one is no harm.
+{ cat "$sol01"; printf '\nstatic int split_warn(int x)\n{\n    if (x)\n        return 1;\n}\n'
+  printf 'int split_warn_use(int x)\n{\n    return split_warn(x);\n}\n'; } > "$TMP/split-warn.cu"
+{ cat "$sol01"; printf '\nvoid split_asm(void)\n{\n    asm("not_an_instruction %%eax");\n}\n'; } > "$TMP/split-asm.cu"
+pch_dir=build/check/host-pch
+code_of() { objdump -d "$1" | tail -n +3; }    # the object's code, its file's name left out
+env -u CUDATUTOR_COMPILE_CACHE CUDATUTOR_HOST_PCH=0 "$TUTOR" check 01 --file "$TMP/split-ok.cu" --build-only \
+    --work-dir "$TMP/split-nopch" --json > "$TMP/split-nopch.json" 2> /dev/null
+check "host headers precompiled: a .gch kept in the build" ls "$pch_dir"/*.h.gch
+check "host headers precompiled: the same code as the host compiler's without it" \
+    cmp -s <(code_of "$TMP/split-ok-steps/kernel.o") <(code_of "$TMP/split-nopch/kernel.o")
+check "host headers precompiled: cudafe++'s file put back" \
+    cmp -s "$TMP/split-ok-steps/keep/split-ok.cudafe1.cpp" "$TMP/split-nopch/keep/split-ok.cudafe1.cpp"
+check "host headers precompiled: a host compiler's warning, nvcc's log" same_build split-warn
+check "host headers precompiled: (the host compiler's warning is there)" \
+    grep -q 'control reaches end of non-void function' "$TMP/split-warn-steps.verdict"
+check "host headers precompiled: the assembler's error, nvcc's log" same_build split-asm
+check "host headers precompiled: (a compile error)" \
+    test "$(jget "$TMP/split-asm-steps.json" .status)" = compile_error
+for g in "$pch_dir"/*.h.gch; do printf 'gpch junk' > "$g"; done
+check "host headers precompiled: a .gch that is not one, the same build" same_build split-ok
+
+# The host compiler's step begun before the fatbinary (check_early.c):
+# once an earlier compile of the file left fatbinary's C file, the next
+# compiles the host's side to assembly against a stand-in of it beside
+# ptxas and fatbinary, then puts the real data in and assembles: the
+# object and the files left are those of the step run after fatbinary
+# (CUDATUTOR_HOST_EARLY=0), byte for byte.  A stand-in gcc in PATH says
+# how it was asked.  When ptxas then fails, the log and verdict are nvcc's.
+mkdir -p "$TMP/gccbin"
+real_gcc=$(command -v gcc)
+printf '#!/bin/sh
+echo "$*" >> "%s/gcc.log"
+exec %s "$@"
+' "$TMP" "$real_gcc" > "$TMP/gccbin/gcc"
+chmod +x "$TMP/gccbin/gcc"
+early_build() {     # early_build DIR EARLY: builds $TMP/early.cu in $TMP/DIR with CUDATUTOR_HOST_EARLY=EARLY
+    rm -f "$TMP/gcc.log"
+    env -u CUDATUTOR_COMPILE_CACHE PATH="$TMP/gccbin:$PATH" CUDATUTOR_HOST_EARLY=$2 "$TUTOR" check 01 \
+        --file "$TMP/early.cu" --build-only --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> /dev/null
+}
+cp "$sol01" "$TMP/early.cu"
+early_build early-w 1      # leaves fatbinary's C file: the stand-in's pattern
+early_build early-w 1
+check "host compile begun early: the host's side compiled to assembly, then assembled" \
+    test "$(grep -c -- ' -S -x c++ ' "$TMP/gcc.log")" = 1 -a "$(grep -c -- ' -x assembler ' "$TMP/gcc.log")" = 1
+cp "$TMP/early-w/kernel.o" "$TMP/early.o"
+cp "$TMP/early-w/keep/early.fatbin.c" "$TMP/early.fatbin.c"
+check "host compile begun early: no file of its own left in the work folder" \
+    test -z "$(ls "$TMP/early-w/keep" | grep -e '\.next$' -e '\.host\.s$')"
+early_build early-w 0
+check "host compile begun early: without it, no assembly asked for" test "$(grep -c -- ' -S ' "$TMP/gcc.log")" = 0
+check "host compile begun early: the object, byte for byte" cmp -s "$TMP/early.o" "$TMP/early-w/kernel.o"
+check "host compile begun early: fatbinary's C file, byte for byte" \
+    cmp -s "$TMP/early.fatbin.c" "$TMP/early-w/keep/early.fatbin.c"
+cp "$TMP/split-ptxas.cu" "$TMP/early.cu"
+early_build early-w 1
+env -u CUDATUTOR_COMPILE_CACHE CUDATUTOR_NVCC_SPLIT=0 "$TUTOR" check 01 --file "$TMP/early.cu" --build-only \
+    --work-dir "$TMP/early-whole" --json > "$TMP/early-whole.json" 2> /dev/null
+verdict_of() { jq -c '[.status, .compile.ok, .compile.log, .compile.diagnostics]' "$1" | sed "s#$2#W#g"; }
+check "host compile begun early: ptxas failing beside it, nvcc's log and verdict" \
+    test "$(verdict_of "$TMP/early-w.json" "$TMP/early-w")" = "$(verdict_of "$TMP/early-whole.json" "$TMP/early-whole")" \
+    -a "$(jget "$TMP/early-w.json" .status)" = compile_error
 # The plan is kept beside the build: the next compile of the same file
 # (an edit) asks nvcc nothing; one whose plan could differ (nvcc's own
 # variables changed) asks again.

@@ -15,6 +15,7 @@
 #include "check/check_stage.h"
 #include "check/check_warn.h"
 #include "check/rules.h"
+#include "sys/elfsym.h"
 #include "sys/util.h"
 
 /* nvcc's front end says "file(12): error: ..."; the host compiler and the
@@ -86,6 +87,17 @@ static int split_wanted(void)
     return !(env && !strcmp(env, "0")) && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
+/* Where the host compiler's headers are kept precompiled for every lab's
+ * compile (check_pch.c): the build's, beside the labs' work folders.  NULL
+ * (none) when CUDATUTOR_HOST_PCH=0 (to measure what they save). */
+static char *pch_dir(const struct check_state *r)
+{
+    const char *env = getenv("CUDATUTOR_HOST_PCH");
+    if (env && !strcmp(env, "0"))
+        return NULL;
+    return util_format("%s/check/host-pch", r->tc->build_dir);
+}
+
 /* The compile's outcome, from nvcc or from the test suite's cache. */
 struct compiled {
     int exited, exit_code, timed_out;
@@ -126,9 +138,12 @@ static int compile_once(struct check_state *r, int light, struct compiled *out)
         rc = 0;
         goto done;
     }
-    char *plan = util_format("%s/nvcc-plan", r->dir);
-    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, COMPILE_TIMEOUT_S, &pr) : 1;
+    char *plan = util_format("%s/nvcc-plan", r->dir), *pch = pch_dir(r);
+    const char *early = getenv("CUDATUTOR_HOST_EARLY");
+    int how = split_wanted() ? nvcc_split_run(argv, r->deps, r->obj, plan, pch, !(early && !strcmp(early, "0")),
+                                              COMPILE_TIMEOUT_S, &pr) : 1;
     free(plan);
+    free(pch);
     if (how < 0 || (how > 0 && run_tool(argv, COMPILE_TIMEOUT_S, &pr))) {
         check_message(r, "%s", pr.error);
         goto done;
@@ -240,22 +255,27 @@ int stage_rules(struct check_state *r)
 
     r->res->have_symbols = 1;
     check_progress(r, STAGE_RULES, 0, 0, "host symbols, headers and PTX");
-    if (!r->tc->nm) {
-        check_message(r, "nm not found: install binutils");
-        goto out;
-    }
     if (!deps) {
         check_message(r, "nvcc left no list of the files it read (%s)", r->deps);
         goto out;
     }
+    /* The object's symbols as nm -P lists them: read here, or from nm for
+     * an object elfsym does not read. */
+    char *syms = elfsym_list(r->obj);
+    if (!syms && !r->tc->nm) {
+        check_message(r, "nm not found: install binutils");
+        goto out;
+    }
     char *argv[] = {r->tc->nm, "-P", r->obj, NULL};
-    if (run_tool(argv, 30, &pr) || !pr.exited || pr.exit_code != 0) {
+    if (!syms && (run_tool(argv, 30, &pr) || !pr.exited || pr.exit_code != 0)) {
         check_message(r, "nm %s failed: %s", r->obj, pr.output ? pr.output : pr.error);
         goto out;
     }
     /* The headers first: "includes .../cub/..." explains the symbols they bring. */
-    if (rules_check_includes(deps, &rep) ||
-        rules_check_symbols(r->cat, r->lab->family->entry, pr.output, &rep))
+    int failed = rules_check_includes(deps, &rep) ||
+                 rules_check_symbols(r->cat, r->lab->family->entry, syms ? syms : pr.output, &rep);
+    free(syms);
+    if (failed)
         goto out;
     rules_sort(&rep);
     r->res->symbols_checked = 1;
@@ -309,7 +329,7 @@ static int undefined_calls(struct check_state *r, const char *log)
  * beside the rules. */
 struct link_job {
     char *rt, *main_o;
-    char *argv[10];
+    char *argv[12];
     struct proc_spec spec;
     struct proc *p;
     struct proc_result pr;
@@ -346,10 +366,13 @@ static struct link_job *link_new(struct check_state *r)
     }
     /* Static: the sandbox lets the runner open no file, so no loader could
      * find a shared library, and maps no executable memory.  gold links
-     * it in half the time of the default linker, where binutils has it. */
+     * it in half the time of the default linker, where binutils has it.
+     * No object of it is LTO's: the linker's LTO plugin would only be
+     * loaded (a tenth of the link), the runner the same without it. */
     char *gold = util_which("ld.gold");
     j->argv[a++] = r->tc->cxx;
     j->argv[a++] = "-static";
+    j->argv[a++] = "-fno-use-linker-plugin";
     if (gold)
         j->argv[a++] = "-fuse-ld=gold";
     free(gold);

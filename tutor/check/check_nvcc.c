@@ -10,7 +10,10 @@
  * nvcc runs them (sh -c, under its variables); a plan of another shape is
  * left to nvcc.  The plan is kept beside the build with the key of what
  * it follows from, so the next check of the same file (a student's edit
- * loop) does not ask nvcc again. */
+ * loop) does not ask nvcc again (check_plan.c).  The host compiler's step
+ * itself is shortened twice, its object the same: its headers read
+ * precompiled (check_pch.c), and begun beside ptxas and fatbinary
+ * (check_early.c). */
 #include "check/check_nvcc.h"
 
 #include <pthread.h>
@@ -18,10 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys/sha256.h"
+#include "check/check_early.h"
+#include "check/check_pch.h"
+#include "check/check_plan.h"
 #include "sys/util.h"
 
 /* nvcc's steps for one file, in its order.  The dependency list nvcc
@@ -36,8 +40,6 @@ static const enum step_id chains[2][5] = {
 };
 
 #define OUTPUT_CAP (64 * 1024)
-/* Names the form of a kept plan (plan_get). */
-#define PLAN_VERSION "cudatutor-nvcc-plan 2"
 
 struct step {
     char *cmd;                  /* for sh -c */
@@ -57,7 +59,15 @@ struct split {
     char *deps_host;            /* the host preprocessing's, merged into it */
     int spawn_failed;           /* a process could not be created */
     char spawn_error[160];
-    pthread_mutex_t mu;         /* spawn_error */
+    pthread_mutex_t mu;         /* spawn_error, cicc */
+    /* The host compiler's step begun before the fatbinary (check_early.c):
+     * the host's chain waits for cicc's stub, then compiles to assembly. */
+    int early_on;
+    struct early_host early;
+    const char *obj, *pch_dir;
+    pthread_cond_t cicc_done;
+    int cicc;                   /* 0: not yet; 1: it wrote the stub; -1: it will not */
+    int early_ok;               /* the assembly is made, and the compile said nothing */
 };
 
 /* ---- nvcc's plan -------------------------------------------------------- */
@@ -342,6 +352,148 @@ static int step_run(struct split *sp, int chain, enum step_id k)
     return 0;
 }
 
+/* The host compiler's step: with the headers of cudafe++'s file
+ * precompiled in pch_dir (check_pch.c) when that compile ends cleanly and
+ * says nothing, else again as nvcc's plan has it, so that whatever the
+ * host compiler says of a file, and how it fails, is nvcc's own. */
+/* The host's file rewritten to read its headers precompiled in pch_dir
+ * (check_pch.c), into *job and *use (cfile: room for its path): 1 when it
+ * was, 0 when it stays as it is. */
+static int pch_ready(struct split *sp, const char *obj, const char *pch_dir, char *cfile, struct pch_job *job,
+                     struct pch_use *use)
+{
+    double left = sp->deadline - util_now();
+    *job = (struct pch_job){.host_cmd = sp->s[ST_HOST].cmd, .cfile = cfile, .obj = obj, .dir = pch_dir,
+                            .env = sp->env, .timeout_s = left > 1 ? left : 1};
+    return pch_dir && !quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, 4096) &&
+           pch_rewrite(job, use) == 0;
+}
+
+/* The host compiler's step on the file pch_ready rewrote, as `cmd_of`
+ * makes its command (NULL: as it is), into the step's result: 1 when it
+ * ran, ended cleanly and said nothing; 0 with the step's result freed
+ * otherwise.  The file is put back either way. */
+static int pch_step(struct split *sp, int chain, struct pch_job *job, struct pch_use *use,
+                    char *(*cmd_of)(const struct split *, const char *))
+{
+    struct step *st = &sp->s[ST_HOST];
+    int ran = 0, clean = 0;
+    char *plain = st->cmd, *cmd = cmd_of ? cmd_of(sp, use->cmd) : NULL;
+    if (!cmd_of || cmd) {
+        st->cmd = cmd ? cmd : use->cmd;
+        ran = step_run(sp, chain, ST_HOST) == 0;
+        st->cmd = plain;
+        clean = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
+    }
+    free(cmd);
+    if (pch_restore(job, use, ran ? st->pr.output : NULL))
+        clean = 0;
+    if (!clean && ran) {
+        proc_result_free(&st->pr);
+        memset(&st->pr, 0, sizeof st->pr);
+        st->ran = 0;
+    }
+    return clean;
+}
+
+/* The host compiler's step: with the headers precompiled when that compile
+ * is clean and silent, else again as nvcc's plan has it, so that whatever
+ * the host compiler says of a file, and how it fails, is nvcc's own. */
+static void host_run(struct split *sp, const char *obj, const char *pch_dir)
+{
+    char cfile[4096];
+    struct pch_job job;
+    struct pch_use use;
+    if ((pch_ready(sp, obj, pch_dir, cfile, &job, &use) && pch_step(sp, -1, &job, &use, NULL)) || sp->spawn_failed)
+        return;
+    step_run(sp, -1, ST_HOST);
+}
+
+/* The plan's host compile as a compile to the early assembly. */
+static char *early_cmd_of(const struct split *sp, const char *cmd)
+{
+    return early_compile_cmd(&sp->early, cmd, sp->obj);
+}
+
+/* The host's chain, once cudafe++ is done: when cicc has written the stub,
+ * the host's file compiled to assembly against the stand-in fatbinary C
+ * file, beside ptxas and fatbinary.  Its result is kept apart from the
+ * step's (early_ok): the step itself ends in early_end. */
+static void early_begin(struct split *sp, int chain)
+{
+    char cfile[4096];
+    struct pch_job job;
+    struct pch_use use;
+    /* the file rewritten while cicc still runs: it is cudafe++'s */
+    int pch = pch_ready(sp, sp->obj, sp->pch_dir, cfile, &job, &use);
+    pthread_mutex_lock(&sp->mu);
+    while (!sp->cicc)
+        pthread_cond_wait(&sp->cicc_done, &sp->mu);
+    int go = sp->cicc > 0 && !atomic_load(&sp->cancel[chain]);
+    pthread_mutex_unlock(&sp->mu);
+    if (!go || early_standin(&sp->early)) {
+        if (pch)
+            pch_restore(&job, &use, NULL);
+        return;
+    }
+    /* a failure of ptxas or fatbinary stops it (note_failure) */
+    atomic_store(&sp->running[chain], ST_HOST);
+    struct step *st = &sp->s[ST_HOST];
+    if (pch && pch_step(sp, chain, &job, &use, early_cmd_of)) {
+        sp->early_ok = 1;
+    } else if (!sp->spawn_failed) {
+        char *plain = st->cmd, *cmd = early_compile_cmd(&sp->early, plain, sp->obj);
+        if (cmd) {
+            st->cmd = cmd;
+            int ran = step_run(sp, chain, ST_HOST) == 0;
+            st->cmd = plain;
+            sp->early_ok = ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped;
+        }
+        free(cmd);
+    }
+    /* the step's result is made in early_end, or by the step itself */
+    proc_result_free(&st->pr);
+    memset(&st->pr, 0, sizeof st->pr);
+    st->ran = 0;
+}
+
+/* After both chains: the early assembly given the real fatbinary's data
+ * and assembled into the object, as the host compiler's step; 1 when that
+ * ended cleanly, 0 (the step's result freed) when the step must run. */
+static int early_end(struct split *sp)
+{
+    char cfile[4096];
+    struct step *st = &sp->s[ST_HOST];
+    if (!sp->early_ok || quoted_after(sp->s[ST_CUDAFE].cmd, "--gen_c_file_name", cfile, sizeof cfile))
+        return 0;
+    char *plain = st->cmd, *cmd = early_assemble_cmd(&sp->early, plain, cfile);
+    if (!cmd)
+        return 0;
+    st->cmd = cmd;
+    int ran = step_run(sp, -1, ST_HOST) == 0;
+    st->cmd = plain;
+    free(cmd);
+    if (ran && !step_failed(st) && st->pr.output_len == 0 && !st->pr.dropped)
+        return 1;
+    if (ran) {
+        proc_result_free(&st->pr);
+        memset(&st->pr, 0, sizeof st->pr);
+        st->ran = 0;
+    }
+    return 0;
+}
+
+/* cicc has ended (ok: it wrote the stub), or will not run: the host's
+ * chain may go on. */
+static void cicc_says(struct split *sp, int ok)
+{
+    pthread_mutex_lock(&sp->mu);
+    if (!sp->cicc)
+        sp->cicc = ok ? 1 : -1;
+    pthread_cond_broadcast(&sp->cicc_done);
+    pthread_mutex_unlock(&sp->mu);
+}
+
 struct chain_arg {
     struct split *sp;
     int chain;
@@ -351,15 +503,25 @@ static void *chain_run(void *arg)
 {
     struct chain_arg *a = arg;
     struct split *sp = a->sp;
+    int whole = 1;
     for (const enum step_id *k = chains[a->chain]; *k != ST_COUNT; k++) {
         atomic_store(&sp->running[a->chain], *k);
-        if (atomic_load(&sp->failed_at) < (int)*k || step_run(sp, a->chain, *k))
-            break;
-        if (step_failed(&sp->s[*k])) {
-            note_failure(sp, a->chain, *k);
+        if (atomic_load(&sp->failed_at) < (int)*k || step_run(sp, a->chain, *k)) {
+            whole = 0;
             break;
         }
+        if (step_failed(&sp->s[*k])) {
+            note_failure(sp, a->chain, *k);
+            whole = 0;
+            break;
+        }
+        if (*k == ST_CICC)
+            cicc_says(sp, 1);
     }
+    if (a->chain == 0)
+        cicc_says(sp, 0);       /* when it did not run or failed */
+    else if (whole && sp->early_on)
+        early_begin(sp, a->chain);
     atomic_store(&sp->running[a->chain], ST_COUNT);
     return NULL;
 }
@@ -408,125 +570,24 @@ static int result_of(struct split *sp, double t0, struct proc_result *pr)
     return 0;
 }
 
-/* nvcc's plan for argv: its --dryrun output, or NULL. */
-static char *dryrun(char *const *argv, double timeout_s)
+/* The early host step readied from the plan's fatbinary command
+ * (check_early.c); 1 when it is on. */
+static int early_on(struct split *sp, const char *obj)
 {
-    int n = 0;
-    while (argv[n])
-        n++;
-    char **dry = calloc((size_t)n + 2, sizeof *dry);
-    struct proc_result pr = {0};
-    char *text = NULL;
-    if (!dry)
-        return NULL;
-    dry[0] = argv[0];
-    dry[1] = "--dryrun";
-    for (int i = 1; i < n; i++)
-        dry[i + 1] = argv[i];
-    struct proc_spec spec = {.argv = dry, .timeout_s = timeout_s, .output_cap = OUTPUT_CAP};
-    if (proc_run(&spec, &pr) == 0 && pr.exited && pr.exit_code == 0 && pr.output)
-        text = strdup(pr.output);
-    proc_result_free(&pr);
-    free(dry);
-    return text;
-}
-
-/* A file's identity (path, size, age; "none" when absent) into the hash. */
-static void hash_stat(struct sha256 *h, const char *path)
-{
-    struct stat st;
-    sha256_update(h, path ? path : "", path ? strlen(path) + 1 : 1);
-    if (path && stat(path, &st) == 0) {
-        sha256_update(h, &st.st_size, sizeof st.st_size);
-        sha256_update(h, &st.st_mtim, sizeof st.st_mtim);
-    } else {
-        sha256_update(h, "none", 5);
-    }
-}
-
-/* What nvcc's plan follows from: its binary and profile, the command
- * line, the host compiler it finds, and the environment it reads (its
- * own NVCC* and CUDA_* variables, PATH, LD_LIBRARY_PATH); as 64 hex
- * digits into key. */
-static void plan_key(char *const *argv, char key[2 * SHA256_BYTES + 1])
-{
-    extern char **environ;
-    struct sha256 h;
-    unsigned char d[SHA256_BYTES];
-    char *nvcc = strchr(argv[0], '/') ? strdup(argv[0]) : util_which(argv[0]);
-    char *profile = nvcc ? util_format("%.*s/nvcc.profile", (int)(strrchr(nvcc, '/') - nvcc), nvcc) : NULL;
-    char *gcc = util_which("gcc");
-
-    sha256_init(&h);
-    sha256_update(&h, PLAN_VERSION, sizeof PLAN_VERSION);
-    for (char *const *a = argv; *a; a++)
-        sha256_update(&h, *a, strlen(*a) + 1);
-    hash_stat(&h, nvcc);
-    hash_stat(&h, profile);
-    hash_stat(&h, gcc);
-    for (char **e = environ; *e; e++)
-        if (!strncmp(*e, "NVCC", 4) || !strncmp(*e, "CUDA_", 5) || !strncmp(*e, "PATH=", 5) ||
-            !strncmp(*e, "LD_LIBRARY_PATH=", 16))
-            sha256_update(&h, *e, strlen(*e) + 1);
-    sha256_final(&h, d);
-    for (int i = 0; i < SHA256_BYTES; i++)
-        snprintf(key + 2 * i, 3, "%02x", d[i]);
-    free(nvcc);
-    free(profile);
-    free(gcc);
-}
-
-/* The identity of the toolkit a plan runs (its nvcc in the folder the
- * plan's _HERE_ names: the real one, behind any wrapper argv[0] is), as
- * "size mtime" into buf; "" when the plan names none. */
-static void toolkit_sig(const char *plan, char *buf, size_t len)
-{
-    const char *here = strstr(plan, "#$ _HERE_=");
-    struct stat st;
-    buf[0] = '\0';
-    if (!here)
-        return;
-    here += strlen("#$ _HERE_=");
-    size_t n = strcspn(here, "\n");
-    while (n && here[n - 1] == ' ')
-        n--;
-    char *nvcc = util_format("%.*s/nvcc", (int)n, here);
-    if (nvcc && stat(nvcc, &st) == 0)
-        snprintf(buf, len, "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-                 st.st_mtim.tv_nsec);
-    free(nvcc);
-}
-
-/* nvcc's plan for argv, from `cache` (a file: its key and the toolkit's
- * identity on one line, then the plan) when it holds this key's and the
- * toolkit is the one it was made with, else from nvcc, and kept there. */
-static char *plan_get(char *const *argv, const char *cache, double timeout_s)
-{
-    char key[2 * SHA256_BYTES + 1], sig[80], now[80];
-    char *kept = cache ? util_read_file(cache, NULL) : NULL, *plan = NULL;
-    plan_key(argv, key);
-    char *eol = kept ? strchr(kept, '\n') : NULL;
-    if (eol && !strncmp(kept, key, 2 * SHA256_BYTES) && kept[2 * SHA256_BYTES] == ' ') {
-        *eol = '\0';
-        toolkit_sig(eol + 1, now, sizeof now);
-        if (now[0] && !strcmp(kept + 2 * SHA256_BYTES + 1, now))
-            plan = strdup(eol + 1);
-    }
-    free(kept);
-    if (plan || !(plan = dryrun(argv, timeout_s)) || !cache)
-        return plan;
-    toolkit_sig(plan, sig, sizeof sig);
-    char *text = sig[0] ? util_format("%s %s\n%s", key, sig, plan) : NULL;
-    if (text)
-        (void)util_write_file(cache, text, strlen(text));
-    free(text);
-    return plan;
+    const char *opt = "--embedded-fatbin=\"", *p = strstr(sp->s[ST_FATBIN].cmd, opt), *q;
+    if (!p || !(q = strchr(p += strlen(opt), '"')))
+        return 0;
+    char *path = strndup(p, (size_t)(q - p));
+    int on = path && early_plan(&sp->early, &sp->s[ST_FATBIN].cmd, path, obj) == 0;
+    free(path);
+    return on;
 }
 
 int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
-                   double timeout_s, struct proc_result *pr)
+                   const char *pch_dir, int early, double timeout_s, struct proc_result *pr)
 {
-    struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER};
+    struct split sp = {.failed_at = ST_COUNT, .mu = PTHREAD_MUTEX_INITIALIZER,
+                       .cicc_done = PTHREAD_COND_INITIALIZER, .obj = obj, .pch_dir = pch_dir};
     struct chain_arg args[2] = {{&sp, 0}, {&sp, 1}};
     pthread_t host;
     double t0 = util_now();
@@ -537,9 +598,10 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     for (char *const *a = argv; *a; a++)
         src = *a;               /* the file: nvcc's last argument */
     sp.deadline = t0 + timeout_s;
-    char *plan = src ? plan_get(argv, plan_cache, timeout_s) : NULL;
+    char *plan = src ? nvcc_plan_get(argv, plan_cache, timeout_s) : NULL;
     if (!plan || plan_read(&sp, plan, deps, obj) || module_id_write(&sp, src))
         goto out;
+    sp.early_on = early && early_on(&sp, obj);
     atomic_store(&sp.running[0], ST_EDEV);
     atomic_store(&sp.running[1], ST_EHOST);
     rc = -1;
@@ -549,8 +611,11 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     }
     chain_run(&args[0]);
     pthread_join(host, NULL);
-    if (!sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT)
-        step_run(&sp, -1, ST_HOST);
+    int early_done = !sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT && early_end(&sp);
+    if (sp.early_on)
+        early_settle(&sp.early);
+    if (!early_done && !sp.spawn_failed && atomic_load(&sp.failed_at) == ST_COUNT)
+        host_run(&sp, obj, pch_dir);
     if (sp.spawn_failed) {
         util_copy(pr->error, sizeof pr->error, sp.spawn_error);
         goto out;
@@ -565,6 +630,8 @@ int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const c
     if (rc)
         util_copy(pr->error, sizeof pr->error, "out of memory");
 out:
+    if (sp.early_on)
+        early_free(&sp.early);
     if (sp.deps_host)
         unlink(sp.deps_host);
     free(sp.deps_host);

@@ -17,11 +17,16 @@
  * the object.  `plan_cache` (NULL: none) is a file where nvcc's plan is
  * kept for the next compile of the same command line, under the key of
  * everything it follows from (nvcc, its profile, the host compiler, the
- * command line and nvcc's variables).  Returns 0 when it ran; 1 when
+ * command line and nvcc's variables).  `pch_dir` (NULL: none) is where
+ * the host compiler's headers are kept precompiled (check_pch.h): its
+ * step reads them from there when that compile is clean, and runs again
+ * as nvcc's plan has it when it is not.  `early` (non-zero) begins the
+ * host compiler's step once cicc and cudafe++ are done, beside ptxas and
+ * fatbinary (check_early.h), the same object.  Returns 0 when it ran; 1 when
  * nvcc's plan is not of the shape it knows (the caller runs nvcc itself,
  * nothing was run); -1 when a process could not be created (pr->error
  * says why). */
 int nvcc_split_run(char *const *argv, const char *deps, const char *obj, const char *plan_cache,
-                   double timeout_s, struct proc_result *pr);
+                   const char *pch_dir, int early, double timeout_s, struct proc_result *pr);
 
 #endif /* CHECK_NVCC_H */

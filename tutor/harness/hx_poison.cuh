@@ -19,6 +19,8 @@
 #ifndef HX_POISON_CUH
 #define HX_POISON_CUH
 
+#include <string.h>
+
 #include "hx.h"
 
 namespace hx {
@@ -49,21 +51,36 @@ struct poison_res {
  * variable by that name. */
 __device__ struct poison_res poison_found;
 
+/* Whether whole words may be stored and loaded at any byte: on the host,
+ * little-endian (byte k of a word is its bits 8k to 8k+7, as a fill's
+ * bytes are), through memcpy; on the device only where p is 8-byte
+ * aligned. */
+#if !defined(__CUDA_ARCH__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define POISON_ANY_ALIGN 1
+#else
+#define POISON_ANY_ALIGN 0
+#endif
+
 /* Thread t of stride's share of a fill of p[0, bytes) under key, word by
  * word (each word's bits worked out once): whole words where p is 8-byte
- * aligned (the allocations are), its bytes one by one where it is not (an
- * input's tail past an odd n) and in the last, partial word.  The kernel
- * runs it on the device, a CPU judge once as thread 0 of 1, the unit test
- * for every thread of a grid on the host. */
+ * aligned (the allocations are) or the host may store them at any byte,
+ * its bytes one by one elsewhere (an input's tail past an odd n on the
+ * device) and in the last, partial word.  The kernel runs it on the
+ * device, a CPU judge once as thread 0 of 1, the unit test for every
+ * thread of a grid on the host. */
 __host__ __device__ static inline void poison_fill_part(uint8_t *p, unsigned long long bytes, uint64_t key,
                                                         unsigned long long t, unsigned long long stride)
 {
-    int aligned = (uintptr_t)p % 8 == 0;
+    int aligned = POISON_ANY_ALIGN || (uintptr_t)p % 8 == 0;
     for (unsigned long long w = t; w < (bytes + 7) / 8; w += stride) {
         uint64_t v = poison_word(key, w);
         unsigned long long lo = w * 8;
         if (aligned && lo + 8 <= bytes) {
+#if POISON_ANY_ALIGN
+            memcpy(p + lo, &v, 8);
+#else
             ((uint64_t *)p)[w] = v;
+#endif
             continue;
         }
         for (unsigned long long b = lo; b < lo + 8 && b < bytes; b++)
@@ -73,18 +90,31 @@ __host__ __device__ static inline void poison_fill_part(uint8_t *p, unsigned lon
 
 /* Thread t of stride's share of a check: the bytes of p[0, bytes) outside
  * [keep_lo, keep_hi) that differ from a fill under key, counted into *bad,
- * the first of them into *first. */
+ * the first of them into *first.  A word inside [keep_lo, keep_hi) has
+ * nothing to check; one outside it that holds the fill's word is passed
+ * whole. */
 __host__ __device__ static inline void poison_check_part(const uint8_t *p, unsigned long long bytes, uint64_t key,
                                                          unsigned long long keep_lo, unsigned long long keep_hi,
                                                          unsigned long long t, unsigned long long stride,
                                                          unsigned long long *bad, unsigned long long *first)
 {
+#if !POISON_ANY_ALIGN
     int aligned = (uintptr_t)p % 8 == 0;
+#endif
     for (unsigned long long w = t; w < (bytes + 7) / 8; w += stride) {
+#if POISON_ANY_ALIGN
+        unsigned long long lo = w * 8, hi = lo + 8 < bytes ? lo + 8 : bytes;
+        if (lo >= keep_lo && hi <= keep_hi)
+            continue;
+        uint64_t v = poison_word(key, w), now;
+        if (hi == lo + 8 && (hi <= keep_lo || lo >= keep_hi) && (memcpy(&now, p + lo, 8), now == v))
+            continue;
+#else
         uint64_t v = poison_word(key, w);
         unsigned long long lo = w * 8, hi = lo + 8 < bytes ? lo + 8 : bytes;
         if (aligned && hi == lo + 8 && (hi <= keep_lo || lo >= keep_hi) && ((const uint64_t *)p)[w] == v)
             continue;
+#endif
         for (unsigned long long b = lo; b < hi; b++)
             if ((b < keep_lo || b >= keep_hi) && p[b] != (uint8_t)(v >> (8 * (b - lo)))) {
                 if (*bad == 0 || b < *first)
