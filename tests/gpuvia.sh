@@ -229,6 +229,10 @@ else
     not_ok "the failed GPU command on the tutor's result screen" "$page"
 fi
 n0=$(wc -l < "$SRUN_LOG")
+# A second later at least: the failure's time is kept in whole seconds, and
+# a check now takes well under one, so without it the wait left could still
+# read a whole 300 s.
+sleep 1
 KEEP_FAILURE=1 SRUN_FAIL="still down" via --gpu-via "$SRUN -p gpu"
 if [ "$(wc -l < "$SRUN_LOG")" = "$n0" ] && [ "$(field .status)" = pass ] && [ "$(field .gpu_via.ran)" = false ] &&
    [[ "$(field .gpu_via.failed)" =~ ^"the GPU side failed "[0-9]+" s ago (the GPU command".*"Requested node configuration" ]] &&
