@@ -22,7 +22,9 @@
 # $OUT/sanitizer-load.tsv) and --help to $OUT/help.txt.
 #
 # Usage (on the GPU machine, from a built workbook's root):
-#     OUT=/some/dir [LOAD=1,2,4,8] bash tests/device/sanitizer-cost.sh [-n N] [LAB...]
+#     OUT=/some/dir [LOAD=1,2,4,8] [VLOAD=K] [TOOLS=racecheck,...] bash tests/device/sanitizer-cost.sh [-n N] [LAB...]
+# VLOAD=K times every variant as K copies at once (the median copy, CPU s
+# a copy): what a tool costs where a grader runs many; TOOLS= keeps those tools.
 # With no GPU it says so and exits 0 (tests/device scripts run only there).
 set -u
 OUT=${OUT:-/tmp/cudatutor-sanitizer-cost}
@@ -37,10 +39,12 @@ printf '%s\0' "$@" > "$WRAP_LOG/cmd.$$"
 exec "$@"
 EOF
 chmod +x "$log/wrap.sh"
-exec python3 - "$OUT" "$n" "$log" "${LOAD:-}" "${labs[@]}" <<'PY'
+exec python3 - "$OUT" "$n" "$log" "${LOAD:-}" "${VLOAD:-1}" "${TOOLS:-}" "${labs[@]}" <<'PY'
 import ctypes, glob, json, os, re, resource, statistics, subprocess, sys, time
 
-out, n, log, loads, labs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+out, n, log, loads, vload, only_tools, labs = (sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4],
+                                                int(sys.argv[5]), sys.argv[6].split(","), sys.argv[7:])
+only_tools = [t for t in only_tools if t]
 loads = [int(k) for k in loads.split(",") if k]
 help_text = open(os.path.join(out, "help.txt")).read()
 # The judge's progress channel, as a check gives it; and every process the
@@ -93,6 +97,12 @@ def variants(words, at, tool, names):
         v.append(("one worker thread", words[:at] + ["--racecheck-num-workers", "1"] + words[at:]))
     if tool == "memcheck" and "--check-device-heap" in help_text:
         v.append(("no device heap check", words[:at] + ["--check-device-heap", "no"] + words[at:]))
+    if "--show-backtrace" in help_text:
+        v.append(("no backtraces", words[:at] + ["--show-backtrace", "no"] + words[at:]))
+    if tool == "racecheck" and "--racecheck-memcpy-async" in help_text:
+        v.append(("no memcpy_async tracking", words[:at] + ["--racecheck-memcpy-async", "no"] + words[at:]))
+    if tool == "racecheck" and "--racecheck-num-hazards" in help_text:
+        v.append(("64 hazards kept", words[:at] + ["--racecheck-num-hazards", "64"] + words[at:]))
     if "--lazy-patching" in help_text:
         v.append(("lazy patching", words[:at] + ["--lazy-patching", "on"] + words[at:]))
     for mode in ("EAGER", "LAZY"):
@@ -166,11 +176,14 @@ with open(os.path.join(out, "sanitizer-cost.tsv"), "w") as tsv:
         for words in cmds:
             tool = words[words.index("--tool") + 1]
             at = next(i for i, w in enumerate(words) if w.endswith("compute-sanitizer")) + 1
+            if only_tools and tool not in only_tools:
+                continue
             for name, cmd in variants(words, at, tool, names):
                 secs, cpus, codes, reps = [], [], [], []
                 for k in range(n):
-                    runs, cpu, _ = at_once(cmd, 1, cwd)
-                    wall, code, rep = runs[0]
+                    runs, cpu, _ = at_once(cmd, vload, cwd)
+                    wall, code, rep = statistics.median(r[0] for r in runs), max(r[1] for r in runs), runs[0][2]
+                    cpu /= vload
                     secs.append(wall), cpus.append(cpu), codes.append(code), reps.append(rep)
                     tsv.write("%s\t%s\t%s\t%d\t%.3f\t%.3f\t%d\t%s\n" % (lab, tool, name, k, wall, cpu, code, rep))
                 rows.append((lab, tool, name, statistics.median(secs), statistics.median(cpus),
