@@ -119,8 +119,10 @@ core=$(jq -r '.labs[] | select(.bonus != true) | .id' data/labs.json)
 nsol=$(wc -l <<<"$core")
 nbank=0
 for f in tests/bank/*.cu; do
-    lab=$(head -n1 "$f" | sed -n 's|^// bank: lab=\([0-9]*\) expect=[a-z_]*.*|\1|p')
-    [ -n "$lab" ] && grep -qx "$lab" <<<"$core" && nbank=$((nbank + 1))
+    first= lab=
+    read -r first < "$f"
+    [[ $first =~ ^//\ bank:\ lab=([0-9]*)\ expect=[a-z_]* ]] && lab=${BASH_REMATCH[1]}
+    [ -n "$lab" ] && [[ $'\n'$core$'\n' == *$'\n'"$lab"$'\n'* ]] && nbank=$((nbank + 1))
 done
 selftest=$(section "$IG" 1 | tr '\n' ' ' | tr -s ' ')
 check "instructor guide §1: the self-test's count is the bank's ($((nsol + nbank)) kernels: $nsol solutions, $nbank bank kernels)" \
