@@ -21,14 +21,22 @@ options() { "$TUTOR" "$1" --help | grep -oE -- '(^  |, |: )--[a-z-]+' | grep -oE
 # roff writes "-" as "\-"; the page's text with that undone.
 man_text=$(sed 's/\\-/-/g' "$MAN")
 . "$COMP"
+# Each command's options asked once (a cudatutor, two greps and a sort),
+# as " --a --b ", and each option looked up in them and in the page by
+# bash: a process per option and command was most of this script's time.
+declare -A takes
+for c in "${cmds[@]}"; do
+    takes[$c]=" $(options "$c" | tr '\n' ' ')"
+done
 for c in "${cmds[@]}"; do
     check "man page: command $c has its entry" grep -qE "^\.BI? $c( |\$)" <<<"$man_text"
     check "completion: command $c" grep -qw -- "$c" <<<"$_cudatutor_commands"
     missing_man="" missing_comp=""
-    for o in $(options "$c"); do
-        grep -qF -- "$o" <<<"$man_text" || missing_man="$missing_man $o"
-        grep -qxF -- "$o" < <(tr ' ' '\n' <<<"$_cudatutor_global $(_cudatutor_command_options "$c")") ||
-            missing_comp="$missing_comp $o"
+    offered=" $_cudatutor_global $(_cudatutor_command_options "$c") "
+    offered=${offered//$'\n'/ }
+    for o in ${takes[$c]}; do
+        [[ $man_text == *"$o"* ]] || missing_man="$missing_man $o"
+        [[ $offered == *" $o "* ]] || missing_comp="$missing_comp $o"
     done
     check "man page: every option of $c${missing_man:+ (missing:$missing_man)}" test -z "$missing_man"
     check "completion: every option of $c${missing_comp:+ (missing:$missing_comp)}" test -z "$missing_comp"
@@ -38,7 +46,7 @@ done
 extra=""
 for c in "${cmds[@]}"; do
     for o in $(_cudatutor_command_options "$c"); do
-        options "$c" | grep -qxF -- "$o" || extra="$extra $c:$o"
+        [[ ${takes[$c]} == *" $o "* ]] || extra="$extra $c:$o"
     done
 done
 check "completion offers no option a command refuses${extra:+ ($extra)}" test -z "$extra"
@@ -111,8 +119,10 @@ core=$(jq -r '.labs[] | select(.bonus != true) | .id' data/labs.json)
 nsol=$(wc -l <<<"$core")
 nbank=0
 for f in tests/bank/*.cu; do
-    lab=$(head -n1 "$f" | sed -n 's|^// bank: lab=\([0-9]*\) expect=[a-z_]*.*|\1|p')
-    [ -n "$lab" ] && grep -qx "$lab" <<<"$core" && nbank=$((nbank + 1))
+    first= lab=
+    read -r first < "$f"
+    [[ $first =~ ^//\ bank:\ lab=([0-9]*)\ expect=[a-z_]* ]] && lab=${BASH_REMATCH[1]}
+    [ -n "$lab" ] && [[ $'\n'$core$'\n' == *$'\n'"$lab"$'\n'* ]] && nbank=$((nbank + 1))
 done
 selftest=$(section "$IG" 1 | tr '\n' ' ' | tr -s ' ')
 check "instructor guide §1: the self-test's count is the bank's ($((nsol + nbank)) kernels: $nsol solutions, $nbank bank kernels)" \

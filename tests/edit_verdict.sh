@@ -75,7 +75,8 @@ if [ ! -e /dev/nvidiactl ] && [ ! -e /dev/dxg ] && ! have_gpu; then
         env -u CUDATUTOR_NO_EMULATOR "$TUTOR" check 01 --file "$2" --no-sanitize --quick \
             --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> "$TMP/$1.err" &
         local pid=$!
-        while kill -0 "$pid" 2> /dev/null; do
+        # (looked for until seen: each look is two scans of every process)
+        while kill -0 "$pid" 2> /dev/null && [ ! -e "$TMP/$1.both" ]; do
             pgrep -f -- "--json $TMP/$1/harness.json" > /dev/null &&
                 pgrep -f -- "--json $TMP/$1/cpu-harness.json" > /dev/null && : > "$TMP/$1.both"
             sleep 0.02

@@ -40,27 +40,26 @@ same_in_commit() {
 check "lib.sh's lab_ids reads every lab of the catalog, one per pristine stub" \
     test "$(lab_ids | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/^\([0-9][0-9]\)-.*\.cu$/\1/p' | tr '\n' ' ')" -a \
          "$(lab_ids | while read -r id; do lab_dir "$id"; done | tr '\n' ' ')" = "$(ls data/stubs | sed -n 's/\.cu$//p' | tr '\n' ' ')"
-n=$(jq '.labs | length' data/labs.json)
+# Every lab's id, slug and number of hints, read from the catalog once.
+mapfile -t cat_labs < <(jq -r '.labs[] | "\(.id) \(.slug) \(.hints | length)"' data/labs.json)
 # The builds first, side by side; their verdicts are read in order below.
-for i in $(seq 0 $((n - 1))); do
-    id=$(jq -r ".labs[$i].id" data/labs.json)
-    slug=$(jq -r ".labs[$i].slug" data/labs.json)
+for row in "${cat_labs[@]}"; do
+    read -r id slug _ <<<"$row"
     par_check "$TMP/stub-$id.json" "$id" --file "data/stubs/$id-$slug.cu" --build-only --work-dir "$TMP/w/stub-$id"
     par_check "$TMP/sol-$id.json" "$id" --file "solutions/$id-$slug/kernel.cu" --build-only --work-dir "$TMP/w/sol-$id"
 done
 par_wait
 
-for i in $(seq 0 $((n - 1))); do
-    id=$(jq -r ".labs[$i].id" data/labs.json)
-    slug=$(jq -r ".labs[$i].slug" data/labs.json)
+for row in "${cat_labs[@]}"; do
+    read -r id slug nhints <<<"$row"
     lab=labs/$id-$slug sol=solutions/$id-$slug stub=data/stubs/$id-$slug.cu
     check "$id has a lesson" test -s "$lab/README.md"
-    long=$(awk 'length > 78' "$lab/README.md" | head -3)
+    long=$(awk 'length > 78 { print; if (++k == 3) exit }' "$lab/README.md")
     check "$id lesson lines fit 78 columns" test -z "$long"
     check "$id has a pristine stub in data/stubs" test -s "$stub"
     check "$id stub marks the work with TODO" grep -q TODO "$stub"
     check "$id solution has no TODO" test -z "$(grep -l TODO "$sol/kernel.cu")"
-    check "$id has three hints" test "$(jq ".labs[$i].hints | length" data/labs.json)" = 3
+    check "$id has three hints" test "$nhints" = 3
     stray=$(shipped "$lab" | grep -vxE 'README.md|kernel.cu'; shipped "$sol" | grep -vxF kernel.cu)
     check "$id no stray files" test -z "$stray"
     if [ $ingit = 1 ]; then
