@@ -256,14 +256,15 @@ $(BUILD)/harness/judge_%: $(HX_CORE_OBJ) $(BUILD)/harness/hx_fam_%.o $(EMU_LIB) 
 # judge: the PTX of the very kernels its stubs register, without a second
 # run of nvcc's front end over the same file (8 files, 1 to 2 CPU seconds
 # each).  The PTX is touched after the object, so it reads as up to date;
-# one gone or older than its object is compiled on its own.
+# one gone, older than its object or kept under another name (an nvcc
+# that names it otherwise) is compiled on its own.
 $(BUILD)/harness/hx_fam_%.o: tutor/harness/hx_fam_%.cu $(BUILD)/config.stamp | check-nvcc
 	@mkdir -p $(dir $@) $(BUILD)/harness/ptx
 	@echo "  NVCC    $<"
 	$(Q)rm -rf $(BUILD)/harness/keep-$* && mkdir -p $(BUILD)/harness/keep-$*
 	$(Q)$(NVCC) $(NVCCFLAGS) -c -keep -keep-dir $(BUILD)/harness/keep-$* -o $@ $<
-	$(Q)mv $(BUILD)/harness/keep-$*/hx_fam_$*.ptx $(BUILD)/harness/ptx/hx_fam_$*.ptx && \
-	  touch $(BUILD)/harness/ptx/hx_fam_$*.ptx && rm -rf $(BUILD)/harness/keep-$*
+	$(Q){ mv $(BUILD)/harness/keep-$*/hx_fam_$*.ptx $(BUILD)/harness/ptx/hx_fam_$*.ptx 2>/dev/null && \
+	  touch $(BUILD)/harness/ptx/hx_fam_$*.ptx; }; rm -rf $(BUILD)/harness/keep-$*
 
 # The CPU judges.  The PTX of a family's kernels is compiled with the
 # flags of its object, so that every kernel its stubs register is in it.
