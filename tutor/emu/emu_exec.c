@@ -25,6 +25,7 @@ void emu_module_unload(struct emu_module *m)
         free(m->funcs[i].consts);
         free(m->funcs[i].sregs);
         free(m->funcs[i].open);
+        free(m->funcs[i].open_salt);
     }
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i].name);
@@ -57,7 +58,7 @@ enum emu_status emu_module_load(struct emu *e, const char *ptx, size_t len,
     enum emu_status st = emu_parse(m, ptx, len, err);
     if (st == EMU_OK)
         emu_warp_bind(m);
-    if (st == EMU_OK && emu_open_regs(m)) {
+    if (st == EMU_OK && (emu_open_regs(m) || emu_pack_slots(m))) {
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory loading PTX");
         st = EMU_NOMEM;
     }

@@ -214,6 +214,8 @@ struct emu_func {
     int uses_dyn_smem;
     int32_t *open;                  /* the registers it may read before it writes them
                                        (emu_open.c); NULL: any */
+    int32_t *open_salt;             /* each one's slot before packing (emu_pack.c), which
+                                       seeds its junk; NULL: its slot */
     int nopen;
 };
 
@@ -310,6 +312,19 @@ void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
 /* Each function of M: the registers it may read before it writes them,
  * the only ones a frame's junk is needed in; 0 or -1 out of memory. */
 int emu_open_regs(struct emu_module *m);
+/* Whether IN writes its leading ndest operands in every lane that runs it
+ * (an unguarded ALU result or load): 1, or 0 when it may write none. */
+int emu_open_writes_surely(const struct emu_insn *in);
+/* Whether the instruction after IN can run next in one lane (*NEXT), and
+ * where IN can jump to (*TO, -1 none); 0 when IN leaves the analysis's
+ * reach (a jump table), else 1. */
+int emu_open_successors(const struct emu_insn *in, int *next, int *to);
+
+/* emu_pack.c */
+/* Each function of M with registers that are never live at once sharing
+ * a slot (its nslots shrunk, every reference renumbered), after
+ * emu_open_regs; 0 or -1 out of memory. */
+int emu_pack_slots(struct emu_module *m);
 
 /* emu_parse.c */
 const char *emu_file_name(const struct emu_module *m, int id);
