@@ -224,6 +224,8 @@ struct emu_var {
     int space;
     uint64_t addr;                  /* host address (global/const) or offset (shared) */
     size_t bytes;
+    unsigned char *init;            /* its initialiser's bytes (the rest is 0), or NULL */
+    size_t init_bytes;
 };
 
 /* A .shared variable as the source declared it, for the sentences that
@@ -300,9 +302,21 @@ struct emu {
     /* the global hazard shadow's pages a launch has freed, for the next
      * (emu_shadow.c): each block's first bytes point to the next */
     void *spare_pages;
+    /* the chunks its pages are cut from, and what is left of the last */
+    void **gh_chunks;
+    int ngh_chunks;
+    void *gh_next;
+    size_t gh_left;
 };
 
+/* The global shadow's chunks: 2 MiB, one huge page. */
+enum { GH_CHUNK = 2 << 20 };
+
 /* emu_mem.c */
+/* BYTES (a multiple of 2 MiB) of zeroed memory aligned to 2 MiB and asked
+ * for transparent huge pages, or NULL; freed by emu_mem_huge_free. */
+void *emu_mem_huge(size_t bytes);
+void emu_mem_huge_free(void *p, size_t bytes);
 /* The range holding all of [addr, addr+bytes), or NULL; *LAST caches the
  * index of the last hit (one per host thread). */
 const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);

@@ -4,10 +4,11 @@
  * would spend more filling every one than running.  A forward pass over
  * the function's instructions: at each, the registers every path from the
  * entry has written, where a path is what one lane runs.  Only a write
- * that cannot skip a lane counts: an unguarded ALU result or load; any
- * other instruction's operands are taken as read, where what it does
- * with another lane's registers (a shuffle) or its own destinations is
- * the step's business. */
+ * that cannot skip a lane counts: an unguarded ALU result or load, or an
+ * unguarded shuffle's or vote's (a lane passes one only once the warp ran
+ * it, its value junk where the source lane took no part); any other
+ * instruction's operands are taken as read, where what it does with its
+ * own destinations is the step's business. */
 #include "emu/emu_int.h"
 
 #include <stdlib.h>
@@ -16,7 +17,8 @@
 int emu_open_writes_surely(const struct emu_insn *in)
 {
     int cls = emu_ops[in->op].cls;
-    return in->guard < 0 && ((cls == C_ALU && in->alu) || in->op == OP_LD);
+    return in->guard < 0 && ((cls == C_ALU && in->alu) || in->op == OP_LD || in->op == OP_SHFL ||
+                             in->op == OP_VOTE);
 }
 
 /* Slot S of the set at W (one bit a slot). */

@@ -211,10 +211,21 @@ static int func_pack(struct emu_module *m, struct emu_func *f)
         color[c] = k;
         ncolors = k + 1 > ncolors ? k + 1 : ncolors;
     }
+    /* the kept slots in their order, one for the immediates of one value */
     int32_t next = 0;
     for (int32_t s = 0; s < ns; s++)
         if (kept[s])
+            map[s] = -1;
+    for (int i = 0; i < f->nconsts; i++)
+        for (int j = 0; j < i && map[f->consts[i].slot] < 0; j++)
+            if (f->consts[j].bits == f->consts[i].bits && f->consts[j].slot < f->consts[i].slot)
+                map[f->consts[i].slot] = -2 - f->consts[j].slot;
+    for (int32_t s = 0; s < ns; s++)
+        if (kept[s] && map[s] == -1)
             map[s] = next++;
+    for (int32_t s = 0; s < ns; s++)
+        if (kept[s] && map[s] < -1)
+            map[s] = map[-2 - map[s]];
     if (next + ncolors >= ns)
         goto done;  /* nothing to gain */
     for (int32_t s = 0; s < ns; s++)
@@ -228,8 +239,17 @@ static int func_pack(struct emu_module *m, struct emu_func *f)
         f->open_salt[i] = f->open[i];
     for (int i = 0; i < f->count; i++)
         remap_insn(&m->insn[f->first + i], map);
-    for (int i = 0; i < f->nconsts; i++)
-        f->consts[i].slot = map[f->consts[i].slot];
+    int nconsts = 0;
+    for (int i = 0; i < f->nconsts; i++) {
+        int dup = 0;
+        for (int j = 0; j < nconsts; j++)
+            dup |= f->consts[j].slot == map[f->consts[i].slot];
+        if (!dup) {
+            f->consts[nconsts] = f->consts[i];
+            f->consts[nconsts++].slot = map[f->consts[i].slot];
+        }
+    }
+    f->nconsts = nconsts;
     for (int i = 0; i < f->nsregs; i++)
         f->sregs[i].slot = map[f->sregs[i].slot];
     for (int i = 0; i < f->nopen; i++)
