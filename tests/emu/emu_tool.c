@@ -77,7 +77,13 @@ static int cmd_parse(int argc, char **argv)
             int n = 0;
             while (emu_module_kernel_at(m, n))
                 n++;
-            printf("%s: ok %d kernels\n", argv[i], n);
+            printf("%s: ok %d kernels (register slots:", argv[i], n);
+            for (int k = 0; k < n; k++) {
+                struct emu_kernel_info info;
+                emu_kernel_info(emu_module_kernel_at(m, k), &info);
+                printf(" %d", info.slots);
+            }
+            printf(")\n");
             emu_module_unload(m);
         } else {
             printf("%s: %s [%s] %s\n", argv[i], status_name(st), err.what, err.message);

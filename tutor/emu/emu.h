@@ -114,6 +114,10 @@ int emu_mem_lend(struct emu *e, const void *at, size_t bytes, int input);
 enum emu_status emu_module_load(struct emu *e, const char *ptx, size_t len,
                                 struct emu_module **out, struct emu_error *err);
 void emu_module_unload(struct emu_module *m);
+/* Gives every .global and .const variable of M its initial bytes again,
+ * where they are: what a fresh load of the same PTX starts with, without
+ * parsing it again. */
+void emu_module_reset(struct emu_module *m);
 
 /* An .entry by its (mangled) name; NULL when the module has none. */
 const struct emu_kernel *emu_module_kernel(const struct emu_module *m, const char *name);
@@ -133,6 +137,7 @@ struct emu_kernel_info {
     uint32_t static_smem;   /* bytes of the .shared variables the kernel can reach */
     uint32_t local_bytes;   /* per thread: .local declarations and the depot */
     uint32_t max_threads;   /* .maxntid's product, else 1024 */
+    int slots;              /* register slots a warp's frame holds a row of, after packing */
 };
 void emu_kernel_info(const struct emu_kernel *k, struct emu_kernel_info *info);
 

@@ -301,6 +301,9 @@ static int module_var(struct parser *P, struct vardecl *d)
     v->space = d->space;
     v->addr = (uint64_t)(uintptr_t)mem;
     v->bytes = bytes;
+    v->init = d->init;  /* kept for emu_module_reset */
+    v->init_bytes = d->init_bytes;
+    d->init = NULL;
     m->nvars++;
     if (emu_mem_map(m->e, mem, alloc, v->name))
         return emu_parse_fail(P, "cannot map variable %s", v->name);

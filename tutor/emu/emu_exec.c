@@ -19,12 +19,14 @@ void emu_module_unload(struct emu_module *m)
         emu_mem_unmap(m->e, (void *)(uintptr_t)m->vars[i].addr);
         free((void *)(uintptr_t)m->vars[i].addr);
         free(m->vars[i].name);
+        free(m->vars[i].init);
     }
     for (int i = 0; i < m->nfuncs; i++) {
         free(m->funcs[i].name);
         free(m->funcs[i].consts);
         free(m->funcs[i].sregs);
         free(m->funcs[i].open);
+        free(m->funcs[i].open_salt);
     }
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i].name);
@@ -37,6 +39,17 @@ void emu_module_unload(struct emu_module *m)
     free(m->brxt);
     free(m->kernels);
     free(m);
+}
+
+void emu_module_reset(struct emu_module *m)
+{
+    for (int i = 0; i < m->nvars; i++) {
+        const struct emu_var *v = &m->vars[i];
+        /* the bytes module_var zeroed (emu_decl.c) */
+        memset((void *)(uintptr_t)v->addr, 0, ((v->bytes ? v->bytes : 1) + 15) & ~(size_t)15);
+        if (v->init)
+            memcpy((void *)(uintptr_t)v->addr, v->init, v->init_bytes);
+    }
 }
 
 /* Parses PTX into a module whose variables are mapped in E. */
@@ -57,7 +70,7 @@ enum emu_status emu_module_load(struct emu *e, const char *ptx, size_t len,
     enum emu_status st = emu_parse(m, ptx, len, err);
     if (st == EMU_OK)
         emu_warp_bind(m);
-    if (st == EMU_OK && emu_open_regs(m)) {
+    if (st == EMU_OK && (emu_open_regs(m) || emu_pack_slots(m))) {
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory loading PTX");
         st = EMU_NOMEM;
     }
@@ -127,6 +140,7 @@ void emu_kernel_info(const struct emu_kernel *k, struct emu_kernel_info *info)
     info->static_smem = k->m->module_smem + f->static_smem;
     info->local_bytes = f->local_bytes;
     info->max_threads = f->max_threads;
+    info->slots = f->nslots;
 }
 
 /* The counters of E's launches so far. */

@@ -73,8 +73,8 @@ void emu_frame_junk(const struct run *r, int fn, uint64_t *R, uint64_t salt)
     int n = f->open ? f->nopen : f->nslots - 1;
     uint64_t seed = salt * 0x9E3779B97F4A7C15ull + r->rng;
     for (int i = 0; i < n; i++) {
-        int32_t s = f->open ? f->open[i] : i + 1;
-        uint64_t x = seed ^ ((uint64_t)s * 0xD1B54A32D192ED03ull), *v = R + (size_t)s * 32;
+        int32_t s = f->open ? f->open[i] : i + 1, orig = f->open_salt ? f->open_salt[i] : s;
+        uint64_t x = seed ^ ((uint64_t)orig * 0xD1B54A32D192ED03ull), *v = R + (size_t)s * 32;
         for (int l = 0; l < 32; l++) {
             x ^= x << 13;
             x ^= x >> 7;

@@ -214,6 +214,8 @@ struct emu_func {
     int uses_dyn_smem;
     int32_t *open;                  /* the registers it may read before it writes them
                                        (emu_open.c); NULL: any */
+    int32_t *open_salt;             /* each one's slot before packing (emu_pack.c), which
+                                       seeds its junk; NULL: its slot */
     int nopen;
 };
 
@@ -222,6 +224,8 @@ struct emu_var {
     int space;
     uint64_t addr;                  /* host address (global/const) or offset (shared) */
     size_t bytes;
+    unsigned char *init;            /* its initialiser's bytes (the rest is 0), or NULL */
+    size_t init_bytes;
 };
 
 /* A .shared variable as the source declared it, for the sentences that
@@ -298,9 +302,21 @@ struct emu {
     /* the global hazard shadow's pages a launch has freed, for the next
      * (emu_shadow.c): each block's first bytes point to the next */
     void *spare_pages;
+    /* the chunks its pages are cut from, and what is left of the last */
+    void **gh_chunks;
+    int ngh_chunks;
+    void *gh_next;
+    size_t gh_left;
 };
 
+/* The global shadow's chunks: 2 MiB, one huge page. */
+enum { GH_CHUNK = 2 << 20 };
+
 /* emu_mem.c */
+/* BYTES (a multiple of 2 MiB) of zeroed memory aligned to 2 MiB and asked
+ * for transparent huge pages, or NULL; freed by emu_mem_huge_free. */
+void *emu_mem_huge(size_t bytes);
+void emu_mem_huge_free(void *p, size_t bytes);
 /* The range holding all of [addr, addr+bytes), or NULL; *LAST caches the
  * index of the last hit (one per host thread). */
 const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);
@@ -310,6 +326,19 @@ void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
 /* Each function of M: the registers it may read before it writes them,
  * the only ones a frame's junk is needed in; 0 or -1 out of memory. */
 int emu_open_regs(struct emu_module *m);
+/* Whether IN writes its leading ndest operands in every lane that runs it
+ * (an unguarded ALU result or load): 1, or 0 when it may write none. */
+int emu_open_writes_surely(const struct emu_insn *in);
+/* Whether the instruction after IN can run next in one lane (*NEXT), and
+ * where IN can jump to (*TO, -1 none); 0 when IN leaves the analysis's
+ * reach (a jump table), else 1. */
+int emu_open_successors(const struct emu_insn *in, int *next, int *to);
+
+/* emu_pack.c */
+/* Each function of M with registers that are never live at once sharing
+ * a slot (its nslots shrunk, every reference renumbered), after
+ * emu_open_regs; 0 or -1 out of memory. */
+int emu_pack_slots(struct emu_module *m);
 
 /* emu_parse.c */
 const char *emu_file_name(const struct emu_module *m, int id);

@@ -55,12 +55,33 @@ void emu_free(struct emu *e)
         free(e->ranges[i].name);
     free(e->ranges);
     free(e->frame_buf);
-    for (void *p = e->spare_pages, *next; p; p = next) {
-        memcpy(&next, p, sizeof next);
-        free(p);
-    }
+    for (int i = 0; i < e->ngh_chunks; i++)
+        emu_mem_huge_free(e->gh_chunks[i], GH_CHUNK);
+    free(e->gh_chunks);
     munmap((void *)(uintptr_t)e->shared_win, 2 * WINDOW);
     free(e);
+}
+
+void *emu_mem_huge(size_t bytes)
+{
+    const size_t huge = 2 << 20;
+    /* mapped with a huge page's room to spare, the unaligned ends given back */
+    uint8_t *p = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    size_t lead = (huge - (uintptr_t)p % huge) % huge;
+    if (lead)
+        munmap(p, lead);
+    if (huge - lead)
+        munmap(p + lead + bytes, huge - lead);
+    (void)madvise(p + lead, bytes, MADV_HUGEPAGE);
+    return p + lead;
+}
+
+void emu_mem_huge_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
 }
 
 static int lower_bound(const struct emu *e, uint64_t addr)

@@ -4,21 +4,21 @@
  * would spend more filling every one than running.  A forward pass over
  * the function's instructions: at each, the registers every path from the
  * entry has written, where a path is what one lane runs.  Only a write
- * that cannot skip a lane counts: an unguarded ALU result or load; any
- * other instruction's operands are taken as read, where what it does
- * with another lane's registers (a shuffle) or its own destinations is
- * the step's business. */
+ * that cannot skip a lane counts: an unguarded ALU result or load, or an
+ * unguarded shuffle's or vote's (a lane passes one only once the warp ran
+ * it, its value junk where the source lane took no part); any other
+ * instruction's operands are taken as read, where what it does with its
+ * own destinations is the step's business. */
 #include "emu/emu_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* An instruction's writes that count: a register every lane that runs it
- * gets, or 0 when it writes none for certain. */
-static int writes_surely(const struct emu_insn *in)
+int emu_open_writes_surely(const struct emu_insn *in)
 {
     int cls = emu_ops[in->op].cls;
-    return in->guard < 0 && ((cls == C_ALU && in->alu) || in->op == OP_LD);
+    return in->guard < 0 && ((cls == C_ALU && in->alu) || in->op == OP_LD || in->op == OP_SHFL ||
+                             in->op == OP_VOTE);
 }
 
 /* Slot S of the set at W (one bit a slot). */
@@ -28,7 +28,7 @@ static int writes_surely(const struct emu_insn *in)
 /* Every slot IN reads, each S given to READ with the set WRITTEN before it. */
 static void mark_reads(const struct emu_insn *in, const uint64_t *written, uint8_t *open)
 {
-    int first = writes_surely(in) ? in->ndest : 0;
+    int first = emu_open_writes_surely(in) ? in->ndest : 0;
     if (in->guard > 0 && !HAS(written, in->guard))
         open[in->guard] = 1;
     for (int i = first; i < in->nops; i++) {
@@ -43,7 +43,7 @@ static void mark_reads(const struct emu_insn *in, const uint64_t *written, uint8
 
 static void add_writes(const struct emu_insn *in, uint64_t *set)
 {
-    if (!writes_surely(in))
+    if (!emu_open_writes_surely(in))
         return;
     for (int i = 0; i < in->ndest; i++) {
         const struct emu_opnd *o = &in->o[i];
@@ -55,10 +55,7 @@ static void add_writes(const struct emu_insn *in, uint64_t *set)
     }
 }
 
-/* Whether the instruction after IN (its index I) can run next in one
- * lane, and where IN can jump to (*TO, -1 none); 0 when IN leaves the
- * analysis's reach (brx, a jump out of the function), -1 done. */
-static int successors(const struct emu_insn *in, int *next, int *to)
+int emu_open_successors(const struct emu_insn *in, int *next, int *to)
 {
     int cls = emu_ops[in->op].cls;
     *next = 1;
@@ -98,7 +95,7 @@ static int func_open(struct emu_module *m, struct emu_func *f)
         for (int i = 0; i < n; i++) {
             const struct emu_insn *ins = &m->insn[f->first + i];
             int next, to;
-            if (!successors(ins, &next, &to)) {
+            if (!emu_open_successors(ins, &next, &to)) {
                 rc = 0;     /* a jump table: every register open */
                 memset(open, 1, (size_t)f->nslots);
                 goto list;

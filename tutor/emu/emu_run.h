@@ -126,16 +126,19 @@ struct shadow_cold {
     uint32_t ptid, ppc;     /* that copy's thread and instruction */
 };
 
+/* A global word's shadow: 32 bytes, so that a page of them is 32 KiB
+ * and a launch's first touches of its pages stay few. */
 struct gshadow {
-    uint64_t addr;          /* word address + 1; 0: not yet accessed */
     uint32_t rblock, rpc;   /* the last plain read's block + 1 (0: none) and instruction */
     uint32_t rrel;          /* that block's releases before the read */
-    uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
     uint32_t block, tid, pc;
     uint32_t rel;           /* its block's releases before the store */
+    uint8_t seen;           /* accessed in this launch (else all of it is 0) */
+    uint8_t stored;         /* a plain or strong store is recorded (block, tid, pc, ...) */
     uint8_t weak;           /* a plain store (not volatile, relaxed, release) */
     uint8_t published;      /* its block has released since (it stays so) */
 };
+_Static_assert(sizeof(struct gshadow) == 32, "a global word's shadow is 32 bytes");
 
 /* A page of the global shadow: GH_PAGE consecutive words' shadows, its
  * key the page's number + 1 (0: an empty slot of the table). */
