@@ -372,7 +372,7 @@ $(BUILD)/tests/emu_fuzz: tests/emu/emu_fuzz.c $(EMU_SRC)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(filter-out -O2 -MMD -MP,$(CFLAGS)) -O1 -fsanitize=address,undefined \
-	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) -pthread -lm
+	  -fno-sanitize-recover=undefined -o $@ $< $(EMU_SRC) $(LDFLAGS) $(SECCOMP_LIBS) -pthread -lm
 
 # The tests' reader of JSON files (tests/tools/jget.c): a value by its path,
 # numbers in the reports' form.
