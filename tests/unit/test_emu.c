@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "emu/emu.h"
+#include "emu_fixture.h"
 #include "tap.h"
 
 #define HEAD ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -26,26 +27,10 @@ static void print_cb(void *ctx, const char *text, size_t len)
     printed[nprinted] = 0;
 }
 
-struct fx {
-    struct emu *e;
-    struct emu_module *m;
-    struct emu_error err;
-};
-
 static enum emu_status load(struct fx *f, const char *ptx, int hazards)
 {
     struct emu_config cfg = {.seed = 7, .hazards = hazards, .budget = 1u << 24, .print = print_cb};
-    memset(f, 0, sizeof *f);
-    f->e = emu_new(&cfg);
-    if (!f->e)
-        return EMU_NOMEM;
-    return emu_module_load(f->e, ptx, strlen(ptx), &f->m, &f->err);
-}
-
-static void done(struct fx *f)
-{
-    emu_module_unload(f->m);
-    emu_free(f->e);
+    return fx_load(f, ptx, &cfg);
 }
 
 /* Launches the module's first kernel with one pointer argument (and an
@@ -96,7 +81,7 @@ static void divergence_reconverges(void)
     emu_stats(f.e, &s);
     EXPECT(s.warp_instructions == 5 + 2 + 1 + 4);
     EXPECT(s.thread_instructions == 32 * 5 + 16 * 2 + 16 + 32 * 4);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A loop whose trip count differs per lane: lane i adds 1 i times. */
@@ -127,7 +112,7 @@ static void per_lane_loop(void)
     EXPECT(launch2(&f, 1, 40, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 40; i++)
         EXPECT(out[i] == i);
-    done(&f);
+    fx_done(&f);
 }
 
 /* ---- barriers and shared memory ------------------------------------------------ */
@@ -165,7 +150,7 @@ static void barrier_orders_block(void)
     if (f.err.status) printf("# %s\n", f.err.message);
     for (unsigned i = 0; i < 64; i++)
         EXPECT(out[i] == 63 - i);
-    done(&f);
+    fx_done(&f);
 
     ptx = REVERSE_PTX("");
     EXPECT(load(&f, ptx, 1) == EMU_OK);
@@ -173,7 +158,7 @@ static void barrier_orders_block(void)
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_HAZARD);
     /* the word as the source names it: the element of the variable */
     EXPECT(strstr(f.err.message, " buf[") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* bar.red.popc counts a predicate over the block; a barrier some threads
@@ -202,7 +187,7 @@ static void barrier_reduction_and_deadlock(void)
         want += i % 3 == 0;
     for (unsigned i = 0; i < 100; i++)
         EXPECT(out[i] == want);
-    done(&f);
+    fx_done(&f);
 
     static const char *stuck = HEAD
         ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
@@ -218,7 +203,7 @@ static void barrier_reduction_and_deadlock(void)
     EXPECT(load(&f, stuck, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "barrier") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* ---- warp operations ------------------------------------------------------------- */
@@ -263,7 +248,7 @@ static void shuffles(void)
         EXPECT(out[i][5] == (i + 3 <= 31));
         EXPECT(out[i][6] == (i >= 5));
     }
-    done(&f);
+    fx_done(&f);
 }
 
 /* A full mask naming lanes that have exited is legal (the guide: every
@@ -297,14 +282,14 @@ static void shuffle_names_exited_lane(void)
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 16; i++)
         EXPECT(out[i][0] == (i < 15 ? i + 1 : 0) && out[i][1] == 0);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, stored, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "thread 15 of block 0 stores to d_out[30] a value that is "
                   "undefined") != NULL);
     EXPECT(strstr(f.err.message, "a lane which did not take part") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Each calling lane must be named by its own mask: __shfl_down_sync(0xffff,
@@ -323,10 +308,10 @@ static void shuffle_caller_outside_mask(void)
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "thread 16 of block 0") != NULL);
     EXPECT(strstr(f.err.message, "leaves out its own lane 16") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, HALF_MASK_PTX("0xffff"), 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 16, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
 }
 
 static void votes(void)
@@ -368,7 +353,7 @@ static void votes(void)
         EXPECT(out[i][5] == 0x55555555u);
         EXPECT(out[i][6] == 0xffffffffu);
     }
-    done(&f);
+    fx_done(&f);
 }
 
 /* ---- atomics ------------------------------------------------------------------------ */
@@ -420,7 +405,7 @@ static void atomics(void)
     EXPECT(out[6] == 63);
     EXPECT(out[7] == 4 * 64);
     EXPECT(fo[0] == 4.0f * (63 * 64 / 2));
-    done(&f);
+    fx_done(&f);
 }
 
 /* Blocks on two host threads: the atomics are exact, the result is the
@@ -516,7 +501,7 @@ static void out_of_bounds_names_buffer(void)
     off = 2;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "misaligned") != NULL);
-    done(&f);
+    fx_done(&f);
     /* inlined from CUDA's headers (__ldg and friends): the caller's line */
     static const char *inlined = HEAD
         ".visible .entry k(.param .u64 in, .param .u64 off)\n{\n"
@@ -540,7 +525,7 @@ static void out_of_bounds_names_buffer(void)
     emu_mem_unmap(f.e, in);
     off = 0;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Shared memory past the block's bytes (static + dynamic) faults; the
@@ -578,7 +563,7 @@ static void shared_bounds(void)
     idx = 64;
     EXPECT(emu_launch(f.e, k, &l, &f.err) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "shared") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Generic addressing: a shared variable's generic address (cvta) reaches
@@ -610,7 +595,7 @@ static void generic_addresses(void)
     EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
     EXPECT((out[0] & 0xffffffffu) == 42);
     EXPECT(emu_mem_map(f.e, (void *)(uintptr_t)out[1], 8, "forged") == -1);
-    done(&f);
+    fx_done(&f);
 }
 
 /* ---- hazards ----------------------------------------------------------------------------- */
@@ -648,14 +633,14 @@ static void volatile_tail_is_a_race(void)
     EXPECT(load(&f, racy, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "race on s[") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, synced, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
     /* hazards off: the same racy kernel runs */
     EXPECT(load(&f, racy, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
 }
 
 /* __syncwarp() on both sides of a branch is one barrier (sm_70 and up):
@@ -696,7 +681,7 @@ static void warp_barrier_across_branches(void)
         printf("# %s\n", f.err.message);
     for (unsigned i = 0; i < 32; i++)
         EXPECT(out[i] == (i < 16 ? 0 : 3 * (i - 16)));
-    done(&f);
+    fx_done(&f);
 }
 
 /* Each thread reads the word of thread tid ^ 32: with 32 threads no one
@@ -745,14 +730,14 @@ static void uninitialised_shared_read(void)
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, selected, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
     EXPECT(out[3] == 7);
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
     EXPECT(out[3] == 35);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, stored, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
@@ -760,16 +745,16 @@ static void uninitialised_shared_read(void)
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "thread 0 of block 0 stores to d_out[0] a value that is "
                   "undefined: it comes from s[32], which held no defined value when") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, branched, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "branches on a value that is undefined") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, address, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "stores to an address made of a value that is undefined") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A register read before anything was written to it (`int sum;` never
@@ -807,23 +792,23 @@ static void uninitialised_register(void)
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "guards an instruction with a value that is undefined") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, sum, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "it comes from a variable that PTX instruction") != NULL &&
            strstr(f.err.message, "read before anything was stored in it") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, masked, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_OK);
     EXPECT(out[31] == 0);
-    done(&f);
+    fx_done(&f);
     /* lanes 0..15 and the junk decide; lanes 16..31 have a defined false */
     EXPECT(load(&f, either, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "thread 0 of block 0 branches on") != NULL);
-    done(&f);
+    fx_done(&f);
 #undef UNSET_PTX
 }
 
@@ -866,13 +851,13 @@ static void blocks_writing_one_word(void)
     EXPECT(launch2(&f, 1, 32, &out, NULL) == EMU_OK);
     EXPECT(launch2(&f, 3, 32, &out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "d_out + 0") != NULL);
-    done(&f);
+    fx_done(&f);
     out = 0;
     EXPECT(load(&f, atomic, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 3, 32, &out, NULL) == EMU_OK);
     EXPECT(out == 3);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Lab 15's last block: each block stores its partial, takes a ticket, and
@@ -915,14 +900,14 @@ static void last_block_needs_fences(void)
     EXPECT(strstr(f.err.message, "race on d_partials + ") != NULL);
     EXPECT(strstr(f.err.message, "reads it") != NULL);
     EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
-    done(&f);
+    fx_done(&f);
     cnt = 0;
     EXPECT(load(&f, fenced, 1) == EMU_OK);
     emu_mem_map(f.e, part, sizeof part, "d_partials");
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
     EXPECT(cnt == 4 && part[0] == 10 && part[3] == 13);
-    done(&f);
+    fx_done(&f);
 }
 
 /* The reader's fence must come after its ticket: one before it (the
@@ -938,7 +923,7 @@ static void last_block_fence_after_ticket(void)
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "after it read the signal") != NULL);
-    done(&f);
+    fx_done(&f);
     /* the ticket itself as the acquire: atom.acq_rel (libcu++'s fetch_add) */
     const char *text = LAST_BLOCK_PTX3("  membar.gl;\n", "atom.add.acq_rel.gpu.u32", "");
     cnt = 0;
@@ -946,7 +931,7 @@ static void last_block_fence_after_ticket(void)
     emu_mem_map(f.e, part, sizeof part, "d_partials");
     emu_mem_map(f.e, &cnt, sizeof cnt, "d_count");
     EXPECT(launch2(&f, 4, 1, part, &cnt) == EMU_OK);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A barrier is every non-exited thread's, at one instruction: inside a
@@ -1025,20 +1010,20 @@ static void barrier_in_divergent_code(void)
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "went on past the __syncthreads() thread ") != NULL);
     EXPECT(strstr(f.err.message, "waits at (kernel.cu:20) and exits") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, inside, 0) == EMU_OK);      /* a rule of the hazard pass */
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, early_return, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, body_after, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_OK);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, two, 1) == EMU_OK);
     EXPECT(launch2(&f, 1, 64, NULL, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "kernel.cu:7") != NULL && strstr(f.err.message, "kernel.cu:9") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Shared memory's definedness: atomicExch into a fresh word defines it, an
@@ -1074,22 +1059,22 @@ static void shared_definedness(void)
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_OK);
     EXPECT(out == 0);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, add, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "held no defined value") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, same, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_OK);
     EXPECT(out == 1);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, differ, 1) == EMU_OK);
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, &out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "race on flag[0]") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Blocks setting one global flag with volatile (strong) stores do not
@@ -1107,7 +1092,7 @@ static void strong_stores_across_blocks(void)
         EXPECT(load(&f, texts[i], 1) == EMU_OK);
         emu_mem_map(f.e, &out, sizeof out, "d_out");
         EXPECT(launch2(&f, 4, 32, &out, NULL) == (i < 2 ? EMU_OK : EMU_HAZARD));
-        done(&f);
+        fx_done(&f);
     }
 }
 
@@ -1161,7 +1146,7 @@ static void async_copies(void)
         EXPECT(launch2(&f, 1, 32, in, out) == EMU_OK);
         for (unsigned i = 0; i < 64; i++)
             EXPECT(out[i] == 1000 + i);
-        done(&f);
+        fx_done(&f);
     }
     struct fx f;
     EXPECT(load(&f, early, 1) == EMU_OK);
@@ -1170,13 +1155,13 @@ static void async_copies(void)
     EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "reads buf[") != NULL);
     EXPECT(strstr(f.err.message, "(kernel.cu:9) while a cp.async (kernel.cu:5) is still filling it") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, one, 1) == EMU_OK);
     emu_mem_map(f.e, in, sizeof in, "d_in");
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, in, out) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "cp.async (kernel.cu:7)") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* mbarrier: warp 0 stores and arrives, warp 1 waits (try_wait until the
@@ -1235,13 +1220,13 @@ static void mbarriers(void)
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 32; i++)
         EXPECT(out[i] == 7 * i);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, nowait, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "buf[") != NULL && strstr(f.err.message, "kernel.cu:4") &&
            strstr(f.err.message, "kernel.cu:9"));
-    done(&f);
+    fx_done(&f);
 
     /* one thread: init 2; arrive (pending 1); pending_count of that state
      * is 2; test_wait on it is false; expect_tx 16, arrive: pending 0 but
@@ -1278,7 +1263,7 @@ static void mbarriers(void)
     EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_FAULT);
     EXPECT(out[0] == 2 && out[1] == 0 && out[2] == 0 && out[3] == 1);
     EXPECT(strstr(f.err.message, "arrives 3 times at an mbarrier whose phase waits for 2") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Clusters: two blocks a cluster; each stores its rank + 10 in shared
@@ -1325,14 +1310,14 @@ static void clusters(void)
         EXPECT(out[2 * b] == 10 + (b ^ 1) % 2 && out[2 * b + 1] == 2);
     EXPECT(launch2(&f, 3, 32, out, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "not a whole number of clusters") != NULL);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, nosync, 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 2, 32, out, NULL) == EMU_HAZARD);
     /* the partner's word is either not stored yet or stored unordered */
     EXPECT(strstr(f.err.message, "w[0] of block ") != NULL &&
            (strstr(f.err.message, "cluster barrier") || strstr(f.err.message, "no defined value")));
-    done(&f);
+    fx_done(&f);
 }
 
 /* What the lab gives a buffer: a read past the n elements lent is a fault
@@ -1394,7 +1379,7 @@ static void lent_buffers(void)
         flag = 0;
         EXPECT(launch2(&f, 2, 32, out, &flag) == EMU_FAULT);
         EXPECT(strstr(f.err.message, "d_out + 20 bytes, ending past the 16 bytes the lab gives it"));
-        done(&f);
+        fx_done(&f);
     }
 }
 
@@ -1439,12 +1424,12 @@ static void recursion(void)
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 64; i++)
         EXPECT(out[i] == (i % 7) * (i % 7 + 1) / 2);
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, TRI_PTX("-1000"), 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "nested 64 deep") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Calls through a function pointer: each lane calls the function its
@@ -1487,7 +1472,7 @@ static void indirect_calls(void)
     for (unsigned i = 0; i < 64; i++) {
         EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
     }
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, PTR_TABLE_PTX(".global .align 8 .u64 fns[2] = {thrice, twice};\n",
                                   "  mul.wide.u32 %rd5, %r2, 8;\n  mov.u64 %rd7, fns;\n"
                                   "  add.s64 %rd7, %rd7, %rd5;\n  ld.global.u64 %rd4, [%rd7];\n"),
@@ -1497,12 +1482,12 @@ static void indirect_calls(void)
     for (unsigned i = 0; i < 64; i++) {
         EXPECT(out[i] == (i & 1 ? 2 * i : 3 * i));
     }
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, PTR_PTX("  mov.u64 %rd4, 4096;\n"), 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "calls through a pointer that holds no function (0x1000)") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
@@ -1528,7 +1513,7 @@ static void address_initialisers(void)
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
     EXPECT(out[0] == 3 + 20);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A jump table (brx.idx over .branchtargets, as inline PTX writes one):
@@ -1558,12 +1543,12 @@ static void jump_tables(void)
     EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 64; i++)
         EXPECT(out[i] == 100 * (i % 3 + 1));
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, BRX_PTX("4"), 1) == EMU_OK);
     emu_mem_map(f.e, out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "thread 3 of block 0 jumps through brx.idx with index 3, past its 3 targets") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Registers start as junk, different from launch to launch: a sum that
@@ -1584,7 +1569,7 @@ static void registers_start_as_junk(void)
     EXPECT(launch2(&f, 1, 1, &out[0], NULL) == EMU_OK);
     EXPECT(launch2(&f, 1, 1, &out[1], NULL) == EMU_OK);
     EXPECT(out[0] != 5 && out[1] != 5 && out[0] != out[1]);
-    done(&f);
+    fx_done(&f);
     /* junk too where only some paths write the register first: one side
      * of a branch, a write under a false guard, a loop whose first pass
      * reads it before its end writes it (the second pass reads the 0) */
@@ -1613,7 +1598,7 @@ static void registers_start_as_junk(void)
         EXPECT(out[0] != 5 && out[1] == (i == 2 ? 5u : out[0]));
         EXPECT(launch2(&f, 1, 1, &out[0], NULL) == EMU_OK);
         EXPECT(out[0] != 5 && out[0] != first);
-        done(&f);
+        fx_done(&f);
     }
 }
 
@@ -1650,7 +1635,7 @@ static void block_waits_for_later_block(void)
         emu_mem_map(f.e, &out, sizeof out, "d_out");
         EXPECT(launch2(&f, 2, 64, &flag, &out) == EMU_OK);
         EXPECT(flag == 7 && out == 7);
-        done(&f);
+        fx_done(&f);
     }
     /* 1024-thread blocks: an SM holds two */
     struct fx f;
@@ -1660,7 +1645,7 @@ static void block_waits_for_later_block(void)
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 2, 1024, &flag, &out) == EMU_OK);
     EXPECT(flag == 7 && out == 7);
-    done(&f);
+    fx_done(&f);
     /* one block at a time: block 1 never starts, the budget runs out */
     struct emu_config cfg = {.seed = 7, .budget = 1u << 20, .resident = 1};
     struct emu *e = emu_new(&cfg);
@@ -1789,12 +1774,12 @@ static void lowest_failing_block_reported(void)
         EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
         EXPECT(strstr(f.err.message, "thread 0 of block 0 wrote 4 bytes at 0x0") != NULL);
     }
-    done(&f);
+    fx_done(&f);
     EXPECT(load(&f, spin, 1) == EMU_OK);
     emu_mem_map(f.e, &flag, sizeof flag, "d_flag");
     EXPECT(launch2(&f, 2, 32, &flag, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "thread 0 of block 1 wrote 4 bytes at 0x0") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Block 1 stores a value, sets a flag and works on; block 0 waits for the
@@ -1840,14 +1825,14 @@ static void resident_writer_release(void)
     emu_mem_map(f.e, buf, sizeof buf, "d_buf");
     EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_OK);
     EXPECT(buf[2] == 42);
-    done(&f);
+    fx_done(&f);
     memset(buf, 0, sizeof buf);
     EXPECT(load(&f, bare, 1) == EMU_OK);
     emu_mem_map(f.e, buf, sizeof buf, "d_buf");
     EXPECT(launch2(&f, 2, 32, buf, NULL) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "race on d_buf + 0: thread 0 of block 0 reads it") != NULL);
     EXPECT(strstr(f.err.message, "no fence between its store and its signal") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* ---- limits and refusals ------------------------------------------------------------------- */
@@ -1864,7 +1849,7 @@ static void budget_stops_endless_loop(void)
     struct emu_stats s;
     emu_stats(f.e, &s);
     EXPECT(s.thread_instructions <= (1u << 24) + 32);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A form the emulator does not run refuses the launch of a kernel that
@@ -1909,13 +1894,13 @@ static void unknown_instruction_is_unsupported(void)
     EXPECT(out[0] == 42);
     emu_mem_unmap(f.e, out);
     free(out);
-    done(&f);
+    fx_done(&f);
     /* a directive of a kernel's body: that kernel's launch only */
     static const char *dir = HEAD ".visible .entry k()\n{\n  .maxclusterrank 2;\n  ret;\n}\n";
     EXPECT(load(&f, dir, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_UNSUPPORTED);
     EXPECT_STR(f.err.what, ".maxclusterrank");
-    done(&f);
+    fx_done(&f);
 }
 
 /* A kernel declared only inside a comment does not exist, whatever the
@@ -1936,7 +1921,7 @@ static void commented_entry_is_ignored(void)
     struct emu_kernel_info info;
     emu_kernel_info(emu_module_kernel(f.m, "good"), &info);
     EXPECT(info.nparams == 1 && info.param_size[0] == 4);
-    done(&f);
+    fx_done(&f);
 }
 
 static void malformed_text_names_line(void)
@@ -1949,7 +1934,7 @@ static void malformed_text_names_line(void)
     struct fx f;
     EXPECT(load(&f, ptx, 0) == EMU_PARSE);
     EXPECT(strstr(f.err.message, "line 7") != NULL);
-    done(&f);
+    fx_done(&f);
     /* a .file name with an escape sequence and a line break reaches the
      * fault message only as printable text */
     static const char *evil_file = HEAD
@@ -1961,20 +1946,20 @@ static void malformed_text_names_line(void)
     EXPECT(strchr(f.err.message, '\033') == NULL && strchr(f.err.message, '\t') == NULL);
     EXPECT(strchr(f.err.file, '\033') == NULL);
     EXPECT(strstr(f.err.message, "?[2Jok") != NULL);
-    done(&f);
+    fx_done(&f);
     static const char *unknown_reg = HEAD ".visible .entry k()\n{\n  mov.u32 %r9, 1;\n}\n";
     EXPECT(load(&f, unknown_reg, 0) == EMU_PARSE);
-    done(&f);
+    fx_done(&f);
     static const char *unclosed = HEAD ".visible .entry k()\n{\n  ret;\n/* \n";
     EXPECT(load(&f, unclosed, 0) == EMU_PARSE);
-    done(&f);
+    fx_done(&f);
     /* what would cost the host gigabytes: registers past 8192 slots (needs
      * a GPU, test_emu_bounds.c), local memory past the GPU's 512 KiB a
      * thread */
     static const char *regs = HEAD
         ".visible .entry k()\n{\n  .reg .b32 %a<60000>;\n  .reg .b32 %b<60000>;\n  ret;\n}\n";
     EXPECT(load(&f, regs, 0) == EMU_UNSUPPORTED);
-    done(&f);
+    fx_done(&f);
     /* initialiser braces nested a hundred thousand deep: refused, not a
      * recursion as deep as the stack */
     size_t deep = 100000;
@@ -1984,13 +1969,13 @@ static void malformed_text_names_line(void)
         memset(nest + n, '{', deep);
         strcpy(nest + n + deep, "1};\n");
         EXPECT(load(&f, nest, 0) == EMU_PARSE);
-        done(&f);
+        fx_done(&f);
         free(nest);
     }
     static const char *local = HEAD
         ".visible .entry k()\n{\n  .local .align 4 .b8 big[600000];\n  ret;\n}\n";
     EXPECT(load(&f, local, 0) == EMU_PARSE);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Inline asm can hand the interpreter any operands: forms whose operands
@@ -2028,7 +2013,7 @@ static void malformed_operands_refused(void)
         if (st != EMU_PARSE && st != EMU_UNSUPPORTED)
             printf("#   accepted: %s\n", bodies[i]);
         EXPECT(st == EMU_PARSE || st == EMU_UNSUPPORTED);
-        done(&f);
+        fx_done(&f);
     }
 }
 
@@ -2051,11 +2036,11 @@ static void nested_scopes(void)
     emu_mem_map(f.e, &out, sizeof out, "d_out");
     EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
     EXPECT(out == 60);
-    done(&f);
+    fx_done(&f);
     static const char *leak = HEAD
         ".visible .entry k()\n{\n  {\n  .reg .b32 t;\n  mov.u32 t, 1;\n  }\n  mov.u32 t, 2;\n}\n";
     EXPECT(load(&f, leak, 0) == EMU_PARSE);
-    done(&f);
+    fx_done(&f);
 }
 
 /* Multi-precision addition: add.cc, addc.cc, addc carry across words. */
@@ -2085,7 +2070,7 @@ static void carry_chain(void)
     EXPECT(out[3] == 0xffffffffu && out[4] == 9);
     EXPECT(out[5] == 7);
     EXPECT(out[6] == 1);
-    done(&f);
+    fx_done(&f);
 }
 
 static void printf_formats(void)
@@ -2130,7 +2115,7 @@ static void printf_formats(void)
     EXPECT(launch2(&f, 1, 2, NULL, NULL) == EMU_OK);
     if (f.err.status) printf("# %s\n", f.err.message);
     EXPECT_STR(printed, "t=0 hi 3.14 12345678901 %ff\nt=1 hi 3.14 12345678901 %ff\n");
-    done(&f);
+    fx_done(&f);
 }
 
 /* A .func called by some lanes: arguments in, its result out, its local
@@ -2185,7 +2170,7 @@ static void function_calls(void)
     EXPECT(launch2(&f, 1, 40, out, NULL) == EMU_OK);
     for (unsigned i = 0; i < 40; i++)
         EXPECT(out[i] == (i & 1 ? 100 * i + 3 : 0) + 7);
-    done(&f);
+    fx_done(&f);
 
     static const char *assert_ptx = HEAD
         ".extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, "
@@ -2208,7 +2193,7 @@ static void function_calls(void)
     EXPECT(load(&f, assert_ptx, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 32, NULL, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "thread 5 of block 0 failed an assert() (k.cu:12)") != NULL);
-    done(&f);
+    fx_done(&f);
 
     static const char *recursive = HEAD
         ".func g(.param .b32 g_a)\n{\n"
@@ -2222,7 +2207,7 @@ static void function_calls(void)
     EXPECT(load(&f, recursive, 0) == EMU_OK);
     EXPECT(launch2(&f, 1, 1, NULL, NULL) == EMU_FAULT);
     EXPECT(strstr(f.err.message, "a recursion that does not end?") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* %clock advances with the instructions, not with the host's time. */
@@ -2246,7 +2231,7 @@ static void clock_counts_instructions(void)
     unsigned long long first = out;
     EXPECT(launch2(&f, 1, 1, &out, NULL) == EMU_OK);
     EXPECT(out == first);
-    done(&f);
+    fx_done(&f);
 
     /* a quarter second's wait on %globaltimer, sleeping 1 ms a turn: about
      * 250 turns of a few instructions, not a budget's worth of spinning */
@@ -2266,7 +2251,7 @@ static void clock_counts_instructions(void)
     struct emu_stats st;
     emu_stats(f.e, &st);
     EXPECT(st.warp_instructions > 4 * 200 && st.warp_instructions < 4 * 300);
-    done(&f);
+    fx_done(&f);
 }
 
 /* What a GPU shows a kernel, the emulator shows too: %globaltimer is the
@@ -2294,7 +2279,7 @@ static void special_registers_as_on_gpu(void)
     EXPECT(out[0][0] >= now && out[0][0] - now < 10000000000ull);
     EXPECT(out[1][0] >= out[0][0]);
     EXPECT(out[0][1] != 1 && out[1][1] != 1 && out[0][1] != out[1][1]);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A few ALU forms against their definitions (the exhaustive tests live in
@@ -2340,7 +2325,7 @@ static void alu_spot_checks(void)
     int two_bits;
     memcpy(&two_bits, &two, 4);
     EXPECT(out[12] == two_bits && out[13] == 8 && out[14] == 31);
-    done(&f);
+    fx_done(&f);
 }
 
 TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),

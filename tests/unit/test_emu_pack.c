@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
+#include "emu_fixture.h"
 #include "tap.h"
 
 #define HEAD ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -24,26 +25,10 @@
     "  ld.param.u64 %%rd1, [out];\n  cvta.to.global.u64 %%rd1, %%rd1;\n"                 \
     "  mov.u32 %%r0, %%tid.x;\n  mul.wide.u32 %%rd2, %%r0, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
 
-struct fx {
-    struct emu *e;
-    struct emu_module *m;
-    struct emu_error err;
-};
-
 static enum emu_status load(struct fx *f, const char *ptx)
 {
     struct emu_config cfg = {.seed = 11, .hazards = 1, .budget = 1u << 24};
-    memset(f, 0, sizeof *f);
-    f->e = emu_new(&cfg);
-    if (!f->e)
-        return EMU_NOMEM;
-    return emu_module_load(f->e, ptx, strlen(ptx), &f->m, &f->err);
-}
-
-static void done(struct fx *f)
-{
-    emu_module_unload(f->m);
-    emu_free(f->e);
+    return fx_load(f, ptx, &cfg);
 }
 
 /* One block of THREADS threads, OUT (a word a thread) mapped for it. */
@@ -111,7 +96,7 @@ static void chain_packs(void)
         }
         EXPECT(out[t] == x);
     }
-    done(&f);
+    fx_done(&f);
 }
 
 /* 40 values live at once, then folded in an order that tells each from
@@ -138,7 +123,7 @@ static void live_values_keep_slots(void)
             acc = acc * 31 + (t * (2 * k + 1) + k * k);
         EXPECT(out[t] == acc);
     }
-    done(&f);
+    fx_done(&f);
 }
 
 /* A value set before a loop and read after it, temporaries in the loop's
@@ -177,7 +162,7 @@ static void loop_and_unpack(void)
             sum += (i * i + t) ^ i;
         EXPECT(out[t] == (t + 1000) * 65536 + sum);
     }
-    done(&f);
+    fx_done(&f);
 }
 
 /* A register read before anything wrote it, among packed ones: still its
@@ -196,7 +181,7 @@ static void open_register_stays_undefined(void)
     uint32_t out[32];
     EXPECT(run(&f, 32, out) == EMU_HAZARD);
     EXPECT(strstr(f.err.message, "undefined") != NULL);
-    done(&f);
+    fx_done(&f);
 }
 
 /* A .global counter the kernel bumps: launches see it grow, and a reset
@@ -218,7 +203,7 @@ static void reset_restores_variables(void)
     EXPECT(run(&f, 1, &out) == EMU_OK && out == 7);
     emu_module_reset(f.m);
     EXPECT(run(&f, 1, &out) == EMU_OK && out == 6);
-    done(&f);
+    fx_done(&f);
 }
 
 int main(void)
