@@ -10,7 +10,7 @@
 # (max - min over the median) across the runs; from the judge's own report
 # (harness.json, left in the work folder), its timed section's parts: the
 # peak, the wait for its CPU references and each case's two loops, the
-# student's and the reference's, in seconds and samples.  Medians of N runs (5
+# student's and the reference's, in seconds, samples and median.  Medians of N runs (5
 # unless -n says fewer or more).  Workbooks given with --roots (built
 # trees: main's and a branch's, say) are run in turn, lab by lab and run by
 # run, so that their figures are measured alike.  A table is printed last;
@@ -138,8 +138,9 @@ def judge_detail(path):
         st, rt = p.get("time") or {}, (p.get("reference") or {}).get("time") or {}
         d["s:" + p["label"]], d["r:" + p["label"]] = st.get("seconds"), rt.get("seconds")
         d["sn:" + p["label"]], d["rn:" + p["label"]] = st.get("samples"), rt.get("samples")
-        cases.append("%s=%s/%s,%s/%s" % (p["label"], st.get("seconds"), st.get("samples"), rt.get("seconds"),
-                                          rt.get("samples")))
+        cases.append("%s=%s/%s@%s,%s/%s@%s" % (p["label"], st.get("seconds"), st.get("samples"),
+                                                st.get("median_ms"), rt.get("seconds"), rt.get("samples"),
+                                                rt.get("median_ms")))
     d["cases"] = " ".join(cases)
     return d
 
@@ -147,7 +148,7 @@ def judge_detail(path):
 runs = {}
 with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
     tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\tphases"
-              "\tcases (label=student s/samples,reference s/samples)\n")
+              "\tcases (label=student s/samples@median ms,reference s/samples@median ms)\n")
     for lab in labs:
         for kind in kinds:
             for i in range(n):

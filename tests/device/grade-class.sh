@@ -11,7 +11,10 @@
 #     OUT=/some/dir bash tests/device/grade-class.sh [STUDENTS] [-- GRADE.SH OPTIONS]
 # e.g. ... grade-class.sh 30 -- --no-sanitize     (the cost of the race checks)
 # HUNG=0 leaves out the one kernel that never ends (it costs its time limit,
-# 60 s of one GPU).
+# 60 s of one GPU).  Last, every student-lab's verdict is compared with what
+# the kernel gets alone: pass for a solution, fail for a stub, compile_error
+# for the file that does not compile, timeout for the hung one, and a bank
+# kernel's own expect= (what tests/bank.sh holds it to, checked alone).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -36,6 +39,7 @@ bank_for() {
 }
 
 declare -A mix=()
+: > "$OUT/expect.tsv"
 for k in $(seq 0 $((N - 1))); do
     id=$(printf 'student%02d' "$k")
     root="$OUT/mk/$id"
@@ -64,6 +68,14 @@ for k in $(seq 0 $((N - 1))); do
             cp "solutions/$(basename "$dir")/kernel.cu" "$root/$dir/kernel.cu"
         fi
         mix[$kind]=$(( ${mix[$kind]:-0} + 1 ))
+        case $kind in
+            solution) want=pass ;;
+            stub) want=fail ;;
+            syntax) want=compile_error ;;
+            hung) want=timeout ;;
+            bank) want=$(sed -n 's/^\/\/ bank: .*expect=\([a-z_]*\).*/\1/p' "$src" | head -n 1) ;;
+        esac
+        printf '%s\t%s\t%s\t%s\n' "$id" "$lab" "$want" "${src:-$kind}" >> "$OUT/expect.tsv"
     done
     case $((k % 3)) in
         0) mv "$root" "$SUBS/$id" ;;
@@ -117,3 +129,11 @@ jq -rs '[.[] | select(.status == "pass" and .phases != null)] as $p | ($p | leng
           + "timed \([$p[].phases.timing_s] | add / $n | . * 100 | round / 100); "
           + "race checks \([$p[].sanitizer.seconds // 0] | add / $n | . * 100 | round / 100)" end' \
     "$OUT"/grades/students/*/labs/*.json
+# Every verdict against the kernel's verdict alone.
+jq -r '.student as $s | .labs[] | [$s, .lab, .status] | @tsv' "$OUT"/grades/students/*/report.json \
+    | sort > "$OUT/got.tsv"
+join -t $'\t' -j1 \
+    <(awk -F'\t' '{ print $1 "/" $2 "\t" $3 "\t" $4 }' "$OUT/expect.tsv" | sort) \
+    <(awk -F'\t' '{ print $1 "/" $2 "\t" $3 }' "$OUT/got.tsv" | sort) \
+    | awk -F'\t' '$2 != $4 { bad++; print "  not as alone: " $1 " (" $3 "): expected " $2 ", graded " $4 }
+                  END { printf "as alone: %d of %d student-labs\n", NR - bad, NR }'

@@ -10,6 +10,8 @@
 # could set another threshold, which is not what this compares.
 # Usage (from a built workbook's root on a GPU machine):
 #     OUT=/some/dir bash tests/device/grade-gpus.sh [STUDENTS] [-- GRADE.SH OPTIONS]
+# PHASE=one grades on one GPU only, PHASE=all on every GPU only, against the
+# one.tsv an earlier PHASE=one left in OUT (a class too big for one command).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cudatutor-grade-gpus}
@@ -20,7 +22,9 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "grade-gpus: no GPU here (nvidia-smi lists none): nothing graded"
     exit 0
 fi
-rm -rf "$OUT/subs" "$OUT/one" "$OUT/all"
+PHASE=${PHASE:-both}
+rm -rf "$OUT/subs" "$OUT/all"
+[ "$PHASE" = all ] || rm -rf "$OUT/one" "$OUT/one.tsv"
 mkdir -p "$OUT/subs"
 mapfile -t DIRS < <(./cudatutor list --json | jq -r '.[].dir')
 for k in $(seq 0 $((N - 1))); do
@@ -48,8 +52,11 @@ verdicts() {
     jq -r '.student as $s | .labs[] | [$s, .lab, .status, .score] | @tsv' "$OUT/$1"/students/*/report.json \
         | sort > "$OUT/$1.tsv"
 }
-grade one --gpus 0 "$@"
-verdicts one
+if [ "$PHASE" != all ]; then
+    grade one --gpus 0 "$@"
+    verdicts one
+fi
+[ "$PHASE" != one ] || exit 0
 # one GPU in all: "all" would grade the same way again
 if [ "$(nvidia-smi -L | wc -l)" -lt 2 ]; then
     echo "one GPU here: the class is graded once"
