@@ -144,6 +144,7 @@ struct report {
      * correctness trials, the wait for the GPU lock, the timed cases. */
     double init_s, correctness_s, wait_s, timing_s;
     double gate_s;              /* --gate: the wait for the check's build, not in init_s */
+    long hold_late;             /* timed samples whose hold let go before the host had queued the call (hx_time.cu) */
     double peak_s;              /* of timing_s: the streaming peak's measurement */
     double expect_s;            /* the timed section's wait for its CPU references (family.expect) */
     /* Families with a tolerance: the largest |got - expected| / tolerance of
@@ -193,6 +194,7 @@ struct ctx {
     char plan_msg[300];
     long plans;                 /* plans asked for and accepted */
     int rough;                  /* measure() stops at the looser precision (hx_time.cu) */
+    int *hold;                  /* host-mapped: a timed call's launches wait on it (hx_time.cu) */
 };
 
 /* A family: how to run one correctness trial and one timed case.  Each

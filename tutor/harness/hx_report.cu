@@ -200,8 +200,8 @@ int report_write(const struct opts *o, const struct report *r)
     }
     fputs("]", f);
     fprintf(f, "},\n  \"phases\": {\"init_s\": %.3f, \"correctness_s\": %.3f, \"gpu_wait_s\": %.3f, "
-               "\"timing_s\": %.3f, \"gate_s\": %.3f, \"peak_s\": %.3f, \"expect_s\": %.3f},\n", r->init_s,
-               r->correctness_s, r->wait_s, r->timing_s, r->gate_s, r->peak_s, r->expect_s);
+               "\"timing_s\": %.3f, \"gate_s\": %.3f, \"peak_s\": %.3f, \"expect_s\": %.3f, \"hold_late\": %ld},\n",
+               r->init_s, r->correctness_s, r->wait_s, r->timing_s, r->gate_s, r->peak_s, r->expect_s, r->hold_late);
     if (r->emulated)
         put_emulator(f, r);
     fprintf(f, "  \"elapsed_s\": %.3f\n}\n", r->elapsed_s);
