@@ -117,9 +117,9 @@ int flush_l2(struct ctx *c)
 }
 
 /* How long the hold waits for the host before it lets go by itself: far
- * above what queueing a call takes (a plan from the runner, a few
- * launches), and short enough that a call that waited on the stream itself
- * costs one slow sample, not a hang. */
+ * above what queueing a call takes (a few launches and memsets, the plan
+ * already fetched by prepare), and short enough that a call that waited on
+ * the stream itself would cost one slow sample, not a hang. */
 #define HOLD_LIMIT_NS 50000000ull
 
 /* Holds the stream until the host has queued the whole call, or until
@@ -148,10 +148,9 @@ static int hold_make(struct ctx *c)
 /* Runs one sample: prepare, flush, the hold, events around the call, the
  * hold let go, synchronise, verify.  The hold keeps the first event from
  * being taken until every launch of the call is queued: otherwise a call
- * of two launches, or one whose plan comes from the runner, is timed with
- * the host's time to queue it whenever that outlasts the flush, and the
- * host's speed and load (a busy grader's) reach the figure (nvbench's
- * blocking kernel does the same).  Returns the verify result (1 right, 0
+ * of several launches is timed with the host's time to queue them
+ * whenever that outlasts the flush, and the host's speed and load (a busy
+ * grader's) reach the figure (nvbench's blocking kernel does the same).  Returns the verify result (1 right, 0
  * wrong, -1 CUDA error). */
 static int sample(struct ctx *c, const struct timed *t, int k, float *ms, char *msg, size_t len)
 {
