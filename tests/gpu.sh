@@ -2,7 +2,8 @@
 # tests/gpu.sh — on a GPU: every pristine stub (data/stubs/) fails its check,
 # every solution passes it (correct at every size, clean under the
 # sanitizers) and meets its lab's target as a student's check on this GPU
-# sets it (the catalog's, or this GPU model's calibration).  Without a GPU the same checks
+# sets it (the catalog's, or this GPU model's calibration), every timed call
+# held until the host had queued it.  Without a GPU the same checks
 # run on the CPU judges (the PTX emulator, docs/harness.md "The CPU tier"):
 # every stub fails and every solution passes there, up to each family's
 # emulation bound; the GPU's own verdicts and the targets are skipped,
@@ -51,6 +52,7 @@ if ! have_gpu; then
         skip "$id stub fails on the GPU" "$NO_GPU_REASON"
         skip "$id solution passes on the GPU" "$NO_GPU_REASON"
         skip "$id solution meets its target" "$NO_GPU_REASON"
+        skip "$id solution's timed calls each held until queued" "$NO_GPU_REASON"
     done
     # A student's own kernel.cu that passes on the CPU is recorded as passed
     # (on the CPU) and opens the next lab.
@@ -99,5 +101,9 @@ for i in $(seq 0 $((n - 1))); do
     cal=$(jq -r '.target.calibration.gpu // empty' "$results/solution-$id.json")
     if [ "$met" = true ]; then ok "$id solution meets its target${cal:+ (calibrated to the $cal)}"
     else not_ok "$id solution meets its target" "$(jq -c .target "$results/solution-$id.json")"; fi
+    # Every timed call was queued whole before its first event: the hold
+    # (docs/harness.md 4, step 4) never let go on its own.
+    late=$(jq -r '.phases.hold_late // "missing"' "build/check/$id/harness.json" 2>/dev/null)
+    check "$id solution's timed calls each held until queued (hold_late ${late:-missing})" test "$late" = 0
     echo "# $id $(jget "$results/solution-$id.json" .summary)"
 done
