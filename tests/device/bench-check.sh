@@ -132,7 +132,8 @@ def judge_detail(path):
     except (OSError, ValueError):
         return {}
     ph = h.get("phases") or {}
-    d = {"timing": ph.get("timing_s"), "peak": ph.get("peak_s"), "expect": ph.get("expect_s")}
+    d = {"timing": ph.get("timing_s"), "peak": ph.get("peak_s"), "expect": ph.get("expect_s"),
+         "hold_late": ph.get("hold_late")}
     cases = []
     for p in h.get("perf") or []:
         st, rt = p.get("time") or {}, (p.get("reference") or {}).get("time") or {}
@@ -148,7 +149,7 @@ def judge_detail(path):
 runs = {}
 with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
     tsv.write("root\tlab\tkind\trun\tstatus\tverdict_s\twall_s\tcompile_s\tjudge_s\thazard_s\tsanitize_s\tsamples\tratio\tphases"
-              "\tcases (label=student s/samples@median ms,reference s/samples@median ms)\n")
+              "\tcases (label=student s/samples@median ms,reference s/samples@median ms)\thold_late\n")
     for lab in labs:
         for kind in kinds:
             for i in range(n):
@@ -162,7 +163,7 @@ with open(os.path.join(out, "bench-runs.tsv"), "w") as tsv:
                     tsv.write("\t".join(str(v) for v in [label(root), lab["id"], kind, i, x["status"],
                               x["verdict"], x["wall"], x.get("compile"), x.get("judge"), x.get("hazard"),
                               x.get("san"), x.get("samples"), x.get("ratio"), x.get("phases"),
-                              x.get("cases")]) + "\n")
+                              x.get("cases"), x.get("hold_late")]) + "\n")
                     tsv.flush()
 shutil.rmtree(tmp, ignore_errors=True)
 
