@@ -23,7 +23,7 @@ _cudatutor_command_options() {
             echo "--json" ;;
         check)
             echo "--json --file --out --seed --quick --no-sanitize --counters --build-only --run-only" \
-                 "--sanitize-later --sanitize-from --timeout-scale --work-dir --wrap --wrap-arg" \
+                 "--sanitize-later --sanitize-from --sanitized --timeout-scale --work-dir --wrap --wrap-arg" \
                  "--time-budget --gpu-lock --target-min --no-calibrate --gpu-via --gpu-via-wait" ;;
         watch)
             echo "--quick --no-sanitize --timeout-scale --no-calibrate --gpu-via --gpu-via-wait" ;;
@@ -39,7 +39,7 @@ _cudatutor_command_options() {
             echo "--out --jobs --labs --bank --roster --seed --shard --force --full-timing --no-sanitize" \
                  "--timeout-scale --sandbox --hide --gpus --check-runs --time-budget --no-calibrate --rubric" \
                  "--workbook --keep-work --max-file-kb --max-unpacked-mb --max-members --max-procs --quiet" \
-                 "--merge --rescore --selftest --sandbox-exec --build" ;;
+                 "--merge --rescore --selftest --sandbox-exec --build --bind" ;;
     esac
 }
 
@@ -47,12 +47,12 @@ _cudatutor_command_options() {
 # (dir, file, "values V...", none); fails when WORD takes no value.
 _cudatutor_prev_case() {
     case $1 in
-        --root|--work-dir|-o|--workbook|--build) echo dir ;;
+        --root|--work-dir|-o|--workbook|--build|--bind) echo dir ;;
         --progress|--file|--out|--sanitize-from|--wrap|--gpu-lock|--svg|--roster|--hide|--rubric|\
         --sandbox-exec) echo file ;;
         --sandbox) echo "values auto bwrap bwrap-root none" ;;
-        --keys|--size|--seed|--timeout-scale|--wrap-arg|--time-budget|--target-min|--gpu-via|\
-        --gpu-via-wait|--jobs|-j|--labs|--bank|--shard|--gpus|--check-runs|--max-file-kb|\
+        --keys|--size|--seed|--sanitized|--timeout-scale|--wrap-arg|--time-budget|--target-min|\
+        --gpu-via|--gpu-via-wait|--jobs|-j|--labs|--bank|--shard|--gpus|--check-runs|--max-file-kb|\
         --max-unpacked-mb|--max-members|--max-procs) echo none ;;
         *) return 1 ;;
     esac

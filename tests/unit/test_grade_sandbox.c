@@ -179,6 +179,24 @@ static void run_argv(void)
     EXPECT(dash > 0 && !strcmp(argv[dash - 2], "--chdir") && !strcmp(argv[dash - 1], c.cwd));
     EXPECT(!strcmp(argv[dash + 1], cmd[0]) && !strcmp(argv[dash + 3], "x; rm -rf ~") && !argv[dash + 4]);
     grade_sandbox_argv_free(argv);
+    /* A batch's run: its other work folders writable too, bound after the
+     * hidden folder is emptied and before it goes read-only; the rest of
+     * the class's folders stay out of sight. */
+    char *binds[] = {"/home/prof/out/work/carol/03", "/home/prof/out/work/dave/05", NULL};
+    c.binds = binds;
+    argv = grade_sandbox_argv(&sb, &c);
+    remount = find(argv, "--remount-ro", 0);
+    for (int i = 0; binds[i]; i++) {
+        int at = find(argv, binds[i], 0);
+        EXPECT(has3(argv, "--bind", binds[i], binds[i]) && at > tmpfs && at < remount);
+    }
+    EXPECT(find(argv, "/home/prof/out/work", 0) < 0);
+    grade_sandbox_argv_free(argv);
+    /* A build binds no folder but its own. */
+    c.build_wb = "/home/prof/out/work/bob/wb";
+    argv = grade_sandbox_argv(&sb, &c);
+    EXPECT(find(argv, binds[0], 0) < 0 && find(argv, binds[1], 0) < 0);
+    grade_sandbox_argv_free(argv);
     grade_sandbox_free(&sb);
 }
 
@@ -336,7 +354,7 @@ static char *exec_in_as(const char *spec, const char *build_wb, const char *cwd,
         close(fds[0]);
         setenv("GRADER_SECRET_TOKEN", "hunter2", 1);
         if (chdir(cwd) == 0)
-            grade_sandbox_exec(spec, build_wb, cmd, err, sizeof err);
+            grade_sandbox_exec(spec, build_wb, NULL, cmd, err, sizeof err);
         printf("exec failed: %s\n", err);
         _exit(127);
     }

@@ -492,8 +492,10 @@ static void stage_run(struct check_state *r)
      * the options say, and without their clean run there is no pass */
     if (check_get_status(r) == STATUS_PASS && r->hazard_open[0])
         r->force_sanitize = 1;
-    if (check_get_status(r) == STATUS_PASS && sanitize_deferred(r))
+    if (check_get_status(r) == STATUS_PASS && sanitize_deferred(r)) {
         r->res->have_sanitizer = r->res->sanitize_pending = 1;
+        san_batch_write(r);
+    }
     else if (check_get_status(r) == STATUS_PASS)
         stage_sanitize(r);
     san_end(r, 0);

@@ -15,6 +15,19 @@ typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, c
  * sandbox is five). */
 #define CHECK_WRAP_MAX 24
 
+/* The race checkers: compute-sanitizer's tools, each run around a judge
+ * in sanitize mode. */
+#define CHECK_SAN_TOOLS {"racecheck", "synccheck", "memcheck"}
+/* A grader's split check (sanitize_later below) leaves this file in the
+ * work folder beside a pass whose race checkers are pending, so that the
+ * grader can run each tool once over several builds (the judge's --batch,
+ * docs/harness.md 4.1): one line per tool, tab-separated, the tool,
+ * compute-sanitizer, the kernels racecheck watches (comma-separated;
+ * empty: all), then the judge and its sanitize-mode options.  No file
+ * when a word holds a tab or a line break: the grader then runs that
+ * build's checkers alone. */
+#define CHECK_SAN_BATCH_FILE "sanitize-batch.tsv"
+
 /* The size a trace draws (one or two blocks of a lab's launch), and its
  * steps file's name in the trace's work folder. */
 #define CHECK_TRACE_N 64
@@ -39,6 +52,9 @@ struct check_opts {
                                        race checkers are pending */
     const char *sanitize_from;      /* that result: run only its race checkers, and
                                        end with the whole verdict */
+    const char *sanitized;          /* comma-separated: of those, the tools that ran
+                                       clean over this build in a grader's batch (their
+                                       reports are where the tool's own run writes it) */
     char *const *wrap;              /* argv prefix for the harness (a sandbox), or NULL;
                                        at most CHECK_WRAP_MAX words */
     double timeout_scale;           /* multiplies the catalog's limits; 0 means 1 */

@@ -216,6 +216,10 @@ int via_submit(struct check_state *r, struct via_job *job);
 
 /* ---- check_sanitize.c ---- */
 void san_begin(struct check_state *r);
+/* Beside a pass whose race checkers are pending (--sanitize-later), the
+ * lines a grader needs to run them over several builds at once:
+ * CHECK_SAN_BATCH_FILE in the work folder (check_opts.h). */
+void san_batch_write(struct check_state *r);
 void san_end(struct check_state *r, int record);
 int stage_sanitize(struct check_state *r);
 

@@ -106,7 +106,7 @@ enum opt_code {
     OPT_HELP = 'h', OPT_YES = 'y',
     OPT_ROOT = 256, OPT_PROGRESS, OPT_NO_COLOR, OPT_UNLOCK_ALL, OPT_VERSION, OPT_KEYS, OPT_DUMP, OPT_SIZE,
     OPT_JSON, OPT_FILE, OPT_OUT, OPT_SEED, OPT_QUICK, OPT_NO_SANITIZE, OPT_COUNTERS, OPT_BUILD_ONLY,
-    OPT_RUN_ONLY, OPT_SANITIZE_LATER, OPT_SANITIZE_FROM, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_WRAP_ARG, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
+    OPT_RUN_ONLY, OPT_SANITIZE_LATER, OPT_SANITIZE_FROM, OPT_SANITIZED, OPT_TIMEOUT_SCALE, OPT_WORK_DIR, OPT_WRAP, OPT_WRAP_ARG, OPT_TIME_BUDGET, OPT_GPU_LOCK, OPT_TARGET_MIN,
     OPT_NO_CALIBRATE, OPT_FORCE, OPT_GPU_VIA, OPT_GPU_VIA_WAIT, OPT_SVG
 };
 
@@ -139,6 +139,8 @@ static const struct option_spec options[] = {
      "with --run-only: judge and time now; a pass awaits --sanitize-from (a grader's)"},
     {"sanitize-from", OPT_SANITIZE_FROM, "FILE", ON(CMD_CHECK),
      "with --run-only: only the race checkers that --sanitize-later's verdict FILE awaits"},
+    {"sanitized", OPT_SANITIZED, "TOOLS", ON(CMD_CHECK),
+     "with --sanitize-from: these race checkers (comma-separated) ran clean over the build in a grader's batch"},
     {"timeout-scale", OPT_TIMEOUT_SCALE, "X", ON_RUN, "multiply the catalog's time limits by X"},
     {"work-dir", OPT_WORK_DIR, "DIR", ON(CMD_CHECK) | ON(CMD_TRACE), "build and run in DIR instead of build/check/NN (trace: build/trace/NN)"},
     {"svg", OPT_SVG, "PATH", ON(CMD_TRACE), "write every step as one SVG picture to PATH (for slides) instead"},
@@ -290,6 +292,7 @@ static int take_option(struct cli_args *a, int code, const char *v)
     case OPT_RUN_ONLY: a->run_only = 1; break;
     case OPT_SANITIZE_LATER: a->sanitize_later = 1; break;
     case OPT_SANITIZE_FROM: a->sanitize_from = v; break;
+    case OPT_SANITIZED: a->sanitized = v; break;
     case OPT_NO_CALIBRATE: a->no_calibrate = 1; break;
     case OPT_FORCE: a->force = 1; break;
     case OPT_GPU_VIA: a->gpu_via = v; break;
@@ -464,6 +467,10 @@ static int parse(int argc, char **argv, struct cli_args *a)
         outcome_fail("check", "--sanitize-later and --sanitize-from go with --run-only");
         return EXIT_USAGE;
     }
+    if (a->sanitized && !a->sanitize_from) {
+        outcome_fail("check", "--sanitized goes with --sanitize-from");
+        return EXIT_USAGE;
+    }
     if (a->sanitize_later && (a->sanitize_from || a->no_sanitize)) {
         outcome_fail("check", "--sanitize-later excludes --sanitize-from and --no-sanitize");
         return EXIT_USAGE;
@@ -582,6 +589,7 @@ static int run_check(struct app *app, const struct cli_args *a, const char *cmd)
     o.run_only = a->run_only;
     o.sanitize_later = a->sanitize_later;
     o.sanitize_from = a->sanitize_from;
+    o.sanitized = a->sanitized;
     o.wrap = a->wrap ? wrap : NULL;
     o.timeout_scale = a->timeout_scale;
     o.target_min = a->target_min;

@@ -27,6 +27,7 @@ struct cli_args {
     int json, yes;
     const char *file, *out, *work_dir, *wrap, *gpu_lock;
     const char *sanitize_from;  /* --sanitize-from FILE: the race checkers a first run left */
+    const char *sanitized;      /* --sanitized TOOLS: of those, the ones a grader's batch ran clean */
     const char *svg;            /* trace --svg PATH */
     char **wrap_args;           /* --wrap-arg, in order: --wrap's program's own arguments */
     int nwrap_args;

@@ -78,7 +78,7 @@ int grade_main(const char *prog, int argc, char **argv)
         return EXIT_USAGE;
     }
     if (o.mode == GRADE_MODE_SANDBOX_EXEC) {
-        grade_sandbox_exec(o.sandbox_spec, o.sandbox_build, o.args, err, sizeof err);
+        grade_sandbox_exec(o.sandbox_spec, o.sandbox_build, o.sandbox_binds, o.args, err, sizeof err);
         fprintf(stderr, PROG " --sandbox-exec: %s\n", err);
         grade_opts_free(&o);
         return 127;

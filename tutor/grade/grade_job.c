@@ -23,15 +23,13 @@
 /* A build's limit: nvcc on one kernel file takes seconds; ten minutes is a hang. */
 #define BUILD_TIMEOUT_S 600
 
-int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
-                int nice, const char *log)
+/* grade_spawn's run of a spec made whole. */
+static int spawn(struct proc_spec *spec, const char *log)
 {
-    struct proc_spec spec = {.argv = argv, .cwd = cwd, .timeout_s = timeout_s, .output_cap = LOG_CAP,
-                             .cancel = &g->interrupted, .env = env, .nice = nice};
     struct proc_result r;
     int code;
 
-    if (proc_run(&spec, &r)) {
+    if (proc_run(spec, &r)) {
         code = 127;
     } else if (!r.started) {
         code = 127;
@@ -58,6 +56,14 @@ int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const
     }
     proc_result_free(&r);
     return code;
+}
+
+int grade_spawn(struct grade *g, char *const *argv, const char *cwd, char *const *env, double timeout_s,
+                int nice, const char *log)
+{
+    struct proc_spec spec = {.argv = argv, .cwd = cwd, .timeout_s = timeout_s, .output_cap = LOG_CAP,
+                             .cancel = &g->interrupted, .env = env, .nice = nice};
+    return spawn(&spec, log);
 }
 
 void grade_wrap_args(const struct grade *g, const char *spec, char **argv, int *a)
@@ -203,11 +209,8 @@ static int report_doubtful(const char *path)
     return doubtful;
 }
 
-/* One run of a check on GPU gi, holding its share of the GPU (or all of
- * it, alone); *busy says whether another run was in flight on the machine
- * at any time during it.  Returns as grade_spawn. */
-static int gate_spawn(struct grade_gates *gs, struct grade *g, int gi, int alone, char *const *argv,
-                      const char *cwd, char *const *env, double limit, const char *log, int *busy)
+int grade_gate_spawn(struct grade_gates *gs, struct grade *g, int gi, int alone, char *const *argv,
+                     const char *cwd, char *const *env, double limit, const char *log, int *busy, int channel)
 {
     struct grade_gate *gt = &gs->gpu[gi];
     pthread_mutex_lock(&gs->mu);
@@ -225,7 +228,9 @@ static int gate_spawn(struct grade_gates *gs, struct grade *g, int gi, int alone
     long seq = ++gs->starts;
     *busy = ++gs->active > 1;
     pthread_mutex_unlock(&gs->mu);
-    int code = grade_spawn(g, argv, cwd, env, limit, 0, log);
+    struct proc_spec spec = {.argv = argv, .cwd = cwd, .timeout_s = limit, .output_cap = LOG_CAP,
+                             .cancel = &g->interrupted, .env = env, .channel = channel};
+    int code = spawn(&spec, log);
     pthread_mutex_lock(&gs->mu);
     *busy |= gs->starts != seq || gs->active > 1;
     gs->active--;
@@ -271,7 +276,7 @@ static int report_pending(const char *path)
 }
 
 int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_job *j, int gi,
-                  enum grade_phase phase)
+                  enum grade_phase phase, const char *sanitized)
 {
     struct job_files f;
     int have = job_files(g, j, &f) == 0;
@@ -317,6 +322,10 @@ int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_jo
     else {
         argv[a++] = "--sanitize-from";
         argv[a++] = first;
+        if (sanitized && *sanitized) {
+            argv[a++] = "--sanitized";
+            argv[a++] = (char *)sanitized;
+        }
     }
     int li = 0;
     while (li < g->nlabs && g->labs[li] != j->lab)
@@ -330,7 +339,7 @@ int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_jo
     argv[a] = NULL;
     unlink(out);
     int busy = 0;
-    int code = gate_spawn(gs, g, gi, 0, argv, f.wd, env, limit, log, &busy);
+    int code = grade_gate_spawn(gs, g, gi, 0, argv, f.wd, env, limit, log, &busy, 0);
     if (busy && !atomic_load(&g->interrupted) && (code == 124 || report_doubtful(out))) {
         FILE *fp = fopen(log, "ae");
         if (fp) {
@@ -341,7 +350,7 @@ int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_jo
         }
         grade_event(g, "R %s %s", g->subs[j->sub].id, j->lab->id);
         unlink(out);
-        code = gate_spawn(gs, g, gi, 1, argv, f.wd, env, limit, log, &busy);
+        code = grade_gate_spawn(gs, g, gi, 1, argv, f.wd, env, limit, log, &busy, 0);
     }
     if (code == 130 && atomic_load(&g->interrupted)) {
         rc = 0;     /* no verdict: the student is graded again on resume */

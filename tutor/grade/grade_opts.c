@@ -18,7 +18,7 @@ enum {
     O_LABS = 256, O_BANK, O_ROSTER, O_SEED, O_SHARD, O_FORCE, O_FULL_TIMING, O_QUICK, O_NO_SANITIZE,
     O_TIMEOUT_SCALE, O_SANDBOX, O_HIDE, O_GPUS, O_CHECK_RUNS, O_TIME_BUDGET, O_NO_CALIBRATE, O_RUBRIC,
     O_WORKBOOK, O_KEEP_WORK, O_MAX_FILE_KB, O_MAX_UNPACKED_MB, O_MAX_MEMBERS, O_MAX_PROCS, O_MERGE,
-    O_RESCORE, O_SELFTEST, O_SANDBOX_EXEC, O_BUILD
+    O_RESCORE, O_SELFTEST, O_SANDBOX_EXEC, O_BUILD, O_BIND
 };
 
 /* Every option: its name, code, whether it takes a value and the value's
@@ -57,7 +57,8 @@ enum {
     X("rescore", O_RESCORE, no_argument, "")                      \
     X("selftest", O_SELFTEST, no_argument, "")                    \
     X("sandbox-exec", O_SANDBOX_EXEC, required_argument, "SPEC")  \
-    X("build", O_BUILD, required_argument, "WB")
+    X("build", O_BUILD, required_argument, "WB")                  \
+    X("bind", O_BIND, required_argument, "DIR")
 
 static const struct option longopts[] = {
 #define GRADE_LONGOPT_(name, code, has, arg) {name, has, NULL, code},
@@ -167,6 +168,8 @@ void grade_opts_usage(FILE *f)
           "                         folder its only writable place: what every build\n"
           "                         and run of a grading goes through\n"
           "  --build WB             with --sandbox-exec: a build's sandbox, WB read-only\n"
+          "  --bind DIR             with --sandbox-exec: a run's, DIR writable too (a batch\n"
+          "                         of race checkers over several work folders; repeatable)\n"
           "  -q, --quiet            no progress line, no table\n"
           "  -h, --help             this text\n"
           "\n"
@@ -303,6 +306,7 @@ static int take(struct grade_opts *o, int code, const char *name, const char *v,
     case O_SELFTEST: o->mode = GRADE_MODE_SELFTEST; break;
     case O_SANDBOX_EXEC: o->mode = GRADE_MODE_SANDBOX_EXEC; o->sandbox_spec = v; break;
     case O_BUILD: o->sandbox_build = v; break;
+    case O_BIND: o->sandbox_binds[o->nsandbox_binds++] = (char *)v; break;
     }
     return 0;
 }
@@ -323,8 +327,9 @@ int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, siz
     o->max_members = 10000;
     o->max_procs = 1024;
     o->hide = calloc((size_t)argc + 1, sizeof *o->hide);
+    o->sandbox_binds = calloc((size_t)argc + 1, sizeof *o->sandbox_binds);
     o->args = calloc((size_t)argc + 1, sizeof *o->args);
-    if (!o->hide || !o->args) {
+    if (!o->hide || !o->args || !o->sandbox_binds) {
         snprintf(err, errlen, "out of memory");
         return GRADE_OPTS_USAGE;
     }
@@ -391,6 +396,8 @@ int grade_opts_parse(int argc, char **argv, struct grade_opts *o, char *err, siz
         return snprintf(err, errlen, "--bank goes with --selftest"), GRADE_OPTS_USAGE;
     if (o->sandbox_build && o->mode != GRADE_MODE_SANDBOX_EXEC)
         return snprintf(err, errlen, "--build goes with --sandbox-exec"), GRADE_OPTS_USAGE;
+    if (o->nsandbox_binds && (o->mode != GRADE_MODE_SANDBOX_EXEC || o->sandbox_build))
+        return snprintf(err, errlen, "--bind goes with --sandbox-exec, for a run"), GRADE_OPTS_USAGE;
     return GRADE_OPTS_GO;
 }
 
@@ -398,7 +405,8 @@ void grade_opts_free(struct grade_opts *o)
 {
     free(o->hide);
     free(o->args);
-    o->hide = o->args = NULL;
+    free(o->sandbox_binds);
+    o->hide = o->args = o->sandbox_binds = NULL;
 }
 
 int grade_opts_in_shard(const struct grade_opts *o, int k)

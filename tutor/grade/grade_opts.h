@@ -48,6 +48,8 @@ struct grade_opts {
     int nargs;
     const char *sandbox_spec;   /* --sandbox-exec SPEC */
     const char *sandbox_build;  /* --build WB: the build's sandbox, WB read-only */
+    char **sandbox_binds;       /* --bind DIR: a run's other writable folders */
+    int nsandbox_binds;
 };
 
 /* What grade_opts_parse found. */

@@ -92,24 +92,43 @@ struct run_arg {
     pthread_t t;
 };
 
-/* Under p's lock: the next run for a GPU thread, its job into *k and its
+/* Under p's lock: the first queued pass and up to GRADE_BATCH_MAX - 1
+ * more of its family, taken off the queue into ks; how many. */
+static int take_batch(struct pool *p, int *ks)
+{
+    const struct family_spec *f = p->jobs[p->san_queue[p->san_head]].lab->family;
+    int n = 0, kept = p->san_head;
+    for (int i = p->san_head; i < p->san_tail; i++) {
+        int k = p->san_queue[i];
+        if (n < GRADE_BATCH_MAX && p->jobs[k].lab->family == f)
+            ks[n++] = k;
+        else
+            p->san_queue[kept++] = k;
+    }
+    p->san_tail = kept;
+    return n;
+}
+
+/* Under p's lock: the next run for a GPU thread, its jobs into ks (one
+ * judge, or a batch of queued race checkers), their count into *n and the
  * phase into *phase; 0 when there is none left.  A judge whose build has
  * ended goes first, then queued race checkers; with neither, the thread
  * waits for a build, a queued pass, or the last judge's end. */
-static int next_run(struct pool *p, int *k, enum grade_phase *phase)
+static int next_run(struct pool *p, int *ks, int *n, enum grade_phase *phase)
 {
     struct grade *g = p->g;
     for (;;) {
         if (atomic_load(&g->interrupted))
             return 0;
         if (p->next_run < p->njobs && p->jobs[p->next_run].built) {
-            *k = p->next_run++;
+            ks[0] = p->next_run++;
+            *n = 1;
             *phase = GRADE_JUDGE;
             p->judging++;
             return 1;
         }
         if (p->san_head < p->san_tail) {
-            *k = p->san_queue[p->san_head++];
+            *n = take_batch(p, ks);
             *phase = GRADE_SANITIZE;
             return 1;
         }
@@ -119,45 +138,76 @@ static int next_run(struct pool *p, int *k, enum grade_phase *phase)
     }
 }
 
+/* Job k has its verdict: counted, and its student finished by the thread
+ * that gives the last one. */
+static void job_checked(struct pool *p, int k)
+{
+    struct grade *g = p->g;
+    const struct grade_job *j = &p->jobs[k];
+    grade_event(g, "C %s %s", g->subs[j->sub].id, j->lab->id);
+    pthread_mutex_lock(&p->mu);
+    p->nchecked++;
+    int last = --p->left[j->sub] == 0;
+    pthread_mutex_unlock(&p->mu);
+    if (last && grade_work_finish(g, j->sub) == 0) {
+        pthread_mutex_lock(&p->mu);
+        p->nfinished++;
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* A batch of queued passes: their race checkers once over the lot, then
+ * each pass's final run, told which tools the batch cleared. */
+static void sanitize_batch(struct run_arg *ra, const int *ks, int n)
+{
+    struct pool *p = ra->p;
+    struct grade *g = p->g;
+    const struct grade_job *js[GRADE_BATCH_MAX];
+    char *cleared[GRADE_BATCH_MAX] = {0};
+    for (int b = 0; b < n; b++)
+        js[b] = &p->jobs[ks[b]];
+    grade_batch_sanitize(g, &p->gates, js, n, ra->gpu, cleared);
+    for (int b = 0; b < n; b++) {
+        if (!atomic_load(&g->interrupted) &&
+            grade_job_run(g, &p->gates, js[b], ra->gpu, GRADE_SANITIZE, cleared[b]) < 0)
+            grade_error(g, "run %s %s failed", g->subs[js[b]->sub].id, js[b]->lab->id);
+        if (!atomic_load(&g->interrupted))
+            job_checked(p, ks[b]);
+        free(cleared[b]);
+    }
+}
+
 static void *run_thread(void *arg)
 {
     struct run_arg *ra = arg;
     struct pool *p = ra->p;
     struct grade *g = p->g;
     for (;;) {
-        int k = -1;
+        int ks[GRADE_BATCH_MAX], n = 0;
         enum grade_phase phase = GRADE_JUDGE;
         pthread_mutex_lock(&p->mu);
-        int got = next_run(p, &k, &phase);
+        int got = next_run(p, ks, &n, &phase);
         pthread_mutex_unlock(&p->mu);
         if (!got || atomic_load(&g->interrupted))
             break;
-        const struct grade_job *j = &p->jobs[k];
-        int rc = grade_job_run(g, &p->gates, j, ra->gpu, phase);
+        if (phase == GRADE_SANITIZE) {
+            sanitize_batch(ra, ks, n);
+            continue;
+        }
+        const struct grade_job *j = &p->jobs[ks[0]];
+        int rc = grade_job_run(g, &p->gates, j, ra->gpu, phase, NULL);
         if (rc < 0)
             grade_error(g, "run %s %s failed", g->subs[j->sub].id, j->lab->id);
         pthread_mutex_lock(&p->mu);
-        if (phase == GRADE_JUDGE) {
-            p->judging--;
-            if (rc == 1)
-                p->san_queue[p->san_tail++] = k;
-            pthread_cond_broadcast(&p->built);
-        }
+        p->judging--;
+        if (rc == 1)
+            p->san_queue[p->san_tail++] = ks[0];
+        pthread_cond_broadcast(&p->built);
         pthread_mutex_unlock(&p->mu);
         if (atomic_load(&g->interrupted))
             break;
-        if (rc == 1)
-            continue;
-        grade_event(g, "C %s %s", g->subs[j->sub].id, j->lab->id);
-        pthread_mutex_lock(&p->mu);
-        p->nchecked++;
-        int last = --p->left[j->sub] == 0;
-        pthread_mutex_unlock(&p->mu);
-        if (last && grade_work_finish(g, j->sub) == 0) {
-            pthread_mutex_lock(&p->mu);
-            p->nfinished++;
-            pthread_mutex_unlock(&p->mu);
-        }
+        if (rc != 1)
+            job_checked(p, ks[0]);
     }
     thread_done(p);
     return NULL;

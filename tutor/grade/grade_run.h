@@ -96,7 +96,8 @@ int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error that makes the run end in exit 4, said at the end. */
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line appended to STATE/events ("B ID LAB" built, "R ID LAB" run
- * again alone, "C ID LAB" checked, "S ID" finished). */
+ * again alone, "C ID LAB" checked, "S ID" finished, "T TOOL N clean|alone"
+ * a race checker's batch of N passes, and whether it cleared them). */
 void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The time now as 2024-05-01T12:00:00Z. */
 void grade_utc(char *buf, size_t len, time_t t);
@@ -224,6 +225,13 @@ struct grade_gates {
 /* 0, or -1 when out of memory; grade_gates_free either way. */
 int grade_gates_init(struct grade_gates *gs, int ngpus);
 void grade_gates_free(struct grade_gates *gs);
+/* One run on GPU gi, holding its share of the GPU (or all of it, alone),
+ * as grade_spawn runs it; with `channel`, a pipe at the child's progress
+ * channel (whose lines are dropped) for a judge told to write there.
+ * *busy says whether another run was in flight on the machine at any time
+ * during it.  Returns as grade_spawn. */
+int grade_gate_spawn(struct grade_gates *gs, struct grade *g, int gi, int alone, char *const *argv,
+                     const char *cwd, char *const *env, double limit, const char *log, int *busy, int channel);
 
 /* The two runs of a built kernel (check --sanitize-later, --sanitize-from):
  * the judge with its timed sections, then, for a pass, the race checkers
@@ -241,10 +249,26 @@ int grade_job_build(struct grade *g, const struct grade_job *j);
  * returns 0.  A run whose verdict the grader's own load could have made
  * (grade_run_doubtful) while other runs shared the machine is run again
  * with its GPU to itself, and that run's verdict stands: a kernel is never
- * graded by how busy the grader was.  -1 when the verdict cannot be
- * written. */
+ * graded by how busy the grader was.  `sanitized`, for GRADE_SANITIZE:
+ * the tools a batch (grade_batch.c) already ran clean over the build,
+ * comma-separated, or NULL.  -1 when the verdict cannot be written. */
 int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_job *j, int gi,
-                  enum grade_phase phase);
+                  enum grade_phase phase, const char *sanitized);
+
+/* ---- grade_batch.c ------------------------------------------------------- */
+
+/* The most judged passes whose race checkers run as one batch. */
+#define GRADE_BATCH_MAX 8
+
+/* Runs each race checker once over the n judged passes js (one family, n
+ * at most GRADE_BATCH_MAX) on GPU gi, through its gate; cleared[b] gets the
+ * tools that cleared job b, comma-separated for grade_job_run (heap), or
+ * NULL for none.  A tool clears the batch only when it found nothing and
+ * every build passed under it; any other end leaves that tool to each
+ * build's own run.  A single pass, or builds whose lines cannot be read,
+ * make no batch. */
+void grade_batch_sanitize(struct grade *g, struct grade_gates *gs, const struct grade_job *const *js, int n,
+                          int gi, char **cleared);
 
 /* ---- grade_pool.c -------------------------------------------------------- */
 

@@ -496,6 +496,8 @@ char **grade_sandbox_argv(const struct grade_sandbox *sb, const struct grade_san
     if (c->build_wb)
         add3(&w, "--ro-bind", c->build_wb, c->build_wb);
     add3(&w, "--bind", c->cwd, c->cwd);
+    for (int i = 0; !c->build_wb && c->binds && c->binds[i]; i++)
+        add3(&w, "--bind", c->binds[i], c->binds[i]);
     /* nvcc's shared results: a build adds to them (nvcc runs there, no
      * student code); a run may neither read nor change them. */
     if (sb->cache && c->build_wb) {
@@ -641,7 +643,8 @@ static int set_limit(int resource, rlim_t value)
     return setrlimit(resource, &rl);
 }
 
-int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *cmd, char *err, size_t errlen)
+int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *binds, char *const *cmd, char *err,
+                       size_t errlen)
 {
     struct grade_sandbox sb;
     char why[256], cwd[PATH_MAX];
@@ -663,7 +666,7 @@ int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *cmd,
         goto out;
     }
     locks = build_wb ? NULL : lock_files(sb.locks);
-    struct grade_sandbox_call c = {.cwd = cwd, .build_wb = build_wb, .locks = locks,
+    struct grade_sandbox_call c = {.cwd = cwd, .build_wb = build_wb, .binds = binds, .locks = locks,
                                    .visible = getenv("CUDA_VISIBLE_DEVICES"),
                                    .progress = getenv("CUDATUTOR_PROGRESS"), .cmd = cmd};
     if ((!build_wb && !locks) || !(argv = grade_sandbox_argv(&sb, &c)) ||

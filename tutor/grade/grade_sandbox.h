@@ -120,6 +120,8 @@ int grade_sandbox_under_hidden(const struct grade_sandbox *sb, const char *path)
 struct grade_sandbox_call {
     const char *cwd;            /* its only writable folder (absolute) */
     const char *build_wb;       /* a build's workbook copy, bound read-only; NULL: a run */
+    char *const *binds;         /* a run's other writable folders (absolute), NULL-terminated;
+                                   NULL: none */
     char *const *locks;         /* a run's GPU lock files, bound writable; NULL-terminated */
     const char *visible;        /* CUDA_VISIBLE_DEVICES to pass on; NULL: unset */
     const char *progress;       /* CUDATUTOR_PROGRESS to pass on; NULL: unset */
@@ -141,12 +143,13 @@ char **grade_sandbox_envp(const struct grade_sandbox *sb, const struct grade_san
 /* The processes (threads) that user uid runs now, from /proc. */
 int grade_sandbox_count_procs(int uid);
 
-/* `cudatutor grade --sandbox-exec SPEC [--build WB] -- COMMAND...`: reads
+/* `cudatutor grade --sandbox-exec SPEC [--build WB | --bind DIR...] -- COMMAND...`: reads
  * SPEC, sets the limits (no core dumps; files up to
  * GRADE_SANDBOX_RUN_FSIZE, or GRADE_SANDBOX_BUILD_FSIZE for a build; the
  * user's processes now plus max_procs), becomes sb->uid when there is
- * one, and execs the program in the sandbox with the current folder
- * writable.  Returns only on failure: -1 with err. */
-int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *cmd, char *err, size_t errlen);
+ * one, and execs the program in the sandbox with the current folder (and
+ * a run's binds) writable.  Returns only on failure: -1 with err. */
+int grade_sandbox_exec(const char *spec, const char *build_wb, char *const *binds, char *const *cmd, char *err,
+                       size_t errlen);
 
 #endif /* GRADE_SANDBOX_H */

@@ -27,7 +27,7 @@
 
 namespace hx {
 
-enum { SCHEMA = 1, MAX_SIZES = 64, MAX_PERF = 8, MAX_TESTS = MAX_SIZES + MAX_PERF, MAX_MSGS = 16 };
+enum { SCHEMA = 1, BATCH_MAX = 16, MAX_SIZES = 64, MAX_PERF = 8, MAX_TESTS = MAX_SIZES + MAX_PERF, MAX_MSGS = 16 };
 
 enum mode { MODE_CHECK, MODE_SANITIZE, MODE_PROFILE };
 
@@ -219,6 +219,10 @@ struct family {
     /* Whether trial and timed honour o->repeat (the same bits on every call
      * with one input); a family that cannot refuses --repeat above 1. */
     int repeats;
+    /* Optional: once the student's device code is loaded (each build's, in
+     * a batch), after setup: finds what the family writes in it (lab 09's
+     * lab_params).  0, or -1 with the verdict recorded (student_reject). */
+    int (*bind)(struct ctx *c);
 };
 
 extern const struct family family_impl;
@@ -305,6 +309,9 @@ struct plan {
 /* Starts the runner (before CUDA), then, with the device up (gpu) or not,
  * loads the kernels and tells the runner their parameters. */
 int plan_start(struct ctx *c);
+/* Which build's runner and device code the calls here mean: 0 unless the
+ * judge runs a batch (hx_core.cu). */
+void plan_select(int build);
 int plan_load(struct ctx *c, int gpu);
 /* The runner's pid while it runs, else 0. */
 int plan_runner_pid(void);

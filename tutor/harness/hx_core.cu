@@ -29,6 +29,7 @@ static const char usage_text[] =
     "             --runner PATH [--runner-out PATH] --fatbin PATH [--ptx PATH]\n"
     "             [--plan-timeout S] [--max-steps K] [--max-blocks K] [--max-local BYTES]\n"
     "             [--progress-fd FD] [--repeat K] [--emu-max-n N] [--trace PATH] [--gate 0|1]\n"
+    "       labNN --batch FILE      (sanitize-mode runs of several builds, one line of options each)\n"
     "The tutor builds and runs this program; see docs/harness.md.\n";
 
 static int parse_sizes(struct opts *o, char *list)
@@ -463,7 +464,10 @@ static enum status run_dry(struct ctx *c)
     return STATUS_NO_GPU;
 }
 
-static enum status run(struct ctx *c)
+/* The device, once per process: found, described, its stream and events,
+ * the limits plans are held to.  STATUS_PASS, STATUS_NO_GPU (nothing
+ * found, noted), or STATUS_INTERNAL_ERROR. */
+static enum status device_open(struct ctx *c)
 {
     struct report *r = c->r;
     int count = 0;
@@ -476,7 +480,7 @@ static enum status run(struct ctx *c)
                                               : "the NVIDIA driver sees no GPU");
         else
             note(r, "no CUDA device: %s", cudaGetErrorString(e));
-        return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
+        return STATUS_NO_GPU;
     }
     /* Waits for the GPU sleep instead of spinning (HX_SYNC=spin: the
      * runtime's default, which spins while fewer contexts than cores are
@@ -498,24 +502,28 @@ static enum status run(struct ctx *c)
         check(cudaEventCreate(&c->ev0), "cudaEventCreate", __FILE__, __LINE__) ||
         check(cudaEventCreate(&c->ev1), "cudaEventCreate", __FILE__, __LINE__))
         return STATUS_INTERNAL_ERROR;
-    {
-        cudaDeviceProp p;
-        if (check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", __FILE__, __LINE__))
-            return STATUS_INTERNAL_ERROR;
-        limits_of(p, &c->limits);
-    }
-    if (plan_load(c, 1))
+    cudaDeviceProp p;
+    if (check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", __FILE__, __LINE__))
         return STATUS_INTERNAL_ERROR;
-    /* Every file the run reads is read: a CPU judge, which runs the
-     * student's code in this process, gives up opening, exec and the
-     * network for the rest of it. */
-    if (emu_seal_judge && emu_seal_judge(c))
-        return STATUS_INTERNAL_ERROR;
-    c->flush_bytes = 2 * (r->dev.l2_bytes ? r->dev.l2_bytes : (64u << 20));
-    if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
-        family_impl.setup(c, largest(c->o)))
-        return STATUS_INTERNAL_ERROR;
+    limits_of(p, &c->limits);
+    return STATUS_PASS;
+}
 
+/* The L2 flush buffer and the family's buffers, for runs up to max_n. */
+static enum status judge_setup(struct ctx *c, unsigned long long max_n)
+{
+    c->flush_bytes = 2 * (c->r->dev.l2_bytes ? c->r->dev.l2_bytes : (64u << 20));
+    if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
+        family_impl.setup(c, max_n))
+        return STATUS_INTERNAL_ERROR;
+    return STATUS_PASS;
+}
+
+/* One build's run once its device code is loaded: the profile, or the
+ * trials and then the timed cases. */
+static enum status run_build(struct ctx *c)
+{
+    struct report *r = c->r;
     r->init_s = seconds_since(c->t0) - r->wait_s - r->gate_s;
     /* Back to shared after a timed section when the run holds the lock to
      * its end: tearing down touches the GPU too. */
@@ -558,6 +566,254 @@ static enum status run(struct ctx *c)
     return STATUS_PASS;
 }
 
+/* The family's look into the device code just loaded, where it has one. */
+static int family_bind(struct ctx *c)
+{
+    return family_impl.bind ? family_impl.bind(c) : 0;
+}
+
+static enum status run(struct ctx *c)
+{
+    enum status st = device_open(c);
+    if (st == STATUS_NO_GPU)
+        return c->o->runner ? run_dry(c) : STATUS_NO_GPU;
+    if (st != STATUS_PASS || plan_load(c, 1))
+        return STATUS_INTERNAL_ERROR;
+    /* Every file the run reads is read: a CPU judge, which runs the
+     * student's code in this process, gives up opening, exec and the
+     * network for the rest of it. */
+    if (emu_seal_judge && emu_seal_judge(c))
+        return STATUS_INTERNAL_ERROR;
+    if (judge_setup(c, largest(c->o)) != STATUS_PASS || family_bind(c))
+        return STATUS_INTERNAL_ERROR;
+    return run_build(c);
+}
+
+/* The options' derived values, before the run: sizes in order, the timed
+ * sizes jittered, the bound on blocks per launch. */
+static void opts_settle(struct opts *o)
+{
+    sort_sizes(o);
+    perf_jitter(o);
+    if (!o->max_blocks) {
+        const unsigned long long floor = BLOCKS_FLOOR;
+        unsigned long long need = BLOCKS_PER_ITEM * largest(o);
+        o->max_blocks = need > floor ? need : floor;
+    }
+}
+
+/* The launcher's stream: a number only the judge knows, not 0, 1 or 2
+ * (the default streams), and no real stream of this process. */
+static void token_draw(struct ctx *c)
+{
+    if (getrandom(&c->token, sizeof c->token, 0) != (ssize_t)sizeof c->token)
+        c->token = (uint64_t)c->t0.time_since_epoch().count() * 0x9e3779b97f4a7c15ull;
+    c->token |= 0x5700000000000000ull;
+}
+
+/* Whose the run's end is, once it ended: a plan that broke a rule decides;
+ * a judge's check gone wrong or a CUDA error is the workbook's before the
+ * student's code ran and the student's after. */
+static void verdict_settle(struct ctx *c)
+{
+    struct report &r = *c->r;
+    /* A plan that broke a rule, or a launcher that crashed or hung, decides
+     * the verdict, whatever the run made of it. */
+    if (c->plan_status) {
+        r.status = c->plan_status;
+        note(&r, "%s", c->plan_msg);
+        snprintf(r.plan_violation, sizeof r.plan_violation, "%s", c->plan_msg);
+    }
+    r.plans = c->plans;
+    /* A judge's GPU check that disagreed with the CPU is the harness's
+     * fault, unless the student's device code had run in this context by
+     * then: a kernel can write any of the judge's device memory, and a
+     * verdict a submission can make "not graded" would be its to choose. */
+    for (int i = 0; i < r.nmsgs; i++)
+        if (!strncmp(r.messages[i], "internal:", 9)) {
+            if (!c->student_ran) {
+                r.status = STATUS_INTERNAL_ERROR;
+            } else if (r.status != STATUS_INTERNAL_ERROR) {
+                r.status = STATUS_FAIL;
+                note(&r, "the judge's own GPU check went wrong after the kernel had run in its "
+                         "context: a kernel that writes outside its buffers does that");
+            }
+        }
+    /* A CUDA error ends the run; whose it was depends on whether the student's
+     * code had run yet. */
+    if (error_text()) {
+        if (r.status == STATUS_RUNTIME_ERROR && !c->student_ran && !c->plan_status)
+            r.status = STATUS_INTERNAL_ERROR;
+        note(&r, "%s", error_text());
+    }
+}
+
+/* Why a judge refuses a run of this family before it starts: NULL, or the
+ * note. */
+static const char *family_refusal(const struct opts *o, char *buf, size_t len)
+{
+    if (o->family && strcmp(o->family, family_json_name(family_impl.id)))
+        snprintf(buf, len, "this harness runs family %s, not %s", family_json_name(family_impl.id), o->family);
+    else if (o->repeat > 1 && !family_impl.repeats)
+        snprintf(buf, len, "family %s cannot judge --repeat (the same bits on every call)",
+                 family_json_name(family_impl.id));
+    else
+        return NULL;
+    return buf;
+}
+
+/* ---- several builds in one process (--batch) ----------------------------- */
+
+/* A grader's race checkers run a tool once over several passes of this
+ * family instead of once a pass: each compute-sanitizer process costs a
+ * CUDA context, which the driver creates one at a time across the machine,
+ * and the tool's start-up (docs/harness.md 4.1).  FILE has one line per
+ * build: the options of its own sanitize-mode run, words split by tabs.
+ * Every runner is forked before the first CUDA call, the device and the
+ * family's buffers are set up once, and then each build in turn loads its
+ * device code, runs its trials, unloads it and writes its report.  The
+ * first build that does not pass ends the batch: the ones after it get no
+ * report, and the grader, which counts a batch only when the tool found
+ * nothing and every build passed, runs each alone. */
+struct batch {
+    int n;
+    struct opts o[BATCH_MAX];
+    char *text;                 /* the file, split in place: the options point into it */
+};
+
+static int batch_read(const char *path, struct batch *b)
+{
+    FILE *f = fopen(path, "re");
+    size_t cap = 1 << 16, len = 0;
+    if (!f || !(b->text = (char *)malloc(cap + 1))) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    len = fread(b->text, 1, cap, f);
+    int whole = feof(f) && !ferror(f);
+    fclose(f);
+    if (!whole)
+        return -1;
+    b->text[len] = 0;
+    for (char *line = b->text, *next; *line; line = next) {
+        char *argv[128] = {(char *)"judge"};
+        int argc = 1;
+        next = strchr(line, '\n');
+        if (!next)
+            return -1;
+        *next++ = 0;
+        if (b->n == BATCH_MAX)
+            return -1;
+        for (char *w = line; w && argc < 127; argc++) {
+            argv[argc] = w;
+            if ((w = strchr(w, '\t')))
+                *w++ = 0;
+        }
+        struct opts *o = &b->o[b->n++];
+        if (parse_args(argc, argv, o) || !o->json_path || !o->runner || !o->fatbin || o->mode != MODE_SANITIZE ||
+            o->gate || o->progress_fd != b->o[0].progress_fd)
+            return -1;
+        if ((o->gpu_lock || b->o[0].gpu_lock) &&
+            (!o->gpu_lock || !b->o[0].gpu_lock || strcmp(o->gpu_lock, b->o[0].gpu_lock)))
+            return -1;
+    }
+    return b->n > 0 ? 0 : -1;
+}
+
+static int batch_main(const char *path, std::chrono::steady_clock::time_point t0)
+{
+    static struct batch b;
+    static struct report rep[BATCH_MAX];
+    static struct ctx cs[BATCH_MAX];
+    struct ctx dev = {};
+    unsigned long long max_n = 1;
+    char why[160];
+    int i = 0;
+
+    if (batch_read(path, &b)) {
+        fprintf(stderr, "judge: --batch %s: not a batch this judge runs (one line per build, each a "
+                        "sanitize-mode run with --json, --runner and --fatbin, the same GPU lock; at most %d)\n",
+                path, BATCH_MAX);
+        return 2;
+    }
+    if (emu_prepare) {
+        fputs("judge: --batch needs a GPU judge: the CPU judge seals itself after one build's files\n", stderr);
+        return 2;
+    }
+    progress_open(b.o[0].progress_fd);
+    /* Before the first CUDA call: every runner is forked. */
+    for (i = 0; i < b.n; i++) {
+        struct ctx *c = &cs[i];
+        *c = (struct ctx){};
+        c->o = &b.o[i];
+        c->r = &rep[i];
+        c->t0 = t0;
+        c->lock_fd = -1;
+        token_draw(c);
+        opts_settle(&b.o[i]);
+        rep[i].seed = b.o[i].seed;
+        rep[i].reference = family_impl.reference;
+        if (family_refusal(c->o, why, sizeof why)) {
+            note(&rep[i], "%s", why);
+            rep[i].status = STATUS_INTERNAL_ERROR;
+        }
+        plan_select(i);
+        plan_start(c);
+        max_n = largest(c->o) > max_n ? largest(c->o) : max_n;
+    }
+    dev.o = &b.o[0];
+    dev.r = &rep[0];
+    dev.t0 = t0;
+    gpu_lock_open(&dev);
+    gpu_share(&dev);
+    enum status st = device_open(&dev);
+    if (st == STATUS_PASS)
+        st = judge_setup(&dev, max_n);
+    for (i = 0; i < b.n; i++) {
+        struct ctx *c = &cs[i];
+        auto t = std::chrono::steady_clock::now();
+        plan_select(i);
+        /* The device is the batch's; the trials see only its handles. */
+        c->s = dev.s;
+        c->ev0 = dev.ev0;
+        c->ev1 = dev.ev1;
+        c->flush = dev.flush;
+        c->flush_bytes = dev.flush_bytes;
+        c->limits = dev.limits;
+        c->r->dev = rep[0].dev;
+        c->r->have_dev = rep[0].have_dev;
+        c->t0 = t;
+        if (st != STATUS_PASS) {
+            if (i > 0)
+                note(c->r, "the batch's device could not be set up: see its first build's report");
+            c->r->status = st;
+        } else if (c->r->status == STATUS_PASS) {
+            c->r->status = plan_load(c, 1) || family_bind(c) ? STATUS_INTERNAL_ERROR : run_build(c);
+        }
+        verdict_settle(c);
+        plan_end(c);
+        c->r->elapsed_s = seconds_since(t);
+        if (report_write(c->o, c->r) || c->r->status != STATUS_PASS || error_text())
+            break;
+        /* A timed section that queued meanwhile goes before the next build:
+         * a batch lasts seconds, and the grader's timed sections would
+         * otherwise wait for the whole of it. */
+        gpu_release(&dev);
+        gpu_share(&dev);
+    }
+    /* The builds the batch did not reach: their runners go, unasked. */
+    for (int j = i + 1; j < b.n; j++) {
+        plan_select(j);
+        plan_end(&cs[j]);
+    }
+    if (st == STATUS_PASS && !error_text())
+        family_impl.teardown(&dev);
+    gpu_release(&dev);
+    free(b.text);
+    return 0;
+}
+
 } /* namespace hx */
 
 int main(int argc, char **argv)
@@ -566,6 +822,7 @@ int main(int argc, char **argv)
     static hx::report r;
     hx::ctx c = {};
     auto t0 = std::chrono::steady_clock::now();
+    char why[160];
 
     /* One hardware queue per context instead of eight: the harness and the
      * lab contract use a single stream, so nothing is lost, and creating
@@ -574,6 +831,8 @@ int main(int argc, char **argv)
      * of what a grader's many short runs wait for.  Read at the first CUDA
      * call, so it must be set before any; a setting from outside wins. */
     setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
+    if (argc == 3 && !strcmp(argv[1], "--batch"))
+        return hx::batch_main(argv[2], t0);
     if (hx::parse_args(argc, argv, &o) || !o.json_path) {
         fputs(hx::usage_text, stderr);
         return 2;
@@ -582,11 +841,7 @@ int main(int argc, char **argv)
     c.r = &r;
     c.t0 = t0;
     hx::progress_open(o.progress_fd);
-    /* The launcher's stream is a number only the judge knows: not 0, 1 or 2
-     * (the default streams), and no real stream of this process. */
-    if (getrandom(&c.token, sizeof c.token, 0) != (ssize_t)sizeof c.token)
-        c.token = (uint64_t)t0.time_since_epoch().count() * 0x9e3779b97f4a7c15ull;
-    c.token |= 0x5700000000000000ull;
+    hx::token_draw(&c);
     /* Before the first CUDA call: the runner is forked, and a process with
      * a CUDA context must not fork. */
     hx::plan_start(&c);
@@ -595,22 +850,13 @@ int main(int argc, char **argv)
         hx::gpu_share(&c);
     r.seed = o.seed;
     r.reference = hx::family_impl.reference;
-    hx::sort_sizes(&o);
-    hx::perf_jitter(&o);
-    if (!o.max_blocks) {
-        const unsigned long long floor = hx::BLOCKS_FLOOR;
-        unsigned long long need = hx::BLOCKS_PER_ITEM * hx::largest(&o);
-        o.max_blocks = need > floor ? need : floor;
-    }
+    hx::opts_settle(&o);
     if (hx::emu_prepare)
         hx::emu_prepare(&o, &r);
     hx::progress_line("@seed %llu", (unsigned long long)o.seed);
 
-    if (o.family && strcmp(o.family, family_json_name(hx::family_impl.id))) {
-        hx::note(&r, "this harness runs family %s, not %s", family_json_name(hx::family_impl.id), o.family);
-        r.status = STATUS_INTERNAL_ERROR;
-    } else if (o.repeat > 1 && !hx::family_impl.repeats) {
-        hx::note(&r, "family %s cannot judge --repeat (the same bits on every call)", family_json_name(hx::family_impl.id));
+    if (hx::family_refusal(&o, why, sizeof why)) {
+        hx::note(&r, "%s", why);
         r.status = STATUS_INTERNAL_ERROR;
     } else {
         r.status = hx::run(&c);
@@ -620,36 +866,8 @@ int main(int argc, char **argv)
     /* A run that ended before its timed section: the references are not
      * needed, but the thread writes the family's memory until it ends. */
     hx::expect_join(&c);
-    /* A plan that broke a rule, or a launcher that crashed or hung, decides
-     * the verdict, whatever the run made of it. */
-    if (c.plan_status) {
-        r.status = c.plan_status;
-        hx::note(&r, "%s", c.plan_msg);
-        snprintf(r.plan_violation, sizeof r.plan_violation, "%s", c.plan_msg);
-    }
-    r.plans = c.plans;
+    hx::verdict_settle(&c);
     hx::plan_end(&c);
-    /* A judge's GPU check that disagreed with the CPU is the harness's
-     * fault, unless the student's device code had run in this context by
-     * then: a kernel can write any of the judge's device memory, and a
-     * verdict a submission can make "not graded" would be its to choose. */
-    for (int i = 0; i < r.nmsgs; i++)
-        if (!strncmp(r.messages[i], "internal:", 9)) {
-            if (!c.student_ran) {
-                r.status = STATUS_INTERNAL_ERROR;
-            } else if (r.status != STATUS_INTERNAL_ERROR) {
-                r.status = STATUS_FAIL;
-                hx::note(&r, "the judge's own GPU check went wrong after the kernel had run in its "
-                             "context: a kernel that writes outside its buffers does that");
-            }
-        }
-    /* A CUDA error ends the run; whose it was depends on whether the student's
-     * code had run yet. */
-    if (hx::error_text()) {
-        if (r.status == STATUS_RUNTIME_ERROR && !c.student_ran && !c.plan_status)
-            r.status = STATUS_INTERNAL_ERROR;
-        hx::note(&r, "%s", hx::error_text());
-    }
     r.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (hx::report_write(&o, &r))
         return 4;

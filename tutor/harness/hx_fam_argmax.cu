@@ -304,6 +304,6 @@ static int am_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {FAMILY_ARGMAX, "CUB DeviceReduce::ArgMax", 0, 0, am_setup,
-                                   am_trial, am_timed, am_profile, am_teardown, NULL, 0};
+                                   am_trial, am_timed, am_profile, am_teardown, NULL, 0, NULL};
 
 } /* namespace hx */

@@ -747,6 +747,6 @@ static int mp_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {FAMILY_MPADD, "harness vote + shuffle carry loop", 1, 0, mp_setup,
-                                   mp_trial, mp_timed, mp_profile, mp_teardown, NULL, 0};
+                                   mp_trial, mp_timed, mp_profile, mp_teardown, NULL, 0, NULL};
 
 } /* namespace hx */

@@ -792,6 +792,6 @@ static int rn_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {FAMILY_ROWNORM, "harness warp butterfly normaliser", 1, 0,
-                                   rn_setup, rn_trial, rn_timed, rn_profile, rn_teardown, NULL, 0};
+                                   rn_setup, rn_trial, rn_timed, rn_profile, rn_teardown, NULL, 0, NULL};
 
 } /* namespace hx */

@@ -791,6 +791,6 @@ static int sc_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {FAMILY_SCAN, "CUB DeviceScan::InclusiveSum", 1, 0, sc_setup,
-                                   sc_trial, sc_timed, sc_profile, sc_teardown, sc_expect, 0};
+                                   sc_trial, sc_timed, sc_profile, sc_teardown, sc_expect, 0, NULL};
 
 } /* namespace hx */

@@ -437,6 +437,6 @@ static int sel_profile(struct ctx *c, unsigned long long n)
 }
 
 const struct family family_impl = {FAMILY_SELECT, "CUB DeviceSelect::If", 0, 0, sel_setup,
-                                   sel_trial, sel_timed, sel_profile, sel_teardown, NULL, 0};
+                                   sel_trial, sel_timed, sel_profile, sel_teardown, NULL, 0, NULL};
 
 } /* namespace hx */

@@ -372,13 +372,12 @@ static int ref_call(struct ctx *c, const struct tcase *t, unsigned n)
     return 0;
 }
 
-static int trap_setup(struct ctx *c, unsigned long long max_n)
+/* The contract's one channel to the kernel, in the device code just
+ * loaded: without it, or with another layout, the kernel would integrate
+ * something the judge never drew. */
+static int trap_bind(struct ctx *c)
 {
-    int per_sm = 0;
     size_t bytes = 0;
-
-    /* The contract's one channel to the kernel: without it, or with another
-     * layout, the kernel would integrate something the judge never drew. */
     if (student_global(c, "lab_params", &tf.student_params, &bytes))
         return student_reject(c, "the kernel's device code has no lab_params: lab 09's file must "
                                  "include lab.h and evaluate the integrand with lab_f, whose "
@@ -387,6 +386,13 @@ static int trap_setup(struct ctx *c, unsigned long long max_n)
         return student_reject(c, "the kernel's lab_params holds %zu bytes where lab.h's (contract "
                                  "%d) holds %zu: compile against this tutor's lab.h",
                               bytes, LAB_CONTRACT_VERSION, sizeof(struct lab_integrand_params));
+    return 0;
+}
+
+static int trap_setup(struct ctx *c, unsigned long long max_n)
+{
+    int per_sm = 0;
+
     /* The grids of what is timed; a CPU judge times nothing, and asking
      * there would load the judge's PTX for no kernel of its own. */
     if (!c->r->emulated)
@@ -599,6 +605,6 @@ static int trap_profile(struct ctx *c, unsigned long long n)
 
 const struct family family_impl = {FAMILY_TRAPEZOID, "harness warp-shuffle integrator", 0, 1,
                                    trap_setup, trap_trial, trap_timed, trap_profile,
-                                   trap_teardown, NULL, 0};
+                                   trap_teardown, NULL, 0, trap_bind};
 
 } /* namespace hx */

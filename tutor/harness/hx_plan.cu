@@ -114,7 +114,10 @@ struct kernel {
     int local_bytes, max_threads, static_smem, max_dyn_smem;
 };
 
-static struct {
+/* One build's runner and device code.  A judge holds one; a batch
+ * (--batch, hx_core.cu) one per build, each forked before the first CUDA
+ * call, and plan_select says which the calls below mean. */
+struct plan_state {
     struct runner run;
     struct kernel k[PLAN_MAX_KERNELS];
     int nkernels;
@@ -124,7 +127,14 @@ static struct {
     char *image;                /* its bytes, kept for student_reload (a sealed CPU judge opens no file) */
     size_t image_len;
     char out_path[512];
-} pl;
+};
+static struct plan_state plan_states[BATCH_MAX];
+static struct plan_state *pl = &plan_states[0];
+
+void plan_select(int build)
+{
+    pl = &plan_states[build];
+}
 
 /* A plan failed: the verdict and the message for the report; the first
  * failure stands.  Returns -1. */
@@ -153,19 +163,19 @@ static int plan_fail(struct ctx *c, enum status s, const char *fmt, ...)
  * 0 when the socket closed (the runner ended), -1 when time ran out. */
 static int recv_msg(void *buf, size_t len, double until, ssize_t *got)
 {
-    if (pl.run.fd < 0)
+    if (pl->run.fd < 0)
         return 0;
     for (;;) {
         double left = until - now_s();
         if (left <= 0)
             return -1;
-        struct pollfd p = {pl.run.fd, POLLIN, 0};
+        struct pollfd p = {pl->run.fd, POLLIN, 0};
         int pr = poll(&p, 1, (int)(left * 1000) + 1);
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr == 0)
             continue;
-        ssize_t n = recv(pl.run.fd, buf, len, MSG_DONTWAIT);
+        ssize_t n = recv(pl->run.fd, buf, len, MSG_DONTWAIT);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         if (n <= 0)
@@ -181,15 +191,15 @@ static int runner_lost(struct ctx *c, int timed_out, const char *when)
 {
     char why[240];
     if (timed_out) {
-        if (pl.run.pid > 0)     /* never kill(-1): that is every process */
-            kill(pl.run.pid, SIGKILL);
-        runner_stop(&pl.run, NULL, 0);
-        pl.live = 0;
+        if (pl->run.pid > 0)     /* never kill(-1): that is every process */
+            kill(pl->run.pid, SIGKILL);
+        runner_stop(&pl->run, NULL, 0);
+        pl->live = 0;
         return plan_fail(c, STATUS_TIMEOUT, "the launcher did not answer within %g s %s: its host "
                                             "code took too long", c->o->plan_timeout_s, when);
     }
-    runner_stop(&pl.run, why, sizeof why);
-    pl.live = 0;
+    runner_stop(&pl->run, why, sizeof why);
+    pl->live = 0;
     /* The runner was executing (runner_start saw the exec), so however it
      * ended, its code did it. */
     if (strstr(why, "sandbox stopped"))
@@ -283,7 +293,7 @@ static int load_kernel_gpu(CUlibrary lib, struct kernel *k)
 
 int plan_runner_pid(void)
 {
-    return pl.run.pid > 0 ? pl.run.pid : 0;
+    return pl->run.pid > 0 ? pl->run.pid : 0;
 }
 
 int plan_start(struct ctx *c)
@@ -293,10 +303,10 @@ int plan_start(struct ctx *c)
     /* the launcher's own output is kept only where asked (the check asks,
      * in its work folder): a judge started by hand or by a test writes
      * nothing where it was started */
-    snprintf(pl.out_path, sizeof pl.out_path, "%s", c->o->runner_out ? c->o->runner_out : "/dev/null");
+    snprintf(pl->out_path, sizeof pl->out_path, "%s", c->o->runner_out ? c->o->runner_out : "/dev/null");
     char why[240];
-    int failed = c->o->gate ? runner_start_deferred(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why)
-                            : runner_start(&pl.run, c->o->runner, pl.out_path, RUNNER_OUTPUT_CAP, why, sizeof why);
+    int failed = c->o->gate ? runner_start_deferred(&pl->run, c->o->runner, pl->out_path, RUNNER_OUTPUT_CAP, why, sizeof why)
+                            : runner_start(&pl->run, c->o->runner, pl->out_path, RUNNER_OUTPUT_CAP, why, sizeof why);
     if (failed)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
     return 0;
@@ -320,7 +330,7 @@ static int gate_pass(struct ctx *c)
         return -1;
     }
     char why[240];
-    if (runner_go(&pl.run, why, sizeof why))
+    if (runner_go(&pl->run, why, sizeof why))
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: could not start the runner: %s", why);
     return 0;
 }
@@ -333,7 +343,7 @@ int plan_load(struct ctx *c, int gpu)
 
     if (!c->o->runner)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no --runner given");
-    if (c->plan_status || pl.run.fd < 0)
+    if (c->plan_status || pl->run.fd < 0)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner did not start");
     if (gate_pass(c))
         return -1;
@@ -344,8 +354,8 @@ int plan_load(struct ctx *c, int gpu)
         hello.nkernels > PLAN_MAX_KERNELS)
         return plan_fail(c, STATUS_REJECTED, "the runner's first message is not a plan HELLO: its "
                                              "host code wrote on the judge's channel");
-    pl.nkernels = (int)hello.nkernels;
-    pl.gpu = gpu;
+    pl->nkernels = (int)hello.nkernels;
+    pl->gpu = gpu;
 
     CUlibrary lib = NULL;
     char *ptx = NULL;
@@ -361,13 +371,13 @@ int plan_load(struct ctx *c, int gpu)
          * what the student's code made it. */
         int refused = cu_check(drv.libraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0),
                                "cuLibraryLoadData", __LINE__);
-        free(pl.image);
-        pl.image = image;
-        pl.image_len = len;
+        free(pl->image);
+        pl->image = image;
+        pl->image_len = len;
         if (refused)
             return plan_fail(c, STATUS_REJECTED, "the driver refused to load the file's device code "
                              "(%s)", error_text());
-        pl.lib = lib;
+        pl->lib = lib;
     } else {
         if (!c->o->ptx || !(ptx = read_all(c->o->ptx, NULL)))
             return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: no PTX to read the kernels' "
@@ -377,8 +387,8 @@ int plan_load(struct ctx *c, int gpu)
     lay.h.type = PLAN_LAYOUT;
     lay.h.size = sizeof lay;
     lay.nkernels = hello.nkernels;
-    for (int i = 0; i < pl.nkernels; i++) {
-        struct kernel *k = &pl.k[i];
+    for (int i = 0; i < pl->nkernels; i++) {
+        struct kernel *k = &pl->k[i];
         memset(k, 0, sizeof *k);
         memcpy(k->name, hello.names[i], PLAN_NAME_MAX - 1);
         if (gpu) {
@@ -395,20 +405,25 @@ int plan_load(struct ctx *c, int gpu)
         memcpy(lay.sizes[i], k->size, sizeof lay.sizes[i]);
     }
     free(ptx);
-    if (send(pl.run.fd, &lay, sizeof lay, MSG_NOSIGNAL) != (ssize_t)sizeof lay)
+    if (send(pl->run.fd, &lay, sizeof lay, MSG_NOSIGNAL) != (ssize_t)sizeof lay)
         return runner_lost(c, 0, "as it started");
-    pl.live = 1;
+    pl->live = 1;
     return 0;
 }
 
 void plan_end(struct ctx *c)
 {
     (void)c;
-    if (pl.run.pid > 0)
-        runner_stop(&pl.run, NULL, 0);
-    pl.live = 0;
-    free(pl.image);
-    pl.image = NULL;
+    if (pl->run.pid > 0)
+        runner_stop(&pl->run, NULL, 0);
+    pl->live = 0;
+    free(pl->image);
+    pl->image = NULL;
+    /* A batch's next build must not find this one's code loaded.  After a
+     * sticky error the unload fails like everything else: nothing to do. */
+    if (pl->gpu && pl->lib)
+        drv.libraryUnload(pl->lib);
+    pl->lib = NULL;
 }
 
 /* ---- questions ------------------------------------------------------------ */
@@ -452,7 +467,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
     memset(a, 0, sizeof *a);
     a->h.type = PLAN_ANSWER;
     a->h.size = sizeof *a;
-    const struct kernel *k = q->kernel < (uint32_t)pl.nkernels ? &pl.k[q->kernel] : NULL;
+    const struct kernel *k = q->kernel < (uint32_t)pl->nkernels ? &pl->k[q->kernel] : NULL;
     int needs_kernel = q->kind == QUERY_FUNC_ATTRS || q->kind == QUERY_OCCUPANCY || q->kind == QUERY_AVAIL_SMEM;
     if (needs_kernel && (!k || !k->known)) {
         a->error = cudaErrorInvalidDeviceFunction;
@@ -464,7 +479,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
     }
     switch (q->kind) {
     case QUERY_DEVICE_ATTR: {
-        if (!pl.gpu) {
+        if (!pl->gpu) {
             a->error = standin_attr((int)q->i0, &a->value) ? cudaErrorInvalidValue : cudaSuccess;
             return;
         }
@@ -479,7 +494,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
     }
     case QUERY_PROPS: {
         struct cudaDeviceProp p;
-        if (pl.gpu)
+        if (pl->gpu)
             cudaGetDeviceProperties(&p, 0);
         else
             standin_props(&p);
@@ -495,7 +510,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
         fa.localSizeBytes = (size_t)k->local_bytes;
         fa.sharedSizeBytes = (size_t)k->static_smem;
         fa.maxDynamicSharedSizeBytes = k->max_dyn_smem;
-        if (pl.gpu) {
+        if (pl->gpu) {
             drv.funcGetAttribute(&fa.numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS, k->f);
             drv.funcGetAttribute(&fa.ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION, k->f);
             drv.funcGetAttribute(&fa.binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION, k->f);
@@ -515,7 +530,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
             a->error = cudaErrorInvalidValue;
             return;
         }
-        if (!pl.gpu) {
+        if (!pl->gpu) {
             int warps = (int)((q->i0 + 31) / 32);
             blocks = 64 / warps < 32 ? 64 / warps : 32;
         } else if (drv.occupancy(&blocks, k->f, (int)q->i0, (size_t)q->i1, (unsigned)q->i2) != CUDA_SUCCESS) {
@@ -531,7 +546,7 @@ static void answer(struct ctx *c, const struct plan_query *q, struct plan_answer
             a->error = cudaErrorInvalidValue;
             return;
         }
-        if (pl.gpu && drv.availSmem(&smem, k->f, (int)q->i0, (int)q->i1) != CUDA_SUCCESS) {
+        if (pl->gpu && drv.availSmem(&smem, k->f, (int)q->i0, (int)q->i1) != CUDA_SUCCESS) {
             a->error = cudaErrorInvalidValue;
             return;
         }
@@ -599,9 +614,9 @@ static int coresident(struct ctx *c, uint32_t kernel, unsigned long long threads
 static int check_launch(struct ctx *c, const struct call *k, const struct plan_step *st, struct step *out)
 {
     const struct device_limits *lim = &c->limits;
-    if (st->kernel >= (uint32_t)pl.nkernels || !pl.k[st->kernel].known)
+    if (st->kernel >= (uint32_t)pl->nkernels || !pl->k[st->kernel].known)
         return plan_fail(c, STATUS_REJECTED, "launches a kernel that is not in the file's device code");
-    const struct kernel *kr = &pl.k[st->kernel];
+    const struct kernel *kr = &pl->k[st->kernel];
     /* The name is one the driver (or, without a GPU, the PTX) knows: the
      * student wrote it in the source. */
     char what[160];
@@ -702,15 +717,15 @@ static int check_memset(struct ctx *c, const struct call *k, const struct plan_s
  * is not replayed. */
 static int apply_attr(struct ctx *c, const struct plan_step *st)
 {
-    if (st->kernel >= (uint32_t)pl.nkernels || !pl.k[st->kernel].known)
+    if (st->kernel >= (uint32_t)pl->nkernels || !pl->k[st->kernel].known)
         return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute on a function that is not a kernel of the file");
-    struct kernel *kr = &pl.k[st->kernel];
+    struct kernel *kr = &pl->k[st->kernel];
     if (st->attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (st->value < 0 || st->value + kr->static_smem > c->limits.smem_optin)
             return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute asks for more dynamic shared memory "
                              "than this device has per block (%d bytes, the kernel's static shared "
                              "memory included)", c->limits.smem_optin);
-        if (pl.gpu && cu_check(drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        if (pl->gpu && cu_check(drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                     st->value), "cuFuncSetAttribute", __LINE__))
             return plan_fail(c, STATUS_RUNTIME_ERROR, "the driver refused the launcher's "
                              "cudaFuncSetAttribute: %s", error_text());
@@ -720,7 +735,7 @@ static int apply_attr(struct ctx *c, const struct plan_step *st)
     if (st->attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
         if (st->value < -1 || st->value > 100)
             return plan_fail(c, STATUS_REJECTED, "cudaFuncSetAttribute: a carveout outside -1 to 100 percent");
-        if (pl.gpu)
+        if (pl->gpu)
             drv.funcSetAttribute(kr->f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, st->value);
         return 0;
     }
@@ -744,7 +759,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
 
     if (c->plan_status)
         return -1;
-    if (!pl.live)
+    if (!pl->live)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the runner is not running");
     memset(&req, 0, sizeof req);
     req.h.type = PLAN_CALL;
@@ -758,7 +773,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
     req.b = k->b;
     snprintf(when, sizeof when, "in a call with n=%u", k->n);
     p->nsteps = 0;
-    if (send(pl.run.fd, &req, sizeof req, MSG_NOSIGNAL) != (ssize_t)sizeof req)
+    if (send(pl->run.fd, &req, sizeof req, MSG_NOSIGNAL) != (ssize_t)sizeof req)
         return runner_lost(c, 0, when);
     double until = now_s() + c->o->plan_timeout_s;
     int received = 0;
@@ -771,7 +786,7 @@ int student_plan(struct ctx *c, const struct call *k, struct plan *p)
             return plan_fail(c, STATUS_REJECTED, "the runner sent a malformed message %s", when);
         if (m.h.type == PLAN_QUERY && got == (ssize_t)sizeof m.query) {
             answer(c, &m.query, &ans);
-            if (send(pl.run.fd, &ans, sizeof ans, MSG_NOSIGNAL) != (ssize_t)sizeof ans)
+            if (send(pl->run.fd, &ans, sizeof ans, MSG_NOSIGNAL) != (ssize_t)sizeof ans)
                 return runner_lost(c, 0, when);
         } else if (m.h.type == PLAN_STEP && got == (ssize_t)sizeof m.step) {
             if (++received > c->o->max_steps)
@@ -872,9 +887,9 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
     CUdeviceptr d = 0;
     size_t size = 0;
     (void)c;
-    if (!pl.gpu || !pl.lib)
+    if (!pl->gpu || !pl->lib)
         return -1;
-    if (drv.libraryGetGlobal(&d, &size, pl.lib, name) != CUDA_SUCCESS)
+    if (drv.libraryGetGlobal(&d, &size, pl->lib, name) != CUDA_SUCCESS)
         return -1;
     *dptr = (void *)(uintptr_t)d;
     *bytes = size;
@@ -883,19 +898,19 @@ int student_global(struct ctx *c, const char *name, void **dptr, size_t *bytes)
 
 int student_reload(struct ctx *c)
 {
-    CUlibrary lib = NULL, old = pl.lib;
+    CUlibrary lib = NULL, old = pl->lib;
     int bad;
 
-    if (!pl.gpu || !old)
+    if (!pl->gpu || !old)
         return 0;
-    if (!pl.image)
+    if (!pl->image)
         return plan_fail(c, STATUS_INTERNAL_ERROR, "internal: the device code of %s is gone", c->o->fatbin);
-    bad = cu_check(drv.libraryLoadData(&lib, pl.image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
+    bad = cu_check(drv.libraryLoadData(&lib, pl->image, NULL, NULL, 0, NULL, NULL, 0), "cuLibraryLoadData", __LINE__);
     if (bad)
         return -1;
-    pl.lib = lib;
-    for (int i = 0; i < pl.nkernels; i++) {
-        struct kernel *k = &pl.k[i];
+    pl->lib = lib;
+    for (int i = 0; i < pl->nkernels; i++) {
+        struct kernel *k = &pl->k[i];
         CUkernel ker;
         int dflt;
         if (!k->known)
@@ -932,7 +947,7 @@ int student_replay(struct ctx *c, const struct plan *p)
                                        (CUstream)c->s));
             continue;
         }
-        const struct kernel *k = &pl.k[s->kernel];
+        const struct kernel *k = &pl->k[s->kernel];
         for (int j = 0; j < k->nparams; j++)
             params[j] = (void *)(s->args + k->offset[j]);
         if (s->cooperative)
@@ -991,7 +1006,7 @@ void plan_describe(const struct plan *p, const struct call *k, unsigned n, char 
     for (int i = 0; i < p->nsteps && used < len; i++) {
         const struct step *s = &p->steps[i];
         if (s->kind == STEP_LAUNCH) {
-            used += (size_t)snprintf(buf + used, len - used, " %.80s<<<%u,%u,%u>>>%s", pl.k[s->kernel].name,
+            used += (size_t)snprintf(buf + used, len - used, " %.80s<<<%u,%u,%u>>>%s", pl->k[s->kernel].name,
                                      s->grid[0] * s->grid[1] * s->grid[2],
                                      s->block[0] * s->block[1] * s->block[2], s->shmem,
                                      s->cooperative ? " cooperative" : "");

@@ -682,7 +682,7 @@ template <typename T> struct reduce_family {
     static void fam_expect(struct ctx *c) { fam.expect(c); }                                   \
     const struct family family_impl = {elem<T>::id, "CUB DeviceReduce::Sum", 0, 0, fam_setup,         \
                                        fam_trial, fam_timed, fam_profile, fam_teardown,        \
-                                       fam_expect, 1};                                         \
+                                       fam_expect, 1, NULL};                                   \
     }
 
 #endif /* HX_REDUCE_CUH */

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# tests/grade_batch.sh — a grader runs each race checker once over several
+# judged passes (the judge's --batch, docs/harness.md 4.1), and a batch
+# never makes a verdict.
+# Everywhere:
+#   - the judge takes a batch file only of sanitize-mode runs, each with
+#     its report, runner and device code, one GPU lock for all, at most 16
+#     (anything else: exit 2, no report); a CPU judge refuses --batch;
+#   - without a GPU the batch's first build gets its no_gpu report and the
+#     second none (a batch ends at its first build that does not pass), and
+#     no runner outlives the judge;
+#   - check --sanitized goes with --sanitize-from.
+# On a GPU, lab 09 graded for three students, two reference solutions and
+# the bank's trapezoid_no_barrier (its trials pass; racecheck reports the
+# race):
+#   - the solutions pass: a rule that failed a batch's every build for one
+#     build's finding would fail them;
+#   - the racy kernel fails on racecheck's finding: a rule that cleared a
+#     batch whatever the tool found would pass it;
+#   - every racecheck batch that held it cleared nothing, and some batch of
+#     two or more cleared its builds (the batch was used).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT" || exit 1
+unset CUDATUTOR_NO_EMULATOR
+chmod 711 "$TMP"
+
+L9=$(lab_dir 09)
+judge=build/harness/judge_trapezoid
+for s in a b; do
+    "$TUTOR" check 09 --file "solutions/$L9/kernel.cu" --build-only --work-dir "$TMP/$s" --json > "$TMP/$s.json"
+done
+# line DIR: one build's sanitize-mode run, as the check writes it.
+line() {
+    printf -- '--json\t%s\t--lab\t09\t--family\ttrapezoid\t--mode\tsanitize\t--seed\t7\t--runner\t%s\t' \
+        "$1/san.json" "$1/runner"
+    printf -- '--runner-out\t%s\t--fatbin\t%s\t--ptx\t%s\t--sizes\t1,1000\t--gpu-lock\t%s\t--gpu-lock-init\t1\n' \
+        "$1/r.out" "$1/keep/kernel.fatbin" "$1/keep/kernel.ptx" "$TMP/${2:-gpu}.lock"
+}
+refused() {    # refused NAME FILE [JUDGE]: exit 2, no report written
+    rm -f "$TMP/a/san.json"
+    "${3:-$judge}" --batch "$2" > "$TMP/out" 2>&1
+    check "$1 (exit $?)" test $? = 2 -a ! -e "$TMP/a/san.json"
+}
+{ line "$TMP/a"; line "$TMP/b"; } > "$TMP/batch"
+sed 's/--mode\tsanitize/--mode\tcheck/' "$TMP/batch" > "$TMP/check-mode"
+{ line "$TMP/a"; line "$TMP/b" other; } > "$TMP/two-locks"
+line "$TMP/a" | sed 's/--fatbin\t[^\t]*\t//' > "$TMP/no-fatbin"
+head -c -1 "$TMP/batch" > "$TMP/no-newline"
+for i in $(seq 17); do line "$TMP/a"; done > "$TMP/seventeen"
+refused "a batch of check-mode runs is refused" "$TMP/check-mode"
+refused "a batch of two GPU locks is refused" "$TMP/two-locks"
+refused "a batch line without device code is refused" "$TMP/no-fatbin"
+refused "a batch whose last line is cut short is refused" "$TMP/no-newline"
+refused "a batch of 17 builds is refused" "$TMP/seventeen"
+refused "a CPU judge refuses --batch" "$TMP/batch" build/harness/judge_cpu_trapezoid
+check "it says why" grep -q "needs a GPU judge" "$TMP/out"
+
+if ! have_gpu; then
+    CUDA_VISIBLE_DEVICES= "$judge" --batch "$TMP/batch" > "$TMP/out" 2>&1
+    check "without a GPU a batch runs (exit $?)" test $? = 0
+    check "its first build's report is no_gpu" test "$(jget "$TMP/a/san.json" .status)" = no_gpu
+    check "its second build gets none: the batch ended at the first build that did not pass" \
+        test ! -e "$TMP/b/san.json"
+    check "no runner outlives the judge" test -z "$(pgrep -f "$TMP/[ab]/runner")"
+fi
+
+"$TUTOR" check 09 --run-only --work-dir "$TMP/a" --sanitized racecheck > "$TMP/out" 2>&1
+check "check --sanitized without --sanitize-from is a usage error (exit $?)" test $? = 2
+check "it says so" grep -q -- "--sanitized goes with --sanitize-from" "$TMP/out"
+
+if ! have_gpu; then
+    skip "a grader's race-checker batches never make a verdict" "no GPU here (nvidia-smi lists none)"
+    exit 0
+fi
+S="$TMP/subs"
+for s in ann bob cid; do
+    mkdir -p "$S/$s/labs/$L9"
+    cp "solutions/$L9/kernel.cu" "$S/$s/labs/$L9/kernel.cu"
+done
+cp tests/bank/trapezoid_no_barrier.cu "$S/bob/labs/$L9/kernel.cu"
+"$ROOT/grade.sh" --labs 09 --seed 4242 --no-calibrate --check-runs 1 -j 3 -q -o "$TMP/g" "$S"/* > "$TMP/g.log" 2>&1 ||
+    sed 's/^/#   /' "$TMP/g.log" | tail -n 20
+v() { jget "$TMP/g/students/$1/report.json" '.labs[0].status'; }
+check "the solutions beside the racy kernel pass" test "$(v ann) $(v cid)" = "pass pass"
+check "the racy kernel fails" test "$(v bob)" = fail
+check "on racecheck's finding or its wrong sums" \
+    grep -qE "racecheck found|wrong" <(jq -r '.messages[]' "$TMP/g/students/bob/labs/09.json")
+ev="$TMP/g/.grader/events"
+sed 's/^/#   /' "$ev" | grep '^#   T ' || true
+# A racecheck batch of three held bob's pass: it must not have cleared.
+check "no racecheck batch that held the racy kernel cleared its builds" \
+    test -z "$(grep -x 'T racecheck 3 clean' "$ev")"
+check "a batch of two or more cleared its builds (the batch was used)" \
+    grep -qE '^T (synccheck|memcheck) [23] clean$' "$ev"
