@@ -11,8 +11,11 @@
 #     no runner outlives the judge;
 #   - check --sanitized goes with --sanitize-from.
 # On a GPU, lab 09 graded for three students, two reference solutions and
-# the bank's trapezoid_no_barrier (its trials pass; racecheck reports the
-# race):
+# the bank's trapezoid_no_barrier (racecheck reports its race), with the
+# emulator's hazard pass off (CUDATUTOR_NO_EMULATOR=1: it would fail the
+# race first, and the kernel would never reach a batch), one run at a time:
+# the race checkers wait until every build has ended, so the passes make
+# one batch:
 #   - the solutions pass: a rule that failed a batch's every build for one
 #     build's finding would fail them;
 #   - the racy kernel fails on racecheck's finding: a rule that cleared a
@@ -79,7 +82,8 @@ for s in ann bob cid; do
     cp "solutions/$L9/kernel.cu" "$S/$s/labs/$L9/kernel.cu"
 done
 cp tests/bank/trapezoid_no_barrier.cu "$S/bob/labs/$L9/kernel.cu"
-"$ROOT/grade.sh" --labs 09 --seed 4242 --no-calibrate --check-runs 1 -j 3 -q -o "$TMP/g" "$S"/* > "$TMP/g.log" 2>&1 ||
+CUDATUTOR_NO_EMULATOR=1 "$ROOT/grade.sh" --labs 09 --seed 4242 --no-calibrate --check-runs 1 -j 3 -q -o "$TMP/g" \
+    "$S"/* > "$TMP/g.log" 2>&1 ||
     sed 's/^/#   /' "$TMP/g.log" | tail -n 20
 v() { jget "$TMP/g/students/$1/report.json" '.labs[0].status'; }
 check "the solutions beside the racy kernel pass" test "$(v ann) $(v cid)" = "pass pass"

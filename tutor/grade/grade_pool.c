@@ -92,11 +92,37 @@ struct run_arg {
     pthread_t t;
 };
 
-/* Under p's lock: the first queued pass and up to GRADE_BATCH_MAX - 1
- * more of its family, taken off the queue into ks; how many. */
+/* Under p's lock: a family with a whole batch of passes queued, or NULL. */
+static const struct family_spec *full_family(const struct pool *p)
+{
+    for (int i = p->san_head; i < p->san_tail; i++) {
+        const struct family_spec *f = p->jobs[p->san_queue[i]].lab->family;
+        int n = 0;
+        for (int j = i; j < p->san_tail && n < GRADE_BATCH_MAX; j++)
+            n += p->jobs[p->san_queue[j]].lab->family == f;
+        if (n == GRADE_BATCH_MAX)
+            return f;
+    }
+    return NULL;
+}
+
+/* Under p's lock: whether the queued race checkers are taken now.  A batch
+ * runs each tool once however many passes it holds, so a partial one waits
+ * while builds are still to come (their passes may join it), unless a
+ * family has a whole batch queued. */
+static int batch_ready(const struct pool *p)
+{
+    return p->san_head < p->san_tail && (p->nbuilt == p->njobs || full_family(p));
+}
+
+/* Under p's lock: a family's queued passes, up to GRADE_BATCH_MAX, taken
+ * off the queue into ks (a family with a whole batch first, else the
+ * first pass's); how many. */
 static int take_batch(struct pool *p, int *ks)
 {
-    const struct family_spec *f = p->jobs[p->san_queue[p->san_head]].lab->family;
+    const struct family_spec *f = full_family(p);
+    if (!f)
+        f = p->jobs[p->san_queue[p->san_head]].lab->family;
     int n = 0, kept = p->san_head;
     for (int i = p->san_head; i < p->san_tail; i++) {
         int k = p->san_queue[i];
@@ -112,8 +138,9 @@ static int take_batch(struct pool *p, int *ks)
 /* Under p's lock: the next run for a GPU thread, its jobs into ks (one
  * judge, or a batch of queued race checkers), their count into *n and the
  * phase into *phase; 0 when there is none left.  A judge whose build has
- * ended goes first, then queued race checkers; with neither, the thread
- * waits for a build, a queued pass, or the last judge's end. */
+ * ended goes first, then queued race checkers (batch_ready); with
+ * neither, the thread waits for a build, a queued pass, or the last
+ * judge's end. */
 static int next_run(struct pool *p, int *ks, int *n, enum grade_phase *phase)
 {
     struct grade *g = p->g;
@@ -127,7 +154,7 @@ static int next_run(struct pool *p, int *ks, int *n, enum grade_phase *phase)
             p->judging++;
             return 1;
         }
-        if (p->san_head < p->san_tail) {
+        if (batch_ready(p)) {
             *n = take_batch(p, ks);
             *phase = GRADE_SANITIZE;
             return 1;
@@ -275,6 +302,7 @@ int grade_pool_run(struct grade *g, struct grade_job *jobs, int njobs)
         pthread_mutex_lock(&p.mu);
         for (int k = 0; k < njobs; k++)
             jobs[k] = (struct grade_job){.sub = jobs[k].sub, .lab = jobs[k].lab, .built = 1, .build_code = 127};
+        p.nbuilt = njobs;
         pthread_cond_broadcast(&p.built);
         pthread_mutex_unlock(&p.mu);
     }
