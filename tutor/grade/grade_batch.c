@@ -5,12 +5,16 @@
  * processes, and the tool its start-up; on one H200 the three tools' runs
  * were most of a class's grading time (docs/harness.md 4.1).
  *
- * A tool's batch clears its builds only when the tool found nothing and
- * every build in it passed under it.  Anything else (a finding, a failure,
- * a crash, a timeout, a build without a report) clears none of them: each
- * then runs that tool alone, in its final check, exactly as without a
- * batch.  So a batch can save time and never make a verdict, and a
- * kernel that breaks a batch costs the others their time, not a grade. */
+ * A batch clears its builds only when each of the three tools found
+ * nothing and every build passed under each.  Anything else (a finding, a
+ * failure, a crash, a timeout, a build without a report, under any tool)
+ * clears none of them: each then runs the three tools alone, in its final
+ * check, exactly as without a batch.  So a batch can save time and never
+ * make a verdict, and a kernel that breaks a batch costs the others their
+ * time, not a grade.  All three, not each tool for itself: a kernel that
+ * wrote outside its buffers under one tool (which that tool does not
+ * watch) could have reached the tool's own memory and blinded it to the
+ * builds after it; memcheck would have reported the writes. */
 #include "grade/grade_run.h"
 
 #include <stdio.h>
@@ -212,13 +216,12 @@ static void *tool_thread(void *arg)
     t->cleared = code == 0;
     while (t->cleared && b < t->n && (t->cleared = report_passed(t->wd[b], tool, why, sizeof why)))
         b++;
-    grade_event(g, "T %s %d %s", tool, t->n, t->cleared ? "clean" : "alone");
     /* Under the tool's output: which batch it was, and what kept it from
      * clearing its builds (the first build without a pass). */
     FILE *f = fopen(log, "ae");
     if (f) {
         fprintf(f, "cudatutor grade: %s over %d builds from %s: exit %d: %s\n", tool, t->n, t->wd[0], code,
-                t->cleared ? "every build cleared" : "each runs it alone");
+                t->cleared ? "clean" : "not clean");
         if (!t->cleared && code == 0)
             fprintf(f, "cudatutor grade: under %s, %s: %s\n", tool, t->wd[b], why);
         fclose(f);
@@ -262,13 +265,18 @@ void grade_batch_sanitize(struct grade *g, struct grade_gates *gs, const struct 
     for (int t = 0; t < TOOLS; t++)
         if (started[t])
             pthread_join(runs[t].t, NULL);
-    /* Each build: the tools whose batch cleared it, comma-separated. */
-    for (int b = 0; ok && b < n; b++) {
+    int all = ok;
+    for (int t = 0; t < TOOLS; t++)
+        all &= started[t] && runs[t].cleared;
+    for (int t = 0; ok && t < TOOLS; t++)
+        grade_event(g, "T %s %s %d %s", tools[t], js[0]->lab->family->name, n,
+                    !runs[t].cleared ? "found" : all ? "clean" : "alone");
+    /* Each build: the tools the batch cleared, comma-separated: all or none. */
+    for (int b = 0; all && b < n; b++) {
         char list[64] = "";
         for (int t = 0; t < TOOLS; t++)
-            if (runs[t].cleared)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "," : "", tools[t]);
-        cleared[b] = list[0] ? strdup(list) : NULL;
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", t ? "," : "", tools[t]);
+        cleared[b] = strdup(list);
     }
     for (int t = 0; t < TOOLS; t++) {
         for (int b = 0; runs[t].lines && b < n; b++)

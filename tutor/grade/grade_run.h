@@ -96,8 +96,10 @@ int grade_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error that makes the run end in exit 4, said at the end. */
 void grade_error(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One line appended to STATE/events ("B ID LAB" built, "R ID LAB" run
- * again alone, "C ID LAB" checked, "S ID" finished, "T TOOL N clean|alone"
- * a race checker's batch of N passes, and whether it cleared them). */
+ * again alone, "C ID LAB" checked, "S ID" finished, "T TOOL FAMILY N
+ * found|clean|alone" a race checker's run over a batch of N passes: it
+ * found something, or it was clean and the batch cleared them, or it was
+ * clean and another tool's run was not, so each runs the tools alone). */
 void grade_event(struct grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The time now as 2024-05-01T12:00:00Z. */
 void grade_utc(char *buf, size_t len, time_t t);
@@ -263,10 +265,10 @@ int grade_job_run(struct grade *g, struct grade_gates *gs, const struct grade_jo
 /* Runs each race checker once over the n judged passes js (one family, n
  * at most GRADE_BATCH_MAX) on GPU gi, through its gate; cleared[b] gets the
  * tools that cleared job b, comma-separated for grade_job_run (heap), or
- * NULL for none.  A tool clears the batch only when it found nothing and
- * every build passed under it; any other end leaves that tool to each
- * build's own run.  A single pass, or builds whose lines cannot be read,
- * make no batch. */
+ * NULL for none.  The batch clears its jobs of all three tools only when
+ * each found nothing and every build passed under each; any other end
+ * leaves the tools to each build's own run.  A single pass, or builds
+ * whose lines cannot be read, make no batch. */
 void grade_batch_sanitize(struct grade *g, struct grade_gates *gs, const struct grade_job *const *js, int n,
                           int gi, char **cleared);
 
