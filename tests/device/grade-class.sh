@@ -129,6 +129,8 @@ jq -rs '[.[] | select(.status == "pass" and .phases != null)] as $p | ($p | leng
           + "timed \([$p[].phases.timing_s] | add / $n | . * 100 | round / 100); "
           + "race checks \([$p[].sanitizer.seconds // 0] | add / $n | . * 100 | round / 100)" end' \
     "$OUT"/grades/students/*/labs/*.json
+# The race checkers' batches: each tool's runs, cleared or not, by family.
+grep '^T ' "$OUT/grades/.grader/events" | awk '{ n[$3 " " $5]++ } END { for (k in n) printf "race-checker runs over batches: %s %d\n", k, n[k] }' | sort
 # Every verdict against the kernel's verdict alone.
 jq -r '.student as $s | .labs[] | [$s, .lab, .status] | @tsv' "$OUT"/grades/students/*/report.json \
     | sort > "$OUT/got.tsv"

@@ -45,7 +45,9 @@ grade() {   # grade NAME GPU-OPTIONS...
          "runs per GPU $(jq -r .check_runs "$OUT/$name/run.json" 2>/dev/null);" \
          "verdicts: $(jq -rs '[.[].labs[].status] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \
                       "$OUT/$name"/students/*/report.json);" \
-         "run again alone: $(grep -c '^R ' "$OUT/$name/.grader/events")"
+         "run again alone: $(grep -c '^R ' "$OUT/$name/.grader/events");" \
+         "race-checker batches (tool runs): $(grep -c '^T .* clean$' "$OUT/$name/.grader/events") cleared," \
+         "$(grep -cE '^T .* (found|alone)$' "$OUT/$name/.grader/events") not"
 }
 # Verdicts and scores, lab by lab; times and measured figures left out.
 verdicts() {
