@@ -83,19 +83,22 @@ else
     # starts only when every program before it has ended ("--barrier"):
     # once it overlapped the grader's runs and lab 01's solution measured
     # 0.13x instead of 0.16x.
-    # The waiters go before all of them, GPU or not: they take no place,
-    # and one begun last would end the run alone on an idle machine
-    # (lock.sh and gpuvia.sh did, for 14 and 25 s).
+    # The two that only wait go before all of them, GPU or not: they take
+    # no place, and one begun last would end the run alone on an idle
+    # machine (lock.sh did, for 14 s; gpuvia.sh, for 25).  gpuvia.sh and
+    # cli.sh, placeless too without a GPU, start with the program that
+    # takes runner.sh's place: by then their labs' compiles are in the
+    # cache (begun at once, they cost the run 8 s more CPU).
     # before and after: the programs ahead of the unit tests and behind them.
     if [ $gpu = 1 ]; then
         before=""
         after="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh --barrier tests/gpu.sh"
     else
-        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/native.sh tests/tui.sh tests/edit_verdict.sh
-                tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/labs.sh"
+        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/gpuvia.sh tests/cli.sh tests/native.sh tests/tui.sh
+                tests/edit_verdict.sh tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/labs.sh"
         after="tests/gpu.sh"
     fi
-    programs=($waiters $before build/tests/test_* $after
+    programs=(tests/lock.sh build/tests/test_watch $before build/tests/test_* $after
               $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $before ${after//--barrier/})))
 fi
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -140,7 +143,7 @@ reap() {
 }
 declare -A listed=()
 for t in "${programs[@]}"; do
-    # (a waiter comes first, and again where its name or the unit tests' glob puts it)
+    # (test_watch comes first, and again in the unit tests' glob)
     [ "$t" = --barrier ] || [ -z "${listed[$t]:-}" ] || continue
     listed[$t]=1
     case $t in
