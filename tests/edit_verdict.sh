@@ -10,15 +10,18 @@ cd "$ROOT"
 
 # A check starts its GPU judge while nvcc compiles: the judge waits at its gate (--gate 1) and goes on
 # once the build is whole; a build that fails leaves no judge behind.  The
-# stand-in nvcc says when it starts and takes its time, so the judge can be
-# seen waiting; the compile cache is off, so nvcc is asked.
+# stand-in nvcc says when it starts and goes on only once the test has
+# looked (slow/go; 30 s at most), so the judge can be seen waiting however
+# busy the machine (it slept 3 s: 6 s of the script's wall time, and not
+# enough for a machine slow enough); the compile cache is off, so nvcc is
+# asked.
 mkdir -p "$TMP/slow"
 real_nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-printf '#!/bin/sh\n: > "%s/slow/compiling"\nsleep 3\ncase "$*" in *broken*) exit 1 ;; esac\nexec %s "$@"\n' \
-    "$TMP" "$real_nvcc" > "$TMP/slow/nvcc"
+printf '#!/bin/sh\n: > "%s/slow/compiling"\ni=0\nwhile [ ! -e "%s/slow/go" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+case "$*" in *broken*) exit 1 ;; esac\nexec %s "$@"\n' "$TMP" "$TMP" "$real_nvcc" > "$TMP/slow/nvcc"
 chmod +x "$TMP/slow/nvcc"
-early_check() {     # early_check NAME FILE: starts a check; waits for nvcc's start
-    rm -f "$TMP/slow/compiling"
+early_check() {     # early_check NAME FILE: starts a check; waits for nvcc's start (go lets it on)
+    rm -f "$TMP/slow/compiling" "$TMP/slow/go"
     env -u CUDATUTOR_COMPILE_CACHE NVCC="$TMP/slow/nvcc" "$TUTOR" check 01 --file "$2" --no-sanitize --quick \
         --work-dir "$TMP/$1" --json > "$TMP/$1.json" 2> "$TMP/$1.err" &
     early_pid=$!
@@ -28,6 +31,7 @@ judges_of() { pgrep -f -- "--json $TMP/$1/(cpu-)?harness.json" | wc -l; }
 early_check early solutions/01-interleaved-addressing/kernel.cu
 check "early judge: the GPU judge runs while nvcc compiles, waiting at its gate" \
     pgrep -f -- "--json $TMP/early/harness.json .*--gate 1"
+: > "$TMP/slow/go"
 wait "$early_pid"
 # (the trials with a GPU; without one, as the suite asks, the plans only)
 if have_gpu; then
@@ -40,6 +44,7 @@ fi
 cp solutions/01-interleaved-addressing/kernel.cu "$TMP/broken.cu"
 early_check early-broken "$TMP/broken.cu"
 check "early judge: waiting while a build that fails compiles" test "$(judges_of early-broken)" -ge 1
+: > "$TMP/slow/go"
 wait "$early_pid"
 check "early judge: a build that fails ends in compile_error" \
     test "$(jget "$TMP/early-broken.json" .status)" = compile_error

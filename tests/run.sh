@@ -9,8 +9,8 @@
 #   tests/run.sh                 every test
 #   tests/run.sh PROGRAM...      only these (tests/cli.sh, build/tests/test_proc)
 # RUN_LOG=FILE puts the full output elsewhere than build/tests/log.
-# TEST_JOBS=N runs up to N programs at once, besides the two that mostly
-# wait on timers (default: the cores, at most 4;
+# TEST_JOBS=N runs up to N programs at once, besides those that mostly
+# wait on timers (waiters, below; default: the cores, at most 4;
 # each program has its own temporary folder, checks of one lab queue on its
 # work folder's lock, and timed sections on the GPU lock); the lines come
 # out in the programs' order all the same.
@@ -57,6 +57,17 @@ report() {
         "$( [ "$s" -gt 0 ] && skip_reasons "$out")"
 }
 
+gpu=0
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
+# Programs that spend most of their time waiting on timers (lock
+# timeouts, a watcher's quiet period, a queued srun, a stuck judge's
+# bound), not on a CPU: they run beside the others without taking a place
+# among jobs_max.  Without a GPU, gpuvia.sh and cli.sh too: they use a
+# core a fifth to a third of their 20 s, and with a place each the two of
+# them once held both places and left the machine idle.  On a GPU machine
+# their checks take the GPU, and gpu.sh's barrier waits for them.
+waiters=" tests/lock.sh build/tests/test_watch "
+[ $gpu = 1 ] || waiters="$waiters tests/gpuvia.sh tests/cli.sh "
 if [ $# -gt 0 ]; then
     programs=("$@")
 else
@@ -72,16 +83,22 @@ else
     # starts only when every program before it has ended ("--barrier"):
     # once it overlapped the grader's runs and lab 01's solution measured
     # 0.13x instead of 0.16x.
+    # The two that only wait go before all of them, GPU or not: they take
+    # no place, and one begun last would end the run alone on an idle
+    # machine (lock.sh did, for 14 s; gpuvia.sh, for 25).  gpuvia.sh and
+    # cli.sh, placeless too without a GPU, start with the program that
+    # takes runner.sh's place: by then their labs' compiles are in the
+    # cache (begun at once, they cost the run 8 s more CPU).
     # before and after: the programs ahead of the unit tests and behind them.
-    if nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    if [ $gpu = 1 ]; then
         before=""
         after="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh --barrier tests/gpu.sh"
     else
-        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/native.sh tests/tui.sh tests/edit_verdict.sh
-                tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh"
+        before="tests/bank.sh tests/runner.sh tests/grade.sh tests/gpuvia.sh tests/cli.sh tests/native.sh tests/tui.sh
+                tests/edit_verdict.sh tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/labs.sh"
         after="tests/gpu.sh"
     fi
-    programs=($before build/tests/test_* $after
+    programs=(tests/lock.sh build/tests/test_watch $before build/tests/test_* $after
               $(ls tests/*.sh | grep -vxF -e tests/run.sh -e tests/lib.sh $(printf -- '-e %s ' $before ${after//--barrier/})))
 fi
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -113,10 +130,6 @@ flush() {
         next=$((next + 1))
     done
 }
-# Programs that spend their time waiting on timers (lock timeouts, a
-# watcher's quiet period), not on a CPU: they run beside the others
-# without taking a place among jobs_max.
-waiters=" tests/lock.sh build/tests/test_watch "
 declare -A slot=()
 # reap: waits for one program to end; a place is free again if it had one.
 reap() {
@@ -128,7 +141,11 @@ reap() {
     fi
     flush
 }
+declare -A listed=()
 for t in "${programs[@]}"; do
+    # (test_watch comes first, and again in the unit tests' glob)
+    [ "$t" = --barrier ] || [ -z "${listed[$t]:-}" ] || continue
+    listed[$t]=1
     case $t in
         --barrier) while [ "$running" -gt 0 ]; do reap; done; continue ;;
         *.sh) [ -f "$t" ] || continue; name=$(basename "$t" .sh); cmd=(bash "$t") ;;

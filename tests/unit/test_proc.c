@@ -262,12 +262,16 @@ static void stdin_given_to_the_child(void)
 /* Threads running short children in a loop beside threads starting long
  * ones.  A long child that inherited a short run's pipe (forked between
  * that pipe's creation and its closing in the parent) would hold it open,
- * and the short run would last about as long as the long child. */
+ * and the short run would last about as long as the long child.  Each
+ * long fork is a chance to catch a leak; twelve of them, six threads of
+ * two rounds each, take two seconds of the shorts spinning every core
+ * (two threads of six rounds took six). */
+enum { LONGS = 6, LONG_ROUNDS = 2, SHORTS = 6 };
 static atomic_int longs_running;
 static void *long_children(void *arg)
 {
     (void)arg;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < LONG_ROUNDS; i++) {
         struct proc_result r;
         char *argv[] = {"sleep", "1", NULL};
         struct proc_spec spec = {.argv = argv, .timeout_s = 10};
@@ -303,7 +307,6 @@ static void *short_children(void *arg)
 
 static void threads_never_share_pipes(void)
 {
-    enum { LONGS = 2, SHORTS = 6 };
     pthread_t longs[LONGS];
     struct shorts sh[SHORTS] = {{0}};
     double worst = 0;
@@ -320,7 +323,7 @@ static void threads_never_share_pipes(void)
         runs += sh[i].runs;
         worst = sh[i].worst > worst ? sh[i].worst : worst;
     }
-    printf("# %d short runs beside %d long ones; the slowest took %.3f s\n", runs, LONGS * 6, worst);
+    printf("# %d short runs beside %d long ones; the slowest took %.3f s\n", runs, LONGS * LONG_ROUNDS, worst);
     EXPECT(runs > 20);
     EXPECT(worst < 0.7);     /* a leak costs about 1 s, the length of a long child */
 }
