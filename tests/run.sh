@@ -79,7 +79,7 @@ else
     # PTX (tests/lib.sh, emu_ptx_keep).  On a GPU machine the
     # grader's own GPU locks do not keep its runs from tests/gpu.sh's
     # timed sections (every tutor check shares the machine's lock; a
-    # grader does not take it), so there the grader goes first and gpu.sh
+    # grader does not take it), so there the graders go first and gpu.sh
     # starts only when every program before it has ended ("--barrier"):
     # once it overlapped the grader's runs and lab 01's solution measured
     # 0.13x instead of 0.16x.
@@ -92,7 +92,8 @@ else
     # before and after: the programs ahead of the unit tests and behind them.
     if [ $gpu = 1 ]; then
         before=""
-        after="tests/grade.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh --barrier tests/gpu.sh"
+        after="tests/grade.sh tests/grade_batch.sh tests/bank.sh tests/runner.sh tests/grade_calibrate.sh tests/cli.sh tests/labs.sh
+               --barrier tests/gpu.sh"
     else
         before="tests/bank.sh tests/runner.sh tests/grade.sh tests/gpuvia.sh tests/cli.sh tests/native.sh tests/tui.sh
                 tests/edit_verdict.sh tests/counters.sh tests/fuzz.sh tests/grade_calibrate.sh tests/labs.sh"
