@@ -144,7 +144,7 @@ reap() {
 }
 declare -A listed=()
 for t in "${programs[@]}"; do
-    # (test_watch comes first, and again in the unit tests' glob)
+    # (lock.sh and test_watch come first, and again where the globs put them)
     [ "$t" = --barrier ] || [ -z "${listed[$t]:-}" ] || continue
     listed[$t]=1
     case $t in
