@@ -16,8 +16,23 @@ typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, c
 #define CHECK_WRAP_MAX 24
 
 /* The race checkers: compute-sanitizer's tools, each run around a judge
- * in sanitize mode. */
+ * in sanitize mode, by a check or by a grader's batch. */
 #define CHECK_SAN_TOOLS {"racecheck", "synccheck", "memcheck"}
+/* compute-sanitizer's options in every such run, whoever makes it: the
+ * judge alone is watched (the runner it starts has no GPU code); the tool
+ * exits CHECK_SAN_EXIT when it found something; API errors are not its to
+ * report, since the judge checks every driver call's result itself and
+ * some fail by design (it counts a kernel's parameters by asking until the
+ * driver says there is none).  Then racecheck watches the student's
+ * kernels by name (--kernel-name kne=NAME), up to CHECK_SAN_KERNELS_MAX of
+ * them; a module of more is watched whole. */
+#define CHECK_SAN_EXIT 86
+#define CHECK_STR_(x) #x
+#define CHECK_STR(x) CHECK_STR_(x)
+#define CHECK_SAN_OPTIONS(tool)                                                                  \
+    "--target-processes", "application-only", "--tool", (tool), "--error-exitcode",            \
+        CHECK_STR(CHECK_SAN_EXIT), "--print-limit", "20", "--report-api-errors", "no"
+#define CHECK_SAN_KERNELS_MAX 12
 /* A grader's split check (sanitize_later below) leaves this file in the
  * work folder beside a pass whose race checkers are pending, so that the
  * grader can run each tool once over several builds (the judge's --batch,

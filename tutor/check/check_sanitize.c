@@ -16,11 +16,6 @@
 #include "model/result.h"
 #include "sys/util.h"
 
-#define SANITIZER_EXIT 86
-/* racecheck watches the student's kernels by name up to this many; a
- * module with more is watched whole. */
-#define SAN_KERNELS_MAX 12
-
 /* Keeps the "=========" lines of a compute-sanitizer report, at most 12. */
 static char *sanitizer_excerpt(const char *out, int *hazards)
 {
@@ -53,10 +48,10 @@ enum { SAN_TOOLS = sizeof san_tools / sizeof san_tools[0] };
 struct san_job {
     struct check_state *run;
     const char *tool;
-    char *json, *code;
+    char *json;
     char **hx;
     char *argv[128];
-    char *kernels[SAN_KERNELS_MAX];  /* "kne=NAME" of each of the student's kernels */
+    char *kernels[CHECK_SAN_KERNELS_MAX];  /* "kne=NAME" of each of the student's kernels */
     int nkernels;
     struct proc_spec spec;
     struct proc_result pr;
@@ -99,7 +94,7 @@ static void *san_thread(void *arg)
 static int kernel_add(void *ud, const char *name, int len)
 {
     struct san_job *j = ud;
-    if (j->nkernels == SAN_KERNELS_MAX)
+    if (j->nkernels == CHECK_SAN_KERNELS_MAX)
         return 1;
     return !(j->kernels[j->nkernels++] = util_format("kne=%.*s", len, name));
 }
@@ -133,8 +128,7 @@ static int san_prepare(struct check_state *r, struct san_job *j, const char *too
     j->tool = tool;
     j->rc = -1;
     j->json = util_format("%s/sanitize-%s.json", r->dir, tool);
-    j->code = util_format("%d", SANITIZER_EXIT);
-    if (!j->json || !j->code)
+    if (!j->json)
         return -1;
     j->hx = judge_argv(r, j->json, "sanitize", f->sanitize_sizes, f->nsanitize, 0);
     if (!j->hx)
@@ -143,20 +137,9 @@ static int san_prepare(struct check_state *r, struct san_job *j, const char *too
     for (skip = judge_wrap_words(r); a < skip; a++)
         j->argv[a] = j->hx[a];
     j->argv[a++] = r->tc->sanitizer;
-    /* The judge alone: the runner it starts has no GPU to check. */
-    j->argv[a++] = "--target-processes";
-    j->argv[a++] = "application-only";
-    j->argv[a++] = "--tool";
-    j->argv[a++] = (char *)tool;
-    j->argv[a++] = "--error-exitcode";
-    j->argv[a++] = j->code;
-    j->argv[a++] = "--print-limit";
-    j->argv[a++] = "20";
-    /* The judge checks every driver call's result itself, and some fail by
-     * design: it counts a kernel's parameters by asking until the driver
-     * says there is none.  The tools are here for the kernel's hazards. */
-    j->argv[a++] = "--report-api-errors";
-    j->argv[a++] = "no";
+    const char *const options[] = {CHECK_SAN_OPTIONS(tool)};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        j->argv[a++] = (char *)options[i];
     if (!strcmp(tool, "racecheck"))
         san_kernels(r, j);
     for (int i = 0; i < j->nkernels; i++) {
@@ -192,15 +175,8 @@ static enum san_verdict san_record(struct check_state *r, struct san_job *j)
     char *text = util_read_file(j->json, NULL), err[128];
     struct result h = {0};
     const char *hs = text && result_merge_judge(&h, text, err, sizeof err) == 0 ? status_name(h.status) : NULL;
-    /* A batch's build: its own part of the tool's run, or nothing to show
-     * for it (then it could not judge: run alone, it would have). */
-    if (j->batched && (!hs || h.seed != r->seed)) {
-        clean = 0;
-        j->pr.exited = 0;
-        hs = NULL;
-    }
     result_add_san_tool(r->res, j->tool, clean, j->batched ? h.harness_s : j->pr.seconds, excerpt ? excerpt : "");
-    if (j->pr.exited && j->pr.exit_code == SANITIZER_EXIT) {
+    if (j->pr.exited && j->pr.exit_code == CHECK_SAN_EXIT) {
         v = SAN_DIRTY;
         check_message(r, "%s found %d problem line(s): see the sanitizer report", j->tool, hazards);
     } else if (hs && h.status != STATUS_PASS && h.status != STATUS_NO_GPU) {
@@ -223,16 +199,24 @@ static enum san_verdict san_record(struct check_state *r, struct san_job *j)
     return v;
 }
 
-/* Whether --sanitized names tool: a grader's batch ran it clean over
- * this build. */
-static int san_batched(const struct check_state *r, const char *tool)
+/* Whether job j's tool ran clean over this build in a grader's batch:
+ * --sanitized names it, and its report there is this build's pass (its
+ * seed).  A tool named without one runs as it would without a batch. */
+static int san_batched(const struct check_state *r, const struct san_job *j)
 {
-    size_t n = strlen(tool);
-    for (const char *p = r->o->sanitized; p && *p; p += strcspn(p, ","), p += *p == ',') {
-        if (strcspn(p, ",") == n && !strncmp(p, tool, n))
-            return 1;
-    }
-    return 0;
+    size_t n = strlen(j->tool);
+    int named = 0;
+    for (const char *p = r->o->sanitized; p && *p && !named; p += strcspn(p, ","), p += *p == ',')
+        named = strcspn(p, ",") == n && !strncmp(p, j->tool, n);
+    if (!named)
+        return 0;
+    char *text = util_read_file(j->json, NULL), err[128];
+    struct result h = {0};
+    int passed = text && result_merge_judge(&h, text, err, sizeof err) == 0 && h.status == STATUS_PASS &&
+                 h.seed == r->seed;
+    result_free(&h);
+    free(text);
+    return passed;
 }
 
 /* One tool's line of the batch file, into f: 0, or -1 when a word cannot
@@ -263,7 +247,6 @@ void san_batch_write(struct check_state *r)
         for (int i = 0; i < j.nkernels; i++)
             free(j.kernels[i]);
         free(j.json);
-        free(j.code);
     }
     if (f && (fclose(f) | bad || rename(tmp, path)))
         unlink(tmp);
@@ -290,7 +273,7 @@ void san_begin(struct check_state *r)
         struct san_job *j = &r->san[t];
         if (san_prepare(r, j, san_tools[t]) != 0)
             continue;
-        if (san_batched(r, san_tools[t])) {
+        if (san_batched(r, j)) {
             /* Its run is over: the tool exited 0 with this build's report
              * written where its own run writes it, which san_record reads. */
             j->pr = (struct proc_result){.started = 1, .exited = 1, .output = calloc(1, 1)};
@@ -349,7 +332,6 @@ void san_end(struct check_state *r, int record)
         for (int i = 0; i < j->nkernels; i++)
             free(j->kernels[i]);
         free(j->json);
-        free(j->code);
     }
     if (record) {
         r->res->sanitize_s = util_now() - r->san_t0;

@@ -29,9 +29,6 @@
 static const char *const tools[] = CHECK_SAN_TOOLS;
 enum { TOOLS = sizeof tools / sizeof tools[0] };
 
-/* racecheck watches at most this many kernels by name, as a check does;
- * a batch whose builds define more is watched whole. */
-#define KERNELS_MAX 12
 /* A batch's bound: its start and each build's trials under a tool take
  * seconds; one past this has a build that hangs, and its builds run alone. */
 #define BATCH_START_S 60
@@ -145,7 +142,7 @@ static int kernels_union(const struct line *lines, int n, char **names, int *wat
                 seen = strlen(names[i]) == len + 4 && !strncmp(names[i] + 4, p, len);
             if (seen)
                 continue;
-            if (k == KERNELS_MAX || !(names[k] = util_format("kne=%.*s", (int)len, p)))
+            if (k == CHECK_SAN_KERNELS_MAX || !(names[k] = util_format("kne=%.*s", (int)len, p)))
                 *watch_all = 1;
             else
                 k++;
@@ -164,7 +161,7 @@ static void *tool_thread(void *arg)
     char *log = util_format("%s/sanitize-batches.log", g->state);
     char *lock = grade_gpu_lock(g, t->gi);
     char *visible = g->gpus[t->gi][0] ? util_format("CUDA_VISIBLE_DEVICES=%s", g->gpus[t->gi]) : NULL;
-    char *names[KERNELS_MAX] = {0};
+    char *names[CHECK_SAN_KERNELS_MAX] = {0};
     char *argv[96];
     int a = 0, nk = 0, all = 1, busy = 0;
 
@@ -189,17 +186,9 @@ static void *tool_thread(void *arg)
     }
     argv[a++] = "--";
     argv[a++] = t->lines[0].sanitizer;
-    /* the judge alone, as in a check: its runners have no GPU code */
-    argv[a++] = "--target-processes";
-    argv[a++] = "application-only";
-    argv[a++] = "--tool";
-    argv[a++] = (char *)tool;
-    argv[a++] = "--error-exitcode";
-    argv[a++] = "86";
-    argv[a++] = "--print-limit";
-    argv[a++] = "20";
-    argv[a++] = "--report-api-errors";
-    argv[a++] = "no";
+    const char *const options[] = {CHECK_SAN_OPTIONS(tool)};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        argv[a++] = (char *)options[i];
     for (int i = 0; i < nk && !all; i++) {
         argv[a++] = "--kernel-name";
         argv[a++] = names[i];
