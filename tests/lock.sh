@@ -61,6 +61,21 @@ else
         "s1 $(got s1)-$(released s1), o1 $(got o1)-$(released o1), o2 $(got o2)-$(released o2), s2 $(got s2)-$(released s2)"
 fi
 
+# A sharer between its trials steps aside for a timed section that waits:
+# the timer waits for one trial, not the sharer's whole run, and the sharer
+# holds nothing while it times.
+aside() { awk -v k="$2" '$1 == "aside" { print $k; exit }' "$TMP/$1"; }
+probe y1 trials 1500; sleep 0.3; probe o1 own 300; wait
+if [ -n "$(aside y1 2)" ] && [ "$(got o1)" -lt $(( $(released y1) - 500 )) ] &&
+   [ "$(aside y1 2)" -le "$(got o1)" ] && [ "$(aside y1 3)" -ge $(( $(released o1) - 20 )) ]; then
+    ok "a sharer steps aside between trials for a waiting timed section"
+else
+    not_ok "a sharer steps aside between trials for a waiting timed section" \
+        "y1 $(got y1)-$(released y1) aside $(aside y1 2)-$(aside y1 3), o1 $(got o1)-$(released o1)"
+fi
+probe y1 trials 600; sleep 0.2; probe s1 share 200; wait
+check "... and not for another sharer" test -z "$(aside y1 2)"
+
 # A holder that dies (killed, not let go) frees the GPU at once.
 "$PROBE" "$LOCK" own 30000 20 > "$TMP/dead" 2>/dev/null & victim=$!
 sleep 0.3

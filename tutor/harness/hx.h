@@ -428,6 +428,10 @@ int gpu_lock_open(struct ctx *c);
  * the GPU shared (nothing to do when it does already); -1 when the wait ran
  * out (the caller goes on regardless). */
 int gpu_share(struct ctx *c);
+/* Between trials: if a timed section waits, lets go of the shared hold and
+ * takes it again after the timed sections queued (gpu_share); otherwise,
+ * or holding nothing shared, does nothing. */
+int gpu_yield(struct ctx *c);
 /* Lets go of a shared hold, waits (at most o->gpu_lock_wait_s) until nothing
  * else runs on the GPU and holds it alone; -1 when the wait ran out (the
  * caller times anyway). */

@@ -326,6 +326,7 @@ static int run_trials(struct ctx *c)
     for (int i = 0; i < c->o->nsizes; i++) {
         struct test *t = &r->tests[r->ntests++];
         unsigned long long n = c->o->sizes[i];
+        gpu_yield(c);
         stage(STAGE_CORRECTNESS, i + 1, c->o->nsizes, "n=%llu", n);
         snprintf(t->name, sizeof t->name, "n=%llu", n);
         t->n = n;
@@ -789,7 +790,13 @@ static int batch_main(const char *path, std::chrono::steady_clock::time_point t0
                 note(c->r, "the batch's device could not be set up: see its first build's report");
             c->r->status = st;
         } else if (c->r->status == STATUS_PASS) {
+            /* The batch's share of the GPU, which the build's trials step
+             * out of for a timed section that waits. */
+            c->lock_fd = dev.lock_fd;
+            c->lock_state = dev.lock_state;
             c->r->status = plan_load(c, 1) || family_bind(c) ? STATUS_INTERNAL_ERROR : run_build(c);
+            dev.lock_state = c->lock_state;
+            c->lock_fd = -1;
         }
         verdict_settle(c);
         plan_end(c);

@@ -18,6 +18,9 @@
  * from before its first CUDA call to its exit, except while it times: then
  * even context creation and teardown, which do touch the GPU, stay out of
  * other runs' timed sections.
+ * A sharer steps aside between its trials when a timed section waits: the
+ * timer then waits for one trial of each sharer, not for their whole runs,
+ * and a context left idle meanwhile does not touch the GPU.
  * Waits poll instead of blocking, so every wait has a deadline, and they are
  * announced on the progress channel ("@gpu wait", "@gpu go") so that the tutor does not
  * count them against the kernel's time limit. */
@@ -102,6 +105,19 @@ int gpu_share(struct ctx *c)
         note(c->r, "the GPU stayed busy for %.0f s: the trials ran beside another run",
              c->o->gpu_lock_wait_s);
     return ok ? 0 : -1;
+}
+
+int gpu_yield(struct ctx *c)
+{
+    if (c->lock_fd < 0 || c->lock_state != LOCK_SHARED)
+        return 0;
+    /* The queue byte free: no timed section waits, keep the share. */
+    if (range(c->lock_fd, F_WRLCK, QUEUE) == 0) {
+        range(c->lock_fd, F_UNLCK, QUEUE);
+        return 0;
+    }
+    gpu_release(c);
+    return gpu_share(c);
 }
 
 int gpu_own(struct ctx *c)
