@@ -108,14 +108,17 @@ if [ "$(field .status)" = pass ] && [ "$(field .sanitizer.ran)" = true ] &&
 else
     not_ok "the race checkers at the far end" "$(field .sanitizer)" "$(cat "$SAN_LOG" 2>&1)"
 fi
-# racecheck watches the student's kernels, by name, and only them; the
-# other two watch every launch.
+# Each tool watches the student's kernels, by name, and only them.
 entries=$(grep -o '\.entry [A-Za-z_$][A-Za-z0-9_$]*' "$TMP/w/keep/kernel.ptx" | sed 's/^\.entry /kne=/' | tr '\n' ' ')
-if [ -n "$entries" ] && grep -qxF "racecheck [${entries% }] $(grep -m1 '^racecheck' "$SAN_LOG" | cut -d] -f2- | cut -c2-)" "$SAN_LOG" &&
-   [ "$(grep -c '^synccheck \[\]\|^memcheck \[\]' "$SAN_LOG")" = 2 ]; then
-    ok "racecheck is told the student's kernels by name (${entries% }); synccheck and memcheck watch every launch"
+watched=0
+for tool in racecheck synccheck memcheck; do
+    grep -qxF "$tool [${entries% }] $(grep -m1 "^$tool" "$SAN_LOG" | cut -d] -f2- | cut -c2-)" "$SAN_LOG" &&
+        watched=$((watched + 1))
+done
+if [ -n "$entries" ] && [ "$watched" = 3 ]; then
+    ok "racecheck, synccheck and memcheck are each told the student's kernels by name (${entries% })"
 else
-    not_ok "racecheck's kernel filter" "entries: $entries" "$(cat "$SAN_LOG" 2>&1)"
+    not_ok "the tools' kernel filter" "entries: $entries" "$(cat "$SAN_LOG" 2>&1)"
 fi
 FAKE_SAN=dirty PATH="$TMP/sanbin:$PATH" via --gpu-via "$SRUN -p gpu --gres=gpu:1 -t 2"
 if [ "$rc" = 1 ] && [ "$(field .status)" = fail ] &&

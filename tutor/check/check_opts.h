@@ -23,7 +23,7 @@ typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, c
  * exits CHECK_SAN_EXIT when it found something; API errors are not its to
  * report, since the judge checks every driver call's result itself and
  * some fail by design (it counts a kernel's parameters by asking until the
- * driver says there is none).  Then racecheck watches the student's
+ * driver says there is none).  Then each tool watches the student's
  * kernels by name (--kernel-name kne=NAME), up to CHECK_SAN_KERNELS_MAX of
  * them; a module of more is watched whole. */
 #define CHECK_SAN_EXIT 86
@@ -37,7 +37,7 @@ typedef void (*check_progress_fn)(void *ud, enum stage_id stage, int i, int n, c
  * work folder beside a pass whose race checkers are pending, so that the
  * grader can run each tool once over several builds (the judge's --batch,
  * docs/harness.md 4.1): one line per tool, tab-separated, the tool,
- * compute-sanitizer, the kernels racecheck watches (comma-separated;
+ * compute-sanitizer, the kernels it watches (comma-separated;
  * empty: all), then the judge and its sanitize-mode options.  No file
  * when a word holds a tab or a line break: the grader then runs that
  * build's checkers alone. */

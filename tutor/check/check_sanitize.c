@@ -99,13 +99,14 @@ static int kernel_add(void *ud, const char *name, int len)
     return !(j->kernels[j->nkernels++] = util_format("kne=%.*s", len, name));
 }
 
-/* racecheck's cost is per launch watched, and most of a trial's launches
- * are the judge's own (its inputs, its checks, the baseline): watching
- * only the kernels the student's module defines took a lab 07 run from
- * 2.8 s to 1.0 s on an H200 (6.7 to 1.1 CPU seconds).  Every launch of the
- * student's code is of one of them: the runner has no GPU code, and the
- * judge launches only the module's entries.  A module whose PTX cannot be
- * read, or with more kernels than the filter takes, is watched whole. */
+/* A tool's cost is per launch watched, and most of a trial's launches are
+ * the judge's own (its inputs, its checks, the baseline), whose accesses,
+ * barriers and races are not the student's to answer for: watching only
+ * the kernels the student's module defines took a lab 07 racecheck run
+ * from 2.8 s to 1.0 s on an H200 (6.7 to 1.1 CPU seconds).  Every launch
+ * of the student's code is of one of them: the runner has no GPU code, and
+ * the judge launches only the module's entries.  A module whose PTX cannot
+ * be read, or with more kernels than the filter takes, is watched whole. */
 static void san_kernels(struct check_state *r, struct san_job *j)
 {
     size_t len = 0;
@@ -140,8 +141,7 @@ static int san_prepare(struct check_state *r, struct san_job *j, const char *too
     const char *const options[] = {CHECK_SAN_OPTIONS(tool)};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         j->argv[a++] = (char *)options[i];
-    if (!strcmp(tool, "racecheck"))
-        san_kernels(r, j);
+    san_kernels(r, j);
     for (int i = 0; i < j->nkernels; i++) {
         j->argv[a++] = "--kernel-name";
         j->argv[a++] = j->kernels[i];

@@ -126,7 +126,7 @@ static int batch_write(const char *path, const struct line *lines, int n, const 
     return fclose(f) ? -1 : 0;
 }
 
-/* The kernels racecheck watches over the whole batch: each build's, once;
+/* The kernels a tool watches over the whole batch: each build's, once;
  * 0 in *watch_all when one build's are not known or there are too many. */
 static int kernels_union(const struct line *lines, int n, char **names, int *watch_all)
 {
@@ -173,8 +173,7 @@ static void *tool_thread(void *arg)
     }
     if (!file || !log || !lock || (g->gpus[t->gi][0] && !visible) || batch_write(file, t->lines, t->n, lock))
         goto out;
-    if (!strcmp(tool, "racecheck"))
-        nk = kernels_union(t->lines, t->n, names, &all);
+    nk = kernels_union(t->lines, t->n, names, &all);
     argv[a++] = g->self;
     argv[a++] = "grade";
     argv[a++] = "--sandbox-exec";
