@@ -184,22 +184,23 @@ static void resume_rule(void)
     EXPECT(!grade_work_skip(1, 0));
 }
 
-/* The default --check-runs: the CPUs a run holds (four with the race
- * checkers), shared over the GPUs, capped by GPU memory, within 1..8. */
+/* The default --check-runs: the CPUs a run holds (two with the race
+ * checkers' batches, 1.5 without), shared over the GPUs, capped by GPU
+ * memory, within 1..8. */
 static void runs_from_the_machine(void)
 {
-    EXPECT(grade_runs_per_gpu(16, 1, 1, 139) == 4);     /* one H200, 16 CPUs */
-    EXPECT(grade_runs_per_gpu(64, 4, 1, 139) == 4);     /* H200 x4, 64 CPUs: not 8 per GPU */
+    EXPECT(grade_runs_per_gpu(16, 1, 1, 139) == 8);     /* one H200, 16 CPUs */
+    EXPECT(grade_runs_per_gpu(32, 4, 1, 139) == 4);     /* 4 GPUs, 32 CPUs: not 8 per GPU */
+    EXPECT(grade_runs_per_gpu(12, 1, 1, 139) == 6);     /* the race checkers' batches count 2 CPUs a run */
     EXPECT(grade_runs_per_gpu(64, 1, 1, 139) == 8);     /* past 8 runs only queue for the timed sections */
-    EXPECT(grade_runs_per_gpu(16, 1, 0, 139) == 8);     /* without sanitizers a run holds fewer CPUs */
-    EXPECT(grade_runs_per_gpu(12, 1, 0, 139) == 8);
+    EXPECT(grade_runs_per_gpu(12, 1, 0, 139) == 8);     /* without sanitizers a run holds fewer CPUs */
     EXPECT(grade_runs_per_gpu(6, 1, 0, 0) == 4);
     EXPECT(grade_runs_per_gpu(2, 1, 1, 139) == 1);      /* never none */
     EXPECT(grade_runs_per_gpu(8, 4, 1, 139) == 1);
     EXPECT(grade_runs_per_gpu(64, 1, 1, 16) == 2);      /* a small GPU's memory holds two */
     EXPECT(grade_runs_per_gpu(64, 1, 1, 4) == 1);
     EXPECT(grade_runs_per_gpu(64, 1, 1, 0) == 8);       /* memory unknown: not counted */
-    EXPECT(grade_runs_per_gpu(16, 0, 1, 0) == 4);
+    EXPECT(grade_runs_per_gpu(16, 0, 1, 0) == 8);
 }
 
 /* Which verdicts a busy grader could have made, and are run again alone. */

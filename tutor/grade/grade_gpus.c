@@ -19,16 +19,19 @@
 #include "sys/util.h"
 
 /* What one check run holds while it runs, for the default --check-runs.
- * CPUs: the judge, the emulator's hazard pass, and with the race checkers
- * three compute-sanitizer processes that each keep a CPU busy for seconds;
- * a machine given more runs than it has CPUs for starts judges late and
- * slows sanitizers past the check's bound (seen on an H200 x4 machine with
- * 64 CPUs and 8 runs per GPU: judges took 5.4 s to start instead of 0.16,
- * correct kernels timed out).  GPU memory: a judge's buffers at the
+ * CPUs: a judge, or a batch of race checkers (grade_batch.c): three
+ * compute-sanitizer processes that each keep a CPU busy for seconds, but
+ * once over up to 8 passes, and most runs are judges.  A machine given
+ * more runs than it has CPUs for starts judges late and slows sanitizers
+ * past the check's bound (seen on an H200 x4 machine with 64 CPUs and 8
+ * runs per GPU when every check ran its three tools beside its judge:
+ * judges took 5.4 s to start instead of 0.16, correct kernels timed out).
+ * With batches, on one H200 with 16 CPUs, 30 students x 15 labs took 263
+ * s at 4 runs, 205 s at 8 and 198-201 s at 12, the load at 9-15.  GPU memory: a judge's buffers at the
  * largest timed size with its reference's, a sanitizer's shadow beside.
  * No more than RUNS_PER_GPU_MAX on one GPU: past that the runs only queue
  * for its timed sections. */
-#define RUN_CORES_SANITIZE 4.0
+#define RUN_CORES_SANITIZE 2.0
 #define RUN_CORES 1.5
 #define RUN_GPU_GIB 8.0
 #define RUNS_PER_GPU_MAX 8
