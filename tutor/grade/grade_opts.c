@@ -140,7 +140,7 @@ void grade_opts_usage(FILE *f)
           "  --hide PATH            also hide PATH from the sandbox (repeatable)\n"
           "  --gpus LIST            GPUs to use, e.g. 0,1 (default: every visible one)\n"
           "  --check-runs N         runs at once on each GPU (default: what the machine\n"
-          "                         holds: 4 CPUs a run with the race checkers, 1.5\n"
+          "                         holds: 2 CPUs a run with the race checkers, 1.5\n"
           "                         without, 8 GiB of GPU memory; 1 to 8); their trials\n"
           "                         and race checks share the GPU, their timed sections\n"
           "                         take turns with it alone\n"
