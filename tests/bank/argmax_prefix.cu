@@ -1,5 +1,5 @@
-// bank: lab=11 expect=fail cpu=pass
-// why: reads only the first 90% of the input: the judge's peaks (the maximum, a few of them) and every timed sample's new maximum can be in the rest
+// bank: lab=11 expect=fail cpu=fail
+// why: reads only the first 90% of the input: one trial in twelve puts the unique maximum at the last element, so the trials catch it without a GPU, and every timed sample's new maximum can be in the rest
 /* Looks only at n - n/10 elements, ten percent less to read.  On inputs
  * whose maximum has thousands of ties spread everywhere it is right; the
  * inputs with peaks put the maximum at a few random places, and each timed

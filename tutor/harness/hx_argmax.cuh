@@ -29,11 +29,11 @@
  * level(i) is uniform in [0, K) with K = n/16 clamped to [2, 4096]: the top
  * level K-1 occurs about n/K times (16 or more once n is 64 or more),
  * scattered, so ties for the maximum are the rule and only the first of
- * them is right.  Two draws in three add "peaks" at level K, above
+ * them is right.  Two salts in three add "peaks" at level K, above
  * everything else (one peak in half of them, so that the maximum is unique
- * and anywhere; two to four in the rest, one in each of as many equal
- * stretches at a random place): a kernel that reads a prefix or a sample
- * finds a tie of the wrong level.
+ * and anywhere, the last element in one salt of twelve; two to four in the
+ * rest, one in each of as many equal stretches at a random place): a
+ * kernel that reads a prefix or a sample finds a tie of the wrong level.
  *
  * Without peaks the answer is the first index of the highest level present;
  * with them, the first peak.  The host finds it without reading the whole
@@ -140,16 +140,23 @@ static inline agen am_make(uint64_t seed, uint64_t salt, unsigned long long n)
     g.lo = (uint32_t)lo;
     g.step = (uint32_t)((hi - lo) / span);
     b = mix(b);
-    /* A third without peaks, a third with one (the maximum unique and
-     * anywhere), a third with two to four. */
+    /* The peaks in turn over consecutive salts, as the modes, from a place
+     * the seed picks: a third without peaks, a third with one (the maximum
+     * unique), a third with two to four.  One peak is anywhere, except
+     * once in every twelve salts, where it is the last element: a check's
+     * trials are consecutive salts, so every check has a trial whose
+     * answer a kernel that leaves out the end of the input misses. */
     static const int npeaks[6] = {0, 0, 1, 1, 2, 3 + (int)(mix(b) & 1)};
-    g.npeak = npeaks[below(b, 6)];
+    int turn = (int)((salt + draw(seed, 0, ~3ull) % 12) % 12);
+    g.npeak = npeaks[turn % 6];
     if ((unsigned long long)g.npeak > n)
         g.npeak = (int)n;
     for (int j = 0; j < g.npeak; j++) {
         unsigned long long stretch = n / (unsigned long long)g.npeak;
         g.peak_at[j] = (unsigned long long)j * stretch + below(draw(seed, salt, ~1ull - (uint64_t)j), (uint32_t)stretch);
     }
+    if (turn == 2)
+        g.peak_at[0] = n - 1;
     return g;
 }
 
