@@ -5,7 +5,9 @@
 # correct kernels `timeout`), graded with --gpus 0, then with the default
 # (every visible GPU); prints each wall time, the runs per GPU the grader
 # chose, the verdicts, any lab run again alone, and the diff of every
-# student's verdicts and scores between the two (none expected).  The
+# student's verdicts and scores between the two (none expected), and
+# where each grade's time went (OUT/NAME-timeline.tsv: a line a second of
+# judges, race checkers, compilers, load and GPU use).  The
 # targets are the catalog's (--no-calibrate): each GPU's own calibration
 # could set another threshold, which is not what this compares.
 # Usage (from a built workbook's root on a GPU machine):
@@ -35,11 +37,40 @@ for k in $(seq 0 $((N - 1))); do
     done
 done
 echo "class: $N students x ${#DIRS[@]} labs, every kernel a reference solution; $(nvidia-smi -L | wc -l) GPU(s), $(nproc) CPUs"
+# A line a second while a grade runs, into OUT/NAME-timeline.tsv: the
+# seconds since its start, the judges and compute-sanitizer processes
+# running, the compilers, the load, and each GPU's utilisation.
+timeline() {
+    local t0=$1
+    echo "s	judges	tools	compilers	load	gpu%"
+    local judges tools
+    while sleep 1; do
+        # a judge under a tool is the tool's
+        judges=$(pgrep -c -x 'judge_[a-z_]*') tools=$(pgrep -c compute-sanit)
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(( $(date +%s) - t0 ))" "$((judges - tools))" "$tools" \
+            "$(pgrep -c -x 'cicc|ptxas|cc1plus')" "$(cut -d' ' -f1 /proc/loadavg)" \
+            "$(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits | paste -sd,)"
+    done
+}
+# Where a grade's time went: the timeline's span of judges and of the
+# race checkers' batches, and the judges' phases summed over every check.
+where() {
+    awk -F'\t' 'NR > 1 && $2 > 0 { if (!j0) j0 = $1; j1 = $1 } NR > 1 && $3 > 0 { if (!s0) s0 = $1; s1 = $1 }
+                 NR > 1 { g += $6; n++ }
+                 END { printf "  timeline: judges from %ss to %ss, race checkers from %ss to %ss, GPU %.0f%% busy on average\n",
+                       j0, j1, s0, s1, n ? g / n : 0 }' "$OUT/$1-timeline.tsv"
+    jq -rs 'def s(f): (map(f // 0) | add | . * 10 | round / 10);
+            "  judges, summed: set-up \(s(.phases.init_s)) s, trials \(s(.phases.correctness_s)) s, " +
+            "waits for the GPU \(s(.phases.gpu_wait_s)) s, timed sections \(s(.phases.timing_s)) s"' \
+        "$OUT/$1"/students/*/labs/*.json
+}
 grade() {   # grade NAME GPU-OPTIONS...
-    local name=$1 t0 t1
+    local name=$1 t0 t1 mon
     shift
     t0=$(date +%s.%N)
+    timeline "${t0%.*}" > "$OUT/$name-timeline.tsv" & mon=$!
     ./grade.sh --out "$OUT/$name" --no-calibrate -q "$@" "$OUT"/subs/* > "$OUT/$name.log" 2>&1
+    kill "$mon"
     echo "$name: grade.sh exit $? after $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s;" \
          "GPUs "$(jq -r .gpus "$OUT/$name/run.json" 2>/dev/null)"," \
          "runs per GPU $(jq -r .check_runs "$OUT/$name/run.json" 2>/dev/null);" \
@@ -48,6 +79,7 @@ grade() {   # grade NAME GPU-OPTIONS...
          "run again alone: $(grep -c '^R ' "$OUT/$name/.grader/events");" \
          "race-checker batches (tool runs): $(grep -c '^T .* clean$' "$OUT/$name/.grader/events") cleared," \
          "$(grep -cE '^T .* (found|alone)$' "$OUT/$name/.grader/events") not"
+    where "$name"
 }
 # Verdicts and scores, lab by lab; times and measured figures left out.
 verdicts() {
