@@ -27,8 +27,9 @@
  * runs per GPU when every check ran its three tools beside its judge:
  * judges took 5.4 s to start instead of 0.16, correct kernels timed out).
  * With batches, on one H200 with 16 CPUs, 30 students x 15 labs took 263
- * s at 4 runs, 205 s at 8 and 198-201 s at 12, the load at 9-15.  GPU memory: a judge's buffers at the
- * largest timed size with its reference's, a sanitizer's shadow beside.
+ * s at 4 runs, 205 s at 8 and 198-201 s at 12, the load at 9-15.  GPU
+ * memory: a judge's buffers at the largest timed size with its
+ * reference's, a sanitizer's shadow beside.
  * No more than RUNS_PER_GPU_MAX on one GPU: past that the runs only queue
  * for its timed sections. */
 #define RUN_CORES_SANITIZE 2.0

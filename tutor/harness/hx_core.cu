@@ -443,20 +443,24 @@ static int sync_spins(void)
  * driver before CUDA 12.1) the waits stay as they are. */
 static void sync_timing(int timing)
 {
-    typedef CUresult (*set_flags_fn)(unsigned int);
-    static set_flags_fn set_flags;
+    static decltype(&cuCtxGetFlags) get_flags;
+    static decltype(&cuCtxSetFlags) set_flags;
     static int looked;
+    unsigned int flags;
     if (sync_spins())
         return;
     if (!looked) {
-        enum cudaDriverEntryPointQueryResult q;
+        enum cudaDriverEntryPointQueryResult q1, q2;
         looked = 1;
-        if (cudaGetDriverEntryPointByVersion("cuCtxSetFlags", (void **)&set_flags, 12010, cudaEnableDefault,
-                                             &q) != cudaSuccess || q != cudaDriverEntryPointSuccess)
+        if (cudaGetDriverEntryPointByVersion("cuCtxGetFlags", (void **)&get_flags, 12010, cudaEnableDefault,
+                                             &q1) != cudaSuccess || q1 != cudaDriverEntryPointSuccess ||
+            cudaGetDriverEntryPointByVersion("cuCtxSetFlags", (void **)&set_flags, 12010, cudaEnableDefault,
+                                             &q2) != cudaSuccess || q2 != cudaDriverEntryPointSuccess)
             set_flags = NULL;
     }
-    if (set_flags)
-        set_flags(timing ? CU_CTX_SCHED_SPIN : CU_CTX_SCHED_BLOCKING_SYNC);
+    /* The scheduling bits only: the call sets every flag of the context. */
+    if (set_flags && get_flags(&flags) == CUDA_SUCCESS)
+        set_flags((flags & ~(unsigned)CU_CTX_SCHED_MASK) | (timing ? CU_CTX_SCHED_SPIN : CU_CTX_SCHED_BLOCKING_SYNC));
 }
 
 /* Takes the GPU alone for the timed section, its CPU references at hand. */
