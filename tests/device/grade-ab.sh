@@ -3,9 +3,9 @@
 # grading the same class of reference solutions on GPU 0 of one machine,
 # in turn, ROUNDS times (A B A B ...): a change to the grader or the judge
 # is compared with what it changes on the same GPU, not against a figure
-# from another machine (each device call may get a fresh one: the scores
-# of labs 01-06 once moved 1-1.6% between two of them, one change apart,
-# and which of the two moved them could not be told).  Each grade is tests/device/grade-gpus.sh's PHASE=one (its time,
+# from another machine (each device call may get a fresh one, and the
+# scores of labs 01-06 moved 1-1.6% between two of them, alike for every
+# student).  Each grade is tests/device/grade-gpus.sh's PHASE=one (its time,
 # verdicts and where its time went); last, per workbook, the median time
 # and the mean score of each lab, and whether the verdicts ever differ.
 # Usage (GPU machine; both workbooks built):
