@@ -1,5 +1,5 @@
-// bank: lab=10 expect=fail cpu=pass
-// why: keeps every number's carries from the last call in a __device__ array, with the count they were for, and when the count comes again adds those instead of working them out; the plan is the same on every call and each trial has a new count, so only timed calls catch it: every sample changes numbers at random places, so carries from the call before are wrong for them, and the whole result is checked
+// bank: lab=10 expect=fail cpu=fail
+// why: keeps every number's carries from the last call in a __device__ array, with the count they were for, and when the count comes again adds those instead of working them out; the plan is the same on every call; on a GPU the timed calls catch it (every sample changes numbers at random places, so carries from the call before are wrong for them, and the whole result is checked), and without one the CPU judge's second call at one trial size, with new numbers
 /* The carries are the hard part of the lab, so this "saves" them: the
  * first call with a count computes them with two ballots and keeps them,
  * later calls with that count reuse them.  A second, one-thread kernel
