@@ -6,10 +6,12 @@
  * allocations land.  This program times CUB's DeviceReduce::Sum at N floats
  * as the judge samples (the input touched, the L2 flushed with a memset of
  * twice its size, a hold kernel until the call is queued, events around
- * the call), with P inputs and P temporary buffers at P places of one
- * process, the samples of all places interleaved:
- *   input   each input with the first temporary buffer;
- *   temp    the first input with each temporary buffer;
+ * the call), with P inputs, P temporary buffers and P flush buffers at P
+ * places of one process, the samples of all places interleaved:
+ *   input   each input, with the first temporary and flush buffers;
+ *   temp    each temporary buffer, with the first input and flush buffer;
+ *   flush   each flush buffer (whose dirty lines the call evicts), with the
+ *           first input and temporary buffer;
  * and prints each place's median and address.  If the medians across the
  * places of one process spread as much as CUB's medians across processes
  * do, placement is the cause; if they agree, it is not.  Run it in a few
@@ -77,26 +79,25 @@ int main(int argc, char **argv)
     size_t flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    void *flush;
     float *out;
     int *open;
     CUDA_CHECK(cudaStreamCreate(&s));
     CUDA_CHECK(cudaEventCreate(&e0));
     CUDA_CHECK(cudaEventCreate(&e1));
-    CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
     CUDA_CHECK(cudaMalloc(&out, sizeof *out));
     CUDA_CHECK(cudaHostAlloc((void **)&open, sizeof *open, cudaHostAllocMapped));
 
     size_t temp_bytes = 0;
     CUDA_CHECK(cub::DeviceReduce::Sum(NULL, temp_bytes, (const float *)NULL, out, (int)n, s));
     std::vector<float *> in(places);
-    std::vector<void *> temp(places);
+    std::vector<void *> temp(places), flush(places);
     /* Each buffer its own allocation, and a spacer between them, so that
      * the places differ in more than their order. */
     std::vector<void *> spacers;
     for (int p = 0; p < places; p++) {
         CUDA_CHECK(cudaMalloc(&in[p], n * sizeof(float)));
         CUDA_CHECK(cudaMalloc(&temp[p], temp_bytes));
+        CUDA_CHECK(cudaMalloc(&flush[p], flush_bytes));
         void *gap;
         CUDA_CHECK(cudaMalloc(&gap, (size_t)(p + 1) * (3u << 20)));
         spacers.push_back(gap);
@@ -104,17 +105,18 @@ int main(int argc, char **argv)
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
 
-    enum { INPUT, TEMP, KINDS };
-    static const char *kind_name[KINDS] = {"input", "temp"};
+    enum { INPUT, TEMP, FLUSH, KINDS };
+    static const char *kind_name[KINDS] = {"input", "temp", "flush"};
     std::vector<float> ms[KINDS][PLACES_MAX];
     for (int k = -2; k < samples; k++)          /* two warm-up rounds, not kept */
         for (int kind = 0; kind < KINDS; kind++)
             for (int p = 0; p < places; p++) {
                 const float *src = kind == INPUT ? in[p] : in[0];
                 void *tmp = kind == TEMP ? temp[p] : temp[0];
+                void *fl = kind == FLUSH ? flush[p] : flush[0];
                 /* the judge's prepare touches the input: one element here */
                 CUDA_CHECK(cudaMemsetAsync((char *)src + ((k + 2) % 64) * 4, 0, 4, s));
-                CUDA_CHECK(cudaMemsetAsync(flush, (k + 3) & 0xff, flush_bytes, s));
+                CUDA_CHECK(cudaMemsetAsync(fl, (k + 3) & 0xff, flush_bytes, s));
                 *(volatile int *)open = 0;
                 hold<<<1, 1, 0, s>>>(open);
                 CUDA_CHECK(cudaEventRecord(e0, s));
@@ -136,7 +138,7 @@ int main(int argc, char **argv)
             float m = median(ms[kind][p]) * 1000;
             lo = std::min(lo, m);
             hi = std::max(hi, m);
-            const void *addr = kind == INPUT ? (const void *)in[p] : temp[p];
+            const void *addr = kind == INPUT ? (const void *)in[p] : kind == TEMP ? temp[p] : flush[p];
             printf("%s %d at %p (mod 2 MiB 0x%06llx): median %.3f us\n", kind_name[kind], p, addr,
                    (unsigned long long)((uintptr_t)addr & ((2u << 20) - 1)), m);
         }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/device/placement.sh — tests/device/placement.cu in RUNS processes
 # (default 3): within each, how far CUB's median at N floats moves between
-# places of its input and of its temporary storage; across them, how far
-# the median at the first places moves.  Placement explains labs 15 and
-# 16's spread if the first is as large as the second.
+# places of its input, of its temporary storage and of the L2 flush's
+# buffer; across them, how far the median at the first places moves.
+# Placement explains labs 15 and 16's spread if the first is as large as
+# the second.
 # Usage (GPU machine): OUT=/dir bash tests/device/placement.sh [N [SAMPLES [PLACES [RUNS]]]]
 set -u
 cd "$(dirname "$0")/../.."
