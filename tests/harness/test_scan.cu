@@ -260,14 +260,14 @@ static void tile_local_scan_fails_past_one_tile(void)
  * place on (a lost carry).  Run on whatever threads this machine has. */
 static void cpu_check_counts_as_a_running_sum(void)
 {
-    printf("#   the check's threads at 2^20 + 3: %u\n", sc_workers((1ull << 20) + 3));
+    printf("#   the check's threads at 2^20 + 3: %u\n", host_workers((1ull << 20) + 3));
     for (unsigned long long n : {65537ull, (1ull << 20) + 3, 3000017ull}) {
         gen g = elem<int>::make(17, 5 + n % 7, n);
         std::vector<long long> p = brute(g, NULL);
         std::vector<int> right(n);
         for (unsigned long long i = 0; i < n; i++)
             right[i] = (int)p[i];
-        unsigned long long w = sc_workers(n), step = (n + w - 1) / w;
+        unsigned long long w = host_workers(n), step = (n + w - 1) / w;
         for (int kind = 0; kind < 6; kind++) {
             std::vector<int> out = right;
             if (kind == 1)          /* the first and last element of every stretch */

@@ -1,9 +1,14 @@
 /* test_trapezoid.cu — the trapezoid family's host arithmetic, without a GPU:
  * the integrands it draws stay in the ranges lab.h promises, the exact
  * integral it checks timed samples against agrees with the rule itself, and
- * the error bound behind the timed tolerance holds.  It includes the family's
+ * the error bound behind the timed tolerance holds, and the reference sum
+ * is right where the host refuses its threads (the CPU judge's address-space
+ * bound: a thread's stack is 8 MiB).  It includes the family's
  * source, so it sees its static functions; nothing here touches a device. */
 #include "../../tutor/harness/hx_fam_trapezoid.cu"
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "tap.h"
 
 using namespace hx;
@@ -81,5 +86,39 @@ static void timed_tolerance_covers_trials(void)
     }
 }
 
+/* Where no thread can start (the address space bounded just above what the
+ * process holds), every part still runs, on the calling thread, and the
+ * reference is the same sum: it once ended the CPU judge on an uncaught
+ * std::system_error, which the check showed as a runtime error. */
+static void reference_without_threads(void)
+{
+    struct tcase t = pick(7, 2, 1);
+    struct rule r = rule_of(&t, 3u << 20);
+    double want = chunk_sum(0, r.n + 1, &r);
+    pid_t pid = fork();
+    if (pid == 0) {
+        unsigned long kb = 0;
+        char line[256];
+        FILE *f = fopen("/proc/self/status", "r");
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "VmSize: %lu kB", &kb) == 1)
+                break;
+        if (f)
+            fclose(f);
+        struct rlimit rl = {(kb + 2048) << 10, (kb + 2048) << 10};
+        if (!kb || setrlimit(RLIMIT_AS, &rl))
+            _exit(3);
+        int ran[4] = {0, 0, 0, 0};
+        host_parallel(4, [&ran](unsigned w) { ran[w]++; });
+        double got = host_parallel_sum(r.n + 1, chunk_sum, &r);
+        _exit(ran[0] == 1 && ran[1] == 1 && ran[2] == 1 && ran[3] == 1 &&
+                      fabs(got - want) <= 1e-9 * fabs(want) ? 0 : 1);
+    }
+    int st = 0;
+    EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid);
+    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    EXPECT(fabs(host_parallel_sum(r.n + 1, chunk_sum, &r) - want) <= 1e-9 * fabs(want));
+}
+
 TAP_MAIN(T(draws_in_range), T(one_sign), T(integral_matches_rule), T(rule_error_bound_holds),
-         T(timed_tolerance_covers_trials))
+         T(timed_tolerance_covers_trials), T(reference_without_threads))

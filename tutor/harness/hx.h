@@ -17,6 +17,7 @@
 #define HX_H
 
 #include <chrono>
+#include <functional>
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -484,6 +485,18 @@ void perf_jitter(struct opts *o);
  * a figure the device cannot reach marks the case implausible, with the
  * sentence the verdict shows in implausible_why. */
 void perf_finish(const struct ctx *c, const struct family *f, struct perf *p, double items);
+
+/* The host threads a CPU pass over n elements is shared by: the cores, at
+ * most 16; one below 2^20 elements (a few milliseconds, less than the
+ * threads cost). */
+unsigned host_workers(unsigned long long n);
+
+/* Runs part(w) for every w in [0, workers), part 0 on the calling thread and
+ * the others on threads of their own, and returns when all are done.  A part
+ * whose thread cannot start runs on the calling thread: the CPU judge lives
+ * under an address-space bound that a thread's stack can cross, and a
+ * reference must not become a crash. */
+void host_parallel(unsigned workers, const std::function<void(unsigned)> &part);
 
 /* Runs fn(i) for i in [0, n) split across the host's cores and returns the sum
  * of the per-chunk results (the CPU references are sums). */

@@ -551,11 +551,14 @@ static enum status device_open(struct ctx *c)
     return STATUS_PASS;
 }
 
-/* The L2 flush buffer and the family's buffers, for runs up to max_n. */
+/* The L2 flush buffer and the family's buffers, for runs up to max_n.  The
+ * CPU judge (emu_device) times nothing, so it has no flush buffer: twice
+ * the L2 is address space its bound (the catalog's emu_memory_mib) keeps
+ * for the student's kernel. */
 static enum status judge_setup(struct ctx *c, unsigned long long max_n)
 {
-    c->flush_bytes = 2 * (c->r->dev.l2_bytes ? c->r->dev.l2_bytes : (64u << 20));
-    if (check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__) ||
+    c->flush_bytes = emu_device ? 0 : 2 * (c->r->dev.l2_bytes ? c->r->dev.l2_bytes : (64u << 20));
+    if ((c->flush_bytes && check(cudaMalloc(&c->flush, c->flush_bytes), "cudaMalloc", __FILE__, __LINE__)) ||
         family_impl.setup(c, max_n))
         return STATUS_INTERNAL_ERROR;
     return STATUS_PASS;

@@ -50,7 +50,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <thread>
 #include <vector>
 
 #define LAB_NO_PARAMS
@@ -182,36 +181,31 @@ static unsigned long long rn_cpu_check(const rgen &g, const float *got, unsigned
                                        double *used)
 {
     struct part { unsigned long long bad, first; double want, used; };
-    unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    if (g.rows * g.cols < (1ull << 20))
-        workers = 1;
+    unsigned workers = host_workers(g.rows * g.cols);
     std::vector<part> parts(workers);
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < workers; w++)
-        pool.emplace_back([&g, got, &parts, w, workers] {
-            part p = {0, ~0ull, 0, 0};
-            float x[ROW_MAX];
-            for (unsigned long long r = w; r < g.rows; r += workers) {
-                double inv = 1.0 / rn_row(g, r, 0, x);
-                for (unsigned j = 0; j < g.cols; j++) {
-                    double y = (double)x[j] * inv, err = fabs((double)got[r * g.cols + j] - y), tol = rn_tolerance(y);
-                    if (!(err <= tol)) {
-                        if (p.bad++ == 0 || r * g.cols + j < p.first) {
-                            p.first = r * g.cols + j;
-                            p.want = y;
-                        }
-                    } else {
-                        p.used = std::max(p.used, err / tol);
+    host_parallel(workers, [&g, got, &parts, workers](unsigned w) {
+        part p = {0, ~0ull, 0, 0};
+        float x[ROW_MAX];
+        for (unsigned long long r = w; r < g.rows; r += workers) {
+            double inv = 1.0 / rn_row(g, r, 0, x);
+            for (unsigned j = 0; j < g.cols; j++) {
+                double y = (double)x[j] * inv, err = fabs((double)got[r * g.cols + j] - y), tol = rn_tolerance(y);
+                if (!(err <= tol)) {
+                    if (p.bad++ == 0 || r * g.cols + j < p.first) {
+                        p.first = r * g.cols + j;
+                        p.want = y;
                     }
+                } else {
+                    p.used = std::max(p.used, err / tol);
                 }
             }
-            parts[w] = p;
-        });
+        }
+        parts[w] = p;
+    });
     unsigned long long bad = 0;
     *first = ~0ull;
     *used = 0;
     for (unsigned w = 0; w < workers; w++) {
-        pool[w].join();
         bad += parts[w].bad;
         *used = std::max(*used, parts[w].used);
         if (parts[w].bad && parts[w].first < *first) {

@@ -56,7 +56,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <thread>
 #include <vector>
 
 #include "hx_poison.cuh"
@@ -152,34 +151,23 @@ static inline sc_changes sc_undo_of(const gen &g, const sc_changes &ch)
 
 /* ---- the CPU's prefixes ------------------------------------------------------ */
 
-/* The host threads a pass over n generated elements is shared by: up to
- * 16, one below 2^20 elements (a few milliseconds, less than the threads). */
-static unsigned sc_workers(unsigned long long n)
-{
-    return n < (1ull << 20) ? 1u : std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-}
-
 /* marks[j] = the sum of the generated elements [0, j * SC_MARK), for j from
  * 0 to ceil(n / SC_MARK); the last is the sum of all n.  The blocks are
- * summed on sc_workers threads. */
+ * summed on host_workers threads. */
 static std::vector<long long> sc_marks(const gen &g)
 {
     unsigned long long nb = (g.n + SC_MARK - 1) / SC_MARK;
     std::vector<long long> marks(nb + 1, 0);
-    unsigned workers = sc_workers(g.n);
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < workers; w++)
-        pool.emplace_back([&marks, &g, nb, w, workers] {
-            for (unsigned long long b = w; b < nb; b += workers) {
-                unsigned long long lo = b * SC_MARK, hi = std::min(g.n, lo + SC_MARK);
-                long long s = 0;
-                for (unsigned long long i = lo; i < hi; i++)
-                    s += elem<int>::value(g, i);
-                marks[b + 1] = s;
-            }
-        });
-    for (auto &t : pool)
-        t.join();
+    unsigned workers = host_workers(g.n);
+    host_parallel(workers, [&marks, &g, nb, workers](unsigned w) {
+        for (unsigned long long b = w; b < nb; b += workers) {
+            unsigned long long lo = b * SC_MARK, hi = std::min(g.n, lo + SC_MARK);
+            long long s = 0;
+            for (unsigned long long i = lo; i < hi; i++)
+                s += elem<int>::value(g, i);
+            marks[b + 1] = s;
+        }
+    });
     for (unsigned long long b = 1; b <= nb; b++)
         marks[b] += marks[b - 1];
     return marks;
@@ -225,38 +213,30 @@ static unsigned long long sc_cpu_check(const gen &g, const int *got, unsigned lo
         long long sum, want;
         unsigned long long bad, first;
     };
-    unsigned workers = sc_workers(g.n);
+    unsigned workers = host_workers(g.n);
     unsigned long long step = (g.n + workers - 1) / workers, bad = 0;
     std::vector<part> parts(workers, part{0, 0, 0, 0});
-    std::vector<std::thread> pool;
 
     if (workers == 1) {
         *last = sc_cpu_check_part(g, got, 0, g.n, 0, &bad, first, want);
         return bad;
     }
-    for (unsigned w = 0; w < workers; w++)
-        pool.emplace_back([&parts, &g, step, w] {
-            unsigned long long lo = std::min(g.n, w * step), hi = std::min(g.n, lo + step);
-            for (unsigned long long i = lo; i < hi; i++)
-                parts[w].sum += elem<int>::value(g, i);
-        });
-    for (auto &t : pool)
-        t.join();
-    pool.clear();
+    host_parallel(workers, [&parts, &g, step](unsigned w) {
+        unsigned long long lo = std::min(g.n, w * step), hi = std::min(g.n, lo + step);
+        for (unsigned long long i = lo; i < hi; i++)
+            parts[w].sum += elem<int>::value(g, i);
+    });
     long long before = 0;
     for (unsigned w = 0; w < workers; w++) {
         long long s = parts[w].sum;
         parts[w].sum = before;
         before += s;
     }
-    for (unsigned w = 0; w < workers; w++)
-        pool.emplace_back([&parts, &g, got, step, w] {
-            unsigned long long lo = std::min(g.n, w * step), hi = std::min(g.n, lo + step);
-            part &p = parts[w];
-            sc_cpu_check_part(g, got, lo, hi, p.sum, &p.bad, &p.first, &p.want);
-        });
-    for (auto &t : pool)
-        t.join();
+    host_parallel(workers, [&parts, &g, got, step](unsigned w) {
+        unsigned long long lo = std::min(g.n, w * step), hi = std::min(g.n, lo + step);
+        part &p = parts[w];
+        sc_cpu_check_part(g, got, lo, hi, p.sum, &p.bad, &p.first, &p.want);
+    });
     for (unsigned w = 0; w < workers; w++) {
         if (parts[w].bad && bad == 0) {
             *first = parts[w].first;

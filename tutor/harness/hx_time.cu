@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <system_error>
 #include <thread>
 #include <sys/random.h>
 #include <unistd.h>
@@ -368,25 +369,45 @@ void perf_jitter(struct opts *o)
     }
 }
 
+unsigned host_workers(unsigned long long n)
+{
+    return n < (1ull << 20) ? 1u : std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+}
+
+void host_parallel(unsigned workers, const std::function<void(unsigned)> &part)
+{
+    std::vector<std::thread> pool;
+    std::vector<unsigned> here;
+    pool.reserve(workers);
+    here.reserve(workers);
+    for (unsigned w = 1; w < workers; w++) {
+        try {
+            pool.emplace_back(part, w);
+        } catch (const std::system_error &) {
+            here.push_back(w);
+        }
+    }
+    part(0);
+    for (unsigned w : here)
+        part(w);
+    for (auto &t : pool)
+        t.join();
+}
+
 double host_parallel_sum(unsigned long long n,
                          double (*chunk)(unsigned long long, unsigned long long, const void *),
                          const void *arg)
 {
-    unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    if (n < (1ull << 20))
-        workers = 1;
+    unsigned workers = host_workers(n);
     std::vector<double> part(workers, 0.0);
-    std::vector<std::thread> pool;
     unsigned long long step = (n + workers - 1) / workers;
-    for (unsigned w = 0; w < workers; w++) {
+    host_parallel(workers, [&](unsigned w) {
         unsigned long long lo = std::min(n, w * step), hi = std::min(n, lo + step);
-        pool.emplace_back([&part, w, lo, hi, chunk, arg] { part[w] = chunk(lo, hi, arg); });
-    }
+        part[w] = chunk(lo, hi, arg);
+    });
     double sum = 0;
-    for (unsigned w = 0; w < workers; w++) {
-        pool[w].join();
+    for (unsigned w = 0; w < workers; w++)
         sum += part[w];
-    }
     return sum;
 }
 
