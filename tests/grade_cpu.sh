@@ -15,9 +15,8 @@
 #   - the CPU judge's memory bound (the catalog's emu_memory_mib), on a
 #     workbook whose catalog sets 256 MiB (the least it takes) for every
 #     family: a kernel the emulator cannot hold in it
-#     (tests/bank/unlaunched_local_array.cu, 4.2 GB for its first launch) is
-#     no_gpu and names the bound, every lab's solution still passes (at the real 2048 MiB the first takes seconds
-#     of memset to get there).
+#     (tests/bank/device_array_208mib.cu, a 208 MiB __device__ array) is
+#     no_gpu and names the bound, every lab's solution still passes.
 # On a GPU machine the GPU judges instead, and this is skipped.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +85,7 @@ make_workbook "$WB"
 ln -s "$TUTOR" "$WB/cudatutor"
 jq '.families |= map_values(.emu_memory_mib = 256)' data/labs.json > "$WB/data/labs.json"
 export CUDATUTOR_HARNESS_DIR="$ROOT/build/harness"
-(cd "$WB" && ./cudatutor check 01 --file "$ROOT/tests/bank/unlaunched_local_array.cu" --no-sanitize \
+(cd "$WB" && ./cudatutor check 01 --file "$ROOT/tests/bank/device_array_208mib.cu" --no-sanitize \
     --work-dir "$TMP/w-bound" --json > "$TMP/bound.json" 2>/dev/null)
 cd "$WB" || exit 1
 for lab in $(lab_ids); do

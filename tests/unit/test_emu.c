@@ -1490,6 +1490,87 @@ static void indirect_calls(void)
     fx_done(&f);
 }
 
+/* A launch's local memory is its kernel's: the .local places of the
+ * functions its threads can run, a callee's and one called through a
+ * pointer among them, and no other kernel's.  Two kernels of 300,000
+ * bytes each fit one module (each is under the GPU's 512 KiB), a kernel
+ * of 16 bytes gets 16 (a read past them is a fault, not a read of its
+ * neighbour's), and a kernel whose callee takes it past 512 KiB is
+ * refused as ptxas refuses it. */
+static void local_memory_per_kernel(void)
+{
+#define LOCAL_NEIGHBOURS_PTX(READ) HEAD \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .local .align 4 .b8 small[16];\n" \
+        "  .reg .b32 %r<4>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  st.local.u32 [small+4], %r1;\n" \
+        "  ld.local.u32 %r2, [small+4];\n" \
+        READ \
+        "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r2;\n" \
+        "  ret;\n}\n" \
+        ".visible .entry idle()\n{\n  .local .align 4 .b8 big[300000];\n  st.local.u32 [big], 1;\n  ret;\n}\n" \
+        ".visible .entry idle2()\n{\n  .local .align 4 .b8 big[300000];\n  st.local.u32 [big], 1;\n  ret;\n}\n"
+#define LOCAL_CALLEE_PTX(MINE, CALL) HEAD \
+        ".func (.param .b32 fr) keep(.param .b32 fx)\n{\n" \
+        "  .local .align 4 .b8 hold[300000];\n" \
+        "  .reg .b32 %r<3>;\n" \
+        "  ld.param.b32 %r1, [fx];\n" \
+        "  st.local.u32 [hold+299996], %r1;\n" \
+        "  ld.local.u32 %r2, [hold+299996];\n" \
+        "  st.param.b32 [fr], %r2;\n" \
+        "  ret;\n}\n" \
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n" \
+        "  .local .align 4 .b8 mine[" MINE "];\n" \
+        "  .reg .b32 %r<4>; .reg .b64 %rd<5>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  st.local.u32 [mine], %r1;\n" \
+        "  ld.local.u32 %r2, [mine];\n" \
+        "  mov.u64 %rd4, keep;\n" \
+        "  { .param .b32 p; .param .b32 q;\n" \
+        "    st.param.b32 [p], %r2;\n" \
+        "    prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\n" \
+        CALL \
+        "    ld.param.b32 %r3, [q]; }\n" \
+        "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n" \
+        "  st.global.u32 [%rd3], %r3;\n" \
+        "  ret;\n}\n"
+    struct fx f;
+    unsigned out[64];
+    EXPECT(load(&f, LOCAL_NEIGHBOURS_PTX(""), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+    for (unsigned i = 0; i < 64; i++)
+        EXPECT(out[i] == i);
+    fx_done(&f);
+    EXPECT(load(&f, LOCAL_NEIGHBOURS_PTX("  mov.u64 %rd4, small;\n  add.s64 %rd5, %rd4, 32;\n"
+                                         "  ld.local.u32 %r2, [%rd5];\n"), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "at local offset 32, outside the local memory of the functions this kernel "
+                                 "runs (16 bytes a thread)") != NULL);
+    fx_done(&f);
+#define LOCAL_DIRECT "    call.uni (q), keep, (p);\n"
+#define LOCAL_POINTER "    call (q), %rd4, (p), prototype_1;\n"
+    static const char *fits[] = {LOCAL_CALLEE_PTX("16", LOCAL_DIRECT), LOCAL_CALLEE_PTX("16", LOCAL_POINTER)};
+    static const char *past[] = {LOCAL_CALLEE_PTX("300000", LOCAL_DIRECT),
+                                 LOCAL_CALLEE_PTX("300000", LOCAL_POINTER)};
+    for (int c = 0; c < 2; c++) {
+        EXPECT(load(&f, fits[c], 1) == EMU_OK);
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 1, 64, out, NULL) == EMU_OK);
+        for (unsigned i = 0; i < 64; i++)
+            EXPECT(out[i] == i);
+        fx_done(&f);
+        EXPECT(load(&f, past[c], 1) == EMU_PARSE);
+        EXPECT(strstr(f.err.message, "more local memory a thread of k than the GPU allows (512 KiB)") != NULL);
+        fx_done(&f);
+    }
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2333,7 +2414,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

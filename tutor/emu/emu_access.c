@@ -49,12 +49,15 @@ uint8_t *emu_resolve(struct run *r, struct warp *w, int l, int pc, int space, ui
         if (r->hazards && emu_shadow_shared(r, w, l, pc, target, (uint32_t)addr, bytes, kind, val))
             return NULL;
         return target->smem + addr;
-    case SP_LOCAL:
-        if (addr + bytes > r->local_bytes || addr + bytes < addr)
-            return emu_fault(r, w, l, pc, "%s %u bytes at local offset %llu, past its %u bytes of local memory",
+    case SP_LOCAL: {
+        int64_t at = emu_local_at(r, addr, bytes);
+        if (at < 0)
+            return emu_fault(r, w, l, pc, "%s %u bytes at local offset %llu, outside the local memory of the "
+                             "functions this kernel runs (%u bytes a thread)",
                              verb(kind), bytes, (unsigned long long)addr, r->local_bytes),
                    NULL;
-        return w->local + (size_t)l * r->local_bytes + addr;
+        return w->local + (size_t)l * r->local_bytes + (uint64_t)at;
+    }
     case SP_PARAM:
         if (addr >= PARAM_SCRATCH) {
             addr -= PARAM_SCRATCH;

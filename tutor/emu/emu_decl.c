@@ -443,10 +443,13 @@ int emu_decl_local(struct parser *P, int space)
             return -1;
     } else if (space == SP_LOCAL) {
         /* every function's locals at their own offsets, so a callee's never
-         * overlap its caller's */
+         * overlap its caller's; a kernel's whole is checked once the calls
+         * are known (link_locals) */
         uint32_t off = (f->local_bytes + a - 1) & ~(a - 1);
-        if ((uint64_t)f->local_base + off + bytes > MAX_LOCAL)
+        if ((uint64_t)off + bytes > MAX_LOCAL)
             return emu_parse_fail(P, "more local memory a thread than the GPU allows (512 KiB)");
+        if ((uint64_t)f->local_base + off + bytes > MODULE_LOCAL)
+            return emu_parse_unsupported(P, "more than 15 MiB of .local declarations in one module", 54);
         addr = f->local_base + off;
         f->local_bytes = (uint32_t)(off + bytes);
     } else {

@@ -27,6 +27,7 @@ void emu_module_unload(struct emu_module *m)
         free(m->funcs[i].sregs);
         free(m->funcs[i].open);
         free(m->funcs[i].open_salt);
+        free(m->funcs[i].lreg);
     }
     for (int i = 0; i < m->nfiles; i++)
         free(m->files[i].name);
@@ -279,7 +280,9 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
     r.smem_bytes = f->uses_dyn_smem || l->dyn_smem ? ((stat + 15) & ~15u) + l->dyn_smem : stat;
     if (r.smem_bytes > 232448)
         return launch_error(err, EMU_FAULT, "more shared memory a block than the GPU has (227 KiB)");
-    r.local_bytes = k->m->local_total;
+    r.local_bytes = f->local_span;
+    r.lreg = f->lreg;
+    r.nlreg = f->nlreg;
     r.fn = k->fn;
     r.param_bytes = f->param_bytes;
     enum emu_status st = EMU_NOMEM;

@@ -186,11 +186,12 @@ static void activation_copy(struct run *r, struct warp *w, int l, int fn, uint8_
         else
             memcpy(&R[(size_t)s * 32 + l], buf, 8);
     }
-    if (f->local_bytes) {
-        uint8_t *loc = w->local + (size_t)l * r->local_bytes + f->local_base;
+    int64_t at = f->local_bytes ? emu_local_at(r, f->local_base, f->local_bytes) : -1;
+    if (at >= 0) {
+        uint8_t *loc = w->local + (size_t)l * r->local_bytes + (uint64_t)at;
         memcpy(save ? buf : loc, save ? loc : buf, f->local_bytes);
-        buf += f->local_bytes;
     }
+    buf += f->local_bytes;
     if (f->param_bytes && f->nparams) {
         uint8_t *par = w->scratch + (size_t)l * SCRATCH_BYTES + (f->param_offset[0] - PARAM_SCRATCH);
         memcpy(save ? buf : par, save ? par : buf, f->param_bytes);

@@ -190,6 +190,13 @@ struct emu_sreg_use {
     int32_t sreg;
 };
 
+/* A function's .local place in the module's local space, [base, end), kept
+ * at offset AT of a thread's local memory in a launch of a kernel that can
+ * run it. */
+struct emu_lregion {
+    uint32_t base, end, at;
+};
+
 struct emu_func {
     char *name;
     int is_entry, is_extern;
@@ -202,7 +209,10 @@ struct emu_func {
     uint32_t ret_offset[4], ret_size[4];
     uint32_t static_smem;           /* its .shared declarations' end */
     uint32_t local_bytes;           /* its .local declarations' bytes */
-    uint32_t local_base;            /* where they start in a thread's local memory */
+    uint32_t local_base;            /* where they start in the module's local space */
+    struct emu_lregion *lreg;       /* .entry: the places its threads' local memory holds */
+    int nlreg;
+    uint32_t local_span;            /* .entry: their bytes, a thread's local memory */
     uint32_t max_threads;
     uint32_t cluster[3];            /* .reqnctapercluster, else 0 */
     int explicit_cluster;           /* .explicitcluster */
@@ -254,7 +264,7 @@ struct emu_module {
     struct emu_file *files;
     int nfiles;
     uint32_t module_smem;           /* module-scope .shared bytes */
-    uint32_t local_total;           /* every function's .local bytes: a thread's local memory */
+    uint32_t local_total;           /* every function's .local bytes, each at its own place */
     char (*refused)[64];            /* OP_REFUSED's aux: what each refused instruction was */
     int nrefused;
     struct emu_shvar *shvars;

@@ -11,14 +11,14 @@
 #include <sys/mman.h>
 
 /* Each window's size: address space only, reserved and never backed.  It
- * holds the largest shared memory a block has (227 KiB) and the largest
- * local memory a thread has (MAX_LOCAL, 512 KiB) with room to spare, so
- * an access a little past either still reads as that space's fault.  A
+ * holds the largest shared memory a block has (227 KiB) and a module's
+ * .local declarations (MODULE_LOCAL) with room to spare, so an access a
+ * little past either still reads as that space's fault.  A
  * window of 4 GiB each, two for each of the CPU judge's two emulators,
  * made every load fail under an address-space limit of 8 GiB (ulimit -v),
  * the reference solutions' too. */
 #define WINDOW (16ull << 20)
-_Static_assert(MAX_LOCAL + 16 < WINDOW, "a thread's local memory fits its window");
+_Static_assert(MODULE_LOCAL + 16 < WINDOW, "a module's local declarations fit the window");
 
 /* A new emulator with CFG's settings (defaults for zeros); NULL when the
  * host has no memory or no address space for the windows. */

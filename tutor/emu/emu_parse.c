@@ -432,6 +432,71 @@ static void link_calls(struct parser *P)
     }
 }
 
+/* Each kernel's local memory: the .local places of the functions its
+ * threads can run (itself, what it calls, and any .func where a call goes
+ * through a pointer), packed in a thread's local memory.  A GPU gives a
+ * launch the local memory of the kernel it runs, not the module's: a
+ * kernel never launched, with a 508 KB array, cost every launch of its
+ * neighbour 4.2 GB (tests/bank/unlaunched_local_array.cu).  The GPU's
+ * bound is a kernel's, as ptxas checks it. */
+static void link_locals(struct parser *P)
+{
+    struct emu_module *m = P->m;
+    char *seen = calloc((size_t)m->nfuncs, 1);
+    int *todo = malloc((size_t)m->nfuncs * sizeof *todo);
+    if (!seen || !todo) {
+        P->st = EMU_NOMEM;
+        goto done;
+    }
+    for (int k = 0; k < m->nfuncs && P->st == EMU_OK; k++) {
+        struct emu_func *e = &m->funcs[k];
+        if (!e->is_entry || e->is_extern)
+            continue;
+        memset(seen, 0, (size_t)m->nfuncs);
+        int n = 0, through_pointer = 0, nreg = 0;
+        seen[k] = 1;
+        todo[n++] = k;
+        while (n > 0) {
+            const struct emu_func *f = &m->funcs[todo[--n]];
+            for (int32_t i = f->first; i < f->first + f->count; i++) {
+                const struct emu_insn *in = &m->insn[i];
+                if (in->op != OP_CALL)
+                    continue;
+                if (in->target < 0)
+                    through_pointer = 1;
+                else if (!seen[in->target])
+                    seen[todo[n++] = in->target] = 1;
+            }
+        }
+        for (int j = 0; j < m->nfuncs; j++) {
+            if (through_pointer && !m->funcs[j].is_entry && !m->funcs[j].is_extern)
+                seen[j] = 1;
+            nreg += seen[j] && m->funcs[j].local_bytes;
+        }
+        if (nreg && !(e->lreg = calloc((size_t)nreg, sizeof *e->lreg))) {
+            P->st = EMU_NOMEM;
+            break;
+        }
+        uint64_t at = 0;
+        for (int j = 0; j < m->nfuncs; j++) {
+            const struct emu_func *f = &m->funcs[j];
+            if (!seen[j] || !f->local_bytes)
+                continue;
+            uint32_t bytes = (f->local_bytes + 15) & ~15u;
+            e->lreg[e->nlreg++] = (struct emu_lregion){f->local_base, f->local_base + bytes, (uint32_t)at};
+            at += bytes;
+        }
+        if (at > MAX_LOCAL) {
+            emu_parse_fail(P, "more local memory a thread of %s than the GPU allows (512 KiB)", e->name);
+            break;
+        }
+        e->local_span = (uint32_t)at;
+    }
+done:
+    free(seen);
+    free(todo);
+}
+
 /* An instruction inlined from CUDA's own headers (__ldcg, __shfl_sync)
  * takes the line of the code that called it, which is the student's.
  * Where that caller is in a header too (__pipeline_wait_prior calls a
@@ -540,6 +605,8 @@ enum emu_status emu_parse(struct emu_module *m, const char *ptx, size_t len, str
     free(P.btabs);
     if (P.st == EMU_OK)
         link_calls(&P);
+    if (P.st == EMU_OK)
+        link_locals(&P);
     if (P.st == EMU_OK)
         to_callers(m, P.locs, P.nlocs);
     free(P.locs);

@@ -100,6 +100,10 @@ struct parser {
 #define MAX_SLOTS 8192
 /* A thread's local memory, as on the GPU. */
 #define MAX_LOCAL (512u * 1024u)
+/* A module's .local declarations, every function's at its own place in
+ * one space (the local window, emu_mem.c, holds it); a kernel's threads
+ * get only the places of the functions they can run (emu_func.lreg). */
+#define MODULE_LOCAL (15u << 20)
 
 /* Where the .funcs' own parameters start in the call scratch. */
 #define FUNC_PARAMS 2048u

@@ -241,7 +241,9 @@ struct run {
     uint8_t *params;
     uint32_t param_bytes;
     uint32_t smem_bytes, dyn_smem;
-    uint32_t local_bytes;
+    uint32_t local_bytes;   /* a thread's local memory: the kernel's regions */
+    const struct emu_lregion *lreg;
+    int nlreg;
     struct cta *cta;        /* the block whose warp runs now */
     struct cta *ctas;       /* the window: blocks resident at once */
     uint64_t *frame_buf;    /* their kernel's register frames, unless the emulator's kept ones */
@@ -280,6 +282,19 @@ struct run {
     uint32_t cl[3], clsize;         /* the cluster's shape (1,1,1 without clusters), blocks */
     struct cluster_bar *cbars;      /* one per cluster the window holds */
 };
+
+/* Where BYTES at ADDR of the module's local space lie in a thread's local
+ * memory in this launch, or -1 where they are not all in one place of a
+ * function its kernel can run. */
+static inline int64_t emu_local_at(const struct run *r, uint64_t addr, uint32_t bytes)
+{
+    for (int i = 0; i < r->nlreg; i++) {
+        const struct emu_lregion *g = &r->lreg[i];
+        if (addr >= g->base && addr + bytes <= g->end && addr + bytes >= addr)
+            return (int64_t)(addr - g->base + g->at);
+    }
+    return -1;
+}
 
 /* An acquire by the running block (a fence, or an acquire load or
  * atomic): it orders the reads after it behind the flags read before. */
