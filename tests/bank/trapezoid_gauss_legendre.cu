@@ -1,5 +1,5 @@
-// bank: lab=09 expect=fail cpu=pass
-// why: from n = 65536 up it integrates with 256 Gauss-Legendre points instead of n + 1: right within the tolerance, but the timed rate is far above the measured peak of lab_f evaluations (implausible)
+// bank: lab=09 expect=fail cpu=fail
+// why: from n = 65536 up it integrates with 256 Gauss-Legendre points instead of n + 1: right within the tolerance, but the timed rate is far above the measured peak of lab_f evaluations (implausible); without a GPU the CPU judge counts the evaluations (lanes at div or rcp, lab_f dividing once each) and fails the first trial from n = 65536 with fewer than n + 1
 /* The shortcut a closed form would give, without one: f is smooth, so 32
  * panels of 8-point Gauss-Legendre reach the integral to about float
  * precision, and for n >= 65536 the trapezoid rule itself is within 1e-7 of

@@ -1,5 +1,5 @@
-// bank: lab=09 expect=fail cpu=pass
-// why: from n = 65536 up it applies the rule with half as many trapezoids: right within the tolerance, but twice the work rate an honest kernel can reach, above 1.1 times the measured peak of lab_f evaluations (implausible)
+// bank: lab=09 expect=fail cpu=fail
+// why: from n = 65536 up it applies the rule with half as many trapezoids: right within the tolerance, but twice the work rate an honest kernel can reach, above 1.1 times the measured peak of lab_f evaluations (implausible); without a GPU the CPU judge counts the evaluations (lanes at div or rcp, lab_f dividing once each) and fails the first trial from n = 65536 with fewer than n + 1
 /* A subtler skip than a handful of points: still a grid-stride trapezoid
  * rule, correct in every other way, but on (n + 1) / 2 strips of twice the
  * width.  For n >= 65536 its own error, (b-a) (2h)^2 / 12 max|f''|, is under

@@ -1571,6 +1571,45 @@ static void local_memory_per_kernel(void)
     }
 }
 
+/* The lanes that ran a div or an rcp are counted (what the CPU judge
+ * holds lab 09's evaluations to): lanes a guard turned off are not, and
+ * blocks run on several host threads add up. */
+static void divisions_counted(void)
+{
+    static const char ptx[] = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .f32 %f<5>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  cvt.rn.f32.u32 %f1, %r1;\n"
+        "  add.f32 %f1, %f1, 0f3F800000;\n"
+        "  rcp.rn.f32 %f2, %f1;\n"
+        "  and.b32 %r2, %r1, 1;\n"
+        "  setp.eq.u32 %p1, %r2, 1;\n"
+        "  mov.f32 %f3, 0f00000000;\n"
+        "  @%p1 div.rn.f32 %f3, 0f40000000, %f1;\n"
+        "  add.f32 %f4, %f2, %f3;\n"
+        "  mov.u32 %r3, %ctaid.x;\n"
+        "  mad.lo.u32 %r3, %r3, 64, %r1;\n"
+        "  mul.wide.u32 %rd2, %r3, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  st.global.f32 [%rd3], %f4;\n"
+        "  ret;\n}\n";
+    float out[4 * 64];
+    for (int threads = 1; threads <= 2; threads++) {
+        struct emu_config cfg = {.seed = 7, .threads = threads, .budget = 1u << 24, .print = print_cb};
+        struct fx f;
+        struct emu_stats st;
+        EXPECT(fx_load(&f, ptx, &cfg) == EMU_OK);
+        emu_mem_map(f.e, out, sizeof out, "d_out");
+        EXPECT(launch2(&f, 4, 64, out, NULL) == EMU_OK);
+        emu_stats(f.e, &st);
+        EXPECT(st.divisions == 4 * (64 + 32));
+        EXPECT(out[3] == 1.0f / 4 + 2.0f / 4 && out[64 + 2] == 1.0f / 3);
+        fx_done(&f);
+    }
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2414,7 +2453,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -164,6 +164,8 @@ struct emu_launch {
 struct emu_stats {
     uint64_t thread_instructions;   /* instructions times the lanes that executed them */
     uint64_t warp_instructions;
+    uint64_t divisions;             /* lanes that ran a div or rcp: lab 09's integrand
+                                       divides once an evaluation */
 };
 
 /* Runs the kernel over the whole grid; EMU_OK, or the first fault, hazard,

@@ -332,6 +332,7 @@ out:
         emu_error_set(err, EMU_NOMEM, NULL, 0, NULL, "out of memory setting up the launch");
     e->stats.warp_instructions += r.stats.warp_instructions;
     e->stats.thread_instructions += r.stats.thread_instructions;
+    e->stats.divisions += r.stats.divisions;
     emu_count_end(&r);
     free(r.params);
     return st;

@@ -148,6 +148,7 @@ struct emu_insn {
     uint8_t guard_neg;
     uint8_t cmp2;       /* setp's combining operator: SUB_AND/OR/XOR or SUB_NONE */
     uint8_t straight;   /* its step only moves its lanes on to the next instruction */
+    uint8_t divides;    /* div, rcp: the lanes it runs are counted (emu_stats.divisions) */
     /* definedness's plan for an ALU instruction with one destination
      * register and registers for sources (emu_undef.h), made at load: the
      * guard's slot and up to three sources' (0, the sink, where it has

@@ -516,6 +516,7 @@ out:
     for (int i = 0; i < threads; i++) {
         t->stats.warp_instructions += wk[i].r.stats.warp_instructions;
         t->stats.thread_instructions += wk[i].r.stats.thread_instructions;
+        t->stats.divisions += wk[i].r.stats.divisions;
         emu_count_merge(t, &wk[i].r);
         worker_free(&wk[i].r);
     }

@@ -214,9 +214,10 @@ static int next_insn(struct warp *w, uint32_t mask, uint32_t pc)
 
 STEP(step_alu)
 {
-    (void)r;
     if (emask)
         in->alu(in, w->R, emask, w->carry);
+    if (in->divides)
+        r->stats.divisions += popc32(emask);
     w->R[0] = 0;    /* the sink '_' */
     return next_insn(w, mask, pc);
 }
@@ -560,6 +561,7 @@ void emu_warp_bind(struct emu_module *m)
         int cls = emu_ops[in->op].cls;
         in->step = cls == C_ALU && !in->alu ? step_refused : class_step[cls];
         emu_undef_plan(in);
+        in->divides = in->op == OP_DIV || in->op == OP_RCP;
         in->straight = in->step == step_alu || in->step == step_mem || in->step == step_cvta ||
                        in->step == step_spacep || in->step == step_fence || in->step == step_nop ||
                        in->step == step_activemask || in->step == step_clock ||
@@ -632,6 +634,8 @@ static inline __attribute__((always_inline)) int warp_step(struct run *r, struct
     if (in->alu) {     /* the common case, without the class step's call */
         if (emask)
             in->alu(in, R, emask, w->carry);
+        if (__builtin_expect(in->divides, 0))
+            r->stats.divisions += popc32(emask);
         R[0] = 0;
         if (r->hazards)
             emu_undef_after_alu(w, in, mask, emask, pc);

@@ -373,6 +373,10 @@ void emu_prepare(struct opts *o, struct report *r) __attribute__((weak));
 void emu_device(struct ctx *c) __attribute__((weak));
 void emu_bind(struct ctx *c, const struct call *k) __attribute__((weak));
 void emu_finish(struct ctx *c) __attribute__((weak));
+/* The lanes of the student's kernels that ran a div or rcp so far: what
+ * the emulator counts exactly where a GPU's rate is the evidence (lab 09's
+ * integrand divides once an evaluation). */
+unsigned long long emu_divisions(void) __attribute__((weak));
 /* After the student's module is loaded and before the family's setup: the
  * CPU judge opens its report and puts its system-call filter on itself
  * (tutor/emu/emu_seal.h).  0, or -1 after noting why (the workbook's

@@ -184,6 +184,13 @@ void emu_bind(struct ctx *c, const struct call *k)
     }
 }
 
+unsigned long long emu_divisions(void)
+{
+    struct emu_stats ss, js;
+    emu_rt_stats(&ss, &js);
+    return ss.divisions;
+}
+
 /* The test the run stopped in: the last one recorded, failed by run_trials. */
 static struct test *stopped_test(struct report *r)
 {
