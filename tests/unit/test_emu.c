@@ -1610,6 +1610,71 @@ static void divisions_counted(void)
     }
 }
 
+/* Device malloc and free, as nvcc calls them (new and delete too): each
+ * lane gets a block of its own, 16-byte aligned, that it can use and give
+ * back, and the heap outlives the launch.  Freeing a block twice is a
+ * fault; malloc(0), and a request past half of the GPU's 8 MiB heap (a
+ * block kept from an earlier launch counts), need a GPU. */
+static void device_heap(void)
+{
+#define HEAP_PTX(FREES) HEAP_DECLS \
+        ".visible .entry k(.param .u64 out, .param .u64 size)\n{\n" \
+        "  .reg .b32 %r<4>; .reg .b64 %rd<8>;\n" \
+        "  ld.param.u64 %rd1, [out];\n" \
+        "  ld.param.u64 %rd2, [size];\n" \
+        "  { .param .b64 param0; st.param.b64 [param0], %rd2; .param .b64 retval0;\n" \
+        "    call.uni (retval0), malloc, (param0);\n" \
+        "    ld.param.b64 %rd3, [retval0]; }\n" \
+        "  mov.u32 %r1, %tid.x;\n" \
+        "  st.u32 [%rd3], %r1;\n" \
+        "  ld.u32 %r2, [%rd3];\n" \
+        "  add.s32 %r3, %r2, 1;\n" \
+        "  st.u32 [%rd3+4], %r3;\n" \
+        "  mul.wide.u32 %rd4, %r1, 8;\n" \
+        "  add.s64 %rd5, %rd1, %rd4;\n" \
+        "  st.global.u64 [%rd5], %rd3;\n" \
+        FREES \
+        "  ret;\n}\n"
+#define HEAP_DECLS HEAD \
+        ".extern .func (.param .b64 func_retval0) malloc\n(\n  .param .b64 malloc_param_0\n)\n;\n" \
+        ".extern .func free\n(\n  .param .b64 free_param_0\n)\n;\n"
+#define HEAP_FREE "  { .param .b64 param0; st.param.b64 [param0], %rd3;\n    call.uni free, (param0); }\n"
+    struct fx f;
+    uint64_t out[64];
+    EXPECT(load(&f, HEAP_PTX(""), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 64, out, (void *)(uintptr_t)40) == EMU_OK);
+    int apart = 1;
+    for (unsigned i = 0; i < 64; i++) {
+        EXPECT(out[i] % 16 == 0 && out[i] != 0);
+        EXPECT(((const uint32_t *)(uintptr_t)out[i])[0] == i && ((const uint32_t *)(uintptr_t)out[i])[1] == i + 1);
+        for (unsigned j = 0; j < i; j++)
+            apart &= out[i] - out[j] >= 48 && out[j] - out[i] >= 48;
+    }
+    EXPECT(apart);
+    fx_done(&f);
+    /* 32 lanes of 100 KiB live at once, given back before the next warp's:
+     * twice 64 of them fit (kept, the second warp's would not) */
+    EXPECT(load(&f, HEAP_PTX(HEAP_FREE), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    for (int launch = 0; launch < 2; launch++)
+        EXPECT(launch2(&f, 1, 64, out, (void *)(uintptr_t)(100u << 10)) == EMU_OK);
+    fx_done(&f);
+    EXPECT(load(&f, HEAP_PTX(HEAP_FREE HEAP_FREE), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, (void *)(uintptr_t)8) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "which device malloc did not hand out or which was freed already") != NULL);
+    fx_done(&f);
+    EXPECT(load(&f, HEAP_PTX(""), 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, (void *)(uintptr_t)0) == EMU_UNSUPPORTED);
+    EXPECT(strstr(f.err.message, "needs a GPU: malloc(0)") != NULL);
+    EXPECT(launch2(&f, 1, 1, out, (void *)(uintptr_t)(3u << 20)) == EMU_OK);
+    EXPECT(launch2(&f, 1, 1, out, (void *)(uintptr_t)(2u << 20)) == EMU_UNSUPPORTED);
+    EXPECT(strstr(f.err.message, "a device malloc of 2097152 bytes beside 3145728 live") != NULL);
+    fx_done(&f);
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2453,7 +2518,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -398,8 +398,8 @@ static int call_param(struct parser *P, struct emu_opnd *o, const char *s, int l
 }
 
 /* call[.uni] [(ret),] func[, (args)]: o[0] the result's .param (or
- * none), o[1..] the arguments'.  vprintf and __assertfail are the
- * runtime's, emulated here; any other callee must have a body in the
+ * none), o[1..] the arguments'.  vprintf, __assertfail, malloc and free
+ * are the runtime's, emulated here; any other callee must have a body in the
  * module (link_calls finds it). */
 static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int mlen)
 {
@@ -461,6 +461,11 @@ static int parse_call(struct parser *P, struct emu_insn *in, const char *mn, int
         if (nargs != 5)
             return emu_parse_fail(P, "__assertfail takes five arguments");
         in->op = OP_ASSERT;
+    } else if (f->is_extern && (!strcmp(f->name, "malloc") || !strcmp(f->name, "free"))) {
+        int is_malloc = f->name[0] == 'm';
+        if (nargs != 1 || (in->o[0].kind == OK_ADDR) != is_malloc)
+            return emu_parse_fail(P, "%s takes one argument%s", f->name, is_malloc ? " and returns a pointer" : "");
+        in->op = is_malloc ? OP_MALLOC : OP_FREE;
     } else {
         in->op = OP_CALL;
     }

@@ -258,6 +258,9 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
                  "(%u,%u,%u) blocks", l->grid[0], l->grid[1], l->grid[2], cl[0], cl[1], cl[2]);
         return launch_error(err, EMU_FAULT, why);
     }
+    /* before any thread runs: the heap is a range of the map they read */
+    if (k->m->uses_heap && emu_heap_open(e))
+        return launch_error(err, EMU_NOMEM, "no host memory for the device heap");
     struct run r;
     memset(&r, 0, sizeof r);
     memcpy(r.cl, cl, sizeof r.cl);
@@ -304,7 +307,7 @@ static enum emu_status launch(struct emu *e, const struct emu_kernel *k, const s
     for (int i = 0; i < f->count; i++) {
         const struct emu_insn *in = &r.code[f->first + i];
         const struct emu_opnd *ao = &in->o[in->op == OP_LD];
-        if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT ||
+        if (in->op == OP_VPRINTF || in->op == OP_CALL || in->op == OP_ASSERT || emu_ops[in->op].cls == C_HEAP ||
             ((in->op == OP_ST || in->op == OP_LD) && in->space == SP_PARAM &&
              (ao->kind != OK_ADDR || ao->reg >= 0 || (uint64_t)ao->off >= PARAM_SCRATCH)))
             scratch_used = 1;

@@ -40,7 +40,7 @@ extern const char *const emu_type_name[T_COUNT];
 enum emu_class {
     C_ALU, C_MEM, C_ATOM, C_CVTA, C_SPACEP, C_BRA, C_BRX, C_RET, C_EXIT, C_TRAP, C_CALL,
     C_BAR, C_WARP, C_ACTIVEMASK, C_FENCE, C_SLEEP, C_CLOCK, C_PRINTF, C_ASSERT, C_NOP, C_ASYNC,
-    C_MBAR, C_CLUSTER, C_SPLIT, C_GPU, C_REFUSED, C_COUNT
+    C_MBAR, C_CLUSTER, C_HEAP, C_SPLIT, C_GPU, C_REFUSED, C_COUNT
 };
 
 /* Decoded opcodes: emu_opcodes.def's rows. */
@@ -273,6 +273,7 @@ struct emu_module {
     int32_t *brxt;                  /* the jump tables' targets (brx.idx: target, aux) */
     int nbrxt;
     struct emu_kernel *kernels;     /* one per function, for emu_module_kernel */
+    int uses_heap;                  /* it calls malloc or free (emu_warp_bind) */
 };
 
 /* What emu_kernel is: a function of a module. */
@@ -296,6 +297,18 @@ struct emu_range {
 
 struct emu_block;
 
+/* Device malloc's heap: the arena and its live blocks, by offset.  Made by
+ * emu_heap.c, freed with the emulator (plain memory, in emu_free). */
+struct emu_heap_block {
+    uint32_t off, bytes;
+};
+struct emu_heap {
+    uint8_t *base;
+    struct emu_heap_block *live;
+    int nlive, cap;
+    uint32_t used;                  /* the live blocks' bytes */
+};
+
 struct emu {
     struct emu_config cfg;
     struct emu_range *ranges;       /* sorted by base */
@@ -318,6 +331,7 @@ struct emu {
     int ngh_chunks;
     void *gh_next;
     size_t gh_left;
+    struct emu_heap heap;           /* device malloc's (emu_heap.c); its base NULL until a module calls it */
 };
 
 /* The global shadow's chunks: 2 MiB, one huge page. */
@@ -332,6 +346,12 @@ void emu_mem_huge_free(void *p, size_t bytes);
  * index of the last hit (one per host thread). */
 const struct emu_range *emu_mem_find(const struct emu *e, int *last, uint64_t addr, size_t bytes);
 void emu_mem_describe(struct emu *e, uint64_t addr, char *out, size_t cap);
+
+/* emu_heap.c */
+/* E's device heap, mapped as a global range: made before the first launch
+ * of a module that calls malloc or free, kept until emu_free.  0, or -1
+ * out of memory. */
+int emu_heap_open(struct emu *e);
 
 /* emu_open.c */
 /* Each function of M: the registers it may read before it writes them,

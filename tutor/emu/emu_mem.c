@@ -51,6 +51,8 @@ void emu_free(struct emu *e)
 {
     if (!e)
         return;
+    free(e->heap.base);
+    free(e->heap.live);
     for (int i = 0; i < e->nranges; i++)
         free(e->ranges[i].name);
     free(e->ranges);

@@ -554,5 +554,9 @@ void emu_count_end(struct run *r);
 
 /* emu_print.c */
 int emu_vprintf(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
+/* malloc or free (IN) for each lane of MASK, in lane order: 0, or -1 with
+ * the launch's error set (a free of what malloc did not hand out is a
+ * fault; a request whose answer only a GPU knows needs a GPU). */
+int emu_heap_call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc);
 
 #endif

@@ -519,6 +519,13 @@ STEP(step_printf)
     return next_insn(w, mask, pc);
 }
 
+STEP(step_heap)
+{
+    if (emask && emu_heap_call(r, w, in, emask, (int)pc))
+        return -1;
+    return next_insn(w, mask, pc);
+}
+
 STEP(step_nop)
 {
     (void)r, (void)in, (void)emask;
@@ -549,7 +556,7 @@ static emu_step_fn *const class_step[C_COUNT] = {
     [C_SLEEP] = step_sleep, [C_CLOCK] = step_clock, [C_PRINTF] = step_printf,
     [C_ASSERT] = step_assert, [C_NOP] = step_nop, [C_SPLIT] = step_refused,
     [C_GPU] = step_refused, [C_REFUSED] = step_refused, [C_ASYNC] = step_async,
-    [C_MBAR] = step_mbar, [C_CLUSTER] = step_cluster,
+    [C_MBAR] = step_mbar, [C_CLUSTER] = step_cluster, [C_HEAP] = step_heap,
 };
 
 /* Gives every instruction of M its class's step; an ALU form without its
@@ -565,7 +572,8 @@ void emu_warp_bind(struct emu_module *m)
         in->straight = in->step == step_alu || in->step == step_mem || in->step == step_cvta ||
                        in->step == step_spacep || in->step == step_fence || in->step == step_nop ||
                        in->step == step_activemask || in->step == step_clock ||
-                       in->step == step_sleep || in->step == step_printf;
+                       in->step == step_sleep || in->step == step_printf || in->step == step_heap;
+        m->uses_heap |= cls == C_HEAP;
     }
 }
 
