@@ -35,16 +35,17 @@ export NVCC out
 srcs=$(ls data/stubs/*.cu solutions/*/kernel.cu tests/bank/*.cu tutor/harness/*.cu | grep -v '/hx_cub\.cu$')
 echo "$srcs" | xargs -P "$jobs" -I{} bash -c 'compile {}' || exit 1
 
-# An instruction starts where the last one ended (';'), after a label
-# ("$L__BB0_3:"), a brace or a directive, and runs to its own ';' (a call
-# spreads its operands over several lines).  The opcode is its first word,
+# Comments go first (an inline asm's /* ... */ too).  An instruction starts
+# where the last one ended (';'), after a label ("$L__BB0_3:", and a call
+# prototype's "prototype_0 :"), a brace or a directive, and runs to its own
+# ';' (a call spreads its operands over several lines).  The opcode is its first word,
 # after an optional predicate guard; vector suffixes (.v2/.v4) are kept.
 for f in "$out"/ptx/*.ptx; do
-    sed -E 's://.*$::' "$f" |
+    perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$f" |
         awk '{ sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") }
              $0 == "" { next }
              open { if ($0 ~ /;$/) open = 0; next }
-             /^(\.|\}|\{|\(|\)|;|[A-Za-z_$][A-Za-z0-9_$]*:)/ { next }
+             /^(\.|\}|\{|\(|\)|;|[A-Za-z_$][A-Za-z0-9_$]*[ \t]*:)/ { next }
              { open = ($0 !~ /;$/); if ($1 ~ /^@/) $1 = ""; sub(/^[ \t]+/, "");
                split($0, w, /[ \t;]/); print w[1] }' | sort -u
 done | sort | uniq -c | awk '{ printf "%s\t%d\n", $2, $1 }' | sort > "$out/forms.txt.tmp"

@@ -1675,6 +1675,26 @@ static void device_heap(void)
     fx_done(&f);
 }
 
+/* A lane that reaches trap (what __trap() and a failed assert on some
+ * paths compile to) ends the launch with a fault naming the thread. */
+static void trap_is_a_fault(void)
+{
+    static const char ptx[] = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .pred %p<2>; .reg .b32 %r<2>;\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  setp.eq.u32 %p1, %r1, 5;\n"
+        "  @%p1 trap;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    unsigned out[32];
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_FAULT);
+    EXPECT(strstr(f.err.message, "thread 5") != NULL && strstr(f.err.message, "executed trap") != NULL);
+    fx_done(&f);
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2518,7 +2538,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(trap_is_a_fault), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

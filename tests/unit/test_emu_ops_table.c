@@ -33,6 +33,9 @@ REF1(r_shl32_imm, (uint32_t)(U32(0) << 3))
 REF1(r_shru32, U32(1) > 31 ? 0 : U32(0) >> U32(1))
 REF1(r_shru16, U32(1) > 15 ? 0 : (uint16_t)(IN(0) & 0xffff) >> U32(1))
 REF1(r_and16, (uint16_t)(IN(0) & IN(1)))
+REF1(r_sub16, (uint16_t)(IN(0) - IN(1)))
+REF1(r_mullo16, (uint16_t)((uint32_t)(uint16_t)IN(0) * (uint16_t)IN(1)))
+REF1(r_mulwideu16, (uint32_t)(uint16_t)IN(0) * (uint16_t)IN(1))
 REF1(r_shrs32, (uint32_t)(S32(0) >> (U32(1) > 31 ? 31 : U32(1))))
 REF1(r_shl64, U32(1) > 63 ? 0 : IN(0) << U32(1))
 REF1(r_shru64, U32(1) > 63 ? 0 : IN(0) >> U32(1))
@@ -117,6 +120,8 @@ CMP(r_geu64, uint64_t, >=)
 CMP(r_gtu64, uint64_t, >)
 CMP(r_leu64, uint64_t, <=)
 CMP(r_ltu64, uint64_t, <)
+CMP(r_gts64, int64_t, >)
+CMP(r_lts64, int64_t, <)
 REF1(r_ltu32_imm, U32(0) < 32)
 /* Ordered comparisons are false on a NaN, unordered ones true. */
 REF1(r_gtf, F32(0) > F32(1))
@@ -206,6 +211,8 @@ REF1(r_cvt_s64_s32, (uint64_t)(int64_t)S32(0))
 REF1(r_cvt_u32_u64, (uint32_t)IN(0))
 REF1(r_cvt_u16_u64, (uint16_t)IN(0))
 REF1(r_cvt_u64_u32, (uint64_t)U32(0))
+REF1(r_cvt_u16_u32, (uint16_t)U32(0))
+REF1(r_cvt_u32_u16, (uint32_t)(uint16_t)IN(0))
 
 /* ---- addresses and memory ------------------------------------------------- */
 REF(r_cvta_to_global)
@@ -260,6 +267,11 @@ REF(r_st_global8)
 {
     (void)c;
     o[1] = IN(0);
+}
+REF(r_st_global2)
+{
+    (void)c;
+    o[1] = (IN(0) & 0xffff) << 32;
 }
 REF(r_st_global1)
 {
@@ -418,6 +430,7 @@ REF(r_redux_add)
 #define ATOM32 "st.global.u32 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.u32 $d1, [%rd18+8];"
 #define ATOM64 "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.u64 $d1, [%rd18+8];"
 /* The same through another address of the word (a generic one). */
+#define ATOM32_AT(at) "st.global.u32 [%rd18+8], $a0;\n\t$F $d0, [" at "+8], $a1;\n\tld.global.u32 $d1, [%rd18+8];"
 #define ATOM64_AT(at) "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [" at "+8], $a1;\n\tld.global.u64 $d1, [%rd18+8];"
 #define ATOMF32 "st.global.f32 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.f32 $d1, [%rd18+8];"
 #define ATOMF64 "st.global.f64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1;\n\tld.global.f64 $d1, [%rd18+8];"
@@ -441,6 +454,9 @@ const struct ops_row ops_corpus_rows[] = {
     {"mad.lo.s32", "", "r:rrr", 0, 0, r_mad32},
     {"and.b32", "", "r:rr", 0, 0, r_and32},
     {"and.b16", "", "h:hh", 0, 0, r_and16},
+    {"sub.s16", "", "h:hh", 0, 0, r_sub16},
+    {"mul.lo.s16", "", "h:hh", 0, 0, r_mullo16},
+    {"mul.wide.u16", "", "r:hh", 0, 0, r_mulwideu16},
     {"or.b32", "", "r:rr", 0, 0, r_or32},
     {"xor.b32", "", "r:rr", 0, 0, r_xor32},
     {"not.b32", "", "r:r", 0, 0, r_not32},
@@ -514,6 +530,8 @@ const struct ops_row ops_corpus_rows[] = {
     {"setp.gt.u64", "", "p:RR", 0, OPS_EQ01, r_gtu64},
     {"setp.le.u64", "", "p:RR", 0, OPS_EQ01, r_leu64},
     {"setp.lt.u64", "", "p:RR", 0, OPS_EQ01, r_ltu64},
+    {"setp.gt.s64", "", "p:RR", 0, OPS_EQ01, r_gts64},
+    {"setp.lt.s64", "", "p:RR", 0, OPS_EQ01, r_lts64},
     {"setp.gt.f32", "", "p:ff", 0, OPS_EQ01, r_gtf},
     {"setp.lt.f32", "", "p:ff", 0, OPS_EQ01, r_ltf},
     {"setp.gtu.f32", "", "p:ff", 0, OPS_EQ01, r_gtuf},
@@ -584,15 +602,23 @@ const struct ops_row ops_corpus_rows[] = {
     {"cvt.u32.u64", "", "r:R", 0, 0, r_cvt_u32_u64},
     {"cvt.u16.u64", "", "h:R", 0, 0, r_cvt_u16_u64},
     {"cvt.u64.u32", "", "R:r", 0, 0, r_cvt_u64_u32},
+    {"cvt.u16.u32", "", "h:r", 0, 0, r_cvt_u16_u32},
+    {"cvt.u32.u16", "", "r:h", 0, 0, r_cvt_u32_u16},
     /* address spaces */
     {"cvta.to.global.u64", "", "RR:R", "$F %rd19, %rd12;\n\tsub.s64 $d0, %rd19, %rd12;\n\t"
      "add.s64 %rd19, %rd19, %rd16;\n\tld.global.u64 $d1, [%rd19];", 0, r_cvta_to_global},
     {"cvta.global.u64", "", "R:", "cvta.to.global.u64 %rd19, %rd12;\n\t$F %rd22, %rd19;\n\t"
      "sub.s64 $d0, %rd22, %rd12;", 0, r_zero},
+    {"cvta.shared.u64", "", "R:R", "cvt.u64.u32 %rd19, %r20;\n\t$F %rd22, %rd19;\n\t"
+     "st.shared.u64 [%r20+8], $a0;\n\tld.u64 $d0, [%rd22+8];", 0, r_copy0},
+    {"mapa.u64", "this block's rank", "R:R", "cvt.u64.u32 %rd19, %r20;\n\tcvta.shared.u64 %rd19, %rd19;\n\t"
+     "$F %rd22, %rd19, 0;\n\tst.shared.u64 [%r20+8], $a0;\n\tld.u64 $d0, [%rd22+8];", 0, r_copy0},
     {"cvta.local.u64", "", "R:R", "mov.u64 %rd19, loc;\n\t$F %rd22, %rd19;\n\t"
      "st.local.u64 [%rd19+8], $a0;\n\tld.u64 $d0, [%rd22+8];", 0, r_copy0},
     /* loads */
     {"ld.global.u32", "", "r:RR", LD_G4, 0, r_ld4},
+    {"ld.acquire.gpu.u32", "generic, of global memory", "r:RR",
+     "cvta.global.u64 %rd22, %rd17;\n\t$F $d0, [%rd22+4];", 0, r_ld4},
     {"ld.u32", "generic, of global memory", "r:RR", "cvta.global.u64 %rd22, %rd17;\n\t$F $d0, [%rd22+4];", 0,
      r_ld4},
     {"ld.global.s32", "", "r:RR", LD_G4, 0, r_ld4},
@@ -627,6 +653,7 @@ const struct ops_row ops_corpus_rows[] = {
     {"ld.param.b32", "call result", "r:R", CALL, 0, r_plus7},
     {"ld.param.f32", "", "f:", "$F $d0, [t_p+4];", 0, r_ldp4},
     {"ld.param.u64", "", "R:", "$F $d0, [t_p];", 0, r_ldp8},
+    {"ld.param.b64", "", "R:", "$F $d0, [t_p];", 0, r_ldp8},
     {"ld.param.u64", "by address", "R:", "mov.b64 %rd19, t_p;\n\tadd.s64 %rd19, %rd19, 8;\n\t"
      "$F $d0, [%rd19+-8];", 0, r_ldp8},
     {"ld.param.f64", "", "F:", "$F $d0, [t_p];", 0, r_ldp8},
@@ -639,6 +666,12 @@ const struct ops_row ops_corpus_rows[] = {
     {"st.global.f32", "", ":f", "$F [%rd18+12], $a0;", 0, r_st_global4},
     {"st.global.u64", "", ":R", "$F [%rd18+8], $a0;", 0, r_st_global8},
     {"st.global.u8", "", ":r", "$F [%rd18+13], $a0;", 0, r_st_global1},
+    {"st.global.u16", "", ":h", "$F [%rd18+12], $a0;", 0, r_st_global2},
+    {"st.volatile.global.u32", "", ":r", "$F [%rd18+12], $a0;", 0, r_st_global4},
+    {"st.u32", "generic, of global memory", ":r", "cvta.global.u64 %rd22, %rd18;\n\t$F [%rd22+12], $a0;", 0,
+     r_st_global4},
+    {"st.relaxed.gpu.b32", "generic, of global memory", ":r",
+     "cvta.global.u64 %rd22, %rd18;\n\t$F [%rd22+12], $a0;", 0, r_st_global4},
     {"st.global.v4.u32", "", ":rrrr", "$F [%rd18+16], {$a0, $a1, $a2, $a3};", 0, r_st_global_v4},
     {"st.shared.u32", "", "R:rR", ST_SH4, 0, r_st4_into},
     {"st.volatile.shared.u32", "", "R:rR", ST_SH4, 0, r_st4_into},
@@ -648,6 +681,8 @@ const struct ops_row ops_corpus_rows[] = {
     {"st.shared.u8", "", "R:hR", "st.shared.u64 [%r20], $a1;\n\t$F [%r20+5], $a0;\n\t"
      "ld.shared.u64 $d0, [%r20];", 0, r_st1_into},
     {"st.local.u32", "", "R:rR", ST_LOC4, 0, r_st4_into},
+    {"st.local.f64", "", "R:FR", "mov.u64 %rd19, loc;\n\tst.local.u64 [%rd19+8], $a1;\n\t"
+     "$F [%rd19+8], $a0;\n\tld.local.u64 $d0, [%rd19+8];", 0, r_copy0},
     {"st.local.u64", "", "R:RR", "mov.u64 %rd19, loc;\n\tst.local.u64 [%rd19+8], $a1;\n\t"
      "$F [%rd19+8], $a0;\n\tld.local.u64 $d0, [%rd19+8];", 0, r_copy0},
     {"st.local.v2.u32", "", "R:rr", "mov.u64 %rd19, loc;\n\t$F [%rd19+8], {$a0, $a1};\n\t"
@@ -657,6 +692,8 @@ const struct ops_row ops_corpus_rows[] = {
     {"st.local.v4.f32", "", "RR:ffff", "mov.u64 %rd19, loc;\n\t$F [%rd19], {$a0, $a1, $a2, $a3};\n\t"
      "ld.local.u64 $d0, [%rd19];\n\tld.local.u64 $d1, [%rd19+8];", 0, r_st_v4f},
     {"st.param.b64", "", "r:R", CALL, 0, r_plus7},
+    {"st.param.b32", "", "r:r", "{\n\t.param .b64 p0;\n\tst.param.b64 [p0], 0;\n\t$F [p0], $a0;\n\t"
+     ".param .b32 r0;\n\tcall.uni (r0), plus7, (p0);\n\tld.param.b32 $d0, [r0];\n\t}", 0, r_plus7},
     /* atomics */
     {"atom.global.add.u32", "", "rr:rr", ATOM32, 0, r_atom_addu32},
     {"atom.global.add.u32", "contended", ":r", "$F %r15, [%rd21+24], $a0;", 0, r_atom_contended},
@@ -673,6 +710,12 @@ const struct ops_row ops_corpus_rows[] = {
     {"atom.global.add.f64", "", "FF:FF", ATOMF64, 0, r_atom_addf64},
     {"atom.global.cas.b64", "", "RR:RRR", "st.global.u64 [%rd18+8], $a0;\n\t$F $d0, [%rd18+8], $a1, $a2;\n\t"
      "ld.global.u64 $d1, [%rd18+8];", OPS_EQ01, r_atom_cas64},
+    {"atom.add.release.gpu.u32", "generic, of global memory", "rr:rr",
+     "cvta.global.u64 %rd22, %rd18;\n\t" ATOM32_AT("%rd22"), 0, r_atom_addu32},
+    {"atom.add.acq_rel.gpu.u32", "generic, of global memory", "rr:rr",
+     "cvta.global.u64 %rd22, %rd18;\n\t" ATOM32_AT("%rd22"), 0, r_atom_addu32},
+    {"atom.shared.exch.b32", "", "rr:rr", "st.shared.u32 [%r20], $a0;\n\t$F $d0, [%r20], $a1;\n\t"
+     "ld.shared.u32 $d1, [%r20];", 0, r_atom_exch32},
     {"atom.shared.add.u32", "", "rr:rr", "st.shared.u32 [%r20], $a0;\n\t$F $d0, [%r20], $a1;\n\t"
      "ld.shared.u32 $d1, [%r20];", 0, r_atom_addu32},
     /* control flow */
@@ -683,7 +726,35 @@ const struct ops_row ops_corpus_rows[] = {
     {"ret", "", ":prr", "st.global.u32 [%rd18], $a1;\n\t@$a0 ret;\n\tst.global.u32 [%rd18+8], $a2;", 0,
      r_ret},
     {"call.uni", "", "r:R", CALL, 0, r_plus7},
+    {"call", "", "r:R", "{\n\t.param .b64 p0;\n\tst.param.b64 [p0], $a0;\n\t.param .b32 r0;\n\t"
+     "call (r0), plus7, (p0);\n\tld.param.b32 $d0, [r0];\n\t}", 0, r_plus7},
     {"bar.sync", "", "r:r", "st.shared.u32 [%r20], $a0;\n\t$F 0;\n\tld.shared.u32 $d0, [%r21];", 0, r_bar},
+    {"barrier.sync", "", "r:r", "st.shared.u32 [%r20], $a0;\n\t$F 0;\n\tld.shared.u32 $d0, [%r21];", 0, r_bar},
+    /* a guard no lane passes: trap decoded, and not run (test_emu.c's
+     * trap_is_a_fault runs it) */
+    {"trap", "guarded, not reached", "r:r", "setp.ne.u32 %p16, %r16, %r16;\n\t@%p16 $F;\n\tmov.b32 $d0, $a0;", 0,
+     r_copy0},
+    /* a launch without clusters is one of one block: the cluster's barrier is the block's */
+    {"barrier.cluster.arrive", "", "r:r", "st.shared.u32 [%r20], $a0;\n\t$F;\n\tbarrier.cluster.wait;\n\t"
+     "ld.shared.u32 $d0, [%r21];", 0, r_bar},
+    {"barrier.cluster.wait", "", "r:r", "st.shared.u32 [%r20], $a0;\n\tbarrier.cluster.arrive;\n\t$F;\n\t"
+     "ld.shared.u32 $d0, [%r21];", 0, r_bar},
+    /* an asynchronous copy of the thread's input word 1 into its shared slot */
+    {"cp.async.ca.shared.global", "", "r:RR", "$F [%r20], [%rd17+4], 4;\n\tcp.async.commit_group;\n\t"
+     "cp.async.wait_group 0;\n\tld.shared.u32 $d0, [%r20];", 0, r_ld4},
+    {"cp.async.commit_group", "", "r:RR", "cp.async.ca.shared.global [%r20], [%rd17+4], 4;\n\t$F;\n\t"
+     "cp.async.wait_group 0;\n\tld.shared.u32 $d0, [%r20];", 0, r_ld4},
+    {"cp.async.wait_group", "", "r:RR", "cp.async.ca.shared.global [%r20], [%rd17+4], 4;\n\t"
+     "cp.async.commit_group;\n\t$F 0;\n\tld.shared.u32 $d0, [%r20];", 0, r_ld4},
+    /* each thread's own mbarrier of one arrival: its phase is complete
+     * once the thread arrives, so the first try_wait says so */
+    {"mbarrier.init.shared.b64", "", "r:", "$F [%r20+16], 1;\n\tmbarrier.arrive.shared::cta.b64 %rd19, [%r20+16];\n\t"
+     "mbarrier.try_wait.shared.b64 %p16, [%r20+16], %rd19;\n\tselp.u32 $d0, 1, 0, %p16;", 0, r_one},
+    {"mbarrier.arrive.shared::cta.b64", "", "r:", "mbarrier.init.shared.b64 [%r20+16], 1;\n\t$F %rd19, [%r20+16];\n\t"
+     "mbarrier.try_wait.shared.b64 %p16, [%r20+16], %rd19;\n\tselp.u32 $d0, 1, 0, %p16;", 0, r_one},
+    {"mbarrier.try_wait.shared.b64", "", "r:", "mbarrier.init.shared.b64 [%r20+16], 1;\n\t"
+     "mbarrier.arrive.shared::cta.b64 %rd19, [%r20+16];\n\t$F %p16, [%r20+16], %rd19;\n\t"
+     "selp.u32 $d0, 1, 0, %p16;", 0, r_one},
     {"bar.warp.sync", "", "r:r", "st.shared.u32 [%r20], $a0;\n\t$F -1;\n\tld.shared.u32 $d0, [%r22];", 0,
      r_barwarp},
     {"membar.gl", "", "r:r", "st.global.u32 [%rd18+16], $a0;\n\t$F;\n\tld.global.u32 $d0, [%rd18+16];", 0,
