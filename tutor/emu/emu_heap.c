@@ -115,6 +115,7 @@ int emu_heap_call(struct run *r, struct warp *w, const struct emu_insn *in, uint
             break;
         }
         uint64_t p = (uint64_t)(uintptr_t)(h->base + off);
+        emu_shadow_forget(r, p, bytes);
         if (in->o[0].kind == OK_ADDR)
             memcpy(sc + (in->o[0].off - PARAM_SCRATCH), &p, 8);
     }

@@ -410,6 +410,11 @@ int emu_shadow_load_lanes(struct run *r, struct warp *w, int pc, uint32_t mask, 
 /* At the running block's end: its releases are kept, against which its
  * plain stores are held from now on.  0, or -1 out of memory. */
 int emu_shadow_block_end(struct run *r);
+/* The global words of [ADDR, ADDR + BYTES) start again with no access
+ * recorded: a block device malloc hands out is fresh memory, whatever its
+ * words held before they were freed (the allocator orders the two, as on
+ * a GPU). */
+void emu_shadow_forget(struct run *r, uint64_t addr, uint64_t bytes);
 /* Frees the launch's global shadow. */
 void emu_shadow_free(struct run *r);
 

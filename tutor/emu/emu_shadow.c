@@ -522,6 +522,17 @@ static int gh_nomem(struct run *r)
     return -1;
 }
 
+void emu_shadow_forget(struct run *r, uint64_t addr, uint64_t bytes)
+{
+    if (!r->hazards || !bytes)
+        return;
+    for (uint64_t word = addr / 4; word <= (addr + bytes - 1) / 4; word++) {
+        struct gshadow *g = gh_find(r, word, 0);
+        if (g)
+            memset(g, 0, sizeof *g);
+    }
+}
+
 /* Frees the launch's global shadow. */
 void emu_shadow_free(struct run *r)
 {
