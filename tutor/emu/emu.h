@@ -135,7 +135,9 @@ struct emu_kernel_info {
     int nparams;
     uint32_t param_offset[EMU_MAX_PARAMS], param_size[EMU_MAX_PARAMS];
     uint32_t static_smem;   /* bytes of the .shared variables the kernel can reach */
-    uint32_t local_bytes;   /* per thread: .local declarations and the depot */
+    uint32_t local_bytes;   /* per thread: .local declarations and the depot; a
+                               kernel's, those of every function it can run, as
+                               ptxas counts a kernel's cumulative stack */
     uint32_t max_threads;   /* .maxntid's product, else 1024 */
     int slots;              /* register slots a warp's frame holds a row of, after packing */
 };

@@ -139,7 +139,7 @@ void emu_kernel_info(const struct emu_kernel *k, struct emu_kernel_info *info)
         info->param_size[i] = f->param_size[i];
     }
     info->static_smem = k->m->module_smem + f->static_smem;
-    info->local_bytes = f->local_bytes;
+    info->local_bytes = f->is_entry ? f->local_span : f->local_bytes;
     info->max_threads = f->max_threads;
     info->slots = f->nslots;
 }
