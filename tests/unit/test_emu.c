@@ -1695,6 +1695,35 @@ static void trap_is_a_fault(void)
     fx_done(&f);
 }
 
+/* atomicAdd on __half and __half2: 32 lanes each add 1.0 (and 2.0 in the
+ * high half) as halves, not as integers; a sum that is a NaN (+inf plus
+ * -inf), whose bits an atomic unit gives as it will, needs a GPU. */
+static void half_atomics(void)
+{
+    static const char f16[] = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b16 %h<3>; .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.b16 %h1, 0x3c00;\n"
+        "  atom.global.add.noftz.f16 %h2, [%rd1], %h1;\n"
+        "  mov.b32 %r1, 0x40003c00;\n"
+        "  atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;\n"
+        "  mov.b16 %h1, 0x3f80;\n"
+        "  atom.global.add.noftz.bf16 %h2, [%rd1+8], %h1;\n"
+        "  mov.b16 %h1, 0xfc00;\n"
+        "  atom.global.add.noftz.f16 %h2, [%rd1+12], %h1;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    uint16_t out[8] = {0, 0, 0, 0, 0, 0, 0x7c00, 0};
+    EXPECT(load(&f, f16, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 32, out, NULL) == EMU_UNSUPPORTED);
+    EXPECT(strstr(f.err.message, "needs a GPU: a half-float atomic add whose sum is a NaN") != NULL);
+    /* the three sums before the NaN: 32.0 as f16, (32.0, 64.0) as f16x2, 32.0 as bf16 */
+    EXPECT(out[0] == 0x5000 && out[2] == 0x5000 && out[3] == 0x5400 && out[4] == 0x4200);
+    fx_done(&f);
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2538,7 +2567,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(trap_is_a_fault), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(trap_is_a_fault), T(half_atomics), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

@@ -71,6 +71,45 @@ static uint64_t hmin(uint64_t x, uint64_t y, int max)
 REF1(r_min_f16, hmin(IN(0), IN(1), 0))
 REF1(r_max_f16, hmin(IN(0), IN(1), 1))
 REF1(r_add_f16x2, f2h((double)H(0) + H(1)) | f2h((double)HHI(0) + HHI(1)) << 16)
+/* atomicAdd on __half, __half2, __nv_bfloat16 and __nv_bfloat162
+ * (atom.add.noftz): the old value, then the sum, each half rounded to
+ * nearest even with subnormals kept.  The operands' exponents lose their
+ * top bit (0xbfff), so no operand is an infinity or a NaN and no sum is a
+ * NaN (an atomic's NaN bits are the GPU's: the emulator refuses them). */
+#define FIN16 0xbfffull
+#define FIN32 0xbfffbfffull
+REF(r_atom_add_f16)
+{
+    (void)c;
+    uint64_t a = IN(0) & FIN16, b = IN(1) & FIN16;
+    o[0] = a;
+    o[1] = f2h((double)h2f(a) + h2f(b));
+}
+REF(r_atom_add_f16x2)
+{
+    (void)c;
+    uint64_t a = IN(0) & FIN32, b = IN(1) & FIN32;
+    o[0] = a;
+    o[1] = f2h((double)h2f(a) + h2f(b)) | f2h((double)h2f(a >> 16) + h2f(b >> 16)) << 16;
+}
+REF(r_atom_add_bf16)
+{
+    (void)c;
+    uint64_t a = IN(0) & FIN16, b = IN(1) & FIN16;
+    o[0] = a;
+    o[1] = f2bf(bf2f(a) + bf2f(b));
+}
+REF(r_atom_add_bf16x2)
+{
+    (void)c;
+    uint64_t a = IN(0) & FIN32, b = IN(1) & FIN32;
+    o[0] = a;
+    o[1] = f2bf(bf2f(a) + bf2f(b)) | f2bf(bf2f(a >> 16) + bf2f(b >> 16)) << 16;
+}
+#define ATOM_HALF "cvta.global.u64 %rd22, %rd18;\n\tand.b16 %h20, $a0, 0xbfff;\n\tand.b16 %h21, $a1, 0xbfff;\n\t" \
+                  "st.global.u16 [%rd18+8], %h20;\n\t$F $d0, [%rd22+8], %h21;\n\tld.global.u16 $d1, [%rd18+8];"
+#define ATOM_HALF2 "cvta.global.u64 %rd22, %rd18;\n\tand.b32 %r12, $a0, 0xbfffbfff;\n\tand.b32 %r13, $a1, 0xbfffbfff;\n\t" \
+                   "st.global.u32 [%rd18+8], %r12;\n\t$F $d0, [%rd22+8], %r13;\n\tld.global.u32 $d1, [%rd18+8];"
 REF1(r_fma_f16x2, f2h(fma(H(0), H(1), H(2))) | f2h(fma(HHI(0), HHI(1), HHI(2))) << 16)
 REF1(r_setp_lt_f16, H(0) < H(1))
 REF1(r_setp_gtu_f16, !(H(0) <= H(1)))
@@ -237,6 +276,10 @@ const struct ops_row ops_half_rows[] = {
     {"min.f16", "", "h:hh", 0, OPS_EQ01, r_min_f16},
     {"max.f16", "", "h:hh", 0, OPS_EQ01, r_max_f16},
     {"add.f16x2", "", "r:rr", 0, 0, r_add_f16x2},
+    {"atom.add.noftz.f16", "generic, of global memory", "hh:hh", ATOM_HALF, 0, r_atom_add_f16},
+    {"atom.add.noftz.f16x2", "generic, of global memory", "rr:rr", ATOM_HALF2, 0, r_atom_add_f16x2},
+    {"atom.add.noftz.bf16", "generic, of global memory", "hh:hh", ATOM_HALF, 0, r_atom_add_bf16},
+    {"atom.add.noftz.bf16x2", "generic, of global memory", "rr:rr", ATOM_HALF2, 0, r_atom_add_bf16x2},
     {"fma.rn.f16x2", "", "r:rrr", 0, 0, r_fma_f16x2},
     {"setp.lt.f16", "", "r:hh", SETP16(lt), OPS_EQ01, r_setp_lt_f16},
     {"setp.gtu.f16", "", "r:hh", SETP16(gtu), OPS_EQ01, r_setp_gtu_f16},

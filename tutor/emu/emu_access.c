@@ -4,6 +4,7 @@
  * tracked, handed to the shadows (emu_shadow.c) that find unordered
  * conflicting accesses (DESIGN §11). */
 #include "emu/emu_run.h"
+#include "emu/emu_hops.h"
 #include "emu/emu_undef.h"
 #include "emu/emu_lanes.h"
 
@@ -591,10 +592,14 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     old &= m;
     b &= m;
     switch (in->sub) {
-    case SUB_ADD:
+    case SUB_ADD: {
+        uint32_t hs;
         if (k == 'f')
             return atom_fadd(old, b, sz, in->space != SP_SHARED && in->space != SP_DSMEM);
+        if (k == 'h')   /* a NaN sum leaves the word (emu_atom stops there) */
+            return emu_hops_atom_add(type, (uint32_t)old, (uint32_t)b, &hs) ? old : hs;
         return (old + b) & m;
+    }
     case SUB_MIN:
     case SUB_MAX: {
         int lt;
@@ -615,6 +620,19 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     case SUB_XOR: return old ^ b;
     default: return old;
     }
+}
+
+/* A half-float atomic add whose sum is a NaN: its bits are the atomic
+ * unit's, which the ISA leaves open and no run has pinned. */
+static int atom_half_nan(struct run *r, const struct emu_insn *in, int pc)
+{
+    char where[160];
+    emu_src_line(r, pc, where, sizeof where);
+    emu_error_set(r->err, EMU_UNSUPPORTED, "atom.add", (int)in->line, emu_file_name(r->m, in->file),
+                  "needs a GPU: a half-float atomic add whose sum is a NaN, whose bits are the GPU's (%s)",
+                  where);
+    r->st = EMU_UNSUPPORTED;
+    return -1;
 }
 
 /* atom / red over the lanes of MASK, one lane after another. */
@@ -674,6 +692,9 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
             uint64_t nv = atom_op(in, old, b, c);
             memcpy(p, &nv, (size_t)sz);
         }
+        uint32_t hs;
+        if (emu_type_kind[in->type] == 'h' && emu_hops_atom_add(in->type, (uint32_t)old, (uint32_t)b, &hs))
+            return atom_half_nan(r, in, pc);
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
         if (!is_red && m == mask && atom_op(in, old, b, c) == (old & (sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1)))

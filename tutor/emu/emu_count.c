@@ -374,7 +374,8 @@ static void hot_free(struct emu_hot *h)
  * per lane. */
 static void hot_request(struct run *r, const struct emu_insn *in, const uint64_t *gl, uint32_t gm)
 {
-    int combined = emu_type_kind[in->type] != 'f' && (in->sub == SUB_ADD || in->sub == SUB_INC);
+    int combined = emu_type_kind[in->type] != 'f' && emu_type_kind[in->type] != 'h' &&
+                   (in->sub == SUB_ADD || in->sub == SUB_INC);
     for (uint32_t m = gm; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint32_t same = 0;

@@ -334,11 +334,13 @@ int emu_forms_check(struct parser *P, const struct emu_insn *in, const char *mn,
         if (in->op == OP_ATOM && in->nops != 3 + (in->sub == SUB_CAS))
             return emu_parse_fail(P, "'%.*s' with operands it does not take", mlen, mn);
         /* Atomics on 32 and 64 bits, and the 16-bit compare-and-swap; on
-         * floats only add and exchange.  The rest needs a GPU. */
+         * floats only add and exchange, on half floats (f16, bf16, one or
+         * two to the word) only add.  The rest needs a GPU. */
         if (in->op == OP_ATOM || in->op == OP_RED) {
             int sz = emu_type_size[in->type];
-            if (!in->sub || (sz != 4 && sz != 8 && !(sz == 2 && in->sub == SUB_CAS)) ||
-                (emu_type_kind[in->type] == 'f' && in->sub != SUB_ADD && in->sub != SUB_EXCH))
+            char k = emu_type_kind[in->type];
+            if (!in->sub || (sz != 4 && sz != 8 && !(sz == 2 && (in->sub == SUB_CAS || k == 'h'))) ||
+                (k == 'f' && in->sub != SUB_ADD && in->sub != SUB_EXCH) || (k == 'h' && in->sub != SUB_ADD))
                 return emu_parse_unsupported(P, mn, mlen);
         }
         if (in->op == OP_CVTA && in->space == SP_PARAM)

@@ -165,6 +165,22 @@ static uint16_t half_op(const struct emu_insn *in, uint16_t x, uint16_t y, uint1
 }
 
 
+int emu_hops_atom_add(int type, uint32_t old, uint32_t b, uint32_t *sum)
+{
+    struct hfmt f = fmt_of(type);
+    int halves = emu_type_size[type] / 2;
+    uint32_t out = 0;
+    for (int i = 0; i < halves; i++) {
+        uint16_t h = half_round(half_value((uint16_t)(old >> 16 * i), f) + half_value((uint16_t)(b >> 16 * i), f),
+                                f, RND_RN);
+        if (is_nan_half(h, f))
+            return -1;
+        out |= (uint32_t)h << 16 * i;
+    }
+    *sum = out;
+    return 0;
+}
+
 /* add, sub, mul, fma, min, max, abs, neg: each half of a .x2 on its own */
 static void h_arith(const struct emu_insn *in, uint64_t *R, uint32_t mask, uint32_t *carry)
 {

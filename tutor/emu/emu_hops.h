@@ -16,4 +16,10 @@ static inline int emu_hops_is_half(int type)
  * NULL when there is none (the approximate functions: not emulated). */
 emu_alu_fn *emu_hops_select(const struct emu_insn *in);
 
+/* atom.add.noftz on halves of TYPE (one in 16 bits, two in 32): OLD + B,
+ * each half rounded to nearest even, subnormals kept.  -1 where a half of
+ * the sum is a NaN, whose bits an atomic unit gives as it will (needs a
+ * GPU); else 0, the sum in *SUM. */
+int emu_hops_atom_add(int type, uint32_t old, uint32_t b, uint32_t *sum);
+
 #endif
