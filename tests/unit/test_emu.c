@@ -1724,6 +1724,26 @@ static void half_atomics(void)
     fx_done(&f);
 }
 
+/* WARP_SZ, PTX's predefined constant, as cuda_fp16.hpp's shuffles of
+ * __half and __half2 read it in inline asm: 32, never "unknown name". */
+static void warp_size_constant(void)
+{
+    static const char ptx[] = HEAD
+        ".visible .entry k(.param .u64 out, .param .u64 unused)\n{\n"
+        "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  {mov.u32 %r1, WARP_SZ;\n}\n"
+        "  st.global.u32 [%rd1], %r1;\n"
+        "  ret;\n}\n";
+    struct fx f;
+    unsigned out[1] = {0};
+    EXPECT(load(&f, ptx, 1) == EMU_OK);
+    emu_mem_map(f.e, out, sizeof out, "d_out");
+    EXPECT(launch2(&f, 1, 1, out, NULL) == EMU_OK);
+    EXPECT(out[0] == 32);
+    fx_done(&f);
+}
+
 /* Addresses in a module variable's initialiser, as nvcc writes a pointer
  * to a variable (`__device__ int *p = arr + 2;` is generic(arr)+8): the
  * pointer reads the variable, the const space's too. */
@@ -2567,7 +2587,7 @@ TAP_MAIN(T(divergence_reconverges), T(per_lane_loop), T(barrier_orders_block),
          T(atomics), T(threads_run_blocks_side_by_side), T(out_of_bounds_names_buffer), T(shared_bounds), T(generic_addresses),
          T(volatile_tail_is_a_race), T(warp_barrier_across_branches), T(uninitialised_shared_read), T(uninitialised_register), T(blocks_writing_one_word), T(last_block_needs_fences),
          T(last_block_fence_after_ticket), T(barrier_in_divergent_code), T(shared_definedness),
-         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(trap_is_a_fault), T(half_atomics), T(address_initialisers), T(jump_tables),
+         T(strong_stores_across_blocks), T(registers_start_as_junk), T(async_copies), T(mbarriers), T(clusters), T(lent_buffers), T(recursion), T(indirect_calls), T(local_memory_per_kernel), T(divisions_counted), T(device_heap), T(trap_is_a_fault), T(half_atomics), T(warp_size_constant), T(address_initialisers), T(jump_tables),
          T(block_waits_for_later_block), T(finish_order_follows_seed_and_launch),
          T(lowest_failing_block_reported), T(resident_writer_release),
          T(budget_stops_endless_loop), T(unknown_instruction_is_unsupported),

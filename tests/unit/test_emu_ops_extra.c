@@ -260,6 +260,8 @@ REF(r_yz)
     o[3] = 0;   /* %ctaid.z */
 }
 REF1(r_true, 1)
+/* WARP_SZ, PTX's predefined constant (cuda_fp16.hpp's __half shuffles read it) */
+REF1(r_warp_sz, 32)
 
 #define CARRY32(first) "add.cc.u32 $d0, $a0, $a1;\n\t" first " $d1, $a2, $a3;"
 #define MEMBERS_ONLY(op) "mov.u32 %r15, %laneid;\n\tshr.b32 %r15, $a1, %r15;\n\tand.b32 %r15, %r15, 1;\n\t" \
@@ -351,6 +353,7 @@ const struct ops_row ops_extra_rows[] = {
     {"mov.u32", "y and z", "rrrr:", "$F $d0, %tid.y;\n\t$F $d1, %ntid.z;\n\t$F $d2, %nctaid.y;\n\t"
      "$F $d3, %ctaid.z;", 0, r_yz},
     {"mov.u32", "%smid below %nsmid", "r:", ORDERED("%smid", "%nsmid"), 0, r_true},
+    {"mov.u32", "WARP_SZ", "r:", "$F $d0, WARP_SZ;", 0, r_warp_sz},
     {"mov.u32", "%warpid below %nwarpid", "r:", ORDERED("%warpid", "%nwarpid"), 0, r_true},
     {"mov.u64", "%clock64", "r:", "$F %rd19, %clock64;\n\t$F %rd22, %clock64;\n\t"
      "setp.ge.u64 %p16, %rd22, %rd19;\n\tselp.u32 $d0, 1, 0, %p16;", 0, r_true},

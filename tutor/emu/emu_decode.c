@@ -253,6 +253,12 @@ static int value_slot(struct parser *P, const char *s, int len, int minus, int64
         *slot = const_slot(P, FUNC_ADDR + (uint64_t)fi);
         return *slot < 0 ? -1 : 0;
     }
+    /* PTX's one predefined constant: the warp's size (cuda_fp16.hpp's
+     * shuffles of __half and __half2 read it) */
+    if (len == 7 && !memcmp(s, "WARP_SZ", 7)) {
+        *slot = const_slot(P, 32);
+        return *slot < 0 ? -1 : 0;
+    }
     return emu_parse_fail(P, "unknown name '%.*s'", len, s);
 }
 
