@@ -622,19 +622,6 @@ static uint64_t atom_op(const struct emu_insn *in, uint64_t old, uint64_t b, uin
     }
 }
 
-/* A half-float atomic add whose sum is a NaN: its bits are the atomic
- * unit's, which the ISA leaves open and no run has pinned. */
-static int atom_half_nan(struct run *r, const struct emu_insn *in, int pc)
-{
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    emu_error_set(r->err, EMU_UNSUPPORTED, "atom.add", (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: a half-float atomic add whose sum is a NaN, whose bits are the GPU's (%s)",
-                  where);
-    r->st = EMU_UNSUPPORTED;
-    return -1;
-}
-
 /* atom / red over the lanes of MASK, one lane after another. */
 int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
@@ -694,7 +681,9 @@ int emu_atom(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t 
         }
         uint32_t hs;
         if (emu_type_kind[in->type] == 'h' && emu_hops_atom_add(in->type, (uint32_t)old, (uint32_t)b, &hs))
-            return atom_half_nan(r, in, pc);
+            /* its bits are the atomic unit's: the ISA leaves them open */
+            return emu_needs_gpu(r, pc, "atom.add", "a half-float atomic add whose sum is a NaN, whose bits "
+                                 "are the GPU's");
         if (!is_red)
             R[(size_t)in->o[0].reg * 32 + l] = old;
         if (!is_red && m == mask && atom_op(in, old, b, c) == (old & (sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1)))

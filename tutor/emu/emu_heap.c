@@ -74,23 +74,6 @@ static int heap_give(struct emu_heap *h, uint64_t off)
     return 0;
 }
 
-/* What a lane's call cannot be answered without a GPU: the error set, -1. */
-static int heap_unsure(struct run *r, const struct emu_insn *in, int pc, unsigned long long bytes)
-{
-    char where[160];
-    emu_src_line(r, pc, where, sizeof where);
-    if (bytes)
-        emu_error_set(r->err, EMU_UNSUPPORTED, "malloc", (int)in->line, emu_file_name(r->m, in->file),
-                      "needs a GPU: a device malloc of %llu bytes beside %u live (%s): past half of the "
-                      "GPU's 8 MiB heap only the GPU knows whether it has the room", bytes, r->e->heap.used,
-                      where);
-    else
-        emu_error_set(r->err, EMU_UNSUPPORTED, "malloc", (int)in->line, emu_file_name(r->m, in->file),
-                      "needs a GPU: malloc(0) (%s) returns NULL or a block, as the GPU decides", where);
-    r->st = EMU_UNSUPPORTED;
-    return -1;
-}
-
 int emu_heap_call(struct run *r, struct warp *w, const struct emu_insn *in, uint32_t mask, int pc)
 {
     struct emu_heap *h = &r->e->heap;
@@ -111,7 +94,10 @@ int emu_heap_call(struct run *r, struct warp *w, const struct emu_insn *in, uint
         uint32_t off;
         uint64_t bytes = (arg + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
         if (arg == 0 || arg > HEAP_SURE || h->used + bytes > HEAP_SURE || heap_take(h, (uint32_t)bytes, &off)) {
-            rc = heap_unsure(r, in, pc, arg);
+            rc = arg ? emu_needs_gpu(r, pc, "malloc", "a device malloc of %llu bytes beside %u live: past "
+                                     "half of the GPU's 8 MiB heap only the GPU knows whether it has the room",
+                                     (unsigned long long)arg, h->used)
+                     : emu_needs_gpu(r, pc, "malloc", "malloc(0) returns NULL or a block, as the GPU decides");
             break;
         }
         uint64_t p = (uint64_t)(uintptr_t)(h->base + off);

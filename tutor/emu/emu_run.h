@@ -368,6 +368,10 @@ void emu_where(const struct run *r, const struct warp *w, int lane, int pc, char
 /* Ends the launch with EMU_FAULT: "<who> <what> (<file:line>)". */
 int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Ends the launch with EMU_UNSUPPORTED: "needs a GPU: <what> (<file:line>)",
+ * WHAT formatted from FMT; FORM names the construct in the error record. */
+int emu_needs_gpu(struct run *r, int pc, const char *form, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
 int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

@@ -65,6 +65,21 @@ int emu_fault(struct run *r, struct warp *w, int lane, int pc, const char *fmt, 
     return -1;
 }
 
+int emu_needs_gpu(struct run *r, int pc, const char *form, const char *fmt, ...)
+{
+    char what[300], where[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    emu_src_line(r, pc, where, sizeof where);
+    const struct emu_insn *in = &r->code[pc];
+    emu_error_set(r->err, EMU_UNSUPPORTED, form, (int)in->line, emu_file_name(r->m, in->file),
+                  "needs a GPU: %s (%s)", what, where);
+    r->st = EMU_UNSUPPORTED;
+    return -1;
+}
+
 /* Ends the launch with EMU_HAZARD: "<who> <what> (<file:line>)". */
 int emu_hazard(struct run *r, struct warp *w, int lane, int pc, const char *fmt, ...)
 {

@@ -537,15 +537,9 @@ STEP(step_nop)
  * without a step. */
 STEP(step_refused)
 {
-    (void)mask, (void)emask;
-    char where[160];
-    emu_src_line(r, (int)pc, where, sizeof where);
+    (void)w, (void)mask, (void)emask;
     const char *what = in->op == OP_REFUSED ? r->m->refused[in->aux] : "an instruction";
-    emu_error_set(r->err, EMU_UNSUPPORTED, what, (int)in->line, emu_file_name(r->m, in->file),
-                  "needs a GPU: %s is not emulated (%s)", what, where);
-    (void)w;
-    r->st = EMU_UNSUPPORTED;
-    return -1;
+    return emu_needs_gpu(r, (int)pc, what, "%s is not emulated", what);
 }
 
 static emu_step_fn *const class_step[C_COUNT] = {
